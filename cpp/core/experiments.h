@@ -1,0 +1,36 @@
+// Experiments the lessons run on random vectors from the seeded RNG.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "core/matrix.h"
+
+namespace attn {
+
+struct Moments {
+  double mean = 0;
+  double variance = 0;  // sample variance (divides by samples - 1)
+};
+
+struct VarianceArgs {
+  int dk = 64;
+  int samples = 10000;
+  std::uint64_t seed = 1;
+  int bins = 60;
+};
+
+struct VarianceResult {
+  Moments raw;                  // of q·k
+  Moments scaled;               // of q·k / sqrt(d_k)
+  std::vector<float> edges;     // bins + 1 edges, spanning +-4 sqrt(d_k)
+  std::vector<int> raw_counts;  // bins
+  std::vector<int> scaled_counts;
+};
+
+// q, k with N(0, 1) entries, d_k of them; sample i draws from RNG stream i of the seed,
+// so a run split into chunks gives the same numbers as one run.
+Error check_variance(const VarianceArgs& args);
+VarianceResult variance_experiment(const VarianceArgs& args);
+
+}  // namespace attn

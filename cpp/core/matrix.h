@@ -1,0 +1,40 @@
+// Matrix: the one container the core passes around. Row-major float32.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace attn {
+
+struct Matrix {
+  int rows = 0;
+  int cols = 0;
+  std::vector<float> data;  // (rows, cols), row-major
+
+  Matrix() = default;
+  Matrix(int r, int c, float fill = 0.0f)
+      : rows(r), cols(c), data(static_cast<std::size_t>(r) * c, fill) {}
+
+  float& at(int r, int c) { return data[static_cast<std::size_t>(r) * cols + c]; }
+  float at(int r, int c) const { return data[static_cast<std::size_t>(r) * cols + c]; }
+  float* row(int r) { return data.data() + static_cast<std::size_t>(r) * cols; }
+  const float* row(int r) const { return data.data() + static_cast<std::size_t>(r) * cols; }
+  bool empty() const { return rows == 0 || cols == 0; }
+};
+
+// Validation result: an empty message means the input is fine. The message names the
+// argument and what was expected, e.g. "key: expected 4 columns (d_k of query), got 3".
+using Error = std::string;
+
+// Size limits, checked before anything is allocated (documented in the README).
+namespace limits {
+constexpr int kMaxTokens = 2048;        // n_q, n_k
+constexpr int kMaxDim = 1024;           // d_q, d_k, d_v, d_model, hidden size of additive
+constexpr int kMaxHeads = 64;
+constexpr int kMaxSamples = 1000000;    // variance experiment
+constexpr int kMaxBins = 512;           // histogram bins
+constexpr int kMaxTrials = 100000;      // repeated softmax trials in experiments
+}  // namespace limits
+
+}  // namespace attn

@@ -1,0 +1,16 @@
+// Position: attention alone is permutation-equivariant, so order has to be added.
+#pragma once
+
+#include "core/matrix.h"
+
+namespace attn {
+
+// Sinusoidal encoding (Vaswani et al.): PE[p, 2i] = sin(p / base^(2i/d)),
+// PE[p, 2i+1] = cos(p / base^(2i/d)).                -> (n, d)
+Matrix sinusoidal_encoding(int n, int d, float base = 10000.0f);
+
+// RoPE: rotates each pair (x[2i], x[2i+1]) of row r by angle (first + r) * base^(-2i/d),
+// so q_m · k_n depends only on m - n.   x: (n, d), d even  -> (n, d)
+Matrix rope(const Matrix& x, int first_position = 0, float base = 10000.0f);
+
+}  // namespace attn

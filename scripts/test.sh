@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Runs every suite in CI order: native GoogleTest, wasm kernel tests under Node,
+# the engine's JS API under node --test (both builds), then headless Chromium.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+jobs="${JOBS:-2}"
+
+echo "== build"
+bash scripts/build.sh all
+for b in simd scalar; do
+  if grep -q '^wasm_tests:' "build/wasm-$b/Makefile" 2>/dev/null || \
+     cmake --build "build/wasm-$b" --target help | grep -q wasm_tests; then
+    cmake --build "build/wasm-$b" -j "$jobs" --target wasm_tests
+  fi
+done
+
+echo "== native tests (GoogleTest)"
+ctest --test-dir build/native --output-on-failure -j "$jobs"
+
+echo "== wasm kernel tests (Node)"
+for b in simd scalar; do
+  ctest --test-dir "build/wasm-$b" --output-on-failure
+done
+
+echo "== engine API tests (node --test)"
+node --test tests/js/
+
+echo "== page tests (headless Chromium)"
+node --test --test-concurrency=1 tests/e2e/
