@@ -18,6 +18,7 @@ struct VarianceArgs {
   int samples = 10000;
   std::uint64_t seed = 1;
   int bins = 60;
+  int first_sample = 0;  // this run draws samples first_sample .. first_sample + samples - 1
 };
 
 struct VarianceResult {
@@ -29,7 +30,8 @@ struct VarianceResult {
 };
 
 // q, k with N(0, 1) entries, d_k of them; sample i draws from RNG stream i of the seed,
-// so a run split into chunks gives the same numbers as one run.
+// so a run split into chunks (first_sample = 0, c, 2c, ...) gives the same numbers as one run.
+// first_sample: 0 or more, first_sample + samples at most limits::kMaxSamples.
 Error check_variance(const VarianceArgs& args);
 VarianceResult variance_experiment(const VarianceArgs& args);
 
