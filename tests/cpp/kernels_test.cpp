@@ -1,0 +1,154 @@
+// Scalar kernels against double-precision references written here, independently.
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "kernels/kernels.h"
+
+namespace {
+
+using namespace attn::kernels;
+
+// Deterministic test inputs in [lo, hi) (an LCG, independent of the engine's RNG).
+std::vector<float> inputs(std::size_t n, std::uint32_t seed, float lo = -1.0f, float hi = 1.0f) {
+  std::vector<float> v(n);
+  std::uint32_t s = seed * 2654435761U + 12345U;
+  for (float& x : v) {
+    s = s * 1664525U + 1013904223U;
+    x = lo + (hi - lo) * static_cast<float>(s >> 8) / 16777216.0f;
+  }
+  return v;
+}
+
+// Bound on the float error of a k-term dot product: k eps sum |a_p b_p| (plus a hair).
+double dot_bound(double abs_sum, int k) {
+  return (k + 2) * 6e-8 * abs_sum + 1e-30;
+}
+
+TEST(GemmScalar, AbtMatchesDoubleReference) {
+  for (int m : {1, 3, 4, 7, 17}) {
+    for (int n : {1, 2, 5, 16, 33}) {
+      for (int k : {1, 3, 4, 9, 64, 67}) {
+        auto a = inputs(m * k, 1 + m + n + k);
+        auto b = inputs(n * k, 7 + m * n * k);
+        std::vector<float> c(m * n, -999.0f);
+        gemm_abt_scalar(a.data(), b.data(), c.data(), m, n, k);
+        for (int i = 0; i < m; ++i)
+          for (int j = 0; j < n; ++j) {
+            double ref = 0, abs_sum = 0;
+            for (int p = 0; p < k; ++p) {
+              ref += static_cast<double>(a[i * k + p]) * b[j * k + p];
+              abs_sum += std::fabs(static_cast<double>(a[i * k + p]) * b[j * k + p]);
+            }
+            ASSERT_NEAR(c[i * n + j], ref, dot_bound(abs_sum, k)) << m << "x" << n << "x" << k;
+          }
+      }
+    }
+  }
+}
+
+TEST(GemmScalar, AbMatchesDoubleReference) {
+  for (int m : {1, 3, 4, 7, 17}) {
+    for (int n : {1, 2, 5, 16, 33}) {
+      for (int k : {1, 3, 4, 9, 64, 67}) {
+        auto a = inputs(m * k, 3 + m + n + k);
+        auto b = inputs(k * n, 11 + m * n * k);
+        std::vector<float> c(m * n, -999.0f);
+        gemm_ab_scalar(a.data(), b.data(), c.data(), m, n, k);
+        for (int i = 0; i < m; ++i)
+          for (int j = 0; j < n; ++j) {
+            double ref = 0, abs_sum = 0;
+            for (int p = 0; p < k; ++p) {
+              ref += static_cast<double>(a[i * k + p]) * b[p * n + j];
+              abs_sum += std::fabs(static_cast<double>(a[i * k + p]) * b[p * n + j]);
+            }
+            ASSERT_NEAR(c[i * n + j], ref, dot_bound(abs_sum, k)) << m << "x" << n << "x" << k;
+          }
+      }
+    }
+  }
+}
+
+TEST(DotRowsScalar, MatchesDoubleReference) {
+  for (int d = 1; d <= 67; ++d) {
+    const int count = 5;
+    auto a = inputs(count * d, d);
+    auto b = inputs(count * d, d + 100);
+    std::vector<float> out(count);
+    dot_rows_scalar(a.data(), b.data(), out.data(), count, d);
+    for (int i = 0; i < count; ++i) {
+      double ref = 0, abs_sum = 0;
+      for (int p = 0; p < d; ++p) {
+        ref += static_cast<double>(a[i * d + p]) * b[i * d + p];
+        abs_sum += std::fabs(static_cast<double>(a[i * d + p]) * b[i * d + p]);
+      }
+      ASSERT_NEAR(out[i], ref, dot_bound(abs_sum, d)) << "d=" << d;
+    }
+  }
+}
+
+// Double softmax of one row; entries of -inf get weight 0.
+std::vector<double> softmax_ref(const float* x, int n, bool stable) {
+  double shift = 0;
+  if (stable) {
+    shift = -std::numeric_limits<double>::infinity();
+    for (int j = 0; j < n; ++j) shift = std::fmax(shift, x[j]);
+  }
+  std::vector<double> w(n);
+  double sum = 0;
+  for (int j = 0; j < n; ++j) sum += (w[j] = std::exp(static_cast<double>(x[j]) - shift));
+  for (double& v : w) v /= sum;
+  return w;
+}
+
+// Float error of a softmax weight: x - max rounds by up to half an ulp of the spread
+// (relative error spread 2^-24 after exp), plus a few roundings in exp, the sum and the division.
+double softmax_tol(double ref, double spread) {
+  return ref * (spread * 6e-8 + 1e-6) + 1e-37;
+}
+
+TEST(SoftmaxScalar, StableMatchesDoubleReference) {
+  for (int cols = 1; cols <= 67; ++cols) {
+    const int rows = 3;
+    auto x = inputs(rows * cols, cols, -20.0f, 20.0f);
+    auto y = x;
+    softmax_rows_scalar(y.data(), rows, cols, true);
+    for (int r = 0; r < rows; ++r) {
+      auto ref = softmax_ref(&x[r * cols], cols, true);
+      double total = 0;
+      for (int j = 0; j < cols; ++j) {
+        total += y[r * cols + j];
+        ASSERT_NEAR(y[r * cols + j], ref[j], softmax_tol(ref[j], 40.0)) << cols;
+      }
+      EXPECT_NEAR(total, 1.0, 1e-5);
+    }
+  }
+}
+
+TEST(SoftmaxScalar, LargeLogitsNaiveOverflowsStableDoesNot) {
+  const int cols = 10;
+  auto x = inputs(cols, 5, 90.0f, 100.0f);
+  auto naive = x, stable = x;
+  softmax_rows_scalar(naive.data(), 1, cols, false);
+  softmax_rows_scalar(stable.data(), 1, cols, true);
+  auto ref = softmax_ref(x.data(), cols, true);
+  for (int j = 0; j < cols; ++j) {
+    EXPECT_TRUE(std::isnan(naive[j])) << naive[j];  // inf / inf
+    EXPECT_NEAR(stable[j], ref[j], softmax_tol(ref[j], 10.0));
+  }
+}
+
+TEST(SoftmaxScalar, MinusInfinityGetsExactlyZero) {
+  const float inf = std::numeric_limits<float>::infinity();
+  std::vector<float> x = {1.0f, -inf, 2.0f, -inf, 0.5f};
+  auto ref = softmax_ref(x.data(), 5, true);
+  softmax_rows_scalar(x.data(), 1, 5, true);
+  EXPECT_EQ(x[1], 0.0f);
+  EXPECT_EQ(x[3], 0.0f);
+  for (int j : {0, 2, 4}) EXPECT_NEAR(x[j], ref[j], 1e-6 * ref[j]);
+}
+
+}  // namespace
