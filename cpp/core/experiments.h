@@ -24,6 +24,8 @@ struct VarianceArgs {
 struct VarianceResult {
   Moments raw;                  // of q·k
   Moments scaled;               // of q·k / sqrt(d_k)
+  // Both histograms use the same `bins` equal bins over [-4 sqrt(d_k), 4 sqrt(d_k)]; a value
+  // outside that range is counted in the end bin on its side, so each sums to samples.
   std::vector<float> edges;     // bins + 1 edges, spanning +-4 sqrt(d_k)
   std::vector<int> raw_counts;  // bins
   std::vector<int> scaled_counts;
