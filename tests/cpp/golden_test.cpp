@@ -142,6 +142,7 @@ ScoreKind score_kind(const std::string& s) {
                            });
 
 GOLDEN_SUITE(SoftmaxGolden, "softmax.json")
+GOLDEN_SUITE(JacobianGolden, "softmax_jacobian.json")
 GOLDEN_SUITE(AttendGolden, "attention.json")
 GOLDEN_SUITE(ScoreFunctionGolden, "scores.json")
 GOLDEN_SUITE(MultiHeadGolden, "multihead.json")
@@ -149,8 +150,8 @@ GOLDEN_SUITE(PositionalGolden, "positional.json")
 
 // Every golden file is present and holds cases (an empty suite would pass silently).
 TEST(GoldenFiles, EveryFileLoadsWithCases) {
-  for (const char* file :
-       {"softmax.json", "attention.json", "scores.json", "multihead.json", "positional.json"}) {
+  for (const char* file : {"softmax.json", "softmax_jacobian.json", "attention.json",
+                           "scores.json", "multihead.json", "positional.json"}) {
     EXPECT_FALSE(case_indices(file).empty()) << "tests/golden/" << file;
   }
 }
@@ -163,6 +164,12 @@ TEST_P(SoftmaxGolden, WeightsAndEntropyMatchTorch) {
   Matrix weights = softmax_rows(scaled, o["stable"].get<bool>());
   expect_matrix("weights", weights, c()["expected"]["weights"]);
   expect_vector("entropy", row_entropy(weights), c()["expected"]["entropy"]);
+}
+
+// d softmax_i / d x_j from torch autograd, at p = softmax(x).
+TEST_P(JacobianGolden, MatchesTorchAutograd) {
+  Matrix p = to_matrix(c()["inputs"]["p"]);
+  expect_matrix("jacobian", softmax_jacobian(p.data), c()["expected"]["jacobian"]);
 }
 
 // Every stage of attend() against the same pipeline composed from torch ops.

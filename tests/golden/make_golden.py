@@ -5,8 +5,8 @@ Run with Debian's system Python (python3-torch, PyTorch 1.13):
 
     /usr/bin/python3 tests/golden/make_golden.py
 
-Writes softmax.json, attention.json, multihead.json, scores.json and positional.json
-next to this file. Every case records its inputs, its options and every expected output.
+Writes softmax.json, softmax_jacobian.json, attention.json, multihead.json, scores.json
+and positional.json next to this file. Every case records its inputs, its options and every expected output.
 
 JSON conventions (also written into each file under "conventions"):
 - A matrix is a list of rows (row-major), a vector a plain list.
@@ -121,6 +121,19 @@ def softmax_cases():
     return cases
 
 
+def jacobian_cases():
+    """d softmax(x)_i / d x_j by autograd, recorded with p = softmax(x)."""
+    cases = []
+    for name, x in (("hand_2.6_1.2_6.1_2.0", torch.tensor([2.6, 1.2, 6.1, 2.0])),
+                    ("random_6", randn(6) * 2),
+                    ("wide_scores_5", randn(5) * 8)):
+        p = F.softmax(x, dim=-1)
+        J = torch.autograd.functional.jacobian(lambda t: F.softmax(t, dim=-1), x)  # (n, n)
+        cases.append({"name": name, "inputs": {"p": enc(p)},
+                      "expected": {"jacobian": enc(J)}})
+    return cases
+
+
 # ---- 2. scaled dot-product attention, composed from torch ops --------------------------
 
 def build_mask(n_q, n_k, causal=False, key_padding=None, explicit=None):
@@ -216,6 +229,11 @@ def attention_cases():
     # larger head size: d_k = 16, scores spread wider
     cases.append(attention_case("self_dk16_causal", randn(6, 16), randn(6, 16), randn(6, 4),
                                 causal=True))
+    # the two-token check: block one of two keys and the output is the other one's value
+    t_q, t_k, t_v = randn(2, 4), randn(2, 4), randn(2, 3)
+    cases.append(attention_case("two_tokens_first_padded", t_q, t_k, t_v,
+                                key_padding=[True, False]))
+    assert cases[-1]["expected"]["output"] == enc(t_v[[1, 1]])
     # left padding + causal: query 0 sees only key 0, which is padding -> fully masked row
     cases.append(attention_case("self_causal_left_padding_fully_masked_row", x_q, x_k, x_v,
                                 causal=True, key_padding=[True, False, False, False, False]))
@@ -357,6 +375,7 @@ def main():
     torch.manual_seed(SEED)
     torch.set_default_dtype(torch.float32)
     write("softmax.json", softmax_cases())
+    write("softmax_jacobian.json", jacobian_cases())
     write("attention.json", attention_cases())
     write("multihead.json", multihead_cases())
     write("scores.json", scores_cases())

@@ -16,6 +16,7 @@ const golden = (file) =>
   JSON.parse(readFileSync(new URL(`../golden/${file}`, import.meta.url), 'utf8')).cases;
 
 const SOFTMAX = golden('softmax.json');
+const JACOBIAN = golden('softmax_jacobian.json');
 const ATTENTION = golden('attention.json');
 const SCORES = golden('scores.json');
 const MULTIHEAD = golden('multihead.json');
@@ -95,6 +96,12 @@ for (const simd of [true, false]) {
         });
         expectMatrix('weights', r.weights, c.expected.weights);
         expectMatrix('entropy', r.entropy, c.expected.entropy);
+      });
+    }
+
+    for (const c of JACOBIAN) {
+      test(`softmaxJacobian ${c.name}: matches torch autograd`, () => {
+        expectMatrix('jacobian', engine.softmaxJacobian(c.inputs.p), c.expected.jacobian);
       });
     }
 
