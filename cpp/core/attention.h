@@ -50,7 +50,16 @@ AttendResult attend(const AttendArgs& args);
 Matrix weighted_sum(const Matrix& weights, const Matrix& value);
 
 // Validation helpers shared by every entry point.
+// check_size: 1..max_rows rows, 1..max_cols columns, rows * cols numbers in data.
+// check_matrix: check_size, and every entry finite.
+// check_shape: exactly (rows, cols).
+Error check_size(const char* name, const Matrix& m, int max_rows, int max_cols);
 Error check_matrix(const char* name, const Matrix& m, int max_rows, int max_cols);
 Error check_shape(const char* name, const Matrix& m, int rows, int cols);
+// mask: absent or (n_q, n_k) of exact 0/1; key_padding: empty or n_k flags.
+Error check_mask_args(const Matrix& mask, const std::vector<bool>& key_padding, int n_q, int n_k);
+
+// A number as the messages print it: 3, 0.5, NaN, Infinity, -Infinity.
+std::string format_number(double x);
 
 }  // namespace attn

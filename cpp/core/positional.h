@@ -13,4 +13,12 @@ Matrix sinusoidal_encoding(int n, int d, float base = 10000.0f);
 // so q_m · k_n depends only on m - n.   x: (n, d), d even  -> (n, d)
 Matrix rope(const Matrix& x, int first_position = 0, float base = 10000.0f);
 
+// ---- validation (empty = fine) ---------------------------------------------------------------
+constexpr int kMaxPosition = 1000000;  // largest first_position accepted by rope
+// n: 1 to limits::kMaxTokens, d: 1 to limits::kMaxDim, base: a finite number > 0.
+Error check_sinusoidal(int n, int d, float base);
+// x within limits with finite entries and an even number of columns,
+// first_position 0 to kMaxPosition, base a finite number > 0.
+Error check_rope(const Matrix& x, int first_position, float base);
+
 }  // namespace attn

@@ -25,4 +25,12 @@ Matrix hard_attention(const Matrix& scores);
 // Gumbel-softmax: softmax((scores + g) / tau), g_ij = -log(-log u_ij), u from the seeded RNG.
 Matrix gumbel_softmax(const Matrix& scores, float tau, std::uint64_t seed);
 
+// ---- validation of the entry points above (empty = fine) -----------------------------------
+// scores: 1 to limits::kMaxTokens rows and columns, no NaN or +inf (-inf = a blocked cell).
+Error check_scores(const char* name, const Matrix& scores);
+// A temperature (or Gumbel tau): a finite number > 0.
+Error check_temperature(const char* name, float temperature);
+// p: 1 to limits::kMaxTokens finite numbers.
+Error check_jacobian(const std::vector<float>& p);
+
 }  // namespace attn

@@ -1,0 +1,55 @@
+// Stage 3: masks. Which query may attend to which key, and what a blocked score becomes.
+#include "core/masks.h"
+
+#include <limits>
+
+namespace attn {
+
+// ---- the combined 0/1 mask ------------------------------------------------------------------
+
+Matrix build_mask(int n_q, int n_k, const Matrix& explicit_mask, bool causal,
+                  const std::vector<bool>& key_padding) {
+  Matrix mask(n_q, n_k, 1.0f);  // mask: (n_q, n_k), 1 = may attend
+  for (int i = 0; i < n_q; i++) {
+    for (int j = 0; j < n_k; j++) {
+      bool allowed = true;
+      if (!explicit_mask.empty()) allowed = allowed && explicit_mask.at(i, j) != 0.0f;
+      if (causal) allowed = allowed && j <= i;  // no peeking at later keys
+      if (!key_padding.empty()) allowed = allowed && !key_padding[j];  // padding is never a key
+      mask.at(i, j) = allowed ? 1.0f : 0.0f;
+    }
+  }
+  return mask;
+}
+
+// ---- filling the blocked scores ------------------------------------------------------------
+
+static float fill_value(MaskFill fill) {
+  switch (fill) {
+    case MaskFill::NegInf: return -std::numeric_limits<float>::infinity();
+    case MaskFill::LargeNegative: return -1e9f;
+    case MaskFill::Zero: return 0.0f;  // the classic bug: 0 is an ordinary score
+  }
+  return -std::numeric_limits<float>::infinity();
+}
+
+Matrix apply_mask(const Matrix& scores, const Matrix& mask, MaskFill fill) {
+  Matrix masked = scores;  // masked: (n_q, n_k)
+  float blocked = fill_value(fill);
+  for (std::size_t c = 0; c < masked.data.size(); c++) {
+    if (mask.data[c] == 0.0f) masked.data[c] = blocked;
+  }
+  return masked;
+}
+
+std::vector<int> fully_masked_rows(const Matrix& mask) {
+  std::vector<int> rows;
+  for (int i = 0; i < mask.rows; i++) {
+    bool any_allowed = false;
+    for (int j = 0; j < mask.cols; j++) any_allowed = any_allowed || mask.at(i, j) != 0.0f;
+    if (!any_allowed) rows.push_back(i);
+  }
+  return rows;
+}
+
+}  // namespace attn

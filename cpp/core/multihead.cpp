@@ -1,0 +1,109 @@
+// Learned projections and multi-head attention (torch.nn.MultiheadAttention conventions).
+#include "core/multihead.h"
+
+#include "kernels/kernels.h"
+
+namespace attn {
+
+// ---- a linear layer: y = x Wᵀ + b --------------------------------------------------------------
+
+Matrix linear(const Matrix& x, const Matrix& w, const Matrix& b) {
+  Matrix y(x.rows, w.rows);  // y: (n, out)
+  kernels::gemm_abt(x.data.data(), w.data.data(), y.data.data(), x.rows, w.rows, x.cols);
+  if (!b.empty()) {
+    for (int i = 0; i < y.rows; i++) {
+      for (int o = 0; o < y.cols; o++) y.at(i, o) += b.data[o];
+    }
+  }
+  return y;
+}
+
+// Columns [first, first + count) of m.        m: (n, d)  -> (n, count)
+static Matrix columns(const Matrix& m, int first, int count) {
+  Matrix out(m.rows, count);
+  for (int i = 0; i < m.rows; i++) {
+    for (int c = 0; c < count; c++) out.at(i, c) = m.at(i, first + c);
+  }
+  return out;
+}
+
+// ---- multi-head attention ------------------------------------------------------------------------
+
+MultiHeadResult multi_head(const MultiHeadArgs& args) {
+  int d_model = args.query.cols, d_head = d_model / args.heads;
+  // project: Q (n_q, d_model), K (n_k, d_model), V (n_k, d_model)
+  Matrix q = linear(args.query, args.wq, args.bq);
+  Matrix k = linear(args.key, args.wk, args.bk);
+  Matrix v = linear(args.value, args.wv, args.bv);
+
+  MultiHeadResult r;
+  r.concat = Matrix(args.query.rows, d_model);  // concat: (n_q, d_model)
+  for (int h = 0; h < args.heads; h++) {
+    // head h sees its own d_head columns of Q, K and V
+    AttendArgs head;
+    head.query = columns(q, h * d_head, d_head);  // (n_q, d_head)
+    head.key = columns(k, h * d_head, d_head);    // (n_k, d_head)
+    head.value = columns(v, h * d_head, d_head);  // (n_k, d_head)
+    head.score = ScoreKind::ScaledDot;
+    head.mask = args.mask;
+    head.causal = args.causal;
+    head.key_padding = args.key_padding;
+    r.heads.push_back(attend(head));
+    // its output goes into the same columns of concat
+    const Matrix& out = r.heads.back().output;
+    for (int i = 0; i < out.rows; i++) {
+      for (int c = 0; c < d_head; c++) r.concat.at(i, h * d_head + c) = out.at(i, c);
+    }
+  }
+  r.output = linear(r.concat, args.wo, args.bo);  // output: (n_q, d_model)
+  return r;
+}
+
+// ---- validation ------------------------------------------------------------------------------------
+
+static bool given(const Matrix& m) { return m.rows != 0 || m.cols != 0 || !m.data.empty(); }
+
+// A weight (or bias) of the expected shape, with finite entries.
+static Error check_param(const char* name, const Matrix& m, int rows, int cols,
+                         const char* meaning) {
+  Error e = check_matrix(name, m, limits::kMaxDim, limits::kMaxDim);
+  if (!e.empty()) return e;
+  if (m.rows == rows && m.cols == cols) return {};
+  return std::string(name) + ": expected shape " + meaning + " = (" + std::to_string(rows) +
+         ", " + std::to_string(cols) + "), got (" + std::to_string(m.rows) + ", " +
+         std::to_string(m.cols) + ")";
+}
+
+Error check_multi_head(const MultiHeadArgs& a) {
+  Error e;
+  if (!(e = check_matrix("query", a.query, limits::kMaxTokens, limits::kMaxDim)).empty()) return e;
+  if (!(e = check_matrix("key", a.key, limits::kMaxTokens, limits::kMaxDim)).empty()) return e;
+  if (!(e = check_matrix("value", a.value, limits::kMaxTokens, limits::kMaxDim)).empty()) return e;
+  int n_q = a.query.rows, d_model = a.query.cols, n_k = a.key.rows;
+  int kdim = a.key.cols, vdim = a.value.cols;
+  if (a.value.rows != n_k) {
+    return "value: expected " + std::to_string(n_k) + " rows (one per key), got " +
+           std::to_string(a.value.rows);
+  }
+  if (a.heads < 1 || a.heads > limits::kMaxHeads) {
+    return "heads: expected 1 to " + std::to_string(limits::kMaxHeads) + ", got " +
+           std::to_string(a.heads);
+  }
+  if (d_model % a.heads != 0) {
+    return "heads: d_model " + std::to_string(d_model) + " is not divisible by heads " +
+           std::to_string(a.heads);
+  }
+  if (!(e = check_param("Wq", a.wq, d_model, d_model, "(d_model, d_model)")).empty()) return e;
+  if (!(e = check_param("Wk", a.wk, d_model, kdim, "(d_model, kdim)")).empty()) return e;
+  if (!(e = check_param("Wv", a.wv, d_model, vdim, "(d_model, vdim)")).empty()) return e;
+  if (!(e = check_param("Wo", a.wo, d_model, d_model, "(d_model, d_model)")).empty()) return e;
+  const char* bias_names[] = {"bq", "bk", "bv", "bo"};
+  const Matrix* biases[] = {&a.bq, &a.bk, &a.bv, &a.bo};
+  for (int b = 0; b < 4; b++) {
+    if (!given(*biases[b])) continue;
+    if (!(e = check_param(bias_names[b], *biases[b], 1, d_model, "(1, d_model)")).empty()) return e;
+  }
+  return check_mask_args(a.mask, a.key_padding, n_q, n_k);
+}
+
+}  // namespace attn

@@ -1,0 +1,272 @@
+// Every bad input gets a message naming the argument and the expectation.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+
+#include "core/attention.h"
+#include "core/multihead.h"
+#include "core/positional.h"
+#include "core/softmax.h"
+#include "reference.h"
+
+namespace {
+
+using attn::AttendArgs;
+using attn::Matrix;
+using attn::MultiHeadArgs;
+using attn::ScoreKind;
+constexpr float kInf = std::numeric_limits<float>::infinity();
+
+AttendArgs good_attend() {
+  AttendArgs a;
+  a.query = ref::random_matrix(3, 4, 1);
+  a.key = ref::random_matrix(5, 4, 2);
+  a.value = ref::random_matrix(5, 2, 3);
+  return a;
+}
+
+// A matrix that claims a size without holding its numbers (nothing is allocated).
+Matrix claimed(int rows, int cols) {
+  Matrix m;
+  m.rows = rows;
+  m.cols = cols;
+  return m;
+}
+
+TEST(Validation, GoodArgumentsPass) {
+  AttendArgs a = good_attend();
+  EXPECT_EQ(attn::check_attend(a), "");
+  a.causal = true;
+  a.key_padding = {false, true, false, false, false};
+  a.mask = Matrix(3, 5, 1.0f);
+  a.mask.at(0, 0) = 0.0f;
+  a.temperature = 0.1f;
+  EXPECT_EQ(attn::check_attend(a), "");
+}
+
+TEST(Validation, EmptySequences) {
+  AttendArgs a = good_attend();
+  a.query = Matrix(0, 4);
+  EXPECT_EQ(attn::check_attend(a), "query: expected 1 to 2048 rows, got 0");
+  a = good_attend();
+  a.key = Matrix();
+  EXPECT_EQ(attn::check_attend(a), "key: expected 1 to 2048 rows, got 0");
+  a = good_attend();
+  a.value = Matrix(5, 0);
+  EXPECT_EQ(attn::check_attend(a), "value: expected 1 to 1024 columns, got 0");
+}
+
+TEST(Validation, OverTheLimits) {
+  AttendArgs a = good_attend();
+  a.query = claimed(2049, 4);
+  EXPECT_EQ(attn::check_attend(a), "query: expected 1 to 2048 rows, got 2049");
+  a = good_attend();
+  a.key = claimed(5, 1025);
+  EXPECT_EQ(attn::check_attend(a), "key: expected 1 to 1024 columns, got 1025");
+  a = good_attend();
+  a.value = claimed(-1, 2);
+  EXPECT_EQ(attn::check_attend(a), "value: expected 1 to 2048 rows, got -1");
+}
+
+TEST(Validation, DataLengthMustMatchTheShape) {
+  AttendArgs a = good_attend();
+  a.query.data.pop_back();
+  EXPECT_EQ(attn::check_attend(a), "query: expected 12 numbers for 3 rows x 4 columns, got 11");
+}
+
+TEST(Validation, ShapeMismatch) {
+  AttendArgs a = good_attend();
+  a.key = ref::random_matrix(5, 3, 4);
+  EXPECT_EQ(attn::check_attend(a),
+            "key: expected 4 columns (d_k must equal the query's d_q for scaled-dot), got 3");
+  a.score = ScoreKind::Dot;
+  EXPECT_EQ(attn::check_attend(a),
+            "key: expected 4 columns (d_k must equal the query's d_q for dot), got 3");
+  a = good_attend();
+  a.value = ref::random_matrix(4, 2, 5);
+  EXPECT_EQ(attn::check_attend(a), "value: expected 5 rows (one per key), got 4");
+}
+
+TEST(Validation, NaNAndInfinity) {
+  AttendArgs a = good_attend();
+  a.value.at(2, 1) = std::nanf("");
+  EXPECT_EQ(attn::check_attend(a), "value: row 2, column 1 is NaN (expected finite numbers)");
+  a = good_attend();
+  a.query.at(0, 3) = kInf;
+  EXPECT_EQ(attn::check_attend(a), "query: row 0, column 3 is Infinity (expected finite numbers)");
+  a = good_attend();
+  a.key.at(4, 0) = -kInf;
+  EXPECT_EQ(attn::check_attend(a), "key: row 4, column 0 is -Infinity (expected finite numbers)");
+}
+
+TEST(Validation, Temperature) {
+  AttendArgs a = good_attend();
+  a.temperature = 0.0f;
+  EXPECT_EQ(attn::check_attend(a), "temperature: expected a finite number > 0, got 0");
+  a.temperature = -0.5f;
+  EXPECT_EQ(attn::check_attend(a), "temperature: expected a finite number > 0, got -0.5");
+  a.temperature = std::nanf("");
+  EXPECT_EQ(attn::check_attend(a), "temperature: expected a finite number > 0, got NaN");
+  a.temperature = kInf;
+  EXPECT_EQ(attn::check_attend(a), "temperature: expected a finite number > 0, got Infinity");
+}
+
+TEST(Validation, MaskValuesAndShape) {
+  AttendArgs a = good_attend();
+  a.mask = Matrix(3, 5, 1.0f);
+  a.mask.at(0, 2) = 0.5f;
+  EXPECT_EQ(attn::check_attend(a), "mask: expected 0 or 1 at row 0, column 2, got 0.5");
+  a.mask.at(0, 2) = std::nanf("");
+  EXPECT_EQ(attn::check_attend(a), "mask: expected 0 or 1 at row 0, column 2, got NaN");
+  a.mask = Matrix(5, 3, 1.0f);
+  EXPECT_EQ(attn::check_attend(a), "mask: expected shape (n_q, n_k) = (3, 5), got (5, 3)");
+  a.mask = claimed(3, 5);
+  EXPECT_EQ(attn::check_attend(a), "mask: expected 15 numbers for 3 rows x 5 columns, got 0");
+  a.mask = Matrix();
+  a.key_padding = {true, false};
+  EXPECT_EQ(attn::check_attend(a), "keyPadding: expected 5 flags (one per key), got 2");
+}
+
+TEST(Validation, UnknownOptions) {
+  AttendArgs a = good_attend();
+  a.score = static_cast<ScoreKind>(7);
+  EXPECT_EQ(attn::check_attend(a),
+            "score: expected 'dot', 'scaled-dot', 'additive' or 'general', got 7");
+  a = good_attend();
+  a.mask_fill = static_cast<attn::MaskFill>(-1);
+  EXPECT_EQ(attn::check_attend(a),
+            "maskFill: expected 'neg-inf', 'large-negative' or 'zero', got -1");
+}
+
+TEST(Validation, AdditiveWeights) {
+  AttendArgs a = good_attend();
+  a.key = ref::random_matrix(5, 6, 6);  // d_k = 6 differs from d_q = 4: fine for additive
+  a.score = ScoreKind::Additive;
+  EXPECT_EQ(attn::check_attend(a), "additive.Wq: expected 1 to 1024 rows, got 0");
+  a.additive_wq = ref::random_matrix(8, 4, 7);
+  a.additive_wk = ref::random_matrix(8, 4, 8);
+  a.additive_v = ref::random_matrix(1, 8, 9);
+  EXPECT_EQ(attn::check_attend(a), "additive.Wk: expected shape (h, d_k) = (8, 6), got (8, 4)");
+  a.additive_wk = ref::random_matrix(8, 6, 10);
+  EXPECT_EQ(attn::check_attend(a), "");
+  a.additive_v = ref::random_matrix(1, 7, 11);
+  EXPECT_EQ(attn::check_attend(a), "additive.v: expected shape (1, h) = (1, 8), got (1, 7)");
+  a.additive_v = ref::random_matrix(1, 8, 11);
+  a.additive_wq = ref::random_matrix(8, 3, 12);
+  EXPECT_EQ(attn::check_attend(a), "additive.Wq: expected shape (h, d_q) = (8, 4), got (8, 3)");
+}
+
+TEST(Validation, GeneralWeight) {
+  AttendArgs a = good_attend();
+  a.score = ScoreKind::General;
+  a.general_w = ref::random_matrix(4, 3, 13);
+  EXPECT_EQ(attn::check_attend(a), "general.W: expected shape (d_q, d_k) = (4, 4), got (4, 3)");
+  a.general_w = ref::random_matrix(4, 4, 13);
+  a.general_w.at(1, 1) = std::nanf("");
+  EXPECT_EQ(attn::check_attend(a), "general.W: row 1, column 1 is NaN (expected finite numbers)");
+}
+
+// ---- multi-head ---------------------------------------------------------------------------------
+
+MultiHeadArgs good_mha() {
+  MultiHeadArgs a;
+  a.query = ref::random_matrix(3, 8, 20);
+  a.key = ref::random_matrix(4, 6, 21);
+  a.value = ref::random_matrix(4, 5, 22);
+  a.heads = 2;
+  a.wq = ref::random_matrix(8, 8, 23);
+  a.wk = ref::random_matrix(8, 6, 24);
+  a.wv = ref::random_matrix(8, 5, 25);
+  a.wo = ref::random_matrix(8, 8, 26);
+  return a;
+}
+
+TEST(Validation, MultiHeadGoodArgumentsPass) {
+  MultiHeadArgs a = good_mha();
+  EXPECT_EQ(attn::check_multi_head(a), "");
+  a.bq = a.bk = a.bv = a.bo = Matrix(1, 8, 0.1f);
+  a.causal = true;
+  a.key_padding = {false, false, false, true};
+  EXPECT_EQ(attn::check_multi_head(a), "");
+}
+
+TEST(Validation, Heads) {
+  MultiHeadArgs a = good_mha();
+  a.query = ref::random_matrix(3, 10, 27);
+  a.heads = 3;
+  EXPECT_EQ(attn::check_multi_head(a), "heads: d_model 10 is not divisible by heads 3");
+  a = good_mha();
+  a.heads = 0;
+  EXPECT_EQ(attn::check_multi_head(a), "heads: expected 1 to 64, got 0");
+  a.heads = -2;
+  EXPECT_EQ(attn::check_multi_head(a), "heads: expected 1 to 64, got -2");
+  a.heads = 65;
+  EXPECT_EQ(attn::check_multi_head(a), "heads: expected 1 to 64, got 65");
+}
+
+TEST(Validation, MultiHeadWeightsAndBiases) {
+  MultiHeadArgs a = good_mha();
+  a.wk = ref::random_matrix(8, 8, 28);
+  EXPECT_EQ(attn::check_multi_head(a), "Wk: expected shape (d_model, kdim) = (8, 6), got (8, 8)");
+  a = good_mha();
+  a.wo = Matrix();
+  EXPECT_EQ(attn::check_multi_head(a), "Wo: expected 1 to 1024 rows, got 0");
+  a = good_mha();
+  a.wv.at(3, 3) = kInf;
+  EXPECT_EQ(attn::check_multi_head(a), "Wv: row 3, column 3 is Infinity (expected finite numbers)");
+  a = good_mha();
+  a.bk = Matrix(1, 6, 0.0f);
+  EXPECT_EQ(attn::check_multi_head(a), "bk: expected shape (1, d_model) = (1, 8), got (1, 6)");
+  a = good_mha();
+  a.value = ref::random_matrix(3, 5, 29);
+  EXPECT_EQ(attn::check_multi_head(a), "value: expected 4 rows (one per key), got 3");
+  a = good_mha();
+  a.query = Matrix(0, 8);
+  EXPECT_EQ(attn::check_multi_head(a), "query: expected 1 to 2048 rows, got 0");
+  a = good_mha();
+  a.mask = Matrix(3, 4, 2.0f);
+  EXPECT_EQ(attn::check_multi_head(a), "mask: expected 0 or 1 at row 0, column 0, got 2");
+}
+
+// ---- the other entry points ---------------------------------------------------------------------
+
+TEST(Validation, SoftmaxInputs) {
+  Matrix s(2, 3, 1.0f);
+  EXPECT_EQ(attn::check_scores("scores", s), "");
+  s.at(0, 1) = -kInf;  // a blocked cell is fine
+  EXPECT_EQ(attn::check_scores("scores", s), "");
+  s.at(1, 2) = kInf;
+  EXPECT_EQ(attn::check_scores("scores", s),
+            "scores: row 1, column 2 is Infinity (expected finite numbers, or -Infinity for a "
+            "blocked cell)");
+  EXPECT_EQ(attn::check_scores("scores", Matrix(0, 3)), "scores: expected 1 to 2048 rows, got 0");
+  EXPECT_EQ(attn::check_temperature("tau", 0.0f), "tau: expected a finite number > 0, got 0");
+  EXPECT_EQ(attn::check_temperature("tau", 0.3f), "");
+  EXPECT_EQ(attn::check_jacobian({}), "p: expected 1 to 2048 numbers, got 0");
+  EXPECT_EQ(attn::check_jacobian({0.5f, std::nanf("")}),
+            "p: entry 1 is NaN (expected finite numbers)");
+  EXPECT_EQ(attn::check_jacobian({0.5f, 0.5f}), "");
+}
+
+TEST(Validation, PositionalInputs) {
+  EXPECT_EQ(attn::check_sinusoidal(10, 7, 10000.0f), "");
+  EXPECT_EQ(attn::check_sinusoidal(0, 8, 10000.0f), "n: expected 1 to 2048 positions, got 0");
+  EXPECT_EQ(attn::check_sinusoidal(4, 1025, 10000.0f), "d: expected 1 to 1024 dimensions, got 1025");
+  EXPECT_EQ(attn::check_sinusoidal(4, 8, -1.0f), "base: expected a finite number > 0, got -1");
+  Matrix x = ref::random_matrix(3, 5, 30);
+  EXPECT_EQ(attn::check_rope(x, 0, 10000.0f),
+            "x: expected an even number of columns (RoPE rotates pairs), got 5");
+  x = ref::random_matrix(3, 6, 31);
+  EXPECT_EQ(attn::check_rope(x, 0, 10000.0f), "");
+  EXPECT_EQ(attn::check_rope(x, -1, 10000.0f), "firstPosition: expected 0 to 1000000, got -1");
+  x.at(2, 5) = std::nanf("");
+  EXPECT_EQ(attn::check_rope(x, 0, 10000.0f), "x: row 2, column 5 is NaN (expected finite numbers)");
+}
+
+TEST(Validation, CheckShape) {
+  EXPECT_EQ(attn::check_shape("W", Matrix(2, 3), 2, 3), "");
+  EXPECT_EQ(attn::check_shape("W", Matrix(2, 3), 3, 2), "W: expected shape (3, 2), got (2, 3)");
+}
+
+}  // namespace
