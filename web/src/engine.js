@@ -223,6 +223,46 @@ function makeEngine(mod, simd) {
       return { raw: r.raw, scaled: r.scaled, histogram: r.histogram };
     },
 
+    // Two consecutive chunks of varianceExperiment combined: a (aSamples, 0 = none yet) then b.
+    // -> { raw: { mean, variance, std }, scaled: {...}, histogram, samples }
+    mergeVariance(options) {
+      const o = checkOptions('mergeVariance', options, ['a', 'aSamples', 'b', 'bSamples']);
+      return run('mergeVariance', {
+        a: o.a,
+        aSamples: integerArg('aSamples', o.aSamples ?? 0, 0, limits.maxSamples),
+        b: o.b,
+        bSamples: integerArg('bSamples', o.bSamples, 1, limits.maxSamples),
+      });
+    },
+
+    // One query against nKeys random keys at d_k: raw and scaled scores and weights (at tau),
+    // the hard one-hot and gumbelSamples Gumbel-softmax rows of the raw or scaled scores.
+    queryProbe(options) {
+      const o = checkOptions('queryProbe', options, ['dk', 'nKeys', 'seed', 'trial', 'tau', 'scaled', 'gumbelSamples']);
+      return run('queryProbe', {
+        dk: integerArg('dk', o.dk ?? 64, 1, limits.maxDim),
+        nKeys: integerArg('nKeys', o.nKeys ?? 16, 2, limits.maxTokens),
+        seed: seedArg('seed', o.seed ?? 1),
+        trial: integerArg('trial', o.trial ?? 0, 0, limits.maxTrials - 1),
+        tau: positiveArg('tau', o.tau ?? 1),
+        scaled: booleanArg('scaled', o.scaled ?? true),
+        gumbelSamples: integerArg('gumbelSamples', o.gumbelSamples ?? 0, 0, 64),
+      });
+    },
+
+    // Means over trials of the max weight, entropy and softmax Jacobian norm, raw vs scaled,
+    // for each d_k in dks. -> { logN, points: [{ dk, raw: {...}, scaled: {...} }] }
+    saturationSweep(options) {
+      const o = checkOptions('saturationSweep', options, ['dks', 'nKeys', 'trials', 'seed']);
+      if (!Array.isArray(o.dks)) fail('dks: expected an array of d_k values');
+      return run('saturationSweep', {
+        dks: o.dks.map((dk, i) => integerArg(`dks[${i}]`, dk, 1, limits.maxDim)),
+        nKeys: integerArg('nKeys', o.nKeys ?? 16, 2, 256),
+        trials: integerArg('trials', o.trials ?? 200, 1, limits.maxTrials),
+        seed: seedArg('seed', o.seed ?? 1),
+      });
+    },
+
     // Row softmax of scores / temperature, and each row's entropy. -Infinity = a blocked cell.
     softmax(options) {
       const o = checkOptions('softmax', options, ['scores', 'stable', 'temperature']);
