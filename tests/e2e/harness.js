@@ -1,0 +1,92 @@
+// Test harness for the built page: serves dist/ (the output of `vite build`) over HTTP with
+// the right MIME types (.wasm as application/wasm), launches the system Chromium through
+// playwright-core with a fresh profile, records console errors and page errors, and shuts
+// everything down. It builds nothing: run `vite build` first (scripts/test.sh does).
+
+import http from 'node:http';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const DIST = path.join(ROOT, 'dist');
+
+const MIME = {
+  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8', '.wasm': 'application/wasm', '.json': 'application/json',
+  '.svg': 'image/svg+xml', '.png': 'image/png', '.woff2': 'font/woff2', '.woff': 'font/woff', '.ttf': 'font/ttf',
+};
+
+const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+// A static file server for dir on a free port: { url, close() }.
+export function serve(dir = DIST) {
+  if (!fs.existsSync(path.join(dir, 'index.html'))) {
+    throw new Error(`${dir}/index.html not found: build the page first (./node_modules/.bin/vite build)`);
+  }
+  const server = http.createServer((req, res) => {
+    const urlPath = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+    let file = path.normalize(path.join(dir, urlPath));
+    if (!file.startsWith(dir)) { res.writeHead(403).end(); return; }
+    if (urlPath.endsWith('/')) file = path.join(file, 'index.html');
+    fs.readFile(file, (err, body) => {
+      if (err) { res.writeHead(404, { 'content-type': 'text/plain' }).end('not found'); return; }
+      res.writeHead(200, { 'content-type': MIME[path.extname(file)] || 'application/octet-stream', 'cache-control': 'no-store' });
+      res.end(body);
+    });
+  });
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      resolve({ url: `http://127.0.0.1:${port}/`, close: () => new Promise((r) => server.close(r)) });
+    });
+  });
+}
+
+// Starts the server and the browser. Returns { url, browser, open(hash, options), close() }.
+// open() gives a page (already loaded and ready) with page.errors: console errors and
+// uncaught exceptions collected since it opened.
+export async function start() {
+  const server = await serve();
+  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'attention-lab-chromium-'));
+  const context0 = await chromium.launchPersistentContext(profile, {
+    executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS, headless: true,
+  });
+  const contexts = [context0];
+
+  async function open(hash = '', { width = 1280, height = 900, locale = 'en-US', wait = true } = {}) {
+    // A fresh context per page (own locale and viewport) on the same browser.
+    const context = await context0.browser()?.newContext?.({ locale, viewport: { width, height } }) ?? null;
+    let page;
+    if (context) {
+      contexts.push(context);
+      page = await context.newPage();
+    } else {
+      page = await context0.newPage();
+      await page.setViewportSize({ width, height });
+    }
+    page.errors = [];
+    page.on('console', (msg) => { if (msg.type() === 'error') page.errors.push(msg.text()); });
+    page.on('pageerror', (e) => page.errors.push(String(e)));
+    await page.goto(server.url + (hash ? '#' + hash.replace(/^#/, '') : ''));
+    if (wait) await ready(page);
+    return page;
+  }
+
+  async function close() {
+    for (const c of contexts.reverse()) await c.close().catch(() => {});
+    await server.close();
+    fs.rmSync(profile, { recursive: true, force: true });
+  }
+
+  return { url: server.url, open, close };
+}
+
+// Waits until the page has loaded the engine and drawn its chapter.
+export async function ready(page) {
+  await page.waitForFunction(() => document.documentElement.dataset.ready === 'true', null, { timeout: 15000 });
+}

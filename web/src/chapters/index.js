@@ -1,0 +1,33 @@
+// The chapters of the page, in order. A chapter is one plain object:
+//
+// export default {
+//   id: 'pipeline',                       // hash: #lesson=pipeline
+//   title: { en: '...', zh: '...' },
+//   strings: { en: {...}, zh: {...} },    // every string this chapter shows
+//   state: { name: { type: 'int'|'float'|'bool'|'enum'|'string'|'list'|'matrix', default, min, max, values } },
+//                                         // extra hash fields this chapter owns (flat, unique names;
+//                                         // list: item 'string'|'bool'|'float', maxItems;
+//                                         // matrix: maxRows, maxCols; see state.js)
+//   steps: [{ id, title: {en, zh} }],     // optional; the step id lives in the hash (stage=...)
+//   enter(root, ctx),  // build the DOM once; ctx = { state, set(patch), engine, lang, s(key, params)
+//                      // (this chapter's string), t(key, params) (shell string), views, notify(message) }
+//   update(ctx),       // recompute with the engine and redraw after every state change
+//   leave(),           // optional cleanup (workers, listeners)
+// };
+//
+// ctx.state is the current state (read it, never mutate it); ctx.set(patch) merges a patch,
+// writes the hash and calls update(ctx) (or re-enters the chapter when lesson or lang change).
+// A patch that breaks the schema is refused: set() returns the list of errors and nothing
+// changes. ctx.views = { createHeatmap, createBars, renderFormula, renderTable, fmt, tex }.
+// On a language change main.js calls leave() and enter() again; the state is kept.
+// Controls a course author may hide with #hide=inputs,nav carry data-group="inputs" etc.
+//
+// To add a chapter: import it below and add it to `registry`.
+
+import pipeline from './pipeline.js';
+
+const registry = { pipeline };
+
+export const ORDER = ['why', 'pipeline', 'masks', 'softmax', 'scaling'];
+
+export const chapters = ORDER.map((id) => registry[id]).filter(Boolean);

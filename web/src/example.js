@@ -1,0 +1,199 @@
+// The worked example shared by the pipeline, masks and softmax chapters: the presets
+// (authored inputs), and building Q, K, V for the current state and running the engine on
+// them. Pure: no DOM. Every result comes from the engine; this file only prepares inputs.
+
+export const MAX_TOKENS = 32; // tokens per side on the page
+export const MAX_DK = 64;
+
+// Presets. Vectors are authored by hand so the attention lands where the lesson says.
+// Features (d_k = 4): the meaning of each column is given in `features`.
+export const PRESETS = {
+  // Cross-attention: the decoder's queries 猫/吃/鱼 look up the encoder's keys The/cat/eats/fish.
+  'cat-fish': {
+    kind: 'cross',
+    features: { en: ['animal', 'action', 'food', 'function word'], zh: ['动物', '动作', '食物', '虚词'] },
+    queryTokens: ['猫', '吃', '鱼'],
+    keyTokens: ['The', 'cat', 'eats', 'fish'],
+    dk: 4,
+    // Q: (3, 4)  what each Chinese word being generated is looking for
+    Q: [[4, 0.4, 0, -1], [0, 4, 1, -1], [1, 0, 4, -1]],
+    // K: (4, 4)  what each English word offers
+    K: [[0.1, 0, 0.1, 1], [1, 0.1, 0.2, 0], [0.1, 1, 0.3, 0], [0.5, 0, 1, 0]],
+    // V: (4, 4)  the content each English word hands over
+    V: [[0, 0, 0, 1], [1, 0, 0.1, 0], [0, 1, 0.2, 0], [0.6, 0, 1, 0]],
+  },
+  // Self-attention over 猫 追 老鼠: the query of 追 asks "who chases?" and finds 猫.
+  'cat-chase': {
+    kind: 'self',
+    features: { en: ['does it', 'action', 'has it done', 'animal'], zh: ['施事', '动作', '受事', '动物'] },
+    queryTokens: ['猫', '追', '老鼠'],
+    keyTokens: ['猫', '追', '老鼠'],
+    queryNotes: {
+      en: ['what do I do?', 'who chases?', 'who is after me?'],
+      zh: ['我做了什么？', '谁在追？', '谁在追我？'],
+    },
+    dk: 4,
+    Q: [[0, 3, 0, 0], [3, 0, 0.5, 0.5], [2.5, 0.5, 0, 0]],
+    K: [[1, 0, 0, 1], [0, 1, 0, 0], [0, 0, 1, 1]],
+    V: [[1, 0, 0, 1], [0, 1, 0, 0], [0, 0, 1, 1]],
+  },
+  // Q, K, V drawn from the engine's seeded RNG: N(0, 1) entries.
+  random: {
+    kind: 'self',
+    queryTokens: ['the', 'cat', 'sat', 'down'],
+    keyTokens: ['the', 'cat', 'sat', 'down'],
+    dk: 4,
+    random: true,
+  },
+  // Scores typed by hand (the overview article's example for generating 猫); the learner
+  // checks a softmax computed by hand. The article printed [0.2, 0.06, 0.1, 0.1]: no sum of 1.
+  'hand-check': {
+    kind: 'cross',
+    queryTokens: ['猫'],
+    keyTokens: ['The', 'cat', 'eats', 'fish'],
+    dk: 4,
+    scores: [[2.6, 1.2, 6.1, 2.0]],
+    publishedGuess: [0.2, 0.06, 0.1, 0.1],
+  },
+};
+export const PRESET_IDS = Object.keys(PRESETS);
+
+// The state a preset starts from: the fields to set when the learner picks it.
+// Empty lists/grids mean "the preset's own data", so a link stays short.
+export function presetPatch(id) {
+  const p = PRESETS[id];
+  return {
+    preset: id,
+    queryTokens: [],
+    keyTokens: [],
+    dk: p.dk,
+    inputMode: p.random ? 'random' : 'typed',
+    Q: [], K: [], V: [],
+    scores: [],
+    keyPadding: [],
+    causal: false,
+    customMask: [],
+    reverseCausal: false,
+  };
+}
+
+// Tokens in use: the learner's, else the preset's.
+export function tokensOf(state) {
+  const p = PRESETS[state.preset];
+  const queryTokens = state.queryTokens.length ? state.queryTokens : p.queryTokens;
+  const keyTokens = state.keyTokens.length ? state.keyTokens : p.keyTokens;
+  return { queryTokens, keyTokens };
+}
+
+// A nested-array grid cut or zero-padded to (rows, cols).
+export function resizeGrid(grid, rows, cols) {
+  const out = [];
+  for (let i = 0; i < rows; i++) {
+    const src = grid[i] || [];
+    const row = [];
+    for (let j = 0; j < cols; j++) row.push(j < src.length ? src[j] : 0);
+    out.push(row);
+  }
+  return out;
+}
+
+// An engine matrix { rows, cols, data } from a nested-array grid.
+export function toMatrix(grid, rows, cols) {
+  const data = new Float32Array(rows * cols);
+  for (let i = 0; i < rows; i++) for (let j = 0; j < cols; j++) data[i * cols + j] = grid[i][j];
+  return { rows, cols, data };
+}
+
+// A nested-array grid from an engine matrix (numbers as float32 values, unrounded).
+export function toGrid(m) {
+  const out = [];
+  for (let i = 0; i < m.rows; i++) out.push(Array.from(m.data.subarray(i * m.cols, (i + 1) * m.cols)));
+  return out;
+}
+
+function identity(n) {
+  const g = [];
+  for (let i = 0; i < n; i++) g.push(Array.from({ length: n }, (_, j) => (i === j ? 1 : 0)));
+  return g;
+}
+
+// The explicit (n_q, n_k) 0/1 mask beyond causal and padding: the learner's clicked cells,
+// and the deliberately wrong "reversed causal" mask (key j >= query i), combined with AND.
+// Undefined when there is none.
+export function explicitMask(state, nq, nk) {
+  const custom = state.customMask;
+  const hasCustom = custom.length === nq && custom.every((r) => r.length === nk);
+  if (!hasCustom && !state.reverseCausal) return undefined;
+  const m = [];
+  for (let i = 0; i < nq; i++) {
+    const row = [];
+    for (let j = 0; j < nk; j++) {
+      let allowed = hasCustom ? custom[i][j] !== 0 : true;
+      if (state.reverseCausal && j < i) allowed = false;
+      row.push(allowed ? 1 : 0);
+    }
+    m.push(row);
+  }
+  return m;
+}
+
+// keyPadding cut or padded with false to n_k; undefined when no key is padding.
+export function keyPaddingOf(state, nk) {
+  const flags = Array.from({ length: nk }, (_, j) => state.keyPadding[j] === true);
+  return flags.some(Boolean) ? flags : undefined;
+}
+
+// Q, K, V (engine matrices) for the state. Random mode draws from the engine's RNG with the
+// seed (streams 0, 1, 2 for Q, K, V); typed mode uses the learner's grid or the preset's.
+// For the hand-check preset the typed scores become Q with K = V = I, and score = 'dot', so
+// scores = the typed row and output = weights.
+export function buildInputs(engine, state) {
+  const p = PRESETS[state.preset];
+  const { queryTokens, keyTokens } = tokensOf(state);
+  const nq = queryTokens.length;
+  const nk = keyTokens.length;
+  if (p.scores) {
+    const scores = resizeGrid(state.scores.length ? state.scores : p.scores, nq, nk);
+    return {
+      queryTokens, keyTokens, scoresTyped: true, score: 'dot', dk: nk,
+      query: toMatrix(scores, nq, nk), key: toMatrix(identity(nk), nk, nk), value: toMatrix(identity(nk), nk, nk),
+    };
+  }
+  const dk = state.dk;
+  let query, key, value;
+  if (state.inputMode === 'random') {
+    const seed = state.seed;
+    query = engine.randomMatrix({ rows: nq, cols: dk, seed, stream: 0, scale: 1 });
+    key = engine.randomMatrix({ rows: nk, cols: dk, seed, stream: 1, scale: 1 });
+    value = engine.randomMatrix({ rows: nk, cols: dk, seed, stream: 2, scale: 1 });
+  } else {
+    query = toMatrix(resizeGrid(state.Q.length ? state.Q : p.Q || [], nq, dk), nq, dk);
+    key = toMatrix(resizeGrid(state.K.length ? state.K : p.K || [], nk, dk), nk, dk);
+    value = toMatrix(resizeGrid(state.V.length ? state.V : p.V || [], nk, dk), nk, dk);
+  }
+  return { queryTokens, keyTokens, scoresTyped: false, score: 'scaled-dot', dk, query, key, value };
+}
+
+// Runs engine.attend for the state. Returns { inputs, args, result }; throws the engine's
+// AttentionError on bad input.
+export function runExample(engine, state) {
+  const inputs = buildInputs(engine, state);
+  const nq = inputs.queryTokens.length;
+  const nk = inputs.keyTokens.length;
+  const args = {
+    query: inputs.query,
+    key: inputs.key,
+    value: inputs.value,
+    score: inputs.score,
+    causal: state.causal,
+    maskFill: state.fill,
+    temperature: state.temperature,
+    stable: state.stable,
+  };
+  const mask = explicitMask(state, nq, nk);
+  if (mask) args.mask = mask;
+  const keyPadding = keyPaddingOf(state, nk);
+  if (keyPadding) args.keyPadding = keyPadding;
+  const result = engine.attend(args);
+  return { inputs, args, result };
+}

@@ -1,0 +1,59 @@
+// Number formatting for everything the page prints. Pure, no DOM.
+// The page shows float32 results from the engine; these helpers only decide how they read.
+
+const MINUS = '\u2212'; // typographic minus, so "−3" and "−∞" line up with "+∞"
+
+// True when a value needs a warning flag on screen (the arithmetic broke down).
+export function isFlagged(x) {
+  return Number.isNaN(x);
+}
+
+// A number with `digits` fixed decimals; −∞, +∞ and NaN spelled out; huge or tiny magnitudes
+// (like the −1e9 mask fill) in short exponent form so they fit a heatmap cell.
+export function fmt(x, digits = 2) {
+  if (x === null || x === undefined) return '';
+  if (Number.isNaN(x)) return 'NaN';
+  if (x === Infinity) return '+\u221e';
+  if (x === -Infinity) return MINUS + '\u221e';
+  const a = Math.abs(x);
+  let s;
+  if (a !== 0 && (a >= 1e5 || a < 0.5 * 10 ** -digits)) {
+    s = a.toExponential(Math.max(0, Math.min(digits, 2) - 1)).replace('e+', 'e');
+  } else {
+    s = a.toFixed(digits);
+  }
+  // A value that rounds to zero prints without a sign.
+  if (x < 0 && /[1-9]/.test(s)) return MINUS + s;
+  return s;
+}
+
+// The same number as TeX for KaTeX: \infty, \text{NaN}, and a×10^k for exponents.
+export function tex(x, digits = 2) {
+  if (Number.isNaN(x)) return '\\textcolor{#b3003b}{\\text{NaN}}';
+  if (x === Infinity) return '+\\infty';
+  if (x === -Infinity) return '-\\infty';
+  const s = fmt(x, digits).replace(MINUS, '-');
+  const m = /^(-?)([\d.]+)e(-?\d+)$/.exec(s);
+  if (m) return `${m[1]}${m[2]}\\times 10^{${m[3]}}`;
+  return s;
+}
+
+// A vector as TeX: [a, b, c].
+export function texVector(values, digits = 2) {
+  return '[' + Array.from(values, (v) => tex(v, digits)).join(',\\ ') + ']';
+}
+
+// A vector as plain text: [a, b, c].
+export function fmtVector(values, digits = 2) {
+  return '[' + Array.from(values, (v) => fmt(v, digits)).join(', ') + ']';
+}
+
+// Parses what a learner typed into a number field. Accepts "−" as minus and "," as decimal
+// comma; returns NaN for anything that is not a finite number.
+export function parseNumber(text) {
+  if (typeof text !== 'string') return NaN;
+  const s = text.trim().replace(MINUS, '-').replace(/^(-?\d+),(\d+)$/, '$1.$2');
+  if (s === '' || !/^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(s)) return NaN;
+  const x = Number(s);
+  return Number.isFinite(x) ? x : NaN;
+}

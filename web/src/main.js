@@ -1,0 +1,220 @@
+// The one wiring file: loads the engine, reads the hash into the state, enters the chapter,
+// and on every change: set state -> write hash -> chapter.update.
+
+import './styles.css';
+import { loadEngine } from './engine.js';
+import { chapters } from './chapters/index.js';
+import { buildSchema, parseHash, serializeHash, validatePatch } from './state.js';
+import { detectLang, t as shellT, lookup, LANG_NAMES, HTML_LANG } from './i18n.js';
+import { createHeatmap } from './views/heatmap.js';
+import { createBars } from './views/bars.js';
+import { renderFormula } from './views/formula.js';
+import { renderTable } from './views/table.js';
+import { fmt, tex, texVector, fmtVector, parseNumber } from './format.js';
+
+const views = { createHeatmap, createBars, renderFormula, renderTable, fmt, tex, texVector, fmtVector, parseNumber };
+
+const schema = buildSchema(chapters);
+const base = { lang: detectLang(navigator.languages && navigator.languages.length ? navigator.languages : [navigator.language]) };
+
+const $ = (sel) => document.querySelector(sel);
+const main = $('#main');
+const notice = $('#notice');
+
+let state = null;     // the one state object (replaced, never mutated)
+let engine = null;
+let chapter = null;   // the chapter on screen
+let ctx = null;       // its context
+let lastHash = '';    // what we wrote, so our own writes are not read back
+
+const chapterOf = (id) => chapters.find((c) => c.id === id) || chapters[0];
+
+// A stage that belongs to the lesson: the first step when missing or unknown.
+function normaliseStage(s, problems) {
+  const steps = chapterOf(s.lesson).steps || [];
+  if (steps.length === 0) return { ...s, stage: '' };
+  if (steps.some((st) => st.id === s.stage)) return s;
+  if (s.stage !== '' && problems) problems.push({ key: 'stage', value: s.stage, reason: shellT(s.lang, 'badStage', { stage: s.stage }) });
+  return { ...s, stage: steps[0].id };
+}
+
+function readHash() {
+  const { state: s, problems } = parseHash(location.hash, schema, base);
+  return { state: normaliseStage(s, problems), problems };
+}
+
+function writeHash() {
+  lastHash = '#' + serializeHash(state, schema, base);
+  if (location.hash !== lastHash) history.replaceState(null, '', lastHash);
+}
+
+// ---- the notice region ---------------------------------------------------------------------
+
+function notify(message, lines = []) {
+  const body = notice.querySelector('.notice-body');
+  body.replaceChildren();
+  const p = document.createElement('p');
+  p.textContent = message;
+  body.append(p);
+  if (lines.length) {
+    const ul = document.createElement('ul');
+    for (const l of lines) {
+      const li = document.createElement('li');
+      li.textContent = l;
+      ul.append(li);
+    }
+    body.append(ul);
+  }
+  notice.hidden = false;
+}
+notice.querySelector('.notice-close').addEventListener('click', () => { notice.hidden = true; });
+
+function notifyProblems(problems) {
+  if (!problems.length) return;
+  notify(shellT(state.lang, 'badHash'), problems.map((p) => `${p.key}=${p.value}: ${p.reason}`));
+}
+
+// ---- the shell ----------------------------------------------------------------------------
+
+function renderShell() {
+  const lang = state.lang;
+  document.documentElement.lang = HTML_LANG[lang];
+  $('#site-title').textContent = shellT(lang, 'title');
+  $('#site-tagline').textContent = shellT(lang, 'tagline');
+  $('#lang-label').textContent = shellT(lang, 'language');
+  $('.skip-link').textContent = lang === 'zh' ? '跳到正文' : 'Skip to content';
+  notice.querySelector('.notice-close').textContent = shellT(lang, 'dismiss');
+  for (const b of document.querySelectorAll('.lang-switch button')) {
+    b.textContent = LANG_NAMES[b.dataset.lang];
+    b.setAttribute('aria-pressed', String(b.dataset.lang === lang));
+  }
+  const nav = $('#chapter-nav');
+  nav.setAttribute('aria-label', shellT(lang, 'chapters'));
+  if (nav.childElementCount !== chapters.length) {
+    nav.replaceChildren(...chapters.map((c, k) => {
+      const b = document.createElement('button');
+      b.type = 'button';
+      b.dataset.lesson = c.id;
+      b.addEventListener('click', () => set({ lesson: c.id, stage: '' }));
+      b.append(Object.assign(document.createElement('span'), { className: 'nav-num', textContent: `${k + 1}` }));
+      b.append(Object.assign(document.createElement('span'), { className: 'nav-title' }));
+      return b;
+    }));
+  }
+  for (const b of nav.children) {
+    const c = chapterOf(b.dataset.lesson);
+    b.querySelector('.nav-title').textContent = c.title[lang] ?? c.title.en;
+    if (c.id === state.lesson) b.setAttribute('aria-current', 'page');
+    else b.removeAttribute('aria-current');
+  }
+  document.title = `${chapterOf(state.lesson).title[lang]} · ${shellT(lang, 'title')}`;
+  if (engine) $('#footer').textContent = shellT(lang, 'footer', { build: engine.simd ? 'SIMD128' : 'scalar' });
+}
+
+// Hide-flags for embedding: #hide=inputs,nav hides every [data-group=inputs] and [data-group=nav].
+function applyHide() {
+  for (const el of document.querySelectorAll('[data-group]')) {
+    el.classList.toggle('group-hidden', state.hide.includes(el.dataset.group));
+  }
+}
+
+// ---- chapters -----------------------------------------------------------------------------
+
+function enterChapter() {
+  if (chapter && chapter.leave) chapter.leave();
+  chapter = chapterOf(state.lesson);
+  const lang = state.lang;
+  const ch = chapter;
+  ctx = {
+    get state() { return state; },
+    set,
+    engine,
+    lang,
+    s: (key, params) => lookup(ch.strings, lang, key, params),
+    t: (key, params) => shellT(lang, key, params),
+    views,
+    notify,
+  };
+  main.replaceChildren();
+  main.lang = HTML_LANG[lang];
+  const root = document.createElement('article');
+  root.className = `chapter chapter-${ch.id}`;
+  main.append(root);
+  renderShell();
+  try {
+    ch.enter(root, ctx);
+    runUpdate();
+  } catch (e) {
+    console.error(e);
+    notify(shellT(lang, 'chapterError', { msg: e.message }));
+  }
+}
+
+function runUpdate() {
+  performance.mark('attn-update-start');
+  chapter.update(ctx);
+  performance.mark('attn-update-end');
+  performance.measure('attn-update', 'attn-update-start', 'attn-update-end');
+  applyHide();
+}
+
+// Merges a patch into the state: refused (errors returned, nothing changes) when it breaks
+// the schema; otherwise writes the hash and redraws.
+function set(patch) {
+  const check = validatePatch(patch, schema);
+  if (!check.ok) return check.errors;
+  const prev = state;
+  state = { ...state, ...patch };
+  if (state.lesson !== prev.lesson) state = normaliseStage({ ...state, stage: patch.stage ?? '' });
+  else state = normaliseStage(state);
+  writeHash();
+  if (state.lesson !== prev.lesson || state.lang !== prev.lang) {
+    enterChapter();
+    if (state.lesson !== prev.lesson) main.focus({ preventScroll: false });
+  } else {
+    try {
+      runUpdate();
+    } catch (e) {
+      console.error(e);
+      notify(shellT(state.lang, 'chapterError', { msg: e.message }));
+    }
+  }
+  return [];
+}
+
+// ---- start --------------------------------------------------------------------------------
+
+for (const b of document.querySelectorAll('.lang-switch button')) {
+  b.addEventListener('click', () => set({ lang: b.dataset.lang }));
+}
+
+window.addEventListener('hashchange', () => {
+  if (location.hash === lastHash) return;
+  const { state: s, problems } = readHash();
+  state = s;
+  writeHash();
+  notice.hidden = true;
+  notifyProblems(problems);
+  if (engine) enterChapter();
+});
+
+async function start() {
+  const first = readHash();
+  state = first.state;
+  renderShell();
+  $('#loading').textContent = shellT(state.lang, 'loading');
+  notifyProblems(first.problems);
+  try {
+    engine = await loadEngine();
+  } catch (e) {
+    $('#loading').textContent = shellT(state.lang, 'engineFailed', { msg: e.message });
+    return;
+  }
+  writeHash();
+  enterChapter();
+  document.documentElement.dataset.ready = 'true';
+  // For the console, course pages and tests: the engine and the state.
+  window.attentionLab = { engine, schema, get state() { return state; }, set };
+}
+
+start();

@@ -1,0 +1,59 @@
+// A horizontal bar chart of one row of numbers (e.g. the attention weights of one query),
+// drawn with d3 scales and an axis. Values come from the caller (the engine); nothing is
+// computed here but positions.
+
+import { scaleBand, scaleLinear } from 'd3-scale';
+import { axisBottom } from 'd3-axis';
+import { select } from 'd3-selection';
+import { max } from 'd3-array';
+import { fmt } from '../format.js';
+
+const SVG_NS = 'http://www.w3.org/2000/svg';
+
+export function createBars(parent, { label = '', color = '#3b528b' } = {}) {
+  const figure = document.createElement('figure');
+  figure.className = 'bars';
+  const svg = document.createElementNS(SVG_NS, 'svg');
+  svg.setAttribute('role', 'img');
+  figure.append(svg);
+  parent.append(figure);
+
+  // values: numbers ; labels: strings ; highlight: index or -1 ; domain: [lo, hi] or auto
+  function update({ values, labels, highlight = -1, domain, caption = label, digits = 2 }) {
+    const n = values.length;
+    const rowH = 22;
+    const margin = { top: 4, right: 52, bottom: 24, left: 64 };
+    const width = 360;
+    const height = margin.top + margin.bottom + n * rowH;
+    svg.setAttribute('viewBox', `0 0 ${width} ${height}`);
+    svg.setAttribute('aria-label', `${caption}: ` + Array.from(values, (v, i) => `${labels[i]} ${fmt(v, digits)}`).join(', '));
+    const finite = Array.from(values).filter(Number.isFinite);
+    const hi = domain ? domain[1] : Math.max(1e-9, max(finite) ?? 1);
+    const lo = domain ? domain[0] : 0;
+    const x = scaleLinear().domain([lo, hi]).range([margin.left, width - margin.right]).clamp(true);
+    const y = scaleBand().domain(labels.map((_, i) => i)).range([margin.top, height - margin.bottom]).padding(0.2);
+    const root = select(svg);
+    root.selectAll('*').remove();
+    const row = root.selectAll('g.bar').data(Array.from(values)).join('g').attr('class', 'bar')
+      .classed('hl', (_, i) => i === highlight);
+    row.append('rect')
+      .attr('x', x(Math.max(lo, 0)))
+      .attr('y', (_, i) => y(i))
+      .attr('height', y.bandwidth())
+      .attr('width', (v) => (Number.isFinite(v) ? Math.abs(x(v) - x(Math.max(lo, 0))) : 0))
+      .attr('fill', color);
+    row.append('text').attr('class', 'bar-label')
+      .attr('x', margin.left - 6).attr('y', (_, i) => y(i) + y.bandwidth() / 2)
+      .attr('dy', '0.35em').attr('text-anchor', 'end')
+      .text((_, i) => labels[i]);
+    row.append('text').attr('class', 'bar-value')
+      .attr('x', (v) => (Number.isFinite(v) ? x(v) : x(lo)) + 4).attr('y', (_, i) => y(i) + y.bandwidth() / 2)
+      .attr('dy', '0.35em')
+      .text((v) => fmt(v, digits));
+    root.append('g').attr('class', 'axis')
+      .attr('transform', `translate(0,${height - margin.bottom})`)
+      .call(axisBottom(x).ticks(4));
+  }
+
+  return { el: figure, update, destroy: () => figure.remove() };
+}
