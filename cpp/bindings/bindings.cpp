@@ -202,7 +202,7 @@ val attend(val args) {
   a.additive_v = in.matrix("additiveV", 1, limits::kMaxDim, true);
   a.general_w = in.matrix("generalW", limits::kMaxDim, limits::kMaxDim, true);
   if (in.error.empty()) in.error = attn::check_attend(a);
-  if (!in.error.empty()) return failure("attend: " + in.error);
+  if (!in.error.empty()) return failure(in.error);
   return attend_to_js(attn::attend(a));
 }
 
@@ -228,7 +228,7 @@ val multi_head(val args) {
   if (in.error.empty() && static_cast<double>(a.heads) * a.query.rows * a.key.rows > limits::kMaxHeadCells)
     in.fail("heads: heads * n_q * n_k is more than " + std::to_string(limits::kMaxHeadCells));
   if (in.error.empty()) in.error = attn::check_multi_head(a);
-  if (!in.error.empty()) return failure("multiHead: " + in.error);
+  if (!in.error.empty()) return failure(in.error);
 
   attn::MultiHeadResult r = attn::multi_head(a);
   val heads = val::array();
@@ -249,7 +249,7 @@ val variance_experiment(val args) {
   a.bins = static_cast<int>(in.integer("bins", 1, limits::kMaxBins));
   a.first_sample = static_cast<int>(in.integer("firstSample", 0, limits::kMaxSamples));
   if (in.error.empty()) in.error = attn::check_variance(a);
-  if (!in.error.empty()) return failure("varianceExperiment: " + in.error);
+  if (!in.error.empty()) return failure(in.error);
 
   attn::VarianceResult r = attn::variance_experiment(a);
   auto moments = [](const attn::Moments& m) {
@@ -277,7 +277,7 @@ val softmax(val args) {
   float temperature = in.real("temperature");
   if (in.error.empty()) in.error = attn::check_scores("scores", scores);
   if (in.error.empty()) in.error = attn::check_temperature("temperature", temperature);
-  if (!in.error.empty()) return failure("softmax: " + in.error);
+  if (!in.error.empty()) return failure(in.error);
 
   Matrix weights = attn::softmax_rows(attn::apply_temperature(scores, temperature), stable);
   val out = val::object();
@@ -290,7 +290,7 @@ val softmax_jacobian(val args) {
   Reader in{args, {}};
   std::vector<float> p = in.floats("p", limits::kMaxTokens);
   if (in.error.empty()) in.error = attn::check_jacobian(p);
-  if (!in.error.empty()) return failure("softmaxJacobian: " + in.error);
+  if (!in.error.empty()) return failure(in.error);
   return matrix_result(attn::softmax_jacobian(p));
 }
 
@@ -298,7 +298,7 @@ val hard_attention(val args) {
   Reader in{args, {}};
   Matrix scores = in.matrix("scores", limits::kMaxTokens, limits::kMaxTokens);
   if (in.error.empty()) in.error = attn::check_scores("scores", scores);
-  if (!in.error.empty()) return failure("hardAttention: " + in.error);
+  if (!in.error.empty()) return failure(in.error);
   return matrix_result(attn::hard_attention(scores));
 }
 
@@ -309,7 +309,7 @@ val gumbel_softmax(val args) {
   auto seed = static_cast<std::uint64_t>(in.integer("seed", 0, 4294967295.0));
   if (in.error.empty()) in.error = attn::check_scores("scores", scores);
   if (in.error.empty()) in.error = attn::check_temperature("tau", tau);
-  if (!in.error.empty()) return failure("gumbelSoftmax: " + in.error);
+  if (!in.error.empty()) return failure(in.error);
   return matrix_result(attn::gumbel_softmax(scores, tau, seed));
 }
 
@@ -319,7 +319,7 @@ val sinusoidal(val args) {
   int d = static_cast<int>(in.integer("d", 1, limits::kMaxDim));
   float base = in.real("base");
   if (in.error.empty()) in.error = attn::check_sinusoidal(n, d, base);
-  if (!in.error.empty()) return failure("sinusoidal: " + in.error);
+  if (!in.error.empty()) return failure(in.error);
   return matrix_result(attn::sinusoidal_encoding(n, d, base));
 }
 
@@ -329,7 +329,7 @@ val rope(val args) {
   int first = static_cast<int>(in.integer("first", 0, attn::kMaxPosition));
   float base = in.real("base");
   if (in.error.empty()) in.error = attn::check_rope(x, first, base);
-  if (!in.error.empty()) return failure("rope: " + in.error);
+  if (!in.error.empty()) return failure(in.error);
   return matrix_result(attn::rope(x, first, base));
 }
 
@@ -342,7 +342,7 @@ val linear(val args) {
   if (in.error.empty()) in.error = attn::check_matrix("W", w, limits::kMaxDim, limits::kMaxDim);
   if (in.error.empty()) in.error = attn::check_shape("W", w, w.rows, x.cols);
   if (in.error.empty() && !b.empty()) in.error = attn::check_shape("b", b, 1, w.rows);
-  if (!in.error.empty()) return failure("linear: " + in.error);
+  if (!in.error.empty()) return failure(in.error);
   return matrix_result(attn::linear(x, w, b));
 }
 
@@ -354,7 +354,7 @@ val random_matrix(val args) {
   auto seed = static_cast<std::uint64_t>(in.integer("seed", 0, 4294967295.0));
   auto stream = static_cast<std::uint64_t>(in.integer("stream", 0, 4294967295.0));
   float scale = in.real("scale");
-  if (!in.error.empty()) return failure("randomMatrix: " + in.error);
+  if (!in.error.empty()) return failure(in.error);
   attn::Rng rng(seed, stream);
   return matrix_result(rng.normal_matrix(rows, cols, scale));
 }

@@ -67,12 +67,10 @@ async function instantiate(simd) {
 const engines = new Map(); // simd (true/false) -> Promise<engine>, one per build
 
 // loadEngine({ simd }) -> Promise<engine>. simd: true, false, or omitted for the best supported.
-export function loadEngine(options) {
+export async function loadEngine(options) {
   const o = checkOptions('loadEngine', options, ['simd']);
   const simd = o.simd === undefined ? simdSupported() : booleanArg('simd', o.simd);
-  if (simd && !simdSupported()) {
-    return Promise.reject(new AttentionError('simd: this runtime does not support WebAssembly SIMD; use { simd: false }'));
-  }
+  if (simd && !simdSupported()) fail('simd: this runtime does not support WebAssembly SIMD; use { simd: false }');
   if (!engines.has(simd)) {
     const loading = instantiate(simd).then(
       (mod) => makeEngine(mod, simd),
