@@ -112,6 +112,15 @@ TEST(Variance, SameSeedSameResultOtherSeedDiffers) {
   EXPECT_NE(a.raw.variance, c.raw.variance);
 }
 
+// Pinned: the wasm suite checks the same numbers, so every build gives these exact moments.
+TEST(Variance, PinnedSeed42) {
+  auto r = run(16, 1000, 42, 8);
+  EXPECT_EQ(r.raw.mean, -0.13752396804094313);
+  EXPECT_EQ(r.raw.variance, 15.125584388596632);
+  EXPECT_EQ(r.raw_counts, (std::vector<int>{2, 18, 139, 355, 349, 115, 19, 3}));
+  EXPECT_EQ(r.scaled_counts, (std::vector<int>{0, 0, 0, 514, 486, 0, 0, 0}));
+}
+
 TEST(Variance, ValidationNamesTheArgument) {
   attn::VarianceArgs a;
   a.dk = 0;
