@@ -1,0 +1,137 @@
+// A histogram of counts over fixed bins (from the engine) with a theory curve drawn over it,
+// d3 scales and axes, and the same numbers as an accessible table.
+//
+//   const h = createHistogram(parent, { label, color, strings: { bin, count, expected, showTable, hideTable } })
+//   h.update({ edges, counts, domain: [lo, hi], theory: { label, expected(lo, hi) }, caption, markers })
+//
+// counts come from the engine. theory.expected(lo, hi) is the formula's expected count in a
+// bin (e.g. N · P(lo < X < hi) for X ~ N(0, σ²)), evaluated here to draw the curve: a formula,
+// not a result. markers: [{ x, label }] vertical guides (e.g. ±σ).
+
+import { scaleLinear } from 'd3-scale';
+import { axisBottom, axisLeft } from 'd3-axis';
+import { select } from 'd3-selection';
+import { line } from 'd3-shape';
+import { fmt } from '../format.js';
+
+const SVG_NS = 'http://www.w3.org/2000/svg';
+
+export function createHistogram(parent, { label = '', color = '#2451b3', strings = {} } = {}) {
+  const s = { bin: 'bin', count: 'count', expected: 'expected', showTable: 'Show as table', hideTable: 'Hide table', ...strings };
+  const figure = document.createElement('figure');
+  figure.className = 'histogram';
+  const svg = document.createElementNS(SVG_NS, 'svg');
+  svg.setAttribute('role', 'img');
+  const cap = document.createElement('figcaption');
+  cap.className = 'chart-caption';
+  const toggle = document.createElement('button');
+  toggle.type = 'button';
+  toggle.className = 'hm-toggle';
+  toggle.setAttribute('aria-expanded', 'false');
+  const tableBox = document.createElement('div');
+  tableBox.className = 'chart-table';
+  tableBox.hidden = true;
+  figure.append(svg, cap, toggle, tableBox);
+  parent.append(figure);
+
+  let last = null;
+  toggle.addEventListener('click', () => {
+    tableBox.hidden = !tableBox.hidden;
+    toggle.setAttribute('aria-expanded', String(!tableBox.hidden));
+    toggle.textContent = tableBox.hidden ? s.showTable : s.hideTable;
+    if (!tableBox.hidden && last) renderBinTable(last);
+  });
+  toggle.textContent = s.showTable;
+
+  // The bins that overlap [lo, hi], with their counts and (when a theory is given) expected counts.
+  function visibleBins({ edges, counts, domain, theory }) {
+    const bins = [];
+    for (let i = 0; i < counts.length; i++) {
+      const a = edges[i], b = edges[i + 1];
+      if (b <= domain[0] || a >= domain[1]) continue;
+      bins.push({ a, b, count: counts[i], expected: theory ? theory.expected(a, b) : null });
+    }
+    return bins;
+  }
+
+  function renderBinTable(opts) {
+    const bins = visibleBins(opts);
+    const table = document.createElement('table');
+    table.className = 'data-table';
+    const c = document.createElement('caption');
+    c.textContent = opts.caption;
+    table.append(c);
+    const head = table.createTHead().insertRow();
+    for (const h of [s.bin, s.count].concat(opts.theory ? [`${s.expected} (${opts.theory.label})`] : [])) {
+      const th = document.createElement('th');
+      th.scope = 'col';
+      th.textContent = h;
+      head.append(th);
+    }
+    const body = table.createTBody();
+    for (const bin of bins) {
+      const tr = body.insertRow();
+      const th = document.createElement('th');
+      th.scope = 'row';
+      th.textContent = `[${fmt(bin.a, 2)}, ${fmt(bin.b, 2)})`;
+      tr.append(th);
+      tr.insertCell().textContent = String(bin.count);
+      if (opts.theory) tr.insertCell().textContent = fmt(bin.expected, 1);
+    }
+    tableBox.replaceChildren(table);
+  }
+
+  function update(opts) {
+    const { edges, counts, domain, theory, caption = label, markers = [] } = opts;
+    last = opts;
+    const width = 640, height = 260;
+    const m = { top: 10, right: 14, bottom: 34, left: 56 };
+    svg.setAttribute('viewBox', `0 0 ${width} ${height}`);
+    const bins = visibleBins(opts);
+    const x = scaleLinear().domain(domain).range([m.left, width - m.right]);
+    // The theory curve: expected count of a bin of the histogram's width centred at t.
+    const w = edges.length > 1 ? edges[1] - edges[0] : 1;
+    const curve = [];
+    if (theory) {
+      for (let k = 0; k <= 240; k++) {
+        const t = domain[0] + ((domain[1] - domain[0]) * k) / 240;
+        curve.push([t, theory.expected(t - w / 2, t + w / 2)]);
+      }
+    }
+    const top = Math.max(1, ...bins.map((b) => b.count), ...curve.map((p) => p[1]));
+    const y = scaleLinear().domain([0, top * 1.08]).nice().range([height - m.bottom, m.top]);
+
+    const root = select(svg);
+    root.selectAll('*').remove();
+    root.append('g').attr('class', 'hist-bars').selectAll('rect').data(bins).join('rect')
+      .attr('x', (b) => x(Math.max(b.a, domain[0])))
+      .attr('width', (b) => Math.max(0.5, x(Math.min(b.b, domain[1])) - x(Math.max(b.a, domain[0])) - 0.5))
+      .attr('y', (b) => y(b.count))
+      .attr('height', (b) => y(0) - y(b.count))
+      .attr('fill', color)
+      .attr('fill-opacity', 0.55);
+    for (const mk of markers) {
+      if (mk.x < domain[0] || mk.x > domain[1]) continue;
+      root.append('line').attr('class', 'hist-marker')
+        .attr('x1', x(mk.x)).attr('x2', x(mk.x)).attr('y1', m.top).attr('y2', height - m.bottom)
+        .attr('stroke', '#4f5562').attr('stroke-dasharray', '3 3');
+      root.append('text').attr('class', 'hist-marker-label').attr('x', x(mk.x) + 3).attr('y', m.top + 10)
+        .attr('font-size', 11).attr('fill', '#4f5562').text(mk.label);
+    }
+    if (theory) {
+      root.append('path').attr('class', 'hist-theory')
+        .attr('d', line().x((p) => x(p[0])).y((p) => y(p[1]))(curve))
+        .attr('fill', 'none').attr('stroke', '#1b1d23').attr('stroke-width', 2);
+    }
+    root.append('g').attr('class', 'axis').attr('transform', `translate(0,${height - m.bottom})`)
+      .call(axisBottom(x).ticks(8));
+    root.append('g').attr('class', 'axis').attr('transform', `translate(${m.left},0)`)
+      .call(axisLeft(y).ticks(5).tickFormat((v) => fmt(v, 0)));
+    const total = bins.reduce((n, b) => n + b.count, 0);
+    svg.setAttribute('aria-label', `${caption}: ${bins.length} ${s.bin}, ${s.count} ${total}`);
+    cap.textContent = caption;
+    if (!tableBox.hidden) renderBinTable(opts);
+  }
+
+  return { el: figure, update, destroy: () => figure.remove() };
+}

@@ -1,0 +1,151 @@
+// A line/point chart of a few series against one x, with linear or logarithmic axes (d3),
+// a legend, a marker at the current x, and the same numbers as an accessible table.
+//
+//   const c = createLineChart(parent, { label, xLabel, yLabel, xLog, yLog, strings })
+//   c.update({ series: [{ name, color, dash, mark: 'points' | 'line', points: [{ x, y }] }],
+//              yDomain, markX, caption, digits })
+//
+// Measured series come from the engine; theory series (like variance = d_k) are formulas the
+// caller evaluates. Nothing here computes a result, only positions.
+
+import { scaleLinear, scaleLog } from 'd3-scale';
+import { axisBottom, axisLeft } from 'd3-axis';
+import { select } from 'd3-selection';
+import { line } from 'd3-shape';
+import { fmt } from '../format.js';
+
+const SVG_NS = 'http://www.w3.org/2000/svg';
+
+// Tick labels of a log axis: 1, 2, 4 ... for base 2; 0.01, 0.1, 1 ... for base 10.
+function logTicks(lo, hi, base) {
+  const out = [];
+  for (let e = Math.floor(Math.log(lo) / Math.log(base) - 1e-9); ; e++) {
+    const v = base ** e;
+    if (v > hi * (1 + 1e-9)) break;
+    if (v >= lo * (1 - 1e-9)) out.push(v);
+  }
+  return out;
+}
+
+export function createLineChart(parent, { label = '', xLabel = 'x', yLabel = 'y', xLog = false, yLog = false, strings = {} } = {}) {
+  const s = { showTable: 'Show as table', hideTable: 'Hide table', ...strings };
+  const figure = document.createElement('figure');
+  figure.className = 'line-chart';
+  const svg = document.createElementNS(SVG_NS, 'svg');
+  svg.setAttribute('role', 'img');
+  const legend = document.createElement('ul');
+  legend.className = 'chart-legend';
+  const cap = document.createElement('figcaption');
+  cap.className = 'chart-caption';
+  const toggle = document.createElement('button');
+  toggle.type = 'button';
+  toggle.className = 'hm-toggle';
+  toggle.setAttribute('aria-expanded', 'false');
+  toggle.textContent = s.showTable;
+  const tableBox = document.createElement('div');
+  tableBox.className = 'chart-table';
+  tableBox.hidden = true;
+  figure.append(svg, legend, cap, toggle, tableBox);
+  parent.append(figure);
+  let last = null;
+
+  toggle.addEventListener('click', () => {
+    tableBox.hidden = !tableBox.hidden;
+    toggle.setAttribute('aria-expanded', String(!tableBox.hidden));
+    toggle.textContent = tableBox.hidden ? s.showTable : s.hideTable;
+    if (!tableBox.hidden && last) renderSeriesTable(last);
+  });
+
+  // Rows: every x of any series, in order; columns: the series.
+  function renderSeriesTable({ series, caption = label, digits = 3 }) {
+    const xs = [...new Set(series.flatMap((se) => se.points.map((p) => p.x)))].sort((a, b) => a - b);
+    const table = document.createElement('table');
+    table.className = 'data-table';
+    const c = document.createElement('caption');
+    c.textContent = caption;
+    table.append(c);
+    const head = table.createTHead().insertRow();
+    for (const h of [xLabel, ...series.map((se) => se.name)]) {
+      const th = document.createElement('th');
+      th.scope = 'col';
+      th.textContent = h;
+      head.append(th);
+    }
+    const body = table.createTBody();
+    for (const xv of xs) {
+      const tr = body.insertRow();
+      const th = document.createElement('th');
+      th.scope = 'row';
+      th.textContent = String(xv);
+      tr.append(th);
+      for (const se of series) {
+        const p = se.points.find((q) => q.x === xv);
+        tr.insertCell().textContent = p ? fmt(p.y, digits) : '';
+      }
+    }
+    tableBox.replaceChildren(table);
+  }
+
+  function update(opts) {
+    const { series, yDomain, markX, caption = label } = opts;
+    last = opts;
+    const width = 640, height = 280;
+    const m = { top: 12, right: 16, bottom: 42, left: 62 };
+    svg.setAttribute('viewBox', `0 0 ${width} ${height}`);
+    const all = series.flatMap((se) => se.points);
+    const xs = all.map((p) => p.x);
+    const ys = all.map((p) => p.y).filter((v) => Number.isFinite(v) && (!yLog || v > 0));
+    const xd = [Math.min(...xs), Math.max(...xs)];
+    const yd = yDomain || [yLog ? Math.min(...ys) : Math.min(0, ...ys), Math.max(...ys)];
+    const x = (xLog ? scaleLog().base(2) : scaleLinear()).domain(xd).range([m.left, width - m.right]);
+    const y = (yLog ? scaleLog().base(10) : scaleLinear()).domain(yd).range([height - m.bottom, m.top]);
+    if (!yLog && !yDomain) y.nice();
+    const root = select(svg);
+    root.selectAll('*').remove();
+    const xAxis = axisBottom(x);
+    if (xLog) xAxis.tickValues(logTicks(xd[0], xd[1], 2)).tickFormat((v) => String(v));
+    else xAxis.ticks(6);
+    const yAxis = axisLeft(y);
+    if (yLog) yAxis.tickValues(logTicks(y.domain()[0], y.domain()[1], 10)).tickFormat((v) => (v >= 1 ? String(v) : String(+v.toPrecision(1))));
+    else yAxis.ticks(5);
+    root.append('g').attr('class', 'axis').attr('transform', `translate(0,${height - m.bottom})`).call(xAxis);
+    root.append('g').attr('class', 'axis').attr('transform', `translate(${m.left},0)`).call(yAxis);
+    root.append('text').attr('class', 'axis-label').attr('x', (m.left + width - m.right) / 2).attr('y', height - 6)
+      .attr('text-anchor', 'middle').attr('font-size', 12).attr('fill', '#4f5562').text(xLabel);
+    root.append('text').attr('class', 'axis-label').attr('transform', `translate(14,${(m.top + height - m.bottom) / 2}) rotate(-90)`)
+      .attr('text-anchor', 'middle').attr('font-size', 12).attr('fill', '#4f5562').text(yLabel);
+    if (markX !== undefined && markX >= xd[0] && markX <= xd[1]) {
+      root.append('line').attr('class', 'chart-mark').attr('x1', x(markX)).attr('x2', x(markX))
+        .attr('y1', m.top).attr('y2', height - m.bottom).attr('stroke', '#c2410c').attr('stroke-dasharray', '4 3');
+    }
+    const inside = (p) => Number.isFinite(p.y) && (!yLog || p.y > 0);
+    for (const se of series) {
+      const pts = se.points.filter(inside);
+      const g = root.append('g').attr('class', 'series');
+      if (se.mark !== 'points') {
+        g.append('path').attr('d', line().x((p) => x(p.x)).y((p) => y(p.y))(pts))
+          .attr('fill', 'none').attr('stroke', se.color).attr('stroke-width', 2)
+          .attr('stroke-dasharray', se.dash || null);
+      }
+      if (se.mark !== 'line') {
+        g.selectAll('circle').data(pts).join('circle')
+          .attr('cx', (p) => x(p.x)).attr('cy', (p) => y(p.y)).attr('r', 4)
+          .attr('fill', se.color).attr('stroke', '#fff');
+      }
+    }
+    legend.replaceChildren(...series.map((se) => {
+      const li = document.createElement('li');
+      const sw = document.createElement('span');
+      sw.className = `swatch ${se.mark === 'points' ? 'dot' : 'stroke'}${se.dash ? ' dashed' : ''}`;
+      sw.style.setProperty('--c', se.color);
+      li.append(sw, document.createTextNode(se.name));
+      return li;
+    }));
+    svg.setAttribute('aria-label', `${caption}. ` + series.map((se) =>
+      `${se.name}: ` + se.points.map((p) => `${p.x} → ${fmt(p.y, 3)}`).join(', ')).join('; '));
+    cap.textContent = caption;
+    if (!tableBox.hidden) renderSeriesTable(opts);
+  }
+
+  return { el: figure, update, destroy: () => figure.remove() };
+}
