@@ -77,6 +77,7 @@ export function createHeatmap(parent, { label = '', kind = 'sequential', onSelec
       <div class="hm-plot">
         <canvas class="hm-canvas" aria-hidden="true"></canvas>
         <div class="hm-cells" role="grid"></div>
+        <div class="hm-marks" aria-hidden="true"></div>
       </div>
     </div>
     <div class="hm-foot">
@@ -91,6 +92,7 @@ export function createHeatmap(parent, { label = '', kind = 'sequential', onSelec
   const plot = figure.querySelector('.hm-plot');
   const canvas = figure.querySelector('canvas');
   const cellsEl = figure.querySelector('.hm-cells');
+  const marksEl = figure.querySelector('.hm-marks');
   const legend = figure.querySelector('.hm-legend');
   const toggle = figure.querySelector('.hm-toggle');
   const tableEl = figure.querySelector('.hm-table');
@@ -284,21 +286,36 @@ export function createHeatmap(parent, { label = '', kind = 'sequential', onSelec
     });
   }
 
-  // Selection and highlight marks on cells and labels.
+  // Selection and highlight marks: outlined boxes over whole rows, columns or single cells,
+  // drawn in a layer above the cells; labels of marked rows and columns in bold.
   function applyMarks(selected) {
     const [rows, cols] = shape;
-    const hlCells = new Set(hl.cells.map(([i, j]) => i * cols + j));
-    const hlRows = new Set(hl.rows), hlCols = new Set(hl.cols);
+    const boxes = [];
+    const box = (r0, c0, nr, nc, cls) => boxes.push({ r0, c0, nr, nc, cls });
+    for (const i of hl.rows) if (i < rows) box(i, 0, 1, cols, 'hl');
+    for (const j of hl.cols) if (j < cols) box(0, j, rows, 1, 'hl');
+    for (const [i, j] of hl.cells) if (i < rows && j < cols) box(i, j, 1, 1, 'hl');
+    if (selected && selected.row < rows) {
+      if (selected.col === null || selected.col === undefined) box(selected.row, 0, 1, cols, 'sel');
+      else if (selected.col < cols) box(selected.row, selected.col, 1, 1, 'sel');
+    }
+    marksEl.replaceChildren(...boxes.map(({ r0, c0, nr, nc, cls }) => {
+      const d = document.createElement('div');
+      d.className = `hm-mark ${cls}`;
+      d.style.top = `${(100 * r0) / rows}%`;
+      d.style.left = `${(100 * c0) / cols}%`;
+      d.style.height = `${(100 * nr) / rows}%`;
+      d.style.width = `${(100 * nc) / cols}%`;
+      return d;
+    }));
     for (let k = 0; k < rows * cols; k++) {
       const i = (k / cols) | 0, j = k % cols;
-      const on = hlCells.has(k) || hlRows.has(i) || hlCols.has(j);
-      const sel = selected && selected.row === i && (selected.col === j || selected.col === null);
-      cells[k].classList.toggle('hl', on);
-      cells[k].classList.toggle('sel', !!sel);
-      cells[k].setAttribute('aria-selected', sel ? 'true' : 'false');
+      const sel = !!selected && selected.row === i && (selected.col === j || selected.col === null);
+      if ((cells[k].getAttribute('aria-selected') === 'true') !== sel) cells[k].setAttribute('aria-selected', String(sel));
     }
-    [...rowsEl.children].forEach((s, i) => s.classList.toggle('hl', hlRows.has(i) || (selected && selected.row === i)));
-    [...colsEl.children].forEach((s, j) => s.classList.toggle('hl', hlCols.has(j) || (selected && selected.col === j)));
+    const hlRows = new Set(hl.rows), hlCols = new Set(hl.cols);
+    [...rowsEl.children].forEach((s, i) => s.classList.toggle('hl', hlRows.has(i) || (!!selected && selected.row === i)));
+    [...colsEl.children].forEach((s, j) => s.classList.toggle('hl', hlCols.has(j) || (!!selected && selected.col === j)));
   }
 
   function highlight(h = {}) {

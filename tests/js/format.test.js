@@ -1,0 +1,53 @@
+// Number formatting of the page: −∞, +∞, NaN, fixed digits, exponents, parsing typed numbers.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { fmt, tex, texVector, fmtVector, parseNumber, isFlagged } from '../../web/src/format.js';
+
+test('fmt: fixed digits with a typographic minus', () => {
+  assert.equal(fmt(2.1), '2.10');
+  assert.equal(fmt(-0.6), '\u22120.60');
+  assert.equal(fmt(0.94864, 3), '0.949');
+  assert.equal(fmt(4.2, 0), '4');
+  assert.equal(fmt(0), '0.00');
+});
+
+test('fmt: infinities and NaN are spelled out', () => {
+  assert.equal(fmt(-Infinity), '\u2212\u221e');
+  assert.equal(fmt(Infinity), '+\u221e');
+  assert.equal(fmt(NaN), 'NaN');
+  assert.equal(isFlagged(NaN), true);
+  assert.equal(isFlagged(-Infinity), false);
+  assert.equal(isFlagged(0), false);
+});
+
+test('fmt: a value that rounds to zero carries no sign; tiny and huge values use exponents', () => {
+  assert.equal(fmt(-0.001, 2), '\u22121.0e-3');
+  assert.equal(fmt(-0.0049, 2), '\u22124.9e-3');
+  assert.equal(fmt(-1e9, 2), '\u22121.0e9');
+  assert.equal(fmt(123456, 2), '1.2e5');
+  assert.equal(fmt(-0), '0.00');
+  assert.equal(fmt(-0.004, 1), '\u22124e-3');
+});
+
+test('tex: KaTeX spellings', () => {
+  assert.equal(tex(-Infinity), '-\\infty');
+  assert.equal(tex(Infinity), '+\\infty');
+  assert.match(tex(NaN), /\\text\{NaN\}/);
+  assert.equal(tex(-2.5), '-2.50');
+  assert.equal(tex(-1e9), '-1.0\\times 10^{9}');
+  assert.equal(texVector([1, -Infinity]), '[1.00,\\ -\\infty]');
+  assert.equal(fmtVector([0.5, NaN], 1), '[0.5, NaN]');
+});
+
+test('parseNumber: what a learner may type', () => {
+  assert.equal(parseNumber('2.6'), 2.6);
+  assert.equal(parseNumber(' -3 '), -3);
+  assert.equal(parseNumber('\u22121.5'), -1.5);
+  assert.equal(parseNumber('0,25'), 0.25);
+  assert.equal(parseNumber('.5'), 0.5);
+  assert.equal(parseNumber('1e-3'), 0.001);
+  for (const bad of ['', 'abc', '1.2.3', '--1', '1e999', 'Infinity', 'NaN', '0x10', '1,2,3']) {
+    assert.ok(Number.isNaN(parseNumber(bad)), `"${bad}" should not parse`);
+  }
+  assert.ok(Number.isNaN(parseNumber(undefined)));
+});

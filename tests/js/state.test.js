@@ -1,0 +1,121 @@
+// The page state schema: hash parse/serialize round trip, malformed values, chapter fields.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { buildSchema, parseHash, serializeHash, defaults, validatePatch, CORE_SCHEMA } from '../../web/src/state.js';
+
+const chapters = [
+  { id: 'why' },
+  { id: 'pipeline', state: { selRow: { type: 'int', default: 0, min: 0, max: 31 } } },
+  { id: 'softmax', state: { showNaive: { type: 'bool', default: false } } },
+];
+const schema = buildSchema(chapters);
+
+test('an empty hash gives the defaults and no problems', () => {
+  const { state, problems } = parseHash('', schema);
+  assert.deepEqual(problems, []);
+  assert.equal(state.lesson, 'pipeline');
+  assert.equal(state.lang, 'en');
+  assert.equal(state.seed, 42);
+  assert.equal(state.dk, 4);
+  assert.equal(state.fill, 'neg-inf');
+  assert.deepEqual(state.queryTokens, []);
+  assert.equal(state.selRow, 0);
+  assert.equal(state.showNaive, false);
+});
+
+test('base overrides (the browser language) apply when the hash has no lang', () => {
+  assert.equal(parseHash('#seed=3', schema, { lang: 'zh' }).state.lang, 'zh');
+  assert.equal(parseHash('#lang=en', schema, { lang: 'zh' }).state.lang, 'en');
+});
+
+test('a hand-written hash is read field by field', () => {
+  const { state, problems } = parseHash(
+    '#lesson=softmax&lang=zh&stage=masked&preset=random&queryTokens=%E7%8C%AB,eats&keyTokens=a,b%2Cc&seed=7&dk=16' +
+      '&inputMode=random&Q=1,-2.5;0.5,3e-2&keyPadding=0,1&causal=1&fill=zero&temperature=0.5&stable=0&hide=inputs,nav&showNaive=1',
+    schema);
+  assert.deepEqual(problems, []);
+  assert.equal(state.lesson, 'softmax');
+  assert.equal(state.lang, 'zh');
+  assert.equal(state.stage, 'masked');
+  assert.equal(state.preset, 'random');
+  assert.deepEqual(state.queryTokens, ['猫', 'eats']);
+  assert.deepEqual(state.keyTokens, ['a', 'b,c']);
+  assert.equal(state.seed, 7);
+  assert.equal(state.dk, 16);
+  assert.deepEqual(state.Q, [[1, -2.5], [0.5, 0.03]]);
+  assert.deepEqual(state.keyPadding, [false, true]);
+  assert.equal(state.causal, true);
+  assert.equal(state.fill, 'zero');
+  assert.equal(state.temperature, 0.5);
+  assert.equal(state.stable, false);
+  assert.deepEqual(state.hide, ['inputs', 'nav']);
+  assert.equal(state.showNaive, true);
+});
+
+test('serialize then parse gives the same state back', () => {
+  const s = defaults(schema);
+  Object.assign(s, {
+    lesson: 'softmax', lang: 'zh', stage: 'weights', preset: 'cat-chase', queryTokens: ['谁 在', 'a&b', '=#%'],
+    keyTokens: ['x,y'], seed: 4294967295, dk: 64, inputMode: 'random', K: [[0.1, -0.2], [1e-7, 3]],
+    scores: [[2.6, 1.2, 6.1, 2]], keyPadding: [true, false, true], causal: true, customMask: [[1, 0], [0, 1]],
+    reverseCausal: true, fill: 'large-negative', temperature: 2.5, stable: false, hide: ['inputs'], selRow: 31, showNaive: true,
+  });
+  const hash = serializeHash(s, schema);
+  assert.ok(!/[\s#]/.test(hash), hash);
+  const back = parseHash('#' + hash, schema);
+  assert.deepEqual(back.problems, []);
+  assert.deepEqual(back.state, s);
+});
+
+test('only non-default fields are written (plus lesson and lang)', () => {
+  const s = { ...defaults(schema), seed: 9 };
+  assert.equal(serializeHash(s, schema), 'lesson=pipeline&lang=en&seed=9');
+  assert.equal(serializeHash(defaults(schema), schema), 'lesson=pipeline&lang=en');
+});
+
+test('malformed values fall back to defaults and are all reported', () => {
+  const { state, problems } = parseHash(
+    '#seed=abc&dk=0&lang=fr&preset=nope&causal=maybe&Q=1,2;3&temperature=-1&keyPadding=1,x&bogus=1&lesson=masks' +
+      '&K=1,a&queryTokens=a,,b&selRow=99&dk=1.5&V=' + Array(40).fill('1').join(';'),
+    schema);
+  const keys = problems.map((p) => p.key).sort();
+  assert.deepEqual(keys, ['K', 'Q', 'V', 'bogus', 'causal', 'dk', 'dk', 'keyPadding', 'lang', 'lesson', 'preset',
+    'queryTokens', 'seed', 'selRow', 'temperature'].sort());
+  const d = defaults(schema);
+  for (const k of ['seed', 'dk', 'lang', 'preset', 'causal', 'Q', 'K', 'V', 'temperature', 'keyPadding', 'queryTokens', 'selRow', 'lesson']) {
+    assert.deepEqual(state[k], d[k], k);
+  }
+  assert.equal(problems.find((p) => p.key === 'dk').value, '0');
+  assert.match(problems.find((p) => p.key === 'bogus').reason, /unknown/);
+});
+
+test('garbage never throws', () => {
+  for (const h of ['#%', '#=&=&', '#seed=%E0%A4%A', '#&&&', '#Q=;;', '#queryTokens=%ZZ', '#matrix', '#__proto__=1', '#constructor=x']) {
+    const r = parseHash(h, schema);
+    assert.equal(typeof r.state, 'object');
+    assert.ok(Array.isArray(r.problems));
+    assert.equal(r.state.seed, 42);
+  }
+  assert.ok(parseHash('#Q=;;', schema).problems.length > 0);
+});
+
+test('the number of tokens is limited to 32', () => {
+  const many = Array.from({ length: 33 }, (_, i) => `t${i}`).join(',');
+  assert.equal(parseHash('#queryTokens=' + many, schema).problems[0].key, 'queryTokens');
+  const ok = Array.from({ length: 32 }, (_, i) => `t${i}`).join(',');
+  assert.equal(parseHash('#queryTokens=' + ok, schema).state.queryTokens.length, 32);
+});
+
+test('validatePatch refuses values the schema does not allow', () => {
+  assert.deepEqual(validatePatch({ seed: 5, queryTokens: ['a', 'b'], Q: [[1, 2]] }, schema), { ok: true });
+  assert.equal(validatePatch({ dk: 0 }, schema).ok, false);
+  assert.equal(validatePatch({ Q: [[1, NaN]] }, schema).ok, false);
+  assert.equal(validatePatch({ queryTokens: [] }, schema).ok, true);
+  assert.equal(validatePatch({ nope: 1 }, schema).ok, false);
+  assert.equal(validatePatch({ fill: 'minus-one' }, schema).ok, false);
+});
+
+test('a chapter may not redefine a field', () => {
+  assert.throws(() => buildSchema([{ id: 'a', state: { seed: { type: 'int', default: 1, min: 0, max: 2 } } }]), /seed/);
+  assert.ok('keyPadding' in CORE_SCHEMA);
+});
