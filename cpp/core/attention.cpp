@@ -59,7 +59,8 @@ std::string format_number(double x) {
   if (std::isnan(x)) return "NaN";
   if (std::isinf(x)) return x > 0 ? "Infinity" : "-Infinity";
   char buf[32];
-  std::snprintf(buf, sizeof buf, "%g", x);
+  bool whole = x == std::floor(x) && std::fabs(x) < 1e15;
+  std::snprintf(buf, sizeof buf, whole ? "%.0f" : "%g", x);
   return buf;
 }
 
@@ -168,6 +169,11 @@ Error check_attend(const AttendArgs& a) {
     if (!(e = shape_error("additive.Wk", a.additive_wk, h, d_k, "(h, d_k)")).empty()) return e;
     if (!(e = check_matrix("additive.v", a.additive_v, 1, limits::kMaxDim)).empty()) return e;
     if (!(e = shape_error("additive.v", a.additive_v, 1, h, "(1, h)")).empty()) return e;
+    double work = static_cast<double>(n_q) * n_k * h;
+    if (work > kMaxAdditiveWork) {
+      return "additive.Wq: n_q * n_k * h = " + format_number(work) + " is more than " +
+             format_number(kMaxAdditiveWork) + " (the additive score's work limit)";
+    }
   }
   if (a.score == ScoreKind::General) {
     if (!(e = check_matrix("general.W", a.general_w, limits::kMaxDim, limits::kMaxDim)).empty()) return e;

@@ -40,6 +40,9 @@ struct AttendResult {
   std::vector<int> fully_masked_rows;
 };
 
+// Work limit of the additive score: n_q * n_k * h tanh evaluations (about a second in wasm).
+constexpr double kMaxAdditiveWork = 1 << 26;
+
 // Empty when args are valid; otherwise a message naming the argument and the expectation.
 Error check_attend(const AttendArgs& args);
 

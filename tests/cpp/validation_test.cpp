@@ -157,6 +157,24 @@ TEST(Validation, AdditiveWeights) {
   EXPECT_EQ(attn::check_attend(a), "additive.Wq: expected shape (h, d_q) = (8, 4), got (8, 3)");
 }
 
+TEST(Validation, AdditiveWorkLimit) {
+  AttendArgs a;
+  a.query = Matrix(1024, 1);
+  a.key = Matrix(1024, 1);
+  a.value = Matrix(1024, 1);
+  a.score = ScoreKind::Additive;
+  a.additive_wq = Matrix(65, 1);
+  a.additive_wk = Matrix(65, 1);
+  a.additive_v = Matrix(1, 65);
+  EXPECT_EQ(attn::check_attend(a),
+            "additive.Wq: n_q * n_k * h = 68157440 is more than 67108864 (the additive score's "
+            "work limit)");
+  a.additive_wq = Matrix(64, 1);
+  a.additive_wk = Matrix(64, 1);
+  a.additive_v = Matrix(1, 64);
+  EXPECT_EQ(attn::check_attend(a), "");
+}
+
 TEST(Validation, GeneralWeight) {
   AttendArgs a = good_attend();
   a.score = ScoreKind::General;
