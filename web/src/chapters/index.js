@@ -24,9 +24,10 @@
 //
 // To add a chapter: import it below and add it to `registry`.
 
+import why from './why.js';
 import pipeline from './pipeline.js';
 
-const registry = { pipeline };
+const registry = { why, pipeline };
 
 export const ORDER = ['why', 'pipeline', 'masks', 'softmax', 'scaling'];
 
