@@ -23,4 +23,5 @@ echo "== engine API tests (node --test)"
 node --test tests/js/
 
 echo "== page tests (headless Chromium)"
+./node_modules/.bin/vite build --logLevel warn
 node --test --test-concurrency=1 tests/e2e/

@@ -5,7 +5,6 @@
 
 import http from 'node:http';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
@@ -52,38 +51,28 @@ export function serve(dir = DIST) {
 // uncaught exceptions collected since it opened.
 export async function start() {
   const server = await serve();
-  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'attention-lab-chromium-'));
-  const context0 = await chromium.launchPersistentContext(profile, {
-    executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS, headless: true,
-  });
-  const contexts = [context0];
+  // launch() runs Chromium on a fresh temporary profile (its own --user-data-dir), removed on close.
+  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS, headless: true });
 
+  // A page in its own context (locale, viewport), loaded and ready.
   async function open(hash = '', { width = 1280, height = 900, locale = 'en-US', wait = true } = {}) {
-    // A fresh context per page (own locale and viewport) on the same browser.
-    const context = await context0.browser()?.newContext?.({ locale, viewport: { width, height } }) ?? null;
-    let page;
-    if (context) {
-      contexts.push(context);
-      page = await context.newPage();
-    } else {
-      page = await context0.newPage();
-      await page.setViewportSize({ width, height });
-    }
+    const context = await browser.newContext({ locale, viewport: { width, height } });
+    const page = await context.newPage();
     page.errors = [];
     page.on('console', (msg) => { if (msg.type() === 'error') page.errors.push(msg.text()); });
     page.on('pageerror', (e) => page.errors.push(String(e)));
+    page.on('close', () => { context.close().catch(() => {}); });
     await page.goto(server.url + (hash ? '#' + hash.replace(/^#/, '') : ''));
     if (wait) await ready(page);
     return page;
   }
 
   async function close() {
-    for (const c of contexts.reverse()) await c.close().catch(() => {});
+    await browser.close().catch(() => {});
     await server.close();
-    fs.rmSync(profile, { recursive: true, force: true });
   }
 
-  return { url: server.url, open, close };
+  return { url: server.url, browser, open, close };
 }
 
 // Waits until the page has loaded the engine and drawn its chapter.

@@ -1,0 +1,353 @@
+// The pipeline chapter in headless Chromium, against the built page (dist/).
+// Numbers on screen are checked against the engine loaded separately in Node and against a
+// double-precision reference written here.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { start } from './harness.js';
+import { loadEngine } from '../../web/src/engine.js';
+
+let lab;
+let engine;
+before(async () => {
+  lab = await start();
+  engine = await loadEngine();
+});
+after(async () => {
+  await lab?.close();
+});
+
+const STAGES = ['scores', 'scaled', 'masked', 'weights', 'output'];
+
+// The numbers of one heatmap, read from its accessible table: { rows, cols, values }.
+async function readTable(page, map) {
+  const sel = `.map-${map}`;
+  await page.waitForSelector(sel);
+  const toggle = page.locator(`${sel} .hm-toggle`);
+  if ((await toggle.getAttribute('aria-expanded')) !== 'true') await toggle.click();
+  const out = await page.$eval(`${sel} table`, (t) => ({
+    cols: [...t.tHead.rows[0].cells].slice(1).map((c) => c.textContent),
+    rows: [...t.tBodies[0].rows].map((r) => r.cells[0].textContent),
+    text: [...t.tBodies[0].rows].map((r) => [...r.cells].slice(1).map((c) => c.textContent)),
+  }));
+  await toggle.click(); // back to the heatmap
+  out.values = out.text.map((r) => r.map(parseShown));
+  return out;
+}
+
+// A number as the page prints it: "−0.60", "−∞", "+∞", "NaN", "1.0e-3".
+function parseShown(s) {
+  const t = s.replace('\u2212', '-');
+  if (t === '-\u221e') return -Infinity;
+  if (t === '+\u221e') return Infinity;
+  if (t === 'NaN') return NaN;
+  const x = Number(t);
+  assert.ok(Number.isFinite(x), `unreadable number on screen: "${s}"`);
+  return x;
+}
+
+function rowsOf(m) {
+  const out = [];
+  for (let i = 0; i < m.rows; i++) out.push(Array.from(m.data.subarray(i * m.cols, (i + 1) * m.cols)));
+  return out;
+}
+
+// Shown with 2 decimals (3 for weights): equal to the engine's float to that precision.
+function assertClose(shown, expected, tol, what) {
+  assert.equal(shown.length, expected.length, `${what}: rows`);
+  shown.forEach((r, i) => {
+    assert.equal(r.length, expected[i].length, `${what}: cols of row ${i}`);
+    r.forEach((x, j) => {
+      const e = expected[i][j];
+      if (!Number.isFinite(e) || !Number.isFinite(x)) assert.ok(Object.is(x, e) || (Number.isNaN(x) && Number.isNaN(e)), `${what}[${i}][${j}] ${x} vs ${e}`);
+      else assert.ok(Math.abs(x - e) <= tol, `${what}[${i}][${j}]: shown ${x}, expected ${e}`);
+    });
+  });
+}
+
+// Double-precision reference: softmax(Q Kᵀ / √d_k) with key padding, and the output W V.
+function reference(Q, K, V, padding = []) {
+  const dk = Q[0].length;
+  const scores = Q.map((q) => K.map((k) => q.reduce((s, x, d) => s + x * k[d], 0)));
+  const scaled = scores.map((r) => r.map((x) => x / Math.sqrt(dk)));
+  const masked = scaled.map((r) => r.map((x, j) => (padding[j] ? -Infinity : x)));
+  const weights = masked.map((r) => {
+    const m = Math.max(...r);
+    const e = r.map((x) => Math.exp(x - m));
+    const s = e.reduce((a, b) => a + b, 0);
+    return e.map((x) => x / s);
+  });
+  const output = weights.map((w) => V[0].map((_, d) => w.reduce((s, x, j) => s + x * V[j][d], 0)));
+  return { scores, scaled, masked, weights, output };
+}
+
+// The translation preset's vectors, as authored (The cat eats fish -> 猫 吃 鱼).
+const CAT_FISH = {
+  Q: [[4, 0.4, 0, -1], [0, 4, 1, -1], [1, 0, 4, -1]],
+  K: [[0.1, 0, 0.1, 1], [1, 0.1, 0.2, 0], [0.1, 1, 0.3, 0], [0.5, 0, 1, 0]],
+  V: [[0, 0, 0, 1], [1, 0, 0.1, 0], [0, 1, 0.2, 0], [0.6, 0, 1, 0]],
+};
+
+const hashOf = (page) => page.evaluate(() => location.hash);
+
+test('the page loads with no console errors and shows the first step', async () => {
+  const page = await lab.open('');
+  assert.match(await page.textContent('h2'), /pipeline/i);
+  assert.equal(await page.getAttribute('.step[aria-current="step"]', 'data-stage'), 'scores');
+  assert.match(await hashOf(page), /lesson=pipeline/);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test('every stage is reached with the keyboard alone', async () => {
+  const page = await lab.open('lesson=pipeline&lang=en');
+  // Tab until the focus is on a step button.
+  for (let k = 0; k < 60; k++) {
+    await page.keyboard.press('Tab');
+    if (await page.evaluate(() => !!document.activeElement.closest('.steps'))) break;
+  }
+  assert.equal(await page.evaluate(() => document.activeElement.dataset.stage), 'scores');
+  for (let k = 1; k < STAGES.length; k++) {
+    await page.keyboard.press('ArrowRight');
+    assert.equal(await page.getAttribute('.step[aria-current="step"]', 'data-stage'), STAGES[k]);
+    assert.match(await hashOf(page), new RegExp(`stage=${STAGES[k]}`));
+    assert.equal(await page.evaluate(() => document.activeElement.dataset.stage), STAGES[k], 'focus follows the step');
+  }
+  await page.keyboard.press('ArrowRight'); // past the end: stays
+  assert.equal(await page.getAttribute('.step[aria-current="step"]', 'data-stage'), 'output');
+  await page.keyboard.press('ArrowLeft');
+  assert.equal(await page.getAttribute('.step[aria-current="step"]', 'data-stage'), 'weights');
+  // Into the weights heatmap: Tab to its grid, move with arrows, Enter selects the cell.
+  for (let k = 0; k < 40; k++) {
+    await page.keyboard.press('Tab');
+    if (await page.evaluate(() => !!document.activeElement.closest('.map-weights .hm-cells'))) break;
+  }
+  assert.ok(await page.evaluate(() => !!document.activeElement.closest('.map-weights .hm-cells')), 'a weights cell takes the focus');
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('Enter');
+  const h = await hashOf(page);
+  assert.match(h, /selRow=1/);
+  assert.match(h, /selCol=2/);
+  // The score it came from is highlighted in the masked-scores heatmap.
+  assert.equal(await page.locator('.map-masked .hm-mark.hl').count(), 1);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test('the numbers on screen are the engine’s, for the translation preset', async () => {
+  const page = await lab.open('lesson=pipeline&lang=en&preset=cat-fish&stage=scores');
+  const eng = engine.attend({ query: CAT_FISH.Q, key: CAT_FISH.K, value: CAT_FISH.V });
+  const ref = reference(CAT_FISH.Q, CAT_FISH.K, CAT_FISH.V);
+  const scores = await readTable(page, 'scores');
+  assert.deepEqual(scores.rows, ['猫', '吃', '鱼']);
+  assert.deepEqual(scores.cols, ['The', 'cat', 'eats', 'fish']);
+  assertClose(scores.values, rowsOf(eng.scores), 0.005, 'scores vs engine');
+  assertClose(scores.values, ref.scores, 0.006, 'scores vs reference');
+  for (const [stage, map, key, tol] of [['scaled', 'scaled', 'scaled', 0.005], ['weights', 'weights', 'weights', 0.005], ['output', 'output', 'output', 0.005]]) {
+    await page.click(`.step[data-stage="${stage}"]`);
+    const t = await readTable(page, map);
+    assertClose(t.values, rowsOf(eng[key]), tol, `${key} vs engine`);
+    assertClose(t.values, ref[key], tol + 0.001, `${key} vs reference`);
+  }
+  // The lesson's claim: 猫 lands on cat, 吃 on eats, 鱼 on fish.
+  const w = (await readTable(page, 'weights')).values;
+  assert.deepEqual(w.map((r) => r.indexOf(Math.max(...r))), [1, 2, 3]);
+  // The filled formula for the selected scaled cell shows the engine's score and scaled score.
+  await page.click('.step[data-stage="scaled"]');
+  await page.click('.map-scaled .hm-cell[data-row="0"][data-col="1"]');
+  const formula = await page.textContent('.formula.live .katex-mathml');
+  const fmt2 = (x) => x.toFixed(2);
+  assert.ok(formula.includes(fmt2(eng.scores.data[1])), `formula ${formula} has the score ${fmt2(eng.scores.data[1])}`);
+  assert.ok(formula.includes(fmt2(eng.scaled.data[1])), `formula has the scaled score ${fmt2(eng.scaled.data[1])}`);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test('random vectors come from the seed; padding gives −∞ and zero weight; the link reproduces them', async () => {
+  const tokens = ['a', 'b', 'c', 'd', 'e'];
+  const page = await lab.open(`lesson=pipeline&lang=en&preset=random&inputMode=random&seed=7&dk=8&queryTokens=${tokens.join(',')}&keyTokens=${tokens.join(',')}&keyPadding=0,0,1,0,0&stage=masked`);
+  const Q = engine.randomMatrix({ rows: 5, cols: 8, seed: 7, stream: 0 });
+  const K = engine.randomMatrix({ rows: 5, cols: 8, seed: 7, stream: 1 });
+  const V = engine.randomMatrix({ rows: 5, cols: 8, seed: 7, stream: 2 });
+  const eng = engine.attend({ query: Q, key: K, value: V, keyPadding: [false, false, true, false, false] });
+  const ref = reference(rowsOf(Q), rowsOf(K), rowsOf(V), [false, false, true, false, false]);
+  const masked = await readTable(page, 'masked');
+  assertClose(masked.values, rowsOf(eng.masked), 0.005, 'masked vs engine');
+  assertClose(masked.values, ref.masked, 0.006, 'masked vs reference');
+  assert.ok(masked.text.every((r) => r[2] === '\u2212\u221e'), 'padding column shows −∞');
+  await page.click('.step[data-stage="weights"]');
+  const weights = await readTable(page, 'weights');
+  assertClose(weights.values, rowsOf(eng.weights), 0.005, 'weights vs engine');
+  assertClose(weights.values, ref.weights, 0.006, 'weights vs reference');
+  assert.ok(weights.values.every((r) => r[2] === 0), 'padding key gets zero weight');
+
+  // Reload: the hash alone reproduces the same numbers.
+  const hash = await hashOf(page);
+  assert.match(hash, /seed=7/);
+  await page.reload();
+  await page.waitForFunction(() => document.documentElement.dataset.ready === 'true');
+  const again = await readTable(page, 'weights');
+  assert.deepEqual(again.text, weights.text);
+  assert.equal(await hashOf(page), hash);
+
+  // Editing the seed through its field changes the numbers, and the hash.
+  const seedInput = page.getByLabel('Seed', { exact: true });
+  await seedInput.fill('8');
+  await seedInput.press('Enter');
+  assert.match(await hashOf(page), /seed=8/);
+  const other = await readTable(page, 'weights');
+  const eng8 = engine.attend({
+    query: engine.randomMatrix({ rows: 5, cols: 8, seed: 8, stream: 0 }),
+    key: engine.randomMatrix({ rows: 5, cols: 8, seed: 8, stream: 1 }),
+    value: engine.randomMatrix({ rows: 5, cols: 8, seed: 8, stream: 2 }),
+    keyPadding: [false, false, true, false, false],
+  });
+  assertClose(other.values, rowsOf(eng8.weights), 0.005, 'weights for seed 8');
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test('switching language changes the text and keeps the state', async () => {
+  const page = await lab.open('lesson=pipeline&lang=en&preset=random&inputMode=random&seed=11&stage=weights&selRow=2&selCol=1');
+  const before = await readTable(page, 'weights');
+  const titleEn = await page.textContent('h2');
+  await page.click('.lang-switch button[data-lang="zh"]');
+  assert.equal(await page.getAttribute('html', 'lang'), 'zh-CN');
+  const titleZh = await page.textContent('h2');
+  assert.notEqual(titleZh, titleEn);
+  assert.match(titleZh, /[\u4e00-\u9fff]/);
+  assert.match(await page.textContent('.stage-title'), /Softmax/);
+  assert.match(await page.textContent('.explain'), /[\u4e00-\u9fff]/);
+  const h = await hashOf(page);
+  for (const part of ['lang=zh', 'seed=11', 'stage=weights', 'selRow=2', 'selCol=1', 'preset=random']) assert.ok(h.includes(part), `${part} in ${h}`);
+  const after = await readTable(page, 'weights');
+  assert.deepEqual(after.text, before.text);
+  await page.click('.lang-switch button[data-lang="en"]');
+  assert.equal(await page.textContent('h2'), titleEn);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test('the default language follows the browser', async () => {
+  const page = await lab.open('', { locale: 'zh-CN' });
+  assert.equal(await page.getAttribute('html', 'lang'), 'zh-CN');
+  assert.match(await hashOf(page), /lang=zh/);
+  await page.close();
+});
+
+test('a malformed hash shows the notice and falls back to defaults, without errors', async () => {
+  const page = await lab.open('lesson=pipeline&seed=abc&dk=0&fill=minus&Q=1,x&stage=nowhere&wat=1');
+  const notice = page.locator('#notice');
+  assert.ok(await notice.isVisible());
+  const text = await notice.textContent();
+  for (const k of ['seed=abc', 'dk=0', 'fill=minus', 'Q=1,x', 'stage=nowhere', 'wat=1']) assert.ok(text.includes(k), `${k} in notice`);
+  assert.equal(await page.getAttribute('.step[aria-current="step"]', 'data-stage'), 'scores');
+  assert.equal(await page.locator('.map-scores .hm-cell').count(), 12);
+  assert.deepEqual(page.errors, []);
+  const h = await hashOf(page);
+  assert.ok(!h.includes('seed=abc') && !h.includes('wat'), 'the hash is rewritten with valid values');
+  await page.close();
+});
+
+test('bad input gets an inline message and the last valid numbers stay', async () => {
+  const page = await lab.open('lesson=pipeline&lang=en&preset=random&inputMode=random&stage=scores');
+  const before = await readTable(page, 'scores');
+  const hash = await hashOf(page);
+
+  const q = page.getByLabel('Query tokens');
+  await q.fill('   ');
+  await q.press('Enter');
+  await page.locator('.field-error', { hasText: 'at least one token' }).waitFor();
+  assert.equal(await q.getAttribute('aria-invalid'), 'true');
+
+  const many = Array.from({ length: 33 }, (_, i) => `w${i}`).join(' ');
+  const k = page.getByLabel('Key / value tokens');
+  await k.fill(many);
+  await k.press('Enter');
+  await page.locator('.field-error', { hasText: 'At most 32 tokens' }).waitFor();
+
+  const dk = page.getByLabel('d_k', { exact: true });
+  await dk.fill('0');
+  await dk.press('Enter');
+  await page.locator('.field-error', { hasText: 'whole number from 1 to 64' }).waitFor();
+
+  assert.equal(await hashOf(page), hash);
+  assert.deepEqual((await readTable(page, 'scores')).text, before.text);
+
+  // A non-number in a typed grid.
+  await page.selectOption('select >> nth=1', 'typed');
+  await page.click('.grids summary');
+  const cell = page.locator('.grid-input input').first();
+  await cell.fill('abc');
+  await cell.press('Enter');
+  await page.locator('.grids .field-error', { hasText: 'Please type a number' }).waitFor();
+  assert.equal(await cell.getAttribute('aria-invalid'), 'true');
+  // A number in the same cell is taken and recomputed.
+  await cell.fill('2.5');
+  await cell.press('Enter');
+  assert.match(await hashOf(page), /Q=2\.5,/);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test('an output row highlights its weight row and the values it mixes', async () => {
+  const page = await lab.open('lesson=pipeline&lang=en&preset=cat-fish&stage=output&keyPadding=1,0,0,0');
+  await page.click('.map-output .hm-cell[data-row="1"][data-col="0"]');
+  assert.match(await hashOf(page), /selRow=1&selCol=-1/);
+  const weightMarks = await page.$$eval('.map-weights .hm-mark.hl', (ms) => ms.map((m) => parseFloat(m.style.top)));
+  assert.equal(weightMarks.length, 1);
+  assert.ok(Math.abs(weightMarks[0] - 100 / 3) < 0.01, `weight row 1 marked (top ${weightMarks[0]}%)`);
+  // Key "The" is padding: its value row is not mixed, the other three are.
+  const valueMarks = await page.$$eval('.map-values .hm-mark.hl', (ms) => ms.map((m) => m.style.top));
+  assert.deepEqual(valueMarks, ['25%', '50%', '75%']);
+  assert.match(await page.textContent('.note'), /cat.*eats.*fish/);
+  await page.close();
+});
+
+test('hide flags hide control groups for embedding', async () => {
+  const page = await lab.open('lesson=pipeline&hide=inputs,nav');
+  assert.equal(await page.locator('.inputs').isVisible(), false);
+  assert.equal(await page.locator('#chapter-nav').isVisible(), false);
+  assert.ok(await page.locator('.stepper').isVisible());
+  await page.close();
+});
+
+test('no horizontal scrolling at 360 px, in both languages, at every stage, up to 32 tokens', async () => {
+  const toks = Array.from({ length: 32 }, (_, i) => `tok${i}`).join(',');
+  for (const lang of ['en', 'zh']) {
+    for (const extra of ['preset=cat-fish', `preset=random&inputMode=random&dk=16&queryTokens=${toks}&keyTokens=${toks}`, 'preset=hand-check']) {
+      const page = await lab.open(`lesson=pipeline&lang=${lang}&${extra}`, { width: 360, height: 740 });
+      for (const stage of STAGES) {
+        await page.click(`.step[data-stage="${stage}"]`);
+        const w = await page.evaluate(() => document.documentElement.scrollWidth);
+        assert.ok(w <= 360, `${lang} ${extra.slice(0, 20)} ${stage}: scrollWidth ${w}`);
+      }
+      assert.deepEqual(page.errors, []);
+      await page.close();
+    }
+  }
+});
+
+test('hand check: the published weights are wrong and do not sum to 1; the softmax is right', async () => {
+  const page = await lab.open('lesson=pipeline&lang=en&preset=hand-check&stage=weights');
+  const inputs = page.locator('.guess-form input');
+  for (const [j, v] of ['0.2', '0.06', '0.1', '0.1'].entries()) await inputs.nth(j).fill(v);
+  await page.click('.guess-form button');
+  const fb = page.locator('.guess-feedback');
+  await fb.locator('.bad').first().waitFor();
+  assert.match(await fb.textContent(), /Not yet/);
+  assert.match(await fb.textContent(), /0\.460/);
+  // softmax([2.6, 1.2, 6.1, 2.0]) in double precision.
+  const e = [2.6, 1.2, 6.1, 2.0].map((x) => Math.exp(x - 6.1));
+  const s = e.reduce((a, b) => a + b, 0);
+  const right = e.map((x) => (x / s).toFixed(4));
+  for (const [j, v] of right.entries()) await inputs.nth(j).fill(v);
+  await page.click('.guess-form button');
+  await fb.locator('.good').first().waitFor();
+  assert.match(await fb.textContent(), /Right/);
+  assert.equal(await fb.locator('.bad').count(), 0);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
