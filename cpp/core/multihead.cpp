@@ -89,6 +89,11 @@ Error check_multi_head(const MultiHeadArgs& a) {
     return "heads: expected 1 to " + std::to_string(limits::kMaxHeads) + ", got " +
            std::to_string(a.heads);
   }
+  double cells = static_cast<double>(a.heads) * n_q * n_k;  // every head keeps its (n_q, n_k) matrices
+  if (cells > limits::kMaxHeadCells) {
+    return "heads: heads * n_q * n_k = " + format_number(cells) + " is more than " +
+           std::to_string(limits::kMaxHeadCells);
+  }
   if (d_model % a.heads != 0) {
     return "heads: d_model " + std::to_string(d_model) + " is not divisible by heads " +
            std::to_string(a.heads);

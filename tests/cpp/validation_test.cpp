@@ -223,6 +223,17 @@ TEST(Validation, Heads) {
   EXPECT_EQ(attn::check_multi_head(a), "heads: expected 1 to 64, got 65");
 }
 
+TEST(Validation, MultiHeadMemoryLimit) {
+  MultiHeadArgs a = good_mha();
+  a.heads = 64;
+  a.query = Matrix(2048, 64);  // 64 heads of 2048 x 2048 would not fit in memory
+  a.key = Matrix(2048, 6);
+  a.value = Matrix(2048, 5);
+  EXPECT_EQ(attn::check_multi_head(a),
+            "heads: heads * n_q * n_k = 268435456 is more than " +
+                std::to_string(attn::limits::kMaxHeadCells));
+}
+
 TEST(Validation, MultiHeadWeightsAndBiases) {
   MultiHeadArgs a = good_mha();
   a.wk = ref::random_matrix(8, 8, 28);
