@@ -136,7 +136,9 @@ for (const simd of [true, false]) {
 
     test('sizes past the limits fail before anything reaches the wasm heap', () => {
       const before = engine.memory();
-      for (const [what, call] of CASES.filter(([what]) => /past|5000|2e6|1e6|1000/.test(what))) {
+      const tooLarge = CASES.filter(([what, , , side]) => side === 'js' && /past|5000|2e6|1e6|1000/.test(what));
+      assert.ok(tooLarge.length >= 10);
+      for (const [what, call] of tooLarge) {
         assert.throws(() => call(engine), AttentionError, what);
       }
       assert.deepEqual(engine.memory(), before);
