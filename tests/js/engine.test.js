@@ -507,6 +507,16 @@ for (const simd of [true, false]) {
   });
 }
 
+test('the engine modules import nothing from Node, so a page bundler can take them as they are', () => {
+  for (const file of ['engine.js', 'matrix.js']) {
+    const source = readFileSync(new URL(`../../web/src/${file}`, import.meta.url), 'utf8');
+    const imports = [...source.matchAll(/(?:^|\n)\s*import\s[^;]*?from\s+'([^']+)'|import\(\s*'([^']+)'\s*\)/g)]
+      .map((m) => m[1] ?? m[2]);
+    assert.ok(imports.length > 0 || file === 'matrix.js');
+    for (const spec of imports) assert.match(spec, /^\.\//, `${file} imports ${spec}`);
+  }
+});
+
 test('loadEngine() with no options loads the SIMD build when the runtime supports it', async () => {
   assert.equal(simdSupported(), true);  // Node 20 runs wasm SIMD128
   const engine = await loadEngine();

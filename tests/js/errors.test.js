@@ -44,6 +44,9 @@ const CASES = [
   ['missing value', (e) => e.attend({ query: Q, key: K }), /^value: expected a matrix/, 'js'],
   // non-numbers, NaN and infinities
   ['a string entry', (e) => e.attend(ok({ query: [[1, 'a', 0], [0, 1, 0]] })), /^query: row 0, column 1 is 'a' \(expected a number\)/, 'js'],
+  ['a boolean entry', (e) => e.attend(ok({ key: [[1, 0, 0], [0, true, 0], [0, 0, 1]] })), /^key: row 1, column 1 is true \(expected a number\)/, 'js'],
+  ['a symbol entry', (e) => e.attend(ok({ query: [[Symbol('q'), 0, 0], [0, 1, 0]] })), /^query: row 0, column 0 is a symbol \(expected a number\)/, 'js'],
+  ['a BigInt64Array as data', (e) => e.attend(ok({ value: { rows: 3, cols: 2, data: new BigInt64Array(6) } })), /^value: row 0, column 0 is 0n \(expected a number\)/, 'js'],
   ['a null entry in data', (e) => e.attend(ok({ value: { rows: 3, cols: 2, data: [1, 2, 3, null, 5, 6] } })), /^value: row 1, column 1 is null/, 'js'],
   ['NaN in the query', (e) => e.attend(ok({ query: [[1, 0, 0], [0, NaN, 0]] })), /^query: row 1, column 1 is NaN/, 'js'],
   ['Infinity in the key', (e) => e.attend(ok({ key: [[1, 0, 0], [0, Infinity, 0], [0, 0, 1]] })), /^key: row 1, column 1 is Infinity/, 'js'],

@@ -19,12 +19,17 @@ export function describe(x) {
   if (typeof x === 'string') return `'${x}'`;
   if (x === null || x === undefined || typeof x === 'number' || typeof x === 'boolean') return String(x);
   if (typeof x === 'bigint') return `${x}n`;
+  if (typeof x === 'symbol') return 'a symbol';
   if (Array.isArray(x)) return 'an array';
   if (ArrayBuffer.isView(x)) return `a ${x.constructor.name}`;
   return typeof x === 'function' ? 'a function' : 'an object';
 }
 
 const isArrayLike = (x) => Array.isArray(x) || (ArrayBuffer.isView(x) && !(x instanceof DataView));
+
+// The number to store for an entry; anything but a number (or a mask's boolean) becomes NaN
+// here and is reported by checkEntry, so nothing is coerced silently.
+const toNumber = (x) => (typeof x === 'number' ? x : typeof x === 'boolean' ? Number(x) : NaN);
 
 // ---- option objects ---------------------------------------------------------------------------
 
@@ -139,7 +144,7 @@ export function matrixArg(name, x, limits, dims, opts = {}) {
       if (!isArrayLike(row)) fail(`${name}: row ${r} is ${describe(row)}, expected an array of ${cols} numbers`);
       if (row.length !== cols) fail(`${name}: row ${r} has ${row.length} numbers, expected ${cols}`);
       const f32 = data.subarray(r * cols, (r + 1) * cols);
-      for (let c = 0; c < cols; c++) f32[c] = Number(row[c]);
+      for (let c = 0; c < cols; c++) f32[c] = toNumber(row[c]);
       for (let c = 0; c < cols; c++) checkEntry(name, row, f32, c, () => `row ${r}, column ${c}`, opts);
     }
     return { rows, cols, data };
@@ -156,7 +161,7 @@ export function matrixArg(name, x, limits, dims, opts = {}) {
     if (data.length !== rows * cols) {
       fail(`${name}: data has ${data.length} numbers, expected rows * cols = ${rows} * ${cols} = ${rows * cols}`);
     }
-    const f32 = Float32Array.from(data, Number);
+    const f32 = Float32Array.from(data, toNumber);
     for (let i = 0; i < f32.length; i++) {
       checkEntry(name, data, f32, i, () => `row ${Math.floor(i / cols)}, column ${i % cols}`, opts);
     }
