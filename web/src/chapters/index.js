@@ -26,8 +26,10 @@
 
 import why from './why.js';
 import pipeline from './pipeline.js';
+import masks from './masks.js';
+import scaling from './scaling.js';
 
-const registry = { why, pipeline };
+const registry = { why, pipeline, masks, scaling };
 
 export const ORDER = ['why', 'pipeline', 'masks', 'softmax', 'scaling'];
 

@@ -1,0 +1,946 @@
+// Lesson 5: why attention divides the scores by √d_k.
+//
+// Five steps, one panel of controls:
+//   variance     the histogram of q·k for random q, k (N(0, 1) entries): variance d_k
+//   growth       variance against d_k on log-log axes, raw and scaled
+//   softmax      one query against n keys: raw scores saturate softmax, scaled ones do not
+//   gradient     the softmax Jacobian shrinks toward 0: the vanishing gradient
+//   temperature  τ divides the scores; √d_k is a temperature; hard vs soft vs Gumbel-softmax
+//
+// Every measured number comes from the engine: long runs (a million samples, the d_k sweeps)
+// in lab-worker.js through lab-client.js, short ones (one query) on this thread. The theory
+// curves and reference values (0, d_k, √d_k, the N(0, σ²) density) are formulas evaluated here.
+
+import './scaling.css';
+import { createLabClient } from '../lab-client.js';
+import { SWEEP_DKS } from '../lab-jobs.js';
+import { createHistogram } from '../views/histogram.js';
+import { createLineChart } from '../views/line-chart.js';
+
+// ---- strings ------------------------------------------------------------------------------------
+
+const STRINGS = {
+  en: {
+    intro: 'Draw two random vectors q and k whose d_k entries are independent N(0, 1) numbers. Each product q_i·k_i has mean 0 and variance 1, and the d_k of them add up, so q·k has variance d_k: its typical size grows like √d_k. This lesson measures that, then shows what such large scores do to softmax and to its gradient, and why dividing by √d_k fixes it.',
+    stages: 'Steps of this lesson',
+    prev: 'Previous step',
+    next: 'Next step',
+    keysHint: 'Tip: every slider works with the arrow keys, Page Up / Page Down and Home / End.',
+    controls: 'Experiment settings',
+    dk: 'd_k (dimension of q and k)',
+    dkValue: 'd_k = {dk}',
+    samples: 'Samples (pairs q, k)',
+    samplesValue: '{n} pairs',
+    seed: 'Seed',
+    scores: 'Scores',
+    raw: 'raw q·k',
+    scaled: 'scaled q·k / √d_k',
+    keys: 'Keys n',
+    tau: 'Temperature τ',
+    tauValue: 'τ = {tau}',
+    newQuery: 'Draw another query',
+    errDk: 'd_k must be a whole number from 1 to 1024; “{value}” was not accepted.',
+    errSamples: 'Samples must be a whole number from 1,000 to 1,000,000 (the engine draws at most a million pairs per run); “{value}” was not accepted.',
+    errSeed: 'The seed must be a whole number from 0 to 4,294,967,295; “{value}” was not accepted.',
+    errKeys: 'The number of keys must be a whole number from 2 to 64; “{value}” was not accepted.',
+    errTau: 'τ must be a number from 0.01 to 100; “{value}” was not accepted.',
+    engineError: 'The engine refused: {msg}',
+
+    'variance.title': 'q·k has variance d_k',
+    'variance.explain': 'The bars are {n} values of q·k counted by the engine, one pair per RNG stream of the seed. The black curve is what theory expects: a normal curve with variance d_k for the raw scores, variance 1 after dividing by √d_k. Switch between raw and scaled and watch the horizontal axis.',
+    'variance.small': 'At small d_k the bars do not follow the bell curve: with d_k = 1, q·k is a product of two normal numbers, sharply peaked at 0. Only the variance is guaranteed; the bell shape arrives as d_k grows (central limit theorem).',
+    running: 'Computing… {done} of {total} pairs ({pct}%)',
+    finished: 'Done: {total} pairs in {ms} ms.',
+    stopped: 'Stopped after {done} of {total} pairs; the numbers below use those pairs.',
+    started: 'Computing {total} pairs at d_k = {dk}.',
+    cancel: 'Stop',
+    rerun: 'Run again',
+    histRaw: 'Histogram of q·k at d_k = {dk} ({n} pairs), with the N(0, {dk}) curve',
+    histScaled: 'Histogram of q·k / √d_k at d_k = {dk} ({n} pairs), with the N(0, 1) curve',
+    bin: 'bin',
+    count: 'count',
+    expected: 'expected',
+    hideTable: 'Hide table',
+    momentsCaption: 'Measured by the engine vs theory, d_k = {dk}, {n} pairs',
+    quantity: 'quantity',
+    measured: 'measured',
+    theory: 'theory',
+    range95: 'expected range (95%)',
+    mean: 'mean',
+    variance: 'variance',
+    std: 'standard deviation',
+    rawRow: 'q·k',
+    scaledRow: 'q·k / √d_k',
+    callout64: 'd_k = 64 (one head of a 768-wide model split into 12 heads): theory says the standard deviation of q·k is √64 = 8; the engine measured {std}. Scores of ±16 are ordinary, and softmax turns a gap of 16 between two scores into a weight ratio of e¹⁶. After dividing by 8 the measured standard deviation is {sstd}.',
+    try64: 'Show the d_k = 64 case',
+
+    'growth.title': 'Variance against d_k',
+    'growth.explain': 'For each d_k from 1 to 1024 the engine draws {n} pairs and measures the variance of q·k. On log-log axes the raw points lie on the line variance = d_k (slope 1); the scaled points stay on the line variance = 1.',
+    sweepRunning: 'Sweeping d_k… {done} of {total} values',
+    sweepDone: 'Sweep done: 11 values of d_k in {ms} ms.',
+    growthCaption: 'Variance of the scores against d_k (log-log), measured by the engine and from theory',
+    measuredRaw: 'measured, raw q·k',
+    measuredScaled: 'measured, scaled',
+    theoryRaw: 'theory: d_k',
+    theoryScaled: 'theory: 1',
+    axisDk: 'd_k',
+    axisVariance: 'variance',
+
+    'softmax.title': 'What large scores do to softmax',
+    'softmax.explain': 'One query against {n} random keys at d_k = {dk}. On the left softmax gets the raw scores q·k, on the right the scaled ones. The charts below average {trials} such queries per d_k.',
+    barsRaw: 'Weights from raw scores',
+    barsScaled: 'Weights from scaled scores',
+    probeStats: 'largest weight {max} · entropy {h} (uniform: log {n} = {logn})',
+    dead: 'As d_k grows the raw weights pile onto one key: the largest weight tends to 1 and the entropy to 0. That is not a sharper focus learned from data; it is a row of random scores whose spread grew with d_k. The model is not focused, it is dead: a one-hot softmax passes almost no gradient back. The scaled weights look the same at every d_k.',
+    maxCaption: 'Mean largest softmax weight against d_k ({trials} queries of {n} keys each)',
+    entropyCaption: 'Mean softmax entropy against d_k; the dashed line is the uniform maximum log n',
+    axisMax: 'largest weight',
+    axisEntropy: 'entropy (nats)',
+    logn: 'log n (uniform)',
+
+    'gradient.title': 'The gradient vanishes',
+    'gradient.explain': 'Softmax passes gradients back through its Jacobian J = diag(p) − p pᵀ. When p is one-hot every entry of J is 0: whatever the loss asks, the scores (and so W_q and W_k) receive almost nothing. The chart shows the engine’s mean Frobenius norm of J, and the norm of the gradient that reaches the scores when the loss pushes on the winning key.',
+    gradCaption: 'Mean norm of the softmax Jacobian against d_k ({trials} queries of {n} keys each)',
+    jacRaw: '‖J‖, raw',
+    jacScaled: '‖J‖, scaled',
+    gradRaw: 'gradient to the scores, raw',
+    gradScaled: 'gradient to the scores, scaled',
+    axisNorm: 'norm',
+    jacMapRaw: 'J for the query above, raw scores (d_k = {dk})',
+    jacMapScaled: 'J for the query above, scaled scores (d_k = {dk})',
+    gradNote: 'Both heatmaps share one colour scale. A nearly blank map is a softmax that has stopped learning.',
+
+    'temperature.title': '√d_k is a temperature',
+    'temperature.explain': 'Dividing the scores by a temperature τ before softmax flattens the weights when τ > 1 and sharpens them when τ < 1. Dividing by √d_k is exactly such a temperature, chosen automatically from the size of the vectors: raw scores at τ = √d_k give the same weights as scaled scores at τ = 1.',
+    setTauRaw: 'Raw scores with τ = √d_k',
+    setTauOne: 'Scaled scores with τ = 1',
+    tauCompare: 'Raw scores at τ = {tau}: largest weight {rmax}, entropy {rh}. Scaled scores at τ = 1: largest weight {smax}, entropy {sh}.',
+    soft: 'Soft: softmax(s / τ)',
+    hard: 'Hard: one-hot at the argmax',
+    gumbel: 'Gumbel-softmax samples: softmax((s + g) / τ), g Gumbel noise',
+    gumbelRows: 'sample {k}',
+    hardNote: 'Hard attention picks one key and has no useful gradient. Gumbel-softmax adds random Gumbel noise and keeps the softmax: as τ → 0 each sample becomes one-hot on a key drawn with probability softmax(s), yet stays differentiable. Slide τ toward 0.01 and watch the rows turn one-hot, on different keys.',
+    tauStats: 'Soft weights at τ = {tau}: largest {max}, entropy {h}.',
+  },
+  zh: {
+    intro: '随机取两个向量 q 和 k，它们的 d_k 个分量都是相互独立的 N(0, 1) 随机数。每个乘积 q_i·k_i 的均值是 0、方差是 1，d_k 个这样的乘积加在一起，q·k 的方差就是 d_k：它的典型大小按 √d_k 增长。本课先把这件事实测出来，再看这么大的分数对 softmax 和它的梯度做了什么，以及为什么除以 √d_k 能解决问题。',
+    stages: '本课的步骤',
+    prev: '上一步',
+    next: '下一步',
+    keysHint: '提示：每个滑块都可以用方向键、Page Up / Page Down 和 Home / End 操作。',
+    controls: '实验设置',
+    dk: 'd_k（q 和 k 的维度）',
+    dkValue: 'd_k = {dk}',
+    samples: '样本数（q、k 对）',
+    samplesValue: '{n} 对',
+    seed: '随机种子',
+    scores: '分数',
+    raw: '原始 q·k',
+    scaled: '缩放后 q·k / √d_k',
+    keys: '键的个数 n',
+    tau: '温度 τ',
+    tauValue: 'τ = {tau}',
+    newQuery: '换一个查询',
+    errDk: 'd_k 必须是 1 到 1024 之间的整数；“{value}”未被接受。',
+    errSamples: '样本数必须是 1,000 到 1,000,000 之间的整数（引擎每次最多抽取一百万对）；“{value}”未被接受。',
+    errSeed: '随机种子必须是 0 到 4,294,967,295 之间的整数；“{value}”未被接受。',
+    errKeys: '键的个数必须是 2 到 64 之间的整数；“{value}”未被接受。',
+    errTau: 'τ 必须是 0.01 到 100 之间的数；“{value}”未被接受。',
+    engineError: '引擎拒绝了这次计算：{msg}',
+
+    'variance.title': 'q·k 的方差是 d_k',
+    'variance.explain': '柱子是引擎统计的 {n} 个 q·k 的值，每一对来自随机种子的一条独立随机数流。黑色曲线是理论预期：原始分数是方差为 d_k 的正态曲线，除以 √d_k 之后方差为 1。在原始和缩放之间切换，留意横轴的刻度。',
+    'variance.small': 'd_k 很小时，柱子并不贴合钟形曲线：d_k = 1 时 q·k 只是两个正态随机数的乘积，在 0 附近有一个尖峰。能保证的只有方差；钟形要等 d_k 变大才会出现（中心极限定理）。',
+    running: '计算中…… 已完成 {done} / {total} 对（{pct}%）',
+    finished: '完成：{total} 对，用时 {ms} 毫秒。',
+    stopped: '已在 {done} / {total} 对时停止；下面的数字基于这些样本。',
+    started: '正在计算 d_k = {dk} 时的 {total} 对。',
+    cancel: '停止',
+    rerun: '重新计算',
+    histRaw: 'd_k = {dk} 时 q·k 的直方图（{n} 对），叠加 N(0, {dk}) 曲线',
+    histScaled: 'd_k = {dk} 时 q·k / √d_k 的直方图（{n} 对），叠加 N(0, 1) 曲线',
+    bin: '区间',
+    count: '计数',
+    expected: '期望',
+    hideTable: '隐藏表格',
+    momentsCaption: '引擎实测与理论对比，d_k = {dk}，{n} 对',
+    quantity: '量',
+    measured: '实测',
+    theory: '理论',
+    range95: '预期范围（95%）',
+    mean: '均值',
+    variance: '方差',
+    std: '标准差',
+    rawRow: 'q·k',
+    scaledRow: 'q·k / √d_k',
+    callout64: 'd_k = 64（宽 768 的模型切成 12 个头，每个头就是 64 维）：理论上 q·k 的标准差是 √64 = 8，引擎实测为 {std}。±16 这样的分数再平常不过，而两个分数相差 16，softmax 给出的权重之比就是 e¹⁶。除以 8 之后，实测标准差是 {sstd}。',
+    try64: '看看 d_k = 64 的情形',
+
+    'growth.title': '方差随 d_k 增长',
+    'growth.explain': 'd_k 从 1 取到 1024，每个 d_k 引擎都抽取 {n} 对并测量 q·k 的方差。在双对数坐标上，原始分数的点落在“方差 = d_k”这条线上（斜率为 1）；缩放后的点停在“方差 = 1”这条线上。',
+    sweepRunning: '正在扫描 d_k…… {done} / {total}',
+    sweepDone: '扫描完成：11 个 d_k，用时 {ms} 毫秒。',
+    growthCaption: '分数的方差随 d_k 的变化（双对数坐标），引擎实测与理论',
+    measuredRaw: '实测，原始 q·k',
+    measuredScaled: '实测，缩放后',
+    theoryRaw: '理论：d_k',
+    theoryScaled: '理论：1',
+    axisDk: 'd_k',
+    axisVariance: '方差',
+
+    'softmax.title': '大分数对 softmax 做了什么',
+    'softmax.explain': '一个查询对 {n} 个随机键，d_k = {dk}。左边 softmax 拿到的是原始分数 q·k，右边是缩放后的分数。下面两张图对每个 d_k 平均了 {trials} 个这样的查询。',
+    barsRaw: '原始分数得到的权重',
+    barsScaled: '缩放分数得到的权重',
+    probeStats: '最大权重 {max} · 熵 {h}（均匀分布：log {n} = {logn}）',
+    dead: 'd_k 越大，原始权重越集中到一个键上：最大权重趋近 1，熵趋近 0。这不是模型从数据里学到的“更专注”，只是一行随机分数的波动随 d_k 变大了。这不是模型变专注了，而是模型“死”了：接近 one-hot 的 softmax 几乎传不回梯度。缩放后的权重在任何 d_k 下看起来都差不多。',
+    maxCaption: '最大 softmax 权重的平均值随 d_k 的变化（{trials} 个查询，每个 {n} 个键）',
+    entropyCaption: 'softmax 熵的平均值随 d_k 的变化；虚线是均匀分布的最大值 log n',
+    axisMax: '最大权重',
+    axisEntropy: '熵（nats）',
+    logn: 'log n（均匀）',
+
+    'gradient.title': '梯度消失',
+    'gradient.explain': 'softmax 通过它的雅可比矩阵 J = diag(p) − p pᵀ 把梯度传回去。p 是 one-hot 时，J 的每个元素都是 0：不管损失函数想要什么，分数（以及 W_q、W_k）几乎什么也收不到。图中是引擎测得的 J 的 Frobenius 范数均值，以及损失推动获胜键时传到分数上的梯度的范数。',
+    gradCaption: 'softmax 雅可比矩阵范数的平均值随 d_k 的变化（{trials} 个查询，每个 {n} 个键）',
+    jacRaw: '‖J‖，原始',
+    jacScaled: '‖J‖，缩放后',
+    gradRaw: '传到分数的梯度，原始',
+    gradScaled: '传到分数的梯度，缩放后',
+    axisNorm: '范数',
+    jacMapRaw: '上面那个查询的 J，原始分数（d_k = {dk}）',
+    jacMapScaled: '上面那个查询的 J，缩放分数（d_k = {dk}）',
+    gradNote: '两张热力图使用同一套色标。几乎一片空白的图，就是一个已经学不动的 softmax。',
+
+    'temperature.title': '√d_k 就是温度',
+    'temperature.explain': '在 softmax 之前把分数除以温度 τ：τ > 1 时权重变平缓，τ < 1 时变尖锐。除以 √d_k 正是这样一个温度，而且是根据向量的维度自动选定的：原始分数取 τ = √d_k，与缩放分数取 τ = 1，得到的权重完全相同。',
+    setTauRaw: '原始分数，τ = √d_k',
+    setTauOne: '缩放分数，τ = 1',
+    tauCompare: '原始分数在 τ = {tau} 时：最大权重 {rmax}，熵 {rh}。缩放分数在 τ = 1 时：最大权重 {smax}，熵 {sh}。',
+    soft: '软注意力：softmax(s / τ)',
+    hard: '硬注意力：argmax 处为 1 的 one-hot',
+    gumbel: 'Gumbel-softmax 样本：softmax((s + g) / τ)，g 为 Gumbel 噪声',
+    gumbelRows: '样本 {k}',
+    hardNote: '硬注意力只挑一个键，没有可用的梯度。Gumbel-softmax 加上随机的 Gumbel 噪声后仍然做 softmax：τ → 0 时每个样本都变成 one-hot，落在哪个键上按 softmax(s) 的概率随机决定，而整个过程仍然可微。把 τ 滑向 0.01，看每一行如何变成 one-hot，而且落在不同的键上。',
+    tauStats: 'τ = {tau} 时的软权重：最大 {max}，熵 {h}。',
+  },
+};
+
+const STEPS = [
+  { id: 'variance', title: { en: 'Variance of q·k', zh: 'q·k 的方差' } },
+  { id: 'growth', title: { en: 'Against d_k', zh: '随 d_k 增长' } },
+  { id: 'softmax', title: { en: 'Softmax saturates', zh: 'softmax 饱和' } },
+  { id: 'gradient', title: { en: 'Gradient vanishes', zh: '梯度消失' } },
+  { id: 'temperature', title: { en: 'Temperature', zh: '温度' } },
+];
+
+// ---- settings the lesson uses --------------------------------------------------------------------
+
+const RAW_COLOR = '#b3460a';
+const SCALED_COLOR = '#2451b3';
+const THEORY_COLOR = '#1b1d23';
+const SWEEP_TRIALS = 400;     // queries averaged per d_k in the sweep
+const SWEEP_SAMPLES = 10000;  // pairs per d_k for the variance points
+const GUMBEL_ROWS = 8;
+
+// Slider stops: d_k = round(2^(k/12)) (powers of two exactly), samples at two significant
+// digits of 10^(3 + k/12). A slider moves through the stops; the number box takes any value.
+const DK_STOPS = [...new Set(Array.from({ length: 121 }, (_, k) => Math.round(2 ** (k / 12))))];
+const SAMPLE_STOPS = [...new Set(Array.from({ length: 37 }, (_, k) => Number((10 ** (3 + k / 12)).toPrecision(2))))];
+const TAU_STOPS = [...new Set(Array.from({ length: 97 }, (_, k) => Number((10 ** (-2 + k / 24)).toPrecision(2))))];
+
+function nearestStop(stops, v) {
+  let best = 0;
+  for (let i = 1; i < stops.length; i++) {
+    if (Math.abs(Math.log(stops[i] / v)) < Math.abs(Math.log(stops[best] / v))) best = i;
+  }
+  return best;
+}
+
+// Histogram bins: 80 over ±4√d_k for raw scores; for scaled ones, enough bins that ±4 (the
+// scaled range) still spans about 80 of them, at most 512.
+function binsFor(dk, scaled) {
+  return scaled ? Math.min(512, Math.max(80, Math.round(80 * Math.sqrt(dk)))) : 80;
+}
+
+// ---- theory (formulas, not results) --------------------------------------------------------------
+
+// The standard normal CDF, by Abramowitz & Stegun 7.1.26 (error below 1.5e-7).
+function normalCdf(z) {
+  const x = Math.abs(z) / Math.SQRT2;
+  const t = 1 / (1 + 0.3275911 * x);
+  const erf = 1 - (((((1.061405429 * t - 1.453152027) * t) + 1.421413741) * t - 0.284496736) * t + 0.254829592) * t * Math.exp(-x * x);
+  return z >= 0 ? 0.5 * (1 + erf) : 0.5 * (1 - erf);
+}
+
+// 95% range of the sample mean and variance of n draws of q·k (variance d, fourth moment
+// 3d² + 6d, so Var(x²) = 2d² + 6d), divided by `scale²` for the scaled scores.
+function expectedRanges(dk, n, scaled) {
+  const v = scaled ? 1 : dk;
+  const seMean = Math.sqrt(v / n);
+  const seVar = Math.sqrt((2 * dk * dk + 6 * dk) / n) / (scaled ? dk : 1);
+  return { mean: [-1.96 * seMean, 1.96 * seMean], variance: [v - 1.96 * seVar, v + 1.96 * seVar] };
+}
+
+// ---- DOM helpers ---------------------------------------------------------------------------------
+
+function h(tag, props = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(props)) {
+    if (v === undefined || v === null) continue;
+    if (k === 'class') el.className = v;
+    else if (k === 'text') el.textContent = v;
+    else if (k.startsWith('on')) el.addEventListener(k.slice(2), v);
+    else el.setAttribute(k, v);
+  }
+  for (const c of children) if (c != null) el.append(c);
+  return el;
+}
+
+let uid = 0;
+
+// A labelled slider (moving through `stops`) with a number box and an inline error slot.
+function sliderField({ label, stops, valueText, onSlide, onType, name }) {
+  const id = `lab-${name}-${++uid}`;
+  const slider = h('input', { type: 'range', id, min: '0', max: String(stops.length - 1), step: '1', class: 'lab-slider', 'data-field': name });
+  const box = h('input', { type: 'text', inputmode: 'decimal', class: 'lab-number', 'aria-label': label, 'data-field': `${name}-box` });
+  const error = h('p', { class: 'field-error', role: 'alert', id: `${id}-err` });
+  box.setAttribute('aria-describedby', error.id);
+  slider.addEventListener('input', () => onSlide(stops[Number(slider.value)]));
+  box.addEventListener('change', () => onType(box.value.trim()));
+  const wrap = h('div', { class: 'field lab-field' },
+    h('label', { for: id, text: label }),
+    h('div', { class: 'lab-slider-row' }, slider, box),
+    error);
+  return {
+    wrap, slider, box, error,
+    set(v) {
+      slider.value = String(nearestStop(stops, v));
+      slider.setAttribute('aria-valuetext', valueText(v));
+      if (document.activeElement !== box) box.value = String(v);
+    },
+  };
+}
+
+const fmtInt = (n, lang) => n.toLocaleString(lang === 'zh' ? 'zh-CN' : 'en-US');
+
+// ---- the chapter -------------------------------------------------------------------------------
+
+let ui = null;  // everything the chapter built in enter(), dropped in leave()
+
+function parseWhole(text) {
+  const t = text.replace(/[,_\s]/g, '');
+  return /^\d+$/.test(t) ? Number(t) : NaN;
+}
+
+function buildControls(root, ctx) {
+  const { s } = ctx;
+  const typed = (field, key, parse, min, max, errKey) => (text) => {
+    const v = parse(text);
+    if (!(Number.isFinite(v) && v >= min && v <= max)) {
+      field.error.textContent = s(errKey, { value: text });
+      field.box.setAttribute('aria-invalid', 'true');
+      return;
+    }
+    field.error.textContent = '';
+    field.box.setAttribute('aria-invalid', 'false');
+    ctx.set({ [key]: v });
+  };
+  const clear = (field) => { field.error.textContent = ''; field.box.setAttribute('aria-invalid', 'false'); };
+
+  ui.dk = sliderField({
+    label: s('dk'), stops: DK_STOPS, name: 'dk', valueText: (v) => s('dkValue', { dk: v }),
+    onSlide: (v) => { clear(ui.dk); ctx.set({ labDk: v }); },
+    onType: (t) => typed(ui.dk, 'labDk', parseWhole, 1, 1024, 'errDk')(t),
+  });
+  ui.samples = sliderField({
+    label: s('samples'), stops: SAMPLE_STOPS, name: 'samples', valueText: (v) => s('samplesValue', { n: fmtInt(v, ctx.lang) }),
+    onSlide: (v) => { clear(ui.samples); ctx.set({ labSamples: v }); },
+    onType: (t) => typed(ui.samples, 'labSamples', parseWhole, 1000, 1000000, 'errSamples')(t),
+  });
+  ui.tau = sliderField({
+    label: s('tau'), stops: TAU_STOPS, name: 'tau', valueText: (v) => s('tauValue', { tau: v }),
+    onSlide: (v) => { clear(ui.tau); ctx.set({ labTau: v }); },
+    onType: (t) => typed(ui.tau, 'labTau', (x) => ctx.views.parseNumber(x), 0.01, 100, 'errTau')(t),
+  });
+
+  // seed and n: plain number boxes
+  const numberField = (label, name, key, min, max, errKey) => {
+    const id = `lab-${name}-${++uid}`;
+    const box = h('input', { type: 'text', inputmode: 'numeric', id, class: 'lab-number', 'data-field': name });
+    const error = h('p', { class: 'field-error', role: 'alert', id: `${id}-err` });
+    box.setAttribute('aria-describedby', error.id);
+    const f = { box, error, wrap: h('div', { class: 'field' }, h('label', { for: id, text: label }), box, error) };
+    box.addEventListener('change', () => typed(f, key, parseWhole, min, max, errKey)(box.value.trim()));
+    return f;
+  };
+  ui.seed = numberField(s('seed'), 'seed', 'labSeed', 0, 4294967295, 'errSeed');
+  ui.keys = numberField(s('keys'), 'keys', 'labKeys', 2, 64, 'errKeys');
+
+  // raw vs scaled: a radio group
+  const group = `lab-scores-${++uid}`;
+  ui.rawRadio = h('input', { type: 'radio', name: group, value: 'raw', 'data-field': 'raw' });
+  ui.scaledRadio = h('input', { type: 'radio', name: group, value: 'scaled', 'data-field': 'scaled' });
+  ui.rawRadio.addEventListener('change', () => ctx.set({ labScaled: false }));
+  ui.scaledRadio.addEventListener('change', () => ctx.set({ labScaled: true }));
+  ui.scoresField = h('fieldset', { class: 'field lab-radios' },
+    h('legend', { class: 'field-label', text: s('scores') }),
+    h('label', { class: 'check' }, ui.rawRadio, h('span', { text: s('raw') })),
+    h('label', { class: 'check' }, ui.scaledRadio, h('span', { text: s('scaled') })));
+
+  ui.newQuery = h('button', { type: 'button', class: 'btn', text: s('newQuery'), 'data-field': 'new-query',
+    onclick: () => ctx.set({ labTrial: (ctx.state.labTrial + 1) % 10000 }) });
+
+  const panel = h('section', { class: 'panel lab-controls', 'aria-label': s('controls'), 'data-group': 'inputs' },
+    h('div', { class: 'controls' }, ui.dk.wrap, ui.samples.wrap, ui.tau.wrap, ui.scoresField, ui.keys.wrap, ui.seed.wrap,
+      h('div', { class: 'field lab-new' }, ui.newQuery)));
+  root.append(panel);
+}
+
+function buildStepper(root, ctx) {
+  const { s, lang } = ctx;
+  const go = (delta) => {
+    const k = STEPS.findIndex((st) => st.id === ctx.state.stage);
+    const next = Math.max(0, Math.min(STEPS.length - 1, k + delta));
+    if (next !== k) {
+      ctx.set({ stage: STEPS[next].id });
+      ui.stepButtons[next].focus();
+    }
+  };
+  const nav = h('div', { class: 'stepper', role: 'group', 'aria-label': s('stages'), 'data-group': 'stepper' });
+  ui.prev = h('button', { type: 'button', class: 'btn step-prev', 'aria-label': s('prev'), text: '←', onclick: () => go(-1) });
+  ui.next = h('button', { type: 'button', class: 'btn step-next', 'aria-label': s('next'), text: '→', onclick: () => go(1) });
+  const list = h('ol', { class: 'steps' });
+  ui.stepButtons = STEPS.map((st, k) => {
+    const b = h('button', { type: 'button', class: 'step', 'data-stage': st.id, onclick: () => ctx.set({ stage: st.id }) },
+      h('span', { class: 'step-num', text: String(k + 1) }), h('span', { class: 'step-title', text: st.title[lang] }));
+    list.append(h('li', {}, b));
+    return b;
+  });
+  nav.append(ui.prev, list, ui.next);
+  nav.addEventListener('keydown', (e) => {
+    if (e.target.classList.contains('step') && e.key === 'ArrowRight') { e.preventDefault(); go(1); }
+    else if (e.target.classList.contains('step') && e.key === 'ArrowLeft') { e.preventDefault(); go(-1); }
+  });
+  root.append(nav);
+}
+
+// A progress line: <progress>, a text, a stop/run-again button; a polite live region for
+// start and end only (not every chunk).
+function progressRow(onStop) {
+  const bar = h('progress', { max: '1', value: '0' });
+  const text = h('span', { class: 'lab-progress-text' });
+  const stop = h('button', { type: 'button', class: 'btn lab-stop', onclick: onStop });
+  const live = h('p', { class: 'visually-hidden', 'aria-live': 'polite' });
+  return { el: h('div', { class: 'lab-progress' }, bar, text, stop, live), bar, text, stop, live };
+}
+
+function buildVariance(ctx) {
+  const { s } = ctx;
+  const sec = h('section', { class: 'lab-step', 'data-step': 'variance' });
+  ui.varTitle = h('h3', { class: 'stage-title', tabindex: '-1', text: s('variance.title') });
+  ui.varExplain = h('p', { class: 'explain' });
+  ui.varFormula = h('div', { class: 'formula' });
+  ui.varProgress = progressRow(() => {
+    if (ui.varRunning) {
+      ctx_cancel('variance');
+    } else {
+      ui.varKey = null;
+      update(ui.ctx);
+    }
+  });
+  const histBox = h('div', { class: 'lab-hist' });
+  ui.hist = createHistogram(histBox, {
+    strings: { bin: s('bin'), count: s('count'), expected: s('expected'), showTable: ctx.t('showTable'), hideTable: s('hideTable') },
+  });
+  ui.moments = h('div', { class: 'lab-moments' });
+  ui.callout = h('div', { class: 'lab-callout' });
+  ui.small = h('p', { class: 'hint', text: s('variance.small') });
+  sec.append(ui.varTitle, ui.varExplain, ui.varFormula, ui.varProgress.el, histBox, ui.moments, ui.callout, ui.small);
+  return sec;
+}
+
+function buildGrowth(ctx) {
+  const { s } = ctx;
+  const sec = h('section', { class: 'lab-step', 'data-step': 'growth' });
+  ui.growthExplain = h('p', { class: 'explain' });
+  ui.growthFormula = h('div', { class: 'formula' });
+  ui.growthProgress = sweepProgress(ctx);
+  const box = h('div', { class: 'lab-chart' });
+  ui.growthChart = createLineChart(box, { xLog: true, yLog: true, xLabel: s('axisDk'), yLabel: s('axisVariance'),
+    strings: { showTable: ctx.t('showTable'), hideTable: s('hideTable') } });
+  sec.append(h('h3', { class: 'stage-title', tabindex: '-1', text: s('growth.title') }), ui.growthExplain,
+    ui.growthFormula, ui.growthProgress.el, box);
+  return sec;
+}
+
+function sweepProgress(ctx) {
+  const row = progressRow(() => {
+    if (ui.sweepRunning) ctx_cancel('sweep');
+    else { ui.sweepKey = null; update(ui.ctx); }
+  });
+  ui.sweepRows = ui.sweepRows || [];
+  ui.sweepRows.push(row);
+  return row;
+}
+
+function buildSoftmax(ctx) {
+  const { s } = ctx;
+  const sec = h('section', { class: 'lab-step', 'data-step': 'softmax' });
+  ui.softExplain = h('p', { class: 'explain' });
+  const left = h('div', { class: 'lab-bars' }, h('h4', { class: 'map-title', text: s('barsRaw') }));
+  const right = h('div', { class: 'lab-bars' }, h('h4', { class: 'map-title', text: s('barsScaled') }));
+  ui.barsRaw = ctx.views.createBars(left, { color: RAW_COLOR });
+  ui.barsScaled = ctx.views.createBars(right, { color: SCALED_COLOR });
+  ui.statsRaw = h('p', { class: 'lab-stat', 'data-out': 'raw-stats' });
+  ui.statsScaled = h('p', { class: 'lab-stat', 'data-out': 'scaled-stats' });
+  left.append(ui.statsRaw);
+  right.append(ui.statsScaled);
+  ui.softProgress = sweepProgress(ctx);
+  const c1 = h('div', { class: 'lab-chart' });
+  const c2 = h('div', { class: 'lab-chart' });
+  const tableStrings = { showTable: ctx.t('showTable'), hideTable: s('hideTable') };
+  ui.maxChart = createLineChart(c1, { xLog: true, xLabel: s('axisDk'), yLabel: s('axisMax'), strings: tableStrings });
+  ui.entropyChart = createLineChart(c2, { xLog: true, xLabel: s('axisDk'), yLabel: s('axisEntropy'), strings: tableStrings });
+  sec.append(h('h3', { class: 'stage-title', tabindex: '-1', text: s('softmax.title') }), ui.softExplain,
+    h('div', { class: 'lab-pair' }, left, right), h('p', { class: 'explain note', text: s('dead') }),
+    ui.softProgress.el, h('div', { class: 'lab-pair' }, c1, c2));
+  return sec;
+}
+
+function buildGradient(ctx) {
+  const { s } = ctx;
+  const sec = h('section', { class: 'lab-step', 'data-step': 'gradient' });
+  ui.gradFormula = h('div', { class: 'formula' });
+  ui.gradProgress = sweepProgress(ctx);
+  const c = h('div', { class: 'lab-chart' });
+  ui.gradChart = createLineChart(c, { xLog: true, xLabel: s('axisDk'), yLabel: s('axisNorm'),
+    strings: { showTable: ctx.t('showTable'), hideTable: s('hideTable') } });
+  const m1 = h('div', { class: 'map' });
+  const m2 = h('div', { class: 'map' });
+  ui.jacTitleRaw = h('h4', { class: 'map-title' });
+  ui.jacTitleScaled = h('h4', { class: 'map-title' });
+  m1.append(ui.jacTitleRaw);
+  m2.append(ui.jacTitleScaled);
+  const hmStrings = { showTable: ctx.t('showTable'), showHeatmap: ctx.t('showHeatmap') };
+  ui.jacRaw = ctx.views.createHeatmap(m1, { kind: 'diverging', digits: 3, strings: hmStrings, maxCell: 28 });
+  ui.jacScaled = ctx.views.createHeatmap(m2, { kind: 'diverging', digits: 3, strings: hmStrings, maxCell: 28 });
+  sec.append(h('h3', { class: 'stage-title', tabindex: '-1', text: s('gradient.title') }),
+    h('p', { class: 'explain', text: s('gradient.explain') }), ui.gradFormula, ui.gradProgress.el, c,
+    h('div', { class: 'maps lab-maps' }, m1, m2), h('p', { class: 'hint', text: s('gradNote') }));
+  return sec;
+}
+
+function buildTemperature(ctx) {
+  const { s } = ctx;
+  const sec = h('section', { class: 'lab-step', 'data-step': 'temperature' });
+  ui.tauFormula = h('div', { class: 'formula' });
+  ui.tauButtons = h('div', { class: 'lab-buttons' },
+    h('button', { type: 'button', class: 'btn', 'data-field': 'tau-sqrt', text: s('setTauRaw'),
+      onclick: () => ctx.set({ labScaled: false, labTau: Number(Math.sqrt(ctx.state.labDk).toPrecision(6)) }) }),
+    h('button', { type: 'button', class: 'btn', 'data-field': 'tau-one', text: s('setTauOne'),
+      onclick: () => ctx.set({ labScaled: true, labTau: 1 }) }));
+  ui.tauCompare = h('p', { class: 'lab-stat', 'data-out': 'tau-compare' });
+  const soft = h('div', { class: 'lab-bars' }, h('h4', { class: 'map-title', text: s('soft') }));
+  const hard = h('div', { class: 'lab-bars' }, h('h4', { class: 'map-title', text: s('hard') }));
+  ui.barsSoft = ctx.views.createBars(soft, { color: SCALED_COLOR });
+  ui.barsHard = ctx.views.createBars(hard, { color: '#4f5562' });
+  ui.tauStats = h('p', { class: 'lab-stat', 'data-out': 'tau-stats' });
+  soft.append(ui.tauStats);
+  const g = h('div', { class: 'map' }, h('h4', { class: 'map-title', text: s('gumbel') }));
+  ui.gumbelMap = ctx.views.createHeatmap(g, { kind: 'sequential', digits: 2, maxCell: 40,
+    strings: { showTable: ctx.t('showTable'), showHeatmap: ctx.t('showHeatmap') } });
+  sec.append(h('h3', { class: 'stage-title', tabindex: '-1', text: s('temperature.title') }),
+    h('p', { class: 'explain', text: s('temperature.explain') }), ui.tauFormula, ui.tauButtons, ui.tauCompare,
+    h('div', { class: 'lab-pair' }, soft, hard), g, h('p', { class: 'explain', text: s('hardNote') }));
+  return sec;
+}
+
+// ---- running the long jobs --------------------------------------------------------------------------
+
+function ctx_cancel(kind) {
+  ui.lab.cancel(kind);
+}
+
+function setProgress(row, { running, done, total, text, stopLabel }) {
+  row.bar.max = total || 1;
+  row.bar.value = done;
+  row.text.textContent = text;
+  row.stop.textContent = stopLabel;
+  row.el.classList.toggle('running', running);
+  row.el.dataset.state = running ? 'running' : 'idle';
+}
+
+function varianceArgs(st) {
+  return { dk: st.labDk, samples: st.labSamples, seed: st.labSeed, bins: binsFor(st.labDk, st.labScaled) };
+}
+
+function startVariance(ctx, args) {
+  const { s } = ctx;
+  const t0 = performance.now();
+  ui.varRunning = true;
+  ui.varArgs = args;
+  ui.varResult = null;
+  ui.varDone = 0;
+  ui.varProgress.live.textContent = s('started', { total: fmtInt(args.samples, ctx.lang), dk: args.dk });
+  setProgress(ui.varProgress, { running: true, done: 0, total: args.samples, stopLabel: s('cancel'),
+    text: s('running', { done: 0, total: fmtInt(args.samples, ctx.lang), pct: 0 }) });
+  ui.lab.run('variance', args, (done, total, partial) => {
+    ui.varResult = partial;
+    ui.varDone = done;
+    setProgress(ui.varProgress, { running: true, done, total, stopLabel: s('cancel'),
+      text: s('running', { done: fmtInt(done, ctx.lang), total: fmtInt(total, ctx.lang), pct: Math.floor((100 * done) / total) }) });
+    drawVariance(ctx);
+  }).then((result) => {
+    if (ui === null || ui.varArgs !== args) return;
+    ui.varRunning = false;
+    if (result) {
+      ui.varResult = result;
+      ui.varDone = args.samples;
+      const msg = s('finished', { total: fmtInt(args.samples, ctx.lang), ms: Math.round(performance.now() - t0) });
+      setProgress(ui.varProgress, { running: false, done: args.samples, total: args.samples, stopLabel: s('rerun'), text: msg });
+      ui.varProgress.live.textContent = msg;
+      ui.varProgress.el.dataset.state = 'done';
+      drawVariance(ctx);
+    } else {
+      const msg = s('stopped', { done: fmtInt(ui.varDone, ctx.lang), total: fmtInt(args.samples, ctx.lang) });
+      setProgress(ui.varProgress, { running: false, done: ui.varDone, total: args.samples, stopLabel: s('rerun'), text: msg });
+      ui.varProgress.live.textContent = msg;
+      ui.varProgress.el.dataset.state = 'stopped';
+    }
+  }, (e) => engineFailed(ctx, ui.varProgress, e));
+}
+
+function sweepArgs(st) {
+  return { dks: SWEEP_DKS, nKeys: st.labKeys, trials: SWEEP_TRIALS, seed: st.labSeed, samples: SWEEP_SAMPLES };
+}
+
+function startSweep(ctx, args) {
+  const { s } = ctx;
+  const t0 = performance.now();
+  ui.sweepRunning = true;
+  ui.sweepArgs = args;
+  ui.sweep = null;
+  const show = (o) => { for (const row of ui.sweepRows) setProgress(row, o); };
+  show({ running: true, done: 0, total: args.dks.length, stopLabel: s('cancel'), text: s('sweepRunning', { done: 0, total: args.dks.length }) });
+  ui.lab.run('sweep', args, (done, total, partial) => {
+    ui.sweep = partial;
+    show({ running: true, done, total, stopLabel: s('cancel'), text: s('sweepRunning', { done, total }) });
+    drawSweep(ctx);
+  }).then((result) => {
+    if (ui === null || ui.sweepArgs !== args) return;
+    ui.sweepRunning = false;
+    if (result) {
+      ui.sweep = result;
+      const msg = s('sweepDone', { ms: Math.round(performance.now() - t0) });
+      show({ running: false, done: args.dks.length, total: args.dks.length, stopLabel: s('rerun'), text: msg });
+      for (const row of ui.sweepRows) { row.el.dataset.state = 'done'; row.live.textContent = msg; }
+      drawSweep(ctx);
+    } else {
+      const done = ui.sweep ? ui.sweep.points.length : 0;
+      show({ running: false, done, total: args.dks.length, stopLabel: s('rerun'), text: s('sweepRunning', { done, total: args.dks.length }) });
+      for (const row of ui.sweepRows) row.el.dataset.state = 'stopped';
+    }
+  }, (e) => { for (const row of ui.sweepRows) engineFailed(ctx, row, e); });
+}
+
+function engineFailed(ctx, row, e) {
+  if (ui === null) return;
+  ui.varRunning = false;
+  ui.sweepRunning = false;
+  row.text.textContent = ctx.s('engineError', { msg: e.message });
+  row.el.dataset.state = 'error';
+  row.stop.textContent = ctx.s('rerun');
+}
+
+// ---- drawing ---------------------------------------------------------------------------------------
+
+function drawVariance(ctx) {
+  const { s, views, lang } = ctx;
+  const st = ctx.state;
+  const r = ui.varResult;
+  const args = ui.varArgs;
+  if (!r || !args) return;
+  const dk = args.dk;
+  const scaled = st.labScaled;
+  const n = r.samples;
+  const sigma = scaled ? 1 : Math.sqrt(dk);
+  const domain = scaled ? [-4, 4] : [-4 * Math.sqrt(dk), 4 * Math.sqrt(dk)];
+  ui.hist.update({
+    edges: r.histogram.edges,
+    counts: scaled ? r.histogram.scaledCounts : r.histogram.rawCounts,
+    domain,
+    theory: { label: scaled ? 'N(0, 1)' : `N(0, ${dk})`, expected: (a, b) => n * (normalCdf(b / sigma) - normalCdf(a / sigma)) },
+    caption: s(scaled ? 'histScaled' : 'histRaw', { dk, n: fmtInt(n, lang) }),
+    markers: [{ x: -sigma, label: '−σ' }, { x: sigma, label: '+σ' }],
+  });
+  ui.hist.el.dataset.samples = String(n);
+  ui.hist.el.dataset.dk = String(dk);
+
+  // moments table: measured (engine) vs theory (formula) with the 95% range of the estimate
+  const table = h('table', { class: 'data-table lab-moments-table' });
+  table.append(h('caption', { text: s('momentsCaption', { dk, n: fmtInt(n, lang) }) }));
+  table.append(h('thead', {}, h('tr', {}, ...[s('quantity'), s('measured'), s('theory'), s('range95')].map((t) => h('th', { scope: 'col', text: t })))));
+  const body = h('tbody');
+  for (const side of ['raw', 'scaled']) {
+    const m = r[side];
+    const isScaled = side === 'scaled';
+    const range = expectedRanges(dk, n, isScaled);
+    const theory = { mean: '0', variance: isScaled ? '1' : String(dk), std: isScaled ? '1' : (Number.isInteger(Math.sqrt(dk)) ? `√${dk} = ${Math.sqrt(dk)}` : `√${dk} ≈ ${views.fmt(Math.sqrt(dk), 3)}`) };
+    const rows = [
+      ['mean', m.mean, `${views.fmt(range.mean[0], 3)} … ${views.fmt(range.mean[1], 3)}`],
+      ['variance', m.variance, `${views.fmt(range.variance[0], 3)} … ${views.fmt(range.variance[1], 3)}`],
+      ['std', m.std, `${views.fmt(Math.sqrt(Math.max(0, range.variance[0])), 3)} … ${views.fmt(Math.sqrt(range.variance[1]), 3)}`],
+    ];
+    for (const [q, value, rng] of rows) {
+      body.append(h('tr', { 'data-row': `${side}-${q}` },
+        h('th', { scope: 'row', text: `${s(isScaled ? 'scaledRow' : 'rawRow')}: ${s(q)}` }),
+        h('td', { 'data-value': String(value), text: views.fmt(value, 4) }),
+        h('td', { text: theory[q] }),
+        h('td', { text: rng })));
+    }
+  }
+  table.append(body);
+  ui.moments.replaceChildren(table);
+
+  // the d_k = 64 case
+  if (dk === 64) {
+    ui.callout.replaceChildren(h('p', { class: 'lab-callout-text', 'data-out': 'callout-64',
+      text: s('callout64', { std: views.fmt(r.raw.std, 3), sstd: views.fmt(r.scaled.std, 3) }) }));
+  } else {
+    ui.callout.replaceChildren(h('button', { type: 'button', class: 'btn', 'data-field': 'try-64', text: s('try64'),
+      onclick: () => ctx.set({ labDk: 64 }) }));
+  }
+}
+
+function sweepSeries(points, pick, name, color, mark = 'both', dash) {
+  return { name, color, mark, dash, points: points.map((p) => ({ x: p.dk, y: pick(p) })) };
+}
+
+function drawSweep(ctx) {
+  const { s } = ctx;
+  const sw = ui.sweep;
+  if (!sw || sw.points.length === 0) return;
+  const P = sw.points;
+  const st = ctx.state;
+  const stage = st.stage;
+  const theoryDks = SWEEP_DKS;
+  const params = { trials: SWEEP_TRIALS, n: st.labKeys };
+  if (stage === 'growth') {
+    ui.growthChart.update({
+      caption: s('growthCaption'),
+      markX: st.labDk,
+      yDomain: [0.5, 2048],
+      series: [
+        { name: s('theoryRaw'), color: THEORY_COLOR, mark: 'line', dash: '5 4', points: theoryDks.map((dk) => ({ x: dk, y: dk })) },
+        { name: s('theoryScaled'), color: '#6b7280', mark: 'line', dash: '2 3', points: theoryDks.map((dk) => ({ x: dk, y: 1 })) },
+        sweepSeries(P, (p) => p.variance.raw, s('measuredRaw'), RAW_COLOR, 'points'),
+        sweepSeries(P, (p) => p.variance.scaled, s('measuredScaled'), SCALED_COLOR, 'points'),
+      ],
+    });
+  } else if (stage === 'softmax') {
+    ui.maxChart.update({
+      caption: s('maxCaption', params), markX: st.labDk, yDomain: [0, 1],
+      series: [sweepSeries(P, (p) => p.raw.maxWeight, s('raw'), RAW_COLOR), sweepSeries(P, (p) => p.scaled.maxWeight, s('scaled'), SCALED_COLOR)],
+    });
+    ui.entropyChart.update({
+      caption: s('entropyCaption'), markX: st.labDk, yDomain: [0, Math.max(sw.logN * 1.05, 0.1)],
+      series: [
+        { name: s('logn'), color: THEORY_COLOR, mark: 'line', dash: '5 4', points: theoryDks.map((dk) => ({ x: dk, y: sw.logN })) },
+        sweepSeries(P, (p) => p.raw.entropy, s('raw'), RAW_COLOR), sweepSeries(P, (p) => p.scaled.entropy, s('scaled'), SCALED_COLOR),
+      ],
+    });
+  } else if (stage === 'gradient') {
+    ui.gradChart.update({
+      caption: s('gradCaption', params), markX: st.labDk,
+      series: [
+        sweepSeries(P, (p) => p.raw.jacobianNorm, s('jacRaw'), RAW_COLOR),
+        sweepSeries(P, (p) => p.scaled.jacobianNorm, s('jacScaled'), SCALED_COLOR),
+        sweepSeries(P, (p) => p.raw.gradNorm, s('gradRaw'), RAW_COLOR, 'line', '4 3'),
+        sweepSeries(P, (p) => p.scaled.gradNorm, s('gradScaled'), SCALED_COLOR, 'line', '4 3'),
+      ],
+    });
+  }
+}
+
+// One query against n keys (cheap: on this thread).
+function probe(ctx, tau, scaled, gumbelSamples = 0) {
+  const st = ctx.state;
+  return ctx.engine.queryProbe({ dk: st.labDk, nKeys: st.labKeys, seed: st.labSeed, trial: st.labTrial, tau, scaled, gumbelSamples });
+}
+
+function keyLabels(n) {
+  return Array.from({ length: n }, (_, j) => `k${j + 1}`);
+}
+
+function argmaxOf(values) {
+  let best = 0;
+  for (let j = 1; j < values.length; j++) if (values[j] > values[best]) best = j;
+  return best;
+}
+
+function drawSoftmax(ctx) {
+  const { s, views } = ctx;
+  const st = ctx.state;
+  const p = probe(ctx, 1, true);
+  const labels = keyLabels(st.labKeys);
+  const logn = Math.log(st.labKeys);
+  ui.barsRaw.update({ values: p.rawWeights, labels, domain: [0, 1], highlight: argmaxOf(p.rawWeights), caption: s('barsRaw'), digits: 3 });
+  ui.barsScaled.update({ values: p.scaledWeights, labels, domain: [0, 1], highlight: argmaxOf(p.scaledWeights), caption: s('barsScaled'), digits: 3 });
+  const stat = (max, ent) => s('probeStats', { max: views.fmt(max, 3), h: views.fmt(ent, 3), n: st.labKeys, logn: views.fmt(logn, 3) });
+  ui.statsRaw.textContent = stat(p.rawMax, p.rawEntropy);
+  ui.statsScaled.textContent = stat(p.scaledMax, p.scaledEntropy);
+  ui.statsRaw.dataset.max = String(p.rawMax);
+  ui.statsScaled.dataset.max = String(p.scaledMax);
+  ui.softExplain.textContent = s('softmax.explain', { n: st.labKeys, dk: st.labDk, trials: SWEEP_TRIALS });
+}
+
+function drawGradient(ctx) {
+  const { s, views } = ctx;
+  const st = ctx.state;
+  views.renderFormula(ui.gradFormula, String.raw`J = \operatorname{diag}(p) - p\,p^{\top},\qquad J_{ij} = \frac{\partial p_i}{\partial s_j} = p_i(\delta_{ij} - p_j)`);
+  const p = probe(ctx, 1, true);
+  const labels = keyLabels(st.labKeys);
+  const jr = ctx.engine.softmaxJacobian(p.rawWeights);
+  const js = ctx.engine.softmaxJacobian(p.scaledWeights);
+  ui.jacTitleRaw.textContent = s('jacMapRaw', { dk: st.labDk });
+  ui.jacTitleScaled.textContent = s('jacMapScaled', { dk: st.labDk });
+  const domain = [-0.25, 0.25];
+  ui.jacRaw.update({ matrix: jr, rowLabels: labels, colLabels: labels, domain, caption: s('jacMapRaw', { dk: st.labDk }) });
+  ui.jacScaled.update({ matrix: js, rowLabels: labels, colLabels: labels, domain, caption: s('jacMapScaled', { dk: st.labDk }) });
+}
+
+function drawTemperature(ctx) {
+  const { s, views } = ctx;
+  const st = ctx.state;
+  const tau = st.labTau;
+  views.renderFormula(ui.tauFormula, String.raw`\operatorname{softmax}\!\Big(\frac{q\cdot k}{\sqrt{d_k}}\Big) = \operatorname{softmax}\!\Big(\frac{q\cdot k}{\tau}\Big)\Big|_{\tau=\sqrt{d_k}=${views.tex(Math.sqrt(st.labDk), 3)}}`);
+  const p = probe(ctx, tau, st.labScaled, GUMBEL_ROWS);
+  const labels = keyLabels(st.labKeys);
+  const soft = st.labScaled ? p.scaledWeights : p.rawWeights;
+  const max = st.labScaled ? p.scaledMax : p.rawMax;
+  const ent = st.labScaled ? p.scaledEntropy : p.rawEntropy;
+  ui.barsSoft.update({ values: soft, labels, domain: [0, 1], highlight: argmaxOf(soft), caption: s('soft'), digits: 3 });
+  ui.barsHard.update({ values: p.hard, labels, domain: [0, 1], highlight: argmaxOf(p.hard), caption: s('hard'), digits: 0 });
+  ui.tauStats.textContent = s('tauStats', { tau, max: views.fmt(max, 3), h: views.fmt(ent, 3) });
+  ui.gumbelMap.update({ matrix: p.gumbel, rowLabels: Array.from({ length: GUMBEL_ROWS }, (_, k) => s('gumbelRows', { k: k + 1 })),
+    colLabels: labels, domain: [0, 1], caption: s('gumbel') });
+  // √d_k as a temperature: raw scores at the chosen τ against scaled scores at τ = 1
+  const one = probe(ctx, 1, true);
+  ui.tauCompare.textContent = s('tauCompare', { tau, rmax: views.fmt(p.rawMax, 3), rh: views.fmt(p.rawEntropy, 3),
+    smax: views.fmt(one.scaledMax, 3), sh: views.fmt(one.scaledEntropy, 3) });
+}
+
+// ---- update -----------------------------------------------------------------------------------------
+
+function showError(ctx, e) {
+  ui.error.textContent = ctx.s('engineError', { msg: e.message });
+  ui.error.hidden = false;
+}
+
+function update(ctx) {
+  if (!ui) return;
+  ui.ctx = ctx;
+  const { s, views } = ctx;
+  const st = ctx.state;
+  const stage = st.stage || 'variance';
+  ui.error.hidden = true;
+
+  // stepper and visible step
+  const k = STEPS.findIndex((x) => x.id === stage);
+  ui.stepButtons.forEach((b, j) => {
+    if (j === k) b.setAttribute('aria-current', 'step');
+    else b.removeAttribute('aria-current');
+    b.classList.toggle('done', j < k);
+  });
+  ui.prev.disabled = k <= 0;
+  ui.next.disabled = k === STEPS.length - 1;
+  for (const sec of ui.sections) sec.hidden = sec.dataset.step !== stage;
+
+  // controls: values and which ones this step uses
+  ui.dk.set(st.labDk);
+  ui.samples.set(st.labSamples);
+  ui.tau.set(st.labTau);
+  if (document.activeElement !== ui.seed.box) ui.seed.box.value = String(st.labSeed);
+  if (document.activeElement !== ui.keys.box) ui.keys.box.value = String(st.labKeys);
+  ui.rawRadio.checked = !st.labScaled;
+  ui.scaledRadio.checked = st.labScaled;
+  ui.samples.wrap.hidden = stage !== 'variance';
+  ui.tau.wrap.hidden = stage !== 'temperature';
+  ui.scoresField.hidden = !(stage === 'variance' || stage === 'temperature');
+  ui.keys.wrap.hidden = stage === 'variance' || stage === 'growth';
+  ui.newQuery.parentElement.hidden = !(stage === 'softmax' || stage === 'gradient' || stage === 'temperature');
+
+  try {
+    if (stage === 'variance') {
+      ui.varExplain.textContent = s('variance.explain', { n: fmtInt(st.labSamples, ctx.lang) });
+      views.renderFormula(ui.varFormula, String.raw`q\cdot k = \sum_{i=1}^{d_k} q_i k_i,\quad \operatorname{Var}(q_i k_i) = 1 \;\Rightarrow\; \operatorname{Var}(q\cdot k) = d_k,\quad \operatorname{Var}\!\Big(\frac{q\cdot k}{\sqrt{d_k}}\Big) = 1`);
+      const args = varianceArgs(st);
+      const key = JSON.stringify(args);
+      if (key !== ui.varKey) {
+        ui.varKey = key;
+        startVariance(ctx, args);
+      } else {
+        drawVariance(ctx);
+      }
+    } else {
+      const args = sweepArgs(st);
+      const key = JSON.stringify(args);
+      if (stage !== 'temperature' && key !== ui.sweepKey) {
+        ui.sweepKey = key;
+        startSweep(ctx, args);
+      }
+      if (stage === 'growth') {
+        ui.growthExplain.textContent = s('growth.explain', { n: fmtInt(SWEEP_SAMPLES, ctx.lang) });
+        views.renderFormula(ui.growthFormula, String.raw`\log \operatorname{Var}(q\cdot k) = \log d_k,\qquad \log \operatorname{Var}\!\Big(\frac{q\cdot k}{\sqrt{d_k}}\Big) = 0`);
+      }
+      if (stage === 'softmax') drawSoftmax(ctx);
+      if (stage === 'gradient') drawGradient(ctx);
+      if (stage === 'temperature') drawTemperature(ctx);
+      drawSweep(ctx);
+    }
+  } catch (e) {
+    showError(ctx, e);
+  }
+}
+
+export default {
+  id: 'scaling',
+  title: { en: 'Why divide by √d_k', zh: '为什么除以 √d_k' },
+  strings: STRINGS,
+  state: {
+    labDk: { type: 'int', default: 64, min: 1, max: 1024 },
+    labSamples: { type: 'int', default: 100000, min: 1000, max: 1000000 },
+    labSeed: { type: 'int', default: 1, min: 0, max: 2 ** 32 - 1 },
+    labScaled: { type: 'bool', default: false },
+    labTau: { type: 'float', default: 1, min: 0.01, max: 100 },
+    labKeys: { type: 'int', default: 16, min: 2, max: 64 },
+    labTrial: { type: 'int', default: 0, min: 0, max: 9999 },
+  },
+  steps: STEPS,
+
+  enter(root, ctx) {
+    if (ui) this.leave();
+    ui = { lab: createLabClient({ engine: ctx.engine }), varKey: null, sweepKey: null, sweepRows: [], ctx };
+    const { s } = ctx;
+    root.append(h('h2', { text: ctx.lang === 'zh' ? '为什么要除以 √d_k' : 'Why divide by √d_k' }),
+      h('p', { class: 'lead', text: s('intro') }));
+    buildStepper(root, ctx);
+    buildControls(root, ctx);
+    root.append(h('p', { class: 'hint keys-hint', text: s('keysHint') }));
+    ui.error = h('p', { class: 'field-error engine-error', role: 'alert', hidden: '' });
+    root.append(ui.error);
+    ui.sections = [buildVariance(ctx), buildGrowth(ctx), buildSoftmax(ctx), buildGradient(ctx), buildTemperature(ctx)];
+    root.append(...ui.sections);
+  },
+
+  update(ctx) {
+    update(ctx);
+  },
+
+  leave() {
+    if (!ui) return;
+    ui.lab.terminate();
+    ui = null;
+  },
+};
