@@ -11,7 +11,7 @@
 
 namespace attn {
 
-// ---- stage 5: weighted sum of the values --------------------------------------------------------
+// ---- stage 5: weighted sum of the values ----------------------------------------------------
 
 Matrix weighted_sum(const Matrix& weights, const Matrix& value) {
   Matrix output(weights.rows, value.cols);  // output: (n_q, d_v)
@@ -20,7 +20,7 @@ Matrix weighted_sum(const Matrix& weights, const Matrix& value) {
   return output;
 }
 
-// ---- the pipeline ---------------------------------------------------------------------------------
+// ---- the pipeline ---------------------------------------------------------------------------
 
 static Matrix raw_scores(const AttendArgs& a) {
   switch (a.score) {
@@ -53,7 +53,7 @@ AttendResult attend(const AttendArgs& args) {
   return r;
 }
 
-// ---- validation -------------------------------------------------------------------------------------
+// ---- validation -----------------------------------------------------------------------------
 
 std::string format_number(double x) {
   if (std::isnan(x)) return "NaN";
@@ -143,10 +143,10 @@ Error check_mask_args(const Matrix& mask, const std::vector<bool>& key_padding, 
 }
 
 Error check_attend(const AttendArgs& a) {
-  Error e;
-  if (!(e = check_matrix("query", a.query, limits::kMaxTokens, limits::kMaxDim)).empty()) return e;
-  if (!(e = check_matrix("key", a.key, limits::kMaxTokens, limits::kMaxDim)).empty()) return e;
-  if (!(e = check_matrix("value", a.value, limits::kMaxTokens, limits::kMaxDim)).empty()) return e;
+  Error e = check_matrix("query", a.query, limits::kMaxTokens, limits::kMaxDim);
+  if (e.empty()) e = check_matrix("key", a.key, limits::kMaxTokens, limits::kMaxDim);
+  if (e.empty()) e = check_matrix("value", a.value, limits::kMaxTokens, limits::kMaxDim);
+  if (!e.empty()) return e;
   int n_q = a.query.rows, d_q = a.query.cols, n_k = a.key.rows, d_k = a.key.cols;
   if (a.value.rows != n_k) {
     return "value: expected " + std::to_string(n_k) + " rows (one per key), got " +
@@ -158,17 +158,22 @@ Error check_attend(const AttendArgs& a) {
            std::to_string(kind);
   }
   if ((a.score == ScoreKind::Dot || a.score == ScoreKind::ScaledDot) && d_k != d_q) {
-    return "key: expected " + std::to_string(d_q) + " columns (d_k must equal the query's d_q for " +
-           (a.score == ScoreKind::Dot ? "dot" : "scaled-dot") + "), got " + std::to_string(d_k);
+    const char* kind_name = a.score == ScoreKind::Dot ? "dot" : "scaled-dot";
+    return "key: expected " + std::to_string(d_q) +
+           " columns (d_k must equal the query's d_q for " + kind_name + "), got " +
+           std::to_string(d_k);
   }
   if (a.score == ScoreKind::Additive) {
-    if (!(e = check_matrix("additive.Wq", a.additive_wq, limits::kMaxDim, limits::kMaxDim)).empty()) return e;
+    // Wq (h, d_q), Wk (h, d_k), v (1, h): h is the hidden size, read from Wq
+    const int max = limits::kMaxDim;
+    e = check_matrix("additive.Wq", a.additive_wq, max, max);
     int h = a.additive_wq.rows;
-    if (!(e = shape_error("additive.Wq", a.additive_wq, h, d_q, "(h, d_q)")).empty()) return e;
-    if (!(e = check_matrix("additive.Wk", a.additive_wk, limits::kMaxDim, limits::kMaxDim)).empty()) return e;
-    if (!(e = shape_error("additive.Wk", a.additive_wk, h, d_k, "(h, d_k)")).empty()) return e;
-    if (!(e = check_matrix("additive.v", a.additive_v, 1, limits::kMaxDim)).empty()) return e;
-    if (!(e = shape_error("additive.v", a.additive_v, 1, h, "(1, h)")).empty()) return e;
+    if (e.empty()) e = shape_error("additive.Wq", a.additive_wq, h, d_q, "(h, d_q)");
+    if (e.empty()) e = check_matrix("additive.Wk", a.additive_wk, max, max);
+    if (e.empty()) e = shape_error("additive.Wk", a.additive_wk, h, d_k, "(h, d_k)");
+    if (e.empty()) e = check_matrix("additive.v", a.additive_v, 1, max);
+    if (e.empty()) e = shape_error("additive.v", a.additive_v, 1, h, "(1, h)");
+    if (!e.empty()) return e;
     double work = static_cast<double>(n_q) * n_k * h;
     if (work > kMaxAdditiveWork) {
       return "additive.Wq: n_q * n_k * h = " + format_number(work) + " is more than " +
@@ -176,10 +181,12 @@ Error check_attend(const AttendArgs& a) {
     }
   }
   if (a.score == ScoreKind::General) {
-    if (!(e = check_matrix("general.W", a.general_w, limits::kMaxDim, limits::kMaxDim)).empty()) return e;
-    if (!(e = shape_error("general.W", a.general_w, d_q, d_k, "(d_q, d_k)")).empty()) return e;
+    e = check_matrix("general.W", a.general_w, limits::kMaxDim, limits::kMaxDim);
+    if (e.empty()) e = shape_error("general.W", a.general_w, d_q, d_k, "(d_q, d_k)");
+    if (!e.empty()) return e;
   }
-  if (!(e = check_mask_args(a.mask, a.key_padding, n_q, n_k)).empty()) return e;
+  e = check_mask_args(a.mask, a.key_padding, n_q, n_k);
+  if (!e.empty()) return e;
   int fill = static_cast<int>(a.mask_fill);
   if (fill < 0 || fill > 2) {
     return "maskFill: expected 'neg-inf', 'large-negative' or 'zero', got " + std::to_string(fill);

@@ -5,7 +5,7 @@
 
 namespace attn {
 
-// ---- a linear layer: y = x Wᵀ + b --------------------------------------------------------------
+// ---- a linear layer: y = x Wᵀ + b -----------------------------------------------------------
 
 Matrix linear(const Matrix& x, const Matrix& w, const Matrix& b) {
   Matrix y(x.rows, w.rows);  // y: (n, out)
@@ -27,7 +27,7 @@ static Matrix columns(const Matrix& m, int first, int count) {
   return out;
 }
 
-// ---- multi-head attention ------------------------------------------------------------------------
+// ---- multi-head attention -------------------------------------------------------------------
 
 MultiHeadResult multi_head(const MultiHeadArgs& args) {
   int d_model = args.query.cols, d_head = d_model / args.heads;
@@ -59,7 +59,7 @@ MultiHeadResult multi_head(const MultiHeadArgs& args) {
   return r;
 }
 
-// ---- validation ------------------------------------------------------------------------------------
+// ---- validation -----------------------------------------------------------------------------
 
 static bool given(const Matrix& m) { return m.rows != 0 || m.cols != 0 || !m.data.empty(); }
 
@@ -75,10 +75,10 @@ static Error check_param(const char* name, const Matrix& m, int rows, int cols,
 }
 
 Error check_multi_head(const MultiHeadArgs& a) {
-  Error e;
-  if (!(e = check_matrix("query", a.query, limits::kMaxTokens, limits::kMaxDim)).empty()) return e;
-  if (!(e = check_matrix("key", a.key, limits::kMaxTokens, limits::kMaxDim)).empty()) return e;
-  if (!(e = check_matrix("value", a.value, limits::kMaxTokens, limits::kMaxDim)).empty()) return e;
+  Error e = check_matrix("query", a.query, limits::kMaxTokens, limits::kMaxDim);
+  if (e.empty()) e = check_matrix("key", a.key, limits::kMaxTokens, limits::kMaxDim);
+  if (e.empty()) e = check_matrix("value", a.value, limits::kMaxTokens, limits::kMaxDim);
+  if (!e.empty()) return e;
   int n_q = a.query.rows, d_model = a.query.cols, n_k = a.key.rows;
   int kdim = a.key.cols, vdim = a.value.cols;
   if (a.value.rows != n_k) {
@@ -89,7 +89,8 @@ Error check_multi_head(const MultiHeadArgs& a) {
     return "heads: expected 1 to " + std::to_string(limits::kMaxHeads) + ", got " +
            std::to_string(a.heads);
   }
-  double cells = static_cast<double>(a.heads) * n_q * n_k;  // every head keeps its (n_q, n_k) matrices
+  // every head keeps its own (n_q, n_k) matrices
+  double cells = static_cast<double>(a.heads) * n_q * n_k;
   if (cells > limits::kMaxHeadCells) {
     return "heads: heads * n_q * n_k = " + format_number(cells) + " is more than " +
            std::to_string(limits::kMaxHeadCells);
@@ -98,15 +99,16 @@ Error check_multi_head(const MultiHeadArgs& a) {
     return "heads: d_model " + std::to_string(d_model) + " is not divisible by heads " +
            std::to_string(a.heads);
   }
-  if (!(e = check_param("Wq", a.wq, d_model, d_model, "(d_model, d_model)")).empty()) return e;
-  if (!(e = check_param("Wk", a.wk, d_model, kdim, "(d_model, kdim)")).empty()) return e;
-  if (!(e = check_param("Wv", a.wv, d_model, vdim, "(d_model, vdim)")).empty()) return e;
-  if (!(e = check_param("Wo", a.wo, d_model, d_model, "(d_model, d_model)")).empty()) return e;
+  e = check_param("Wq", a.wq, d_model, d_model, "(d_model, d_model)");
+  if (e.empty()) e = check_param("Wk", a.wk, d_model, kdim, "(d_model, kdim)");
+  if (e.empty()) e = check_param("Wv", a.wv, d_model, vdim, "(d_model, vdim)");
+  if (e.empty()) e = check_param("Wo", a.wo, d_model, d_model, "(d_model, d_model)");
+  if (!e.empty()) return e;
   const char* bias_names[] = {"bq", "bk", "bv", "bo"};
   const Matrix* biases[] = {&a.bq, &a.bk, &a.bv, &a.bo};
   for (int b = 0; b < 4; b++) {
-    if (!given(*biases[b])) continue;
-    if (!(e = check_param(bias_names[b], *biases[b], 1, d_model, "(1, d_model)")).empty()) return e;
+    if (given(*biases[b])) e = check_param(bias_names[b], *biases[b], 1, d_model, "(1, d_model)");
+    if (!e.empty()) return e;
   }
   return check_mask_args(a.mask, a.key_padding, n_q, n_k);
 }

@@ -7,7 +7,7 @@
 
 namespace attn {
 
-// ---- sinusoidal encoding ------------------------------------------------------------------------
+// ---- sinusoidal encoding --------------------------------------------------------------------
 
 Matrix sinusoidal_encoding(int n, int d, float base) {
   Matrix pe(n, d);  // pe: (n, d)
@@ -21,7 +21,7 @@ Matrix sinusoidal_encoding(int n, int d, float base) {
   return pe;
 }
 
-// ---- RoPE: rotate each pair by an angle proportional to the position ---------------------------
+// ---- RoPE: rotate each pair by an angle proportional to the position ------------------------
 
 Matrix rope(const Matrix& x, int first_position, float base) {
   Matrix out(x.rows, x.cols);  // out: (n, d)
@@ -39,7 +39,7 @@ Matrix rope(const Matrix& x, int first_position, float base) {
   return out;
 }
 
-// ---- validation -------------------------------------------------------------------------------------
+// ---- validation -----------------------------------------------------------------------------
 
 static Error check_base(float base) {
   if (!std::isfinite(base) || base <= 0.0f) {

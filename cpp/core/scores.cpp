@@ -15,7 +15,7 @@ Matrix score_dot(const Matrix& q, const Matrix& k) {
   return scores;
 }
 
-// ---- scaling by 1/sqrt(d_k): keeps the variance of q·k near 1 ---------------------------------
+// ---- scaling by 1/sqrt(d_k): keeps the variance of q·k near 1 -------------------------------
 
 Matrix score_scaled(const Matrix& scores, int d_k) {
   Matrix scaled = scores;  // scaled: (n_q, n_k)
@@ -24,7 +24,7 @@ Matrix score_scaled(const Matrix& scores, int d_k) {
   return scaled;
 }
 
-// ---- additive (Bahdanau): vᵀ tanh(Wq q_i + Wk k_j) -------------------------------------------
+// ---- additive (Bahdanau): vᵀ tanh(Wq q_i + Wk k_j) ------------------------------------------
 
 Matrix score_additive(const Matrix& q, const Matrix& k, const Matrix& wq, const Matrix& wk,
                       const Matrix& v) {
@@ -52,7 +52,7 @@ Matrix score_general(const Matrix& q, const Matrix& k, const Matrix& w) {
   return score_dot(qw, k);
 }
 
-// ---- temperature: < 1 sharpens, > 1 flattens -------------------------------------------------
+// ---- temperature: < 1 sharpens, > 1 flattens ------------------------------------------------
 
 Matrix apply_temperature(const Matrix& scores, float temperature) {
   Matrix out = scores;  // out: (n_q, n_k)

@@ -10,7 +10,7 @@
 
 namespace attn {
 
-// ---- row softmax -------------------------------------------------------------------------------
+// ---- row softmax ----------------------------------------------------------------------------
 
 Matrix softmax_rows(const Matrix& scores, bool stable) {
   Matrix weights = scores;  // weights: (n_q, n_k)
@@ -33,7 +33,7 @@ Matrix softmax_rows(const Matrix& scores, bool stable) {
   return weights;
 }
 
-// ---- entropy: how spread out each row is (log n = uniform, 0 = one-hot) ----------------------
+// ---- entropy: how spread out each row is (log n = uniform, 0 = one-hot) ---------------------
 
 std::vector<float> row_entropy(const Matrix& weights) {
   std::vector<float> entropy(weights.rows);  // entropy: (n_q)
@@ -48,7 +48,7 @@ std::vector<float> row_entropy(const Matrix& weights) {
   return entropy;
 }
 
-// ---- Jacobian: d softmax_i / d score_j = p_i (δ_ij - p_j) --------------------------------------
+// ---- Jacobian: d softmax_i / d score_j = p_i (δ_ij - p_j) -----------------------------------
 
 Matrix softmax_jacobian(const std::vector<float>& p) {
   int n = static_cast<int>(p.size());
@@ -61,7 +61,7 @@ Matrix softmax_jacobian(const std::vector<float>& p) {
   return jac;
 }
 
-// ---- hard attention: all the weight on the best key ------------------------------------------
+// ---- hard attention: all the weight on the best key -----------------------------------------
 
 Matrix hard_attention(const Matrix& scores) {
   Matrix onehot(scores.rows, scores.cols);  // onehot: (n_q, n_k)
@@ -75,7 +75,7 @@ Matrix hard_attention(const Matrix& scores) {
   return onehot;
 }
 
-// ---- Gumbel-softmax: a differentiable stand-in for sampling one key ---------------------------
+// ---- Gumbel-softmax: a differentiable stand-in for sampling one key -------------------------
 
 Matrix gumbel_softmax(const Matrix& scores, float tau, std::uint64_t seed) {
   Matrix u(scores.rows, scores.cols);  // u: (n_q, n_k) uniform in [0, 1)
@@ -89,7 +89,7 @@ Matrix gumbel_softmax(const Matrix& scores, float tau, std::uint64_t seed) {
   return softmax_rows(noisy, true);
 }
 
-// ---- validation ---------------------------------------------------------------------------------
+// ---- validation -----------------------------------------------------------------------------
 
 Error check_scores(const char* name, const Matrix& scores) {
   Error e = check_size(name, scores, limits::kMaxTokens, limits::kMaxTokens);

@@ -47,7 +47,8 @@ void expect_matches_reference(const AttendArgs& a, double tol = 1e-5) {
   EXPECT_MATRIX_NEAR(r.weights, want.weights, tol);
   EXPECT_MATRIX_NEAR(r.output, want.output, tol);
   ASSERT_EQ(r.entropy.size(), want.entropy.size());
-  for (std::size_t i = 0; i < r.entropy.size(); i++) EXPECT_NEAR(r.entropy[i], want.entropy[i], tol * 10);
+  for (std::size_t i = 0; i < r.entropy.size(); i++)
+    EXPECT_NEAR(r.entropy[i], want.entropy[i], tol * 10);
 }
 
 AttendArgs random_args(int n_q, int n_k, int d, int d_v, std::uint32_t seed) {
@@ -150,7 +151,7 @@ TEST(Attention, NaiveOverflowShowsNaNStableDoesNot) {
   expect_matches_reference(a, 1e-4);
 }
 
-// ---- a row where every key is blocked ---------------------------------------------------------
+// ---- a row where every key is blocked -------------------------------------------------------
 
 AttendArgs blocked_row_args(MaskFill fill, bool stable) {
   AttendArgs a = random_args(3, 4, 4, 2, 60);

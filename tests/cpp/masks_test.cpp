@@ -77,7 +77,7 @@ TEST(Masks, FullyMaskedRowsListed) {
   EXPECT_TRUE(attn::fully_masked_rows(Matrix(2, 2, 1.0f)).empty());
 }
 
-// ---- inside the pipeline ----------------------------------------------------------------------
+// ---- inside the pipeline --------------------------------------------------------------------
 
 attn::AttendArgs padded_args(MaskFill fill) {
   attn::AttendArgs a;

@@ -38,7 +38,7 @@ inline attn::Matrix random_matrix(int rows, int cols, std::uint32_t seed, double
   return m;
 }
 
-// ---- linear algebra ------------------------------------------------------------------------------
+// ---- linear algebra -------------------------------------------------------------------------
 
 inline Mat matmul(const Mat& a, const Mat& b) {  // (m, k) x (k, n)
   Mat c = zeros(static_cast<int>(a.size()), static_cast<int>(b[0].size()));
@@ -66,7 +66,7 @@ inline Mat linear(const Mat& x, const Mat& w, const std::vector<double>& b) {
   return y;
 }
 
-// ---- stage 1-2: scores -----------------------------------------------------------------------------
+// ---- stage 1-2: scores ----------------------------------------------------------------------
 
 inline Mat dot_scores(const Mat& q, const Mat& k) { return matmul(q, transpose(k)); }
 
@@ -108,7 +108,7 @@ inline Mat general_scores(const Mat& q, const Mat& k, const Mat& w) {
   return s;
 }
 
-// ---- stage 3: masks ----------------------------------------------------------------------------------
+// ---- stage 3: masks -------------------------------------------------------------------------
 
 // 1 = may attend. explicit_mask empty = none; key_padding empty = none.
 inline Mat mask(int n_q, int n_k, const Mat& explicit_mask, bool causal,
@@ -133,7 +133,7 @@ inline Mat apply_mask(const Mat& s, const Mat& m, double fill) {
   return out;
 }
 
-// ---- stage 4: softmax ----------------------------------------------------------------------------------
+// ---- stage 4: softmax -----------------------------------------------------------------------
 
 // In double, with the max subtracted; a row that is all -inf gives zeros.
 inline Mat softmax(const Mat& s) {
@@ -181,7 +181,7 @@ inline Mat gumbel_softmax(const Mat& s, double tau, const Mat& u) {
   return softmax(z);
 }
 
-// ---- the whole pipeline --------------------------------------------------------------------------
+// ---- the whole pipeline ---------------------------------------------------------------------
 
 struct Attention {
   Mat scores, scaled, mask, masked, weights, output;
@@ -206,7 +206,8 @@ inline Attention attend(const AttendInput& in) {
   Attention r;
   int n_q = static_cast<int>(in.q.size()), n_k = static_cast<int>(in.k.size());
   if (in.kind == 0 || in.kind == 1) r.scores = dot_scores(in.q, in.k);
-  if (in.kind == 2) r.scores = additive_scores(in.q, in.k, in.additive_wq, in.additive_wk, in.additive_v);
+  if (in.kind == 2)
+    r.scores = additive_scores(in.q, in.k, in.additive_wq, in.additive_wk, in.additive_v);
   if (in.kind == 3) r.scores = general_scores(in.q, in.k, in.general_w);
   double d_k = static_cast<double>(in.k[0].size());
   r.scaled = divide(r.scores, (in.kind == 1 ? std::sqrt(d_k) : 1.0) * in.temperature);
@@ -218,7 +219,7 @@ inline Attention attend(const AttendInput& in) {
   return r;
 }
 
-// ---- multi-head (torch.nn.MultiheadAttention) -----------------------------------------------------
+// ---- multi-head (torch.nn.MultiheadAttention) -----------------------------------------------
 
 struct MultiHead {
   std::vector<Attention> heads;
@@ -258,7 +259,7 @@ inline MultiHead multi_head(const Mat& query, const Mat& key, const Mat& value, 
   return r;
 }
 
-// ---- positions ------------------------------------------------------------------------------------
+// ---- positions ------------------------------------------------------------------------------
 
 inline Mat sinusoidal(int n, int d, double base) {
   Mat pe = zeros(n, d);
@@ -284,7 +285,7 @@ inline Mat rope(const Mat& x, int first, double base) {
   return out;
 }
 
-// ---- comparing ------------------------------------------------------------------------------------
+// ---- comparing ------------------------------------------------------------------------------
 
 // float32 against double: |got - want| <= tol * (1 + |want|). Returns how many cells differ
 // (and, through `where`, the first one) so a test can print it.

@@ -185,7 +185,7 @@ TEST(Validation, GeneralWeight) {
   EXPECT_EQ(attn::check_attend(a), "general.W: row 1, column 1 is NaN (expected finite numbers)");
 }
 
-// ---- multi-head ---------------------------------------------------------------------------------
+// ---- multi-head -----------------------------------------------------------------------------
 
 MultiHeadArgs good_mha() {
   MultiHeadArgs a;
@@ -258,7 +258,7 @@ TEST(Validation, MultiHeadWeightsAndBiases) {
   EXPECT_EQ(attn::check_multi_head(a), "mask: expected 0 or 1 at row 0, column 0, got 2");
 }
 
-// ---- the other entry points ---------------------------------------------------------------------
+// ---- the other entry points -----------------------------------------------------------------
 
 TEST(Validation, SoftmaxInputs) {
   Matrix s(2, 3, 1.0f);
