@@ -142,7 +142,7 @@ export function createStacked(parent, { label = '' } = {}) {
 
 // A vector as a row of labelled cells: [label] 0.12 0.50 … ; flagged (non-finite) cells marked.
 export function vectorRow(label, values, digits = 3) {
-  return h('div', { class: 'vec-row' }, h('span', { class: 'vec-label', text: label }),
+  return h('div', { class: 'vec-row' }, label ? h('span', { class: 'vec-label', text: label }) : null,
     h('span', { class: 'vec' }, ...Array.from(values, (v) => h('span', { class: Number.isFinite(v) ? 'vec-cell' : 'vec-cell flagged', text: fmt(v, digits) }))));
 }
 
