@@ -48,15 +48,17 @@ const GLUE = {
 };
 
 // Node's fs, reached at run time so a page bundler never sees an import of it; null in a browser.
-function nodeFs() {
+async function nodeFs() {
   if (typeof process === 'undefined' || !process.versions || !process.versions.node) return null;
-  return typeof process.getBuiltinModule === 'function' ? process.getBuiltinModule('fs') : null;
+  if (typeof process.getBuiltinModule === 'function') return process.getBuiltinModule('fs');
+  const name = 'node:fs'; // Node before 20.16
+  return import(/* @vite-ignore */ name);
 }
 
 async function instantiate(simd) {
   const build = GLUE[simd ? 'simd' : 'scalar'];
   const moduleArgs = {};
-  const fs = nodeFs();
+  const fs = await nodeFs();
   // In Node the glue (built for the web) cannot fetch a file path: hand it the bytes.
   // In a browser the glue finds the .wasm next to itself (new URL(..., import.meta.url)).
   if (fs) moduleArgs.wasmBinary = fs.readFileSync(new URL('./wasm/' + build.wasm, import.meta.url));
