@@ -6,7 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(emscripten binaryen libeigen3-dev cmake g++ nodejs npm)
+packages=(emscripten binaryen libeigen3-dev cmake g++)
 if [ "${1:-}" = "--test" ]; then
   packages+=(libgtest-dev libbenchmark-dev chromium fonts-noto-cjk python3-torch python3-numpy nlohmann-json3-dev)
 fi
@@ -22,6 +22,9 @@ if [ "${#missing[@]}" -gt 0 ]; then
   $sudo_cmd apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq "${missing[@]}"
 fi
+
+command -v node >/dev/null && command -v npm >/dev/null || {
+  echo "setup: Node.js 20 and npm are needed (node and npm on the PATH)" >&2; exit 1; }
 
 # npm ci only when the lock file changed since the last install.
 stamp=node_modules/.package-lock.json
