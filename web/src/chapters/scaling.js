@@ -500,8 +500,8 @@ function buildSoftmax(ctx) {
   const c1 = h('div', { class: 'lab-chart' });
   const c2 = h('div', { class: 'lab-chart' });
   const tableStrings = { showTable: ctx.t('showTable'), hideTable: s('hideTable') };
-  ui.maxChart = createLineChart(c1, { xLog: true, xLabel: s('axisDk'), yLabel: s('axisMax'), strings: tableStrings });
-  ui.entropyChart = createLineChart(c2, { xLog: true, xLabel: s('axisDk'), yLabel: s('axisEntropy'), strings: tableStrings });
+  ui.maxChart = createLineChart(c1, { width: 480, xLog: true, xLabel: s('axisDk'), yLabel: s('axisMax'), strings: tableStrings });
+  ui.entropyChart = createLineChart(c2, { width: 480, xLog: true, xLabel: s('axisDk'), yLabel: s('axisEntropy'), strings: tableStrings });
   sec.append(h('h3', { class: 'stage-title', tabindex: '-1', text: s('softmax.title') }), ui.softExplain,
     h('div', { class: 'lab-pair' }, left, right), h('p', { class: 'explain note', text: s('dead') }),
     ui.softProgress.el, h('div', { class: 'lab-pair' }, c1, c2));
@@ -548,7 +548,7 @@ function buildTemperature(ctx) {
   ui.tauStats = h('p', { class: 'lab-stat', 'data-out': 'tau-stats' });
   soft.append(ui.tauStats);
   const g = h('div', { class: 'map' }, h('h4', { class: 'map-title', text: s('gumbel') }));
-  ui.gumbelMap = ctx.views.createHeatmap(g, { kind: 'sequential', digits: 2, maxCell: 40,
+  ui.gumbelMap = ctx.views.createHeatmap(g, { kind: 'sequential', digits: 3, maxCell: 32,
     strings: { showTable: ctx.t('showTable'), showHeatmap: ctx.t('showHeatmap') } });
   sec.append(h('h3', { class: 'stage-title', tabindex: '-1', text: s('temperature.title') }),
     h('p', { class: 'explain', text: s('temperature.explain') }), ui.tauFormula, ui.tauButtons, ui.tauCompare,
@@ -814,7 +814,9 @@ function drawTemperature(ctx) {
   const { s, views } = ctx;
   const st = ctx.state;
   const tau = st.labTau;
-  views.renderFormula(ui.tauFormula, String.raw`\operatorname{softmax}\!\Big(\frac{q\cdot k}{\sqrt{d_k}}\Big) = \operatorname{softmax}\!\Big(\frac{q\cdot k}{\tau}\Big)\Big|_{\tau=\sqrt{d_k}=${views.tex(Math.sqrt(st.labDk), 3)}}`);
+  const root = Math.sqrt(st.labDk);
+  const rootTex = Number.isInteger(root) ? `= ${root}` : `\\approx ${views.tex(root, 3)}`;
+  views.renderFormula(ui.tauFormula, String.raw`\operatorname{softmax}\!\Big(\frac{q\cdot k}{\sqrt{d_k}}\Big) = \operatorname{softmax}\!\Big(\frac{q\cdot k}{\tau}\Big)\quad\text{with}\quad \tau = \sqrt{d_k} = \sqrt{${st.labDk}} ${rootTex}`);
   const p = probe(ctx, tau, st.labScaled, GUMBEL_ROWS);
   const labels = keyLabels(st.labKeys);
   const soft = st.labScaled ? p.scaledWeights : p.rawWeights;

@@ -1,7 +1,7 @@
 // A line/point chart of a few series against one x, with linear or logarithmic axes (d3),
 // a legend, a marker at the current x, and the same numbers as an accessible table.
 //
-//   const c = createLineChart(parent, { label, xLabel, yLabel, xLog, yLog, strings })
+//   const c = createLineChart(parent, { label, xLabel, yLabel, xLog, yLog, width, strings })
 //   c.update({ series: [{ name, color, dash, mark: 'points' | 'line', points: [{ x, y }] }],
 //              yDomain, markX, caption, digits })
 //
@@ -27,7 +27,7 @@ function logTicks(lo, hi, base) {
   return out;
 }
 
-export function createLineChart(parent, { label = '', xLabel = 'x', yLabel = 'y', xLog = false, yLog = false, strings = {} } = {}) {
+export function createLineChart(parent, { label = '', xLabel = 'x', yLabel = 'y', xLog = false, yLog = false, width = 640, strings = {} } = {}) {
   const s = { showTable: 'Show as table', hideTable: 'Hide table', ...strings };
   const figure = document.createElement('figure');
   figure.className = 'line-chart';
@@ -89,7 +89,7 @@ export function createLineChart(parent, { label = '', xLabel = 'x', yLabel = 'y'
   function update(opts) {
     const { series, yDomain, markX, caption = label } = opts;
     last = opts;
-    const width = 640, height = 280;
+    const height = Math.round(width * 0.44);
     const m = { top: 12, right: 16, bottom: 42, left: 62 };
     svg.setAttribute('viewBox', `0 0 ${width} ${height}`);
     const all = series.flatMap((se) => se.points);
