@@ -27,9 +27,10 @@
 import why from './why.js';
 import pipeline from './pipeline.js';
 import masks from './masks.js';
+import softmax from './softmax.js';
 import scaling from './scaling.js';
 
-const registry = { why, pipeline, masks, scaling };
+const registry = { why, pipeline, masks, softmax, scaling };
 
 export const ORDER = ['why', 'pipeline', 'masks', 'softmax', 'scaling'];
 
