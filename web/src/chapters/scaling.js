@@ -798,7 +798,7 @@ function drawSoftmax(ctx) {
 function drawGradient(ctx) {
   const { s, views } = ctx;
   const st = ctx.state;
-  views.renderFormula(ui.gradFormula, String.raw`J = \operatorname{diag}(p) - p\,p^{\top},\qquad J_{ij} = \frac{\partial p_i}{\partial s_j} = p_i(\delta_{ij} - p_j)`);
+  views.renderFormula(ui.gradFormula, String.raw`\begin{gathered} J = \operatorname{diag}(p) - p\,p^{\top} \\ J_{ij} = \frac{\partial p_i}{\partial s_j} = p_i(\delta_{ij} - p_j) \end{gathered}`);
   const p = probe(ctx, 1, true);
   const labels = keyLabels(st.labKeys);
   const jr = ctx.engine.softmaxJacobian(p.rawWeights);
@@ -816,7 +816,7 @@ function drawTemperature(ctx) {
   const tau = st.labTau;
   const root = Math.sqrt(st.labDk);
   const rootTex = Number.isInteger(root) ? `= ${root}` : `\\approx ${views.tex(root, 3)}`;
-  views.renderFormula(ui.tauFormula, String.raw`\operatorname{softmax}\!\Big(\frac{q\cdot k}{\sqrt{d_k}}\Big) = \operatorname{softmax}\!\Big(\frac{q\cdot k}{\tau}\Big)\quad\text{with}\quad \tau = \sqrt{d_k} = \sqrt{${st.labDk}} ${rootTex}`);
+  views.renderFormula(ui.tauFormula, String.raw`\begin{gathered} \operatorname{softmax}\!\Big(\frac{q\cdot k}{\sqrt{d_k}}\Big) = \operatorname{softmax}\!\Big(\frac{q\cdot k}{\tau}\Big) \\ \text{with } \tau = \sqrt{d_k} = \sqrt{${st.labDk}} ${rootTex} \end{gathered}`);
   const p = probe(ctx, tau, st.labScaled, GUMBEL_ROWS);
   const labels = keyLabels(st.labKeys);
   const soft = st.labScaled ? p.scaledWeights : p.rawWeights;
@@ -876,7 +876,7 @@ function update(ctx) {
   try {
     if (stage === 'variance') {
       ui.varExplain.textContent = s('variance.explain', { n: fmtInt(st.labSamples, ctx.lang) });
-      views.renderFormula(ui.varFormula, String.raw`q\cdot k = \sum_{i=1}^{d_k} q_i k_i,\quad \operatorname{Var}(q_i k_i) = 1 \;\Rightarrow\; \operatorname{Var}(q\cdot k) = d_k,\quad \operatorname{Var}\!\Big(\frac{q\cdot k}{\sqrt{d_k}}\Big) = 1`);
+      views.renderFormula(ui.varFormula, String.raw`\begin{gathered} q\cdot k = \sum_{i=1}^{d_k} q_i k_i,\qquad \operatorname{Var}(q_i k_i) = 1 \\ \operatorname{Var}(q\cdot k) = d_k,\qquad \operatorname{Var}\!\Big(\frac{q\cdot k}{\sqrt{d_k}}\Big) = 1 \end{gathered}`);
       const args = varianceArgs(st);
       const key = JSON.stringify(args);
       if (key !== ui.varKey) {
@@ -894,7 +894,7 @@ function update(ctx) {
       }
       if (stage === 'growth') {
         ui.growthExplain.textContent = s('growth.explain', { n: fmtInt(SWEEP_SAMPLES, ctx.lang) });
-        views.renderFormula(ui.growthFormula, String.raw`\log \operatorname{Var}(q\cdot k) = \log d_k,\qquad \log \operatorname{Var}\!\Big(\frac{q\cdot k}{\sqrt{d_k}}\Big) = 0`);
+        views.renderFormula(ui.growthFormula, String.raw`\begin{gathered} \log \operatorname{Var}(q\cdot k) = \log d_k \\ \log \operatorname{Var}\!\Big(\frac{q\cdot k}{\sqrt{d_k}}\Big) = 0 \end{gathered}`);
       }
       if (stage === 'softmax') drawSoftmax(ctx);
       if (stage === 'gradient') drawGradient(ctx);

@@ -84,8 +84,10 @@ export function createHistogram(parent, { label = '', color = '#2451b3', strings
   function update(opts) {
     const { edges, counts, domain, theory, caption = label, markers = [] } = opts;
     last = opts;
-    const width = 640, height = 260;
-    const m = { top: 10, right: 14, bottom: 34, left: 56 };
+    // as wide as the space (at most 640 units), so the text stays at its real size
+    const width = Math.max(300, Math.min(640, figure.clientWidth || 640));
+    const height = Math.round(Math.max(200, width * 0.4));
+    const m = { top: 10, right: 14, bottom: 34, left: 50 };
     svg.setAttribute('viewBox', `0 0 ${width} ${height}`);
     const bins = visibleBins(opts);
     const x = scaleLinear().domain(domain).range([m.left, width - m.right]);
@@ -124,7 +126,7 @@ export function createHistogram(parent, { label = '', color = '#2451b3', strings
         .attr('fill', 'none').attr('stroke', '#1b1d23').attr('stroke-width', 2);
     }
     root.append('g').attr('class', 'axis').attr('transform', `translate(0,${height - m.bottom})`)
-      .call(axisBottom(x).ticks(8));
+      .call(axisBottom(x).ticks(width < 450 ? 5 : 8));
     root.append('g').attr('class', 'axis').attr('transform', `translate(${m.left},0)`)
       .call(axisLeft(y).ticks(5).tickFormat((v) => fmt(v, 0)));
     const total = bins.reduce((n, b) => n + b.count, 0);

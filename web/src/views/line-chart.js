@@ -89,28 +89,30 @@ export function createLineChart(parent, { label = '', xLabel = 'x', yLabel = 'y'
   function update(opts) {
     const { series, yDomain, markX, caption = label } = opts;
     last = opts;
-    const height = Math.round(width * 0.44);
-    const m = { top: 12, right: 16, bottom: 42, left: 62 };
-    svg.setAttribute('viewBox', `0 0 ${width} ${height}`);
+    // as wide as the space (at most `width` units), so the text stays at its real size
+    const w = Math.max(300, Math.min(width, figure.clientWidth || width));
+    const height = Math.round(Math.max(200, w * 0.44));
+    const m = { top: 12, right: 16, bottom: 42, left: 56 };
+    svg.setAttribute('viewBox', `0 0 ${w} ${height}`);
     const all = series.flatMap((se) => se.points);
     const xs = all.map((p) => p.x);
     const ys = all.map((p) => p.y).filter((v) => Number.isFinite(v) && (!yLog || v > 0));
     const xd = [Math.min(...xs), Math.max(...xs)];
     const yd = yDomain || [yLog ? Math.min(...ys) : Math.min(0, ...ys), Math.max(...ys)];
-    const x = (xLog ? scaleLog().base(2) : scaleLinear()).domain(xd).range([m.left, width - m.right]);
+    const x = (xLog ? scaleLog().base(2) : scaleLinear()).domain(xd).range([m.left, w - m.right]);
     const y = (yLog ? scaleLog().base(10) : scaleLinear()).domain(yd).range([height - m.bottom, m.top]);
     if (!yLog && !yDomain) y.nice();
     const root = select(svg);
     root.selectAll('*').remove();
     const xAxis = axisBottom(x);
-    if (xLog) xAxis.tickValues(logTicks(xd[0], xd[1], 2)).tickFormat((v) => String(v));
+    if (xLog) xAxis.tickValues(logTicks(xd[0], xd[1], 2).filter((_, i) => w >= 450 || i % 2 === 0)).tickFormat((v) => String(v));
     else xAxis.ticks(6);
     const yAxis = axisLeft(y);
     if (yLog) yAxis.tickValues(logTicks(y.domain()[0], y.domain()[1], 10)).tickFormat((v) => (v >= 1 ? String(v) : String(+v.toPrecision(1))));
     else yAxis.ticks(5);
     root.append('g').attr('class', 'axis').attr('transform', `translate(0,${height - m.bottom})`).call(xAxis);
     root.append('g').attr('class', 'axis').attr('transform', `translate(${m.left},0)`).call(yAxis);
-    root.append('text').attr('class', 'axis-label').attr('x', (m.left + width - m.right) / 2).attr('y', height - 6)
+    root.append('text').attr('class', 'axis-label').attr('x', (m.left + w - m.right) / 2).attr('y', height - 6)
       .attr('text-anchor', 'middle').attr('font-size', 12).attr('fill', '#4f5562').text(xLabel);
     root.append('text').attr('class', 'axis-label').attr('transform', `translate(14,${(m.top + height - m.bottom) / 2}) rotate(-90)`)
       .attr('text-anchor', 'middle').attr('font-size', 12).attr('fill', '#4f5562').text(yLabel);
