@@ -277,12 +277,13 @@ function section(id, ctx, ...children) {
     h('h3', { class: 'stage-title', id: `mk-h-${id}`, text: ctx.s(`h.${id}`) }), ...children);
 }
 
+// A message line under a step's controls (class mk-note, so tests and styles can find it).
 function msg(cls = 'info') {
-  return h('p', { class: `msg ${cls}`, 'aria-live': 'polite' });
+  return h('p', { class: `msg ${cls} mk-note`, 'aria-live': 'polite' });
 }
 
 function setMsg(el, cls, text) {
-  el.className = `msg ${cls}`;
+  el.className = `msg ${cls} mk-note`;
   el.textContent = text;
 }
 
@@ -350,9 +351,12 @@ function drawMaps(ctx, run, stage, flags) {
   const mask = heatmap(ctx, 'mask', { kind: 'sequential', digits: 0, onSelect: ({ row, col }) => toggleCell(ctx, row, col) });
   const masked = heatmap(ctx, 'masked', { kind: 'diverging' });
   const weights = heatmap(ctx, 'weights', { kind: 'sequential' });
-  weights.wrap.classList.add('flagmap');
-  masked.wrap.classList.add('flagmap');
-  ui.mapsBox.append(mask.wrap, masked.wrap, weights.wrap);
+  if (!weights.wrap.parentNode) {
+    // Appended once: moving a heatmap in the DOM would take the keyboard focus away from it.
+    weights.wrap.classList.add('flagmap');
+    masked.wrap.classList.add('flagmap');
+    ui.mapsBox.append(mask.wrap, masked.wrap, weights.wrap);
+  }
   const cap = (t) => `${t} (${s('rowsCols')})`;
   mask.title.textContent = stage === 'custom' ? s('mapMaskClick') : s('mapMask');
   mask.hm.update({ matrix: result.mask, rowLabels: qt, colLabels: kt, domain: [0, 1], caption: cap(s('mapMask')) });
@@ -419,7 +423,7 @@ function buildCausal(ctx) {
   const { s } = ctx;
   const causal = h('input', { type: 'checkbox', onchange: (e) => ctx.set({ causal: e.target.checked }) });
   const reverse = h('input', { type: 'checkbox', onchange: (e) => ctx.set({ reverseCausal: e.target.checked }) });
-  const crossHint = h('p', { class: 'msg info' });
+  const crossHint = h('p', { class: 'msg info mk-cross-hint' });
   const note = msg();
   const el = section('causal', ctx, h('p', { class: 'explain', text: s('p.causal') }), h('p', { class: 'explain', text: s('p.reverse') }),
     h('div', { class: 'radio-list', 'data-group': 'inputs' },
