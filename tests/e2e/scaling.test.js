@@ -223,6 +223,12 @@ test('temperature: raw scores at τ = √d_k give the scaled weights', async () 
   await page.fill('input[data-field="tau-box"]', '0.01');
   await page.press('input[data-field="tau-box"]', 'Enter');
   await page.waitForFunction(() => location.hash.includes('labTau=0.01'));
+  await page.click(`${VISIBLE} .map .hm-toggle`);
+  const rows = await page.$$eval(`${VISIBLE} .map table tbody tr`, (trs) => trs.map((tr) => [...tr.cells].slice(1).map((c) => Number(c.textContent.replace('\u2212', '-')))));
+  assert.equal(rows.length, 8);
+  for (const r of rows) assert.ok(Math.max(...r) > 0.95, `Gumbel row at τ = 0.01: ${r}`);
+  const hard = await page.getAttribute(`${VISIBLE} .lab-bars:nth-child(2) svg`, 'aria-label');
+  assert.equal((hard.match(/ 1(,|$)/g) || []).length, 1, `hard attention is one-hot: ${hard}`);
   assert.deepEqual(page.errors, []);
   await page.close();
 });

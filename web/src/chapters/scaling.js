@@ -229,8 +229,8 @@ const STRINGS = {
 const STEPS = [
   { id: 'variance', title: { en: 'Variance of q·k', zh: 'q·k 的方差' } },
   { id: 'growth', title: { en: 'Against d_k', zh: '随 d_k 增长' } },
-  { id: 'softmax', title: { en: 'Softmax saturates', zh: 'softmax 饱和' } },
-  { id: 'gradient', title: { en: 'Gradient vanishes', zh: '梯度消失' } },
+  { id: 'softmax', title: { en: 'Saturation', zh: 'softmax 饱和' } },
+  { id: 'gradient', title: { en: 'Gradient', zh: '梯度消失' } },
   { id: 'temperature', title: { en: 'Temperature', zh: '温度' } },
 ];
 
@@ -428,8 +428,8 @@ function buildStepper(root, ctx) {
 // A progress line: <progress>, a text, a stop/run-again button; a polite live region for
 // start and end only (not every chunk).
 function progressRow(onStop) {
-  const bar = h('progress', { max: '1', value: '0' });
-  const text = h('span', { class: 'lab-progress-text' });
+  const text = h('span', { class: 'lab-progress-text', id: `lab-progress-${++uid}` });
+  const bar = h('progress', { max: '1', value: '0', 'aria-labelledby': text.id });
   const stop = h('button', { type: 'button', class: 'btn lab-stop', onclick: onStop });
   const live = h('p', { class: 'visually-hidden', 'aria-live': 'polite' });
   return { el: h('div', { class: 'lab-progress' }, bar, text, stop, live), bar, text, stop, live };
