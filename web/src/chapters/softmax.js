@@ -390,7 +390,7 @@ function buildBudget(ctx) {
     const r = engine.softmax({ scores: [scores], temperature: state.temperature });
     const w = rowOf(r.weights, 0);
     title.textContent = s('budgetBar', { T: state.temperature });
-    stacked.update({ values: w, labels, caption: title.textContent, digits: 3 });
+    stacked.update({ values: w, labels, caption: title.textContent, digits: 4 });
     const sum = w.reduce((a, b) => a + b, 0); // a check of the engine's output, not a result
     check.textContent = s('sumCheck', { sum: views.fmt(sum, 4) });
   }
