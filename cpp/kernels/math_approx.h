@@ -35,8 +35,8 @@ inline std::uint32_t lowbias32(std::uint32_t x) {
   return x;
 }
 
-// Random bits of draw `counter` of the stream with key (k0 = low half, k1 = high half):
-// two hash rounds, keyed by the two halves. The counter's high 32 bits move k1 (hi_k1).
+// Random bits number `counter` of the stream with key (k0 = low half, k1 = high half): two
+// lowbias32 rounds, keyed by the two halves. The counter's high 32 bits move k1 (hi_k1).
 constexpr std::uint32_t kCounterHighMul = 0x9e3779b9U;
 inline std::uint32_t hi_k1(std::uint32_t k1, std::uint64_t counter) {
   return k1 + static_cast<std::uint32_t>(counter >> 32) * kCounterHighMul;
@@ -48,56 +48,42 @@ inline std::uint32_t draw_bits(std::uint32_t k0, std::uint32_t k1, std::uint32_t
 // Uniform draws use their own key, so they are unrelated to the normal draws of a stream.
 constexpr std::uint64_t kUniformSalt = 0xa0761d6478bd642fULL;
 
-// ---- log (Cephes logf) --------------------------------------------------------------------
-constexpr float kSqrtHalf = 0.707106781186547524f;
-constexpr float kLogP0 = 7.0376836292e-2f;
-constexpr float kLogP1 = -1.1514610310e-1f;
-constexpr float kLogP2 = 1.1676998740e-1f;
-constexpr float kLogP3 = -1.2420140846e-1f;
-constexpr float kLogP4 = 1.4249322787e-1f;
-constexpr float kLogP5 = -1.6668057665e-1f;
-constexpr float kLogP6 = 2.0000714765e-1f;
-constexpr float kLogP7 = -2.4999993993e-1f;
-constexpr float kLogP8 = 3.3333331174e-1f;
-constexpr float kLn2Hi = 0.693359375f;      // ln 2 = kLn2Hi + kLn2Lo
-constexpr float kLn2Lo = -2.12194440e-4f;
+// ---- log (after musl / FreeBSD logf) ------------------------------------------------------
+// x = 2^k (1 + f) with 1 + f in [sqrt(1/2), sqrt(2)); s = f / (2 + f);
+// ln(1 + f) = f - f^2/2 + s (f^2/2 + R(s^2)).
+constexpr std::uint32_t kLogOffset = 0x3f800000U - 0x3f3504f3U;  // moves sqrt(1/2) to 1.0
+constexpr std::uint32_t kSqrtHalfBits = 0x3f3504f3U;
+constexpr float kLg1 = 0.66666662693f;
+constexpr float kLg2 = 0.40000972152f;
+constexpr float kLg3 = 0.28498786688f;
+constexpr float kLg4 = 0.24279078841f;
+constexpr float kLn2Hi = 6.9313812256e-01f;  // ln 2 = kLn2Hi + kLn2Lo
+constexpr float kLn2Lo = 9.0580006145e-06f;
 
 // ln x for a positive normal float x (no special cases: see det_log for those).
 inline float log_normal_positive(float x) {
-  std::uint32_t ix = float_bits(x);
-  std::int32_t e = static_cast<std::int32_t>(ix >> 23) - 126;           // x = m 2^e
-  float m = bits_float((ix & 0x007fffffU) | 0x3f000000U);               // m in [0.5, 1)
-  bool low = m < kSqrtHalf;                                             // m in [0.5, 0.707)
-  e = e - (low ? 1 : 0);
-  float t = low ? m + m : m;
-  t = t - 1.0f;                                                         // t in [-0.29, 0.41)
-  float z = t * t;
-  float y = kLogP0;
-  y = y * t + kLogP1;
-  y = y * t + kLogP2;
-  y = y * t + kLogP3;
-  y = y * t + kLogP4;
-  y = y * t + kLogP5;
-  y = y * t + kLogP6;
-  y = y * t + kLogP7;
-  y = y * t + kLogP8;
-  y = y * t;
-  y = y * z;
-  float fe = static_cast<float>(e);
-  y = y + fe * kLn2Lo;
-  y = y - z * 0.5f;
-  float r = t + y;
-  r = r + fe * kLn2Hi;
-  return r;
+  std::uint32_t ix = float_bits(x) + kLogOffset;
+  std::int32_t k = static_cast<std::int32_t>(ix >> 23) - 127;
+  float f = bits_float((ix & 0x007fffffU) + kSqrtHalfBits) - 1.0f;
+  float s = f / (f + 2.0f);
+  float z = s * s;
+  float w = z * z;
+  float t1 = w * (kLg2 + w * kLg4);
+  float t2 = z * (kLg1 + w * kLg3);
+  float r = t2 + t1;
+  float hfsq = (f * f) * 0.5f;
+  float dk = static_cast<float>(k);
+  float y = s * (hfsq + r);
+  y = y + dk * kLn2Lo;
+  y = y - hfsq;
+  y = y + f;
+  return y + dk * kLn2Hi;
 }
 
-// ---- sin and cos on [-pi/4, pi/4] (Cephes sinf / cosf) ------------------------------------
+// ---- sin on [-pi/4, pi/4] (Cephes sinf) ---------------------------------------------------
 constexpr float kSin1 = -1.9515295891e-4f;
 constexpr float kSin2 = 8.3321608736e-3f;
 constexpr float kSin3 = -1.6666654611e-1f;
-constexpr float kCos1 = 2.443315711809948e-5f;
-constexpr float kCos2 = -1.388731625493765e-3f;
-constexpr float kCos3 = 4.166664568298827e-2f;
 
 inline float sin_small(float a) {
   float z = a * a;
@@ -108,50 +94,40 @@ inline float sin_small(float a) {
   y = y * a;
   return y + a;
 }
-inline float cos_small(float a) {
-  float z = a * a;
-  float y = kCos1;
-  y = y * z + kCos2;
-  y = y * z + kCos3;
-  y = y * z;
-  y = y * z;
-  y = y - z * 0.5f;
-  return y + 1.0f;
+
+// ---- Box–Muller ---------------------------------------------------------------------------
+// Normal draws come in blocks of 8 made of 4 pairs: block b, lane l (0..3) is pair
+// p = 4b + l and gives draws 8b + l and 8b + 4 + l. Pair p hashes its counter once,
+// x = lowbias32(p ^ k0), and again, h = lowbias32(x + k1):
+//   u1 = 2 - [1.m] with m = top 23 bits of h: in [2^-23, 1], never 0;  L = -2 ln u1.
+//   a  = [1.m] pi/2 - 3pi/4 with m = low 23 bits of x: in [-pi/4, pi/4).
+//   (r cos a, r sin a) with r = sqrt(L): r sin a from a polynomial, r cos a = sqrt(L - (r sin a)^2)
+//   (cos a >= 0.7 there, so this loses nothing). Bit 31 of x negates the cos part, bit 30
+//   swaps the two: the point lands in one of four quarter-turn sectors, uniform on the circle.
+constexpr float kHalfPi = 1.5707963267948966f;
+constexpr float kThreeQuarterPi = 2.3561944901923448f;
+constexpr std::uint32_t kOne = 0x3f800000U;  // bits of 1.0f
+constexpr std::uint32_t kSign = 0x80000000U;
+
+inline float uniform_from_bits(std::uint32_t h) {  // [0, 1), 24 bits
+  return static_cast<float>(static_cast<std::int32_t>(h >> 8)) * 5.9604644775390625e-8f;
 }
 
-// ---- Box–Muller layout --------------------------------------------------------------------
-// Normal draws come in blocks of 8: block b holds draws 8b .. 8b+7. Its lane l (0..3) takes
-// u1 from counter 8b+l and u2 from counter 8b+4+l, and gives draw 8b+l = r cos(theta) and
-// draw 8b+4+l = r sin(theta), with r = sqrt(-2 ln u1).
-//   u1 = 1 - (top 24 bits) 2^-24, in [2^-24, 1], never 0.
-//   theta: the top 2 bits of u2's hash pick the quadrant q, the next 22 bits an angle a in
-//   (-pi/4, pi/4); theta = q pi/2 + a is uniform on the circle.
-constexpr float kTwoPow24Inv = 5.9604644775390625e-8f;            // 2^-24
-constexpr float kAngleStep = 1.5707963267948966f / 4194304.0f;    // (pi/2) 2^-22
-constexpr float kQuarterPi = 0.78539816339744831f;
-
-inline float uniform_from_bits(std::uint32_t h) {  // [0, 1)
-  return static_cast<float>(static_cast<std::int32_t>(h >> 8)) * kTwoPow24Inv;
-}
-
-// One Box–Muller pair from the two hashes; writes r cos(theta) to *c and r sin(theta) to *s.
-inline void box_muller(std::uint32_t h1, std::uint32_t h2, float* c, float* s) {
-  float u1 = 1.0f - static_cast<float>(static_cast<std::int32_t>(h1 >> 8)) * kTwoPow24Inv;
-  float r = std::sqrt(log_normal_positive(u1) * -2.0f);
-  std::uint32_t q = h2 >> 30;
-  float a = static_cast<float>(static_cast<std::int32_t>((h2 >> 8) & 0x3fffffU)) + 0.5f;
-  a = a * kAngleStep - kQuarterPi;
-  float sa = sin_small(a);
-  float ca = cos_small(a);
-  // rotate (cos a, sin a) by q quarter turns
-  float x = (q & 1U) ? sa : ca;
-  float y = (q & 1U) ? ca : sa;
-  std::uint32_t neg_x = ((q ^ (q >> 1)) & 1U) << 31;  // q = 1, 2
-  std::uint32_t neg_y = (q >> 1) << 31;               // q = 2, 3
-  x = bits_float(float_bits(x) ^ neg_x);
-  y = bits_float(float_bits(y) ^ neg_y);
-  *c = r * x;
-  *s = r * y;
+// The two normal draws of one hashed pair counter x (see above).
+inline void box_muller(std::uint32_t x, std::uint32_t k1, float* first, float* second) {
+  const std::uint32_t h = lowbias32(x + k1);
+  const float u1 = 2.0f - bits_float(kOne | (h >> 9));
+  const float big_l = log_normal_positive(u1) * -2.0f;
+  const float r = std::sqrt(big_l);
+  float a = bits_float(kOne | (x & 0x007fffffU));
+  a = a * kHalfPi - kThreeQuarterPi;
+  const float zs = r * sin_small(a);
+  float zc = std::sqrt(big_l - zs * zs);
+  zc = bits_float(float_bits(zc) ^ (x & kSign));
+  const std::uint32_t swap = (x & 0x40000000U) ? 0xffffffffU : 0U;
+  const std::uint32_t t = (float_bits(zc) ^ float_bits(zs)) & swap;
+  *first = bits_float(float_bits(zc) ^ t);
+  *second = bits_float(float_bits(zs) ^ t);
 }
 
 // ---- exp (Cephes expf), for the SIMD softmax ----------------------------------------------

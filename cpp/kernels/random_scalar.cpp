@@ -11,15 +11,14 @@ void fill_normal_scalar(std::uint64_t key, std::uint64_t first, float* out, std:
   const std::uint32_t k1 = static_cast<std::uint32_t>(key >> 32);
   const std::uint64_t last = first + count;  // one past the last draw
   for (std::uint64_t block = first / 8; block * 8 < last; ++block) {
-    const std::uint64_t base = block * 8;
-    const std::uint32_t kb = hi_k1(k1, base);  // a block never straddles 2^32
-    const std::uint32_t lo = static_cast<std::uint32_t>(base);
-    float block_out[8];  // draws base .. base+7
+    const std::uint64_t pair = block * 4;      // pairs 4b .. 4b+3; never straddle 2^32
+    const std::uint32_t kb = hi_k1(k1, pair);
+    float block_out[8];  // draws 8b .. 8b+7
     for (std::uint32_t l = 0; l < 4; ++l) {
-      std::uint32_t h1 = draw_bits(k0, kb, lo + l);
-      std::uint32_t h2 = draw_bits(k0, kb, lo + 4 + l);
-      box_muller(h1, h2, &block_out[l], &block_out[4 + l]);
+      const std::uint32_t x = lowbias32((static_cast<std::uint32_t>(pair) + l) ^ k0);
+      box_muller(x, kb, &block_out[l], &block_out[4 + l]);
     }
+    const std::uint64_t base = block * 8;
     for (std::uint64_t i = base; i < base + 8; ++i)
       if (i >= first && i < last) out[i - first] = block_out[i - base];
   }

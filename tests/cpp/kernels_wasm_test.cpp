@@ -42,18 +42,16 @@ struct Buffer {
 // Error bound of a float k-term dot product against the exact value.
 double dot_bound(double abs_sum, int k) { return (k + 2) * 6e-8 * abs_sum + 1e-30; }
 
-const int kSizes[] = {1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 33, 64, 67};
-
 // ---- pinned RNG values (identical in every build) ----------------------------------------
 TEST(WasmRng, PinnedValuesSeed42) {
   const std::vector<float> expect_normal = {
-      -1.28167558f, 0.704288781f, 0.560967922f, -0.985624552f, -1.59374261f, 2.54631686f,
-      -0.768854737f, 0.962405145f, 1.60941947f, 0.379061908f, 0.767952204f, 1.23858154f};
+      0.927045286f, 1.28789604f, 0.390127808f, 0.910824358f, 1.82299066f, 2.30674505f,
+      0.86811465f, 1.03347862f, 1.2795279f, -0.560758471f, 1.04739583f, -0.895030797f};
   const std::vector<float> expect_uniform = {0.720731676f, 0.903342843f, 0.0405249596f,
                                              0.700188279f, 0.109785855f, 0.810439527f,
                                              0.716059208f, 0.0461391211f};
-  const std::vector<float> expect_stream7 = {-0.311540246f, 0.518597722f, 0.0573802367f,
-                                             0.973591506f};
+  const std::vector<float> expect_stream7 = {0.0606990419f, -0.589367986f, -0.207931414f,
+                                             -1.02361286f};
   EXPECT_EQ(attn::stream_key(42, 0), 0x57e1faba65107204ULL);
   std::vector<float> v(12), u(8), w(4);
   attn::Rng rng(42);
@@ -72,10 +70,10 @@ TEST(WasmRng, PinnedVarianceExperiment) {
   a.seed = 42;
   a.bins = 8;
   attn::VarianceResult r = attn::variance_experiment(a);
-  EXPECT_EQ(r.raw.mean, -0.13752396804094313);
-  EXPECT_EQ(r.raw.variance, 15.125584388596632);
-  EXPECT_EQ(r.raw_counts, (std::vector<int>{2, 18, 139, 355, 349, 115, 19, 3}));
-  EXPECT_EQ(r.scaled_counts, (std::vector<int>{0, 0, 0, 514, 486, 0, 0, 0}));
+  EXPECT_EQ(r.raw.mean, -0.10716942501068115);
+  EXPECT_EQ(r.raw.variance, 16.103474282730875);
+  EXPECT_EQ(r.raw_counts, (std::vector<int>{3, 23, 122, 359, 351, 116, 22, 4}));
+  EXPECT_EQ(r.scaled_counts, (std::vector<int>{0, 0, 0, 507, 492, 1, 0, 0}));
 }
 
 // ---- scalar kernels against double references ------------------------------------------
@@ -137,6 +135,8 @@ TEST(WasmScalar, SoftmaxMatchesDoubleReference) {
 
 #if defined(ATTN_SIMD)
 // ---- SIMD against scalar -----------------------------------------------------------------
+const int kSizes[] = {1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 33, 64, 67};
+
 TEST(WasmSimd, DotRowsBitIdentical) {
   for (int d = 1; d <= 67; ++d)
     for (int count : {1, 3, 4, 5, 9})
