@@ -88,7 +88,24 @@ const CAT_FISH = {
   V: [[0, 0, 0, 1], [1, 0, 0.1, 0], [0, 1, 0.2, 0], [0.6, 0, 1, 0]],
 };
 
+// Clicks cell (i, j) of a heatmap, by position on its plot.
+async function clickCell(page, map, i, j) {
+  const plot = page.locator(`.map-${map} .hm-plot`);
+  const { rows, cols } = await plot.evaluate((el) => ({ rows: el.querySelector('canvas').height, cols: el.querySelector('canvas').width }));
+  const box = await plot.boundingBox();
+  await plot.click({ position: { x: ((j + 0.5) * box.width) / cols, y: ((i + 0.5) * box.height) / rows } });
+}
+
 const hashOf = (page) => page.evaluate(() => location.hash);
+
+// The page writes the hash at most every 200 ms: wait until it matches.
+async function waitHash(page, re) {
+  try {
+    await page.waitForFunction((src) => new RegExp(src).test(location.hash), re.source, { timeout: 3000 });
+  } catch {
+    assert.match(await hashOf(page), re);
+  }
+}
 
 test('the page loads with no console errors and shows the first step', async () => {
   const page = await lab.open('');
@@ -110,7 +127,7 @@ test('every stage is reached with the keyboard alone', async () => {
   for (let k = 1; k < STAGES.length; k++) {
     await page.keyboard.press('ArrowRight');
     assert.equal(await page.getAttribute('.step[aria-current="step"]', 'data-stage'), STAGES[k]);
-    assert.match(await hashOf(page), new RegExp(`stage=${STAGES[k]}`));
+    await waitHash(page, new RegExp(`stage=${STAGES[k]}`));
     assert.equal(await page.evaluate(() => document.activeElement.dataset.stage), STAGES[k], 'focus follows the step');
   }
   await page.keyboard.press('ArrowRight'); // past the end: stays
@@ -120,16 +137,14 @@ test('every stage is reached with the keyboard alone', async () => {
   // Into the weights heatmap: Tab to its grid, move with arrows, Enter selects the cell.
   for (let k = 0; k < 40; k++) {
     await page.keyboard.press('Tab');
-    if (await page.evaluate(() => !!document.activeElement.closest('.map-weights .hm-cells'))) break;
+    if (await page.evaluate(() => !!document.activeElement.closest('.map-weights .hm-plot'))) break;
   }
-  assert.ok(await page.evaluate(() => !!document.activeElement.closest('.map-weights .hm-cells')), 'a weights cell takes the focus');
+  assert.ok(await page.evaluate(() => !!document.activeElement.closest('.map-weights .hm-plot')), 'the weights heatmap takes the focus');
   await page.keyboard.press('ArrowDown');
   await page.keyboard.press('ArrowRight');
   await page.keyboard.press('ArrowRight');
   await page.keyboard.press('Enter');
-  const h = await hashOf(page);
-  assert.match(h, /selRow=1/);
-  assert.match(h, /selCol=2/);
+  await waitHash(page, /selRow=1&selCol=2/);
   // The score it came from is highlighted in the masked-scores heatmap.
   assert.equal(await page.locator('.map-masked .hm-mark.hl').count(), 1);
   assert.deepEqual(page.errors, []);
@@ -156,7 +171,7 @@ test('the numbers on screen are the engine’s, for the translation preset', asy
   assert.deepEqual(w.map((r) => r.indexOf(Math.max(...r))), [1, 2, 3]);
   // The filled formula for the selected scaled cell shows the engine's score and scaled score.
   await page.click('.step[data-stage="scaled"]');
-  await page.click('.map-scaled .hm-cell[data-row="0"][data-col="1"]');
+  await clickCell(page, 'scaled', 0, 1);
   const formula = await page.textContent('.formula.live .katex-mathml');
   const fmt2 = (x) => x.toFixed(2);
   assert.ok(formula.includes(fmt2(eng.scores.data[1])), `formula ${formula} has the score ${fmt2(eng.scores.data[1])}`);
@@ -184,6 +199,7 @@ test('random vectors come from the seed; padding gives −∞ and zero weight; t
   assert.ok(weights.values.every((r) => r[2] === 0), 'padding key gets zero weight');
 
   // Reload: the hash alone reproduces the same numbers.
+  await waitHash(page, /stage=weights/);
   const hash = await hashOf(page);
   assert.match(hash, /seed=7/);
   await page.reload();
@@ -196,7 +212,7 @@ test('random vectors come from the seed; padding gives −∞ and zero weight; t
   const seedInput = page.getByLabel('Seed', { exact: true });
   await seedInput.fill('8');
   await seedInput.press('Enter');
-  assert.match(await hashOf(page), /seed=8/);
+  await waitHash(page, /seed=8/);
   const other = await readTable(page, 'weights');
   const eng8 = engine.attend({
     query: engine.randomMatrix({ rows: 5, cols: 8, seed: 8, stream: 0 }),
@@ -218,6 +234,7 @@ test('switching language changes the text and keeps the state', async () => {
   const titleZh = await page.textContent('h2');
   assert.notEqual(titleZh, titleEn);
   assert.match(titleZh, /[\u4e00-\u9fff]/);
+  await waitHash(page, /lang=zh/);
   assert.match(await page.textContent('.stage-title'), /Softmax/);
   assert.match(await page.textContent('.explain'), /[\u4e00-\u9fff]/);
   const h = await hashOf(page);
@@ -225,6 +242,7 @@ test('switching language changes the text and keeps the state', async () => {
   const after = await readTable(page, 'weights');
   assert.deepEqual(after.text, before.text);
   await page.click('.lang-switch button[data-lang="en"]');
+  await waitHash(page, /lang=en/);
   assert.equal(await page.textContent('h2'), titleEn);
   assert.deepEqual(page.errors, []);
   await page.close();
@@ -244,7 +262,7 @@ test('a malformed hash shows the notice and falls back to defaults, without erro
   const text = await notice.textContent();
   for (const k of ['seed=abc', 'dk=0', 'fill=minus', 'Q=1,x', 'stage=nowhere', 'wat=1']) assert.ok(text.includes(k), `${k} in notice`);
   assert.equal(await page.getAttribute('.step[aria-current="step"]', 'data-stage'), 'scores');
-  assert.equal(await page.locator('.map-scores .hm-cell').count(), 12);
+  assert.equal(await page.locator('.map-scores .hm-cell').count(), 12, 'the default example is drawn with its values');
   assert.deepEqual(page.errors, []);
   const h = await hashOf(page);
   assert.ok(!h.includes('seed=abc') && !h.includes('wat'), 'the hash is rewritten with valid values');
@@ -287,15 +305,15 @@ test('bad input gets an inline message and the last valid numbers stay', async (
   // A number in the same cell is taken and recomputed.
   await cell.fill('2.5');
   await cell.press('Enter');
-  assert.match(await hashOf(page), /Q=2\.5,/);
+  await waitHash(page, /Q=2\.5,/);
   assert.deepEqual(page.errors, []);
   await page.close();
 });
 
 test('an output row highlights its weight row and the values it mixes', async () => {
   const page = await lab.open('lesson=pipeline&lang=en&preset=cat-fish&stage=output&keyPadding=1,0,0,0');
-  await page.click('.map-output .hm-cell[data-row="1"][data-col="0"]');
-  assert.match(await hashOf(page), /selRow=1&selCol=-1/);
+  await clickCell(page, 'output', 1, 0);
+  await waitHash(page, /selRow=1&selCol=-1/);
   const weightMarks = await page.$$eval('.map-weights .hm-mark.hl', (ms) => ms.map((m) => parseFloat(m.style.top)));
   assert.equal(weightMarks.length, 1);
   assert.ok(Math.abs(weightMarks[0] - 100 / 3) < 0.01, `weight row 1 marked (top ${weightMarks[0]}%)`);

@@ -36,6 +36,7 @@ test('tex: KaTeX spellings', () => {
   assert.equal(tex(-2.5), '-2.50');
   assert.equal(tex(-1e9), '-1.0\\times 10^{9}');
   assert.equal(texVector([1, -Infinity]), '[1.00,\\ -\\infty]');
+  assert.equal(texVector([1, 2, 3], 0, 2), '[1,\\ 2,\\ \\ldots]');
   assert.equal(fmtVector([0.5, NaN], 1), '[0.5, NaN]');
 });
 

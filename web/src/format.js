@@ -38,9 +38,12 @@ export function tex(x, digits = 2) {
   return s;
 }
 
-// A vector as TeX: [a, b, c].
-export function texVector(values, digits = 2) {
-  return '[' + Array.from(values, (v) => tex(v, digits)).join(',\\ ') + ']';
+// A vector as TeX: [a, b, c]; past `maxItems` entries the rest is shown as \ldots.
+export function texVector(values, digits = 2, maxItems = Infinity) {
+  const all = Array.from(values);
+  const shown = all.slice(0, maxItems).map((v) => tex(v, digits));
+  if (all.length > maxItems) shown.push('\\ldots');
+  return '[' + shown.join(',\\ ') + ']';
 }
 
 // A vector as plain text: [a, b, c].

@@ -43,10 +43,26 @@ function readHash() {
   return { state: normaliseStage(s, problems), problems };
 }
 
-function writeHash() {
-  lastHash = '#' + serializeHash(state, schema, base);
+// The hash follows the state. Writes are throttled (at most one per HASH_MS, the last one
+// always lands) because browsers slow down pages that call replaceState too often, e.g.
+// while a slider is dragged.
+const HASH_MS = 200;
+let hashTimer = 0;
+let hashWrittenAt = -Infinity;
+function flushHash() {
+  clearTimeout(hashTimer);
+  hashTimer = 0;
+  hashWrittenAt = performance.now();
   if (location.hash !== lastHash) history.replaceState(null, '', lastHash);
 }
+function writeHash() {
+  lastHash = '#' + serializeHash(state, schema, base);
+  if (hashTimer) return;
+  const wait = hashWrittenAt + HASH_MS - performance.now();
+  if (wait <= 0) flushHash();
+  else hashTimer = setTimeout(flushHash, wait);
+}
+window.addEventListener('pagehide', () => { if (hashTimer) flushHash(); });
 
 // ---- the notice region ---------------------------------------------------------------------
 

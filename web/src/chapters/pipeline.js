@@ -15,6 +15,7 @@ const STEPS = [
 ];
 
 const GRID_CELL_LIMIT = 256; // typed grids larger than this are not offered for typing
+const VEC_MAX = 6; // entries of a vector written out in a formula (the table has them all)
 
 const strings = {
   en: {
@@ -186,6 +187,11 @@ function field(labelText, input, hint) {
   return { wrap, input, error };
 }
 
+// Sets text only when it changed (an unchanged page region is not laid out again).
+function setText(el, text) {
+  if (el.textContent !== text) el.textContent = text;
+}
+
 function showError(f, message) {
   f.error.textContent = message || '';
   f.input.setAttribute('aria-invalid', message ? 'true' : 'false');
@@ -246,6 +252,7 @@ export default {
   },
 
   leave() {
+    for (const { hm } of Object.values(ui.heatmaps)) hm.destroy();
     ui = null;
   },
 };
@@ -336,7 +343,7 @@ function syncInputs(ctx, run) {
   const p = PRESETS[st.preset];
   const { s } = ctx;
   ui.presetSel.value = st.preset;
-  ui.about.textContent = s(`about.${st.preset}`);
+  setText(ui.about, s(`about.${st.preset}`));
   const typedScores = !!p.scores;
   ui.mode.wrap.hidden = typedScores;
   ui.modeSel.value = st.inputMode;
@@ -495,8 +502,8 @@ function heatmap(ctx, name, kind, onSelect) {
     const title = h('h4', { class: 'map-title' });
     wrap.append(title);
     const hm = ctx.views.createHeatmap(wrap, {
-      kind, onSelect,
-      strings: { showTable: ctx.t('showTable'), showHeatmap: ctx.t('showHeatmap') },
+      kind, onSelect, widthFrom: ui.maps,
+      strings: { showTable: ctx.t('showTable'), showHeatmap: ctx.t('showHeatmap'), keys: ctx.t('heatmapKeys') },
     });
     ui.heatmaps[name] = { wrap, title, hm };
   }
@@ -523,8 +530,8 @@ function drawStage(ctx, run) {
   const colMax = stage === 'output' ? result.output.cols - 1 : nk - 1;
   const col = state.selCol < 0 ? -1 : Math.min(state.selCol, colMax);
 
-  ui.stageTitle.textContent = `${k + 1}. ${STEPS[k].title[ctx.lang]}`;
-  ui.explain.textContent = stage === 'scaled' && inputs.scoresTyped ? s('explain.scaled.typed') : s(`explain.${stage}`);
+  setText(ui.stageTitle, `${k + 1}. ${STEPS[k].title[ctx.lang]}`);
+  setText(ui.explain, stage === 'scaled' && inputs.scoresTyped ? s('explain.scaled.typed') : s(`explain.${stage}`));
   views.renderFormula(ui.general, generalTex(stage, inputs, state));
 
   const select = (name) => ({ row: r, col: c }) => {
@@ -547,7 +554,7 @@ function drawStage(ctx, run) {
     const spec = mats[name];
     const hm = heatmap(ctx, name, spec.kind, select(name));
     ui.maps.append(hm.wrap); // in layout order, and in the DOM before it measures itself
-    hm.title.textContent = spec.title;
+    setText(hm.title, spec.title);
     const isQueryRows = spec.rows === qt;
     hm.hm.update({
       matrix: spec.m, rowLabels: spec.rows, colLabels: spec.cols, domain: spec.domain,
@@ -558,7 +565,7 @@ function drawStage(ctx, run) {
 
   linkHighlights(stage, result, row, col, nk);
   views.renderFormula(ui.live, liveTex(ctx, stage, inputs, result, row, col));
-  ui.note.textContent = noteText(ctx, stage, inputs, result, row);
+  setText(ui.note, noteText(ctx, stage, inputs, result, row));
   drawBars(ctx, stage, inputs, result, row);
   drawGuess(ctx, stage, inputs, result);
 }
@@ -643,7 +650,7 @@ function liveTex(ctx, stage, inputs, result, i, j) {
       const finite = m.filter((x) => !Number.isNaN(x));
       const top = max(finite);
       const w = at(result.weights, i, jj);
-      const row = `w_{${tok(qt[i])}} = \\operatorname{softmax}(${texVector(m)}) = ${texVector(rowOf(result.weights, i), 3)}`;
+      const row = `w_{${tok(qt[i])}} = \\operatorname{softmax}(${texVector(m, 2, VEC_MAX)}) = ${texVector(rowOf(result.weights, i), 3, VEC_MAX)}`;
       const cell = `w${sub(qt[i], kt[jj])} = \\frac{e^{\\,${paren(tex(m[jj]))} - ${paren(tex(top))}}}{\\sum_k e^{\\,m_{ik} - ${paren(tex(top))}}} = ${tex(w, 3)}`;
       return j < 0 ? row : `\\begin{gathered}${cell}\\\\ ${row}\\end{gathered}`;
     }
@@ -652,7 +659,7 @@ function liveTex(ctx, stage, inputs, result, i, j) {
       const terms = w.map((x, k) => ({ x, k })).filter(({ x }) => x !== 0).slice(0, 5)
         .map(({ x, k }) => `${tex(x, 2)}\\,v_{${tok(kt[k])}}`);
       if (w.filter((x) => x !== 0).length > 5) terms.push('\\cdots');
-      return `o_{${tok(qt[i])}} = ${terms.join(' + ') || '0'} = ${texVector(rowOf(result.output, i))}`;
+      return `o_{${tok(qt[i])}} = ${terms.join(' + ') || '0'} = ${texVector(rowOf(result.output, i), 2, VEC_MAX)}`;
     }
     default: return '';
   }

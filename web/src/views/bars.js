@@ -18,7 +18,9 @@ export function createBars(parent, { label = '', color = '#3b528b' } = {}) {
   figure.append(svg);
   parent.append(figure);
 
-  // values: numbers ; labels: strings ; highlight: index or -1 ; domain: [lo, hi] or auto
+  let axisKey = '';
+  // values: numbers ; labels: strings ; highlight: index or -1 ; domain: [lo, hi] or auto.
+  // Elements are joined by index, so an update only moves bars and changes texts.
   function update({ values, labels, highlight = -1, domain, caption = label, digits = 2 }) {
     const n = values.length;
     const rowH = 22;
@@ -32,27 +34,30 @@ export function createBars(parent, { label = '', color = '#3b528b' } = {}) {
     const lo = domain ? domain[0] : 0;
     const x = scaleLinear().domain([lo, hi]).range([margin.left, width - margin.right]).clamp(true);
     const y = scaleBand().domain(labels.map((_, i) => i)).range([margin.top, height - margin.bottom]).padding(0.2);
+    const x0 = x(Math.max(lo, 0));
     const root = select(svg);
-    root.selectAll('*').remove();
-    const row = root.selectAll('g.bar').data(Array.from(values)).join('g').attr('class', 'bar')
-      .classed('hl', (_, i) => i === highlight);
-    row.append('rect')
-      .attr('x', x(Math.max(lo, 0)))
-      .attr('y', (_, i) => y(i))
-      .attr('height', y.bandwidth())
-      .attr('width', (v) => (Number.isFinite(v) ? Math.abs(x(v) - x(Math.max(lo, 0))) : 0))
-      .attr('fill', color);
-    row.append('text').attr('class', 'bar-label')
-      .attr('x', margin.left - 6).attr('y', (_, i) => y(i) + y.bandwidth() / 2)
-      .attr('dy', '0.35em').attr('text-anchor', 'end')
-      .text((_, i) => labels[i]);
-    row.append('text').attr('class', 'bar-value')
-      .attr('x', (v) => (Number.isFinite(v) ? x(v) : x(lo)) + 4).attr('y', (_, i) => y(i) + y.bandwidth() / 2)
-      .attr('dy', '0.35em')
+    const row = root.selectAll('g.bar').data(Array.from(values)).join((enter) => {
+      const g = enter.append('g').attr('class', 'bar');
+      g.append('rect').attr('fill', color);
+      g.append('text').attr('class', 'bar-label').attr('dy', '0.35em').attr('text-anchor', 'end');
+      g.append('text').attr('class', 'bar-value').attr('dy', '0.35em');
+      return g;
+    });
+    row.classed('hl', (_, i) => i === highlight);
+    row.select('rect')
+      .attr('x', x0).attr('y', (_, i) => y(i)).attr('height', y.bandwidth())
+      .attr('width', (v) => (Number.isFinite(v) ? Math.abs(x(v) - x0) : 0));
+    row.select('.bar-label').attr('x', margin.left - 6).attr('y', (_, i) => y(i) + y.bandwidth() / 2).text((_, i) => labels[i]);
+    row.select('.bar-value').attr('x', (v) => (Number.isFinite(v) ? x(v) : x(lo)) + 4).attr('y', (_, i) => y(i) + y.bandwidth() / 2)
       .text((v) => fmt(v, digits));
-    root.append('g').attr('class', 'axis')
-      .attr('transform', `translate(0,${height - margin.bottom})`)
-      .call(axisBottom(x).ticks(4));
+    const key = `${lo}:${hi}:${height}`;
+    if (key !== axisKey) {
+      axisKey = key;
+      root.selectAll('g.axis').remove();
+      root.append('g').attr('class', 'axis')
+        .attr('transform', `translate(0,${height - margin.bottom})`)
+        .call(axisBottom(x).ticks(4));
+    }
   }
 
   return { el: figure, update, destroy: () => figure.remove() };

@@ -1,15 +1,20 @@
 // A heatmap of a matrix: a canvas with one pixel per cell, stretched with CSS; token labels
-// and cell values in an HTML overlay; cells selectable by click and keyboard (arrow keys move,
-// Enter or Space selects); a highlight API for linked highlighting; and a toggle that shows
-// the same numbers as an accessible table.
+// and (when cells are big enough) cell values in an HTML overlay; a cell cursor moved by
+// click or keyboard (arrow keys, Home/End; Enter or Space selects); a highlight API for
+// linked highlighting; and a toggle that shows the same numbers as an accessible table.
 //
-//   const hm = createHeatmap(parent, { label, kind: 'sequential' | 'diverging', onSelect, strings })
+//   const hm = createHeatmap(parent, { label, kind: 'sequential' | 'diverging', onSelect, strings, widthFrom })
 //   hm.update({ matrix, rowLabels, colLabels, domain, selected: { row, col }, caption })
+//          // selected.col === null selects the whole row
 //   hm.highlight({ rows: [i], cols: [j], cells: [[i, j]] })
 //
 // Palettes are colour-blind safe: viridis (sequential, for weights in [0, 1]) and RdBu
 // (diverging, for signed scores; red = positive, blue = negative). −∞ cells are grey and
 // striped; NaN cells are magenta and flagged.
+//
+// Speed: one update touches a canvas, at most one text node per visible cell, and a few mark
+// boxes. It never reads layout: the available width is measured once and then followed with a
+// ResizeObserver.
 
 import { scaleSequential, scaleDiverging, scaleLinear } from 'd3-scale';
 import { interpolateViridis, interpolateRdBu } from 'd3-scale-chromatic';
@@ -18,25 +23,17 @@ import { select } from 'd3-selection';
 import { fmt } from '../format.js';
 import { renderTable } from './table.js';
 
-const SVG_NS = 'http://www.w3.org/2000/svg';
 const BLOCKED_RGB = [200, 200, 200];
 const NAN_RGB = [220, 40, 160];
 const HUGE = 1e8; // |x| at or beyond this (the −1e9 mask fill) is drawn like a blocked cell
+const MIN_TEXT_W = 34; // px a cell needs to print its value
+const MIN_TEXT_H = 16;
 
 // "#rrggbb" or "rgb(r, g, b)" -> [r, g, b]
 function parseColor(c) {
   if (c[0] === '#') return [1, 3, 5].map((k) => parseInt(c.slice(k, k + 2), 16));
   return c.match(/\d+/g).slice(0, 3).map(Number);
 }
-
-// 256-entry lookup table of an interpolator on [0, 1].
-function lut(interp) {
-  return Array.from({ length: 256 }, (_, k) => parseColor(interp(k / 255)));
-}
-const PALETTES = {
-  sequential: { interp: interpolateViridis, lut: lut(interpolateViridis) },
-  diverging: { interp: (t) => interpolateRdBu(1 - t), lut: lut((t) => interpolateRdBu(1 - t)) },
-};
 
 // Black or white text, whichever contrasts more with the background (WCAG luminance).
 function textColor([r, g, b]) {
@@ -45,7 +42,17 @@ function textColor([r, g, b]) {
   return (L + 0.05) / 0.05 > 1.05 / (L + 0.05) ? '#000' : '#fff';
 }
 
-// The colour domain of a matrix: [0, 1]-like for sequential, symmetric for diverging.
+// 256-entry lookup tables (colour and its text colour) of an interpolator on [0, 1].
+function palette(interp) {
+  const rgb = Array.from({ length: 256 }, (_, k) => parseColor(interp(k / 255)));
+  return { interp, rgb, text: rgb.map(textColor) };
+}
+const PALETTES = {
+  sequential: palette(interpolateViridis),
+  diverging: palette((t) => interpolateRdBu(1 - t)),
+};
+
+// The colour domain of a matrix: min..max for sequential, symmetric around 0 for diverging.
 function autoDomain(data, kind) {
   let lo = Infinity, hi = -Infinity;
   for (const x of data) {
@@ -55,17 +62,25 @@ function autoDomain(data, kind) {
   }
   if (lo === Infinity) { lo = 0; hi = 1; }
   if (kind === 'diverging') {
+    // Symmetric, rounded out to a nice number so small changes keep the same colours and legend.
     const m = Math.max(Math.abs(lo), Math.abs(hi), 1e-6);
-    return [-m, m];
+    return scaleLinear().domain([-m, m]).nice(4).domain();
   }
   if (hi - lo < 1e-9) hi = lo + 1;
   return [lo, hi];
 }
 
+// Width the row labels take (an estimate from the longest label: CJK characters count double).
+function rowLabelWidth(labels) {
+  const longest = labels.reduce((m, l) => Math.max(m, [...l].reduce((w, ch) => w + (ch.charCodeAt(0) > 255 ? 1.9 : 1), 0)), 1);
+  return Math.min(96, 14 + longest * 7.5);
+}
+
 let nextId = 0;
 
 export function createHeatmap(parent, { label = '', kind = 'sequential', onSelect = null, digits = 2,
-  strings = { showTable: 'Show as table', showHeatmap: 'Show as heatmap' }, maxCell = 72 } = {}) {
+  strings = {}, maxCell = 72, widthFrom = null } = {}) {
+  const str = { showTable: 'Show as table', showHeatmap: 'Show as heatmap', keys: 'Arrow keys move, Enter selects.', ...strings };
   const id = `hm${nextId++}`;
   const figure = document.createElement('figure');
   figure.className = 'heatmap';
@@ -74,134 +89,165 @@ export function createHeatmap(parent, { label = '', kind = 'sequential', onSelec
       <div class="hm-corner"></div>
       <div class="hm-cols" aria-hidden="true"></div>
       <div class="hm-rows" aria-hidden="true"></div>
-      <div class="hm-plot">
+      <div class="hm-plot" tabindex="0" role="group" aria-roledescription="heatmap" aria-describedby="${id}-cursor">
         <canvas class="hm-canvas" aria-hidden="true"></canvas>
-        <div class="hm-cells" role="grid"></div>
-        <div class="hm-marks" aria-hidden="true"></div>
+        <div class="hm-cells" aria-hidden="true"></div>
+        <div class="hm-marks" aria-hidden="true"><div class="hm-mark cursor"></div></div>
       </div>
     </div>
+    <p class="visually-hidden" id="${id}-cursor" aria-live="polite"></p>
     <div class="hm-foot">
       <svg class="hm-legend" aria-hidden="true"></svg>
       <button type="button" class="hm-toggle" aria-expanded="false" aria-controls="${id}-table"></button>
     </div>
     <div class="hm-table" id="${id}-table" hidden></div>`;
   parent.append(figure);
-  const grid = figure.querySelector('.hm-grid');
-  const colsEl = figure.querySelector('.hm-cols');
-  const rowsEl = figure.querySelector('.hm-rows');
-  const plot = figure.querySelector('.hm-plot');
-  const canvas = figure.querySelector('canvas');
-  const cellsEl = figure.querySelector('.hm-cells');
-  const marksEl = figure.querySelector('.hm-marks');
-  const legend = figure.querySelector('.hm-legend');
-  const toggle = figure.querySelector('.hm-toggle');
-  const tableEl = figure.querySelector('.hm-table');
+  const q = (s) => figure.querySelector(s);
+  const grid = q('.hm-grid'), colsEl = q('.hm-cols'), rowsEl = q('.hm-rows'), plot = q('.hm-plot');
+  const canvas = q('canvas'), cellsEl = q('.hm-cells'), marksEl = q('.hm-marks'), cursorMark = q('.hm-mark.cursor');
+  const cursorText = q(`#${id}-cursor`), legend = q('.hm-legend'), toggle = q('.hm-toggle'), tableEl = q('.hm-table');
   const ctx2d = canvas.getContext('2d');
 
-  let data = null;       // last update's arguments
-  let cells = [];        // overlay cell elements, row-major
-  let shape = [0, 0];    // rows, cols of the overlay
-  let focus = [0, 0];    // roving tabindex position
+  let data = null;          // the last update's arguments
+  let shape = [0, 0];       // rows, cols
+  let textCells = [];       // value labels, row-major (only while values are shown)
+  let cursor = [0, 0];      // keyboard cursor
   let tableShown = false;
   let hl = { rows: [], cols: [], cells: [] };
+  let avail = 0;            // px available for the plot and its row labels
+  let legendKey = '';
 
-  toggle.textContent = strings.showTable;
+  // ---- table toggle ----
+  toggle.textContent = str.showTable;
   toggle.addEventListener('click', () => {
     tableShown = !tableShown;
     toggle.setAttribute('aria-expanded', String(tableShown));
-    toggle.textContent = tableShown ? strings.showHeatmap : strings.showTable;
+    toggle.textContent = tableShown ? str.showHeatmap : str.showTable;
     grid.hidden = tableShown;
     tableEl.hidden = !tableShown;
     if (tableShown && data) drawTable();
   });
+  function drawTable() {
+    renderTable(tableEl, {
+      caption: data.caption ?? label, rowLabels: data.rowLabels, colLabels: data.colLabels, matrix: data.matrix, digits,
+    });
+  }
 
-  // Overlay cells are rebuilt only when the shape changes.
-  function buildCells(rows, cols) {
-    shape = [rows, cols];
-    cellsEl.style.gridTemplateColumns = `repeat(${cols}, 1fr)`;
-    cellsEl.style.gridTemplateRows = `repeat(${rows}, 1fr)`;
-    const frag = document.createDocumentFragment();
-    cells = [];
-    for (let i = 0; i < rows; i++) {
-      const row = document.createElement('div');
-      row.setAttribute('role', 'row');
-      row.className = 'hm-row';
-      for (let j = 0; j < cols; j++) {
-        const c = document.createElement('div');
-        c.className = 'hm-cell';
-        c.setAttribute('role', 'gridcell');
-        c.tabIndex = -1;
-        c.dataset.row = i;
-        c.dataset.col = j;
-        row.append(c);
-        cells.push(c);
-      }
-      frag.append(row);
+  // ---- width: measured once, then followed ----
+  const widthEl = widthFrom || parent;
+  const ro = new ResizeObserver((entries) => {
+    const w = Math.round(entries[0].contentRect.width);
+    if (w !== avail && w > 0) {
+      avail = w;
+      if (data) update(data);
     }
-    cellsEl.replaceChildren(frag);
-    focus = [Math.min(focus[0], rows - 1), Math.min(focus[1], cols - 1)];
-    if (cells.length) cells[focus[0] * cols + focus[1]].tabIndex = 0;
-    canvas.width = cols;
-    canvas.height = rows;
-  }
-
-  function moveFocus(i, j) {
-    const [rows, cols] = shape;
-    i = Math.max(0, Math.min(rows - 1, i));
-    j = Math.max(0, Math.min(cols - 1, j));
-    cells[focus[0] * cols + focus[1]].tabIndex = -1;
-    focus = [i, j];
-    const c = cells[i * cols + j];
-    c.tabIndex = 0;
-    c.focus();
-  }
-
-  cellsEl.addEventListener('click', (e) => {
-    const c = e.target.closest('.hm-cell');
-    if (!c || !onSelect) return;
-    const i = +c.dataset.row, j = +c.dataset.col;
-    moveFocus(i, j);
-    onSelect({ row: i, col: j });
   });
-  cellsEl.addEventListener('keydown', (e) => {
-    const [i, j] = focus;
-    const [, cols] = shape;
+  ro.observe(widthEl);
+
+  // ---- pointer and keyboard ----
+  function cellAt(e) {
+    const r = plot.getBoundingClientRect();
+    const i = Math.floor(((e.clientY - r.top) / r.height) * shape[0]);
+    const j = Math.floor(((e.clientX - r.left) / r.width) * shape[1]);
+    return [Math.max(0, Math.min(shape[0] - 1, i)), Math.max(0, Math.min(shape[1] - 1, j))];
+  }
+  plot.addEventListener('click', (e) => {
+    if (!data) return;
+    const [i, j] = cellAt(e);
+    moveCursor(i, j);
+    if (onSelect) onSelect({ row: i, col: j });
+  });
+  plot.addEventListener('keydown', (e) => {
+    const [i, j] = cursor;
     const moves = { ArrowUp: [i - 1, j], ArrowDown: [i + 1, j], ArrowLeft: [i, j - 1], ArrowRight: [i, j + 1],
-      Home: [i, 0], End: [i, cols - 1] };
+      Home: [i, 0], End: [i, shape[1] - 1] };
     if (moves[e.key]) {
       e.preventDefault();
       e.stopPropagation();
-      moveFocus(...moves[e.key]);
+      moveCursor(...moves[e.key]);
     } else if ((e.key === 'Enter' || e.key === ' ') && onSelect) {
       e.preventDefault();
       e.stopPropagation();
       onSelect({ row: i, col: j });
     }
   });
+  plot.addEventListener('focus', () => describeCursor());
   rowsEl.addEventListener('click', (e) => {
     const r = e.target.closest('[data-row]');
     if (r && onSelect) onSelect({ row: +r.dataset.row, col: null });
   });
 
-  function drawTable() {
-    renderTable(tableEl, {
-      caption: data.caption ?? label, rowLabels: data.rowLabels, colLabels: data.colLabels,
-      matrix: data.matrix, digits,
-    });
+  function moveCursor(i, j) {
+    cursor = [Math.max(0, Math.min(shape[0] - 1, i)), Math.max(0, Math.min(shape[1] - 1, j))];
+    placeBox(cursorMark, cursor[0], cursor[1], 1, 1);
+    describeCursor();
+  }
+  function describeCursor() {
+    if (!data) return;
+    const [i, j] = cursor;
+    cursorText.textContent = `${data.rowLabels[i]} → ${data.colLabels[j]}: ${fmt(data.matrix.data[i * shape[1] + j], digits)}`;
+  }
+  function placeBox(el, r0, c0, nr, nc) {
+    const [rows, cols] = shape;
+    el.style.top = `${(100 * r0) / rows}%`;
+    el.style.left = `${(100 * c0) / cols}%`;
+    el.style.height = `${(100 * nr) / rows}%`;
+    el.style.width = `${(100 * nc) / cols}%`;
   }
 
-  function drawLegend(scale) {
+  // ---- drawing ----
+  function setShape(rows, cols) {
+    shape = [rows, cols];
+    canvas.width = cols;
+    canvas.height = rows;
+    colsEl.style.gridTemplateColumns = `repeat(${cols}, 1fr)`;
+    rowsEl.style.gridTemplateRows = `repeat(${rows}, 1fr)`;
+    textCells = [];
+    cellsEl.replaceChildren();
+    moveCursor(cursor[0], cursor[1]);
+  }
+
+  function setTextCells(on) {
+    const n = on ? shape[0] * shape[1] : 0;
+    if (textCells.length === n) return;
+    textCells = Array.from({ length: n }, (_, k) => {
+      const c = document.createElement('div');
+      c.className = 'hm-cell';
+      c.dataset.row = (k / shape[1]) | 0;
+      c.dataset.col = k % shape[1];
+      placeBox(c, (k / shape[1]) | 0, k % shape[1], 1, 1); // absolutely placed: no grid layout
+      return c;
+    });
+    cellsEl.replaceChildren(...textCells);
+  }
+
+  function setLabels(el, labels, name, show) {
+    el.classList.toggle('hm-hidden-labels', !show);
+    if (el.childElementCount !== labels.length) {
+      el.replaceChildren(...labels.map((_, k) => {
+        const s = document.createElement('span');
+        s.dataset[name] = k;
+        return s;
+      }));
+    }
+    for (let k = 0; k < labels.length; k++) {
+      const s = el.children[k];
+      if (s.textContent !== labels[k]) { s.textContent = labels[k]; s.title = labels[k]; }
+    }
+  }
+
+  function drawLegend(domain, pal) {
+    const key = `${kind}:${domain[0]}:${domain[1]}`;
+    if (key === legendKey) return;
+    legendKey = key;
     const w = 200, h = 34;
     const svg = select(legend).attr('viewBox', `0 0 ${w} ${h}`);
     svg.selectAll('*').remove();
     const gid = `${id}-grad`;
     const grad = svg.append('defs').append('linearGradient').attr('id', gid);
-    const [lo, hi] = [scale.domain()[0], scale.domain()[scale.domain().length - 1]];
-    for (let k = 0; k <= 10; k++) {
-      grad.append('stop').attr('offset', `${k * 10}%`).attr('stop-color', scale(lo + (hi - lo) * k / 10));
-    }
+    for (let k = 0; k <= 10; k++) grad.append('stop').attr('offset', `${k * 10}%`).attr('stop-color', pal.interp(k / 10));
     svg.append('rect').attr('x', 8).attr('y', 2).attr('width', w - 16).attr('height', 10).attr('fill', `url(#${gid})`);
-    const x = scaleLinear().domain([lo, hi]).range([8, w - 8]);
+    const x = scaleLinear().domain(domain).range([8, w - 8]);
     svg.append('g').attr('transform', 'translate(0,12)').call(axisBottom(x).ticks(4).tickSizeOuter(0));
   }
 
@@ -210,112 +256,82 @@ export function createHeatmap(parent, { label = '', kind = 'sequential', onSelec
     data = next;
     const { matrix, rowLabels, colLabels } = next;
     const { rows, cols } = matrix;
-    if (rows !== shape[0] || cols !== shape[1]) buildCells(rows, cols);
-    cellsEl.setAttribute('aria-label', next.caption ?? label);
+    if (rows !== shape[0] || cols !== shape[1]) setShape(rows, cols);
+    if (!avail) avail = widthEl.clientWidth; // the one layout read, on first draw
+    const caption = next.caption ?? label;
+    plot.setAttribute('aria-label', `${caption}. ${str.keys}`);
 
     // Size: cells at most maxCell wide, the plot as wide as the space allows.
-    const avail = Math.max(60, figure.clientWidth - rowLabelWidth(rowLabels));
-    const cellW = Math.min(maxCell, avail / cols);
+    const room = Math.max(60, avail - rowLabelWidth(rowLabels));
+    const cellW = Math.min(maxCell, room / cols);
     const cellH = Math.max(10, Math.min(34, cellW * 0.75));
-    plot.style.width = `${cellW * cols}px`;
-    plot.style.height = `${cellH * rows}px`;
-    colsEl.style.width = `${cellW * cols}px`;
-    const showText = cellW >= 34 && cellH >= 16;
-    const showLabels = cellW >= 16;
+    const W = `${cellW * cols}px`, H = `${cellH * rows}px`;
+    if (plot.style.width !== W) { plot.style.width = W; colsEl.style.width = W; }
+    if (plot.style.height !== H) { plot.style.height = H; rowsEl.style.height = H; }
+    const showText = cellW >= MIN_TEXT_W && cellH >= MIN_TEXT_H;
     figure.classList.toggle('hm-small', !showText);
+    setTextCells(showText);
 
-    // Colours.
+    // Colours (and values, when shown).
     const domain = next.domain ?? autoDomain(matrix.data, kind);
     const pal = PALETTES[kind];
-    const scale = kind === 'diverging'
-      ? scaleDiverging(pal.interp).domain([domain[0], 0, domain[1]]).clamp(true)
-      : scaleSequential(pal.interp).domain(domain).clamp(true);
     const img = ctx2d.createImageData(cols, rows);
     const lo = domain[0], span = domain[1] - domain[0] || 1;
     for (let k = 0; k < rows * cols; k++) {
       const x = matrix.data[k];
-      let rgb;
-      let cls = 'hm-cell';
-      if (Number.isNaN(x)) { rgb = NAN_RGB; cls += ' nan'; }
-      else if (!Number.isFinite(x) || Math.abs(x) >= HUGE) { rgb = BLOCKED_RGB; cls += ' blocked'; }
+      let rgb, ink, cls = 'hm-cell';
+      if (Number.isNaN(x)) { rgb = NAN_RGB; ink = '#fff'; cls += ' nan'; }
+      else if (!Number.isFinite(x) || Math.abs(x) >= HUGE) { rgb = BLOCKED_RGB; ink = '#000'; cls += ' blocked'; }
       else {
-        let t = (x - lo) / span;
-        t = t < 0 ? 0 : t > 1 ? 1 : t;
-        rgb = pal.lut[Math.round(t * 255)];
+        const t = Math.round(Math.min(1, Math.max(0, (x - lo) / span)) * 255);
+        rgb = pal.rgb[t];
+        ink = pal.text[t];
       }
       img.data[4 * k] = rgb[0];
       img.data[4 * k + 1] = rgb[1];
       img.data[4 * k + 2] = rgb[2];
       img.data[4 * k + 3] = 255;
-      const c = cells[k];
-      const text = fmt(x, digits);
-      const i = (k / cols) | 0, j = k % cols;
       if (showText) {
+        const c = textCells[k];
+        const text = fmt(x, digits);
         if (c.textContent !== text) c.textContent = text;
-        c.style.color = textColor(rgb);
-      } else if (c.textContent !== '') c.textContent = '';
-      if (c.className !== cls) c.className = cls;
-      c.setAttribute('aria-label', `${rowLabels[i]} → ${colLabels[j]}: ${text}`);
+        if (c.style.color !== ink) c.style.color = ink;
+        if (c.className !== cls) c.className = cls;
+      }
     }
     ctx2d.putImageData(img, 0, 0);
 
-    // Labels.
-    colsEl.style.gridTemplateColumns = `repeat(${cols}, 1fr)`;
-    rowsEl.style.gridTemplateRows = `repeat(${rows}, 1fr)`;
-    rowsEl.style.height = `${cellH * rows}px`;
-    setLabels(colsEl, colLabels, 'col', showLabels);
+    setLabels(colsEl, colLabels, 'col', cellW >= 16);
     setLabels(rowsEl, rowLabels, 'row', cellH >= 12);
-
-    drawLegend(scale);
+    drawLegend(domain, pal);
     applyMarks(next.selected);
+    if (document.activeElement === plot) describeCursor();
     if (tableShown) drawTable();
   }
 
-  function setLabels(el, labels, kindName, show) {
-    el.classList.toggle('hm-hidden-labels', !show);
-    if (el.childElementCount !== labels.length) {
-      el.replaceChildren(...labels.map((_, k) => {
-        const s = document.createElement('span');
-        s.dataset[kindName] = k;
-        return s;
-      }));
-    }
-    labels.forEach((l, k) => {
-      const s = el.children[k];
-      if (s.textContent !== l) { s.textContent = l; s.title = l; }
-    });
-  }
-
-  // Selection and highlight marks: outlined boxes over whole rows, columns or single cells,
-  // drawn in a layer above the cells; labels of marked rows and columns in bold.
+  // Selection and highlight: outlined boxes over rows, columns or cells, in a layer above the
+  // cells; labels of marked rows and columns in bold.
   function applyMarks(selected) {
     const [rows, cols] = shape;
     const boxes = [];
-    const box = (r0, c0, nr, nc, cls) => boxes.push({ r0, c0, nr, nc, cls });
-    for (const i of hl.rows) if (i < rows) box(i, 0, 1, cols, 'hl');
-    for (const j of hl.cols) if (j < cols) box(0, j, rows, 1, 'hl');
-    for (const [i, j] of hl.cells) if (i < rows && j < cols) box(i, j, 1, 1, 'hl');
+    for (const i of hl.rows) if (i < rows) boxes.push([i, 0, 1, cols, 'hl']);
+    for (const j of hl.cols) if (j < cols) boxes.push([0, j, rows, 1, 'hl']);
+    for (const [i, j] of hl.cells) if (i < rows && j < cols) boxes.push([i, j, 1, 1, 'hl']);
     if (selected && selected.row < rows) {
-      if (selected.col === null || selected.col === undefined) box(selected.row, 0, 1, cols, 'sel');
-      else if (selected.col < cols) box(selected.row, selected.col, 1, 1, 'sel');
+      if (selected.col === null || selected.col === undefined) boxes.push([selected.row, 0, 1, cols, 'sel']);
+      else if (selected.col < cols) boxes.push([selected.row, selected.col, 1, 1, 'sel']);
     }
-    marksEl.replaceChildren(...boxes.map(({ r0, c0, nr, nc, cls }) => {
+    const els = boxes.map(([r0, c0, nr, nc, cls]) => {
       const d = document.createElement('div');
       d.className = `hm-mark ${cls}`;
-      d.style.top = `${(100 * r0) / rows}%`;
-      d.style.left = `${(100 * c0) / cols}%`;
-      d.style.height = `${(100 * nr) / rows}%`;
-      d.style.width = `${(100 * nc) / cols}%`;
+      placeBox(d, r0, c0, nr, nc);
       return d;
-    }));
-    for (let k = 0; k < rows * cols; k++) {
-      const i = (k / cols) | 0, j = k % cols;
-      const sel = !!selected && selected.row === i && (selected.col === j || selected.col === null);
-      if ((cells[k].getAttribute('aria-selected') === 'true') !== sel) cells[k].setAttribute('aria-selected', String(sel));
-    }
+    });
+    marksEl.replaceChildren(cursorMark, ...els);
     const hlRows = new Set(hl.rows), hlCols = new Set(hl.cols);
-    [...rowsEl.children].forEach((s, i) => s.classList.toggle('hl', hlRows.has(i) || (!!selected && selected.row === i)));
-    [...colsEl.children].forEach((s, j) => s.classList.toggle('hl', hlCols.has(j) || (!!selected && selected.col === j)));
+    const selRow = selected ? selected.row : -1, selCol = selected ? selected.col : -1;
+    for (let i = 0; i < rowsEl.children.length; i++) rowsEl.children[i].classList.toggle('hl', hlRows.has(i) || selRow === i);
+    for (let j = 0; j < colsEl.children.length; j++) colsEl.children[j].classList.toggle('hl', hlCols.has(j) || selCol === j);
   }
 
   function highlight(h = {}) {
@@ -323,11 +339,10 @@ export function createHeatmap(parent, { label = '', kind = 'sequential', onSelec
     if (data) applyMarks(data.selected);
   }
 
-  return { el: figure, update, highlight, destroy: () => figure.remove() };
-}
+  function destroy() {
+    ro.disconnect();
+    figure.remove();
+  }
 
-// Width the row labels take (a rough estimate from the longest label).
-function rowLabelWidth(labels) {
-  const longest = labels.reduce((m, l) => Math.max(m, [...l].reduce((w, ch) => w + (ch.charCodeAt(0) > 255 ? 1.9 : 1), 0)), 1);
-  return Math.min(96, 14 + longest * 7.5);
+  return { el: figure, update, highlight, destroy };
 }
