@@ -176,7 +176,7 @@ test('a million samples at d_k = 1024 run in the worker: progress, partial histo
 });
 
 test('moving the slider quickly cancels stale work: only the last d_k is drawn', async () => {
-  const page = await lab.open('lesson=scaling&labDk=1024&labSamples=300000');
+  const page = await lab.open('lesson=scaling&labDk=1024&labSamples=100000');
   const slider = page.locator('input[data-field="dk"]');
   await slider.focus();
   for (let k = 0; k < 5; k++) await page.keyboard.press('ArrowLeft');
@@ -184,7 +184,7 @@ test('moving the slider quickly cancels stale work: only the last d_k is drawn',
   const dk = Number(/labDk=(\d+)/.exec(await page.evaluate(() => location.hash))[1]);
   await waitDone(page, 120000);
   assert.equal(Number(await page.getAttribute(`${VISIBLE} .histogram`, 'data-dk')), dk);
-  assert.equal(await page.getAttribute(`${VISIBLE} .histogram`, 'data-samples'), '300000');
+  assert.equal(await page.getAttribute(`${VISIBLE} .histogram`, 'data-samples'), '100000');
   await page.close();
 });
 

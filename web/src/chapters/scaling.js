@@ -121,6 +121,7 @@ const STRINGS = {
     gumbelRows: 'sample {k}',
     hardNote: 'Hard attention picks one key and has no useful gradient. Gumbel-softmax adds random Gumbel noise and keeps the softmax: as τ → 0 each sample becomes one-hot on a key drawn with probability softmax(s), yet stays differentiable. Slide τ toward 0.01 and watch the rows turn one-hot, on different keys.',
     tauStats: 'Soft weights at τ = {tau}: largest {max}, entropy {h}.',
+    with: 'with',
   },
   zh: {
     intro: '随机取两个向量 q 和 k，它们的 d_k 个分量都是相互独立的 N(0, 1) 随机数。每个乘积 q_i·k_i 的均值是 0、方差是 1，d_k 个这样的乘积加在一起，q·k 的方差就是 d_k：它的典型大小按 √d_k 增长。本课先把这件事实测出来，再看这么大的分数对 softmax 和它的梯度做了什么，以及为什么除以 √d_k 能解决问题。',
@@ -223,6 +224,7 @@ const STRINGS = {
     gumbelRows: '样本 {k}',
     hardNote: '硬注意力只挑一个键，没有可用的梯度。Gumbel-softmax 加上随机的 Gumbel 噪声后仍然做 softmax：τ → 0 时每个样本都变成 one-hot，落在哪个键上按 softmax(s) 的概率随机决定，而整个过程仍然可微。把 τ 滑向 0.01，看每一行如何变成 one-hot，而且落在不同的键上。',
     tauStats: 'τ = {tau} 时的软权重：最大 {max}，熵 {h}。',
+    with: '其中',
   },
 };
 
@@ -816,7 +818,7 @@ function drawTemperature(ctx) {
   const tau = st.labTau;
   const root = Math.sqrt(st.labDk);
   const rootTex = Number.isInteger(root) ? `= ${root}` : `\\approx ${views.tex(root, 3)}`;
-  views.renderFormula(ui.tauFormula, String.raw`\begin{gathered} \operatorname{softmax}\!\Big(\frac{q\cdot k}{\sqrt{d_k}}\Big) = \operatorname{softmax}\!\Big(\frac{q\cdot k}{\tau}\Big) \\ \text{with } \tau = \sqrt{d_k} = \sqrt{${st.labDk}} ${rootTex} \end{gathered}`);
+  views.renderFormula(ui.tauFormula, String.raw`\begin{gathered} \operatorname{softmax}\!\Big(\frac{q\cdot k}{\sqrt{d_k}}\Big) = \operatorname{softmax}\!\Big(\frac{q\cdot k}{\tau}\Big) \\ \text{${s('with')}}\ \tau = \sqrt{d_k} = \sqrt{${st.labDk}} ${rootTex} \end{gathered}`);
   const p = probe(ctx, tau, st.labScaled, GUMBEL_ROWS);
   const labels = keyLabels(st.labKeys);
   const soft = st.labScaled ? p.scaledWeights : p.rawWeights;
