@@ -228,6 +228,8 @@ export default {
     syncPanel(ctx);
     for (const [id, sec] of Object.entries(ui.sections)) sec.el.hidden = id !== stage;
     const flags = ui.sections[stage].draw(ctx, run) || {};
+    // The two-token check has its own tiny example; the big maps would only distract there.
+    ui.mapsBox.hidden = stage === 'two-token';
     drawMaps(ctx, run, stage, flags);
   },
 
@@ -511,19 +513,20 @@ function buildBlocked(ctx) {
       { id: 'large-negative', maskFill: 'large-negative', stable: true },
       { id: 'naive', maskFill: 'neg-inf', stable: false },
     ];
+    const head = ['colCase', 'colWeights', 'colOutput', 'colRows', 'colVerdict'].map((k) => s(k, { q: qt[i] }));
     const rows = cases.map((c) => {
       const r = ctx.engine.attend({ ...run.args, maskFill: c.maskFill, stable: c.stable });
       const w = rowOf(r.weights, i), o = rowOf(r.output, i);
+      // data-label: the column name, shown before each cell when the table is stacked on a phone.
       return h('tr', { 'data-case': c.id },
         h('th', { scope: 'row', text: s(`case.${c.id}`) }),
-        h('td', {}, vectorRow('', w, 3)),
-        h('td', {}, vectorRow('', o, 3)),
-        h('td', { text: r.fullyMaskedRows.length ? r.fullyMaskedRows.map((k) => `${k} (${qt[k]})`).join(', ') : s('rowsNone') }),
-        h('td', { text: s(`verdict.${classify(w)}`) }));
+        h('td', { 'data-label': head[1] }, vectorRow('', w, 3)),
+        h('td', { 'data-label': head[2] }, vectorRow('', o, 3)),
+        h('td', { 'data-label': head[3], text: r.fullyMaskedRows.length ? r.fullyMaskedRows.map((k) => `${k} (${qt[k]})`).join(', ') : s('rowsNone') }),
+        h('td', { 'data-label': head[4], text: s(`verdict.${classify(w)}`) }));
     });
     table.replaceChildren(h('table', { class: 'compare' },
-      h('thead', {}, h('tr', {}, ...['colCase', 'colWeights', 'colOutput', 'colRows', 'colVerdict']
-        .map((k) => h('th', { scope: 'col', text: s(k, { q: qt[i] }) })))),
+      h('thead', {}, h('tr', {}, ...head.map((t) => h('th', { scope: 'col', text: t })))),
       h('tbody', {}, ...rows)));
     return { cells: [] };
   }

@@ -276,7 +276,7 @@ function buildPanel(root, ctx) {
   ui.error = h('div', { class: 'field-error', role: 'alert' });
   root.append(h('section', { class: 'panel', 'data-group': 'inputs', 'aria-labelledby': 'sm-panel-h' },
     h('h3', { class: 'panel-title', id: 'sm-panel-h', text: s('inputs') }),
-    h('div', { class: 'controls' }, f.wrap, h('div', { class: 'field' }, h('span', { class: 'field-label', text: '\u00a0' }), reset)),
+    h('div', { class: 'controls sm-scores-row' }, f.wrap, reset),
     ui.error));
   ui.scores = f;
 }
@@ -300,7 +300,7 @@ function buildOverflow(ctx) {
     const { engine, views, state } = ctx;
     sl.input.value = String(state.smShift);
     sl.out.textContent = (state.smShift > 0 ? '+' : '') + views.fmt(state.smShift, 0);
-    views.renderFormula(formula, `\\text{${s('mathNaive')}: } w_i = \\frac{e^{s_i}}{\\sum_j e^{s_j}} \\qquad \\text{${s('mathStable')}: } w_i = \\frac{e^{s_i - \\max_k s_k}}{\\sum_j e^{s_j - \\max_k s_k}}`);
+    views.renderFormula(formula, `\\begin{aligned} &\\text{${s('mathNaive')}: } & w_i &= \\frac{e^{s_i}}{\\sum_j e^{s_j}} \\\\[4pt] &\\text{${s('mathStable')}: } & w_i &= \\frac{e^{s_i - \\max_k s_k}}{\\sum_j e^{s_j - \\max_k s_k}} \\end{aligned}`);
     const shifted = scores.map((x) => x + state.smShift); // the inputs, moved by the slider
     const stable = engine.softmax({ scores: [shifted], stable: true });
     const naive = engine.softmax({ scores: [shifted], stable: false });
@@ -322,7 +322,8 @@ function buildOverflow(ctx) {
     // Does the stable column still match the unshifted scores? (a check, to 4 decimals)
     const base = rowOf(engine.softmax({ scores: [scores], stable: true }).weights, 0);
     const same = base.every((x, k) => Math.abs(x - ws[k]) <= 1e-4);
-    if (nans) setMsg(note, 'bad', [s('naiveBroken', { n: nans, m: wn.length }), off ? s('naiveOthers') : '', same ? s('stableSame') : ''].filter(Boolean).join(' '));
+    const join = ctx.lang === 'zh' ? '' : ' ';
+    if (nans) setMsg(note, 'bad', [s('naiveBroken', { n: nans, m: wn.length }), off ? s('naiveOthers') : '', same ? s('stableSame') : ''].filter(Boolean).join(join));
     else if (off) setMsg(note, 'bad', s('naiveZeros', { n: off, m: wn.length }));
     else setMsg(note, 'info', s('naiveOk'));
     note.dataset.broken = String(nans > 0);

@@ -242,7 +242,7 @@ function buildBottleneck(ctx) {
 function diagram(p, weights, target, s, fmt) {
   const NS = 'http://www.w3.org/2000/svg';
   const svg = document.createElementNS(NS, 'svg');
-  const W = 440, H = 250;
+  const W = 350, H = 250;
   svg.setAttribute('viewBox', `0 0 ${W} ${H}`);
   svg.setAttribute('role', 'img');
   svg.classList.add('why-svg');
@@ -263,8 +263,8 @@ function diagram(p, weights, target, s, fmt) {
   defs.append(marker);
 
   const bw = 64, bh = 34;
-  const enc = p.keyTokens.map((_, j) => ({ x: 24 + j * 84, y: 190 }));
-  const decX0 = weights ? 66 : 180;
+  const enc = p.keyTokens.map((_, j) => ({ x: 14 + j * 84, y: 190 }));
+  const decX0 = weights ? 66 : 104;
   const dec = p.queryTokens.map((_, i) => ({ x: decX0 + i * 84, y: 28 }));
   const arrow = (x1, y1, x2, y2, cls, width = 1.5) =>
     add('line', { x1, y1, x2, y2, class: cls, 'stroke-width': width, 'marker-end': 'url(#why-arrow)' });
@@ -277,7 +277,7 @@ function diagram(p, weights, target, s, fmt) {
 
   if (!weights) {
     // Everything funnels through c.
-    const c = { x: 70, y: 112 };
+    const c = { x: 40, y: 112 };
     const last = enc[enc.length - 1];
     add('path', { d: `M${last.x + bw / 2},${last.y} C${last.x + bw / 2},${c.y + 60} ${c.x + 80},${c.y + 20} ${c.x + 44},${c.y + 17}`, class: 'why-link', fill: 'none', 'stroke-width': 1.5, 'marker-end': 'url(#why-arrow)' });
     add('rect', { x: c.x, y: c.y, width: 44, height: 34, rx: 17, class: 'why-context' });
