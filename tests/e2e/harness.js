@@ -77,5 +77,5 @@ export async function start() {
 
 // Waits until the page has loaded the engine and drawn its chapter.
 export async function ready(page) {
-  await page.waitForFunction(() => document.documentElement.dataset.ready === 'true', null, { timeout: 15000 });
+  await page.waitForFunction(() => document.documentElement.dataset.ready === 'true', null, { timeout: 60000 });
 }

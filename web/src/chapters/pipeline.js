@@ -76,6 +76,7 @@ const strings = {
     fullyMasked: 'Every key is masked for query “{token}”: the engine returns zero weights and a zero output for it.',
     landsOn: '“{q}” gives most attention to “{k}” ({w}).',
     mixes: 'Output row “{q}” mixes the values of: {list}.',
+    andMore: 'and {n} more',
     guessTitle: 'Your softmax, by hand',
     guessHint: 'Type the four weights you calculated for [2.6, 1.2, 6.1, 2]. (The article printed 0.2, 0.06, 0.1, 0.1.)',
     guessFor: 'weight of {token}',
@@ -146,6 +147,7 @@ const strings = {
     fullyMasked: 'Query“{token}”的所有 Key 都被遮盖了：引擎给它的权重全为 0，输出也全为 0。',
     landsOn: '“{q}”把最多的注意力给了“{k}”（{w}）。',
     mixes: '输出行“{q}”混合了这些 Value：{list}。',
+    andMore: '以及另外 {n} 个',
     guessTitle: '你手算的 softmax',
     guessHint: '输入你为 [2.6, 1.2, 6.1, 2] 算出的四个权重。（文章里印的是 0.2、0.06、0.1、0.1。）',
     guessFor: '{token} 的权重',
@@ -538,7 +540,9 @@ function drawStage(ctx, run) {
     // Output rows and label clicks select a whole row; otherwise a cell.
     ctx.set({ selRow: r, selCol: name === 'output' || c === null ? -1 : c });
   };
-  const dims = Array.from({ length: result.output.cols }, (_, j) => (inputs.scoresTyped ? kt[j] : `d${j + 1}`));
+  const features = PRESETS[state.preset].features?.[ctx.lang];
+  const dims = Array.from({ length: result.output.cols }, (_, j) => (inputs.scoresTyped ? kt[j]
+    : features && features.length === result.output.cols ? features[j] : `d${j + 1}`));
   const mats = {
     scores: { m: result.scores, rows: qt, cols: kt, kind: 'diverging', title: s('matScores') },
     scaled: { m: result.scaled, rows: qt, cols: kt, kind: 'diverging', title: inputs.scoresTyped ? s('matScaledTyped') : s('matScaled') },
@@ -564,7 +568,10 @@ function drawStage(ctx, run) {
   }
 
   linkHighlights(stage, result, row, col, nk);
-  views.renderFormula(ui.live, liveTex(ctx, stage, inputs, result, row, col));
+  const lines = [].concat(liveTex(ctx, stage, inputs, result, row, col));
+  while (ui.live.children.length < lines.length) ui.live.append(h('div', { class: 'formula-line' }));
+  while (ui.live.children.length > lines.length) ui.live.lastChild.remove();
+  lines.forEach((t, k) => views.renderFormula(ui.live.children[k], t));
   setText(ui.note, noteText(ctx, stage, inputs, result, row));
   drawBars(ctx, stage, inputs, result, row);
   drawGuess(ctx, stage, inputs, result);
@@ -652,7 +659,7 @@ function liveTex(ctx, stage, inputs, result, i, j) {
       const w = at(result.weights, i, jj);
       const row = `w_{${tok(qt[i])}} = \\operatorname{softmax}(${texVector(m, 2, VEC_MAX)}) = ${texVector(rowOf(result.weights, i), 3, VEC_MAX)}`;
       const cell = `w${sub(qt[i], kt[jj])} = \\frac{e^{\\,${paren(tex(m[jj]))} - ${paren(tex(top))}}}{\\sum_k e^{\\,m_{ik} - ${paren(tex(top))}}} = ${tex(w, 3)}`;
-      return j < 0 ? row : `\\begin{gathered}${cell}\\\\ ${row}\\end{gathered}`;
+      return j < 0 ? [row] : [cell, row];
     }
     case 'output': {
       const w = rowOf(result.weights, i);
@@ -681,7 +688,10 @@ function noteText(ctx, stage, inputs, result, i) {
     return best >= 0 ? s('landsOn', { q: qt[i], k: kt[best], w: views.fmt(w[best], 2) }) + ` ${s('entropy')} = ${views.fmt(result.entropy[i], 3)}` : '';
   }
   if (stage === 'output') {
-    const list = w.map((x, j) => (x > 0 ? `${kt[j]} (${views.fmt(x, 2)})` : null)).filter(Boolean);
+    // The keys with a weight above zero, largest first; at most 8 named.
+    const mixed = w.map((x, j) => ({ x, j })).filter(({ x }) => x > 0).sort((a, b) => b.x - a.x);
+    const list = mixed.slice(0, 8).map(({ x, j }) => `${kt[j]} (${views.fmt(x, 2)})`);
+    if (mixed.length > 8) list.push(s('andMore', { n: mixed.length - 8 }));
     return s('mixes', { q: qt[i], list: list.join(', ') });
   }
   return '';

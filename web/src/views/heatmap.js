@@ -70,10 +70,14 @@ function autoDomain(data, kind) {
   return [lo, hi];
 }
 
+// Length of the longest label in Latin-character widths (a CJK character counts double).
+function labelLength(labels) {
+  return labels.reduce((m, l) => Math.max(m, [...l].reduce((w, ch) => w + (ch.charCodeAt(0) > 255 ? 1.9 : 1), 0)), 1);
+}
+
 // Width the row labels take (an estimate from the longest label: CJK characters count double).
 function rowLabelWidth(labels) {
-  const longest = labels.reduce((m, l) => Math.max(m, [...l].reduce((w, ch) => w + (ch.charCodeAt(0) > 255 ? 1.9 : 1), 0)), 1);
-  return Math.min(96, 14 + longest * 7.5);
+  return Math.min(96, 14 + labelLength(labels) * 7.5);
 }
 
 let nextId = 0;
@@ -301,7 +305,8 @@ export function createHeatmap(parent, { label = '', kind = 'sequential', onSelec
     }
     ctx2d.putImageData(img, 0, 0);
 
-    setLabels(colsEl, colLabels, 'col', cellW >= 16);
+    // Column labels only when the longest one fits its column (else the table has them).
+    setLabels(colsEl, colLabels, 'col', cellW >= 4 + 7 * labelLength(colLabels));
     setLabels(rowsEl, rowLabels, 'row', cellH >= 12);
     drawLegend(domain, pal);
     applyMarks(next.selected);
