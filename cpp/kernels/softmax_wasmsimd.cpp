@@ -16,8 +16,8 @@ static inline v128_t splat_f(float x) { return wasm_f32x4_splat(x); }
 static inline v128_t exp_x4(v128_t x) {
   const v128_t over = wasm_f32x4_gt(x, splat_f(kExpOverflow));
   const v128_t under = wasm_f32x4_lt(x, splat_f(kExpUnderflow));
-  // clamp (NaN passes through max and min, and stays NaN)
-  v128_t xc = wasm_f32x4_min(wasm_f32x4_max(x, splat_f(kExpUnderflow)), splat_f(kExpOverflow));
+  // clamp; pmax/pmin (one instruction each) with x first let a NaN pass through, and stay NaN
+  v128_t xc = wasm_f32x4_pmin(wasm_f32x4_pmax(x, splat_f(kExpUnderflow)), splat_f(kExpOverflow));
   const v128_t n = wasm_f32x4_nearest(wasm_f32x4_mul(xc, splat_f(kLog2e)));
   v128_t r = wasm_f32x4_sub(xc, wasm_f32x4_mul(n, splat_f(kLn2Hi)));
   r = wasm_f32x4_sub(r, wasm_f32x4_mul(n, splat_f(kLn2Lo)));
@@ -43,42 +43,67 @@ static inline v128_t exp_x4(v128_t x) {
 static inline float exp_one(float x) { return wasm_f32x4_extract_lane(exp_x4(splat_f(x)), 0); }
 
 // x: (rows, cols), in place. stable: exp(x - max) / sum; naive: exp(x) / sum.
+// The main loops take 16 columns a step (four independent vectors) so the exp chains overlap.
 void softmax_rows_wasmsimd(float* x, int rows, int cols, bool stable) {
-  const int c4 = cols & ~3;
+  const int c16 = cols & ~15, c4 = cols & ~3;
   for (int r = 0; r < rows; ++r) {
     float* row = x + static_cast<long>(r) * cols;
-    // row max (stable only)
+    // row max (stable only); the scores carry no NaN, so pmax (maxps) is enough
     float shift = 0.0f;
     if (stable) {
       shift = row[0];
       if (c4 > 0) {
-        v128_t vmax = wasm_v128_load(row);
-        for (int j = 4; j < c4; j += 4) vmax = wasm_f32x4_max(vmax, wasm_v128_load(row + j));
-        vmax = wasm_f32x4_max(vmax, wasm_i32x4_shuffle(vmax, vmax, 2, 3, 0, 1));
-        vmax = wasm_f32x4_max(vmax, wasm_i32x4_shuffle(vmax, vmax, 1, 0, 3, 2));
-        shift = wasm_f32x4_extract_lane(vmax, 0);
+        v128_t m0 = wasm_v128_load(row), m1 = m0, m2 = m0, m3 = m0;
+        int j = 0;
+        for (; j < c16; j += 16) {
+          m0 = wasm_f32x4_pmax(m0, wasm_v128_load(row + j));
+          m1 = wasm_f32x4_pmax(m1, wasm_v128_load(row + j + 4));
+          m2 = wasm_f32x4_pmax(m2, wasm_v128_load(row + j + 8));
+          m3 = wasm_f32x4_pmax(m3, wasm_v128_load(row + j + 12));
+        }
+        for (; j < c4; j += 4) m0 = wasm_f32x4_pmax(m0, wasm_v128_load(row + j));
+        v128_t m = wasm_f32x4_pmax(wasm_f32x4_pmax(m0, m1), wasm_f32x4_pmax(m2, m3));
+        m = wasm_f32x4_pmax(m, wasm_i32x4_shuffle(m, m, 2, 3, 0, 1));
+        m = wasm_f32x4_pmax(m, wasm_i32x4_shuffle(m, m, 1, 0, 3, 2));
+        shift = wasm_f32x4_extract_lane(m, 0);
       }
       for (int j = c4; j < cols; ++j) shift = row[j] > shift ? row[j] : shift;
     }
     // exponentials and their sum
     const v128_t vshift = splat_f(shift);
-    v128_t vsum = splat_f(0.0f);
-    for (int j = 0; j < c4; j += 4) {
+    v128_t s0 = splat_f(0.0f), s1 = s0, s2 = s0, s3 = s0;
+    int j = 0;
+    for (; j < c16; j += 16) {
+      const v128_t e0 = exp_x4(wasm_f32x4_sub(wasm_v128_load(row + j), vshift));
+      const v128_t e1 = exp_x4(wasm_f32x4_sub(wasm_v128_load(row + j + 4), vshift));
+      const v128_t e2 = exp_x4(wasm_f32x4_sub(wasm_v128_load(row + j + 8), vshift));
+      const v128_t e3 = exp_x4(wasm_f32x4_sub(wasm_v128_load(row + j + 12), vshift));
+      wasm_v128_store(row + j, e0);
+      wasm_v128_store(row + j + 4, e1);
+      wasm_v128_store(row + j + 8, e2);
+      wasm_v128_store(row + j + 12, e3);
+      s0 = wasm_f32x4_add(s0, e0);
+      s1 = wasm_f32x4_add(s1, e1);
+      s2 = wasm_f32x4_add(s2, e2);
+      s3 = wasm_f32x4_add(s3, e3);
+    }
+    for (; j < c4; j += 4) {
       const v128_t e = exp_x4(wasm_f32x4_sub(wasm_v128_load(row + j), vshift));
       wasm_v128_store(row + j, e);
-      vsum = wasm_f32x4_add(vsum, e);
+      s0 = wasm_f32x4_add(s0, e);
     }
+    const v128_t vsum = wasm_f32x4_add(wasm_f32x4_add(s0, s1), wasm_f32x4_add(s2, s3));
     float sum = (wasm_f32x4_extract_lane(vsum, 0) + wasm_f32x4_extract_lane(vsum, 1)) +
                 (wasm_f32x4_extract_lane(vsum, 2) + wasm_f32x4_extract_lane(vsum, 3));
-    for (int j = c4; j < cols; ++j) {
+    for (j = c4; j < cols; ++j) {
       row[j] = exp_one(row[j] - shift);
       sum += row[j];
     }
     // normalise
     const v128_t vs = splat_f(sum);
-    for (int j = 0; j < c4; j += 4)
+    for (j = 0; j < c4; j += 4)
       wasm_v128_store(row + j, wasm_f32x4_div(wasm_v128_load(row + j), vs));
-    for (int j = c4; j < cols; ++j) row[j] = row[j] / sum;
+    for (j = c4; j < cols; ++j) row[j] = row[j] / sum;
   }
 }
 
