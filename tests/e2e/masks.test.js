@@ -122,6 +122,15 @@ test('the causal mask zeroes the upper triangle; the reversed one puts weight ab
   assert.equal(above, 3);
   assert.match(await page.textContent('.mk-causal .mk-note.bad'), /Future leak: 3 cells above the diagonal/);
   assert.equal(await page.locator('.mk-map-weights .hm-mark.hl').count(), 3);
+
+  // The right causal mask with a 0 fill leaks the future too: the fill, not the mask, is wrong.
+  await page.getByLabel(/Reversed causal mask/).uncheck();
+  await causal.check();
+  await page.check('input[name="mk-fill"][value="zero"]');
+  await page.waitForFunction(() => /fill=zero/.test(location.hash) && /[#&]causal=1/.test(location.hash));
+  w = await readMap(page, 'weights');
+  for (let i = 0; i < 3; i++) assertRowClose(w[i], refSoftmax(S[i].map((x, j) => (j <= i ? x : 0))), 0.006, `causal + 0 fill row ${i}`);
+  assert.match(await page.textContent('.mk-causal .mk-note.bad'), /Future leak: 3 cells.*a 0 fill does not block anything/);
   assert.deepEqual(page.errors, []);
 });
 

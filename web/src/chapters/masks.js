@@ -58,6 +58,7 @@ const strings = {
     futureLeak: 'Future leak: {n} cells above the diagonal get weight (outlined in red). During training the model would learn to copy the answer from the future.',
     upperZero: 'Every cell above the diagonal has weight exactly 0: no query reads the future.',
     noCausal: 'Switch on the causal mask, then the reversed one.',
+    fillLeak: 'The causal mask is on, but a 0 fill does not block anything: see the fill choice above.',
 
     'h.custom': 'Draw your own mask',
     'p.custom': 'Click a cell of the mask (or move with the arrow keys and press Enter or Space) to block or allow that query–key pair. The weights follow at once: the blocked weight is shared out among the keys still allowed in that row.',
@@ -139,6 +140,7 @@ const strings = {
     futureLeak: '未来信息泄漏：对角线以上有 {n} 个格子分到了权重（红框标出）。训练时模型会学会直接从“未来”抄答案。',
     upperZero: '对角线以上每个格子的权重都严格为 0：没有 Query 能读到未来。',
     noCausal: '先打开因果掩码，再试试写反的版本。',
+    fillLeak: '因果掩码虽然开着，可填充值 0 什么也挡不住：看看上面的填充值选项。',
 
     'h.custom': '自己画一个掩码',
     'p.custom': '点击掩码里的格子（或用方向键移动，按回车或空格），就能屏蔽或放开这一对 Query–Key。权重随即更新：被屏蔽的那份权重，会分给这一行里仍然允许的 Key。',
@@ -440,11 +442,12 @@ function buildCausal(ctx) {
     crossHint.hidden = PRESETS[st.preset].kind !== 'cross';
     crossHint.textContent = s('crossHint');
     const future = futureCells(run.result);
-    if (future.length && st.reverseCausal) setMsg(note, 'bad', s('futureLeak', { n: future.length }));
-    else if (!future.length && (st.causal || st.reverseCausal)) setMsg(note, 'good', s('upperZero'));
-    else if (future.length && !st.causal) setMsg(note, 'info', s('noCausal'));
-    else setMsg(note, 'info', '');
-    return { cells: st.reverseCausal ? future : [] };
+    const on = st.causal || st.reverseCausal;
+    const join = ctx.lang === 'zh' ? '' : ' ';
+    if (!on) setMsg(note, 'info', s('noCausal'));
+    else if (future.length) setMsg(note, 'bad', s('futureLeak', { n: future.length }) + (st.reverseCausal ? '' : join + s('fillLeak')));
+    else setMsg(note, 'good', s('upperZero'));
+    return { cells: on ? future : [] };
   }
   return { el, draw };
 }
@@ -454,13 +457,16 @@ function buildCausal(ctx) {
 function buildCustom(ctx) {
   const { s } = ctx;
   const note = msg();
+  const leakNote = msg();
   const clear = h('button', { type: 'button', class: 'btn', text: s('clearCustom'), onclick: () => ctx.set({ customMask: [] }) });
   const el = section('custom', ctx, h('p', { class: 'explain', text: s('p.custom') }),
-    h('div', { class: 'controls', 'data-group': 'inputs' }, clear), note);
+    h('div', { class: 'controls', 'data-group': 'inputs' }, clear), note, leakNote);
   function draw(ctx, run) {
     clear.disabled = ctx.state.customMask.length === 0;
     setMsg(note, 'info', ''); // a click may set it again right after this draw
     const leaks = leakedCells(run.result);
+    if (leaks.length) setMsg(leakNote, 'bad', s('leak', { n: leaks.length, max: ctx.views.fmt(maxWeightOf(run.result, leaks), 3) }));
+    else setMsg(leakNote, 'info', '');
     return { cells: leaks };
   }
   return { el, draw, note };
