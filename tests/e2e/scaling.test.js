@@ -150,8 +150,11 @@ test('a million samples at d_k = 1024 run in the worker: progress, partial histo
     }
     return out;
   });
-  // (one whole run on this thread would block it for seconds; the bound leaves room for a busy CI box)
-  assert.ok(Math.max(...lags) < 300, `main thread blocked: timer lag up to ${Math.max(...lags)} ms`);
+  // One whole run on this thread would block it for seconds (a million pairs at d_k = 1024 take
+  // about 25 s). The bounds leave room for a busy CI machine: most timers on time, none stuck.
+  const sorted = [...lags].sort((a, b) => a - b);
+  assert.ok(sorted[Math.floor(lags.length / 2)] < 50, `main thread busy: median timer lag ${sorted[Math.floor(lags.length / 2)]} ms`);
+  assert.ok(sorted[lags.length - 1] < 1500, `main thread blocked: timer lag up to ${sorted[lags.length - 1]} ms`);
   const workerLoaded = await page.evaluate(() => performance.getEntriesByType('resource').some((r) => /lab-worker/.test(r.name)));
   assert.ok(workerLoaded, 'the run happens in the lab worker');
   const first = Number(await page.getAttribute(`${VISIBLE} .histogram`, 'data-samples'));
@@ -179,9 +182,9 @@ test('moving the slider quickly cancels stale work: only the last d_k is drawn',
   const page = await lab.open('lesson=scaling&labDk=1024&labSamples=100000');
   const slider = page.locator('input[data-field="dk"]');
   await slider.focus();
-  for (let k = 0; k < 5; k++) await page.keyboard.press('ArrowLeft');
-  await page.waitForFunction(() => /labDk=(\d+)/.exec(location.hash)?.[1] !== '1024');
-  const dk = Number(/labDk=(\d+)/.exec(await page.evaluate(() => location.hash))[1]);
+  for (let k = 0; k < 5; k++) await page.keyboard.press('ArrowLeft');  // 1024 967 912 861 813 767
+  await page.waitForFunction(() => location.hash.includes('labDk=767'));
+  const dk = 767;
   await waitDone(page, 120000);
   assert.equal(Number(await page.getAttribute(`${VISIBLE} .histogram`, 'data-dk')), dk);
   assert.equal(await page.getAttribute(`${VISIBLE} .histogram`, 'data-samples'), '100000');

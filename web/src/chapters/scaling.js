@@ -573,6 +573,25 @@ function setProgress(row, { running, done, total, text, stopLabel }) {
   row.el.dataset.state = running ? 'running' : 'idle';
 }
 
+// Partial results arrive after every chunk (every ~20 ms); redraw at most every 120 ms so the
+// page's thread stays free for the learner. The last call of a burst always draws.
+const DRAW_EVERY_MS = 120;
+function throttled(kind, draw) {
+  const t = ui.throttle[kind] || (ui.throttle[kind] = { last: 0, timer: null, draw: null });
+  t.draw = draw;
+  if (t.timer !== null) return;
+  const wait = Math.max(0, t.last + DRAW_EVERY_MS - performance.now());
+  t.timer = setTimeout(() => {
+    t.timer = null;
+    t.last = performance.now();
+    if (ui && t.draw) t.draw();
+  }, wait);
+}
+function cancelThrottled(kind) {
+  const t = ui && ui.throttle[kind];
+  if (t && t.timer !== null) { clearTimeout(t.timer); t.timer = null; }
+}
+
 function varianceArgs(st) {
   return { dk: st.labDk, samples: st.labSamples, seed: st.labSeed, bins: binsFor(st.labDk, st.labScaled) };
 }
@@ -580,6 +599,7 @@ function varianceArgs(st) {
 function startVariance(ctx, args) {
   const { s } = ctx;
   const t0 = performance.now();
+  cancelThrottled('variance');
   ui.varRunning = true;
   ui.varArgs = args;
   ui.varResult = null;
@@ -590,12 +610,15 @@ function startVariance(ctx, args) {
   ui.lab.run('variance', args, (done, total, partial) => {
     ui.varResult = partial;
     ui.varDone = done;
-    setProgress(ui.varProgress, { running: true, done, total, stopLabel: s('cancel'),
-      text: s('running', { done: fmtInt(done, ctx.lang), total: fmtInt(total, ctx.lang), pct: Math.floor((100 * done) / total) }) });
-    drawVariance(ctx);
+    throttled('variance', () => {
+      setProgress(ui.varProgress, { running: true, done: ui.varDone, total, stopLabel: s('cancel'),
+        text: s('running', { done: fmtInt(ui.varDone, ctx.lang), total: fmtInt(total, ctx.lang), pct: Math.floor((100 * ui.varDone) / total) }) });
+      drawVariance(ctx);
+    });
   }).then((result) => {
     if (ui === null || ui.varArgs !== args) return;
     ui.varRunning = false;
+    cancelThrottled('variance');
     if (result) {
       ui.varResult = result;
       ui.varDone = args.samples;
@@ -609,6 +632,7 @@ function startVariance(ctx, args) {
       setProgress(ui.varProgress, { running: false, done: ui.varDone, total: args.samples, stopLabel: s('rerun'), text: msg });
       ui.varProgress.live.textContent = msg;
       ui.varProgress.el.dataset.state = 'stopped';
+      drawVariance(ctx);
     }
   }, (e) => engineFailed(ctx, ui.varProgress, e));
 }
@@ -620,6 +644,7 @@ function sweepArgs(st) {
 function startSweep(ctx, args) {
   const { s } = ctx;
   const t0 = performance.now();
+  cancelThrottled('sweep');
   ui.sweepRunning = true;
   ui.sweepArgs = args;
   ui.sweep = null;
@@ -627,11 +652,14 @@ function startSweep(ctx, args) {
   show({ running: true, done: 0, total: args.dks.length, stopLabel: s('cancel'), text: s('sweepRunning', { done: 0, total: args.dks.length }) });
   ui.lab.run('sweep', args, (done, total, partial) => {
     ui.sweep = partial;
-    show({ running: true, done, total, stopLabel: s('cancel'), text: s('sweepRunning', { done, total }) });
-    drawSweep(ctx);
+    throttled('sweep', () => {
+      show({ running: true, done, total, stopLabel: s('cancel'), text: s('sweepRunning', { done, total }) });
+      drawSweep(ctx);
+    });
   }).then((result) => {
     if (ui === null || ui.sweepArgs !== args) return;
     ui.sweepRunning = false;
+    cancelThrottled('sweep');
     if (result) {
       ui.sweep = result;
       const msg = s('sweepDone', { ms: Math.round(performance.now() - t0) });
@@ -642,6 +670,7 @@ function startSweep(ctx, args) {
       const done = ui.sweep ? ui.sweep.points.length : 0;
       show({ running: false, done, total: args.dks.length, stopLabel: s('rerun'), text: s('sweepRunning', { done, total: args.dks.length }) });
       for (const row of ui.sweepRows) row.el.dataset.state = 'stopped';
+      drawSweep(ctx);
     }
   }, (e) => { for (const row of ui.sweepRows) engineFailed(ctx, row, e); });
 }
@@ -925,7 +954,7 @@ export default {
 
   enter(root, ctx) {
     if (ui) this.leave();
-    ui = { lab: createLabClient({ engine: ctx.engine }), varKey: null, sweepKey: null, sweepRows: [], ctx };
+    ui = { lab: createLabClient({ engine: ctx.engine }), varKey: null, sweepKey: null, sweepRows: [], throttle: {}, ctx };
     const { s } = ctx;
     root.append(h('h2', { text: ctx.lang === 'zh' ? '为什么要除以 √d_k' : 'Why divide by √d_k' }),
       h('p', { class: 'lead', text: s('intro') }));
@@ -944,6 +973,8 @@ export default {
 
   leave() {
     if (!ui) return;
+    cancelThrottled('variance');
+    cancelThrottled('sweep');
     ui.lab.terminate();
     ui = null;
   },
