@@ -3,7 +3,7 @@
 // check. The mask set here is the shared one: the pipeline shows the same example with it.
 // Every number comes from engine.attend; this file only decides what to flag and says why.
 
-import { PRESETS, PRESET_IDS, MAX_TOKENS, presetPatch, runExample, buildInputs, toGrid } from '../example.js';
+import { PRESETS, PRESET_IDS, MAX_TOKENS, presetPatch, runExample, toGrid } from '../example.js';
 import { h, createStepper, rowOf, vectorRow } from '../views/lesson.js';
 
 const STEPS = [
@@ -564,7 +564,7 @@ function buildTwoToken(ctx) {
   function draw(ctx, run) {
     const { views, engine } = ctx;
     const st = ctx.state;
-    const inputs = buildInputs(engine, st);
+    const { inputs } = run;
     const kt = inputs.keyTokens, qt = inputs.queryTokens;
     if (kt.length < 2) {
       vectors.replaceChildren();

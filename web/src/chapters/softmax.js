@@ -350,6 +350,7 @@ function buildTemperature(ctx) {
     const T = state.temperature;
     sl.input.value = String(nearestStop(T_STOPS, T));
     sl.out.textContent = `T = ${T}`;
+    sl.input.setAttribute('aria-valuetext', sl.out.textContent); // the slider moves over stops, not over T itself
     views.renderFormula(formula, `w_i = \\frac{e^{s_i / T}}{\\sum_j e^{s_j / T}}, \\qquad T = ${T}`);
     const r = engine.softmax({ scores: [scores], temperature: T });
     const even = engine.softmax({ scores: [scores.map(() => 0)] }); // equal scores: the largest entropy
@@ -421,11 +422,12 @@ function buildHardSoft(ctx) {
     list);
 
   function draw(ctx, scores) {
-    const { engine, views, state } = ctx;
+    const { engine, state } = ctx;
     const labels = labelsOf(scores.length);
     const tau = state.gumbelTau;
     sl.input.value = String(nearestStop(TAU_STOPS, tau));
     sl.out.textContent = `τ = ${tau}`;
+    sl.input.setAttribute('aria-valuetext', sl.out.textContent);
     seedOut.textContent = s('seed', { seed: state.seed });
     const soft = engine.softmax({ scores: [scores], temperature: state.temperature });
     const hard = engine.hardAttention({ scores: [scores] });
@@ -439,7 +441,6 @@ function buildHardSoft(ctx) {
     show(rows[0], s('softRow'), soft.weights, 0);
     show(rows[1], s('hardRow'), hard, 0);
     for (let k = 0; k < GUMBEL_SAMPLES; k++) show(rows[2 + k], s('gumbelRow', { k: k + 1 }), gumbel, k);
-    void views;
   }
   return { el, draw };
 }
