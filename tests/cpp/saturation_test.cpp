@@ -143,7 +143,7 @@ TEST(QueryProbe, HardAndGumbel) {
   for (std::size_t j = 0; j < 8; j++) EXPECT_EQ(r.hard[j], j == best ? 1.0f : 0.0f);
   ASSERT_EQ(r.gumbel.rows, 12);
   ASSERT_EQ(r.gumbel.cols, 8);
-  int distinct_winners = 0;
+  int distinct_winners = 0, sharp = 0;
   std::vector<int> seen(8, 0);
   for (int s = 0; s < 12; s++) {
     double sum = 0, top = 0;
@@ -153,9 +153,11 @@ TEST(QueryProbe, HardAndGumbel) {
       if (r.gumbel.at(s, j) > top) top = r.gumbel.at(s, j), arg = j;
     }
     EXPECT_NEAR(sum, 1.0, 1e-5);
-    EXPECT_GT(top, 0.95) << "at tau 0.02 a Gumbel-softmax sample is nearly one-hot";
+    if (top > 0.95) sharp++;
     if (!seen[arg]++) distinct_winners++;
   }
+  // at tau 0.02 a sample is nearly one-hot unless two noisy scores fall within ~0.06
+  EXPECT_GE(sharp, 10) << "of 12 Gumbel-softmax rows nearly one-hot";
   // a sample, not the argmax: with scores of std ~1 the winner varies between rows
   EXPECT_GE(distinct_winners, 2);
 }

@@ -232,7 +232,8 @@ test('temperature: raw scores at τ = √d_k give the scaled weights', async () 
   await page.click(`${VISIBLE} .map .hm-toggle`);
   const rows = await page.$$eval(`${VISIBLE} .map table tbody tr`, (trs) => trs.map((tr) => [...tr.cells].slice(1).map((c) => Number(c.textContent.replace('\u2212', '-')))));
   assert.equal(rows.length, 8);
-  for (const r of rows) assert.ok(Math.max(...r) > 0.95, `Gumbel row at τ = 0.01: ${r}`);
+  // nearly one-hot, unless two noisy scores happen to land within ~0.03 of each other
+  assert.ok(rows.filter((r) => Math.max(...r) > 0.95).length >= 6, `Gumbel rows at τ = 0.01: ${rows.join(' | ')}`);
   const hard = await page.getAttribute(`${VISIBLE} .lab-bars:nth-child(2) svg`, 'aria-label');
   assert.equal((hard.match(/ 1(,|$)/g) || []).length, 1, `hard attention is one-hot: ${hard}`);
   assert.deepEqual(page.errors, []);

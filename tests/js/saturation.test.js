@@ -100,12 +100,15 @@ for (const simd of BUILDS) {
       assert.equal(r.gumbel.rows, 16);
       assert.equal(r.gumbel.cols, 10);
       const winners = new Set();
+      let sharp = 0;
       for (let s = 0; s < 16; s++) {
         const row = Array.from(r.gumbel.data.subarray(s * 10, (s + 1) * 10));
         assert.ok(close(row.reduce((a, b) => a + b, 0), 1, 1e-5), `gumbel row ${s} sums to 1`);
-        assert.ok(Math.max(...row) > 0.95, `gumbel row ${s} is nearly one-hot at tau 0.01`);
+        if (Math.max(...row) > 0.95) sharp++;
         winners.add(argmax(row));
       }
+      // nearly one-hot unless two noisy scores happen to fall within ~0.03 of each other
+      assert.ok(sharp >= 14, `only ${sharp} of 16 Gumbel rows are nearly one-hot at tau 0.01`);
       assert.ok(winners.size >= 2, 'Gumbel samples land on different keys (a sample, not the argmax)');
       // at a high temperature the samples are soft
       const warm = engine.queryProbe({ dk: 16, nKeys: 10, seed: 8, tau: 5, scaled: true, gumbelSamples: 4 });
