@@ -6,6 +6,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { start } from './harness.js';
 import { loadEngine } from '../../web/src/engine.js';
+import { binsFor } from '../../web/src/lab-jobs.js';
 
 let lab;
 let engine;
@@ -55,7 +56,7 @@ function visibleCounts(edges, counts, lo, hi) {
 }
 
 async function checkVarianceOnScreen(page, dk, samples, seed = 1) {
-  const args = { dk, samples, seed, bins: 80 };
+  const args = { dk, samples, seed, bins: binsFor(dk) };
   const m = await readMoments(page);
   const here = await mainThread(page, args);
   for (const side of ['raw', 'scaled']) {
@@ -102,10 +103,16 @@ test('moving d_k with the keyboard changes the histogram and the table to the en
   await waitDone(page);
   await checkVarianceOnScreen(page, 512, 20000);
   assert.equal(await slider.getAttribute('aria-valuetext'), 'd_k = 512');
-  // the scaled view: the N(0, 1) histogram of the same pairs
+  // the scaled view: the N(0, 1) histogram of the same pairs, at once (no new run)
   await page.check('input[data-field="scaled"]');
-  await waitDone(page);
   assert.match(await page.textContent(`${VISIBLE} .histogram figcaption`), /q·k \/ √d_k at d_k = 512/);
+  assert.equal(await page.getAttribute(`${VISIBLE} .lab-progress`, 'data-state'), 'done');
+  const scaledShown = await readHistogram(page);
+  const here = await page.evaluate(() => {
+    const r = window.attentionLab.engine.varianceExperiment({ dk: 512, samples: 20000, seed: 1, bins: 512 });
+    return { edges: Array.from(r.histogram.edges), counts: Array.from(r.histogram.scaledCounts) };
+  });
+  assert.deepEqual(scaledShown, visibleCounts(here.edges, here.counts, -4, 4), 'scaled histogram counts');
   assert.deepEqual(page.errors, []);
   await page.close();
 });

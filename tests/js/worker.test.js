@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { Worker } from 'node:worker_threads';
 
 import { loadEngine } from '../../web/src/engine.js';
-import { planChunks, chunkSize, runJob, yieldToEvents, SWEEP_DKS } from '../../web/src/lab-jobs.js';
+import { planChunks, chunkSize, binsFor, runJob, yieldToEvents, SWEEP_DKS } from '../../web/src/lab-jobs.js';
 
 const WORKER_URL = new URL('../../web/src/lab-worker.js', import.meta.url);
 
@@ -22,6 +22,14 @@ describe('chunk plan', () => {
       assert.equal(next, total, `total ${total} size ${size}: covered`);
     }
     assert.deepEqual(planChunks(11, 5), [{ first: 0, count: 5 }, { first: 5, count: 6 }]);
+  });
+
+  test('bins: 80 for small d_k, about 80 across the scaled range ±4 above, at most 512', () => {
+    assert.equal(binsFor(1), 80);
+    assert.equal(binsFor(4), 160);
+    assert.equal(binsFor(16), 320);
+    assert.equal(binsFor(64), 512);
+    assert.equal(binsFor(1024), 512);
   });
 
   test('chunk size: about a million draws, from 2 to 100,000 pairs', () => {

@@ -11,6 +11,13 @@
 // The d_k values of the sweeps: powers of two from 1 to 1024.
 export const SWEEP_DKS = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024];
 
+// Histogram bins of the variance run at d_k. The engine bins raw and scaled scores over the
+// same edges, ±4√d_k; enough bins that the scaled range ±4 still spans about 80 of them
+// (at most 512), so one run serves both views and the raw/scaled switch is instant.
+export function binsFor(dk) {
+  return Math.min(512, Math.max(80, Math.round(80 * Math.sqrt(dk))));
+}
+
 // Pairs per variance chunk: about a million normal draws (2 d_k per pair), 2 to 100,000.
 export function chunkSize(dk) {
   return Math.max(2, Math.min(100000, Math.floor(1000000 / dk)));

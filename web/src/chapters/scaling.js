@@ -13,7 +13,7 @@
 
 import './scaling.css';
 import { createLabClient } from '../lab-client.js';
-import { SWEEP_DKS } from '../lab-jobs.js';
+import { SWEEP_DKS, binsFor } from '../lab-jobs.js';
 import { createHistogram } from '../views/histogram.js';
 import { createLineChart } from '../views/line-chart.js';
 
@@ -257,12 +257,6 @@ function nearestStop(stops, v) {
     if (Math.abs(Math.log(stops[i] / v)) < Math.abs(Math.log(stops[best] / v))) best = i;
   }
   return best;
-}
-
-// Histogram bins: 80 over ±4√d_k for raw scores; for scaled ones, enough bins that ±4 (the
-// scaled range) still spans about 80 of them, at most 512.
-function binsFor(dk, scaled) {
-  return scaled ? Math.min(512, Math.max(80, Math.round(80 * Math.sqrt(dk)))) : 80;
 }
 
 // ---- theory (formulas, not results) --------------------------------------------------------------
@@ -593,7 +587,7 @@ function cancelThrottled(kind) {
 }
 
 function varianceArgs(st) {
-  return { dk: st.labDk, samples: st.labSamples, seed: st.labSeed, bins: binsFor(st.labDk, st.labScaled) };
+  return { dk: st.labDk, samples: st.labSamples, seed: st.labSeed, bins: binsFor(st.labDk) };
 }
 
 function startVariance(ctx, args) {
