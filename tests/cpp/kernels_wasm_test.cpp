@@ -6,6 +6,7 @@
 //   and starts misaligned by 1..3 floats.
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <vector>
 
@@ -16,6 +17,17 @@
 #include "kernels/kernels.h"
 
 namespace {
+
+// FNV-1a over the bits of each float: one number that changes if any value moves by an ulp.
+std::uint64_t checksum(const std::vector<float>& v) {
+  std::uint64_t h = 14695981039346656037ULL;
+  for (float y : v) {
+    std::uint32_t b;
+    std::memcpy(&b, &y, sizeof b);
+    h = (h ^ b) * 1099511628211ULL;
+  }
+  return h;
+}
 
 using namespace attn::kernels;
 
@@ -61,6 +73,23 @@ TEST(WasmRng, PinnedValuesSeed42) {
   EXPECT_EQ(v, expect_normal);
   EXPECT_EQ(u, expect_uniform);
   EXPECT_EQ(w, expect_stream7);
+}
+
+// 100,000 draws and det_log over the whole positive float range, to the last bit: the same
+// checksums are pinned in the wasm suite, so every build must produce exactly these floats.
+TEST(WasmRng, PinnedChecksums) {
+  std::vector<float> v(100000);
+  attn::Rng(42, 3).normal(v.data(), v.size());
+  EXPECT_EQ(checksum(v), 0x747d6638b961163aULL);
+  attn::Rng(42, 3).uniform(v.data(), v.size());
+  EXPECT_EQ(checksum(v), 0x6a8b540207ad5017ULL);
+  std::vector<float> logs;
+  for (std::uint32_t bits = 0x00800000U; bits < 0x7f000000U; bits += 4099) {
+    float x;
+    std::memcpy(&x, &bits, sizeof x);
+    logs.push_back(attn::det_log(x));
+  }
+  EXPECT_EQ(checksum(logs), 0x1c39ec3ab3902e73ULL);
 }
 
 TEST(WasmRng, PinnedVarianceExperiment) {
