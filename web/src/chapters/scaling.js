@@ -439,7 +439,7 @@ function buildVariance(ctx) {
   ui.varFormula = h('div', { class: 'formula' });
   ui.varProgress = progressRow(() => {
     if (ui.varRunning) {
-      ctx_cancel('variance');
+      cancelJob('variance');
     } else {
       ui.varKey = null;
       update(ui.ctx);
@@ -472,7 +472,7 @@ function buildGrowth(ctx) {
 
 function sweepProgress(ctx) {
   const row = progressRow(() => {
-    if (ui.sweepRunning) ctx_cancel('sweep');
+    if (ui.sweepRunning) cancelJob('sweep');
     else { ui.sweepKey = null; update(ui.ctx); }
   });
   ui.sweepRows = ui.sweepRows || [];
@@ -554,7 +554,7 @@ function buildTemperature(ctx) {
 
 // ---- running the long jobs --------------------------------------------------------------------------
 
-function ctx_cancel(kind) {
+function cancelJob(kind) {
   ui.lab.cancel(kind);
 }
 
