@@ -70,7 +70,10 @@ test('self vs cross: the weight matrices have the shapes the text states', async
   const text = await page.textContent('.why-self-cross');
   assert.match(text, /a 3 × 4 weight matrix here/);
   assert.match(text, /a 3 × 3 matrix/);
-  assert.equal(await page.$$eval('.why-self-cross canvas', (c) => c.map((x) => `${x.height}x${x.width}`).join(' ')), '3x4 3x3');
+  // The same matrices as accessible tables: 3 rows × 4 columns and 3 × 3.
+  for (const b of await page.$$('.why-self-cross .hm-toggle')) await b.click();
+  const shapes = await page.$$eval('.why-self-cross table', (ts) => ts.map((t) => `${t.tBodies[0].rows.length}x${t.tHead.rows[0].cells.length - 1}`));
+  assert.deepEqual(shapes, ['3x4', '3x3']);
   assert.deepEqual(page.errors, []);
 });
 
