@@ -6,6 +6,7 @@ import { Worker } from 'node:worker_threads';
 
 import { loadEngine } from '../../web/src/engine.js';
 import { planChunks, chunkSize, binsFor, runJob, yieldToEvents, SWEEP_DKS } from '../../web/src/lab-jobs.js';
+import { createLabClient } from '../../web/src/lab-client.js';
 
 const WORKER_URL = new URL('../../web/src/lab-worker.js', import.meta.url);
 
@@ -99,6 +100,29 @@ describe('jobs on this thread', () => {
 
   test('an unknown job kind is an error', async () => {
     await assert.rejects(runJob(engine, { kind: 'nope', args: {} }, hooks([])), /unknown job kind/);
+  });
+});
+
+describe('lab client without Worker support (runs the jobs on this thread)', () => {
+  test('a newer run supersedes the older one, cancel stops a run, results equal one engine call', async () => {
+    const engine = await loadEngine();
+    const client = createLabClient({ engine });
+    assert.equal(client.usesWorker(), false, 'Node has no global Worker');
+    const long = { dk: 1024, samples: 1000000, seed: 1, bins: 10 };
+    const seen = [];
+    const first = client.run('variance', long, (done) => seen.push(['first', done]));
+    const args = { dk: 16, samples: 30000, seed: 2, bins: 20 };
+    const second = client.run('variance', args, (done) => seen.push(['second', done]));
+    assert.equal(await first, null, 'superseded');
+    const r = await second;
+    const one = engine.varianceExperiment(args);
+    assert.deepEqual(Array.from(r.histogram.rawCounts), Array.from(one.histogram.rawCounts));
+    assert.ok(seen.filter(([who]) => who === 'first').length <= 1, 'the superseded run reports at most its current chunk');
+    const third = client.run('variance', long);
+    await yieldToEvents();
+    client.cancel('variance');
+    assert.equal(await third, null, 'cancelled');
+    client.terminate();
   });
 });
 

@@ -34,10 +34,14 @@ export function createLabClient({ engine }) {
       else if (m.type === 'cancelled') job.resolve(null);
       else job.reject(Object.assign(new Error(m.message), { name: m.name || 'Error' }));
     });
+    // A worker that cannot start (blocked or missing script): its jobs fail with a message,
+    // and later jobs run on this thread instead.
     worker.addEventListener('error', (e) => {
       for (const [, job] of jobs) job.reject(new Error(`lab worker: ${e.message || 'failed to start'}`));
       jobs.clear();
       current.clear();
+      worker.terminate();
+      worker = null;
     });
   }
 
