@@ -10,7 +10,8 @@ import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-export const DIST = path.join(ROOT, 'dist');
+// The built page: dist/, or the directory named by PAGE_DIST (e.g. a build kept apart from others).
+export const DIST = process.env.PAGE_DIST ? path.resolve(process.env.PAGE_DIST) : path.join(ROOT, 'dist');
 
 const MIME = {
   '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.mjs': 'text/javascript; charset=utf-8',

@@ -378,7 +378,7 @@ function syncInputs(ctx, run) {
 
   // Typed grids.
   const typed = typedScores || st.inputMode === 'typed';
-  ui.gridBox.hidden = !typed;
+  if (ui.gridBox.hidden !== !typed) ui.gridBox.hidden = !typed;
   if (typed) syncGrids(ctx, run);
 }
 
@@ -471,12 +471,12 @@ function buildStepper(root, ctx) {
 function syncStepper(ctx) {
   const k = STEPS.findIndex((st) => st.id === ctx.state.stage);
   ui.stepButtons.forEach((b, j) => {
-    if (j === k) b.setAttribute('aria-current', 'step');
-    else b.removeAttribute('aria-current');
+    if (j === k && !b.hasAttribute('aria-current')) b.setAttribute('aria-current', 'step');
+    if (j !== k && b.hasAttribute('aria-current')) b.removeAttribute('aria-current');
     b.classList.toggle('done', j < k);
   });
-  ui.prev.disabled = k === 0;
-  ui.next.disabled = k === STEPS.length - 1;
+  if (ui.prev.disabled !== (k === 0)) ui.prev.disabled = k === 0;
+  if (ui.next.disabled !== (k === STEPS.length - 1)) ui.next.disabled = k === STEPS.length - 1;
 }
 
 // ---- the stage ----------------------------------------------------------------------------------
@@ -557,7 +557,10 @@ function drawStage(ctx, run) {
   for (const name of shown) {
     const spec = mats[name];
     const hm = heatmap(ctx, name, spec.kind, select(name));
-    ui.maps.append(hm.wrap); // in layout order, and in the DOM before it measures itself
+    // In layout order, and in the DOM before it draws (moved only when out of place: a move
+    // re-attaches the whole subtree, which the browser then styles and lays out again).
+    const at = shown.indexOf(name);
+    if (ui.maps.children[at] !== hm.wrap) ui.maps.insertBefore(hm.wrap, ui.maps.children[at] || null);
     setText(hm.title, spec.title);
     const isQueryRows = spec.rows === qt;
     hm.hm.update({
@@ -567,7 +570,7 @@ function drawStage(ctx, run) {
     });
   }
 
-  linkHighlights(stage, result, row, col, nk);
+  linkHighlights(stage, result, row, col);
   const lines = [].concat(liveTex(ctx, stage, inputs, result, row, col));
   while (ui.live.children.length < lines.length) ui.live.append(h('div', { class: 'formula-line' }));
   while (ui.live.children.length > lines.length) ui.live.lastChild.remove();
@@ -584,18 +587,16 @@ function stageMain(stage) {
 
 // Linked highlighting: a weight lights up the score it came from; an output row lights up its
 // weight row and the value rows it mixes (the keys with a weight above zero).
-function linkHighlights(stage, result, row, col, nk) {
-  const hms = ui.heatmaps;
-  for (const { hm } of Object.values(hms)) hm.highlight({});
+function linkHighlights(stage, result, row, col) {
+  const marks = {};
   if (stage === 'weights') {
-    hms.masked.hm.highlight(col >= 0 ? { cells: [[row, col]] } : { rows: [row] });
+    marks.masked = col >= 0 ? { cells: [[row, col]] } : { rows: [row] };
   } else if (stage === 'output') {
     const w = rowOf(result.weights, row);
-    const mixed = w.map((x, j) => (x > 0 ? j : -1)).filter((j) => j >= 0);
-    hms.weights.hm.highlight({ rows: [row] });
-    hms.values.hm.highlight({ rows: mixed });
-    void nk;
+    marks.weights = { rows: [row] };
+    marks.values = { rows: w.map((x, j) => (x > 0 ? j : -1)).filter((j) => j >= 0) };
   }
+  for (const [name, { hm }] of Object.entries(ui.heatmaps)) hm.highlight(marks[name] || {});
 }
 
 // ---- formulas --------------------------------------------------------------------------------

@@ -10,6 +10,11 @@ import { fmt } from '../format.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 
+// Text is set only when it changed (setting SVG text is not free).
+function setText(el, text) {
+  if (el.textContent !== text) el.textContent = text;
+}
+
 export function createBars(parent, { label = '', color = '#3b528b' } = {}) {
   const figure = document.createElement('figure');
   figure.className = 'bars';
@@ -47,9 +52,10 @@ export function createBars(parent, { label = '', color = '#3b528b' } = {}) {
     row.select('rect')
       .attr('x', x0).attr('y', (_, i) => y(i)).attr('height', y.bandwidth())
       .attr('width', (v) => (Number.isFinite(v) ? Math.abs(x(v) - x0) : 0));
-    row.select('.bar-label').attr('x', margin.left - 6).attr('y', (_, i) => y(i) + y.bandwidth() / 2).text((_, i) => labels[i]);
+    row.select('.bar-label').attr('x', margin.left - 6).attr('y', (_, i) => y(i) + y.bandwidth() / 2)
+      .each(function (_, i) { setText(this, labels[i]); });
     row.select('.bar-value').attr('x', (v) => (Number.isFinite(v) ? x(v) : x(lo)) + 4).attr('y', (_, i) => y(i) + y.bandwidth() / 2)
-      .text((v) => fmt(v, digits));
+      .each(function (v) { setText(this, fmt(v, digits)); });
     const key = `${lo}:${hi}:${height}`;
     if (key !== axisKey) {
       axisKey = key;

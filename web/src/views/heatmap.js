@@ -1,5 +1,6 @@
-// A heatmap of a matrix: a canvas with one pixel per cell, stretched with CSS; token labels
-// and (when cells are big enough) cell values in an HTML overlay; a cell cursor moved by
+// A heatmap of a matrix: a canvas with one pixel per cell, stretched with CSS; a second canvas
+// at screen resolution with the cell values (when they fit), stripes on masked cells and a
+// frame on NaN cells; token labels in an HTML overlay; a cell cursor moved by
 // click or keyboard (arrow keys, Home/End; Enter or Space selects); a highlight API for
 // linked highlighting; and a toggle that shows the same numbers as an accessible table.
 //
@@ -12,8 +13,8 @@
 // (diverging, for signed scores; red = positive, blue = negative). −∞ cells are grey and
 // striped; NaN cells are magenta and flagged.
 //
-// Speed: one update touches a canvas, at most one text node per visible cell, and a few mark
-// boxes. It never reads layout: the available width is measured once and then followed with a
+// Speed: one update draws two canvases and moves a few mark boxes; there is no DOM per cell.
+// It never reads layout: the available width is measured once and then followed with a
 // ResizeObserver.
 
 import { scaleSequential, scaleDiverging, scaleLinear } from 'd3-scale';
@@ -28,6 +29,7 @@ const NAN_RGB = [220, 40, 160];
 const HUGE = 1e8; // |x| at or beyond this (the −1e9 mask fill) is drawn like a blocked cell
 const MIN_TEXT_W = 34; // px a cell needs to print its value
 const MIN_TEXT_H = 16;
+const FONT = 'sans-serif';
 
 // "#rrggbb" or "rgb(r, g, b)" -> [r, g, b]
 function parseColor(c) {
@@ -95,7 +97,7 @@ export function createHeatmap(parent, { label = '', kind = 'sequential', onSelec
       <div class="hm-rows" aria-hidden="true"></div>
       <div class="hm-plot" tabindex="0" role="group" aria-roledescription="heatmap" aria-describedby="${id}-cursor">
         <canvas class="hm-canvas" aria-hidden="true"></canvas>
-        <div class="hm-cells" aria-hidden="true"></div>
+        <canvas class="hm-text" aria-hidden="true"></canvas>
         <div class="hm-marks" aria-hidden="true"><div class="hm-mark cursor"></div></div>
       </div>
     </div>
@@ -108,18 +110,20 @@ export function createHeatmap(parent, { label = '', kind = 'sequential', onSelec
   parent.append(figure);
   const q = (s) => figure.querySelector(s);
   const grid = q('.hm-grid'), colsEl = q('.hm-cols'), rowsEl = q('.hm-rows'), plot = q('.hm-plot');
-  const canvas = q('canvas'), cellsEl = q('.hm-cells'), marksEl = q('.hm-marks'), cursorMark = q('.hm-mark.cursor');
+  const canvas = q('.hm-canvas'), textCanvas = q('.hm-text'), marksEl = q('.hm-marks'), cursorMark = q('.hm-mark.cursor');
   const cursorText = q(`#${id}-cursor`), legend = q('.hm-legend'), toggle = q('.hm-toggle'), tableEl = q('.hm-table');
   const ctx2d = canvas.getContext('2d');
+  const tctx = textCanvas.getContext('2d');
 
   let data = null;          // the last update's arguments
   let shape = [0, 0];       // rows, cols
-  let textCells = [];       // value labels, row-major (only while values are shown)
   let cursor = [0, 0];      // keyboard cursor
   let tableShown = false;
   let hl = { rows: [], cols: [], cells: [] };
   let avail = 0;            // px available for the plot and its row labels
   let legendKey = '';
+  let marksKey = '';
+  let font = '';            // the text canvas's current font
 
   // ---- table toggle ----
   toggle.textContent = str.showTable;
@@ -206,23 +210,7 @@ export function createHeatmap(parent, { label = '', kind = 'sequential', onSelec
     canvas.height = rows;
     colsEl.style.gridTemplateColumns = `repeat(${cols}, 1fr)`;
     rowsEl.style.gridTemplateRows = `repeat(${rows}, 1fr)`;
-    textCells = [];
-    cellsEl.replaceChildren();
     moveCursor(cursor[0], cursor[1]);
-  }
-
-  function setTextCells(on) {
-    const n = on ? shape[0] * shape[1] : 0;
-    if (textCells.length === n) return;
-    textCells = Array.from({ length: n }, (_, k) => {
-      const c = document.createElement('div');
-      c.className = 'hm-cell';
-      c.dataset.row = (k / shape[1]) | 0;
-      c.dataset.col = k % shape[1];
-      placeBox(c, (k / shape[1]) | 0, k % shape[1], 1, 1); // absolutely placed: no grid layout
-      return c;
-    });
-    cellsEl.replaceChildren(...textCells);
   }
 
   function setLabels(el, labels, name, show) {
@@ -240,19 +228,23 @@ export function createHeatmap(parent, { label = '', kind = 'sequential', onSelec
     }
   }
 
+  // The colour legend: the gradient is drawn once; the axis follows the domain.
+  let legendAxis = null;
   function drawLegend(domain, pal) {
-    const key = `${kind}:${domain[0]}:${domain[1]}`;
+    const key = `${domain[0]}:${domain[1]}`;
     if (key === legendKey) return;
     legendKey = key;
     const w = 200, h = 34;
-    const svg = select(legend).attr('viewBox', `0 0 ${w} ${h}`);
-    svg.selectAll('*').remove();
-    const gid = `${id}-grad`;
-    const grad = svg.append('defs').append('linearGradient').attr('id', gid);
-    for (let k = 0; k <= 10; k++) grad.append('stop').attr('offset', `${k * 10}%`).attr('stop-color', pal.interp(k / 10));
-    svg.append('rect').attr('x', 8).attr('y', 2).attr('width', w - 16).attr('height', 10).attr('fill', `url(#${gid})`);
+    if (!legendAxis) {
+      const svg = select(legend).attr('viewBox', `0 0 ${w} ${h}`);
+      const gid = `${id}-grad`;
+      const grad = svg.append('defs').append('linearGradient').attr('id', gid);
+      for (let k = 0; k <= 10; k++) grad.append('stop').attr('offset', `${k * 10}%`).attr('stop-color', pal.interp(k / 10));
+      svg.append('rect').attr('x', 8).attr('y', 2).attr('width', w - 16).attr('height', 10).attr('fill', `url(#${gid})`);
+      legendAxis = svg.append('g').attr('transform', 'translate(0,12)');
+    }
     const x = scaleLinear().domain(domain).range([8, w - 8]);
-    svg.append('g').attr('transform', 'translate(0,12)').call(axisBottom(x).ticks(4).tickSizeOuter(0));
+    legendAxis.call(axisBottom(x).ticks(4).tickSizeOuter(0));
   }
 
   // update({ matrix, rowLabels, colLabels, domain?, selected?, caption? })
@@ -263,7 +255,8 @@ export function createHeatmap(parent, { label = '', kind = 'sequential', onSelec
     if (rows !== shape[0] || cols !== shape[1]) setShape(rows, cols);
     if (!avail) avail = widthEl.clientWidth; // the one layout read, on first draw
     const caption = next.caption ?? label;
-    plot.setAttribute('aria-label', `${caption}. ${str.keys}`);
+    const aria = `${caption}. ${str.keys}`;
+    if (plot.getAttribute('aria-label') !== aria) plot.setAttribute('aria-label', aria);
 
     // Size: cells at most maxCell wide, the plot as wide as the space allows.
     const room = Math.max(60, avail - rowLabelWidth(rowLabels));
@@ -274,36 +267,81 @@ export function createHeatmap(parent, { label = '', kind = 'sequential', onSelec
     if (plot.style.height !== H) { plot.style.height = H; rowsEl.style.height = H; }
     const showText = cellW >= MIN_TEXT_W && cellH >= MIN_TEXT_H;
     figure.classList.toggle('hm-small', !showText);
-    setTextCells(showText);
 
-    // Colours (and values, when shown).
+    // Colours: one pixel per cell.
     const domain = next.domain ?? autoDomain(matrix.data, kind);
     const pal = PALETTES[kind];
     const img = ctx2d.createImageData(cols, rows);
     const lo = domain[0], span = domain[1] - domain[0] || 1;
+    const special = [];  // [k, 'blocked' | 'nan']
+    const inks = new Array(rows * cols);
     for (let k = 0; k < rows * cols; k++) {
       const x = matrix.data[k];
-      let rgb, ink, cls = 'hm-cell';
-      if (Number.isNaN(x)) { rgb = NAN_RGB; ink = '#fff'; cls += ' nan'; }
-      else if (!Number.isFinite(x) || Math.abs(x) >= HUGE) { rgb = BLOCKED_RGB; ink = '#000'; cls += ' blocked'; }
+      let rgb;
+      if (Number.isNaN(x)) { rgb = NAN_RGB; inks[k] = '#fff'; special.push([k, 'nan']); }
+      else if (!Number.isFinite(x) || Math.abs(x) >= HUGE) { rgb = BLOCKED_RGB; inks[k] = '#000'; special.push([k, 'blocked']); }
       else {
         const t = Math.round(Math.min(1, Math.max(0, (x - lo) / span)) * 255);
         rgb = pal.rgb[t];
-        ink = pal.text[t];
+        inks[k] = pal.text[t];
       }
       img.data[4 * k] = rgb[0];
       img.data[4 * k + 1] = rgb[1];
       img.data[4 * k + 2] = rgb[2];
       img.data[4 * k + 3] = 255;
-      if (showText) {
-        const c = textCells[k];
-        const text = fmt(x, digits);
-        if (c.textContent !== text) c.textContent = text;
-        if (c.style.color !== ink) c.style.color = ink;
-        if (c.className !== cls) c.className = cls;
-      }
     }
     ctx2d.putImageData(img, 0, 0);
+
+    // Stripes on blocked cells, a dashed frame on NaN cells and (when they fit) the values, drawn
+    // on a second canvas at screen resolution: no DOM per cell, so nothing to lay out.
+    const dpr = window.devicePixelRatio || 1;
+    const pw = cellW * cols, ph = cellH * rows;
+    const tw = Math.round(pw * dpr), th = Math.round(ph * dpr);
+    if (textCanvas.width !== tw || textCanvas.height !== th) {
+      textCanvas.width = tw; // resets the context's state (font included)
+      textCanvas.height = th;
+      font = '';
+    }
+    tctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    tctx.clearRect(0, 0, pw, ph);
+    for (const [k, what] of special) {
+      const x0 = (k % cols) * cellW, y0 = ((k / cols) | 0) * cellH;
+      if (what === 'blocked') {
+        tctx.save();
+        tctx.beginPath();
+        tctx.rect(x0, y0, cellW, cellH);
+        tctx.clip();
+        tctx.strokeStyle = 'rgba(0, 0, 0, 0.22)';
+        tctx.lineWidth = 1.5;
+        tctx.beginPath();
+        for (let d = -cellH; d < cellW; d += 6) { tctx.moveTo(x0 + d, y0 + cellH); tctx.lineTo(x0 + d + cellH, y0); }
+        tctx.stroke();
+        tctx.restore();
+      } else {
+        tctx.save();
+        tctx.setLineDash([3, 2]);
+        tctx.strokeStyle = '#fff';
+        tctx.lineWidth = 2;
+        tctx.strokeRect(x0 + 2, y0 + 2, cellW - 4, cellH - 4);
+        tctx.restore();
+      }
+    }
+    if (showText) {
+      const normal = `${cellW < 44 ? 11 : 12.5}px ${FONT}`, bold = `bold ${normal}`;
+      tctx.textAlign = 'center';
+      tctx.textBaseline = 'middle';
+      // Setting a font is slow (parsed and resolved each time): set it when it changes, and
+      // only NaN cells switch to bold.
+      if (font !== normal) { tctx.font = normal; font = normal; }
+      for (let k = 0; k < rows * cols; k++) {
+        const x = matrix.data[k];
+        const nan = Number.isNaN(x);
+        if (nan) { tctx.font = bold; font = bold; }
+        if (tctx.fillStyle !== inks[k]) tctx.fillStyle = inks[k];
+        tctx.fillText(fmt(x, digits), (k % cols + 0.5) * cellW, (((k / cols) | 0) + 0.5) * cellH, cellW - 2);
+        if (nan) { tctx.font = normal; font = normal; }
+      }
+    }
 
     // Column labels only when the longest one fits its column (else the table has them).
     setLabels(colsEl, colLabels, 'col', cellW >= 4 + 7 * labelLength(colLabels));
@@ -326,13 +364,17 @@ export function createHeatmap(parent, { label = '', kind = 'sequential', onSelec
       if (selected.col === null || selected.col === undefined) boxes.push([selected.row, 0, 1, cols, 'sel']);
       else if (selected.col < cols) boxes.push([selected.row, selected.col, 1, 1, 'sel']);
     }
-    const els = boxes.map(([r0, c0, nr, nc, cls]) => {
-      const d = document.createElement('div');
-      d.className = `hm-mark ${cls}`;
-      placeBox(d, r0, c0, nr, nc);
-      return d;
-    });
-    marksEl.replaceChildren(cursorMark, ...els);
+    const key = JSON.stringify([shape, boxes]);
+    if (key !== marksKey) {
+      marksKey = key;
+      const els = boxes.map(([r0, c0, nr, nc, cls]) => {
+        const d = document.createElement('div');
+        d.className = `hm-mark ${cls}`;
+        placeBox(d, r0, c0, nr, nc);
+        return d;
+      });
+      marksEl.replaceChildren(cursorMark, ...els);
+    }
     const hlRows = new Set(hl.rows), hlCols = new Set(hl.cols);
     const selRow = selected ? selected.row : -1, selCol = selected ? selected.col : -1;
     for (let i = 0; i < rowsEl.children.length; i++) rowsEl.children[i].classList.toggle('hl', hlRows.has(i) || selRow === i);

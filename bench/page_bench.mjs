@@ -1,0 +1,81 @@
+// Page interaction timing in headless Chromium: how long one change takes to recompute (the
+// engine) and re-render (heatmaps, formula, bars), for 4, 16 and 32 tokens at every stage of the
+// pipeline chapter. Uses the page's own performance marks (attn-update) around chapter.update,
+// plus a forced style/layout after it. Needs the built page: ./node_modules/.bin/vite build.
+//
+//   npm run bench:page
+
+import { start } from '../tests/e2e/harness.js';
+
+const SIZES = [4, 16, 32];
+const STAGES = ['scores', 'scaled', 'masked', 'weights', 'output'];
+const REPEATS = 40;
+const DK = 16;
+
+const lab = await start();
+const rows = [];
+let calibration = 0;
+try {
+  for (const n of SIZES) {
+    const toks = Array.from({ length: n }, (_, i) => `t${i}`).join(',');
+    const page = await lab.open(`lesson=pipeline&lang=en&preset=random&inputMode=random&dk=${DK}&queryTokens=${toks}&keyTokens=${toks}`);
+    if (!calibration) {
+      // A fixed JS loop, to read the figures against this machine's speed.
+      calibration = await page.evaluate(() => {
+        const t = [];
+        for (let k = 0; k < 15; k++) { const t0 = performance.now(); let x = 0; for (let i = 0; i < 1e6; i++) x += i; t.push(performance.now() - t0); if (x < 0) return 0; }
+        return t.sort((a, b) => a - b)[7];
+      });
+    }
+    for (const stage of STAGES) {
+      const r = await page.evaluate(async ({ stage, repeats }) => {
+        const lab = window.attentionLab;
+        lab.set({ stage });
+        const update = [];
+        const withLayout = [];
+        for (let k = 0; k < repeats; k++) {
+          performance.clearMeasures('attn-update');
+          const t0 = performance.now();
+          lab.set({ seed: 1000 + k, selRow: k % 4 });           // recompute + render
+          document.body.getBoundingClientRect();                 // force style and layout
+          withLayout.push(performance.now() - t0);
+          update.push(performance.getEntriesByName('attn-update').at(-1).duration);
+          await new Promise(requestAnimationFrame);
+        }
+        // engine.attend alone, for the same size.
+        const st = lab.state;
+        const n = st.queryTokens.length;
+        const m = (s) => lab.engine.randomMatrix({ rows: n, cols: st.dk, seed: 5, stream: s });
+        const q = m(0), kk = m(1), v = m(2);
+        const attend = [];
+        for (let k = 0; k < repeats; k++) {
+          const t0 = performance.now();
+          lab.engine.attend({ query: q, key: kk, value: v });
+          attend.push(performance.now() - t0);
+        }
+        return { update, withLayout, attend };
+      }, { stage, repeats: REPEATS });
+      const stat = (xs) => {
+        const s = [...xs].sort((a, b) => a - b);
+        return { median: s[Math.floor(s.length / 2)], p95: s[Math.floor(s.length * 0.95)], max: s[s.length - 1] };
+      };
+      rows.push({ n, stage, update: stat(r.update), layout: stat(r.withLayout), attend: stat(r.attend) });
+    }
+    if (page.errors.length) console.error('page errors:', page.errors);
+    await page.close();
+  }
+} finally {
+  await lab.close();
+}
+
+const f = (x) => x.toFixed(2).padStart(6);
+console.log(`Pipeline chapter: one change (new seed) -> engine.attend + redraw, d_k = ${DK}, ${REPEATS} repeats, ms`);
+console.log('tokens  stage     update median/p95/max     +layout median/p95/max    attend median');
+for (const r of rows) {
+  console.log(`${String(r.n).padStart(6)}  ${r.stage.padEnd(8)}  ${f(r.update.median)} ${f(r.update.p95)} ${f(r.update.max)}     ` +
+    `${f(r.layout.median)} ${f(r.layout.p95)} ${f(r.layout.max)}    ${f(r.attend.median)}`);
+}
+console.log(`machine speed: a 1e6-iteration JS loop takes ${calibration.toFixed(2)} ms here (about 0.7-1 ms on a current laptop)`);
+const worst = Math.max(...rows.map((r) => r.layout.p95));
+const worstMedian = Math.max(...rows.map((r) => r.layout.median));
+console.log(`worst median with layout: ${worstMedian.toFixed(2)} ms; worst p95: ${worst.toFixed(2)} ms (budget 16 ms per interaction)`);
