@@ -113,20 +113,28 @@ test('the budget bar: nudging one score up takes share from all the others', asy
 });
 
 test('hard attention is the engine’s one-hot; Gumbel samples follow the seed', async () => {
-  const page = await lab.open('lesson=softmax&lang=en&stage=hard-soft&seed=7');
+  const page = await lab.open('lesson=softmax&lang=en&stage=hard-soft&gumbelSeed=7');
   const rows = () => page.$$eval('.gumbel-row .stacked-bar', (bars) => bars.map((b) => b.getAttribute('aria-label')));
   const first = await rows();
   assert.equal(first.length, 7);
   assert.match(first[1], /s1 0\.000, s2 0\.000, s3 1\.000, s4 0\.000/);
   assert.match(await page.textContent('.gumbel-row:nth-child(2) .gumbel-label'), /picks s3/);
   // The same link gives the same samples; "Draw again" moves the seed and changes them.
-  const again = await lab.open('lesson=softmax&lang=en&stage=hard-soft&seed=7');
+  const again = await lab.open('lesson=softmax&lang=en&stage=hard-soft&gumbelSeed=7');
   assert.deepEqual(await again.$$eval('.gumbel-row .stacked-bar', (b) => b.map((x) => x.getAttribute('aria-label'))), first);
   await page.getByRole('button', { name: 'Draw again' }).click();
-  await page.waitForFunction(() => /seed=8/.test(location.hash));
+  await page.waitForFunction(() => /gumbelSeed=8/.test(location.hash));
   const next = await rows();
   assert.deepEqual(next.slice(0, 2), first.slice(0, 2), 'soft and hard do not depend on the seed');
   assert.notDeepEqual(next.slice(2), first.slice(2));
+  // τ → small: every Gumbel sample is (almost) one-hot, and still sums to 1.
+  await page.fill('#sm-tau', '0');
+  await page.waitForFunction(() => /gumbelTau=0.05/.test(location.hash));
+  for (const label of (await rows()).slice(2)) {
+    const w = label.split(': ').slice(1).join(': ').split(', ').map((p) => Number(p.split(' ').pop()));
+    assert.ok(Math.max(...w) >= 0.99, `near one-hot: ${label}`);
+    assert.ok(Math.abs(w.reduce((a, b) => a + b, 0) - 1) <= 2e-3, `sums to 1: ${label}`);
+  }
   assert.deepEqual(page.errors, []);
 });
 

@@ -215,6 +215,10 @@ export default {
   },
 
   update(ctx) {
+    const stage = ctx.state.stage;
+    ui.stepper.sync(stage);
+    syncPanel(ctx);
+    for (const [id, sec] of Object.entries(ui.sections)) sec.el.hidden = id !== stage;
     let run;
     try {
       run = runExample(ctx.engine, ctx.state);
@@ -225,10 +229,6 @@ export default {
     }
     ui.error.textContent = '';
     ui.last = run;
-    const stage = ctx.state.stage;
-    ui.stepper.sync(stage);
-    syncPanel(ctx);
-    for (const [id, sec] of Object.entries(ui.sections)) sec.el.hidden = id !== stage;
     const flags = ui.sections[stage].draw(ctx, run) || {};
     // The two-token check has its own tiny example; the big maps would only distract there.
     ui.mapsBox.hidden = stage === 'two-token';

@@ -191,6 +191,7 @@ export default {
     smScores: { type: 'list', item: 'float', default: DEFAULT_SCORES, maxItems: MAX_TOKENS }, // the row of scores
     smShift: { type: 'float', default: 0, min: -120, max: 120 },                             // added to every score (overflow step)
     gumbelTau: { type: 'float', default: 0.5, min: 0.01, max: 100 },
+    gumbelSeed: { type: 'int', default: 1, min: 0, max: 2 ** 32 - 1 },                      // its own, so drawing does not reseed the random example
     smGuess: { type: 'list', item: 'float', default: [], maxItems: MAX_TOKENS },             // the learner's hand-computed weights
   },
 
@@ -405,7 +406,7 @@ function buildHardSoft(ctx) {
   const { s } = ctx;
   const sl = slider('sm-tau', s('tau'), { min: 0, max: TAU_STOPS.length - 1, step: 1, onInput: (k) => ctx.set({ gumbelTau: TAU_STOPS[k] }) });
   const seedOut = h('span', { class: 'hint' });
-  const redraw = h('button', { type: 'button', class: 'btn', text: s('redraw'), onclick: () => ctx.set({ seed: (ctx.state.seed + 1) % 2 ** 32 }) });
+  const redraw = h('button', { type: 'button', class: 'btn', text: s('redraw'), onclick: () => ctx.set({ gumbelSeed: (ctx.state.gumbelSeed + 1) % 2 ** 32 }) });
   const list = h('div', { class: 'gumbel-list' });
   const rows = [];
   const addRow = () => {
@@ -428,10 +429,10 @@ function buildHardSoft(ctx) {
     sl.input.value = String(nearestStop(TAU_STOPS, tau));
     sl.out.textContent = `τ = ${tau}`;
     sl.input.setAttribute('aria-valuetext', sl.out.textContent);
-    seedOut.textContent = s('seed', { seed: state.seed });
+    seedOut.textContent = s('seed', { seed: state.gumbelSeed });
     const soft = engine.softmax({ scores: [scores], temperature: state.temperature });
     const hard = engine.hardAttention({ scores: [scores] });
-    const gumbel = engine.gumbelSoftmax({ scores: Array.from({ length: GUMBEL_SAMPLES }, () => scores), tau, seed: state.seed });
+    const gumbel = engine.gumbelSoftmax({ scores: Array.from({ length: GUMBEL_SAMPLES }, () => scores), tau, seed: state.gumbelSeed });
     const show = (row, name, m, i) => {
       const w = rowOf(m, i);
       const top = w.indexOf(Math.max(...w));
