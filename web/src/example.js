@@ -144,7 +144,8 @@ export function keyPaddingOf(state, nk) {
 }
 
 // Q, K, V (engine matrices) for the state. Random mode draws from the engine's RNG with the
-// seed (streams 0, 1, 2 for Q, K, V); typed mode uses the learner's grid or the preset's.
+// seed (streams 0, 1, 2 for Q, K, V); typed mode uses the learner's grid, the preset's, or
+// the seeded draws rounded to 2 decimals.
 // For the hand-check preset the typed scores become Q with K = V = I, and score = 'dot', so
 // scores = the typed row and output = weights.
 export function buildInputs(engine, state) {
@@ -157,21 +158,28 @@ export function buildInputs(engine, state) {
     return {
       queryTokens, keyTokens, scoresTyped: true, score: 'dot', dk: nk,
       query: toMatrix(scores, nq, nk), key: toMatrix(identity(nk), nk, nk), value: toMatrix(identity(nk), nk, nk),
+      grids: { scores },
     };
   }
   const dk = state.dk;
-  let query, key, value;
+  const seed = state.seed;
+  const draw = (rows, stream) => engine.randomMatrix({ rows, cols: dk, seed, stream, scale: 1 });
   if (state.inputMode === 'random') {
-    const seed = state.seed;
-    query = engine.randomMatrix({ rows: nq, cols: dk, seed, stream: 0, scale: 1 });
-    key = engine.randomMatrix({ rows: nk, cols: dk, seed, stream: 1, scale: 1 });
-    value = engine.randomMatrix({ rows: nk, cols: dk, seed, stream: 2, scale: 1 });
-  } else {
-    query = toMatrix(resizeGrid(state.Q.length ? state.Q : p.Q || [], nq, dk), nq, dk);
-    key = toMatrix(resizeGrid(state.K.length ? state.K : p.K || [], nk, dk), nk, dk);
-    value = toMatrix(resizeGrid(state.V.length ? state.V : p.V || [], nk, dk), nk, dk);
+    return {
+      queryTokens, keyTokens, scoresTyped: false, score: 'scaled-dot', dk,
+      query: draw(nq, 0), key: draw(nk, 1), value: draw(nk, 2), grids: null,
+    };
   }
-  return { queryTokens, keyTokens, scoresTyped: false, score: 'scaled-dot', dk, query, key, value };
+  // Typed: the learner's grid, else the preset's, else the seeded draws rounded to 2 decimals
+  // (a starting point to edit). `grids` keeps the typed numbers as written (not as float32).
+  const start = (rows, stream) => toGrid(draw(rows, stream)).map((r) => r.map((x) => Number(x.toFixed(2))));
+  const Q = resizeGrid(state.Q.length ? state.Q : p.Q || start(nq, 0), nq, dk);
+  const K = resizeGrid(state.K.length ? state.K : p.K || start(nk, 1), nk, dk);
+  const V = resizeGrid(state.V.length ? state.V : p.V || start(nk, 2), nk, dk);
+  return {
+    queryTokens, keyTokens, scoresTyped: false, score: 'scaled-dot', dk,
+    query: toMatrix(Q, nq, dk), key: toMatrix(K, nk, dk), value: toMatrix(V, nk, dk), grids: { Q, K, V },
+  };
 }
 
 // Runs engine.attend for the state. Returns { inputs, args, result }; throws the engine's

@@ -4,7 +4,7 @@
 // labels and links what the engine returned.
 
 import { max } from 'd3-array';
-import { PRESETS, PRESET_IDS, MAX_TOKENS, MAX_DK, presetPatch, tokensOf, resizeGrid, toGrid, runExample } from '../example.js';
+import { PRESETS, PRESET_IDS, MAX_TOKENS, MAX_DK, presetPatch, resizeGrid, runExample } from '../example.js';
 
 const STEPS = [
   { id: 'scores', title: { en: 'Scores', zh: '打分' } },
@@ -72,7 +72,7 @@ const strings = {
     rowsCols: 'rows: queries · columns: keys',
     selectHint: 'Click a cell, or move with the arrow keys and press Enter, to see its formula.',
     weightsOf: 'Weights of the query “{token}”',
-    blocked: 'this key is masked for this query, so its score becomes the fill value',
+    blocked: '“{k}” is masked for the query “{q}”, so its score is replaced by the fill value and it will get zero weight.',
     fullyMasked: 'Every key is masked for query “{token}”: the engine returns zero weights and a zero output for it.',
     landsOn: '“{q}” gives most attention to “{k}” ({w}).',
     mixes: 'Output row “{q}” mixes the values of: {list}.',
@@ -114,7 +114,7 @@ const strings = {
     gridTooLarge: '这个表格太大，不便手动输入（共 {n} 个数）。请减少词数或调小 d_k。',
     masks: '遮盖',
     masksHint: '“遮盖”一章会讲得更深入。',
-    padding: '填充',
+    padding: '填充位',
     paddingOf: '{token} 是填充位',
     causal: '因果遮盖（每个 Query 只能看到自己及之前位置的 Key）',
     errTokensEmpty: '请至少输入一个词。',
@@ -143,7 +143,7 @@ const strings = {
     rowsCols: '行：Query · 列：Key',
     selectHint: '点击一个格子，或用方向键移动、按回车选中，就能看到它的公式。',
     weightsOf: '“{token}”的注意力权重',
-    blocked: '这个 Key 对该 Query 是遮盖的，分数被换成填充值',
+    blocked: '对 Query“{q}”来说，“{k}”被遮盖了：它的分数被换成填充值，之后得到的权重为 0。',
     fullyMasked: 'Query“{token}”的所有 Key 都被遮盖了：引擎给它的权重全为 0，输出也全为 0。',
     landsOn: '“{q}”把最多的注意力给了“{k}”（{w}）。',
     mixes: '输出行“{q}”混合了这些 Value：{list}。',
@@ -283,17 +283,9 @@ function buildInputs(root, ctx) {
   qTok.input.addEventListener('change', onTokens(qTok, 'queryTokens'));
   kTok.input.addEventListener('change', onTokens(kTok, 'keyTokens'));
 
-  const modeSel = h('select', {
-    onchange: (e) => {
-      const mode = e.target.value;
-      if (mode === 'typed' && ui.last && !PRESETS[ctx.state.preset].Q) {
-        // Start the typed grids from the random numbers on screen (rounded to 2 decimals).
-        const round = (m) => toGrid(m).map((r) => r.map((x) => Number(x.toFixed(2))));
-        const { query, key, value } = ui.last.inputs;
-        ctx.set({ inputMode: mode, Q: round(query), K: round(key), V: round(value) });
-      } else ctx.set({ inputMode: mode });
-    },
-  }, h('option', { value: 'random', text: s('mode.random') }), h('option', { value: 'typed', text: s('mode.typed') }));
+  // Switching to typed starts from the numbers on screen (example.js rounds seeded draws).
+  const modeSel = h('select', { onchange: (e) => ctx.set({ inputMode: e.target.value }) },
+    h('option', { value: 'random', text: s('mode.random') }), h('option', { value: 'typed', text: s('mode.typed') }));
   const mode = field(s('inputMode'), modeSel);
 
   const intField = (label, name, min, max) => {
@@ -388,16 +380,17 @@ function syncGrids(ctx, run) {
   const st = ctx.state;
   const p = PRESETS[st.preset];
   const { queryTokens, keyTokens } = run.inputs;
+  const g = run.inputs.grids;
   const specs = p.scores
-    ? [{ name: 'scores', rows: queryTokens, cols: keyTokens, grid: st.scores.length ? st.scores : p.scores }]
+    ? [{ name: 'scores', rows: queryTokens, cols: keyTokens, grid: g.scores }]
     : [
-      { name: 'Q', rows: queryTokens, cols: null, grid: st.Q.length ? st.Q : p.Q || [] },
-      { name: 'K', rows: keyTokens, cols: null, grid: st.K.length ? st.K : p.K || [] },
-      { name: 'V', rows: keyTokens, cols: null, grid: st.V.length ? st.V : p.V || [] },
+      { name: 'Q', rows: queryTokens, cols: null, grid: g.Q },
+      { name: 'K', rows: keyTokens, cols: null, grid: g.K },
+      { name: 'V', rows: keyTokens, cols: null, grid: g.V },
     ];
   ui.gridSummary.textContent = p.scores ? s('editScores') : s('editVectors');
   const features = p.features ? p.features[ctx.lang] : null;
-  const key = JSON.stringify([st.preset, specs.map((g) => [g.rows, g.grid]), st.dk, ctx.lang]);
+  const key = JSON.stringify([st.preset, specs.map((x) => [x.rows, x.grid]), st.dk, ctx.lang]);
   if (ui.gridBody.dataset.key === key) return;
   ui.gridBody.dataset.key = key;
   ui.gridError.textContent = '';
@@ -575,7 +568,7 @@ function drawStage(ctx, run) {
   while (ui.live.children.length < lines.length) ui.live.append(h('div', { class: 'formula-line' }));
   while (ui.live.children.length > lines.length) ui.live.lastChild.remove();
   lines.forEach((t, k) => views.renderFormula(ui.live.children[k], t));
-  setText(ui.note, noteText(ctx, stage, inputs, result, row));
+  setText(ui.note, noteText(ctx, stage, inputs, result, row, col));
   drawBars(ctx, stage, inputs, result, row);
   drawGuess(ctx, stage, inputs, result);
 }
@@ -651,7 +644,7 @@ function liveTex(ctx, stage, inputs, result, i, j) {
       const v = at(result.masked, i, jj);
       return allowed
         ? `m${sub(qt[i], kt[jj])} = \\tilde s${sub(qt[i], kt[jj])} = ${tex(v)}`
-        : `m${sub(qt[i], kt[jj])} = ${tex(v)}\\quad\\text{(${ctx.s('blocked')})}`;
+        : `m${sub(qt[i], kt[jj])} = ${tex(v)}`;
     }
     case 'weights': {
       const m = rowOf(result.masked, i);
@@ -679,14 +672,17 @@ function paren(t) {
 }
 
 // A plain-language reading of the selected row.
-function noteText(ctx, stage, inputs, result, i) {
+function noteText(ctx, stage, inputs, result, i, j) {
   const { s, views } = ctx;
   const qt = inputs.queryTokens, kt = inputs.keyTokens;
   if (result.fullyMaskedRows.includes(i)) return s('fullyMasked', { token: qt[i] });
+  if (stage === 'masked' && j >= 0 && result.mask.data[i * result.mask.cols + j] === 0) return s('blocked', { q: qt[i], k: kt[j] });
   const w = rowOf(result.weights, i);
   if (stage === 'weights') {
     const best = w.indexOf(max(w));
-    return best >= 0 ? s('landsOn', { q: qt[i], k: kt[best], w: views.fmt(w[best], 2) }) + ` ${s('entropy')} = ${views.fmt(result.entropy[i], 3)}` : '';
+    const notes = PRESETS[ctx.state.preset].queryNotes;
+    const q = notes && !ctx.state.queryTokens.length ? `${qt[i]} (${notes[ctx.lang][i]})` : qt[i];
+    return best >= 0 ? s('landsOn', { q, k: kt[best], w: views.fmt(w[best], 2) }) + ` ${s('entropy')} = ${views.fmt(result.entropy[i], 3)}` : '';
   }
   if (stage === 'output') {
     // The keys with a weight above zero, largest first; at most 8 named.

@@ -65,7 +65,7 @@ function autoDomain(data, kind) {
   if (lo === Infinity) { lo = 0; hi = 1; }
   if (kind === 'diverging') {
     // Symmetric, rounded out to a nice number so small changes keep the same colours and legend.
-    const m = Math.max(Math.abs(lo), Math.abs(hi), 1e-6);
+    const m = Math.max(Math.abs(lo), Math.abs(hi)) || 1; // all zeros: a unit scale
     return scaleLinear().domain([-m, m]).nice(4).domain();
   }
   if (hi - lo < 1e-9) hi = lo + 1;
