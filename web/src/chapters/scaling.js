@@ -48,7 +48,7 @@ const STRINGS = {
 
     'variance.title': 'q·k has variance d_k',
     'variance.explain': 'The bars are {n} values of q·k counted by the engine, one pair per RNG stream of the seed. The black curve is what theory expects: a normal curve with variance d_k for the raw scores, variance 1 after dividing by √d_k. Switch between raw and scaled and watch the horizontal axis.',
-    'variance.small': 'At small d_k the bars do not follow the bell curve: with d_k = 1, q·k is a product of two normal numbers, sharply peaked at 0. Only the variance is guaranteed; the bell shape arrives as d_k grows (central limit theorem).',
+    'variance.small': 'At small d_k the bars do not follow the bell curve: with d_k = 1, q·k is a product of two normal numbers, sharply peaked at 0. Only the variance is guaranteed; the bell shape arrives as d_k grows (central limit theorem). The two end bars also count every value beyond ±4σ.',
     running: 'Computing… {done} of {total} pairs ({pct}%)',
     finished: 'Done: {total} pairs in {ms} ms.',
     stopped: 'Stopped after {done} of {total} pairs; the numbers below use those pairs.',
@@ -151,7 +151,7 @@ const STRINGS = {
 
     'variance.title': 'q·k 的方差是 d_k',
     'variance.explain': '柱子是引擎统计的 {n} 个 q·k 的值，每一对来自随机种子的一条独立随机数流。黑色曲线是理论预期：原始分数是方差为 d_k 的正态曲线，除以 √d_k 之后方差为 1。在原始和缩放之间切换，留意横轴的刻度。',
-    'variance.small': 'd_k 很小时，柱子并不贴合钟形曲线：d_k = 1 时 q·k 只是两个正态随机数的乘积，在 0 附近有一个尖峰。能保证的只有方差；钟形要等 d_k 变大才会出现（中心极限定理）。',
+    'variance.small': 'd_k 很小时，柱子并不贴合钟形曲线：d_k = 1 时 q·k 只是两个正态随机数的乘积，在 0 附近有一个尖峰。能保证的只有方差；钟形要等 d_k 变大才会出现（中心极限定理）。最两端的两根柱子还计入了超出 ±4σ 的所有值。',
     running: '计算中…… 已完成 {done} / {total} 对（{pct}%）',
     finished: '完成：{total} 对，用时 {ms} 毫秒。',
     stopped: '已在 {done} / {total} 对时停止；下面的数字基于这些样本。',
