@@ -21,6 +21,16 @@ static inline float hsum(v128_t v) {
 }
 
 // ---- c = a bᵀ ------------------------------------------------------------------------------
+// Lane i of the result: the sum of the four lanes of ri (a transpose with shuffles and adds).
+static inline v128_t reduce4(v128_t r0, v128_t r1, v128_t r2, v128_t r3) {
+  const v128_t t0 = wasm_f32x4_add(wasm_i32x4_shuffle(r0, r1, 0, 4, 1, 5),
+                                   wasm_i32x4_shuffle(r0, r1, 2, 6, 3, 7));
+  const v128_t t1 = wasm_f32x4_add(wasm_i32x4_shuffle(r2, r3, 0, 4, 1, 5),
+                                   wasm_i32x4_shuffle(r2, r3, 2, 6, 3, 7));
+  return wasm_f32x4_add(wasm_i32x4_shuffle(t0, t1, 0, 1, 4, 5),
+                        wasm_i32x4_shuffle(t0, t1, 2, 3, 6, 7));
+}
+
 // c[i..i+4][j..j+2]: rows i.. of a against rows j.. of b.
 static inline void abt_block_4x2(const float* a, const float* b, float* c, int n, int k) {
   const float *a0 = a, *a1 = a0 + k, *a2 = a1 + k, *a3 = a2 + k;
@@ -43,18 +53,20 @@ static inline void abt_block_4x2(const float* a, const float* b, float* c, int n
     c30 = madd(c30, va, vb0);
     c31 = madd(c31, va, vb1);
   }
-  float s[4][2] = {{hsum(c00), hsum(c01)}, {hsum(c10), hsum(c11)},
-                   {hsum(c20), hsum(c21)}, {hsum(c30), hsum(c31)}};
-  const float* rows[4] = {a0, a1, a2, a3};
-  for (int p = k4; p < k; ++p)
-    for (int r = 0; r < 4; ++r) {
-      s[r][0] += rows[r][p] * b0[p];
-      s[r][1] += rows[r][p] * b1[p];
-    }
-  for (int r = 0; r < 4; ++r) {
-    c[r * n] = s[r][0];
-    c[r * n + 1] = s[r][1];
+  v128_t col0 = reduce4(c00, c10, c20, c30);  // c[i..i+4][j]
+  v128_t col1 = reduce4(c01, c11, c21, c31);  // c[i..i+4][j+1]
+  for (int p = k4; p < k; ++p) {              // the last k % 4 terms
+    const v128_t va = wasm_f32x4_make(a0[p], a1[p], a2[p], a3[p]);
+    col0 = madd(col0, va, wasm_f32x4_splat(b0[p]));
+    col1 = madd(col1, va, wasm_f32x4_splat(b1[p]));
   }
+  // rows r: (c[r][j], c[r][j+1]) side by side, stored 8 bytes at a time
+  const v128_t rows01 = wasm_i32x4_shuffle(col0, col1, 0, 4, 1, 5);
+  const v128_t rows23 = wasm_i32x4_shuffle(col0, col1, 2, 6, 3, 7);
+  wasm_v128_store64_lane(c, rows01, 0);
+  wasm_v128_store64_lane(c + n, rows01, 1);
+  wasm_v128_store64_lane(c + 2 * n, rows23, 0);
+  wasm_v128_store64_lane(c + 3 * n, rows23, 1);
 }
 
 // One output: row a against row b, with two accumulators for a shorter add chain.
