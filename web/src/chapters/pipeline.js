@@ -559,6 +559,7 @@ function drawStage(ctx, run) {
     hm.hm.update({
       matrix: spec.m, rowLabels: spec.rows, colLabels: spec.cols, domain: spec.domain,
       caption: `${spec.title} (${s('rowsCols')})`,
+      blocked: isQueryRows && spec.cols === kt ? result.mask : null,
       selected: name === stageMain(stage) && isQueryRows ? { row, col: name === 'output' ? null : col < 0 ? null : col } : null,
     });
   }

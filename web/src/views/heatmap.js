@@ -5,8 +5,9 @@
 // linked highlighting; and a toggle that shows the same numbers as an accessible table.
 //
 //   const hm = createHeatmap(parent, { label, kind: 'sequential' | 'diverging', onSelect, strings, widthFrom })
-//   hm.update({ matrix, rowLabels, colLabels, domain, selected: { row, col }, caption })
-//          // selected.col === null selects the whole row
+//   hm.update({ matrix, rowLabels, colLabels, domain, selected: { row, col }, caption, blocked })
+//          // selected.col === null selects the whole row; blocked: a 0/1 matrix of the same
+//          // shape whose 0 cells are striped (masked cells that still hold a number)
 //   hm.highlight({ rows: [i], cols: [j], cells: [[i, j]] })
 //
 // Palettes are colour-blind safe: viridis (sequential, for weights in [0, 1]) and RdBu
@@ -252,6 +253,7 @@ export function createHeatmap(parent, { label = '', kind = 'sequential', onSelec
     data = next;
     const { matrix, rowLabels, colLabels } = next;
     const { rows, cols } = matrix;
+    const blocked = next.blocked && next.blocked.rows === rows && next.blocked.cols === cols ? next.blocked : null;
     if (rows !== shape[0] || cols !== shape[1]) setShape(rows, cols);
     if (!avail) avail = widthEl.clientWidth; // the one layout read, on first draw
     const caption = next.caption ?? label;
@@ -284,6 +286,7 @@ export function createHeatmap(parent, { label = '', kind = 'sequential', onSelec
         const t = Math.round(Math.min(1, Math.max(0, (x - lo) / span)) * 255);
         rgb = pal.rgb[t];
         inks[k] = pal.text[t];
+        if (blocked && blocked.data[k] === 0) special.push([k, 'blocked']); // masked, yet a number
       }
       img.data[4 * k] = rgb[0];
       img.data[4 * k + 1] = rgb[1];
@@ -311,7 +314,7 @@ export function createHeatmap(parent, { label = '', kind = 'sequential', onSelec
         tctx.beginPath();
         tctx.rect(x0, y0, cellW, cellH);
         tctx.clip();
-        tctx.strokeStyle = 'rgba(0, 0, 0, 0.22)';
+        tctx.strokeStyle = inks[k] === '#fff' ? 'rgba(255, 255, 255, 0.45)' : 'rgba(0, 0, 0, 0.25)';
         tctx.lineWidth = 1.5;
         tctx.beginPath();
         for (let d = -cellH; d < cellW; d += 6) { tctx.moveTo(x0 + d, y0 + cellH); tctx.lineTo(x0 + d + cellH, y0); }
