@@ -119,3 +119,20 @@ test('a chapter may not redefine a field', () => {
   assert.throws(() => buildSchema([{ id: 'a', state: { seed: { type: 'int', default: 1, min: 0, max: 2 } } }]), /seed/);
   assert.ok('keyPadding' in CORE_SCHEMA);
 });
+
+test('language: Chinese browsers default to zh, others to en; schema reasons read in Chinese', async () => {
+  const { detectLang, reason, t } = await import('../../web/src/i18n.js');
+  assert.equal(detectLang(['zh-CN', 'en']), 'zh');
+  assert.equal(detectLang(['zh-TW']), 'zh');
+  assert.equal(detectLang(['en-GB', 'zh-CN']), 'en');
+  assert.equal(detectLang(['fr-FR', 'zh-CN']), 'zh');
+  assert.equal(detectLang(['fr-FR']), 'en');
+  assert.equal(detectLang(undefined), 'en');
+  assert.equal(reason('zh', 'outside 1..64'), '超出范围 1..64');
+  assert.equal(reason('zh', 'more than 32 items'), '超过 32 项');
+  assert.equal(reason('en', 'not an integer'), 'not an integer');
+  // Every reason the schema produces for a bad hash has a Chinese reading.
+  const { problems } = parseHash('#seed=x&dk=0&lang=fr&causal=2&Q=1;1,2&K=a&keyPadding=2&queryTokens=a,,b&bogus=1', schema);
+  for (const p of problems) assert.match(reason('zh', p.reason), /[\u4e00-\u9fff]/, p.reason);
+  assert.notEqual(t('zh', 'badHash'), t('en', 'badHash'));
+});

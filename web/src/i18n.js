@@ -75,3 +75,31 @@ export function lookup(table, lang, key, params) {
   if (s === undefined) return key;
   return typeof s === 'function' ? s(params || {}) : fill(s, params);
 }
+
+// A reason from the state schema ("not an integer", "outside 1..64", ...) in `lang`.
+const REASONS_ZH = [
+  [/^not an integer$/, () => '不是整数'],
+  [/^not a number$/, () => '不是数字'],
+  [/^outside (.+)\.\.(.+)$/, (a, b) => `超出范围 ${a}..${b}`],
+  [/^not 0 or 1$/, () => '应为 0 或 1'],
+  [/^not one of (.+)$/, (v) => `应为其中之一：${v}`],
+  [/^unknown field$/, () => '没有这个设置项'],
+  [/^too long$/, () => '太长'],
+  [/^more than (\d+) items$/, (n) => `超过 ${n} 项`],
+  [/^more than (\d+) rows$/, (n) => `超过 ${n} 行`],
+  [/^more than (\d+) columns$/, (n) => `超过 ${n} 列`],
+  [/^items must be 0 or 1$/, () => '每一项应为 0 或 1'],
+  [/^items must be numbers$/, () => '每一项都应是数字'],
+  [/^empty item$/, () => '有空的项'],
+  [/^rows of different lengths$/, () => '各行长度不一'],
+  [/^not all numbers$/, () => '含有非数字'],
+  [/^bad escape$/, () => '编码有误'],
+];
+export function reason(lang, text) {
+  if (lang !== 'zh') return text;
+  for (const [re, f] of REASONS_ZH) {
+    const m = re.exec(text);
+    if (m) return f(...m.slice(1));
+  }
+  return text;
+}

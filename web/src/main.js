@@ -5,7 +5,7 @@ import './styles.css';
 import { loadEngine } from './engine.js';
 import { chapters } from './chapters/index.js';
 import { buildSchema, parseHash, serializeHash, validatePatch } from './state.js';
-import { detectLang, t as shellT, lookup, LANG_NAMES, HTML_LANG } from './i18n.js';
+import { detectLang, t as shellT, lookup, reason, LANG_NAMES, HTML_LANG } from './i18n.js';
 import { createHeatmap } from './views/heatmap.js';
 import { createBars } from './views/bars.js';
 import { renderFormula } from './views/formula.js';
@@ -87,7 +87,7 @@ notice.querySelector('.notice-close').addEventListener('click', () => { notice.h
 
 function notifyProblems(problems) {
   if (!problems.length) return;
-  notify(shellT(state.lang, 'badHash'), problems.map((p) => `${p.key}=${p.value}: ${p.reason}`));
+  notify(shellT(state.lang, 'badHash'), problems.map((p) => `${p.key}=${p.value}: ${reason(state.lang, p.reason)}`));
 }
 
 // ---- the shell ----------------------------------------------------------------------------
