@@ -85,8 +85,11 @@ TEST(Variance, HistogramEdgesAndCounts) {
 // which none does (P ~ 1e-15); raw: P(|X| < 4) = P(|Z| < 0.5) ~ 0.38.
 TEST(Variance, ScaledHistogramIsNarrow) {
   auto r = run(64, 20000, 8, 16);
-  for (int b = 0; b < 16; ++b)
-    if (b < 6 || b > 9) EXPECT_EQ(r.scaled_counts[b], 0) << "bin " << b;
+  for (int b = 0; b < 16; ++b) {
+    if (b < 6 || b > 9) {
+      EXPECT_EQ(r.scaled_counts[b], 0) << "bin " << b;
+    }
+  }
   EXPECT_GT(r.scaled_counts[7] + r.scaled_counts[8], 19990);
   EXPECT_LT(r.raw_counts[7] + r.raw_counts[8], 9000);
   EXPECT_GT(r.raw_counts[7] + r.raw_counts[8], 6000);
