@@ -1,7 +1,7 @@
 // Our own float32 arithmetic for the random number generator and exp: the constants and the
 // scalar forms. The SIMD kernels apply the same operations, in the same order, to each lane,
 // so that every build draws bit-identical numbers (compiled with -ffp-contract=off: no FMA).
-// Polynomials after Cephes (logf, sinf/cosf, expf).
+// Polynomials after musl/FreeBSD (logf) and Cephes (sinf, expf).
 #pragma once
 
 #include <cmath>

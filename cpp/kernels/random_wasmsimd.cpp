@@ -26,7 +26,7 @@ static inline v128_t lowbias32_x4(v128_t x) {
 constexpr int kWays = 4;
 #define EACH(j) for (int j = 0; j < ways; ++j)
 
-// log_normal_positive, lane-wise, on kWays vectors.
+// log_normal_positive, lane-wise, on `ways` vectors.
 static ATTN_INLINE void log_xw(int ways, const v128_t* x, v128_t* out) {
   v128_t f[kWays], s[kWays], z[kWays], w[kWays], r[kWays], hfsq[kWays], dk[kWays], y[kWays];
   EACH(j) {
@@ -51,7 +51,7 @@ static ATTN_INLINE void log_xw(int ways, const v128_t* x, v128_t* out) {
   EACH(j) out[j] = wasm_f32x4_add(y[j], wasm_f32x4_mul(dk[j], splat_f(kLn2Hi)));
 }
 
-// box_muller, lane-wise, on kWays vectors of hashed pair counters x.
+// box_muller, lane-wise, on `ways` vectors of hashed pair counters x.
 static ATTN_INLINE void box_muller_xw(int ways, const v128_t* x, const v128_t* k1,
                                       v128_t* first, v128_t* second) {
   v128_t h[kWays], u1[kWays], big_l[kWays], r[kWays], a[kWays], z[kWays], sa[kWays];
