@@ -96,10 +96,14 @@ test('padding with −∞ zeroes the padded key column; with a 0 fill the column
 });
 
 test('the causal mask zeroes the upper triangle; the reversed one puts weight above the diagonal, flagged', async () => {
-  const page = await lab.open('lesson=masks&lang=en&preset=cat-chase&stage=causal');
+  // Start from the cross-attention example: the chapter offers to switch to a self-attention one.
+  const page = await lab.open('lesson=masks&lang=en&preset=cat-fish&stage=causal');
+  await page.getByRole('button', { name: 'Use 猫 追 老鼠 with a causal mask' }).click();
+  await page.waitForFunction(() => /preset=cat-chase/.test(location.hash) && /[#&]causal=1/.test(location.hash));
+  assert.ok(await page.locator('.mk-cross-hint').isHidden());
   const S = refScores('cat-chase');
   const causal = page.getByLabel('Causal mask (query i sees keys 1…i)');
-  await causal.check();
+  assert.ok(await causal.isChecked());
   let w = await readMap(page, 'weights');
   for (let i = 0; i < 3; i++) {
     for (let j = i + 1; j < 3; j++) assert.equal(w[i][j], 0, `(${i}, ${j}) above the diagonal`);

@@ -58,6 +58,7 @@ const strings = {
     futureLeak: 'Future leak: {n} cells above the diagonal get weight (outlined in red). During training the model would learn to copy the answer from the future.',
     upperZero: 'Every cell above the diagonal has weight exactly 0: no query reads the future.',
     noCausal: 'Switch on the causal mask, then the reversed one.',
+    toSelf: 'Use 猫 追 老鼠 with a causal mask',
     fillLeak: 'The causal mask is on, but a 0 fill does not block anything: see the fill choice above.',
 
     'h.custom': 'Draw your own mask',
@@ -140,6 +141,7 @@ const strings = {
     futureLeak: '未来信息泄漏：对角线以上有 {n} 个格子分到了权重（红框标出）。训练时模型会学会直接从“未来”抄答案。',
     upperZero: '对角线以上每个格子的权重都严格为 0：没有 Query 能读到未来。',
     noCausal: '先打开因果掩码，再试试写反的版本。',
+    toSelf: '换成“猫 追 老鼠”并打开因果掩码',
     fillLeak: '因果掩码虽然开着，可填充值 0 什么也挡不住：看看上面的填充值选项。',
 
     'h.custom': '自己画一个掩码',
@@ -427,7 +429,9 @@ function buildCausal(ctx) {
   const { s } = ctx;
   const causal = h('input', { type: 'checkbox', onchange: (e) => ctx.set({ causal: e.target.checked }) });
   const reverse = h('input', { type: 'checkbox', onchange: (e) => ctx.set({ reverseCausal: e.target.checked }) });
-  const crossHint = h('p', { class: 'msg info mk-cross-hint' });
+  const crossText = h('span');
+  const toSelf = h('button', { type: 'button', class: 'btn', text: s('toSelf'), onclick: () => ctx.set({ ...presetPatch('cat-chase'), causal: true }) });
+  const crossHint = h('div', { class: 'msg info mk-cross-hint' }, crossText, ' ', toSelf);
   const note = msg();
   const el = section('causal', ctx, h('p', { class: 'explain', text: s('p.causal') }), h('p', { class: 'explain', text: s('p.reverse') }),
     h('div', { class: 'radio-list', 'data-group': 'inputs' },
@@ -440,7 +444,7 @@ function buildCausal(ctx) {
     causal.checked = st.causal;
     reverse.checked = st.reverseCausal;
     crossHint.hidden = PRESETS[st.preset].kind !== 'cross';
-    crossHint.textContent = s('crossHint');
+    crossText.textContent = s('crossHint');
     const future = futureCells(run.result);
     const on = st.causal || st.reverseCausal;
     const join = ctx.lang === 'zh' ? '' : ' ';
