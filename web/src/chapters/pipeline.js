@@ -84,7 +84,7 @@ const strings = {
     guessRight: 'Right! Every weight is within 0.005 of the engine’s.',
     guessWrong: 'Not yet: {list} differ from the engine’s weights by more than 0.005.',
     guessSum: 'Your weights add up to {sum}.',
-    guessSumBad: 'They must add up to 1 — softmax weights always do. (Adding up your own numbers is allowed here.)',
+    guessSumBad: 'They must add up to 1 — softmax weights always do.',
     guessSumOk: 'Good: that is 1.',
     showAnswer: 'The engine’s weights are shown in the heatmap above.',
     entropy: 'entropy',
@@ -155,7 +155,7 @@ const strings = {
     guessRight: '答对了！每个权重与引擎的结果相差都不到 0.005。',
     guessWrong: '还不对：{list} 与引擎的权重相差超过 0.005。',
     guessSum: '你的权重加起来是 {sum}。',
-    guessSumBad: '它们必须加起来等于 1——softmax 的权重总是如此。（这里把你自己输入的数加起来，是允许的。）',
+    guessSumBad: '它们必须加起来等于 1——softmax 的权重总是如此。',
     guessSumOk: '很好：正好是 1。',
     showAnswer: '引擎算出的权重就在上面的热力图里。',
     entropy: '熵',
@@ -737,7 +737,8 @@ function drawGuess(ctx, stage, inputs, result) {
   if (g.length !== kt.length) { ui.guessFeedback.replaceChildren(); return; }
   const w = rowOf(result.weights, 0);
   const wrong = g.map((x, j) => (Math.abs(x - w[j]) > 0.005 ? kt[j] : null)).filter(Boolean);
-  const sum = g.reduce((a, b) => a + b, 0); // the learner's own numbers
+  // The sum of the learner's numbers, by the engine too: [guess] times a column of ones.
+  const sum = ctx.engine.linear({ x: [g], W: [g.map(() => 1)] }).data[0];
   const sumOk = Math.abs(sum - 1) <= 0.01;
   ui.guessFeedback.replaceChildren(
     h('p', { class: wrong.length ? 'bad' : 'good', text: wrong.length ? s('guessWrong', { list: wrong.join(', ') }) : s('guessRight') }),

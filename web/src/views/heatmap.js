@@ -67,7 +67,7 @@ function autoDomain(data, kind) {
   if (kind === 'diverging') {
     // Symmetric, rounded out to a nice number so small changes keep the same colours and legend.
     const m = Math.max(Math.abs(lo), Math.abs(hi)) || 1; // all zeros: a unit scale
-    return scaleLinear().domain([-m, m]).nice(4).domain();
+    return scaleLinear().domain([-m, m]).nice(10).domain();
   }
   if (hi - lo < 1e-9) hi = lo + 1;
   return [lo, hi];
