@@ -18,9 +18,12 @@
 // ctx.state is the current state (read it, never mutate it); ctx.set(patch) merges a patch,
 // writes the hash and calls update(ctx) (or re-enters the chapter when lesson or lang change).
 // A patch that breaks the schema is refused: set() returns the list of errors and nothing
-// changes. ctx.views = { createHeatmap, createBars, renderFormula, renderTable, fmt, tex }.
+// changes. ctx.views = { createHeatmap, createBars, renderFormula, renderTable, fmt, tex,
+// texVector, fmtVector, parseNumber }. The worked example (presets, Q/K/V for the state,
+// engine.attend on it) lives in ../example.js.
 // On a language change main.js calls leave() and enter() again; the state is kept.
-// Controls a course author may hide with #hide=inputs,nav carry data-group="inputs" etc.
+// Controls a course author may hide with #hide=... carry data-group="<name>": the shell has
+// header, nav and footer; the chapters use inputs and stepper.
 //
 // To add a chapter: import it below and add it to `registry`.
 
