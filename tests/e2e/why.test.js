@@ -68,8 +68,8 @@ test('the bottleneck diagram: with attention, the line labels are the translatio
 test('self vs cross: the weight matrices have the shapes the text states', async () => {
   const page = await lab.open('lesson=why&lang=en&stage=self-cross');
   const text = await page.textContent('.why-self-cross');
-  assert.match(text, /a 3 × 4 weight matrix here/);
-  assert.match(text, /a 3 × 3 matrix/);
+  assert.match(text, /a 3\s×\s4 weight matrix here/);
+  assert.match(text, /a 3\s×\s3 matrix/);
   // The same matrices as accessible tables: 3 rows × 4 columns and 3 × 3.
   for (const b of await page.$$('.why-self-cross .hm-toggle')) await b.click();
   const shapes = await page.$$eval('.why-self-cross table', (ts) => ts.map((t) => `${t.tBodies[0].rows.length}x${t.tHead.rows[0].cells.length - 1}`));

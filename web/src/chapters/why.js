@@ -378,8 +378,8 @@ function buildSelfCross(ctx) {
   function draw(ctx) {
     const cross = attendPreset(ctx.engine, 'cat-fish');
     const self = attendPreset(ctx.engine, 'cat-chase');
-    pCrossText.textContent = s('p.cross', { shape: `${cross.weights.rows} × ${cross.weights.cols}` });
-    pSelfText.textContent = s('p.self', { shape: `${self.weights.rows} × ${self.weights.cols}` });
+    pCrossText.textContent = s('p.cross', { shape: `${cross.weights.rows}\u00a0×\u00a0${cross.weights.cols}` });
+    pSelfText.textContent = s('p.self', { shape: `${self.weights.rows}\u00a0×\u00a0${self.weights.cols}` });
     crossMap.update({ matrix: cross.weights, rowLabels: pCross.queryTokens, colLabels: pCross.keyTokens, domain: [0, 1], caption: s('crossMap') });
     selfMap.update({ matrix: self.weights, rowLabels: pSelf.queryTokens, colLabels: pSelf.keyTokens, domain: [0, 1], caption: s('selfMap') });
   }
