@@ -15,9 +15,10 @@
 #include "core/experiments.h"
 #include "core/matrix.h"
 #include "core/saturation.h"
+#include "bindings/convert.h"
 
-using emscripten::typed_memory_view;
 using emscripten::val;
+using namespace attn::bindings;
 
 namespace {
 
@@ -26,53 +27,8 @@ namespace limits = attn::limits;
 
 // ---- JS -> C++ ------------------------------------------------------------------------------
 
-// Reads fields of one argument object; the first problem is kept, later reads return 0.
-struct Fields {
-  val obj;
-  Error error;
-
-  void fail(const std::string& message) {
-    if (error.empty()) error = message;
-  }
-  double number(const char* name) {
-    val v = obj[name];
-    if (!v.isNumber()) {
-      fail(std::string(name) + ": expected a number");
-      return 0;
-    }
-    return v.as<double>();
-  }
-  double integer(const char* name, double lo, double hi) {
-    double x = number(name);
-    if (!(x >= lo && x <= hi) || std::floor(x) != x) {
-      fail(std::string(name) + ": expected an integer from " +
-           std::to_string(static_cast<long long>(lo)) + " to " +
-           std::to_string(static_cast<long long>(hi)));
-      return lo;
-    }
-    return x;
-  }
-  bool flag(const char* name) { return obj[name].isTrue(); }
-  // An array-like of numbers with at most max entries (checked before it is copied).
-  template <typename T>
-  std::vector<T> numbers(const char* name, int max) {
-    val v = obj[name];
-    if (!error.empty()) return {};
-    if (v.isUndefined() || v.isNull() || !v["length"].isNumber()) {
-      fail(std::string(name) + ": expected an array");
-      return {};
-    }
-    double n = v["length"].as<double>();
-    if (!(n >= 0 && n <= max)) {
-      fail(std::string(name) + ": expected at most " + std::to_string(max) + " entries");
-      return {};
-    }
-    return emscripten::convertJSArrayToNumberVector<T>(v);
-  }
-};
-
 // { raw: {mean, variance}, scaled: {...}, histogram: {edges, rawCounts, scaledCounts} }
-attn::VarianceResult read_variance(const char* name, val v, Fields& in) {
+attn::VarianceResult read_variance(const char* name, val v, Reader& in) {
   attn::VarianceResult r;
   if (!in.error.empty()) return r;
   if (v.isUndefined() || v.isNull() || v["raw"].isUndefined() || v["scaled"].isUndefined() ||
@@ -80,7 +36,7 @@ attn::VarianceResult read_variance(const char* name, val v, Fields& in) {
     in.fail(std::string(name) + ": expected { raw, scaled, histogram } of a variance experiment");
     return r;
   }
-  Fields raw{v["raw"], {}}, scaled{v["scaled"], {}}, hist{v["histogram"], {}};
+  Reader raw{v["raw"], {}}, scaled{v["scaled"], {}}, hist{v["histogram"], {}};
   r.raw.mean = raw.number("mean");
   r.raw.variance = raw.number("variance");
   r.scaled.mean = scaled.number("mean");
@@ -88,24 +44,13 @@ attn::VarianceResult read_variance(const char* name, val v, Fields& in) {
   r.edges = hist.numbers<float>("edges", limits::kMaxBins + 1);
   r.raw_counts = hist.numbers<int>("rawCounts", limits::kMaxBins);
   r.scaled_counts = hist.numbers<int>("scaledCounts", limits::kMaxBins);
-  for (Fields* f : {&raw, &scaled, &hist}) {
+  for (Reader* f : {&raw, &scaled, &hist}) {
     if (!f->error.empty()) in.fail(std::string(name) + "." + f->error);
   }
   return r;
 }
 
 // ---- C++ -> JS ------------------------------------------------------------------------------
-
-template <typename T>
-val copy_out(const std::vector<T>& v) {
-  return val(typed_memory_view(v.size(), v.data())).call<val>("slice");
-}
-
-val failure(const Error& message) {
-  val out = val::object();
-  out.set("error", message);
-  return out;
-}
 
 val stats_to_js(const attn::SaturationStats& s) {
   val o = val::object();
@@ -127,7 +72,7 @@ val moments_to_js(const attn::Moments& m) {
 // ---- entry points ---------------------------------------------------------------------------
 
 val query_probe(val args) {
-  Fields in{args, {}};
+  Reader in{args, {}};
   attn::QueryProbeArgs a;
   a.dk = static_cast<int>(in.integer("dk", 1, limits::kMaxDim));
   a.n_keys = static_cast<int>(in.integer("nKeys", 2, limits::kMaxTokens));
@@ -150,16 +95,12 @@ val query_probe(val args) {
   out.set("rawMax", r.raw_max);
   out.set("scaledMax", r.scaled_max);
   out.set("hard", copy_out(r.hard));
-  val gumbel = val::object();
-  gumbel.set("rows", r.gumbel.rows);
-  gumbel.set("cols", r.gumbel.cols);
-  gumbel.set("data", copy_out(r.gumbel.data));
-  out.set("gumbel", gumbel);
+  out.set("gumbel", to_js(r.gumbel));
   return out;
 }
 
 val saturation_sweep(val args) {
-  Fields in{args, {}};
+  Reader in{args, {}};
   attn::SaturationArgs a;
   a.dks = in.numbers<int>("dks", attn::kMaxSweepDks);
   a.n_keys = static_cast<int>(in.integer("nKeys", 2, attn::kMaxSweepKeys));
@@ -184,7 +125,7 @@ val saturation_sweep(val args) {
 }
 
 val merge_variance(val args) {
-  Fields in{args, {}};
+  Reader in{args, {}};
   int a_samples = static_cast<int>(in.integer("aSamples", 0, limits::kMaxSamples));
   int b_samples = static_cast<int>(in.integer("bSamples", 1, limits::kMaxSamples));
   attn::VarianceResult a;

@@ -7,6 +7,15 @@ namespace attn {
 
 // ---- a linear layer: y = x Wᵀ + b -----------------------------------------------------------
 
+Error check_linear(const Matrix& x, const Matrix& w, const Matrix& b) {
+  Error e = check_matrix("x", x, limits::kMaxTokens, limits::kMaxDim);
+  if (e.empty()) e = check_matrix("W", w, limits::kMaxDim, limits::kMaxDim);
+  if (e.empty()) e = check_shape("W", w, w.rows, x.cols);
+  if (e.empty() && !b.empty()) e = check_matrix("b", b, 1, limits::kMaxDim);
+  if (e.empty() && !b.empty()) e = check_shape("b", b, 1, w.rows);
+  return e;
+}
+
 Matrix linear(const Matrix& x, const Matrix& w, const Matrix& b) {
   Matrix y(x.rows, w.rows);  // y: (n, out)
   kernels::gemm_abt(x.data.data(), w.data.data(), y.data.data(), x.rows, w.rows, x.cols);

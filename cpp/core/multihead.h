@@ -10,6 +10,7 @@ namespace attn {
 
 // y = x Wᵀ + b      x: (n, in)  W: (out, in)  b: (1, out) or empty  -> (n, out)
 Matrix linear(const Matrix& x, const Matrix& w, const Matrix& b);
+Error check_linear(const Matrix& x, const Matrix& w, const Matrix& b);
 
 struct MultiHeadArgs {
   Matrix query;                  // (n_q, d_model)

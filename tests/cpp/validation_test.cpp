@@ -299,3 +299,16 @@ TEST(Validation, CheckShape) {
 }
 
 }  // namespace
+
+TEST(Validation, LinearChecksEveryArgument) {
+  Matrix x = ref::random_matrix(3, 4, 1);
+  Matrix w = ref::random_matrix(2, 4, 2);
+  Matrix b(1, 2, 0.5f);
+  EXPECT_EQ(attn::check_linear(x, w, b), "");
+  EXPECT_EQ(attn::check_linear(x, w, Matrix()), "");
+  b.at(0, 1) = std::nanf("");
+  EXPECT_EQ(attn::check_linear(x, w, b), "b: row 0, column 1 is NaN (expected finite numbers)");
+  EXPECT_NE(attn::check_linear(x, w, Matrix(1, 3)).find("b: expected shape"), std::string::npos);
+  EXPECT_NE(attn::check_linear(x, ref::random_matrix(2, 5, 3), Matrix()).find("W: expected shape"),
+            std::string::npos);
+}
