@@ -5,11 +5,14 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-echo "== build"
-bash scripts/build.sh all
+echo "== build (the wasm modules and the native benchmark)"
+bash scripts/build.sh wasm
+cmake -S . -B build/native -DCMAKE_BUILD_TYPE=Release >/dev/null
 
 echo "== native kernels (scalar reference, Google Benchmark)"
-if [ -x build/native/attn_bench ]; then
+targets="$(cmake --build build/native --target help)"
+if grep -q attn_bench <<<"$targets"; then
+  cmake --build build/native -j "${JOBS:-2}" --target attn_bench
   build/native/attn_bench --benchmark_min_time="${BENCH_MIN_TIME:-0.1}"
 else
   echo "(Google Benchmark not found: skipped; install libbenchmark-dev)"
