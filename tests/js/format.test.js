@@ -1,7 +1,7 @@
 // Number formatting of the page: −∞, +∞, NaN, fixed digits, exponents, parsing typed numbers.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fmt, tex, texVector, fmtVector, parseNumber, isFlagged } from '../../web/src/format.js';
+import { fmt, tex, texVector, fmtVector, parseNumber, parseList, isFlagged } from '../../web/src/format.js';
 
 test('fmt: fixed digits with a typographic minus', () => {
   assert.equal(fmt(2.1), '2.10');
@@ -51,4 +51,13 @@ test('parseNumber: what a learner may type', () => {
     assert.ok(Number.isNaN(parseNumber(bad)), `"${bad}" should not parse`);
   }
   assert.ok(Number.isNaN(parseNumber(undefined)));
+});
+
+test('parseList: a row of numbers, its count checked, the first bad item named', () => {
+  assert.deepEqual(parseList('2.6, 1.2, 6.1, 2'), { values: [2.6, 1.2, 6.1, 2] });
+  assert.deepEqual(parseList('1 \u22122；3'.replace('；', ';')), { values: [1, -2, 3] });
+  assert.deepEqual(parseList('1，2'), { values: [1, 2] });
+  assert.deepEqual(parseList('1, two, 3'), { error: 'number', at: 1 });
+  assert.deepEqual(parseList(' '), { error: 'count' });
+  assert.deepEqual(parseList('1,2,3', { max: 2 }), { error: 'count' });
 });

@@ -104,11 +104,14 @@ export function toMatrix(grid, rows, cols) {
   return { rows, cols, data };
 }
 
+// Row i of an engine matrix as a plain array.
+export function rowOf(m, i) {
+  return Array.from(m.data.subarray(i * m.cols, (i + 1) * m.cols));
+}
+
 // A nested-array grid from an engine matrix (numbers as float32 values, unrounded).
 export function toGrid(m) {
-  const out = [];
-  for (let i = 0; i < m.rows; i++) out.push(Array.from(m.data.subarray(i * m.cols, (i + 1) * m.cols)));
-  return out;
+  return Array.from({ length: m.rows }, (_, i) => rowOf(m, i));
 }
 
 function identity(n) {

@@ -60,3 +60,14 @@ export function parseNumber(text) {
   const x = Number(s);
   return Number.isFinite(x) ? x : NaN;
 }
+
+// A comma- or space-separated list of numbers -> { values } or { error: 'count' } (fewer than
+// min or more than max items) or { error: 'number', at } (item `at` is not a number).
+export function parseList(text, { min = 1, max = 32 } = {}) {
+  const parts = text.split(/[,，;\s]+/).filter((p) => p !== '');
+  if (parts.length < min || parts.length > max) return { error: 'count' };
+  const values = parts.map(parseNumber);
+  const bad = values.findIndex(Number.isNaN);
+  if (bad >= 0) return { error: 'number', at: bad };
+  return { values };
+}

@@ -27,6 +27,7 @@
 //
 // To add a chapter: import it below and add it to `registry`.
 
+import './chapters.css';
 import why from './why.js';
 import pipeline from './pipeline.js';
 import masks from './masks.js';

@@ -3,8 +3,10 @@
 // check. The mask set here is the shared one: the pipeline shows the same example with it.
 // Every number comes from engine.attend; this file only decides what to flag and says why.
 
-import { PRESETS, PRESET_IDS, MAX_TOKENS, presetPatch, runExample, toGrid } from '../example.js';
-import { h, createStepper, rowOf, vectorRow } from '../views/lesson.js';
+import { PRESETS, PRESET_IDS, MAX_TOKENS, presetPatch, runExample, toGrid, rowOf } from '../example.js';
+import { fmt } from '../format.js';
+import { h, rebuildOn } from '../views/dom.js';
+import { createStepper } from '../views/stepper.js';
 
 const STEPS = [
   { id: 'padding', title: { en: 'Padding', zh: '填充掩码' } },
@@ -19,7 +21,6 @@ const FILLS = ['neg-inf', 'large-negative', 'zero'];
 const strings = {
   en: {
     intro: 'A mask says which Keys each Query may look at: 1 = allowed, 0 = blocked. Before softmax, every blocked score is overwritten with a fill value, so that softmax gives it nothing. The mask you set here is the same one the pipeline chapter uses, on the same example.',
-    steps: 'Steps', prev: 'Previous step', next: 'Next step',
     example: 'The example',
     preset: 'Example',
     'preset.cat-fish': 'Translation: The cat eats fish → 猫 吃 鱼 (cross)',
@@ -102,7 +103,6 @@ const strings = {
   },
   zh: {
     intro: '掩码规定每个 Query 可以看哪些 Key：1 表示允许，0 表示屏蔽。在 softmax 之前，每个被屏蔽的分数都会被换成一个填充值，让 softmax 不给它分权重。这里设的掩码就是“逐步计算”那一章用的掩码，作用在同一个例子上。',
-    steps: '步骤', prev: '上一步', next: '下一步',
     example: '示例',
     preset: '例子',
     'preset.cat-fish': '翻译：The cat eats fish → 猫 吃 鱼（交叉注意力）',
@@ -202,7 +202,7 @@ export default {
     ui = { last: null, maps: {} };
     root.append(h('h2', { text: this.title[lang] }), h('p', { class: 'lead', text: s('intro') }));
     buildPanel(root, ctx);
-    ui.stepper = createStepper(ctx, STEPS, { steps: s('steps'), prev: s('prev'), next: s('next') });
+    ui.stepper = createStepper(ctx, STEPS);
     root.append(ui.stepper.el);
     ui.sections = {
       padding: buildPadding(ctx),
@@ -276,6 +276,12 @@ function maxWeightOf(result, cells) {
   let m = 0;
   for (const [i, j] of cells) m = Math.max(m, at(result.weights, i, j));
   return m;
+}
+
+// A vector as a row of cells; flagged (non-finite) cells marked.
+function vectorRow(label, values, digits = 3) {
+  return h('div', { class: 'vec-row' }, label ? h('span', { class: 'vec-label', text: label }) : null,
+    h('span', { class: 'vec' }, ...Array.from(values, (v) => h('span', { class: Number.isFinite(v) ? 'vec-cell' : 'vec-cell flagged', text: fmt(v, digits) }))));
 }
 
 function section(id, ctx, ...children) {
@@ -400,18 +406,14 @@ function buildPadding(ctx) {
   function draw(ctx, run) {
     const st = ctx.state;
     const kt = run.inputs.keyTokens;
-    const key = kt.join('\u0001');
-    if (pads.dataset.keys !== key) {
-      pads.dataset.keys = key;
-      pads.replaceChildren(...kt.map((tok, j) => h('button', {
-        type: 'button', class: 'btn toggle pad-key', 'aria-pressed': 'false', 'aria-label': s('padOf', { tok }), 'data-key': String(j), text: tok,
-        onclick: () => {
-          const flags = Array.from({ length: kt.length }, (_, k) => ctx.state.keyPadding[k] === true);
-          flags[j] = !flags[j];
-          ctx.set({ keyPadding: flags.some(Boolean) ? flags : [] });
-        },
-      })));
-    }
+    rebuildOn(pads, kt.join('\u0001'), () => kt.map((tok, j) => h('button', {
+      type: 'button', class: 'btn toggle pad-key', 'aria-pressed': 'false', 'aria-label': s('padOf', { tok }), 'data-key': String(j), text: tok,
+      onclick: () => {
+        const flags = Array.from({ length: kt.length }, (_, k) => ctx.state.keyPadding[k] === true);
+        flags[j] = !flags[j];
+        ctx.set({ keyPadding: flags.some(Boolean) ? flags : [] });
+      },
+    })));
     [...pads.children].forEach((b, j) => b.setAttribute('aria-pressed', String(st.keyPadding[j] === true)));
     const anyPad = kt.some((_, j) => st.keyPadding[j] === true);
     const leaks = leakedCells(run.result);
@@ -502,11 +504,7 @@ function buildBlocked(ctx) {
   function draw(ctx, run) {
     const st = ctx.state;
     const qt = run.inputs.queryTokens;
-    const key = qt.join('\u0001');
-    if (rowSel.dataset.keys !== key) {
-      rowSel.dataset.keys = key;
-      rowSel.replaceChildren(...qt.map((q, i) => h('option', { value: String(i), text: q })));
-    }
+    rebuildOn(rowSel, qt.join('\u0001'), () => qt.map((q, i) => h('option', { value: String(i), text: q })));
     const chosen = Math.min(st.blockRow, qt.length - 1);
     rowSel.value = String(chosen);
     const full = run.result.fullyMaskedRows;

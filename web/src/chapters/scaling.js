@@ -16,15 +16,14 @@ import { createLabClient } from '../lab-client.js';
 import { SWEEP_DKS, binsFor } from '../lab-jobs.js';
 import { createHistogram } from '../views/histogram.js';
 import { createLineChart } from '../views/line-chart.js';
+import { h, nextId } from '../views/dom.js';
+import { createStepper } from '../views/stepper.js';
 
 // ---- strings ------------------------------------------------------------------------------------
 
 const STRINGS = {
   en: {
     intro: 'Draw two random vectors q and k whose d_k entries are independent N(0, 1) numbers. Each product q_i·k_i has mean 0 and variance 1, and the d_k of them add up, so q·k has variance d_k: its typical size grows like √d_k. This lesson measures that, then shows what such large scores do to softmax and to its gradient, and why dividing by √d_k fixes it.',
-    stages: 'Steps of this lesson',
-    prev: 'Previous step',
-    next: 'Next step',
     keysHint: 'Tip: every slider works with the arrow keys, Page Up / Page Down and Home / End.',
     controls: 'Experiment settings',
     dk: 'd_k (dimension of q and k)',
@@ -125,9 +124,6 @@ const STRINGS = {
   },
   zh: {
     intro: '随机取两个向量 q 和 k，它们的 d_k 个分量都是相互独立的 N(0, 1) 随机数。每个乘积 q_i·k_i 的均值是 0、方差是 1，d_k 个这样的乘积加在一起，q·k 的方差就是 d_k：它的典型大小按 √d_k 增长。本课先把这件事实测出来，再看这么大的分数对 softmax 和它的梯度做了什么，以及为什么除以 √d_k 能解决问题。',
-    stages: '本课的步骤',
-    prev: '上一步',
-    next: '下一步',
     keysHint: '提示：每个滑块都可以用方向键、Page Up / Page Down 和 Home / End 操作。',
     controls: '实验设置',
     dk: 'd_k（q 和 k 的维度）',
@@ -278,26 +274,9 @@ function expectedRanges(dk, n, scaled) {
   return { mean: [-1.96 * seMean, 1.96 * seMean], variance: [v - 1.96 * seVar, v + 1.96 * seVar] };
 }
 
-// ---- DOM helpers ---------------------------------------------------------------------------------
-
-function h(tag, props = {}, ...children) {
-  const el = document.createElement(tag);
-  for (const [k, v] of Object.entries(props)) {
-    if (v === undefined || v === null) continue;
-    if (k === 'class') el.className = v;
-    else if (k === 'text') el.textContent = v;
-    else if (k.startsWith('on')) el.addEventListener(k.slice(2), v);
-    else el.setAttribute(k, v);
-  }
-  for (const c of children) if (c != null) el.append(c);
-  return el;
-}
-
-let uid = 0;
-
 // A labelled slider (moving through `stops`) with a number box and an inline error slot.
 function sliderField({ label, stops, valueText, onSlide, onType, name }) {
-  const id = `lab-${name}-${++uid}`;
+  const id = nextId(`lab-${name}-`);
   const slider = h('input', { type: 'range', id, min: '0', max: String(stops.length - 1), step: '1', class: 'lab-slider', 'data-field': name });
   const box = h('input', { type: 'text', inputmode: 'decimal', class: 'lab-number', 'aria-label': label, 'data-field': `${name}-box` });
   const error = h('p', { class: 'field-error', role: 'alert', id: `${id}-err` });
@@ -362,7 +341,7 @@ function buildControls(root, ctx) {
 
   // seed and n: plain number boxes
   const numberField = (label, name, key, min, max, errKey) => {
-    const id = `lab-${name}-${++uid}`;
+    const id = nextId(`lab-${name}-`);
     const box = h('input', { type: 'text', inputmode: 'numeric', id, class: 'lab-number', 'data-field': name });
     const error = h('p', { class: 'field-error', role: 'alert', id: `${id}-err` });
     box.setAttribute('aria-describedby', error.id);
@@ -374,7 +353,7 @@ function buildControls(root, ctx) {
   ui.keys = numberField(s('keys'), 'keys', 'labKeys', 2, 64, 'errKeys');
 
   // raw vs scaled: a radio group
-  const group = `lab-scores-${++uid}`;
+  const group = nextId('lab-scores-');
   ui.rawRadio = h('input', { type: 'radio', name: group, value: 'raw', 'data-field': 'raw' });
   ui.scaledRadio = h('input', { type: 'radio', name: group, value: 'scaled', 'data-field': 'scaled' });
   ui.rawRadio.addEventListener('change', () => ctx.set({ labScaled: false }));
@@ -393,38 +372,10 @@ function buildControls(root, ctx) {
   root.append(panel);
 }
 
-function buildStepper(root, ctx) {
-  const { s, lang } = ctx;
-  const go = (delta) => {
-    const k = STEPS.findIndex((st) => st.id === ctx.state.stage);
-    const next = Math.max(0, Math.min(STEPS.length - 1, k + delta));
-    if (next !== k) {
-      ctx.set({ stage: STEPS[next].id });
-      ui.stepButtons[next].focus();
-    }
-  };
-  const nav = h('div', { class: 'stepper', role: 'group', 'aria-label': s('stages'), 'data-group': 'stepper' });
-  ui.prev = h('button', { type: 'button', class: 'btn step-prev', 'aria-label': s('prev'), text: '←', onclick: () => go(-1) });
-  ui.next = h('button', { type: 'button', class: 'btn step-next', 'aria-label': s('next'), text: '→', onclick: () => go(1) });
-  const list = h('ol', { class: 'steps' });
-  ui.stepButtons = STEPS.map((st, k) => {
-    const b = h('button', { type: 'button', class: 'step', 'data-stage': st.id, onclick: () => ctx.set({ stage: st.id }) },
-      h('span', { class: 'step-num', text: String(k + 1) }), h('span', { class: 'step-title', text: st.title[lang] }));
-    list.append(h('li', {}, b));
-    return b;
-  });
-  nav.append(ui.prev, list, ui.next);
-  nav.addEventListener('keydown', (e) => {
-    if (e.target.classList.contains('step') && e.key === 'ArrowRight') { e.preventDefault(); go(1); }
-    else if (e.target.classList.contains('step') && e.key === 'ArrowLeft') { e.preventDefault(); go(-1); }
-  });
-  root.append(nav);
-}
-
 // A progress line: <progress>, a text, a stop/run-again button; a polite live region for
 // start and end only (not every chunk).
 function progressRow(onStop) {
-  const text = h('span', { class: 'lab-progress-text', id: `lab-progress-${++uid}` });
+  const text = h('span', { class: 'lab-progress-text', id: nextId('lab-progress-') });
   const bar = h('progress', { max: '1', value: '0', 'aria-labelledby': text.id });
   const stop = h('button', { type: 'button', class: 'btn lab-stop', onclick: onStop });
   const live = h('p', { class: 'visually-hidden', 'aria-live': 'polite' });
@@ -874,14 +825,7 @@ function update(ctx) {
   ui.error.hidden = true;
 
   // stepper and visible step
-  const k = STEPS.findIndex((x) => x.id === stage);
-  ui.stepButtons.forEach((b, j) => {
-    if (j === k) b.setAttribute('aria-current', 'step');
-    else b.removeAttribute('aria-current');
-    b.classList.toggle('done', j < k);
-  });
-  ui.prev.disabled = k <= 0;
-  ui.next.disabled = k === STEPS.length - 1;
+  ui.stepper.sync(stage);
   for (const sec of ui.sections) sec.hidden = sec.dataset.step !== stage;
 
   // controls: values and which ones this step uses
@@ -933,7 +877,7 @@ function update(ctx) {
 
 export default {
   id: 'scaling',
-  title: { en: 'Why divide by √d_k', zh: '为什么除以 √d_k' },
+  title: { en: 'Why divide by √d_k', zh: '为什么要除以 √d_k' },
   strings: STRINGS,
   state: {
     labDk: { type: 'int', default: 64, min: 1, max: 1024 },
@@ -950,9 +894,10 @@ export default {
     if (ui) this.leave();
     ui = { lab: createLabClient({ engine: ctx.engine }), varKey: null, sweepKey: null, sweepRows: [], throttle: {}, ctx };
     const { s } = ctx;
-    root.append(h('h2', { text: ctx.lang === 'zh' ? '为什么要除以 √d_k' : 'Why divide by √d_k' }),
+    root.append(h('h2', { text: this.title[ctx.lang] }),
       h('p', { class: 'lead', text: s('intro') }));
-    buildStepper(root, ctx);
+    ui.stepper = createStepper(ctx, STEPS);
+    root.append(ui.stepper.el);
     buildControls(root, ctx);
     root.append(h('p', { class: 'hint keys-hint', text: s('keysHint') }));
     ui.error = h('p', { class: 'field-error engine-error', role: 'alert', hidden: '' });

@@ -3,8 +3,11 @@
 // and a check of a softmax worked out by hand. One row of scores, typed by the learner; every
 // weight and entropy comes from the engine (softmax, hardAttention, gumbelSoftmax).
 
-import { MAX_TOKENS } from '../example.js';
-import { h, field, showError, syncInput, parseList, createStepper, createStacked, rowOf } from '../views/lesson.js';
+import { MAX_TOKENS, PRESETS, rowOf } from '../example.js';
+import { parseList } from '../format.js';
+import { h, field, showError, syncInput } from '../views/dom.js';
+import { createStepper } from '../views/stepper.js';
+import { createStacked } from '../views/stacked-bar.js';
 
 const STEPS = [
   { id: 'overflow', title: { en: 'Overflow', zh: '溢出' } },
@@ -14,8 +17,9 @@ const STEPS = [
   { id: 'hand-check', title: { en: 'Check by hand', zh: '手算核对' } },
 ];
 
-const DEFAULT_SCORES = [2.6, 1.2, 6.1, 2.0];
-const PRINTED = [0.2, 0.06, 0.1, 0.1];     // the weights a published example printed for these scores
+// The row of the translation example while writing 猫, and the weights an article printed for it.
+const DEFAULT_SCORES = PRESETS['hand-check'].scores[0];
+const PRINTED = PRESETS['hand-check'].publishedGuess;
 const EXP_OVERFLOW = 88.72;                 // ln(largest float32): exp of anything larger is +∞
 const T_STOPS = [0.1, 0.2, 0.3, 0.5, 0.7, 1, 1.5, 2, 3, 5, 10];
 const TAU_STOPS = [0.05, 0.1, 0.2, 0.3, 0.5, 0.7, 1, 2, 5];
@@ -26,7 +30,6 @@ const SUM_TOLERANCE = 0.01;
 const strings = {
   en: {
     intro: 'Scores can be any real numbers. Softmax turns a row of them into weights that are non-negative and add up to 1. This chapter is about that one step: how it breaks, how to keep it from breaking, and how to make it sharper or softer.',
-    steps: 'Steps', prev: 'Previous step', next: 'Next step',
     inputs: 'One row of scores',
     scores: 'Scores (comma-separated)',
     scoresHint: 'The default is the translation example: the scores of The, cat, eats, fish while writing 猫.',
@@ -103,7 +106,6 @@ const strings = {
   },
   zh: {
     intro: '分数可以是任意实数。softmax 把一行分数变成一组非负、加起来等于 1 的权重。这一章只讲这一步：它怎样算崩、怎样避免算崩，以及怎样让它更尖锐或更平缓。',
-    steps: '步骤', prev: '上一步', next: '下一步',
     inputs: '一行分数',
     scores: '分数（用逗号分隔）',
     scoresHint: '默认值来自翻译例子：生成“猫”时，The、cat、eats、fish 四个词的分数。',
@@ -200,7 +202,7 @@ export default {
     ui = { sections: {} };
     root.append(h('h2', { text: this.title[lang] }), h('p', { class: 'lead', text: s('intro') }));
     buildPanel(root, ctx);
-    ui.stepper = createStepper(ctx, STEPS, { steps: s('steps'), prev: s('prev'), next: s('next') });
+    ui.stepper = createStepper(ctx, STEPS);
     root.append(ui.stepper.el);
     ui.sections = {
       overflow: buildOverflow(ctx),
@@ -264,10 +266,10 @@ function slider(id, labelText, { min, max, step, onInput }) {
 // ---- the scores panel ------------------------------------------------------------------------------
 
 function buildPanel(root, ctx) {
-  const { s, views } = ctx;
+  const { s } = ctx;
   const f = field(s('scores'), h('input', { type: 'text', class: 'wide', inputmode: 'decimal', autocomplete: 'off', spellcheck: false }), s('scoresHint'));
   f.input.addEventListener('change', () => {
-    const r = parseList(f.input.value, views.parseNumber, { min: 1, max: MAX_TOKENS });
+    const r = parseList(f.input.value, { min: 1, max: MAX_TOKENS });
     if (r.error === 'count') return showError(f, s('errCount', { max: MAX_TOKENS }));
     if (r.error) return showError(f, s('errNumber', { k: r.at + 1 }));
     showError(f, '');

@@ -2,8 +2,9 @@
 // a soft lookup (Query asks, Key labels, Value holds the content), self vs cross attention,
 // and a short timeline. The live parts run engine.attend on the shared presets' vectors.
 
-import { PRESETS, toMatrix } from '../example.js';
-import { h, createStepper, rowOf } from '../views/lesson.js';
+import { PRESETS, toMatrix, rowOf } from '../example.js';
+import { h } from '../views/dom.js';
+import { createStepper } from '../views/stepper.js';
 
 const STEPS = [
   { id: 'bottleneck', title: { en: 'The bottleneck', zh: '瓶颈' } },
@@ -15,7 +16,6 @@ const STEPS = [
 const strings = {
   en: {
     intro: 'Before the formulas, the problem. Attention was invented to fix one specific weakness of the translation models of 2014, and the fix turned out to be general enough to build every large language model since.',
-    steps: 'Steps', prev: 'Previous step', next: 'Next step',
 
     'h.bottleneck': 'A whole sentence through one vector',
     'p.bottleneck1': 'Early neural translation used two recurrent networks. The encoder reads the source sentence word by word and ends with a single context vector of fixed length. The decoder then has to write the whole translation from that one vector.',
@@ -72,7 +72,6 @@ const strings = {
   },
   zh: {
     intro: '先讲问题，再讲公式。注意力最初是为了补上 2014 年前后翻译模型的一个具体短板而提出的；没想到这个补丁足够通用，后来所有的大语言模型都建立在它之上。',
-    steps: '步骤', prev: '上一步', next: '下一步',
 
     'h.bottleneck': '整句话挤过一个向量',
     'p.bottleneck1': '早期的神经机器翻译由两个循环神经网络组成。编码器一个词一个词地读完源句，最后只留下一个长度固定的上下文向量；解码器则要凭这一个向量写出整句译文。',
@@ -145,7 +144,7 @@ export default {
   enter(root, ctx) {
     const { s, lang } = ctx;
     ui = { sections: {} };
-    const stepper = createStepper(ctx, STEPS, { steps: s('steps'), prev: s('prev'), next: s('next') });
+    const stepper = createStepper(ctx, STEPS);
     ui.stepper = stepper;
     ui.error = h('div', { class: 'field-error', role: 'alert' });
     root.append(h('h2', { text: this.title[lang] }), h('p', { class: 'lead', text: s('intro') }), stepper.el, ui.error);
