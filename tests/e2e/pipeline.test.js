@@ -354,24 +354,27 @@ test('no horizontal scrolling at 360 px, in both languages, at every stage, up t
   }
 });
 
-test('hand check: the published weights are wrong and do not sum to 1; the softmax is right', async () => {
+test('hand check: the preset takes its scores to the Softmax chapter’s check; the published weights are wrong and do not sum to 1; the softmax is right', async () => {
   const page = await lab.open('lesson=pipeline&lang=en&preset=hand-check&stage=weights');
-  const inputs = page.locator('.guess-form input');
+  await page.click('.guess-box .hand-check-go');
+  await page.waitForFunction(() => /lesson=softmax/.test(location.hash) && /stage=hand-check/.test(location.hash));
+  assert.match(await page.textContent('.sm-hand-check .formula .katex-mathml'), /2\.60.*1\.20.*6\.10.*2\.00/s);
+  const inputs = page.locator('.guess-grid input');
   for (const [j, v] of ['0.2', '0.06', '0.1', '0.1'].entries()) await inputs.nth(j).fill(v);
-  await page.click('.guess-form button');
-  const fb = page.locator('.guess-feedback');
-  await fb.locator('.bad').first().waitFor();
-  assert.match(await fb.textContent(), /Not yet/);
-  assert.match(await fb.textContent(), /0\.460/);
+  await page.click('.guess-grid button[type="submit"]');
+  await page.waitForSelector('.sm-verdict');
+  assert.equal(await page.getAttribute('.sm-verdict', 'data-result'), 'wrong');
+  assert.equal(await page.getAttribute('.sm-sum', 'data-result'), 'bad');
+  assert.match(await page.textContent('.sm-sum'), /0\.460: the set does not sum to 1/);
   // softmax([2.6, 1.2, 6.1, 2.0]) in double precision.
   const e = [2.6, 1.2, 6.1, 2.0].map((x) => Math.exp(x - 6.1));
   const s = e.reduce((a, b) => a + b, 0);
   const right = e.map((x) => (x / s).toFixed(4));
   for (const [j, v] of right.entries()) await inputs.nth(j).fill(v);
-  await page.click('.guess-form button');
-  await fb.locator('.good').first().waitFor();
-  assert.match(await fb.textContent(), /Right/);
-  assert.equal(await fb.locator('.bad').count(), 0);
+  await page.click('.guess-grid button[type="submit"]');
+  await page.waitForFunction(() => document.querySelector('.sm-verdict')?.dataset.result === 'right');
+  assert.match(await page.textContent('.sm-verdict'), /Right/);
+  assert.equal(await page.getAttribute('.sm-sum', 'data-result'), 'ok');
   assert.deepEqual(page.errors, []);
   await page.close();
 });

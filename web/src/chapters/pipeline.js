@@ -4,7 +4,9 @@
 // labels and links what the engine returned.
 
 import { max } from 'd3-array';
-import { PRESETS, PRESET_IDS, MAX_TOKENS, MAX_DK, presetPatch, resizeGrid, runExample } from '../example.js';
+import { PRESETS, PRESET_IDS, MAX_TOKENS, MAX_DK, presetPatch, resizeGrid, runExample, rowOf } from '../example.js';
+import { h, field, showError, syncInput, setText } from '../views/dom.js';
+import { createStepper } from '../views/stepper.js';
 
 const STEPS = [
   { id: 'scores', title: { en: 'Scores', zh: '打分' } },
@@ -29,7 +31,7 @@ const strings = {
     'about.cat-fish': 'While writing the Chinese sentence, each word being generated (a query: 猫, 吃, 鱼) looks up the English words (the keys). The vectors are hand-made with four features — animal, action, food, function word — so you can read why 猫 finds “cat”, 吃 finds “eats” and 鱼 finds “fish”.',
     'about.cat-chase': 'Self-attention: every word of 猫 追 老鼠 is both a query and a key. The query of 追 asks “who chases?”, and the key of 猫 answers “I do it”. Features: does it, action, has it done, animal.',
     'about.random': 'Q, K and V drawn from the engine’s random generator (normal, mean 0, variance 1). The seed is part of the link, so anyone who opens it sees exactly these numbers.',
-    'about.hand-check': 'An article on attention gives the scores [2.6, 1.2, 6.1, 2] for generating 猫 and prints the weights [0.2, 0.06, 0.1, 0.1]. Those cannot come from softmax: they add up to 0.46, not 1. Work the softmax out yourself, then check your answer at the Softmax step. (Here the scores are typed directly, so there is nothing to scale.)',
+    'about.hand-check': 'An article on attention gives the scores [2.6, 1.2, 6.1, 2] for generating 猫 and prints the weights [0.2, 0.06, 0.1, 0.1]. Those cannot come from softmax: they add up to 0.46, not 1. Work the softmax out yourself; at step 4 a button takes your answer to the Softmax chapter’s check. (Here the scores are typed directly, so there is nothing to scale.)',
     queryTokens: 'Query tokens',
     keyTokens: 'Key / value tokens',
     tokensHint: 'separated by spaces',
@@ -51,10 +53,6 @@ const strings = {
     errInt: 'A whole number from {min} to {max}, please.',
     errNumber: 'Please type a number.',
     errEngine: 'The engine refused these inputs: {msg}',
-    stages: 'Steps',
-    prev: 'Previous step',
-    next: 'Next step',
-    stepOf: 'Step {k} of {n}',
     keysHint: 'Tip: with the focus on a step, the ← and → keys move between steps.',
     'explain.scores': 'Each query asks a question; each key says what its token offers. Their dot product q·k measures how well the two match: large and positive when they point the same way, near zero when they are unrelated, negative when they disagree. One number per (query, key) pair gives the score matrix S = QKᵀ, with one row per query and one column per key.',
     'explain.scaled': 'A dot product adds up d_k products, so the more dimensions, the wider the scores spread: for random vectors their variance is about d_k. Dividing by √d_k brings the spread back to about 1, so the softmax in step 4 is not pushed into handing everything to one key.',
@@ -78,15 +76,8 @@ const strings = {
     mixes: 'Output row “{q}” mixes the values of: {list}.',
     andMore: 'and {n} more',
     guessTitle: 'Your softmax, by hand',
-    guessHint: 'Type the four weights you calculated for [2.6, 1.2, 6.1, 2]. (The article printed 0.2, 0.06, 0.1, 0.1.)',
-    guessFor: 'weight of {token}',
-    check: 'Check',
-    guessRight: 'Right! Every weight is within 0.005 of the engine’s.',
-    guessWrong: 'Not yet: {list} differ from the engine’s weights by more than 0.005.',
-    guessSum: 'Your weights add up to {sum}.',
-    guessSumBad: 'They must add up to 1 — softmax weights always do.',
-    guessSumOk: 'Good: that is 1.',
-    showAnswer: 'The engine’s weights are shown in the heatmap above.',
+    guessHint: 'Worked out the weights for the scores [{scores}]? The Softmax chapter checks them against the engine’s and adds them up. (The article printed {printed}.)',
+    guessGo: 'Check my weights in the Softmax chapter',
     entropy: 'entropy',
   },
   zh: {
@@ -100,7 +91,7 @@ const strings = {
     'about.cat-fish': '在写出中文句子时，每个正要生成的词（Query：猫、吃、鱼）都去查英文里的词（Key）。这些向量是手工设计的，有四个特征——动物、动作、食物、虚词——所以你能看懂为什么“猫”找到 cat，“吃”找到 eats，“鱼”找到 fish。',
     'about.cat-chase': '自注意力：“猫 追 老鼠”里每个词既是 Query 也是 Key。“追”的 Query 在问“谁在追？”，而“猫”的 Key 回答“动作是我发出的”。四个特征：施事、动作、受事、动物。',
     'about.random': 'Q、K、V 都取自引擎的随机数生成器（均值 0、方差 1 的正态分布）。种子写在链接里，谁打开这个链接，看到的都是一模一样的数字。',
-    'about.hand-check': '有篇讲注意力的文章给出生成“猫”时的分数 [2.6, 1.2, 6.1, 2]，又写出权重 [0.2, 0.06, 0.1, 0.1]。这组权重不可能来自 softmax：它们加起来是 0.46，而不是 1。请自己算一遍 softmax，然后在“Softmax”这一步核对答案。（这里的分数是直接输入的，所以没有缩放这一步。）',
+    'about.hand-check': '有篇讲注意力的文章给出生成“猫”时的分数 [2.6, 1.2, 6.1, 2]，又写出权重 [0.2, 0.06, 0.1, 0.1]。这组权重不可能来自 softmax：它们加起来是 0.46，而不是 1。请自己算一遍 softmax；第 4 步有个按钮，带你到“Softmax”一章去核对答案。（这里的分数是直接输入的，所以没有缩放这一步。）',
     queryTokens: 'Query 词',
     keyTokens: 'Key / Value 词',
     tokensHint: '用空格分隔',
@@ -122,10 +113,6 @@ const strings = {
     errInt: '请输入 {min} 到 {max} 之间的整数。',
     errNumber: '请输入一个数字。',
     errEngine: '引擎拒绝了这些输入：{msg}',
-    stages: '步骤',
-    prev: '上一步',
-    next: '下一步',
-    stepOf: '第 {k} 步，共 {n} 步',
     keysHint: '提示：焦点在步骤按钮上时，可以用 ← 和 → 键切换步骤。',
     'explain.scores': '每个 Query 提出一个问题，每个 Key 说明自己的词能提供什么。两者的点积 q·k 衡量它们有多契合：方向一致时又大又正，互不相干时接近 0，意思相左时为负。每一对（Query, Key）得到一个分数，合起来就是分数矩阵 S = QKᵀ：每个 Query 一行，每个 Key 一列。',
     'explain.scaled': '点积是 d_k 个乘积相加，维度越多，分数就散得越开：随机向量的点积方差约等于 d_k。除以 √d_k，把分散程度拉回到 1 左右，免得第 4 步的 softmax 被推向“赢家通吃”，把注意力全给一个 Key。',
@@ -149,63 +136,16 @@ const strings = {
     mixes: '输出行“{q}”混合了这些 Value：{list}。',
     andMore: '以及另外 {n} 个',
     guessTitle: '你手算的 softmax',
-    guessHint: '输入你为 [2.6, 1.2, 6.1, 2] 算出的四个权重。（文章里印的是 0.2、0.06、0.1、0.1。）',
-    guessFor: '{token} 的权重',
-    check: '核对',
-    guessRight: '答对了！每个权重与引擎的结果相差都不到 0.005。',
-    guessWrong: '还不对：{list} 与引擎的权重相差超过 0.005。',
-    guessSum: '你的权重加起来是 {sum}。',
-    guessSumBad: '它们必须加起来等于 1——softmax 的权重总是如此。',
-    guessSumOk: '很好：正好是 1。',
-    showAnswer: '引擎算出的权重就在上面的热力图里。',
+    guessHint: '算好分数 [{scores}] 的权重了吗？“Softmax”一章会拿它们和引擎的结果逐个比对，并把它们加起来。（文章里印的是 {printed}。）',
+    guessGo: '到“Softmax”一章核对我的权重',
     entropy: '熵',
   },
 };
 
-// ---- small DOM helpers ----------------------------------------------------------------------
-
-function h(tag, props = {}, ...children) {
-  const el = document.createElement(tag);
-  for (const [k, v] of Object.entries(props)) {
-    if (k === 'class') el.className = v;
-    else if (k === 'text') el.textContent = v;
-    else if (k.startsWith('on')) el.addEventListener(k.slice(2), v);
-    else if (k in el && typeof v !== 'string') el[k] = v;
-    else el.setAttribute(k, v);
-  }
-  for (const c of children) if (c != null) el.append(c);
-  return el;
-}
-
-let uid = 0;
-// A labelled field with an inline error slot: { wrap, input, error }.
-function field(labelText, input, hint) {
-  const id = `pl-f${uid++}`;
-  input.id = id;
-  const error = h('div', { class: 'field-error', id: `${id}-err`, role: 'alert' });
-  input.setAttribute('aria-describedby', `${id}-err`);
-  const label = h('label', { for: id, text: labelText });
-  const wrap = h('div', { class: 'field' }, label, input, hint ? h('span', { class: 'hint', text: hint }) : null, error);
-  return { wrap, input, error };
-}
-
-// Sets text only when it changed (an unchanged page region is not laid out again).
-function setText(el, text) {
-  if (el.textContent !== text) el.textContent = text;
-}
-
-function showError(f, message) {
-  f.error.textContent = message || '';
-  f.input.setAttribute('aria-invalid', message ? 'true' : 'false');
-}
+// ---- helpers --------------------------------------------------------------------------------
 
 function splitTokens(text) {
   return text.trim().split(/\s+/).filter(Boolean);
-}
-
-// A row of a result matrix as a plain array.
-function rowOf(m, i) {
-  return Array.from(m.data.subarray(i * m.cols, (i + 1) * m.cols));
 }
 
 // ---- the chapter ---------------------------------------------------------------------------
@@ -220,7 +160,6 @@ export default {
   state: {
     selRow: { type: 'int', default: 0, min: 0, max: MAX_TOKENS - 1 },   // selected query row
     selCol: { type: 'int', default: 0, min: -1, max: MAX_DK - 1 },      // selected column, -1 = whole row
-    guess: { type: 'list', item: 'float', default: [], maxItems: MAX_TOKENS }, // hand-check answer
   },
 
   enter(root, ctx) {
@@ -231,7 +170,8 @@ export default {
       h('p', { class: 'lead', text: s('intro') }),
     );
     buildInputs(root, ctx);
-    buildStepper(root, ctx);
+    ui.stepper = createStepper(ctx, STEPS);
+    root.append(ui.stepper.el, h('p', { class: 'hint keys-hint', text: s('keysHint') }));
     ui.stage = h('section', { class: 'stage', 'aria-live': 'off' });
     root.append(ui.stage);
     buildStage(ctx);
@@ -249,7 +189,7 @@ export default {
     ui.engineError.textContent = '';
     ui.last = run;
     syncInputs(ctx, run);
-    syncStepper(ctx);
+    ui.stepper.sync(ctx.state.stage);
     drawStage(ctx, run);
   },
 
@@ -266,7 +206,7 @@ function buildInputs(root, ctx) {
   const panel = h('section', { class: 'panel inputs', 'data-group': 'inputs', 'aria-labelledby': 'pl-inputs-h' });
   panel.append(h('h3', { id: 'pl-inputs-h', class: 'panel-title', text: s('inputs') }));
 
-  const presetSel = h('select', { onchange: (e) => ctx.set({ ...presetPatch(e.target.value), selRow: 0, selCol: 0, guess: [] }) },
+  const presetSel = h('select', { onchange: (e) => ctx.set({ ...presetPatch(e.target.value), selRow: 0, selCol: 0 }) },
     ...PRESET_IDS.map((id) => h('option', { value: id, text: s(`preset.${id}`) })));
   const preset = field(s('preset'), presetSel);
   ui.about = h('p', { class: 'about' });
@@ -343,12 +283,11 @@ function syncInputs(ctx, run) {
   ui.modeSel.value = st.inputMode;
   ui.seed.wrap.hidden = typedScores || st.inputMode !== 'random';
   ui.dk.wrap.hidden = typedScores;
-  const setIfValid = (f, v) => { if (f.input.getAttribute('aria-invalid') !== 'true' && document.activeElement !== f.input) f.input.value = v; };
-  setIfValid(ui.seed, String(st.seed));
-  setIfValid(ui.dk, String(st.dk));
+  syncInput(ui.seed, String(st.seed));
+  syncInput(ui.dk, String(st.dk));
   const { queryTokens, keyTokens } = run.inputs;
-  setIfValid(ui.qTok, queryTokens.join(' '));
-  setIfValid(ui.kTok, keyTokens.join(' '));
+  syncInput(ui.qTok, queryTokens.join(' '));
+  syncInput(ui.kTok, keyTokens.join(' '));
   ui.causal.checked = st.causal;
 
   // Padding flags, one per key.
@@ -429,47 +368,6 @@ function syncGrids(ctx, run) {
     return h('div', { class: 'grid-scroll' }, table);
   });
   ui.gridBody.replaceChildren(...blocks);
-}
-
-// ---- the stepper ------------------------------------------------------------------------------
-
-function buildStepper(root, ctx) {
-  const { s, lang } = ctx;
-  const nav = h('div', { class: 'stepper', role: 'group', 'aria-label': s('stages'), 'data-group': 'stepper' });
-  const go = (delta) => {
-    const k = STEPS.findIndex((st) => st.id === ctx.state.stage);
-    const next = Math.max(0, Math.min(STEPS.length - 1, k + delta));
-    if (next !== k) {
-      ctx.set({ stage: STEPS[next].id });
-      ui.stepButtons[next].focus();
-    }
-  };
-  ui.prev = h('button', { type: 'button', class: 'btn step-prev', 'aria-label': s('prev'), text: '←', onclick: () => go(-1) });
-  ui.next = h('button', { type: 'button', class: 'btn step-next', 'aria-label': s('next'), text: '→', onclick: () => go(1) });
-  const list = h('ol', { class: 'steps' });
-  ui.stepButtons = STEPS.map((st, k) => {
-    const b = h('button', { type: 'button', class: 'step', 'data-stage': st.id, onclick: () => ctx.set({ stage: st.id }) },
-      h('span', { class: 'step-num', text: String(k + 1) }), h('span', { class: 'step-title', text: st.title[lang] }));
-    list.append(h('li', {}, b));
-    return b;
-  });
-  nav.append(ui.prev, list, ui.next);
-  nav.addEventListener('keydown', (e) => {
-    if (e.key === 'ArrowRight') { e.preventDefault(); go(1); }
-    else if (e.key === 'ArrowLeft') { e.preventDefault(); go(-1); }
-  });
-  root.append(nav, h('p', { class: 'hint keys-hint', text: s('keysHint') }));
-}
-
-function syncStepper(ctx) {
-  const k = STEPS.findIndex((st) => st.id === ctx.state.stage);
-  ui.stepButtons.forEach((b, j) => {
-    if (j === k && !b.hasAttribute('aria-current')) b.setAttribute('aria-current', 'step');
-    if (j !== k && b.hasAttribute('aria-current')) b.removeAttribute('aria-current');
-    b.classList.toggle('done', j < k);
-  });
-  if (ui.prev.disabled !== (k === 0)) ui.prev.disabled = k === 0;
-  if (ui.next.disabled !== (k === STEPS.length - 1)) ui.next.disabled = k === STEPS.length - 1;
 }
 
 // ---- the stage ----------------------------------------------------------------------------------
@@ -571,7 +469,7 @@ function drawStage(ctx, run) {
   lines.forEach((t, k) => views.renderFormula(ui.live.children[k], t));
   setText(ui.note, noteText(ctx, stage, inputs, result, row, col));
   drawBars(ctx, stage, inputs, result, row);
-  drawGuess(ctx, stage, inputs, result);
+  drawHandCheck(ctx, stage, inputs);
 }
 
 // The heatmap whose selection drives the formula.
@@ -705,43 +603,21 @@ function drawBars(ctx, stage, inputs, result, i) {
   ui.bars.update({ values: rowOf(result.weights, i), labels: inputs.keyTokens, domain: [0, 1], caption: title, digits: 3 });
 }
 
-// The hand-check: the learner's softmax against the engine's weights.
-function drawGuess(ctx, stage, inputs, result) {
-  const { s, state, views } = ctx;
+// The hand-check preset: the learner works the softmax of the typed row out by hand; the
+// Softmax chapter's "check by hand" step checks it. A button takes the row there.
+function drawHandCheck(ctx, stage, inputs) {
+  const { s, state } = ctx;
   const p = PRESETS[state.preset];
   if (stage !== 'weights' || !p.publishedGuess) { ui.guessBox.replaceChildren(); ui.guessBox.dataset.key = ''; return; }
-  const kt = inputs.keyTokens;
-  const key = kt.join('\u0001') + ctx.lang;
-  if (ui.guessBox.dataset.key !== key) {
-    ui.guessBox.dataset.key = key;
-    const inputsEls = kt.map((t, j) => h('input', { type: 'text', inputmode: 'decimal', 'aria-label': s('guessFor', { token: t }), value: state.guess[j] !== undefined ? String(state.guess[j]) : '' }));
-    const err = h('div', { class: 'field-error', role: 'alert' });
-    ui.guessFeedback = h('div', { class: 'guess-feedback', 'aria-live': 'polite' });
-    const submit = () => {
-      const values = inputsEls.map((el) => views.parseNumber(el.value));
-      const bad = values.findIndex(Number.isNaN);
-      inputsEls.forEach((el, j) => el.setAttribute('aria-invalid', Number.isNaN(values[j]) ? 'true' : 'false'));
-      if (bad >= 0) { err.textContent = `${kt[bad]}: ${s('errNumber')}`; return; }
-      err.textContent = '';
-      ctx.set({ guess: values });
-    };
-    ui.guessBox.replaceChildren(
-      h('h4', { text: s('guessTitle') }),
-      h('p', { class: 'hint', text: s('guessHint') }),
-      h('form', { class: 'guess-form', onsubmit: (e) => { e.preventDefault(); submit(); } },
-        ...inputsEls.map((el, j) => h('label', { class: 'field' }, h('span', { class: 'field-label', text: kt[j] }), el)),
-        h('button', { type: 'submit', class: 'btn primary', text: s('check') })),
-      err, ui.guessFeedback);
-  }
-  const g = state.guess;
-  if (g.length !== kt.length) { ui.guessFeedback.replaceChildren(); return; }
-  const w = rowOf(result.weights, 0);
-  const wrong = g.map((x, j) => (Math.abs(x - w[j]) > 0.005 ? kt[j] : null)).filter(Boolean);
-  // The sum of the learner's numbers, by the engine too: [guess] times a column of ones.
-  const sum = ctx.engine.linear({ x: [g], W: [g.map(() => 1)] }).data[0];
-  const sumOk = Math.abs(sum - 1) <= 0.01;
-  ui.guessFeedback.replaceChildren(
-    h('p', { class: wrong.length ? 'bad' : 'good', text: wrong.length ? s('guessWrong', { list: wrong.join(', ') }) : s('guessRight') }),
-    h('p', { class: sumOk ? 'good' : 'bad', text: s('guessSum', { sum: views.fmt(sum, 3) }) + ' ' + (sumOk ? s('guessSumOk') : s('guessSumBad')) }),
-  );
+  const row = inputs.grids.scores[0];
+  const key = row.join(',') + ctx.lang;
+  if (ui.guessBox.dataset.key === key) return;
+  ui.guessBox.dataset.key = key;
+  const same = row.length === state.smScores.length && row.every((x, j) => x === state.smScores[j]);
+  ui.guessBox.replaceChildren(
+    h('h4', { text: s('guessTitle') }),
+    h('p', { class: 'hint', text: s('guessHint', { scores: row.join(', '), printed: p.publishedGuess.join(', ') }) }),
+    h('button', { type: 'button', class: 'btn primary hand-check-go', text: s('guessGo'),
+      // A new row of scores starts with no answer; the same row keeps the learner's.
+      onclick: () => ctx.set({ lesson: 'softmax', stage: 'hand-check', smScores: row, ...(same ? {} : { smGuess: [] }) }) }));
 }
