@@ -134,7 +134,7 @@ const strings = {
 
     'h.temperature': '温度：更尖锐还是更平缓',
     'p.temperature': 'softmax 之前把每个分数都除以温度 T。T < 1 拉大分数之间的差距，权重向最高分集中；T > 1 缩小差距，权重向平均摊开。熵 −Σ w log w 衡量摊开的程度：一个 Key 拿走全部时为 0，n 个 Key 平分时为 log n。',
-    'p.temperature2': '缩放点积注意力里的 √d_k 正是这样一个温度，只不过它按向量维度自动设定（见“为什么除以 √d_k”一章）。这里的 T 和“逐步计算”那一章用的是同一个。',
+    'p.temperature2': '缩放点积注意力里的 √d_k 正是这样一个温度，只不过它按向量维度自动设定（见“为什么要除以 √d_k”一章）。这里的 T 和“一步一步看注意力”那一章用的是同一个。',
     temperature: '温度 T',
     weightsAt: 'T = {T} 时的权重',
     entropyLine: '熵为 {h} 奈特；{n} 个 Key 平分时是 {hmax}（两者都由引擎算出）。',
@@ -152,7 +152,7 @@ const strings = {
     'p.soft': '软注意力（softmax）把所有位置按权重混合，处处可导，所以成了主流。',
     'p.gumbel': 'Gumbel-softmax 介于两者之间：给分数加上随机的 Gumbel 噪声，再以温度 τ 做 softmax。τ 很小时每次抽样都接近独热，但它本质上仍是 softmax，梯度照样能传；抽很多次的话，每个位置胜出的频率大约等于它的 softmax 权重。点“再抽一次”，看看同一个带种子的随机数生成器给出的其他样本。',
     tau: 'Gumbel 温度 τ',
-    seed: '种子 {seed}',
+    seed: '随机种子 {seed}',
     redraw: '再抽一次',
     softRow: '软（softmax）',
     hardRow: '硬（argmax）',
