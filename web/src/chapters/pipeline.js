@@ -466,7 +466,8 @@ function drawStage(ctx, run) {
   const lines = [].concat(liveTex(ctx, stage, inputs, result, row, col));
   while (ui.live.children.length < lines.length) ui.live.append(h('div', { class: 'formula-line' }));
   while (ui.live.children.length > lines.length) ui.live.lastChild.remove();
-  lines.forEach((t, k) => views.renderFormula(ui.live.children[k], t));
+  // Inline mode, so a long line breaks after = and + instead of running off a narrow screen.
+  lines.forEach((t, k) => views.renderFormula(ui.live.children[k], t, { display: false }));
   setText(ui.note, noteText(ctx, stage, inputs, result, row, col));
   drawBars(ctx, stage, inputs, result, row);
   drawHandCheck(ctx, stage, inputs);
@@ -519,7 +520,9 @@ function fillTex(fill) {
 
 // The formula for the selected cell or row, filled with the engine's numbers.
 function liveTex(ctx, stage, inputs, result, i, j) {
-  const { tex, texVector } = ctx.views;
+  const { tex } = ctx.views;
+  // A vector that may break after a comma on a narrow screen.
+  const vec = (v, digits) => ctx.views.texVector(v, digits, VEC_MAX).replaceAll(',\\ ', ',\\allowbreak\\ ');
   const qt = inputs.queryTokens, kt = inputs.keyTokens;
   const at = (m, r, c) => m.data[r * m.cols + c];
   const jj = j < 0 ? 0 : j;
@@ -528,7 +531,7 @@ function liveTex(ctx, stage, inputs, result, i, j) {
     case 'scores': {
       if (inputs.scoresTyped) return `s${sub(qt[i], kt[jj])} = ${tex(at(result.scores, i, jj))}\\quad(\\text{typed})`;
       const q = rowOf(inputs.query, i), k = rowOf(inputs.key, jj);
-      const terms = q.slice(0, 6).map((x, d) => `${d ? paren(tex(x)) : tex(x)}\\times${paren(tex(k[d]))}`);
+      const terms = q.slice(0, 6).map((x, d) => `{${d ? paren(tex(x)) : tex(x)}\\times${paren(tex(k[d]))}}`);
       if (q.length > 6) terms.push('\\cdots');
       return `s${sub(qt[i], kt[jj])} = q_{${tok(qt[i])}}\\cdot k_{${tok(kt[jj])}} = ${terms.join(' + ')} = ${tex(at(result.scores, i, jj))}`;
     }
@@ -536,7 +539,7 @@ function liveTex(ctx, stage, inputs, result, i, j) {
       const sc = at(result.scores, i, jj), scl = at(result.scaled, i, jj);
       const T = ctx.state.temperature !== 1 ? `\\,\\times ${ctx.state.temperature}` : '';
       if (inputs.scoresTyped) return `\\tilde s${sub(qt[i], kt[jj])} = ${tex(scl)}`;
-      return `\\tilde s${sub(qt[i], kt[jj])} = \\frac{q_i\\cdot k_j}{\\sqrt{d_k}${T}} = \\frac{${tex(sc)}}{\\sqrt{${inputs.dk}}${T}} = ${tex(scl)}`;
+      return `\\tilde s${sub(qt[i], kt[jj])} = \\dfrac{q_i\\cdot k_j}{\\sqrt{d_k}${T}} = \\dfrac{${tex(sc)}}{\\sqrt{${inputs.dk}}${T}} = ${tex(scl)}`;
     }
     case 'masked': {
       const allowed = at(result.mask, i, jj) !== 0;
@@ -550,8 +553,8 @@ function liveTex(ctx, stage, inputs, result, i, j) {
       const finite = m.filter((x) => !Number.isNaN(x));
       const top = max(finite);
       const w = at(result.weights, i, jj);
-      const row = `w_{${tok(qt[i])}} = \\operatorname{softmax}(${texVector(m, 2, VEC_MAX)}) = ${texVector(rowOf(result.weights, i), 3, VEC_MAX)}`;
-      const cell = `w${sub(qt[i], kt[jj])} = \\frac{e^{\\,${paren(tex(m[jj]))} - ${paren(tex(top))}}}{\\sum_k e^{\\,m_{ik} - ${paren(tex(top))}}} = ${tex(w, 3)}`;
+      const row = `w_{${tok(qt[i])}} = \\operatorname{softmax}(${vec(m, 2)}) = ${vec(rowOf(result.weights, i), 3)}`;
+      const cell = `w${sub(qt[i], kt[jj])} = \\dfrac{e^{\\,${paren(tex(m[jj]))} - ${paren(tex(top))}}}{\\sum_k e^{\\,m_{ik} - ${paren(tex(top))}}} = ${tex(w, 3)}`;
       return j < 0 ? [row] : [cell, row];
     }
     case 'output': {
@@ -559,7 +562,7 @@ function liveTex(ctx, stage, inputs, result, i, j) {
       const terms = w.map((x, k) => ({ x, k })).filter(({ x }) => x !== 0).slice(0, 5)
         .map(({ x, k }) => `${tex(x, 2)}\\,v_{${tok(kt[k])}}`);
       if (w.filter((x) => x !== 0).length > 5) terms.push('\\cdots');
-      return `o_{${tok(qt[i])}} = ${terms.join(' + ') || '0'} = ${texVector(rowOf(result.output, i), 2, VEC_MAX)}`;
+      return `o_{${tok(qt[i])}} = ${terms.join(' + ') || '0'} = ${vec(rowOf(result.output, i), 2)}`;
     }
     default: return '';
   }
