@@ -13,35 +13,11 @@ import { axisBottom, axisLeft } from 'd3-axis';
 import { select } from 'd3-selection';
 import { line } from 'd3-shape';
 import { fmt } from '../format.js';
-
-const SVG_NS = 'http://www.w3.org/2000/svg';
+import { createChartFrame, drawAxes } from './chart-frame.js';
 
 export function createHistogram(parent, { label = '', color = '#2451b3', strings = {} } = {}) {
-  const s = { bin: 'bin', count: 'count', expected: 'expected', showTable: 'Show as table', hideTable: 'Hide table', ...strings };
-  const figure = document.createElement('figure');
-  figure.className = 'histogram';
-  const svg = document.createElementNS(SVG_NS, 'svg');
-  svg.setAttribute('role', 'img');
-  const cap = document.createElement('figcaption');
-  cap.className = 'chart-caption';
-  const toggle = document.createElement('button');
-  toggle.type = 'button';
-  toggle.className = 'hm-toggle';
-  toggle.setAttribute('aria-expanded', 'false');
-  const tableBox = document.createElement('div');
-  tableBox.className = 'chart-table';
-  tableBox.hidden = true;
-  figure.append(svg, cap, toggle, tableBox);
-  parent.append(figure);
-
-  let last = null;
-  toggle.addEventListener('click', () => {
-    tableBox.hidden = !tableBox.hidden;
-    toggle.setAttribute('aria-expanded', String(!tableBox.hidden));
-    toggle.textContent = tableBox.hidden ? s.showTable : s.hideTable;
-    if (!tableBox.hidden && last) renderBinTable(last);
-  });
-  toggle.textContent = s.showTable;
+  const s = { bin: 'bin', count: 'count', expected: 'expected', ...strings };
+  const frame = createChartFrame(parent, { className: 'histogram', strings, table: binTable });
 
   // The bins that overlap [lo, hi], with their counts and (when a theory is given) expected counts.
   function visibleBins({ edges, counts, domain, theory }) {
@@ -54,41 +30,18 @@ export function createHistogram(parent, { label = '', color = '#2451b3', strings
     return bins;
   }
 
-  function renderBinTable(opts) {
-    const bins = visibleBins(opts);
-    const table = document.createElement('table');
-    table.className = 'data-table';
-    const c = document.createElement('caption');
-    c.textContent = opts.caption;
-    table.append(c);
-    const head = table.createTHead().insertRow();
-    for (const h of [s.bin, s.count].concat(opts.theory ? [`${s.expected} (${opts.theory.label})`] : [])) {
-      const th = document.createElement('th');
-      th.scope = 'col';
-      th.textContent = h;
-      head.append(th);
-    }
-    const body = table.createTBody();
-    for (const bin of bins) {
-      const tr = body.insertRow();
-      const th = document.createElement('th');
-      th.scope = 'row';
-      th.textContent = `[${fmt(bin.a, 2)}, ${fmt(bin.b, 2)})`;
-      tr.append(th);
-      tr.insertCell().textContent = String(bin.count);
-      if (opts.theory) tr.insertCell().textContent = fmt(bin.expected, 1);
-    }
-    tableBox.replaceChildren(table);
+  // The bins on screen with their counts (and expected counts): [caption, head, rows].
+  function binTable(opts) {
+    const head = [s.bin, s.count].concat(opts.theory ? [`${s.expected} (${opts.theory.label})`] : []);
+    const rows = visibleBins(opts).map((bin) => [`[${fmt(bin.a, 2)}, ${fmt(bin.b, 2)})`, String(bin.count)]
+      .concat(opts.theory ? [fmt(bin.expected, 1)] : []));
+    return [opts.caption ?? label, head, rows];
   }
 
   function update(opts) {
     const { edges, counts, domain, theory, caption = label, markers = [] } = opts;
-    last = opts;
-    // as wide as the space (at most 640 units), so the text stays at its real size
-    const width = Math.max(300, Math.min(640, figure.clientWidth || 640));
-    const height = Math.round(Math.max(200, width * 0.4));
+    const { width, height } = frame.size(640, 0.4);
     const m = { top: 10, right: 14, bottom: 34, left: 50 };
-    svg.setAttribute('viewBox', `0 0 ${width} ${height}`);
     const bins = visibleBins(opts);
     const x = scaleLinear().domain(domain).range([m.left, width - m.right]);
     // The theory curve: expected count of a bin of the histogram's width centred at t.
@@ -103,8 +56,7 @@ export function createHistogram(parent, { label = '', color = '#2451b3', strings
     const top = Math.max(1, ...bins.map((b) => b.count), ...curve.map((p) => p[1]));
     const y = scaleLinear().domain([0, top * 1.08]).nice().range([height - m.bottom, m.top]);
 
-    const root = select(svg);
-    root.selectAll('*').remove();
+    const root = select(frame.svg);
     root.append('g').attr('class', 'hist-bars').selectAll('rect').data(bins).join('rect')
       .attr('x', (b) => x(Math.max(b.a, domain[0])))
       .attr('width', (b) => Math.max(0.5, x(Math.min(b.b, domain[1])) - x(Math.max(b.a, domain[0])) - 0.5))
@@ -125,15 +77,10 @@ export function createHistogram(parent, { label = '', color = '#2451b3', strings
         .attr('d', line().x((p) => x(p[0])).y((p) => y(p[1]))(curve))
         .attr('fill', 'none').attr('stroke', '#1b1d23').attr('stroke-width', 2);
     }
-    root.append('g').attr('class', 'axis').attr('transform', `translate(0,${height - m.bottom})`)
-      .call(axisBottom(x).ticks(width < 450 ? 5 : 8));
-    root.append('g').attr('class', 'axis').attr('transform', `translate(${m.left},0)`)
-      .call(axisLeft(y).ticks(5).tickFormat((v) => fmt(v, 0)));
+    drawAxes(root, axisBottom(x).ticks(width < 450 ? 5 : 8), axisLeft(y).ticks(5).tickFormat((v) => fmt(v, 0)), m, height);
     const total = bins.reduce((n, b) => n + b.count, 0);
-    svg.setAttribute('aria-label', `${caption}: ${bins.length} ${s.bin}, ${s.count} ${total}`);
-    cap.textContent = caption;
-    if (!tableBox.hidden) renderBinTable(opts);
+    frame.done(opts, caption, `${caption}: ${bins.length} ${s.bin}, ${s.count} ${total}`);
   }
 
-  return { el: figure, update, destroy: () => figure.remove() };
+  return { el: frame.figure, update, destroy: frame.destroy };
 }

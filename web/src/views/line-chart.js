@@ -13,8 +13,7 @@ import { axisBottom, axisLeft } from 'd3-axis';
 import { select } from 'd3-selection';
 import { line } from 'd3-shape';
 import { fmt } from '../format.js';
-
-const SVG_NS = 'http://www.w3.org/2000/svg';
+import { createChartFrame, drawAxes } from './chart-frame.js';
 
 // Tick labels of a log axis: 1, 2, 4 ... for base 2; 0.01, 0.1, 1 ... for base 10.
 function logTicks(lo, hi, base) {
@@ -28,72 +27,22 @@ function logTicks(lo, hi, base) {
 }
 
 export function createLineChart(parent, { label = '', xLabel = 'x', yLabel = 'y', xLog = false, yLog = false, width = 640, strings = {} } = {}) {
-  const s = { showTable: 'Show as table', hideTable: 'Hide table', ...strings };
-  const figure = document.createElement('figure');
-  figure.className = 'line-chart';
-  const svg = document.createElementNS(SVG_NS, 'svg');
-  svg.setAttribute('role', 'img');
-  const legend = document.createElement('ul');
-  legend.className = 'chart-legend';
-  const cap = document.createElement('figcaption');
-  cap.className = 'chart-caption';
-  const toggle = document.createElement('button');
-  toggle.type = 'button';
-  toggle.className = 'hm-toggle';
-  toggle.setAttribute('aria-expanded', 'false');
-  toggle.textContent = s.showTable;
-  const tableBox = document.createElement('div');
-  tableBox.className = 'chart-table';
-  tableBox.hidden = true;
-  figure.append(svg, legend, cap, toggle, tableBox);
-  parent.append(figure);
-  let last = null;
+  const frame = createChartFrame(parent, { className: 'line-chart', strings, legend: true, table: seriesTable });
 
-  toggle.addEventListener('click', () => {
-    tableBox.hidden = !tableBox.hidden;
-    toggle.setAttribute('aria-expanded', String(!tableBox.hidden));
-    toggle.textContent = tableBox.hidden ? s.showTable : s.hideTable;
-    if (!tableBox.hidden && last) renderSeriesTable(last);
-  });
-
-  // Rows: every x of any series, in order; columns: the series.
-  function renderSeriesTable({ series, caption = label, digits = 3 }) {
+  // Rows: every x of any series, in order; columns: the series. [caption, head, rows].
+  function seriesTable({ series, caption = label, digits = 3 }) {
     const xs = [...new Set(series.flatMap((se) => se.points.map((p) => p.x)))].sort((a, b) => a - b);
-    const table = document.createElement('table');
-    table.className = 'data-table';
-    const c = document.createElement('caption');
-    c.textContent = caption;
-    table.append(c);
-    const head = table.createTHead().insertRow();
-    for (const h of [xLabel, ...series.map((se) => se.name)]) {
-      const th = document.createElement('th');
-      th.scope = 'col';
-      th.textContent = h;
-      head.append(th);
-    }
-    const body = table.createTBody();
-    for (const xv of xs) {
-      const tr = body.insertRow();
-      const th = document.createElement('th');
-      th.scope = 'row';
-      th.textContent = String(xv);
-      tr.append(th);
-      for (const se of series) {
-        const p = se.points.find((q) => q.x === xv);
-        tr.insertCell().textContent = p ? fmt(p.y, digits) : '';
-      }
-    }
-    tableBox.replaceChildren(table);
+    const rows = xs.map((xv) => [String(xv), ...series.map((se) => {
+      const p = se.points.find((q) => q.x === xv);
+      return p ? fmt(p.y, digits) : '';
+    })]);
+    return [caption, [xLabel, ...series.map((se) => se.name)], rows];
   }
 
   function update(opts) {
     const { series, yDomain, markX, caption = label } = opts;
-    last = opts;
-    // as wide as the space (at most `width` units), so the text stays at its real size
-    const w = Math.max(300, Math.min(width, figure.clientWidth || width));
-    const height = Math.round(Math.max(200, w * 0.44));
+    const { width: w, height } = frame.size(width, 0.44);
     const m = { top: 12, right: 16, bottom: 42, left: 56 };
-    svg.setAttribute('viewBox', `0 0 ${w} ${height}`);
     const all = series.flatMap((se) => se.points);
     const xs = all.map((p) => p.x);
     const ys = all.map((p) => p.y).filter((v) => Number.isFinite(v) && (!yLog || v > 0));
@@ -102,16 +51,14 @@ export function createLineChart(parent, { label = '', xLabel = 'x', yLabel = 'y'
     const x = (xLog ? scaleLog().base(2) : scaleLinear()).domain(xd).range([m.left, w - m.right]);
     const y = (yLog ? scaleLog().base(10) : scaleLinear()).domain(yd).range([height - m.bottom, m.top]);
     if (!yLog && !yDomain) y.nice();
-    const root = select(svg);
-    root.selectAll('*').remove();
+    const root = select(frame.svg);
     const xAxis = axisBottom(x);
     if (xLog) xAxis.tickValues(logTicks(xd[0], xd[1], 2).filter((_, i) => w >= 450 || i % 2 === 0)).tickFormat((v) => String(v));
     else xAxis.ticks(6);
     const yAxis = axisLeft(y);
     if (yLog) yAxis.tickValues(logTicks(y.domain()[0], y.domain()[1], 10)).tickFormat((v) => (v >= 1 ? String(v) : String(+v.toPrecision(1))));
     else yAxis.ticks(5);
-    root.append('g').attr('class', 'axis').attr('transform', `translate(0,${height - m.bottom})`).call(xAxis);
-    root.append('g').attr('class', 'axis').attr('transform', `translate(${m.left},0)`).call(yAxis);
+    drawAxes(root, xAxis, yAxis, m, height);
     root.append('text').attr('class', 'axis-label').attr('x', (m.left + w - m.right) / 2).attr('y', height - 6)
       .attr('text-anchor', 'middle').attr('font-size', 12).attr('fill', '#4f5562').text(xLabel);
     root.append('text').attr('class', 'axis-label').attr('transform', `translate(14,${(m.top + height - m.bottom) / 2}) rotate(-90)`)
@@ -135,7 +82,7 @@ export function createLineChart(parent, { label = '', xLabel = 'x', yLabel = 'y'
           .attr('fill', se.color).attr('stroke', '#fff');
       }
     }
-    legend.replaceChildren(...series.map((se) => {
+    frame.legend.replaceChildren(...series.map((se) => {
       const li = document.createElement('li');
       const sw = document.createElement('span');
       sw.className = `swatch ${se.mark === 'points' ? 'dot' : 'stroke'}${se.dash ? ' dashed' : ''}`;
@@ -143,11 +90,9 @@ export function createLineChart(parent, { label = '', xLabel = 'x', yLabel = 'y'
       li.append(sw, document.createTextNode(se.name));
       return li;
     }));
-    svg.setAttribute('aria-label', `${caption}. ` + series.map((se) =>
+    frame.done(opts, caption, `${caption}. ` + series.map((se) =>
       `${se.name}: ` + se.points.map((p) => `${p.x} → ${fmt(p.y, 3)}`).join(', ')).join('; '));
-    cap.textContent = caption;
-    if (!tableBox.hidden) renderSeriesTable(opts);
   }
 
-  return { el: figure, update, destroy: () => figure.remove() };
+  return { el: frame.figure, update, destroy: frame.destroy };
 }
