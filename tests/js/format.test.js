@@ -1,7 +1,7 @@
 // Number formatting of the page: −∞, +∞, NaN, fixed digits, exponents, parsing typed numbers.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fmt, tex, texVector, fmtVector, parseNumber, parseList, isFlagged } from '../../web/src/format.js';
+import { fmt, tex, texVector, fmtVector, parseNumber, parseList, nearestStop, isFlagged } from '../../web/src/format.js';
 
 test('fmt: fixed digits with a typographic minus', () => {
   assert.equal(fmt(2.1), '2.10');
@@ -60,4 +60,12 @@ test('parseList: a row of numbers, its count checked, the first bad item named',
   assert.deepEqual(parseList('1, two, 3'), { error: 'number', at: 1 });
   assert.deepEqual(parseList(' '), { error: 'count' });
   assert.deepEqual(parseList('1,2,3', { max: 2 }), { error: 'count' });
+});
+
+test('nearestStop: the nearest stop on a log scale', () => {
+  const stops = [0.1, 0.2, 0.5, 1, 2, 5, 10];
+  assert.equal(nearestStop(stops, 1), 3);
+  assert.equal(nearestStop(stops, 0.3), 1);   // log distance: 0.3 is nearer 0.2 than 0.5
+  assert.equal(nearestStop(stops, 0.01), 0);
+  assert.equal(nearestStop(stops, 100), 6);
 });

@@ -146,6 +146,13 @@ export function keyPaddingOf(state, nk) {
   return flags.some(Boolean) ? flags : undefined;
 }
 
+// The patch that marks key j of nk as padding (on) or not; no padding at all -> [] (a short link).
+export function paddingPatch(state, nk, j, on) {
+  const flags = Array.from({ length: nk }, (_, k) => state.keyPadding[k] === true);
+  flags[j] = on;
+  return { keyPadding: flags.some(Boolean) ? flags : [] };
+}
+
 // Q, K, V (engine matrices) for the state. Random mode draws from the engine's RNG with the
 // seed (streams 0, 1, 2 for Q, K, V); typed mode uses the learner's grid, the preset's, or
 // the seeded draws rounded to 2 decimals.

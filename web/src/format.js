@@ -71,3 +71,13 @@ export function parseList(text, { min = 1, max = 32 } = {}) {
   if (bad >= 0) return { error: 'number', at: bad };
   return { values };
 }
+
+// The index of the stop nearest to x on a log scale (a slider that moves over a few round
+// values, e.g. temperatures 0.1 … 10). Stops and x are positive.
+export function nearestStop(stops, x) {
+  let best = 0;
+  for (let i = 1; i < stops.length; i++) {
+    if (Math.abs(Math.log(stops[i] / x)) < Math.abs(Math.log(stops[best] / x))) best = i;
+  }
+  return best;
+}

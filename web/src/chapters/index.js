@@ -20,7 +20,8 @@
 // A patch that breaks the schema is refused: set() returns the list of errors and nothing
 // changes. ctx.views = { createHeatmap, createBars, renderFormula, renderTable, fmt, tex,
 // texVector, fmtVector, parseNumber }. The worked example (presets, Q/K/V for the state,
-// engine.attend on it) lives in ../example.js.
+// engine.attend on it) lives in ../example.js. Chapters build their DOM with ../views/dom.js
+// (h, field) and their step bar and step sections with ../views/stepper.js.
 // On a language change main.js calls leave() and enter() again; the state is kept.
 // Controls a course author may hide with #hide=... carry data-group="<name>": the shell has
 // header, nav and footer; the chapters use inputs and stepper.

@@ -3,10 +3,10 @@
 // check. The mask set here is the shared one: the pipeline shows the same example with it.
 // Every number comes from engine.attend; this file only decides what to flag and says why.
 
-import { PRESETS, PRESET_IDS, MAX_TOKENS, presetPatch, runExample, toGrid, rowOf } from '../example.js';
+import { PRESETS, PRESET_IDS, MAX_TOKENS, presetPatch, paddingPatch, runExample, toGrid, rowOf } from '../example.js';
 import { fmt } from '../format.js';
 import { h, rebuildOn } from '../views/dom.js';
-import { createStepper } from '../views/stepper.js';
+import { createStepper, stepSection } from '../views/stepper.js';
 
 const STEPS = [
   { id: 'padding', title: { en: 'Padding', zh: '填充掩码' } },
@@ -284,10 +284,8 @@ function vectorRow(label, values, digits = 3) {
     h('span', { class: 'vec' }, ...Array.from(values, (v) => h('span', { class: Number.isFinite(v) ? 'vec-cell' : 'vec-cell flagged', text: fmt(v, digits) }))));
 }
 
-function section(id, ctx, ...children) {
-  return h('section', { class: `mk-${id}`, 'aria-labelledby': `mk-h-${id}` },
-    h('h3', { class: 'stage-title', id: `mk-h-${id}`, text: ctx.s(`h.${id}`) }), ...children);
-}
+// A step's section, headed by its h.<id> string.
+const section = (id, ctx, ...children) => stepSection('mk', id, ctx.s(`h.${id}`), ...children);
 
 // A message line under a step's controls (class mk-note, so tests and styles can find it).
 function msg(cls = 'info') {
@@ -408,11 +406,7 @@ function buildPadding(ctx) {
     const kt = run.inputs.keyTokens;
     rebuildOn(pads, kt.join('\u0001'), () => kt.map((tok, j) => h('button', {
       type: 'button', class: 'btn toggle pad-key', 'aria-pressed': 'false', 'aria-label': s('padOf', { tok }), 'data-key': String(j), text: tok,
-      onclick: () => {
-        const flags = Array.from({ length: kt.length }, (_, k) => ctx.state.keyPadding[k] === true);
-        flags[j] = !flags[j];
-        ctx.set({ keyPadding: flags.some(Boolean) ? flags : [] });
-      },
+      onclick: () => ctx.set(paddingPatch(ctx.state, kt.length, j, ctx.state.keyPadding[j] !== true)),
     })));
     [...pads.children].forEach((b, j) => b.setAttribute('aria-pressed', String(st.keyPadding[j] === true)));
     const anyPad = kt.some((_, j) => st.keyPadding[j] === true);

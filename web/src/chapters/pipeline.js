@@ -4,8 +4,8 @@
 // labels and links what the engine returned.
 
 import { max } from 'd3-array';
-import { PRESETS, PRESET_IDS, MAX_TOKENS, MAX_DK, presetPatch, resizeGrid, runExample, rowOf } from '../example.js';
-import { h, field, showError, syncInput, setText } from '../views/dom.js';
+import { PRESETS, PRESET_IDS, MAX_TOKENS, MAX_DK, presetPatch, paddingPatch, resizeGrid, runExample, rowOf } from '../example.js';
+import { h, field, showError, syncInput, setText, rebuildOn } from '../views/dom.js';
 import { createStepper } from '../views/stepper.js';
 
 const STEPS = [
@@ -291,20 +291,14 @@ function syncInputs(ctx, run) {
   ui.causal.checked = st.causal;
 
   // Padding flags, one per key.
-  const padKey = keyTokens.join('\u0001');
-  if (ui.padBox.dataset.keys !== padKey) {
-    ui.padBox.dataset.keys = padKey;
-    ui.padBox.replaceChildren(...keyTokens.map((tok, j) => {
-      const box = h('input', { type: 'checkbox', 'aria-label': s('paddingOf', { token: tok }) });
-      box.addEventListener('change', () => {
-        const flags = Array.from({ length: keyTokens.length }, (_, k) => ctx.state.keyPadding[k] === true);
-        flags[j] = box.checked;
-        ctx.set({ keyPadding: flags.some(Boolean) ? flags : [] });
-      });
+  rebuildOn(ui.padBox, keyTokens.join('\u0001'), () => [
+    h('span', { class: 'field-label', text: s('padding') + ':' }),
+    ...keyTokens.map((tok, j) => {
+      const box = h('input', { type: 'checkbox', 'aria-label': s('paddingOf', { token: tok }),
+        onchange: () => ctx.set(paddingPatch(ctx.state, keyTokens.length, j, box.checked)) });
       return h('label', { class: 'check pad' }, box, h('span', { text: tok }));
-    }));
-    ui.padBox.prepend(h('span', { class: 'field-label', text: s('padding') + ':' }));
-  }
+    }),
+  ]);
   [...ui.padBox.querySelectorAll('input')].forEach((b, j) => { b.checked = st.keyPadding[j] === true; });
 
   // Typed grids.

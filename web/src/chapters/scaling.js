@@ -16,6 +16,7 @@ import { createLabClient } from '../lab-client.js';
 import { SWEEP_DKS, binsFor } from '../lab-jobs.js';
 import { createHistogram } from '../views/histogram.js';
 import { createLineChart } from '../views/line-chart.js';
+import { nearestStop } from '../format.js';
 import { h, nextId } from '../views/dom.js';
 import { createStepper } from '../views/stepper.js';
 
@@ -246,14 +247,6 @@ const GUMBEL_ROWS = 8;
 const DK_STOPS = [...new Set(Array.from({ length: 121 }, (_, k) => Math.round(2 ** (k / 12))))];
 const SAMPLE_STOPS = [...new Set(Array.from({ length: 37 }, (_, k) => Number((10 ** (3 + k / 12)).toPrecision(2))))];
 const TAU_STOPS = [...new Set(Array.from({ length: 97 }, (_, k) => Number((10 ** (-2 + k / 24)).toPrecision(2))))];
-
-function nearestStop(stops, v) {
-  let best = 0;
-  for (let i = 1; i < stops.length; i++) {
-    if (Math.abs(Math.log(stops[i] / v)) < Math.abs(Math.log(stops[best] / v))) best = i;
-  }
-  return best;
-}
 
 // ---- theory (formulas, not results) --------------------------------------------------------------
 

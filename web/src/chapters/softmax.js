@@ -4,9 +4,9 @@
 // weight and entropy comes from the engine (softmax, hardAttention, gumbelSoftmax).
 
 import { MAX_TOKENS, PRESETS, rowOf } from '../example.js';
-import { parseList } from '../format.js';
+import { parseList, nearestStop } from '../format.js';
 import { h, field, showError, syncInput } from '../views/dom.js';
-import { createStepper } from '../views/stepper.js';
+import { createStepper, stepSection } from '../views/stepper.js';
 import { createStacked } from '../views/stacked-bar.js';
 
 const STEPS = [
@@ -237,21 +237,12 @@ export default {
 
 const labelsOf = (n) => Array.from({ length: n }, (_, k) => `s${k + 1}`);
 
-function section(id, ctx, ...children) {
-  return h('section', { class: `sm-${id}`, 'aria-labelledby': `sm-h-${id}` },
-    h('h3', { class: 'stage-title', id: `sm-h-${id}`, text: ctx.s(`h.${id}`) }), ...children);
-}
+// A step's section, headed by its h.<id> string.
+const section = (id, ctx, ...children) => stepSection('sm', id, ctx.s(`h.${id}`), ...children);
 
 function setMsg(el, cls, text) {
   el.className = `msg ${cls}`;
   el.textContent = text;
-}
-
-// The stop of `stops` nearest to x (for a slider over a few round values).
-function nearestStop(stops, x) {
-  let best = 0;
-  stops.forEach((v, k) => { if (Math.abs(Math.log(v / x)) < Math.abs(Math.log(stops[best] / x))) best = k; });
-  return best;
 }
 
 // A labelled range slider over `stops` (or a plain numeric range): { wrap, input, out }.

@@ -4,7 +4,7 @@
 
 import { PRESETS, toMatrix, rowOf } from '../example.js';
 import { h } from '../views/dom.js';
-import { createStepper } from '../views/stepper.js';
+import { createStepper, stepSection } from '../views/stepper.js';
 
 const STEPS = [
   { id: 'bottleneck', title: { en: 'The bottleneck', zh: '瓶颈' } },
@@ -181,10 +181,8 @@ function attendPreset(engine, id) {
   });
 }
 
-function section(id, ctx, ...children) {
-  return h('section', { class: `why-${id}`, 'aria-labelledby': `why-h-${id}` },
-    h('h3', { class: 'stage-title', id: `why-h-${id}`, text: ctx.s(`h.${id}`) }), ...children);
-}
+// A step's section, headed by its h.<id> string.
+const section = (id, ctx, ...children) => stepSection('why', id, ctx.s(`h.${id}`), ...children);
 
 // A group of toggle buttons (aria-pressed), one per option.
 function toggleGroup(labelText, options, onPick) {

@@ -4,8 +4,15 @@
 //
 //   const bar = createStepper(ctx, steps)     // steps: the chapter's [{ id, title: { en, zh } }]
 //   root.append(bar.el); ... bar.sync(ctx.state.stage) in update()
+//   stepSection(prefix, id, title, ...children)   // a step's <section> with its heading
 
 import { h } from './dom.js';
+
+// One step's content: <section class="{prefix}-{id}"> headed by its title (an <h3> that labels it).
+export function stepSection(prefix, id, title, ...children) {
+  return h('section', { class: `${prefix}-${id}`, 'aria-labelledby': `${prefix}-h-${id}` },
+    h('h3', { class: 'stage-title', id: `${prefix}-h-${id}`, text: title }), ...children);
+}
 
 export function createStepper(ctx, steps) {
   const { lang, t } = ctx;
