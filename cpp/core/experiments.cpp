@@ -26,12 +26,7 @@ Error check_variance(const VarianceArgs& args) {
   return e;
 }
 
-// ---- the experiment -------------------------------------------------------------------------
-// Pairs are drawn and dotted in batches small enough to stay in cache (q and k of a batch
-// together hold about kBatchFloats floats); nothing grows with the number of samples.
-// Normal draws come in blocks of 8 (kernels.h), which is why d_k % 8 picks the path below.
-constexpr int kBatchFloats = 16384;
-
+// The histogram bin of x: equal bins of `width` from lo, the ends catching what lies beyond.
 static int bin_of(double x, double lo, double width, int bins) {
   double t = std::floor((x - lo) / width);
   if (t < 0) return 0;  // below the range: the first bin
@@ -39,14 +34,13 @@ static int bin_of(double x, double lo, double width, int bins) {
   return static_cast<int>(t);
 }
 
+// ---- the experiment -------------------------------------------------------------------------
+// Sample s draws q and k from stream s of the seed as the two halves of d_k Box–Muller pairs:
+// q_i is one draw of pair i and k_i the other (which pairs: kernels.h, normal_pair_dot),
+// independent N(0, 1) numbers like any two draws. Their dot product comes straight from the
+// pairs' radius and angle, without forming q or k (math_approx.h, box_muller_product).
 VarianceResult variance_experiment(const VarianceArgs& args) {
   const int dk = args.dk;
-  const int batch = std::max(1, kBatchFloats / (2 * dk));  // pairs per batch
-  std::vector<float> q(static_cast<std::size_t>(batch) * dk);  // q: (batch, dk)
-  std::vector<float> k(static_cast<std::size_t>(batch) * dk);  // k: (batch, dk)
-  std::vector<float> dots(batch);                              // dots: (batch)
-  std::vector<float> both(2 * dk);                             // both: (2 dk), q then k
-
   VarianceResult r;
   const double root = std::sqrt(static_cast<double>(dk));
   const double lo = -4.0 * root, width = 8.0 * root / args.bins;
@@ -56,30 +50,13 @@ VarianceResult variance_experiment(const VarianceArgs& args) {
   r.scaled_counts.assign(args.bins, 0);
 
   double sum = 0, sum_sq = 0;  // of the raw q·k
-  for (int start = 0; start < args.samples; start += batch) {
-    const int nb = std::min(batch, args.samples - start);
-    // sample s: q = normals 0 .. dk-1, k = normals dk .. 2dk-1 of stream s
-    for (int b = 0; b < nb; ++b) {
-      const std::uint64_t key = stream_key(args.seed, args.first_sample + start + b);
-      float* qb = &q[static_cast<std::size_t>(b) * dk];
-      float* kb = &k[static_cast<std::size_t>(b) * dk];
-      if (dk % 8 == 0) {  // q and k start on blocks of 8 draws: straight into place
-        kernels::fill_normal(key, 0, qb, dk);
-        kernels::fill_normal(key, dk, kb, dk);
-      } else {  // q and k share a block: draw all 2 d_k at once, then split
-        kernels::fill_normal(key, 0, both.data(), both.size());
-        std::copy(both.begin(), both.begin() + dk, qb);
-        std::copy(both.begin() + dk, both.end(), kb);
-      }
-    }
-    kernels::dot_rows(q.data(), k.data(), dots.data(), nb, dk);
-    for (int b = 0; b < nb; ++b) {
-      const double x = dots[b], scaled = x / root;
-      sum += x;
-      sum_sq += x * x;
-      r.raw_counts[bin_of(x, lo, width, args.bins)] += 1;
-      r.scaled_counts[bin_of(scaled, lo, width, args.bins)] += 1;
-    }
+  for (int i = 0; i < args.samples; ++i) {
+    const std::uint64_t key = stream_key(args.seed, args.first_sample + i);
+    const double x = kernels::normal_pair_dot(key, dk), scaled = x / root;
+    sum += x;
+    sum_sq += x * x;
+    r.raw_counts[bin_of(x, lo, width, args.bins)] += 1;
+    r.scaled_counts[bin_of(scaled, lo, width, args.bins)] += 1;
   }
 
   // Sample moments; the scaled ones follow exactly (divide by sqrt(d_k), variance by d_k).

@@ -2,9 +2,10 @@
 // version (*_wasmsimd.cpp); the inline functions at the bottom pick one at compile time,
 // in this one place. Only the *_wasmsimd.cpp files are compiled with -msimd128.
 //
-// Determinism contract: the scalar and SIMD versions of dot_rows and fill_normal perform
-// the same float operations in the same order (four interleaved accumulators, lane order),
-// so the native, wasm-scalar and wasm-SIMD builds return bit-identical results for them.
+// Determinism contract: the scalar and SIMD versions of dot_rows, fill_normal and
+// normal_pair_dot perform the same float operations in the same order (four interleaved
+// accumulators, lane order), so the native, wasm-scalar and wasm-SIMD builds return
+// bit-identical results for them.
 #pragma once
 
 #include <cstddef>
@@ -24,6 +25,11 @@ void softmax_rows_scalar(float* x, int rows, int cols, bool stable);
 void dot_rows_scalar(const float* a, const float* b, float* out, int count, int d);
 // Standard normal draws number first .. first+count-1 of the stream named by key.
 void fill_normal_scalar(std::uint64_t key, std::uint64_t first, float* out, std::size_t count);
+// q·k where q_i and k_i (i = 0 .. n-1) are the two normal draws of pair counter
+// c_i = i kPairStride mod 2^32 of the stream named by key (draws 8(c_i/4) + c_i%4 and
+// 8(c_i/4) + 4 + c_i%4), computed without drawing q or k: each product is -+ln(u1) sin 2a of
+// the pair's Box–Muller numbers (math_approx.h). Summation order as in dot_rows.
+float normal_pair_dot_scalar(std::uint64_t key, int n);
 // Uniform draws in [0, 1) (24 random bits), number first .. of the stream named by key.
 void fill_uniform_scalar(std::uint64_t key, std::uint64_t first, float* out, std::size_t count);
 
@@ -34,6 +40,7 @@ void gemm_ab_wasmsimd(const float* a, const float* b, float* c, int m, int n, in
 void softmax_rows_wasmsimd(float* x, int rows, int cols, bool stable);
 void dot_rows_wasmsimd(const float* a, const float* b, float* out, int count, int d);
 void fill_normal_wasmsimd(std::uint64_t key, std::uint64_t first, float* out, std::size_t count);
+float normal_pair_dot_wasmsimd(std::uint64_t key, int n);
 #endif
 
 // ---- dispatch: one place per operation ----------------------------------------------------
@@ -57,6 +64,9 @@ inline void dot_rows(const float* a, const float* b, float* out, int count, int 
 }
 inline void fill_normal(std::uint64_t key, std::uint64_t first, float* out, std::size_t count) {
   ATTN_KERNEL(fill_normal)(key, first, out, count);
+}
+inline float normal_pair_dot(std::uint64_t key, int n) {
+  return ATTN_KERNEL(normal_pair_dot)(key, n);
 }
 inline void fill_uniform(std::uint64_t key, std::uint64_t first, float* out, std::size_t count) {
   fill_uniform_scalar(key, first, out, count);

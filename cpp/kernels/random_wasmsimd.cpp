@@ -131,6 +131,104 @@ void fill_normal_wasmsimd(std::uint64_t key, std::uint64_t first, float* out,
   }
 }
 
+// ---- q·k of the two draws of each pair (normal_pair_dot) ----------------------------------
+
+// log_short, lane-wise, on `ways` vectors.
+static ATTN_INLINE void log_short_xw(int ways, const v128_t* x, v128_t* out) {
+  v128_t f[kWays], s[kWays], z[kWays], r[kWays], dk[kWays];
+  EACH(j) {
+    const v128_t ix = wasm_i32x4_add(x[j], splat_u(kLogOffset));
+    dk[j] = wasm_f32x4_convert_i32x4(wasm_i32x4_sub(wasm_u32x4_shr(ix, 23), wasm_i32x4_splat(127)));
+    f[j] = wasm_i32x4_add(wasm_v128_and(ix, splat_u(0x007fffffU)), splat_u(kSqrtHalfBits));
+  }
+  EACH(j) f[j] = wasm_f32x4_sub(f[j], splat_f(1.0f));
+  EACH(j) s[j] = wasm_f32x4_div(f[j], wasm_f32x4_add(f[j], splat_f(2.0f)));
+  EACH(j) z[j] = wasm_f32x4_mul(s[j], s[j]);
+  EACH(j) r[j] = wasm_f32x4_add(wasm_f32x4_mul(splat_f(kLg4), z[j]), splat_f(kLg3));
+  EACH(j) r[j] = wasm_f32x4_add(wasm_f32x4_mul(r[j], z[j]), splat_f(kLg2));
+  EACH(j) r[j] = wasm_f32x4_add(wasm_f32x4_mul(r[j], z[j]), splat_f(kLg1));
+  EACH(j) r[j] = wasm_f32x4_mul(r[j], z[j]);
+  EACH(j) r[j] = wasm_f32x4_mul(wasm_f32x4_add(r[j], splat_f(2.0f)), s[j]);
+  EACH(j) out[j] = wasm_f32x4_add(r[j], wasm_f32x4_mul(dk[j], splat_f(kLn2)));
+}
+
+// box_muller_product, lane-wise, on `ways` vectors of hashed pair counters x.
+static ATTN_INLINE void pair_products_xw(int ways, const v128_t* x, v128_t k1, v128_t* prod) {
+  v128_t h[kWays], u1[kWays], lu[kWays], b[kWays], z[kWays], sb[kWays];
+  EACH(j) h[j] = lowbias32_x4(wasm_i32x4_add(x[j], k1));
+  EACH(j) u1[j] = wasm_f32x4_sub(splat_f(2.0f), wasm_v128_or(splat_u(kOne), wasm_u32x4_shr(h[j], 9)));
+  log_short_xw(ways, u1, lu);
+  EACH(j) {
+    b[j] = wasm_v128_or(splat_u(kOne), wasm_v128_and(x[j], splat_u(0x007fffffU)));
+    b[j] = wasm_f32x4_sub(wasm_f32x4_mul(b[j], splat_f(kPi)), splat_f(kThreeHalfPi));
+    z[j] = wasm_f32x4_mul(b[j], b[j]);
+  }
+  EACH(j) sb[j] = wasm_f32x4_add(wasm_f32x4_mul(splat_f(kSinW1), z[j]), splat_f(kSinW2));  // sin_wide
+  EACH(j) sb[j] = wasm_f32x4_add(wasm_f32x4_mul(sb[j], z[j]), splat_f(kSinW3));
+  EACH(j) sb[j] = wasm_f32x4_add(wasm_f32x4_mul(sb[j], z[j]), splat_f(kSinW4));
+  EACH(j) sb[j] = wasm_f32x4_mul(sb[j], z[j]);
+  EACH(j) sb[j] = wasm_f32x4_mul(sb[j], b[j]);
+  EACH(j) sb[j] = wasm_f32x4_add(sb[j], b[j]);
+  EACH(j) {  // v128.andnot(a, b) = a & ~b: the sign bit where bit 31 of x is clear
+    const v128_t p = wasm_f32x4_mul(lu[j], sb[j]);
+    prod[j] = wasm_v128_xor(p, wasm_v128_andnot(splat_u(kSign), x[j]));
+  }
+}
+
+// The products of `ways` blocks of 4 pairs: lane l of prod[j] is the pair numbered by lane l
+// of pairs[j].
+static ATTN_INLINE void pair_products(int ways, const v128_t* pairs, v128_t k0, v128_t k1,
+                                      v128_t* prod) {
+  v128_t x[kWays];
+  EACH(j) x[j] = lowbias32_x4(wasm_v128_xor(pairs[j], k0));
+  pair_products_xw(ways, x, k1, prod);
+}
+
+// acc plus the products q_i k_i for i = 0 .. 16 groups - 1, kWays blocks of 4 at a time, block
+// after block (the lane order of the scalar reference).
+__attribute__((noinline)) static v128_t add_pair_products_4(int groups, v128_t k0, v128_t k1,
+                                                            v128_t acc) {
+  const v128_t step = splat_u(4 * kWays * kPairStride);
+  v128_t pairs[kWays];  // the pair counters i kPairStride of the next kWays blocks
+  for (int j = 0; j < kWays; ++j)
+    pairs[j] = wasm_i32x4_mul(wasm_i32x4_make(4 * j, 4 * j + 1, 4 * j + 2, 4 * j + 3), splat_u(kPairStride));
+  for (int g = 0; g < groups; ++g) {
+    v128_t prod[kWays];
+    pair_products(kWays, pairs, k0, k1, prod);
+    for (int j = 0; j < kWays; ++j) acc = wasm_f32x4_add(acc, prod[j]);
+    for (int j = 0; j < kWays; ++j) pairs[j] = wasm_i32x4_add(pairs[j], step);
+  }
+  return acc;
+}
+// The products q_i k_i for i = i0 .. i0+3.
+__attribute__((noinline)) static v128_t pair_products_1(int i0, v128_t k0, v128_t k1) {
+  const v128_t i = wasm_i32x4_add(wasm_i32x4_splat(i0), wasm_i32x4_make(0, 1, 2, 3));
+  const v128_t pairs = wasm_i32x4_mul(i, splat_u(kPairStride));
+  v128_t prod;
+  pair_products(1, &pairs, k0, k1, &prod);
+  return prod;
+}
+
+// q·k of the two draws of pair counters i kPairStride, i = 0 .. n-1 (kernels.h), summed in the
+// order of normal_pair_dot_scalar.
+float normal_pair_dot_wasmsimd(std::uint64_t key, int n) {
+  const v128_t k0 = splat_u(static_cast<std::uint32_t>(key));
+  const v128_t k1 = splat_u(static_cast<std::uint32_t>(key >> 32));
+  v128_t acc = wasm_f32x4_splat(0.0f);  // lane l: the terms i = 4j + l
+  const int groups = n / (4 * kWays);
+  if (groups > 0) acc = add_pair_products_4(groups, k0, k1, acc);
+  int p = 4 * kWays * groups;
+  for (; p + 4 <= n; p += 4) acc = wasm_f32x4_add(acc, pair_products_1(p, k0, k1));
+  float sum = (wasm_f32x4_extract_lane(acc, 0) + wasm_f32x4_extract_lane(acc, 1)) +
+              (wasm_f32x4_extract_lane(acc, 2) + wasm_f32x4_extract_lane(acc, 3));
+  if (p < n) {  // the last n % 4 terms, one by one
+    alignas(16) float last[4];
+    wasm_v128_store(last, pair_products_1(p, k0, k1));
+    for (int l = 0; p + l < n; ++l) sum += last[l];
+  }
+  return sum;
+}
+
 #undef EACH
 #undef ATTN_INLINE
 
