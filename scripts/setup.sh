@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 
 packages=(emscripten binaryen libeigen3-dev cmake g++)
 if [ "${1:-}" = "--test" ]; then
-  packages+=(libgtest-dev libbenchmark-dev chromium fonts-noto-cjk python3-torch python3-numpy nlohmann-json3-dev)
+  packages+=(libgtest-dev libbenchmark-dev chromium fonts-noto-cjk nlohmann-json3-dev)
 fi
 
 missing=()
