@@ -21,7 +21,7 @@ import {
   positiveArg,
   seedArg,
   vectorArg,
-} from './matrix.js';
+} from './engine-args.js';
 
 export { AttentionError };
 
