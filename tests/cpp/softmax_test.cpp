@@ -31,7 +31,7 @@ TEST(Softmax, HandComputedExample) {
   EXPECT_NEAR(sum, 1.0, 1e-6);
 }
 
-TEST(Softmax, MatchesReferenceOnManyWidths) {
+TEST(Softmax, MatchesReferenceAtManyWidths) {
   for (int n = 1; n <= 67; n += 3) {
     Matrix s = ref::random_matrix(4, n, 100 + n, -10, 10);
     Matrix w = attn::softmax_rows(s);
@@ -140,7 +140,7 @@ ref::Mat uniform_draws(int rows, int cols, std::uint64_t seed) {
   return ref::from(u);
 }
 
-TEST(Softmax, GumbelMatchesReferenceOnTheSameDraws) {
+TEST(Softmax, GumbelMatchesReferenceForTheSameDraws) {
   Matrix s = ref::random_matrix(4, 6, 35, -2, 2);
   for (float tau : {0.5f, 1.0f, 3.0f}) {
     Matrix g = attn::gumbel_softmax(s, tau, 42);

@@ -55,7 +55,7 @@ function visibleCounts(edges, counts, lo, hi) {
   return counts.filter((_, i) => !(edges[i + 1] <= lo || edges[i] >= hi));
 }
 
-async function checkVarianceOnScreen(page, dk, samples, seed = 1) {
+async function checkVarianceShown(page, dk, samples, seed = 1) {
   const args = { dk, samples, seed, bins: binsFor(dk) };
   const m = await readMoments(page);
   const here = await mainThread(page, args);
@@ -77,7 +77,7 @@ async function checkVarianceOnScreen(page, dk, samples, seed = 1) {
 test('the variance step shows the engine\'s histogram and moments; d_k = 64 gives std 8', async () => {
   const page = await lab.open('lesson=scaling');
   await waitDone(page);
-  await checkVarianceOnScreen(page, 64, 100000);
+  await checkVarianceShown(page, 64, 100000);
   const callout = await page.textContent('[data-out="callout-64"]');
   assert.match(callout, /√64 = 8/);
   const m = await readMoments(page);
@@ -96,12 +96,12 @@ test('moving d_k with the keyboard changes the histogram and the table to the en
   await page.waitForFunction(() => location.hash.includes('labDk=1024'));
   await waitDone(page);
   assert.equal(await page.getAttribute(`${VISIBLE} .histogram`, 'data-dk'), '1024');
-  await checkVarianceOnScreen(page, 1024, 20000);
+  await checkVarianceShown(page, 1024, 20000);
   await slider.focus();  // reading the histogram's table moved the focus
   for (let k = 0; k < 12; k++) await page.keyboard.press('ArrowLeft');  // 1024 -> 512 (12 stops per octave)
   await page.waitForFunction(() => location.hash.includes('labDk=512'));
   await waitDone(page);
-  await checkVarianceOnScreen(page, 512, 20000);
+  await checkVarianceShown(page, 512, 20000);
   assert.equal(await slider.getAttribute('aria-valuetext'), 'd_k = 512');
   // the scaled view: the N(0, 1) histogram of the same pairs, at once (no new run)
   await page.check('input[data-field="scaled"]');
@@ -180,7 +180,7 @@ test('a million samples at d_k = 1024 run in the worker: progress, partial histo
   await page.fill('input[data-field="samples-box"]', '3000');
   await page.press('input[data-field="samples-box"]', 'Enter');
   await waitDone(page);
-  await checkVarianceOnScreen(page, 1024, 3000);
+  await checkVarianceShown(page, 1024, 3000);
   assert.deepEqual(page.errors, []);
   await page.close();
 });
