@@ -1,33 +1,20 @@
 // Kernel tests compiled to wasm and run under Node, in both builds.
-//   Every build: the scalar kernels against double references, and the RNG's pinned values
-//   (the same constants as the native rng_test, so all builds draw the same numbers).
+//   Every build: the scalar kernels against double references. (rng_test.cpp and
+//   variance_test.cpp are compiled into this suite too, so their pinned values hold in every build.)
 //   SIMD build: every SIMD kernel against its scalar reference: bit-exact for dot_rows,
 //   fill_normal and normal_pair_dot, within float rounding (checked in double) for gemm and
 //   softmax; sizes 1..67 and starts misaligned by 1..3 floats.
 #include <cmath>
 #include <cstdint>
-#include <cstring>
 #include <limits>
 #include <vector>
 
 #include <gtest/gtest.h>
 
-#include "core/experiments.h"
 #include "core/rng.h"
 #include "kernels/kernels.h"
 
 namespace {
-
-// FNV-1a over the bits of each float: one number that changes if any value moves by an ulp.
-std::uint64_t checksum(const std::vector<float>& v) {
-  std::uint64_t h = 14695981039346656037ULL;
-  for (float y : v) {
-    std::uint32_t b;
-    std::memcpy(&b, &y, sizeof b);
-    h = (h ^ b) * 1099511628211ULL;
-  }
-  return h;
-}
 
 using namespace attn::kernels;
 
@@ -53,57 +40,6 @@ struct Buffer {
 
 // Error bound of a float k-term dot product against the exact value.
 double dot_bound(double abs_sum, int k) { return (k + 2) * 6e-8 * abs_sum + 1e-30; }
-
-// ---- pinned RNG values (identical in every build) ----------------------------------------
-TEST(WasmRng, PinnedValuesSeed42) {
-  const std::vector<float> expect_normal = {
-      0.927045286f, 1.28789604f, 0.390127808f, 0.910824358f, 1.82299066f, 2.30674505f,
-      0.86811465f, 1.03347862f, 1.2795279f, -0.560758471f, 1.04739583f, -0.895030797f};
-  const std::vector<float> expect_uniform = {0.720731676f, 0.903342843f, 0.0405249596f,
-                                             0.700188279f, 0.109785855f, 0.810439527f,
-                                             0.716059208f, 0.0461391211f};
-  const std::vector<float> expect_stream7 = {0.0606990419f, -0.589367986f, -0.207931414f,
-                                             -1.02361286f};
-  EXPECT_EQ(attn::stream_key(42, 0), 0x57e1faba65107204ULL);
-  std::vector<float> v(12), u(8), w(4);
-  attn::Rng rng(42);
-  rng.normal(v.data(), 12);
-  rng.uniform(u.data(), 8);
-  attn::Rng(42, 7).normal(w.data(), 4);
-  EXPECT_EQ(v, expect_normal);
-  EXPECT_EQ(u, expect_uniform);
-  EXPECT_EQ(w, expect_stream7);
-}
-
-// 100,000 draws and det_log over the whole positive float range, to the last bit: the same
-// checksums are pinned in the wasm suite, so every build must produce exactly these floats.
-TEST(WasmRng, PinnedChecksums) {
-  std::vector<float> v(100000);
-  attn::Rng(42, 3).normal(v.data(), v.size());
-  EXPECT_EQ(checksum(v), 0x747d6638b961163aULL);
-  attn::Rng(42, 3).uniform(v.data(), v.size());
-  EXPECT_EQ(checksum(v), 0x6a8b540207ad5017ULL);
-  std::vector<float> logs;
-  for (std::uint32_t bits = 0x00800000U; bits < 0x7f000000U; bits += 4099) {
-    float x;
-    std::memcpy(&x, &bits, sizeof x);
-    logs.push_back(attn::det_log(x));
-  }
-  EXPECT_EQ(checksum(logs), 0x1c39ec3ab3902e73ULL);
-}
-
-TEST(WasmRng, PinnedVarianceExperiment) {
-  attn::VarianceArgs a;
-  a.dk = 16;
-  a.samples = 1000;
-  a.seed = 42;
-  a.bins = 8;
-  attn::VarianceResult r = attn::variance_experiment(a);
-  EXPECT_EQ(r.raw.mean, -0.0045818124115467075);
-  EXPECT_EQ(r.raw.variance, 15.25909631637481);
-  EXPECT_EQ(r.raw_counts, (std::vector<int>{2, 21, 126, 348, 353, 132, 17, 1}));
-  EXPECT_EQ(r.scaled_counts, (std::vector<int>{0, 0, 0, 497, 503, 0, 0, 0}));
-}
 
 // ---- scalar kernels against double references ------------------------------------------
 TEST(WasmScalar, GemmAndDotMatchDoubleReference) {

@@ -89,7 +89,7 @@ TEST(Rng, PinnedValuesSeed42) {
 }
 
 // 100,000 draws and det_log over the whole positive float range, to the last bit: the same
-// checksums are pinned in the wasm suite, so every build must produce exactly these floats.
+// checksums hold in every build (this file also runs as wasm), so all draw exactly these floats.
 TEST(Rng, PinnedChecksums) {
   std::vector<float> v(100000);
   attn::Rng(42, 3).normal(v.data(), v.size());
