@@ -7,26 +7,13 @@
 #include <gtest/gtest.h>
 
 #include "kernels/kernels.h"
+#include "test_inputs.h"
 
 namespace {
 
 using namespace attn::kernels;
-
-// Deterministic test inputs in [lo, hi) (an LCG, independent of the engine's RNG).
-std::vector<float> inputs(std::size_t n, std::uint32_t seed, float lo = -1.0f, float hi = 1.0f) {
-  std::vector<float> v(n);
-  std::uint32_t s = seed * 2654435761U + 12345U;
-  for (float& x : v) {
-    s = s * 1664525U + 1013904223U;
-    x = lo + (hi - lo) * static_cast<float>(s >> 8) / 16777216.0f;
-  }
-  return v;
-}
-
-// Bound on the float error of a k-term dot product: k eps sum |a_p b_p| (plus a hair).
-double dot_bound(double abs_sum, int k) {
-  return (k + 2) * 6e-8 * abs_sum + 1e-30;
-}
+using test_inputs::dot_bound;
+using test_inputs::inputs;
 
 TEST(GemmScalar, AbtMatchesDoubleReference) {
   for (int m : {1, 3, 4, 7, 17}) {

@@ -13,20 +13,13 @@
 
 #include "core/rng.h"
 #include "kernels/kernels.h"
+#include "test_inputs.h"
 
 namespace {
 
 using namespace attn::kernels;
-
-std::vector<float> inputs(std::size_t n, std::uint32_t seed, float lo = -1.0f, float hi = 1.0f) {
-  std::vector<float> v(n);
-  std::uint32_t s = seed * 2654435761U + 12345U;
-  for (float& x : v) {
-    s = s * 1664525U + 1013904223U;
-    x = lo + (hi - lo) * static_cast<float>(s >> 8) / 16777216.0f;
-  }
-  return v;
-}
+using test_inputs::dot_bound;
+using test_inputs::inputs;
 
 // A buffer whose data starts `offset` floats past a 16-byte boundary.
 struct Buffer {
@@ -39,7 +32,6 @@ struct Buffer {
 };
 
 // Error bound of a float k-term dot product against the exact value.
-double dot_bound(double abs_sum, int k) { return (k + 2) * 6e-8 * abs_sum + 1e-30; }
 
 // ---- scalar kernels against double references ------------------------------------------
 TEST(WasmScalar, GemmAndDotMatchDoubleReference) {
