@@ -26,9 +26,9 @@ static inline v128_t lowbias32_x4(v128_t x) {
 constexpr int kWays = 4;
 #define EACH(j) for (int j = 0; j < ways; ++j)
 
-// log_normal_positive, lane-wise, on `ways` vectors.
-static ATTN_INLINE void log_xw(int ways, const v128_t* x, v128_t* out) {
-  v128_t f[kWays], s[kWays], z[kWays], w[kWays], r[kWays], hfsq[kWays], dk[kWays], y[kWays];
+// The range reduction both logs share: x = 2^dk (1 + f), s = f / (2 + f), z = s².
+static ATTN_INLINE void log_reduce_xw(int ways, const v128_t* x, v128_t* dk, v128_t* f,
+                                      v128_t* s, v128_t* z) {
   EACH(j) {
     const v128_t ix = wasm_i32x4_add(x[j], splat_u(kLogOffset));
     dk[j] = wasm_f32x4_convert_i32x4(wasm_i32x4_sub(wasm_u32x4_shr(ix, 23), wasm_i32x4_splat(127)));
@@ -37,6 +37,12 @@ static ATTN_INLINE void log_xw(int ways, const v128_t* x, v128_t* out) {
   EACH(j) f[j] = wasm_f32x4_sub(f[j], splat_f(1.0f));
   EACH(j) s[j] = wasm_f32x4_div(f[j], wasm_f32x4_add(f[j], splat_f(2.0f)));
   EACH(j) z[j] = wasm_f32x4_mul(s[j], s[j]);
+}
+
+// log_normal_positive, lane-wise, on `ways` vectors.
+static ATTN_INLINE void log_xw(int ways, const v128_t* x, v128_t* out) {
+  v128_t f[kWays], s[kWays], z[kWays], w[kWays], r[kWays], hfsq[kWays], dk[kWays], y[kWays];
+  log_reduce_xw(ways, x, dk, f, s, z);
   EACH(j) w[j] = wasm_f32x4_mul(z[j], z[j]);
   EACH(j) {
     const v128_t t1 = wasm_f32x4_mul(w[j], wasm_f32x4_add(splat_f(kLg2), wasm_f32x4_mul(w[j], splat_f(kLg4))));
@@ -136,14 +142,7 @@ void fill_normal_wasmsimd(std::uint64_t key, std::uint64_t first, float* out,
 // log_short, lane-wise, on `ways` vectors.
 static ATTN_INLINE void log_short_xw(int ways, const v128_t* x, v128_t* out) {
   v128_t f[kWays], s[kWays], z[kWays], r[kWays], dk[kWays];
-  EACH(j) {
-    const v128_t ix = wasm_i32x4_add(x[j], splat_u(kLogOffset));
-    dk[j] = wasm_f32x4_convert_i32x4(wasm_i32x4_sub(wasm_u32x4_shr(ix, 23), wasm_i32x4_splat(127)));
-    f[j] = wasm_i32x4_add(wasm_v128_and(ix, splat_u(0x007fffffU)), splat_u(kSqrtHalfBits));
-  }
-  EACH(j) f[j] = wasm_f32x4_sub(f[j], splat_f(1.0f));
-  EACH(j) s[j] = wasm_f32x4_div(f[j], wasm_f32x4_add(f[j], splat_f(2.0f)));
-  EACH(j) z[j] = wasm_f32x4_mul(s[j], s[j]);
+  log_reduce_xw(ways, x, dk, f, s, z);
   EACH(j) r[j] = wasm_f32x4_add(wasm_f32x4_mul(splat_f(kLg4), z[j]), splat_f(kLg3));
   EACH(j) r[j] = wasm_f32x4_add(wasm_f32x4_mul(r[j], z[j]), splat_f(kLg2));
   EACH(j) r[j] = wasm_f32x4_add(wasm_f32x4_mul(r[j], z[j]), splat_f(kLg1));
