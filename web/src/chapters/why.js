@@ -5,6 +5,7 @@
 import { PRESETS, toMatrix, rowOf } from '../example.js';
 import { h } from '../views/dom.js';
 import { createStepper, stepSection } from '../views/stepper.js';
+import strings from './why.strings.js';
 
 const STEPS = [
   { id: 'bottleneck', title: { en: 'The bottleneck', zh: '瓶颈' } },
@@ -13,120 +14,6 @@ const STEPS = [
   { id: 'timeline', title: { en: 'Timeline', zh: '发展脉络' } },
 ];
 
-const strings = {
-  en: {
-    intro: 'Before the formulas, the problem. Attention was invented to fix one specific weakness of the translation models of 2014, and the fix turned out to be general enough to build every large language model since.',
-
-    'h.bottleneck': 'A whole sentence through one vector',
-    'p.bottleneck1': 'Early neural translation used two recurrent networks. The encoder reads the source sentence word by word and ends with a single context vector of fixed length. The decoder then has to write the whole translation from that one vector.',
-    'p.bottleneck2': 'A vector of fixed size holds a fixed amount of information. The longer the sentence, the more the first words fade from it, and translations of long sentences start dropping content — the earlier the word, the likelier it is lost. LSTMs eased the vanishing gradient, but they could not lift this limit: it is built into the design.',
-    'p.bottleneck3': 'The way out is simple to say: instead of one summary, let the decoder look back at every encoder state at every step, and take more from the states it needs right now.',
-    view: 'Diagram',
-    without: 'Without attention',
-    with: 'With attention',
-    target: 'Word being written',
-    diagramWithout: 'Encoder–decoder without attention: the encoder states of The, cat, eats, fish are folded into one context vector c, and the decoder writes 猫 吃 鱼 from c alone.',
-    diagramWith: 'Encoder–decoder with attention: while writing “{t}”, the decoder reads every encoder state; line widths are the engine’s weights: {list}.',
-    context: 'c',
-    encoder: 'encoder',
-    decoder: 'decoder',
-    captionWith: 'Line width = the weight the engine computes for “{t}” over the English words (the translation example of the next chapter). The decoder chooses again for every word it writes.',
-    captionWithout: 'Everything the decoder knows about the source has to pass through c.',
-
-    'h.lookup': 'A soft, differentiable lookup',
-    'p.shelf': 'Think of each token as a book on a shelf. The Key is the label on its spine, the Value is the text inside, and the Query is the question on your mind. An ordinary lookup matches the question against the labels and hands you exactly one book.',
-    'p.soft': 'Attention compares the question with every label, turns the match scores into weights that are non-negative and add up to 1, and hands you a blend of all the books, mostly the relevant ones. The blend changes smoothly when the scores change, so gradients flow through it and the model can learn where to look.',
-    'p.exam': 'Or think of an exam. Your lecture notes are the encoder’s hidden states. For each question you follow its keywords to the right pages, read those closely, skim the rest, and put the answer together from several places. A recurrent model without attention answers every question from the last page of its notes.',
-    tryIt: 'Try it: 猫 追 老鼠',
-    tryIntro: 'In the sentence 猫 追 老鼠 (“the cat chases the mouse”) each word has a hand-made Key and Value with four features: does the action, is an action, receives the action, is an animal. Pick a question; the engine scores it against the three Keys, applies softmax and mixes the Values.',
-    question: 'Question (Query)',
-    qAsk: 'asked by {tok}: “{note}”',
-    softBars: 'Soft attention: weights of “{note}”',
-    hardBars: 'Hard lookup: one-hot at the highest score',
-    landsOn: 'Most of the weight lands on {k} ({w}). The answer is a blend of the Values, led by {k}’s:',
-    outputIs: 'output',
-    hardNote: 'A hard lookup takes only the top Key. Its answer jumps from one book to another when the scores cross, so it has no useful gradient; the soft blend moves smoothly.',
-
-    'h.self-cross': 'Self-attention and cross-attention',
-    'p.cross': 'Where do Q, K and V come from? In cross-attention the Queries come from one sequence and the Keys and Values from another. In translation the decoder asks (猫 吃 鱼) and the encoder’s states answer (The cat eats fish): one row per target word, one column per source word — a {shape} weight matrix here, computed by the engine.',
-    'p.self': 'In self-attention all three come from the same sequence, each through its own learned projection. Every token can then reach every other token in one step, however far apart: in 那只被主人遗弃的猫终于找到了新家 (“the cat abandoned by its owner finally found a new home”), 猫 can connect with 遗弃 directly, instead of passing the message along word by word as a recurrent network must. Here 猫 追 老鼠 attends to itself: a {shape} matrix.',
-    'p.both': 'A Transformer decoder uses both: self-attention over the words it has written so far (with a causal mask — see the Masks chapter) and cross-attention into the encoder.',
-    crossMap: 'Cross-attention weights (rows: 猫 吃 鱼, columns: The cat eats fish)',
-    selfMap: 'Self-attention weights (rows and columns: 猫 追 老鼠)',
-
-    'h.timeline': 'How we got here',
-    'p.timeline': 'Each step kept the idea of the one before and fixed one of its costs.',
-    't1.when': '2014', 't1.what': 'Sequence to sequence',
-    't1.body': 'An encoder RNN reads the source, a decoder RNN writes the target; everything passes through one fixed context vector (Sutskever, Vinyals & Le; Cho et al.).',
-    't2.when': '2014', 't2.what': 'Additive attention (Bahdanau)',
-    't2.body': 'At each output step a small network scores every encoder state: vᵀ tanh(W_q q + W_k k). Query and key may have different sizes; the price is a separate network evaluation per pair, which is slow and hard to parallelise.',
-    't3.when': '2015', 't3.what': 'Multiplicative attention (Luong)',
-    't3.body': 'The score becomes a dot product qᵀk (or qᵀWk): one matrix product scores all pairs at once, fast and parallel, but q and k must have the same size.',
-    't4.when': '2017', 't4.what': 'Scaled dot-product',
-    't4.body': 'Divide by √d_k. For random vectors the dot product’s variance grows with d_k (std 8 at d_k = 64); scaling brings it back to about 1, so softmax does not saturate and the gradients survive.',
-    't5.when': '2017', 't5.what': 'Multi-head attention',
-    't5.body': 'Several attentions in parallel, each with its own projections and its own pattern: d_model = 768 split into 12 heads of 64 costs about as much as one big head. The heads are concatenated and mixed by one more linear layer.',
-    't6.when': '2017', 't6.what': 'Self-attention and the Transformer',
-    't6.body': 'Recurrence dropped altogether: stacks of self-attention and feed-forward layers, with cross-attention from decoder to encoder. Every pair of positions is one step apart and the whole sequence is processed in parallel; the cost is O(n²) in the sequence length (Vaswani et al., “Attention Is All You Need”).',
-    errEngine: 'The engine refused this example: {msg}',
-  },
-  zh: {
-    intro: '先讲问题，再讲公式。注意力最初是为了补上 2014 年前后翻译模型的一个具体短板而提出的；没想到这个补丁足够通用，后来所有的大语言模型都建立在它之上。',
-
-    'h.bottleneck': '整句话挤过一个向量',
-    'p.bottleneck1': '早期的神经机器翻译由两个循环神经网络组成。编码器一个词一个词地读完源句，最后只留下一个长度固定的上下文向量；解码器则要凭这一个向量写出整句译文。',
-    'p.bottleneck2': '长度固定的向量，能装的信息也有上限。句子越长，开头的词在向量里褪色得越厉害；长句的译文开始丢内容，而且越靠前的词越容易丢。LSTM 缓解了梯度消失，却抬不高这个上限——它是结构本身带来的。',
-    'p.bottleneck3': '出路说起来很简单：别只给一个摘要，让解码器每写一个词都回头看一遍编码器的所有隐状态，眼下需要哪一部分，就从哪里多取一点。',
-    view: '示意图',
-    without: '没有注意力',
-    with: '有注意力',
-    target: '正在写的词',
-    diagramWithout: '没有注意力的编码器–解码器：The、cat、eats、fish 的编码器状态被折叠进一个上下文向量 c，解码器只凭 c 写出“猫 吃 鱼”。',
-    diagramWith: '有注意力的编码器–解码器：写“{t}”时，解码器读取每一个编码器状态；连线粗细是引擎算出的权重：{list}。',
-    context: 'c',
-    encoder: '编码器',
-    decoder: '解码器',
-    captionWith: '连线粗细 = 引擎为“{t}”在各个英文词上算出的权重（下一章翻译例子里的向量）。解码器每写一个词，都会重新分配一次。',
-    captionWithout: '解码器对源句的全部了解，都得先挤过 c 这一个向量。',
-
-    'h.lookup': '一次软性的、可微的查找',
-    'p.shelf': '把每个词想成书架上的一本书：Key 是书脊上的标签，Value 是书里的正文，Query 是你心里正琢磨的问题。普通的查找拿问题去对标签，只递给你一本书。',
-    'p.soft': '注意力则拿问题和每一个标签都比一比，把匹配分数变成一组非负、加起来等于 1 的权重，然后递给你所有书按权重混合出的内容——相关的书占大头。分数一变，混合结果就平滑地跟着变，梯度可以顺着传回去，模型也就学得会“该看哪里”。',
-    'p.exam': '也可以想想考试。课上记的笔记就是编码器的各个隐状态。每道题你都会顺着题目里的关键词翻到相关的几页，细读这些，略过其余，再从几处内容里拼出答案。没有注意力的循环网络，相当于每道题都只看笔记的最后一页。',
-    tryIt: '动手试试：猫 追 老鼠',
-    tryIntro: '在“猫 追 老鼠”这句话里，每个词都有一个手工设计的 Key 和 Value，包含四个特征：施事（发出动作）、动作、受事（承受动作）、动物。选一个问题，引擎会拿它去和三个 Key 打分、做 softmax，再把 Value 混合起来。',
-    question: '问题（Query）',
-    qAsk: '由“{tok}”提出：“{note}”',
-    softBars: '软注意力：“{note}”的权重',
-    hardBars: '硬查找：只取最高分，独热向量',
-    landsOn: '大部分权重落在“{k}”上（{w}）。答案是各个 Value 的混合，以“{k}”的 Value 为主：',
-    outputIs: '输出',
-    hardNote: '硬查找只取得分最高的那个 Key。分数一旦交叉，答案就从一本书跳到另一本，没有可用的梯度；软混合则是平滑变化的。',
-
-    'h.self-cross': '自注意力与交叉注意力',
-    'p.cross': 'Q、K、V 从哪儿来？交叉注意力里，Query 来自一个序列，Key 和 Value 来自另一个。翻译时解码器提问（猫 吃 鱼），编码器的隐状态作答（The cat eats fish）：每个目标词一行，每个源词一列——这里引擎算出的是一个 {shape} 的权重矩阵。',
-    'p.self': '自注意力里三者都来自同一个序列，只是各自经过一个可学习的投影。这样每个词一步就能连到任何一个词，不管隔得多远：在“那只被主人遗弃的猫终于找到了新家”里，“猫”可以直接连上“遗弃”，不必像循环网络那样一个词一个词地往下传。这里“猫 追 老鼠”对自己做注意力：一个 {shape} 的矩阵。',
-    'p.both': 'Transformer 的解码器两种都用：先对自己已经写出的词做自注意力（配合因果掩码，见“掩码”一章），再对编码器做交叉注意力。',
-    crossMap: '交叉注意力权重（行：猫 吃 鱼，列：The cat eats fish）',
-    selfMap: '自注意力权重（行和列：猫 追 老鼠）',
-
-    'h.timeline': '一路走来',
-    'p.timeline': '每一步都保留了上一步的思路，同时解决了它的一项代价。',
-    't1.when': '2014', 't1.what': '序列到序列（Seq2Seq）',
-    't1.body': '编码器 RNN 读源句，解码器 RNN 写目标句；所有信息都要经过一个固定的上下文向量（Sutskever、Vinyals 与 Le；Cho 等人）。',
-    't2.when': '2014', 't2.what': '加性注意力（Bahdanau）',
-    't2.body': '每写一个输出词，就用一个小网络给每个编码器状态打分：vᵀ tanh(W_q q + W_k k)。Query 和 Key 维度可以不同；代价是每一对都要过一次网络，慢，也不好并行。',
-    't3.when': '2015', 't3.what': '乘性注意力（Luong）',
-    't3.body': '打分改成点积 qᵀk（或 qᵀWk）：一次矩阵乘法就给所有配对打完分，又快又能并行，但要求 q、k 维度相同。',
-    't4.when': '2017', 't4.what': '缩放点积',
-    't4.body': '再除以 √d_k。随机向量的点积方差随 d_k 增长（d_k = 64 时标准差是 8）；缩放后方差回到 1 左右，softmax 不会饱和，梯度也就保住了。',
-    't5.when': '2017', 't5.what': '多头注意力',
-    't5.body': '几组注意力并行，各有各的投影、各学各的模式：把 d_model = 768 拆成 12 个 64 维的头，计算量和一个大头差不多。各头的结果拼接起来，再经一个线性层融合。',
-    't6.when': '2017', 't6.what': '自注意力与 Transformer',
-    't6.body': '彻底去掉循环：层层堆叠自注意力和前馈网络，解码器再通过交叉注意力读编码器。任意两个位置之间只隔一步，整句可以并行处理；代价是随序列长度 O(n²) 增长的计算量（Vaswani 等人，《Attention Is All You Need》）。',
-    errEngine: '引擎拒绝了这个例子：{msg}',
-  },
-};
 
 let ui = null; // DOM handles of the chapter on screen
 
