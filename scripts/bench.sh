@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Benchmarks: the native scalar kernels (Google Benchmark, short runs), then the engine under
-# Node: SIMD build vs scalar build vs plain JavaScript.
+# Node against its peers (bench/engine_bench.mjs: our SIMD and scalar builds, plain JavaScript,
+# onnxruntime-web and tfjs-wasm, side by side in one process).
 #   scripts/bench.sh            (npm run bench)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -18,5 +19,5 @@ else
   echo "(Google Benchmark not found: skipped; install libbenchmark-dev)"
 fi
 
-echo "== engine under Node: SIMD vs scalar vs plain JS"
+echo "== the engine under Node against its peers (onnxruntime-web, tfjs-wasm, plain JS)"
 node bench/engine_bench.mjs
