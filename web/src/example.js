@@ -2,6 +2,8 @@
 // (authored inputs), and building Q, K, V for the current state and running the engine on
 // them. Pure: no DOM. Every result comes from the engine; this file only prepares inputs.
 
+import { embedTokens, handMadeTable } from './embeddings.js';
+
 export const MAX_TOKENS = 32; // tokens per side on the page
 export const MAX_DK = 64;
 
@@ -153,9 +155,12 @@ export function paddingPatch(state, nk, j, on) {
   return { keyPadding: flags.some(Boolean) ? flags : [] };
 }
 
-// Q, K, V (engine matrices) for the state. Random mode draws from the engine's RNG with the
-// seed (streams 0, 1, 2 for Q, K, V); typed mode uses the learner's grid, the preset's, or
-// the seeded draws rounded to 2 decimals.
+// Q, K, V (engine matrices) for the state. Every token carries its vectors (embeddings.js):
+// a preset's words keep their hand-made vectors wherever they stand, and any other word gets
+// vectors drawn by the engine's RNG from its text and the seed. Random mode draws every
+// token's vectors; typed mode uses the learner's grid, else the token vectors (drawn ones
+// rounded to 2 decimals, a starting point to edit). `sources` says, per query and per key,
+// where its vectors came from: 'hand', 'drawn' or 'typed' (the learner's grid).
 // For the hand-check preset the typed scores become Q with K = V = I, and score = 'dot', so
 // scores = the typed row and output = weights.
 export function buildInputs(engine, state) {
@@ -168,27 +173,36 @@ export function buildInputs(engine, state) {
     return {
       queryTokens, keyTokens, scoresTyped: true, score: 'dot', dk: nk,
       query: toMatrix(scores, nq, nk), key: toMatrix(identity(nk), nk, nk), value: toMatrix(identity(nk), nk, nk),
-      grids: { scores },
+      grids: { scores }, sources: null,
     };
   }
+  const { grids, sources } = tokenGrids(engine, state, queryTokens, keyTokens);
   const dk = state.dk;
-  const seed = state.seed;
-  const draw = (rows, stream) => engine.randomMatrix({ rows, cols: dk, seed, stream, scale: 1 });
-  if (state.inputMode === 'random') {
-    return {
-      queryTokens, keyTokens, scoresTyped: false, score: 'scaled-dot', dk,
-      query: draw(nq, 0), key: draw(nk, 1), value: draw(nk, 2), grids: null,
-    };
-  }
-  // Typed: the learner's grid, else the preset's, else the seeded draws rounded to 2 decimals
-  // (a starting point to edit). `grids` keeps the typed numbers as written (not as float32).
-  const start = (rows, stream) => toGrid(draw(rows, stream)).map((r) => r.map((x) => Number(x.toFixed(2))));
-  const Q = resizeGrid(state.Q.length ? state.Q : p.Q || start(nq, 0), nq, dk);
-  const K = resizeGrid(state.K.length ? state.K : p.K || start(nk, 1), nk, dk);
-  const V = resizeGrid(state.V.length ? state.V : p.V || start(nk, 2), nk, dk);
   return {
     queryTokens, keyTokens, scoresTyped: false, score: 'scaled-dot', dk,
-    query: toMatrix(Q, nq, dk), key: toMatrix(K, nk, dk), value: toMatrix(V, nk, dk), grids: { Q, K, V },
+    query: toMatrix(grids.Q, nq, dk), key: toMatrix(grids.K, nk, dk), value: toMatrix(grids.V, nk, dk),
+    grids: state.inputMode === 'random' ? null : grids, sources,
+  };
+}
+
+// The Q, K, V grids of the tokens, and where each row came from.
+export function tokenGrids(engine, state, queryTokens, keyTokens) {
+  const random = state.inputMode === 'random';
+  const table = random ? null : handMadeTable(PRESETS[state.preset]);
+  const round = random ? undefined : 2;
+  const d = state.dk;
+  const seed = state.seed;
+  const side = (name, tokens, role) => {
+    const typed = !random && state[name].length > 0;
+    if (typed) return { grid: resizeGrid(state[name], tokens.length, d), sources: tokens.map(() => 'typed') };
+    return embedTokens(engine, { table, tokens, role, d, seed, round });
+  };
+  const Q = side('Q', queryTokens, 'q');
+  const K = side('K', keyTokens, 'k');
+  const V = side('V', keyTokens, 'v');
+  return {
+    grids: { Q: Q.grid, K: K.grid, V: V.grid },
+    sources: { query: Q.sources, key: K.sources.map((src, j) => (src === V.sources[j] ? src : 'typed')) },
   };
 }
 

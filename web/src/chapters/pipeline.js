@@ -122,6 +122,8 @@ function buildInputs(root, ctx) {
   const seed = intField(s('seed'), 'seed', 0, 2 ** 32 - 1);
   const dk = intField(s('dk'), 'dk', 1, MAX_DK);
 
+  ui.sources = h('div', { class: 'token-sources', 'aria-live': 'polite' });
+
   ui.gridBox = h('details', { class: 'grids' });
   ui.gridSummary = h('summary');
   ui.gridBody = h('div', { class: 'grid-body' });
@@ -141,6 +143,7 @@ function buildInputs(root, ctx) {
     h('div', { class: 'controls' }, preset.wrap, mode.wrap, seed.wrap, dk.wrap),
     ui.about,
     h('div', { class: 'controls' }, qTok.wrap, kTok.wrap),
+    ui.sources,
     ui.gridBox,
     ui.masks,
     ui.engineError,
@@ -168,6 +171,7 @@ function syncInputs(ctx, run) {
   syncInput(ui.qTok, queryTokens.join(' '));
   syncInput(ui.kTok, keyTokens.join(' '));
   ui.causal.checked = st.causal;
+  syncSources(ctx, run);
 
   // Padding flags, one per key.
   rebuildOn(ui.padBox, keyTokens.join('\u0001'), () => [
@@ -184,6 +188,23 @@ function syncInputs(ctx, run) {
   const typed = typedScores || st.inputMode === 'typed';
   if (ui.gridBox.hidden !== !typed) ui.gridBox.hidden = !typed;
   if (typed) syncGrids(ctx, run);
+}
+
+// A marker per token: are its vectors hand-made, drawn from its text, or typed by the learner?
+function syncSources(ctx, run) {
+  const { s } = ctx;
+  const src = run.inputs.sources;
+  ui.sources.hidden = !src;
+  if (!src) return;
+  const { queryTokens, keyTokens } = run.inputs;
+  const line = (label, tokens, kinds) => h('p', { class: 'src-line' }, h('span', { class: 'field-label', text: label }), ' ',
+    ...tokens.flatMap((tok, i) => [h('span', { class: `src-token src-${kinds[i]}` }, h('span', { text: tok }), ' ',
+      h('span', { class: 'src-badge', text: s(`src.${kinds[i]}`) })), ' ']));
+  rebuildOn(ui.sources, JSON.stringify([queryTokens, keyTokens, src, ctx.lang]), () => [
+    line(s('vectorsOfQueries'), queryTokens, src.query),
+    line(s('vectorsOfKeys'), keyTokens, src.key),
+    h('p', { class: 'hint', text: s('srcHint') }),
+  ]);
 }
 
 // Grids of number inputs for Q, K, V (or the typed scores).
