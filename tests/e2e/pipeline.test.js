@@ -6,6 +6,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { start, ready } from './harness.js';
 import { loadEngine } from '../../web/src/engine.js';
+import { tokenStream } from '../../web/src/embeddings.js';
 
 let lab;
 let engine;
@@ -180,12 +181,17 @@ test('the numbers on screen are the engine’s, for the translation preset', asy
   await page.close();
 });
 
+// Each token's vectors: the engine's draw of its own stream (a hash of role and text) from the seed.
+const tokenRows = (tokens, role, cols, seed) => tokens.map((t) =>
+  Array.from(engine.randomMatrix({ rows: 1, cols, seed, stream: tokenStream(role, t) }).data));
+const matrixOf = (rows) => ({ rows: rows.length, cols: rows[0].length, data: Float32Array.from(rows.flat()) });
+
 test('random vectors come from the seed; padding gives −∞ and zero weight; the link reproduces them', async () => {
   const tokens = ['a', 'b', 'c', 'd', 'e'];
   const page = await lab.open(`lesson=pipeline&lang=en&preset=random&inputMode=random&seed=7&dk=8&queryTokens=${tokens.join(',')}&keyTokens=${tokens.join(',')}&keyPadding=0,0,1,0,0&stage=masked`);
-  const Q = engine.randomMatrix({ rows: 5, cols: 8, seed: 7, stream: 0 });
-  const K = engine.randomMatrix({ rows: 5, cols: 8, seed: 7, stream: 1 });
-  const V = engine.randomMatrix({ rows: 5, cols: 8, seed: 7, stream: 2 });
+  const Q = matrixOf(tokenRows(tokens, 'q', 8, 7));
+  const K = matrixOf(tokenRows(tokens, 'k', 8, 7));
+  const V = matrixOf(tokenRows(tokens, 'v', 8, 7));
   const eng = engine.attend({ query: Q, key: K, value: V, keyPadding: [false, false, true, false, false] });
   const ref = reference(rowsOf(Q), rowsOf(K), rowsOf(V), [false, false, true, false, false]);
   const masked = await readTable(page, 'masked');
@@ -215,9 +221,9 @@ test('random vectors come from the seed; padding gives −∞ and zero weight; t
   await waitHash(page, /seed=8/);
   const other = await readTable(page, 'weights');
   const eng8 = engine.attend({
-    query: engine.randomMatrix({ rows: 5, cols: 8, seed: 8, stream: 0 }),
-    key: engine.randomMatrix({ rows: 5, cols: 8, seed: 8, stream: 1 }),
-    value: engine.randomMatrix({ rows: 5, cols: 8, seed: 8, stream: 2 }),
+    query: matrixOf(tokenRows(tokens, 'q', 8, 8)),
+    key: matrixOf(tokenRows(tokens, 'k', 8, 8)),
+    value: matrixOf(tokenRows(tokens, 'v', 8, 8)),
     keyPadding: [false, false, true, false, false],
   });
   assertClose(other.values, rowsOf(eng8.weights), 0.005, 'weights for seed 8');
@@ -299,8 +305,8 @@ test('bad input gets an inline message and the last valid numbers stay', async (
   await page.selectOption('select >> nth=1', 'typed');
   await page.click('.grids summary');
   const cell = page.locator('.grid-input input').first();
-  // Typed mode starts from the seeded draws (seed 42), rounded to 2 decimals.
-  const q0 = engine.randomMatrix({ rows: 4, cols: 4, seed: 42, stream: 0 }).data[0];
+  // Typed mode starts from the seeded draws of the first token (seed 42), rounded to 2 decimals.
+  const q0 = tokenRows(['the'], 'q', 4, 42)[0][0];
   assert.equal(Number(await cell.inputValue()), Number(q0.toFixed(2)));
   await cell.fill('abc');
   await cell.press('Enter');
