@@ -1,0 +1,259 @@
+// Tiled ("flash") attention with an online softmax: see flash.h for the algorithm.
+#include "core/flash.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include "core/attention.h"
+#include "kernels/kernels.h"
+
+namespace attn {
+
+namespace {
+
+constexpr float kNegInf = -std::numeric_limits<float>::infinity();
+
+// ---- the mask, per cell and per tile ---------------------------------------------------------
+
+// Rule on the offset delta = i - j of a cell (causal, window, stride; padding is per key).
+bool offset_allowed(const FlashArgs& a, long delta) {
+  long dist = delta < 0 ? -delta : delta;
+  if (a.causal && delta < 0) return false;
+  if (a.window >= 0 && dist > a.window) return false;
+  if (a.stride > 0 && dist >= a.stride && dist % a.stride != 0) return false;
+  return true;
+}
+
+enum class Tile { None, Some, All };  // no cell allowed, some (check each cell), every cell
+
+// floor(x / s) for s > 0 and any sign of x.
+long floor_div(long x, long s) { return x >= 0 ? x / s : -((-x + s - 1) / s); }
+
+// Does some delta in [lo, hi] pass the causal, window and stride rules? A tile's offsets
+// i - j cover every integer from i0 - (j1 - 1) to (i1 - 1) - j0.
+bool some_offset_allowed(const FlashArgs& a, long lo, long hi) {
+  if (a.causal) lo = std::max(lo, 0L);
+  if (a.window >= 0) {
+    lo = std::max(lo, -static_cast<long>(a.window));
+    hi = std::min(hi, static_cast<long>(a.window));
+  }
+  if (lo > hi) return false;
+  if (a.stride > 0) {
+    long s = a.stride;
+    bool near = lo < s && hi > -s;               // meets the local band (-s, s)
+    bool multiple = floor_div(hi, s) * s >= lo;  // holds a multiple of s
+    return near || multiple;
+  }
+  return true;
+}
+
+bool every_offset_allowed(const FlashArgs& a, long lo, long hi) {
+  long far = std::max(lo < 0 ? -lo : lo, hi < 0 ? -hi : hi);
+  if (a.causal && lo < 0) return false;
+  if (a.window >= 0 && far > a.window) return false;
+  if (a.stride > 0 && far >= a.stride) return false;  // the band alone: enough to be sure
+  return true;
+}
+
+// Queries i0 .. i1-1 against keys j0 .. j1-1. padded = how many of those keys are padding.
+Tile classify(const FlashArgs& a, int i0, int i1, int j0, int j1, int padded) {
+  long lo = static_cast<long>(i0) - (j1 - 1), hi = static_cast<long>(i1 - 1) - j0;
+  if (padded == j1 - j0 || !some_offset_allowed(a, lo, hi)) return Tile::None;
+  if (padded == 0 && every_offset_allowed(a, lo, hi)) return Tile::All;
+  return Tile::Some;
+}
+
+// ---- the online softmax of one tile row --------------------------------------------------------
+
+// The running state of one query row: max m, sum l = Σ exp(s - m), and t = Σ exp(s - m)(s - m),
+// which gives the entropy at the end: H = log l - t / l.
+struct RowState {
+  float m = kNegInf;
+  float l = 0.0f;
+  float t = 0.0f;
+};
+
+// Folds one row of a tile into the state. s: bk scaled scores (-inf = blocked), replaced by
+// p = exp(s - m_new) (0 where blocked). Returns the factor the row's output must be multiplied
+// by before P V is added: exp(m_old - m_new).
+float fold_row(RowState& st, float* s, int bk, float* block_max) {
+  float bm = kNegInf;
+  for (int j = 0; j < bk; j++) bm = std::max(bm, s[j]);
+  *block_max = bm;
+  if (bm == kNegInf) {  // every key of this tile blocked for this query: nothing changes
+    std::fill(s, s + bk, 0.0f);
+    return 1.0f;
+  }
+  float m_new = std::max(st.m, bm);
+  float rescale = st.l > 0.0f ? std::exp(st.m - m_new) : 0.0f;  // first allowed key: 0
+  float sum = 0.0f, tsum = 0.0f;
+  for (int j = 0; j < bk; j++) {
+    float x = s[j] - m_new;
+    float p = std::exp(x);  // exp(-inf) = 0 for blocked cells
+    if (p > 0.0f) tsum += p * x;
+    s[j] = p;
+    sum += p;
+  }
+  st.t = st.l > 0.0f ? rescale * (st.t + (st.m - m_new) * st.l) + tsum : tsum;
+  st.l = rescale * st.l + sum;
+  st.m = m_new;
+  return rescale;
+}
+
+// Where flash_trace records; null for plain flash_attend.
+struct Recorder {
+  FlashTrace* trace;
+  void tile(int c, int i0, int bq, bool skipped) {
+    if (!trace) return;
+    for (int r = 0; r < bq; r++) trace->skipped.at(c, i0 + r) = skipped ? 1.0f : 0.0f;
+  }
+  void row(int c, int i, const RowState& st, float block_max, float rescale) {
+    if (!trace) return;
+    trace->block_max.at(c, i) = block_max;
+    trace->running_max.at(c, i) = st.m;
+    trace->rescale.at(c, i) = rescale;
+    trace->running_sum.at(c, i) = st.l;
+  }
+  void scores(int i, int j0, const float* s, int bk) {
+    if (!trace) return;
+    std::copy(s, s + bk, trace->scores.row(i) + j0);
+  }
+};
+
+// ---- the tiled pipeline ----------------------------------------------------------------------
+
+FlashResult run(const FlashArgs& a, Recorder rec) {
+  const int n_q = a.query.rows, n_k = a.key.rows, d_k = a.key.cols, d_v = a.value.cols;
+  const int block = a.block_size;
+  const float root = std::sqrt(static_cast<float>(d_k));
+
+  FlashResult r;
+  r.output = Matrix(n_q, d_v);  // output: (n_q, d_v), the accumulator until divided by l
+  r.entropy.assign(n_q, 0.0f);
+
+  // padding_before[j]: padding keys among keys 0 .. j-1, so a tile counts its own in O(1)
+  std::vector<int> padding_before(n_k + 1, 0);
+  for (int j = 0; j < n_k; j++)
+    padding_before[j + 1] = padding_before[j] + (!a.key_padding.empty() && a.key_padding[j]);
+
+  // workspace, the only memory besides the output
+  std::vector<float> tile(static_cast<std::size_t>(block) * block);  // tile: (bq, bk)
+  std::vector<float> pv(static_cast<std::size_t>(block) * d_v);      // pv:   (bq, d_v)
+  std::vector<RowState> state(block);
+
+  for (int i0 = 0; i0 < n_q; i0 += block) {
+    const int bq = std::min(block, n_q - i0);
+    std::fill(state.begin(), state.begin() + bq, RowState{});
+    for (int j0 = 0, c = 0; j0 < n_k; j0 += block, c++) {
+      const int bk = std::min(block, n_k - j0);
+      Tile kind = classify(a, i0, i0 + bq, j0, j0 + bk, padding_before[j0 + bk] - padding_before[j0]);
+      rec.tile(c, i0, bq, kind == Tile::None);
+      if (kind == Tile::None) {
+        for (int q = 0; q < bq; q++) rec.row(c, i0 + q, state[q], kNegInf, 1.0f);
+        continue;
+      }
+      // 1-2. scores of the tile, scaled: (bq, bk)
+      kernels::gemm_abt(a.query.row(i0), a.key.row(j0), tile.data(), bq, bk, d_k);
+      for (int q = 0; q < bq; q++) {
+        float* s = tile.data() + static_cast<std::size_t>(q) * bk;
+        for (int j = 0; j < bk; j++) s[j] = s[j] / root;
+        // 3. mask: blocked cells -inf
+        if (kind == Tile::Some) {
+          for (int j = 0; j < bk; j++)
+            if (!flash_allows(a, i0 + q, j0 + j)) s[j] = kNegInf;
+        }
+        rec.scores(i0 + q, j0, s, bk);
+        // 4. online softmax: fold the tile row into the running max and sum
+        float block_max;
+        float rescale = fold_row(state[q], s, bk, &block_max);
+        rec.row(c, i0 + q, state[q], block_max, rescale);
+        if (rescale != 1.0f) {
+          float* out = r.output.row(i0 + q);
+          for (int v = 0; v < d_v; v++) out[v] *= rescale;
+        }
+      }
+      // 5. output += P V_c: (bq, bk) x (bk, d_v)
+      kernels::gemm_ab(tile.data(), a.value.row(j0), pv.data(), bq, d_v, bk);
+      float* out = r.output.row(i0);
+      for (std::size_t k = 0; k < static_cast<std::size_t>(bq) * d_v; k++) out[k] += pv[k];
+    }
+    // divide by the row sums; a row that never met an allowed key keeps its zeros
+    for (int q = 0; q < bq; q++) {
+      const RowState& st = state[q];
+      if (st.l == 0.0f) {
+        r.fully_masked_rows.push_back(i0 + q);
+        continue;
+      }
+      float* out = r.output.row(i0 + q);
+      for (int v = 0; v < d_v; v++) out[v] = out[v] / st.l;
+      r.entropy[i0 + q] = std::max(0.0f, std::log(st.l) - st.t / st.l);
+    }
+  }
+  return r;
+}
+
+}  // namespace
+
+bool flash_allows(const FlashArgs& a, int i, int j) {
+  if (!a.key_padding.empty() && a.key_padding[j]) return false;
+  return offset_allowed(a, static_cast<long>(i) - j);
+}
+
+FlashResult flash_attend(const FlashArgs& args) { return run(args, Recorder{nullptr}); }
+
+FlashTrace flash_trace(const FlashArgs& args) {
+  FlashTrace t;
+  int n_q = args.query.rows, n_k = args.key.rows;
+  t.block_size = args.block_size;
+  t.blocks = (n_k + args.block_size - 1) / args.block_size;
+  t.scores = Matrix(n_q, n_k, kNegInf);  // tiles skipped whole stay -inf
+  t.block_max = Matrix(t.blocks, n_q);
+  t.running_max = Matrix(t.blocks, n_q);
+  t.rescale = Matrix(t.blocks, n_q);
+  t.running_sum = Matrix(t.blocks, n_q);
+  t.skipped = Matrix(t.blocks, n_q);
+  t.result = run(args, Recorder{&t});
+  return t;
+}
+
+// ---- validation -------------------------------------------------------------------------------
+
+Error check_flash(const FlashArgs& a, int max_tokens) {
+  Error e = check_matrix("query", a.query, max_tokens, limits::kMaxDim);
+  if (e.empty()) e = check_matrix("key", a.key, max_tokens, limits::kMaxDim);
+  if (e.empty()) e = check_matrix("value", a.value, max_tokens, limits::kMaxDim);
+  if (!e.empty()) return e;
+  int n_k = a.key.rows;
+  if (a.key.cols != a.query.cols) {
+    return "key: expected " + std::to_string(a.query.cols) +
+           " columns (d_k must equal the query's d_q), got " + std::to_string(a.key.cols);
+  }
+  if (a.value.rows != n_k) {
+    return "value: expected " + std::to_string(n_k) + " rows (one per key), got " +
+           std::to_string(a.value.rows);
+  }
+  if (!a.key_padding.empty() && a.key_padding.size() != static_cast<std::size_t>(n_k)) {
+    return "keyPadding: expected " + std::to_string(n_k) + " flags (one per key), got " +
+           std::to_string(a.key_padding.size());
+  }
+  if (a.window < -1 || a.window > limits::kMaxFlashTokens) {
+    return "window: expected an integer from 0 to " + std::to_string(limits::kMaxFlashTokens) +
+           ", got " + std::to_string(a.window);
+  }
+  if (a.stride < 0 || a.stride > limits::kMaxFlashTokens) {
+    return "stride: expected an integer from 1 to " + std::to_string(limits::kMaxFlashTokens) +
+           ", got " + std::to_string(a.stride);
+  }
+  if (a.window >= 0 && a.stride > 0) {
+    return "stride: cannot be combined with window (pick one sparse pattern)";
+  }
+  if (a.block_size < 1 || a.block_size > limits::kMaxFlashBlock) {
+    return "blockSize: expected an integer from 1 to " + std::to_string(limits::kMaxFlashBlock) +
+           ", got " + std::to_string(a.block_size);
+  }
+  return {};
+}
+
+}  // namespace attn
