@@ -128,7 +128,7 @@ test('language: Chinese browsers default to zh, others to en; schema reasons rea
   assert.equal(detectLang(['fr-FR', 'zh-CN']), 'zh');
   assert.equal(detectLang(['fr-FR']), 'en');
   assert.equal(detectLang(undefined), 'en');
-  assert.equal(reason('zh', 'outside 1..64'), '超出范围 1..64');
+  assert.equal(reason('zh', 'outside 1..64'), '超出 1 到 64 的范围');
   assert.equal(reason('zh', 'more than 32 items'), '超过 32 项');
   assert.equal(reason('en', 'not an integer'), 'not an integer');
   // Every reason the schema produces for a bad hash has a Chinese reading.

@@ -32,8 +32,9 @@ const STRINGS = {
     showTable: 'Show as table',
     showHeatmap: 'Show as heatmap',
     heatmapKeys: 'Arrow keys move between cells; Enter selects one.',
+    heatmap: 'heatmap',
     chapterError: 'Something went wrong while drawing this chapter: {msg}',
-    footer: 'Every number on this page is computed by a C++ engine compiled to WebAssembly ({build}).',
+    footer: 'Every score, weight, output, entropy and random draw on this page is computed by a C++ engine compiled to WebAssembly ({build}). The theory they are compared with (normal curves, expected counts and ranges, √d_k, ln n) and the sums marked as checks are worked out by the page in JavaScript.',
   },
   zh: {
     title: '注意力实验室',
@@ -42,7 +43,7 @@ const STRINGS = {
     language: '语言',
     loading: '正在加载注意力计算引擎……',
     engineFailed: '注意力计算引擎加载失败：{msg}',
-    badHash: '链接里有些设置读不懂，已改用默认值：',
+    badHash: '链接里有些设置无法识别，已改用默认值：',
     badStage: '没有名为“{stage}”的步骤',
     dismiss: '关闭',
     steps: '步骤',
@@ -51,8 +52,9 @@ const STRINGS = {
     showTable: '以表格显示',
     showHeatmap: '以热力图显示',
     heatmapKeys: '方向键在格子间移动，回车键选中。',
+    heatmap: '热力图',
     chapterError: '绘制本章时出错：{msg}',
-    footer: '页面上的每个数字都由编译成 WebAssembly 的 C++ 引擎计算（{build}）。',
+    footer: '页面上的分数、权重、输出、熵和随机抽样，全部由编译成 WebAssembly 的 C++ 引擎计算（{build}）。用来对照的理论值（正态曲线、期望频数和预期范围、√d_k、ln n），以及标明为核对的求和，由页面用 JavaScript 按公式算出。',
   },
 };
 
@@ -78,7 +80,7 @@ export function lookup(table, lang, key, params) {
 const REASONS_ZH = [
   [/^not an integer$/, () => '不是整数'],
   [/^not a number$/, () => '不是数字'],
-  [/^outside (.+)\.\.(.+)$/, (a, b) => `超出范围 ${a}..${b}`],
+  [/^outside (.+)\.\.(.+)$/, (a, b) => `超出 ${a} 到 ${b} 的范围`],
   [/^not 0 or 1$/, () => '应为 0 或 1'],
   [/^not one of (.+)$/, (v) => `应为其中之一：${v}`],
   [/^unknown field$/, () => '没有这个设置项'],

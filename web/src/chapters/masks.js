@@ -359,7 +359,7 @@ function buildBlocked(ctx) {
         h('th', { scope: 'row', text: s(`case.${c.id}`) }),
         h('td', { 'data-label': head[1] }, vectorRow('', w, 3)),
         h('td', { 'data-label': head[2] }, vectorRow('', o, 3)),
-        h('td', { 'data-label': head[3], text: r.fullyMaskedRows.length ? r.fullyMaskedRows.map((k) => `${k} (${qt[k]})`).join(', ') : s('rowsNone') }),
+        h('td', { 'data-label': head[3], text: r.fullyMaskedRows.length ? r.fullyMaskedRows.map((k) => s('rowRef', { k, q: qt[k] })).join(s('listSep')) : s('rowsNone') }),
         h('td', { 'data-label': head[4], text: s(`verdict.${classify(w)}`) }));
     });
     table.replaceChildren(h('table', { class: 'compare' },
@@ -416,7 +416,7 @@ function buildTwoToken(ctx) {
     let d = 0;
     for (let k = 0; k < out.length; k++) d = Math.max(d, Math.abs(out[k] - val[k]));
     vectors.replaceChildren(
-      vectorRow(`${s('twoWeights')} (${qt[0]} → ${kt[0]}, ${kt[1]})`, rowOf(r.weights, 0), 4),
+      vectorRow(s('twoWeights', { q: qt[0], k0: kt[0], k1: kt[1] }), rowOf(r.weights, 0), 4),
       vectorRow(s('twoOutput'), out, 4),
       vectorRow(s('twoValue', { tok: kt[other] }), val, 4),
       vectorRow(s('twoDiff'), [d], 6));

@@ -634,7 +634,7 @@ function update(ctx) {
   try {
     if (stage === 'variance') {
       ui.varExplain.textContent = s('variance.explain', { n: fmtInt(st.labSamples, ctx.lang) });
-      views.renderFormula(ui.varFormula, String.raw`\begin{gathered} q\cdot k = \sum_{i=1}^{d_k} q_i k_i,\qquad \operatorname{Var}(q_i k_i) = 1 \\ \operatorname{Var}(q\cdot k) = d_k,\qquad \operatorname{Var}\!\Big(\frac{q\cdot k}{\sqrt{d_k}}\Big) = 1 \end{gathered}`);
+      views.renderFormula(ui.varFormula, String.raw`\begin{gathered} q\cdot k = \sum_{d=1}^{d_k} q_d k_d,\qquad \operatorname{Var}(q_d k_d) = 1 \\ \operatorname{Var}(q\cdot k) = d_k,\qquad \operatorname{Var}\!\Big(\frac{q\cdot k}{\sqrt{d_k}}\Big) = 1 \end{gathered}`);
       const args = varianceArgs(st);
       const key = JSON.stringify(args);
       if (key !== ui.varKey) {

@@ -141,7 +141,7 @@ function buildOverflow(ctx) {
     const { engine, views, state } = ctx;
     sl.input.value = String(state.smShift);
     sl.out.textContent = (state.smShift > 0 ? '+' : '') + views.fmt(state.smShift, 0);
-    views.renderFormula(formula, `\\begin{aligned} &\\text{${s('mathNaive')}: } & w_i &= \\frac{e^{s_i}}{\\sum_j e^{s_j}} \\\\[4pt] &\\text{${s('mathStable')}: } & w_i &= \\frac{e^{s_i - \\max_k s_k}}{\\sum_j e^{s_j - \\max_k s_k}} \\end{aligned}`);
+    views.renderFormula(formula, `\\begin{aligned} &\\text{${s('mathNaive')} } & w_i &= \\frac{e^{s_i}}{\\sum_j e^{s_j}} \\\\[4pt] &\\text{${s('mathStable')} } & w_i &= \\frac{e^{s_i - \\max_k s_k}}{\\sum_j e^{s_j - \\max_k s_k}} \\end{aligned}`);
     const shifted = scores.map((x) => x + state.smShift); // the inputs, moved by the slider
     const stable = engine.softmax({ scores: [shifted], stable: true });
     const naive = engine.softmax({ scores: [shifted], stable: false });
