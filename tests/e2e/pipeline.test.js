@@ -384,3 +384,61 @@ test('hand check: the preset takes its scores to the Softmax chapter’s check; 
   assert.deepEqual(page.errors, []);
   await page.close();
 });
+
+// For every fill × stable combination, the Mask and Softmax steps say what the engine returned:
+// 猫 追 老鼠, causal, with 猫 as padding, so the query 猫 may see nothing and the others keep keys.
+const EMPTY_ROW = [
+  { fill: 'neg-inf', stable: 1, weights: 'zero', mask: /Every one of them gets weight exactly 0/, note: /this engine’s own rule it gets zero weights and a zero output/ },
+  { fill: 'neg-inf', stable: 0, weights: 'nan', mask: /3 of them get weight exactly 0 in step 4\. 3 of them get NaN weights/, note: /weights and its output are NaN/ },
+  { fill: 'large-negative', stable: 1, weights: 'uniform', mask: /3 of them still get weight in step 4 \(up to 0\.333\)/, note: /each key gets 0\.333, and the output is the mean of all the Values/ },
+  { fill: 'large-negative', stable: 0, weights: 'nan', mask: /3 of them get NaN weights/, note: /weights and its output are NaN/ },
+  { fill: 'zero', stable: 1, weights: 'uniform', mask: /6 of them still get weight in step 4/, note: /each key gets 0\.333/ },
+  { fill: 'zero', stable: 0, weights: 'uniform', mask: /6 of them still get weight in step 4/, note: /each key gets 0\.333/ },
+];
+const SHOWN_FILL = { 'neg-inf': '−∞', 'large-negative': '−1e9', zero: '0' };
+
+test('the Mask and Softmax steps name what the engine returned, for every fill × stable combination', async () => {
+  const page = await lab.open('lesson=pipeline&lang=en');
+  for (const c of EMPTY_ROW) {
+    await page.evaluate((h) => { location.hash = h; },
+      `lesson=pipeline&lang=en&preset=cat-chase&causal=1&keyPadding=1,0,0&fill=${c.fill}&stable=${c.stable}&stage=masked&selRow=0&selCol=0`);
+    await page.waitForFunction((f) => document.querySelector('.explain')?.textContent.includes(`here ${f}.`), SHOWN_FILL[c.fill]);
+    const what = `${c.fill}, stable=${c.stable}`;
+    const explain = await page.textContent('.explain');
+    assert.match(explain, /Blocked cells here: 6\./, what);
+    assert.match(explain, c.mask, `${what}: ${explain}`);
+    assert.match(await page.textContent('.note'), c.note, what);
+
+    await page.click('button.step[data-stage="weights"]');
+    await page.waitForFunction(() => document.querySelector('.stage-title')?.textContent.startsWith('4.'));
+    const w = (await readTable(page, 'weights')).values[0];
+    if (c.weights === 'zero') assert.deepEqual(w, [0, 0, 0], what);
+    if (c.weights === 'nan') assert.ok(w.every(Number.isNaN), what);
+    if (c.weights === 'uniform') w.forEach((x) => assert.ok(Math.abs(x - 1 / 3) <= 0.005, what));
+    const softmax = await page.textContent('.explain');
+    assert.match(softmax, c.stable ? /engine subtracts the row’s largest score/ : /takes the exponentials of the scores as they are/, what);
+    assert.match(softmax, { zero: /this engine’s own rule gives such a row zero weights/, nan: /every exponential is 0, and 0 \/ 0 = NaN/,
+      uniform: /every key gets the same weight/ }[c.weights], `${what}: ${softmax}`);
+    assert.match(softmax, /−Σ w ln w \(in nats\)/);
+    // The formula shows the max subtraction only when the engine does it.
+    assert.equal((await page.textContent('.formula.general')).includes('max'), c.stable === 1, `${what}: formula`);
+  }
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test('the Chinese page has no English in its formulas, heatmap descriptions or punctuation', async () => {
+  const page = await lab.open('lesson=pipeline&lang=zh&preset=cat-chase&causal=1&keyPadding=1,0,0&stage=masked&selRow=0&selCol=0');
+  const general = await page.textContent('.formula.general');
+  assert.ok(general.includes('否则') && !general.includes('otherwise'), general);
+  assert.match(await page.textContent('.explain'), /这里是 −∞。exp\(−∞\) 恰好等于 0，所以被屏蔽的 Key 对这一行毫无贡献。这里共有 6 个格子被屏蔽。它们在第 4 步得到的权重都恰好为 0。/);
+  assert.match(await page.textContent('.note'), /按本引擎的规则，它的权重全为 0，输出也全为 0/);
+  assert.equal(await page.getAttribute('.map-masked .hm-plot', 'aria-roledescription'), '热力图');
+  assert.match(await page.getAttribute('.map-masked .hm-plot', 'aria-label'), /方向键在格子间移动/);
+  assert.equal(await page.textContent('.pad-box .field-label'), '填充位：');
+  await page.evaluate(() => { location.hash = 'lesson=pipeline&lang=zh&preset=hand-check&stage=scores&selRow=0&selCol=0'; });
+  await page.waitForFunction(() => document.querySelector('.formula.live')?.textContent.includes('直接输入'));
+  assert.ok(!(await page.textContent('.formula.live')).includes('typed'));
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});

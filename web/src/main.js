@@ -27,6 +27,9 @@ let chapter = null;   // the chapter on screen
 let ctx = null;       // its context
 let lastHash = '';    // what we wrote, so our own writes are not read back
 
+const heatmapStrings = (lang) => Object.fromEntries(
+  [['showTable', 'showTable'], ['showHeatmap', 'showHeatmap'], ['keys', 'heatmapKeys'], ['heatmap', 'heatmap']].map(([k, key]) => [k, shellT(lang, key)]));
+
 const chapterOf = (id) => chapters.find((c) => c.id === id) || chapters[0];
 
 // A stage that belongs to the lesson: the first step when missing or unknown.
@@ -148,7 +151,8 @@ function enterChapter() {
     lang,
     s: (key, params) => lookup(ch.strings, lang, key, params),
     t: (key, params) => shellT(lang, key, params),
-    views,
+    // Heatmaps speak the page's language unless a chapter passes its own strings.
+    views: { ...views, createHeatmap: (parent, o = {}) => createHeatmap(parent, { ...o, strings: { ...heatmapStrings(lang), ...o.strings } }) },
     notify,
   };
   main.replaceChildren();

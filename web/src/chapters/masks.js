@@ -8,6 +8,7 @@ import { fmt } from '../format.js';
 import { h, rebuildOn } from '../views/dom.js';
 import { createStepper, stepSection } from '../views/stepper.js';
 import strings from './masks.strings.js';
+import { rowKind } from './pipeline.text.js';
 
 const STEPS = [
   { id: 'padding', title: { en: 'Padding', zh: '填充掩码' } },
@@ -360,7 +361,7 @@ function buildBlocked(ctx) {
         h('td', { 'data-label': head[1] }, vectorRow('', w, 3)),
         h('td', { 'data-label': head[2] }, vectorRow('', o, 3)),
         h('td', { 'data-label': head[3], text: r.fullyMaskedRows.length ? r.fullyMaskedRows.map((k) => s('rowRef', { k, q: qt[k] })).join(s('listSep')) : s('rowsNone') }),
-        h('td', { 'data-label': head[4], text: s(`verdict.${classify(w)}`) }));
+        h('td', { 'data-label': head[4], text: s(`verdict.${rowKind(w)}`) }));
     });
     table.replaceChildren(h('table', { class: 'compare' },
       h('thead', {}, h('tr', {}, ...head.map((t) => h('th', { scope: 'col', text: t })))),
@@ -370,13 +371,6 @@ function buildBlocked(ctx) {
   return { el, draw };
 }
 
-// What a weight row of a fully blocked query looks like: 'nan', 'zero', 'uniform' or 'other'.
-function classify(w) {
-  if (w.some(Number.isNaN)) return w.every(Number.isNaN) ? 'nan' : 'nanOther';
-  if (w.every((x) => x === 0)) return 'zero';
-  if (w.every((x) => Math.abs(x - w[0]) <= 1e-6)) return 'uniform';
-  return 'other';
-}
 
 // ---- 5. the two-token check -------------------------------------------------------------------------
 

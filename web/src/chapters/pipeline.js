@@ -8,6 +8,7 @@ import { PRESETS, PRESET_IDS, MAX_TOKENS, MAX_DK, presetPatch, paddingPatch, res
 import { h, field, showError, syncInput, setText, rebuildOn } from '../views/dom.js';
 import { createStepper } from '../views/stepper.js';
 import strings from './pipeline.strings.js';
+import { maskedStep, weightsStep, blockedNote, sentences } from './pipeline.text.js';
 
 const STEPS = [
   { id: 'scores', title: { en: 'Scores', zh: '分数' } },
@@ -175,7 +176,7 @@ function syncInputs(ctx, run) {
 
   // Padding flags, one per key.
   rebuildOn(ui.padBox, keyTokens.join('\u0001'), () => [
-    h('span', { class: 'field-label', text: s('padding') + ':' }),
+    h('span', { class: 'field-label', text: s('padding') }),
     ...keyTokens.map((tok, j) => {
       const box = h('input', { type: 'checkbox', 'aria-label': s('paddingOf', { token: tok }),
         onchange: () => ctx.set(paddingPatch(ctx.state, keyTokens.length, j, box.checked)) });
@@ -318,8 +319,8 @@ function drawStage(ctx, run) {
   const col = state.selCol < 0 ? -1 : Math.min(state.selCol, colMax);
 
   setText(ui.stageTitle, `${k + 1}. ${STEPS[k].title[ctx.lang]}`);
-  setText(ui.explain, stage === 'scaled' && inputs.scoresTyped ? s('explain.scaled.typed') : s(`explain.${stage}`));
-  views.renderFormula(ui.general, generalTex(stage, inputs, state));
+  setText(ui.explain, explainText(ctx, stage, inputs, result));
+  views.renderFormula(ui.general, generalTex(s, stage, inputs, state));
 
   const select = (name) => ({ row: r, col: c }) => {
     // Output rows and label clicks select a whole row; otherwise a cell.
@@ -393,16 +394,27 @@ function tok(t) {
   return '\\text{' + String(t).replace(/[\\{}$&#^_%~]/g, (c) => '\\' + (c === '\\' ? 'textbackslash ' : c)) + '}';
 }
 
-function generalTex(stage, inputs, state) {
+// The step's explanation; the mask and softmax steps say what the engine returned for the
+// fill and softmax chosen (pipeline.text.js).
+function explainText(ctx, stage, inputs, result) {
+  const { s, state } = ctx;
+  if (stage === 'masked') return sentences(s, maskedStep(state, result, ctx.views.fmt));
+  if (stage === 'weights') return sentences(s, weightsStep(state, result, inputs.queryTokens));
+  return stage === 'scaled' && inputs.scoresTyped ? s('explain.scaled.typed') : s(`explain.${stage}`);
+}
+
+function generalTex(s, stage, inputs, state) {
   const T = state.temperature !== 1 ? 'T' : '';
   switch (stage) {
     case 'scores': return 'S = QK^{\\top},\\qquad s_{ij} = q_i \\cdot k_j = \\sum_{d=1}^{d_k} q_{i,d}\\,k_{j,d}';
     case 'scaled': return inputs.scoresTyped
       ? '\\tilde S = S' + (T ? ' / T' : '')
       : `\\tilde S = \\frac{QK^{\\top}}{\\sqrt{d_k}${T ? '\\,T' : ''}},\\qquad d_k = ${inputs.dk}` + (T ? `,\\ T = ${state.temperature}` : '');
-    case 'masked': return 'm_{ij} = \\begin{cases} \\tilde s_{ij} & \\text{if query } i \\text{ may see key } j \\\\ ' +
-      fillTex(state.fill) + ' & \\text{otherwise} \\end{cases}';
-    case 'weights': return 'w_{ij} = \\frac{e^{\\,m_{ij} - \\max_k m_{ik}}}{\\sum_{k} e^{\\,m_{ik} - \\max_k m_{ik}}}';
+    case 'masked': return `m_{ij} = \\begin{cases} \\tilde s_{ij} & \\text{${s('tex.if')}} \\\\ ` +
+      fillTex(state.fill) + ` & \\text{${s('tex.otherwise')}} \\end{cases}`;
+    case 'weights': return state.stable
+      ? 'w_{ij} = \\frac{e^{\\,m_{ij} - \\max_k m_{ik}}}{\\sum_{k} e^{\\,m_{ik} - \\max_k m_{ik}}}'
+      : 'w_{ij} = \\frac{e^{\\,m_{ij}}}{\\sum_{k} e^{\\,m_{ik}}}';
     case 'output': return 'o_i = \\sum_{j} w_{ij}\\, v_j,\\qquad O = WV';
     default: return '';
   }
@@ -423,7 +435,7 @@ function liveTex(ctx, stage, inputs, result, i, j) {
   const sub = (a, b) => `_{${tok(a)},\\,${tok(b)}}`;
   switch (stage) {
     case 'scores': {
-      if (inputs.scoresTyped) return `s${sub(qt[i], kt[jj])} = ${tex(at(result.scores, i, jj))}\\quad(\\text{typed})`;
+      if (inputs.scoresTyped) return `s${sub(qt[i], kt[jj])} = ${tex(at(result.scores, i, jj))}\\quad(\\text{${ctx.s('tex.typed')}})`;
       const q = rowOf(inputs.query, i), k = rowOf(inputs.key, jj);
       const terms = q.slice(0, 6).map((x, d) => `{${d ? paren(tex(x)) : tex(x)}\\times${paren(tex(k[d]))}}`);
       if (q.length > 6) terms.push('\\cdots');
@@ -448,7 +460,9 @@ function liveTex(ctx, stage, inputs, result, i, j) {
       const top = max(finite);
       const w = at(result.weights, i, jj);
       const row = `w_{${tok(qt[i])}} = \\operatorname{softmax}(${vec(m, 2)}) = ${vec(rowOf(result.weights, i), 3)}`;
-      const cell = `w${sub(qt[i], kt[jj])} = \\dfrac{e^{\\,${paren(tex(m[jj]))} - ${paren(tex(top))}}}{\\sum_k e^{\\,m_{ik} - ${paren(tex(top))}}} = ${tex(w, 3)}`;
+      const cell = ctx.state.stable
+        ? `w${sub(qt[i], kt[jj])} = \\dfrac{e^{\\,${paren(tex(m[jj]))} - ${paren(tex(top))}}}{\\sum_k e^{\\,m_{ik} - ${paren(tex(top))}}} = ${tex(w, 3)}`
+        : `w${sub(qt[i], kt[jj])} = \\dfrac{e^{\\,${paren(tex(m[jj]))}}}{\\sum_k e^{\\,m_{ik}}} = ${tex(w, 3)}`;
       return j < 0 ? [row] : [cell, row];
     }
     case 'output': {
@@ -471,21 +485,21 @@ function paren(t) {
 function noteText(ctx, stage, inputs, result, i, j) {
   const { s, views } = ctx;
   const qt = inputs.queryTokens, kt = inputs.keyTokens;
-  if (result.fullyMaskedRows.includes(i)) return s('fullyMasked', { token: qt[i] });
-  if (stage === 'masked' && j >= 0 && result.mask.data[i * result.mask.cols + j] === 0) return s('blocked', { q: qt[i], k: kt[j] });
+  const blocked = blockedNote(ctx.state, result, stage, i, j, qt, kt, views.fmt);
+  if (blocked) return sentences(s, blocked);
   const w = rowOf(result.weights, i);
   if (stage === 'weights') {
     const best = w.indexOf(max(w));
     const notes = PRESETS[ctx.state.preset].queryNotes;
-    const q = notes && !ctx.state.queryTokens.length ? `${qt[i]} (${notes[ctx.lang][i]})` : qt[i];
-    return best >= 0 ? s('landsOn', { q, k: kt[best], w: views.fmt(w[best], 2) }) + ` ${s('entropy')} = ${views.fmt(result.entropy[i], 3)}` : '';
+    const q = notes && !ctx.state.queryTokens.length ? s('queryNote', { q: qt[i], note: notes[ctx.lang][i] }) : qt[i];
+    return best >= 0 ? s('landsOn', { q, k: kt[best], w: views.fmt(w[best], 2), h: views.fmt(result.entropy[i], 3) }) : '';
   }
   if (stage === 'output') {
     // The keys with a weight above zero, largest first; at most 8 named.
     const mixed = w.map((x, j) => ({ x, j })).filter(({ x }) => x > 0).sort((a, b) => b.x - a.x);
-    const list = mixed.slice(0, 8).map(({ x, j }) => `${kt[j]} (${views.fmt(x, 2)})`);
+    const list = mixed.slice(0, 8).map(({ x, j }) => s('mixItem', { k: kt[j], w: views.fmt(x, 2) }));
     if (mixed.length > 8) list.push(s('andMore', { n: mixed.length - 8 }));
-    return s('mixes', { q: qt[i], list: list.join(', ') });
+    return s('mixes', { q: qt[i], list: list.join(s('listSep')) });
   }
   return '';
 }

@@ -9,6 +9,7 @@ import { h, field, showError, syncInput } from '../views/dom.js';
 import { createStepper, stepSection } from '../views/stepper.js';
 import { createStacked } from '../views/stacked-bar.js';
 import strings from './softmax.strings.js';
+import { gumbelCompare } from './softmax.text.js';
 
 const STEPS = [
   { id: 'overflow', title: { en: 'Overflow', zh: '溢出' } },
@@ -248,6 +249,7 @@ function buildHardSoft(ctx) {
   const seedOut = h('span', { class: 'hint' });
   const redraw = h('button', { type: 'button', class: 'btn', text: s('redraw'), onclick: () => ctx.set({ gumbelSeed: (ctx.state.gumbelSeed + 1) % 2 ** 32 }) });
   const list = h('div', { class: 'gumbel-list' });
+  const compare = h('p', { class: 'explain sm-gumbel-compare' });
   const rows = [];
   const addRow = () => {
     const label = h('span', { class: 'gumbel-label' });
@@ -258,7 +260,7 @@ function buildHardSoft(ctx) {
   };
   for (let k = 0; k < 2 + GUMBEL_SAMPLES; k++) addRow();
   const el = section('hard-soft', ctx, h('p', { class: 'explain', text: s('p.hard') }), h('p', { class: 'explain', text: s('p.soft') }),
-    h('p', { class: 'explain', text: s('p.gumbel') }),
+    h('p', { class: 'explain', text: s('p.gumbel') }), compare,
     h('div', { class: 'controls', 'data-group': 'inputs' }, sl.wrap, h('div', { class: 'field' }, h('span', { class: 'field-label', text: '\u00a0' }), h('div', { class: 'sm-range' }, redraw, seedOut))),
     list);
 
@@ -270,6 +272,7 @@ function buildHardSoft(ctx) {
     sl.out.textContent = `τ = ${tau}`;
     sl.input.setAttribute('aria-valuetext', sl.out.textContent);
     seedOut.textContent = s('seed', { seed: state.gumbelSeed });
+    compare.textContent = s(...gumbelCompare(state.temperature));
     const soft = engine.softmax({ scores: [scores], temperature: state.temperature });
     const hard = engine.hardAttention({ scores: [scores] });
     const gumbel = engine.gumbelSoftmax({ scores: Array.from({ length: GUMBEL_SAMPLES }, () => scores), tau, seed: state.gumbelSeed });

@@ -87,7 +87,7 @@ let nextId = 0;
 
 export function createHeatmap(parent, { label = '', kind = 'sequential', onSelect = null, digits = 2,
   strings = {}, maxCell = 72, widthFrom = null } = {}) {
-  const str = { showTable: 'Show as table', showHeatmap: 'Show as heatmap', keys: 'Arrow keys move, Enter selects.', ...strings };
+  const str = { showTable: 'Show as table', showHeatmap: 'Show as heatmap', keys: 'Arrow keys move, Enter selects.', heatmap: 'heatmap', ...strings };
   const id = `hm${nextId++}`;
   const figure = document.createElement('figure');
   figure.className = 'heatmap';
@@ -96,7 +96,7 @@ export function createHeatmap(parent, { label = '', kind = 'sequential', onSelec
       <div class="hm-corner"></div>
       <div class="hm-cols" aria-hidden="true"></div>
       <div class="hm-rows" aria-hidden="true"></div>
-      <div class="hm-plot" tabindex="0" role="group" aria-roledescription="heatmap" aria-describedby="${id}-cursor">
+      <div class="hm-plot" tabindex="0" role="group" aria-roledescription="${str.heatmap}" aria-describedby="${id}-cursor">
         <canvas class="hm-canvas" aria-hidden="true"></canvas>
         <canvas class="hm-text" aria-hidden="true"></canvas>
         <div class="hm-marks" aria-hidden="true"><div class="hm-mark cursor"></div></div>
