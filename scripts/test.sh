@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Runs every suite in CI order: native GoogleTest, wasm kernel tests under Node,
-# the engine's JS API under node --test (both builds), then headless Chromium.
+# Runs every suite in CI order: native GoogleTest, the same suite under ASan + UBSan,
+# wasm kernel tests under Node, the engine's JS API under node --test (both builds),
+# then headless Chromium.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs="${JOBS:-2}"
@@ -13,6 +14,14 @@ done
 
 echo "== native tests (GoogleTest)"
 ctest --test-dir build/native --output-on-failure -j "$jobs"
+
+echo "== sanitizer tests (GoogleTest under ASan + UBSan, clang 14)"
+# Its own build tree (build/asan), -O1; any sanitizer report aborts the test that made it.
+CC=clang-14 CXX=clang++-14 cmake -S . -B build/asan -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -DATTN_FUZZ=ON >/dev/null
+cmake --build build/asan -j "$jobs"
+ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+  ctest --test-dir build/asan --output-on-failure -j "$jobs"
 
 echo "== wasm kernel tests (Node)"
 for b in simd scalar; do
