@@ -86,7 +86,9 @@ test('malformed values fall back to defaults and are all reported', () => {
     assert.deepEqual(state[k], d[k], k);
   }
   assert.equal(problems.find((p) => p.key === 'dk').value, '0');
-  assert.match(problems.find((p) => p.key === 'bogus').reason, /unknown/);
+  assert.deepEqual(problems.find((p) => p.key === 'dk').reason, { code: 'outside', params: { min: 1, max: 64 } });
+  assert.equal(problems.find((p) => p.key === 'bogus').reason.code, 'unknownField');
+  assert.ok(problems.every((p) => !p.kept));
 });
 
 test('garbage never throws', () => {
@@ -99,25 +101,60 @@ test('garbage never throws', () => {
   assert.ok(parseHash('#Q=;;', schema).problems.length > 0);
 });
 
-test('the number of tokens is limited to 32', () => {
+test('tokens in a link are cut to 32 of 32 characters each, and the cut is reported', () => {
   const many = Array.from({ length: 33 }, (_, i) => `t${i}`).join(',');
-  assert.equal(parseHash('#queryTokens=' + many, schema).problems[0].key, 'queryTokens');
+  const r = parseHash('#queryTokens=' + many, schema);
+  assert.deepEqual(r.problems.map((p) => [p.key, p.reason.code, p.kept]), [['queryTokens', 'keptFirst', true]]);
+  assert.deepEqual(r.state.queryTokens, Array.from({ length: 32 }, (_, i) => `t${i}`));
   const ok = Array.from({ length: 32 }, (_, i) => `t${i}`).join(',');
-  assert.equal(parseHash('#queryTokens=' + ok, schema).state.queryTokens.length, 32);
+  assert.deepEqual(parseHash('#queryTokens=' + ok, schema).problems, []);
+
+  // A 100,000-character token: cut to 32 characters (not freezing the page with it).
+  const long = parseHash('#keyTokens=a,' + 'x'.repeat(100000), schema);
+  assert.deepEqual(long.state.keyTokens, ['a', 'x'.repeat(32)]);
+  assert.equal(long.problems[0].reason.code, 'cutItems');
+  // Characters, not UTF-16 units: 40 猫 become 32 猫.
+  const cats = parseHash('#keyTokens=' + encodeURIComponent('猫'.repeat(40)), schema);
+  assert.equal(cats.state.keyTokens[0], '猫'.repeat(32));
+  // A NUL or other control character is removed (it never reaches a formula).
+  const nul = parseHash('#queryTokens=a%00b,c%0Ad', schema);
+  assert.deepEqual(nul.state.queryTokens, ['ab', 'cd']);
+  assert.equal(nul.problems[0].reason.code, 'controlChars');
+  assert.equal(parseHash('#queryTokens=%00', schema).problems[0].reason.code, 'emptyItem');
+  assert.equal(parseHash('#stage=a%00', schema).problems[0].reason.code, 'controlChars');
+});
+
+test('a megabyte value is refused before it is parsed', () => {
+  const t0 = performance.now();
+  for (const key of ['Q', 'seed', 'queryTokens', 'stage', 'keyPadding']) {
+    const r = parseHash(`#${key}=` + '1,'.repeat(500000), schema);
+    assert.deepEqual(r.problems.map((p) => [p.key, p.reason.code]), [[key, 'tooLong']], key);
+  }
+  assert.ok(performance.now() - t0 < 1000, 'refused quickly');
+  // The largest legal matrix still parses.
+  const big = Array.from({ length: 32 }, () => Array(64).fill('-0.123456789').join(',')).join(';');
+  assert.deepEqual(parseHash('#Q=' + big, schema).problems, []);
 });
 
 test('validatePatch refuses values the schema does not allow', () => {
   assert.deepEqual(validatePatch({ seed: 5, queryTokens: ['a', 'b'], Q: [[1, 2]] }, schema), { ok: true });
-  assert.equal(validatePatch({ dk: 0 }, schema).ok, false);
+  assert.deepEqual(validatePatch({ dk: 0 }, schema), { ok: false, errors: [{ key: 'dk', code: 'outside', params: { min: 1, max: 64 } }] });
+  assert.equal(validatePatch({ queryTokens: ['x'.repeat(33)] }, schema).errors[0].code, 'cutItems');
+  assert.equal(validatePatch({ queryTokens: ['a\u0000'] }, schema).errors[0].code, 'controlChars');
+  assert.equal(validatePatch({ __proto__: 1 }, schema).ok, true); // an object literal's __proto__ is no field
+  assert.equal(validatePatch(JSON.parse('{"__proto__": 1}'), schema).ok, false);
   assert.equal(validatePatch({ Q: [[1, NaN]] }, schema).ok, false);
   assert.equal(validatePatch({ queryTokens: [] }, schema).ok, true);
   assert.equal(validatePatch({ nope: 1 }, schema).ok, false);
   assert.equal(validatePatch({ fill: 'minus-one' }, schema).ok, false);
 });
 
-test('a chapter may not redefine a field', () => {
+test('a chapter may not redefine a core field or another chapter\'s field', () => {
   assert.throws(() => buildSchema([{ id: 'a', state: { seed: { type: 'int', default: 1, min: 0, max: 2 } } }]), /seed/);
-  assert.ok('keyPadding' in CORE_SCHEMA);
+  const flag = { type: 'bool', default: false };
+  assert.throws(() => buildSchema([{ id: 'a', state: { x: flag } }, { id: 'b', state: { x: flag } }]), /"x" of chapter "b"/);
+  assert.doesNotThrow(() => buildSchema([{ id: 'a', state: { x: flag } }, { id: 'b', state: { y: flag } }]));
+  assert.equal(CORE_SCHEMA.lesson.values.length, 1, 'the core schema is not changed by building one');
 });
 
 test('language: Chinese browsers default to zh, others to en; schema reasons read in Chinese', async () => {
@@ -128,11 +165,15 @@ test('language: Chinese browsers default to zh, others to en; schema reasons rea
   assert.equal(detectLang(['fr-FR', 'zh-CN']), 'zh');
   assert.equal(detectLang(['fr-FR']), 'en');
   assert.equal(detectLang(undefined), 'en');
-  assert.equal(reason('zh', 'outside 1..64'), '超出 1 到 64 的范围');
-  assert.equal(reason('zh', 'more than 32 items'), '超过 32 项');
-  assert.equal(reason('en', 'not an integer'), 'not an integer');
-  // Every reason the schema produces for a bad hash has a Chinese reading.
-  const { problems } = parseHash('#seed=x&dk=0&lang=fr&causal=2&Q=1;1,2&K=a&keyPadding=2&queryTokens=a,,b&bogus=1', schema);
-  for (const p of problems) assert.match(reason('zh', p.reason), /[\u4e00-\u9fff]/, p.reason);
+  assert.equal(reason('zh', { code: 'outside', params: { min: 1, max: 64 } }), '超出 1 到 64 的范围');
+  assert.equal(reason('zh', { code: 'tooManyRows', params: { max: 32 } }), '超过 32 行');
+  assert.equal(reason('en', { code: 'notInteger', params: {} }), 'not an integer');
+  assert.equal(reason('en', { code: 'outside', params: { min: 1, max: 64 } }), 'outside 1..64');
+  // Every reason the schema produces for a bad hash has a Chinese reading (not the code).
+  const { problems } = parseHash('#seed=x&dk=0&lang=fr&causal=2&Q=1;1,2&K=a&keyPadding=2&queryTokens=a,,b&bogus=1' +
+    '&V=' + Array(40).fill('1').join(';') + '&scores=' + Array(40).fill('1').join(',') + '&stage=%00&keyTokens=' + 'y'.repeat(40) +
+    '&temperature=q&hide=' + Array(20).fill('a').join(',') + '&customMask=%ZZ&seed=' + '9'.repeat(2000), schema);
+  assert.ok(problems.length >= 16);
+  for (const p of problems) assert.match(reason('zh', p.reason), /[\u4e00-\u9fff]/, p.reason.code);
   assert.notEqual(t('zh', 'badHash'), t('en', 'badHash'));
 });

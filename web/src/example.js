@@ -5,6 +5,7 @@
 import { embedTokens, handMadeTable } from './embeddings.js';
 
 export const MAX_TOKENS = 32; // tokens per side on the page
+export const MAX_TOKEN_CHARS = 32; // characters per token (longer ones are cut, with a notice)
 export const MAX_DK = 64;
 
 // Presets. Vectors are authored by hand so the attention lands where the lesson says.

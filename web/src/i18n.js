@@ -15,7 +15,7 @@ export function detectLang(languages) {
   return 'en';
 }
 
-const STRINGS = {
+export const STRINGS = {
   en: {
     title: 'Attention Lab',
     tagline: 'Attention, computed live, one step at a time',
@@ -24,8 +24,8 @@ const STRINGS = {
     loading: 'Loading the attention engine…',
     engineFailed: 'The attention engine could not be loaded: {msg}',
     badHash: 'Some settings in the link could not be read, so their defaults are used:',
-    badStage: 'unknown stage "{stage}"',
     dismiss: 'Dismiss',
+    skip: 'Skip to content',
     steps: 'Steps',
     prevStep: 'Previous step',
     nextStep: 'Next step',
@@ -44,8 +44,8 @@ const STRINGS = {
     loading: '正在加载注意力计算引擎……',
     engineFailed: '注意力计算引擎加载失败：{msg}',
     badHash: '链接里有些设置无法识别，已改用默认值：',
-    badStage: '没有名为“{stage}”的步骤',
     dismiss: '关闭',
+    skip: '跳到正文',
     steps: '步骤',
     prevStep: '上一步',
     nextStep: '下一步',
@@ -69,6 +69,16 @@ export function t(lang, key, params) {
   return fill(s, params);
 }
 
+// The words a heatmap shows or announces (views/heatmap.js strings), in `lang`.
+export const heatmapStrings = (lang) => ({
+  showTable: t(lang, 'showTable'), showHeatmap: t(lang, 'showHeatmap'), keys: t(lang, 'heatmapKeys'), heatmap: t(lang, 'heatmap'),
+});
+
+// True when a chapter's { en: {...}, zh: {...} } table has `key` (in `lang` or English).
+export function hasString(table, lang, key) {
+  return (table?.[lang]?.[key] ?? table?.en?.[key]) !== undefined;
+}
+
 // A string lookup over a chapter's { en: {...}, zh: {...} } table.
 export function lookup(table, lang, key, params) {
   const s = table?.[lang]?.[key] ?? table?.en?.[key];
@@ -76,30 +86,64 @@ export function lookup(table, lang, key, params) {
   return typeof s === 'function' ? s(params || {}) : fill(s, params);
 }
 
-// A reason from the state schema ("not an integer", "outside 1..64", ...) in `lang`.
-const REASONS_ZH = [
-  [/^not an integer$/, () => '不是整数'],
-  [/^not a number$/, () => '不是数字'],
-  [/^outside (.+)\.\.(.+)$/, (a, b) => `超出 ${a} 到 ${b} 的范围`],
-  [/^not 0 or 1$/, () => '应为 0 或 1'],
-  [/^not one of (.+)$/, (v) => `应为其中之一：${v}`],
-  [/^unknown field$/, () => '没有这个设置项'],
-  [/^too long$/, () => '太长'],
-  [/^more than (\d+) items$/, (n) => `超过 ${n} 项`],
-  [/^more than (\d+) rows$/, (n) => `超过 ${n} 行`],
-  [/^more than (\d+) columns$/, (n) => `超过 ${n} 列`],
-  [/^items must be 0 or 1$/, () => '每一项应为 0 或 1'],
-  [/^items must be numbers$/, () => '每一项都应是数字'],
-  [/^empty item$/, () => '有空的项'],
-  [/^rows of different lengths$/, () => '各行长度不一'],
-  [/^not all numbers$/, () => '含有非数字'],
-  [/^bad escape$/, () => '编码有误'],
-];
-export function reason(lang, text) {
-  if (lang !== 'zh') return text;
-  for (const [re, f] of REASONS_ZH) {
-    const m = re.exec(text);
-    if (m) return f(...m.slice(1));
-  }
-  return text;
+// Why a value from the link was not used (or was cut): the state schema's { code, params }
+// (state.js) in words.
+export const REASONS = {
+  en: {
+    notInteger: 'not an integer',
+    notNumber: 'not a number',
+    outside: 'outside {min}..{max}',
+    notBool: 'not 0 or 1',
+    notOneOf: 'not one of {values}',
+    unknownField: 'unknown field',
+    unknownStage: 'unknown stage "{stage}"',
+    unknownType: 'unknown type {type}',
+    tooLong: 'too long',
+    tooManyItems: 'more than {max} items',
+    tooManyRows: 'more than {max} rows',
+    tooManyCols: 'more than {max} columns',
+    itemsBool: 'items must be 0 or 1',
+    itemsNumbers: 'items must be numbers',
+    emptyItem: 'empty item',
+    unevenRows: 'rows of different lengths',
+    notAllNumbers: 'not all numbers',
+    badEscape: 'bad escape',
+    controlChars: 'control characters are not allowed',
+    keptFirst: 'more than {max} items: only the first {max} are used',
+    cutItems: 'an item longer than {max} characters: it is cut to {max}',
+  },
+  zh: {
+    notInteger: '不是整数',
+    notNumber: '不是数字',
+    outside: '超出 {min} 到 {max} 的范围',
+    notBool: '应为 0 或 1',
+    notOneOf: '应为其中之一：{values}',
+    unknownField: '没有这个设置项',
+    unknownStage: '没有名为“{stage}”的步骤',
+    unknownType: '未知类型 {type}',
+    tooLong: '太长',
+    tooManyItems: '超过 {max} 项',
+    tooManyRows: '超过 {max} 行',
+    tooManyCols: '超过 {max} 列',
+    itemsBool: '每一项应为 0 或 1',
+    itemsNumbers: '每一项都应是数字',
+    emptyItem: '有空的项',
+    unevenRows: '各行长度不一',
+    notAllNumbers: '含有非数字',
+    badEscape: '编码有误',
+    controlChars: '不能含有控制字符',
+    keptFirst: '超过 {max} 项：只用前 {max} 项',
+    cutItems: '有一项超过 {max} 个字符：已截成 {max} 个字符',
+  },
+};
+
+export function reason(lang, { code, params } = {}) {
+  const text = REASONS[lang]?.[code] ?? REASONS.en[code] ?? code;
+  return fill(text, params);
+}
+
+// A value echoed back to the learner (in the notice), cut to `max` characters.
+export function clip(text, max = 40) {
+  const chars = [...String(text)];
+  return chars.length > max ? chars.slice(0, max).join('') + '…' : chars.join('');
 }

@@ -4,8 +4,9 @@
 import './styles.css';
 import { loadEngine } from './engine.js';
 import { chapters } from './chapters/index.js';
+import { mountChapter } from './chapters/shell.js';
 import { buildSchema, parseHash, serializeHash, validatePatch } from './state.js';
-import { detectLang, t as shellT, lookup, reason, LANG_NAMES, HTML_LANG } from './i18n.js';
+import { detectLang, t as shellT, lookup, reason, clip, heatmapStrings, LANG_NAMES, HTML_LANG } from './i18n.js';
 import { createHeatmap } from './views/heatmap.js';
 import { createBars } from './views/bars.js';
 import { renderFormula } from './views/formula.js';
@@ -23,12 +24,8 @@ const notice = $('#notice');
 
 let state = null;     // the one state object (replaced, never mutated)
 let engine = null;
-let chapter = null;   // the chapter on screen
-let ctx = null;       // its context
+let running = null;   // the chapter on screen, as mounted by the shell
 let lastHash = '';    // what we wrote, so our own writes are not read back
-
-const heatmapStrings = (lang) => Object.fromEntries(
-  [['showTable', 'showTable'], ['showHeatmap', 'showHeatmap'], ['keys', 'heatmapKeys'], ['heatmap', 'heatmap']].map(([k, key]) => [k, shellT(lang, key)]));
 
 const chapterOf = (id) => chapters.find((c) => c.id === id) || chapters[0];
 
@@ -37,7 +34,7 @@ function normaliseStage(s, problems) {
   const steps = chapterOf(s.lesson).steps || [];
   if (steps.length === 0) return { ...s, stage: '' };
   if (steps.some((st) => st.id === s.stage)) return s;
-  if (s.stage !== '' && problems) problems.push({ key: 'stage', value: s.stage, reason: shellT(s.lang, 'badStage', { stage: s.stage }) });
+  if (s.stage !== '' && problems) problems.push({ key: 'stage', value: s.stage, reason: { code: 'unknownStage', params: { stage: clip(s.stage) } } });
   return { ...s, stage: steps[0].id };
 }
 
@@ -90,7 +87,8 @@ notice.querySelector('.notice-close').addEventListener('click', () => { notice.h
 
 function notifyProblems(problems) {
   if (!problems.length) return;
-  notify(shellT(state.lang, 'badHash'), problems.map((p) => `${p.key}=${p.value}: ${reason(state.lang, p.reason)}`));
+  // Keys and values as they came in the link, cut short: a link may hold a megabyte of anything.
+  notify(shellT(state.lang, 'badHash'), problems.slice(0, 20).map((p) => `${clip(p.key, 24)}=${clip(p.value)}: ${reason(state.lang, p.reason)}`));
 }
 
 // ---- the shell ----------------------------------------------------------------------------
@@ -101,7 +99,7 @@ function renderShell() {
   $('#site-title').textContent = shellT(lang, 'title');
   $('#site-tagline').textContent = shellT(lang, 'tagline');
   $('#lang-label').textContent = shellT(lang, 'language');
-  $('.skip-link').textContent = lang === 'zh' ? '跳到正文' : 'Skip to content';
+  $('.skip-link').textContent = shellT(lang, 'skip');
   notice.querySelector('.notice-close').textContent = shellT(lang, 'dismiss');
   for (const b of document.querySelectorAll('.lang-switch button')) {
     b.textContent = LANG_NAMES[b.dataset.lang];
@@ -140,21 +138,10 @@ function applyHide() {
 // ---- chapters -----------------------------------------------------------------------------
 
 function enterChapter() {
-  if (chapter && chapter.leave) chapter.leave();
-  chapter = chapterOf(state.lesson);
+  if (running) running.leave();
+  running = null;
+  const ch = chapterOf(state.lesson);
   const lang = state.lang;
-  const ch = chapter;
-  ctx = {
-    get state() { return state; },
-    set,
-    engine,
-    lang,
-    s: (key, params) => lookup(ch.strings, lang, key, params),
-    t: (key, params) => shellT(lang, key, params),
-    // Heatmaps speak the page's language unless a chapter passes its own strings.
-    views: { ...views, createHeatmap: (parent, o = {}) => createHeatmap(parent, { ...o, strings: { ...heatmapStrings(lang), ...o.strings } }) },
-    notify,
-  };
   main.replaceChildren();
   main.lang = HTML_LANG[lang];
   const root = document.createElement('article');
@@ -162,7 +149,8 @@ function enterChapter() {
   main.append(root);
   renderShell();
   try {
-    ch.enter(root, ctx);
+    const env = { state: () => state, set, engine, lang, notify };
+    running = ch.enter ? mountLegacy(ch, root, env) : mountChapter(ch, root, env);
     runUpdate();
   } catch (e) {
     console.error(e);
@@ -170,9 +158,27 @@ function enterChapter() {
   }
 }
 
+// Chapters still written as { enter, update, leave } (until each is data for the shell).
+function mountLegacy(ch, root, env) {
+  const ctx = {
+    get state() { return state; },
+    set,
+    engine,
+    lang: env.lang,
+    s: (key, params) => lookup(ch.strings, env.lang, key, params),
+    t: (key, params) => shellT(env.lang, key, params),
+    // Heatmaps speak the page's language unless a chapter passes its own strings.
+    views: { ...views, createHeatmap: (parent, o = {}) => createHeatmap(parent, { ...o, strings: { ...heatmapStrings(env.lang), ...o.strings } }) },
+    notify,
+  };
+  ch.enter(root, ctx);
+  return { update: () => ch.update(ctx), leave: () => { if (ch.leave) ch.leave(); } };
+}
+
 function runUpdate() {
+  if (!running) return;
   performance.mark('attn-update-start');
-  chapter.update(ctx);
+  running.update();
   performance.mark('attn-update-end');
   performance.measure('attn-update', 'attn-update-start', 'attn-update-end');
   applyHide();
@@ -208,8 +214,32 @@ for (const b of document.querySelectorAll('.lang-switch button')) {
   b.addEventListener('click', () => set({ lang: b.dataset.lang }));
 }
 
+// A navigation anchor (#main from "Skip to content", or any #id of the page) is not state:
+// it moves the focus there and the state's hash is put back.
+function isAnchor(hash) {
+  const id = hash.replace(/^#/, '');
+  return id !== '' && !id.includes('=') && !id.includes('&') && document.getElementById(id) !== null;
+}
+function goToAnchor(id) {
+  const el = document.getElementById(id);
+  if (!el) return;
+  if (!el.hasAttribute('tabindex')) el.setAttribute('tabindex', '-1');
+  el.focus();
+  el.scrollIntoView();
+}
+document.querySelector('.skip-link').addEventListener('click', (e) => {
+  e.preventDefault();
+  goToAnchor('main');
+});
+
 window.addEventListener('hashchange', () => {
   if (location.hash === lastHash) return;
+  if (state && isAnchor(location.hash)) {
+    const id = location.hash.slice(1);
+    history.replaceState(null, '', lastHash || '#');
+    goToAnchor(id);
+    return;
+  }
   const { state: s, problems } = readHash();
   state = s;
   writeHash();
@@ -219,6 +249,7 @@ window.addEventListener('hashchange', () => {
 });
 
 async function start() {
+  if (isAnchor(location.hash)) history.replaceState(null, '', location.pathname + location.search);
   const first = readHash();
   state = first.state;
   renderShell();

@@ -4,7 +4,7 @@
 // labels and links what the engine returned.
 
 import { max } from 'd3-array';
-import { PRESETS, PRESET_IDS, MAX_TOKENS, MAX_DK, presetPatch, paddingPatch, resizeGrid, runExample, rowOf } from '../example.js';
+import { PRESETS, PRESET_IDS, MAX_TOKENS, MAX_TOKEN_CHARS, MAX_DK, presetPatch, paddingPatch, resizeGrid, runExample, rowOf } from '../example.js';
 import { h, field, showError, syncInput, setText, rebuildOn } from '../views/dom.js';
 import { createStepper } from '../views/stepper.js';
 import strings from './pipeline.strings.js';
@@ -24,8 +24,9 @@ const VEC_MAX = 6; // entries of a vector written out in a formula (the table ha
 
 // ---- helpers --------------------------------------------------------------------------------
 
+// Tokens typed in a field: split at spaces, control characters dropped.
 function splitTokens(text) {
-  return text.trim().split(/\s+/).filter(Boolean);
+  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ').trim().split(/\s+/).filter(Boolean);
 }
 
 // ---- the chapter ---------------------------------------------------------------------------
@@ -97,6 +98,7 @@ function buildInputs(root, ctx) {
     const list = splitTokens(f.input.value);
     if (list.length === 0) return showError(f, s('errTokensEmpty'));
     if (list.length > MAX_TOKENS) return showError(f, s('errTokensMany', { max: MAX_TOKENS, n: list.length }));
+    if (list.some((t) => [...t].length > MAX_TOKEN_CHARS)) return showError(f, s('errTokenLong', { max: MAX_TOKEN_CHARS }));
     showError(f, '');
     ctx.set({ [name]: list, selRow: 0, selCol: 0 });
   };
@@ -389,9 +391,12 @@ function linkHighlights(stage, result, row, col) {
 
 // ---- formulas --------------------------------------------------------------------------------
 
-// TeX of a token (KaTeX \text, with TeX specials escaped).
+// TeX of a token (KaTeX \text, with TeX specials escaped; control characters dropped and at
+// most MAX_TOKEN_CHARS characters, whatever the caller passes).
 function tok(t) {
-  return '\\text{' + String(t).replace(/[\\{}$&#^_%~]/g, (c) => '\\' + (c === '\\' ? 'textbackslash ' : c)) + '}';
+  const chars = [...String(t).replace(/[\u0000-\u001f\u007f-\u009f]/g, '')];
+  const short = chars.length > MAX_TOKEN_CHARS ? chars.slice(0, MAX_TOKEN_CHARS).join('') + '…' : chars.join('');
+  return '\\text{' + short.replace(/[\\{}$&#^_%~]/g, (c) => '\\' + (c === '\\' ? 'textbackslash ' : c)) + '}';
 }
 
 // The step's explanation; the mask and softmax steps say what the engine returned for the

@@ -413,7 +413,7 @@ function engineFailed(ctx, row, e) {
   if (ui === null) return;
   ui.varRunning = false;
   ui.sweepRunning = false;
-  row.text.textContent = ctx.s('engineError', { msg: e.message });
+  row.text.textContent = ctx.s('errEngine', { msg: e.message });
   row.el.dataset.state = 'error';
   row.stop.textContent = ctx.s('rerun');
 }
@@ -601,7 +601,7 @@ function drawTemperature(ctx) {
 // ---- update -----------------------------------------------------------------------------------------
 
 function showError(ctx, e) {
-  ui.error.textContent = ctx.s('engineError', { msg: e.message });
+  ui.error.textContent = ctx.s('errEngine', { msg: e.message });
   ui.error.hidden = false;
 }
 

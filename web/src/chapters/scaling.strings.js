@@ -23,7 +23,7 @@ export default {
     errSeed: 'The seed must be a whole number from 0 to 4,294,967,295; “{value}” is not valid.',
     errKeys: 'The number of keys must be a whole number from 2 to 64; “{value}” is not valid.',
     errTau: 'τ must be a number from 0.01 to 100; “{value}” is not valid.',
-    engineError: 'The engine could not complete this computation: {msg}',
+    errEngine: 'The engine could not complete this computation: {msg}',
 
     'variance.title': 'q·k has variance d_k',
     'variance.explain': 'The bars are {n} values of q·k counted by the engine, one pair per RNG stream of the seed. The black curve is what theory expects: a normal curve with variance d_k for the raw scores, variance 1 after dividing by √d_k. Switch between raw and scaled and watch the horizontal axis.',
@@ -123,7 +123,7 @@ export default {
     errSeed: '随机种子必须是 0 到 4,294,967,295 之间的整数，“{value}”无效。',
     errKeys: 'Key 的个数必须是 2 到 64 之间的整数，“{value}”无效。',
     errTau: 'τ 必须是 0.01 到 100 之间的数，“{value}”无效。',
-    engineError: '引擎无法完成这次计算：{msg}',
+    errEngine: '引擎无法完成这次计算：{msg}',
 
     'variance.title': 'q·k 的方差是 d_k',
     'variance.explain': '柱子是引擎统计的 {n} 个 q·k 的值，每一对来自随机种子的一条独立随机数流。黑色曲线是理论预期：原始分数是方差为 d_k 的正态曲线，除以 √d_k 之后方差为 1。在原始和缩放之间切换，留意横轴的刻度。',

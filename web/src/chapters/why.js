@@ -4,59 +4,28 @@
 
 import { PRESETS, toMatrix, rowOf } from '../example.js';
 import { h } from '../views/dom.js';
-import { createStepper, stepSection } from '../views/stepper.js';
+import { createBars } from '../views/bars.js';
+import { createHeatmap } from '../views/heatmap.js';
+import { dataTable } from '../views/table.js';
+import { fmt } from '../format.js';
+import { heatmapStrings } from '../i18n.js';
 import strings from './why.strings.js';
-
-const STEPS = [
-  { id: 'bottleneck', title: { en: 'The bottleneck', zh: '瓶颈' } },
-  { id: 'lookup', title: { en: 'A soft lookup', zh: '软查找' } },
-  { id: 'self-cross', title: { en: 'Self and cross', zh: '自注意力与交叉注意力' } },
-  { id: 'timeline', title: { en: 'Timeline', zh: '发展脉络' } },
-];
-
-
-let ui = null; // DOM handles of the chapter on screen
 
 export default {
   id: 'why',
   title: { en: 'Why attention', zh: '为什么需要注意力' },
   strings,
-  steps: STEPS,
   state: {
     whyAttn: { type: 'bool', default: false },                 // bottleneck diagram: with attention
     whyTarget: { type: 'int', default: 0, min: 0, max: 2 },     // decoder word shown (猫 吃 鱼)
     whyQuery: { type: 'int', default: 1, min: 0, max: 2 },      // 猫 追 老鼠: whose question
   },
-
-  enter(root, ctx) {
-    const { s, lang } = ctx;
-    ui = { sections: {} };
-    const stepper = createStepper(ctx, STEPS);
-    ui.stepper = stepper;
-    ui.error = h('div', { class: 'field-error', role: 'alert' });
-    root.append(h('h2', { text: this.title[lang] }), h('p', { class: 'lead', text: s('intro') }), stepper.el, ui.error);
-    ui.sections.bottleneck = buildBottleneck(ctx);
-    ui.sections.lookup = buildLookup(ctx);
-    ui.sections['self-cross'] = buildSelfCross(ctx);
-    ui.sections.timeline = buildTimeline(ctx);
-    for (const sec of Object.values(ui.sections)) root.append(sec.el);
-  },
-
-  update(ctx) {
-    const stage = ctx.state.stage;
-    ui.stepper.sync(stage);
-    for (const [id, sec] of Object.entries(ui.sections)) sec.el.hidden = id !== stage;
-    try {
-      ui.sections[stage].draw(ctx);
-      ui.error.textContent = '';
-    } catch (e) {
-      ui.error.textContent = ctx.s('errEngine', { msg: e.message });
-    }
-  },
-
-  leave() {
-    ui = null;
-  },
+  steps: [
+    { id: 'bottleneck', title: { en: 'The bottleneck', zh: '瓶颈' }, build: buildBottleneck, draw: drawBottleneck },
+    { id: 'lookup', title: { en: 'A soft lookup', zh: '软查找' }, build: buildLookup, draw: drawLookup },
+    { id: 'self-cross', title: { en: 'Self and cross', zh: '自注意力与交叉注意力' }, build: buildSelfCross, draw: drawSelfCross },
+    { id: 'timeline', title: { en: 'Timeline', zh: '发展脉络' }, build: buildTimeline },
+  ],
 };
 
 // engine.attend on a preset's own vectors (scaled dot product, no mask).
@@ -67,9 +36,6 @@ function attendPreset(engine, id) {
     query: toMatrix(p.Q, nq, p.dk), key: toMatrix(p.K, nk, p.dk), value: toMatrix(p.V, nk, p.dk),
   });
 }
-
-// A step's section, headed by its h.<id> string.
-const section = (id, ctx, ...children) => stepSection('why', id, ctx.s(`h.${id}`), ...children);
 
 // A group of toggle buttons (aria-pressed), one per option.
 function toggleGroup(labelText, options, onPick) {
@@ -84,46 +50,47 @@ function toggleGroup(labelText, options, onPick) {
 
 // ---- 1. the bottleneck -----------------------------------------------------------------------
 
-function buildBottleneck(ctx) {
-  const { s } = ctx;
+function buildBottleneck(c, v) {
+  const { s } = c;
   const p = PRESETS['cat-fish'];
-  const view = toggleGroup(s('view'), [{ value: false, label: s('without') }, { value: true, label: s('with') }],
-    (v) => ctx.set({ whyAttn: v }));
-  const target = toggleGroup(s('target'), p.queryTokens.map((t, k) => ({ value: k, label: t })),
-    (k) => ctx.set({ whyTarget: k }));
-  const svgBox = h('div', { class: 'why-diagram' });
-  const caption = h('p', { class: 'hint' });
-  const el = section('bottleneck', ctx,
+  v.view = toggleGroup(s('view'), [{ value: false, label: s('without') }, { value: true, label: s('with') }],
+    (on) => c.set({ whyAttn: on }));
+  v.target = toggleGroup(s('target'), p.queryTokens.map((t, k) => ({ value: k, label: t })),
+    (k) => c.set({ whyTarget: k }));
+  v.svgBox = h('div', { class: 'why-diagram' });
+  v.caption = h('p', { class: 'hint' });
+  return [
     h('p', { class: 'explain', text: s('p.bottleneck1') }),
     h('p', { class: 'explain', text: s('p.bottleneck2') }),
     h('p', { class: 'explain', text: s('p.bottleneck3') }),
-    h('div', { class: 'controls', 'data-group': 'inputs' }, view.el, target.el),
-    h('figure', { class: 'why-figure' }, svgBox, h('figcaption', {}, caption)));
+    h('div', { class: 'controls', 'data-group': 'inputs' }, v.view.el, v.target.el),
+    h('figure', { class: 'why-figure' }, v.svgBox, h('figcaption', {}, v.caption)),
+  ];
+}
 
-  function draw(ctx) {
-    const { state, views } = ctx;
-    view.sync(state.whyAttn);
-    target.el.hidden = !state.whyAttn;
-    target.sync(state.whyTarget);
-    const t = p.queryTokens[state.whyTarget];
-    if (!state.whyAttn) {
-      svgBox.replaceChildren(diagram(p, null, 0, s));
-      svgBox.firstChild.setAttribute('aria-label', s('diagramWithout'));
-      caption.textContent = s('captionWithout');
-      return;
-    }
-    const r = attendPreset(ctx.engine, 'cat-fish');
-    const w = rowOf(r.weights, state.whyTarget);
-    svgBox.replaceChildren(diagram(p, w, state.whyTarget, s, views.fmt));
-    const list = w.map((x, j) => `${p.keyTokens[j]} ${views.fmt(x, 2)}`).join(', ');
-    svgBox.firstChild.setAttribute('aria-label', s('diagramWith', { t, list }));
-    caption.textContent = s('captionWith', { t });
+function drawBottleneck(c, data, v) {
+  const { state, s } = c;
+  const p = PRESETS['cat-fish'];
+  v.view.sync(state.whyAttn);
+  v.target.el.hidden = !state.whyAttn;
+  v.target.sync(state.whyTarget);
+  const t = p.queryTokens[state.whyTarget];
+  if (!state.whyAttn) {
+    v.svgBox.replaceChildren(diagram(p, null, 0, s));
+    v.svgBox.firstChild.setAttribute('aria-label', s('diagramWithout'));
+    v.caption.textContent = s('captionWithout');
+    return;
   }
-  return { el, draw };
+  const r = attendPreset(c.engine, 'cat-fish');
+  const w = rowOf(r.weights, state.whyTarget);
+  v.svgBox.replaceChildren(diagram(p, w, state.whyTarget, s));
+  const list = w.map((x, j) => `${p.keyTokens[j]} ${fmt(x, 2)}`).join(', ');
+  v.svgBox.firstChild.setAttribute('aria-label', s('diagramWith', { t, list }));
+  v.caption.textContent = s('captionWith', { t });
 }
 
 // The encoder–decoder diagram as SVG. weights = null: the fixed-vector version.
-function diagram(p, weights, target, s, fmt) {
+function diagram(p, weights, target, s) {
   const NS = 'http://www.w3.org/2000/svg';
   const svg = document.createElementNS(NS, 'svg');
   const W = 350, H = 250;
@@ -190,93 +157,91 @@ function diagram(p, weights, target, s, fmt) {
 
 // ---- 2. the soft lookup ----------------------------------------------------------------------
 
-function buildLookup(ctx) {
-  const { s, lang } = ctx;
+function buildLookup(c, v) {
+  const { s, lang } = c;
   const p = PRESETS['cat-chase'];
   const notes = p.queryNotes[lang];
   const pick = h('div', { class: 'radio-list', role: 'radiogroup', 'aria-label': s('question') });
-  const radios = p.queryTokens.map((tok, i) => {
-    const input = h('input', { type: 'radio', name: 'why-query', value: String(i), onchange: () => ctx.set({ whyQuery: i }) });
+  v.radios = p.queryTokens.map((tok, i) => {
+    const input = h('input', { type: 'radio', name: 'why-query', value: String(i), onchange: () => c.set({ whyQuery: i }) });
     pick.append(h('label', { class: 'check' }, input, h('span', { text: s('qAsk', { tok, note: notes[i] }) })));
     return input;
   });
-  const barsBox = h('div', { class: 'why-bars' });
-  const softTitle = h('h4', { class: 'map-title' });
-  const hardTitle = h('h4', { class: 'map-title', text: s('hardBars') });
-  const softBox = h('div', {}, softTitle);
-  const hardBox = h('div', {}, hardTitle);
-  barsBox.append(softBox, hardBox);
-  const soft = ctx.views.createBars(softBox, { color: '#3b528b' });
-  const hard = ctx.views.createBars(hardBox, { color: '#8a5a00' });
-  const note = h('p', { class: 'note', 'aria-live': 'polite' });
-  const out = h('div', { class: 'why-output' });
-  const el = section('lookup', ctx,
+  v.softTitle = h('h4', { class: 'map-title' });
+  const softBox = h('div', {}, v.softTitle);
+  const hardBox = h('div', {}, h('h4', { class: 'map-title', text: s('hardBars') }));
+  v.soft = createBars(softBox, { color: '#3b528b' });
+  v.hard = createBars(hardBox, { color: '#8a5a00' });
+  v.note = h('p', { class: 'note', 'aria-live': 'polite' });
+  v.out = h('div', { class: 'why-output' });
+  return [
     h('p', { class: 'explain', text: s('p.shelf') }),
     h('p', { class: 'explain', text: s('p.soft') }),
     h('p', { class: 'explain', text: s('p.exam') }),
     h('h4', { class: 'map-title', text: s('tryIt') }),
     h('p', { class: 'explain', text: s('tryIntro') }),
     h('fieldset', { class: 'why-pick', 'data-group': 'inputs' }, h('legend', { text: s('question') }), pick),
-    barsBox, note, out,
-    h('p', { class: 'hint', text: s('hardNote') }));
+    h('div', { class: 'why-bars' }, softBox, hardBox), v.note, v.out,
+    h('p', { class: 'hint', text: s('hardNote') }),
+  ];
+}
 
-  function draw(ctx) {
-    const { state, views, engine } = ctx;
-    const i = state.whyQuery;
-    radios.forEach((r, k) => { r.checked = k === i; });
-    const r = attendPreset(engine, 'cat-chase');
-    const w = rowOf(r.weights, i);
-    softTitle.textContent = s('softBars', { note: notes[i] });
-    soft.update({ values: w, labels: p.keyTokens, domain: [0, 1], caption: softTitle.textContent, digits: 3 });
-    // Hard lookup: the engine's one-hot at the argmax of this query's scaled scores.
-    const oneHot = engine.hardAttention({ scores: [rowOf(r.scaled, i)] });
-    hard.update({ values: rowOf(oneHot, 0), labels: p.keyTokens, domain: [0, 1], caption: s('hardBars'), digits: 0 });
-    const best = w.indexOf(Math.max(...w));
-    note.textContent = s('landsOn', { k: p.keyTokens[best], w: views.fmt(w[best], 3) });
-    const feats = p.features[lang];
-    out.replaceChildren(h('table', { class: 'data-table' },
-      h('caption', { text: `${s('outputIs')} = Σ w · V` }),
-      h('thead', {}, h('tr', {}, h('th', { scope: 'col', text: '' }), ...feats.map((f) => h('th', { scope: 'col', text: f })))),
-      h('tbody', {}, h('tr', {}, h('th', { scope: 'row', text: s('outputIs') }), ...rowOf(r.output, i).map((x) => h('td', { text: views.fmt(x, 3) }))))));
-  }
-  return { el, draw };
+function drawLookup(c, data, v) {
+  const { state, engine, s, lang } = c;
+  const p = PRESETS['cat-chase'];
+  const i = state.whyQuery;
+  v.radios.forEach((r, k) => { r.checked = k === i; });
+  const r = attendPreset(engine, 'cat-chase');
+  const w = rowOf(r.weights, i);
+  v.softTitle.textContent = s('softBars', { note: p.queryNotes[lang][i] });
+  v.soft.update({ values: w, labels: p.keyTokens, domain: [0, 1], caption: v.softTitle.textContent, digits: 3 });
+  // Hard lookup: the engine's one-hot at the argmax of this query's scaled scores.
+  const oneHot = engine.hardAttention({ scores: [rowOf(r.scaled, i)] });
+  v.hard.update({ values: rowOf(oneHot, 0), labels: p.keyTokens, domain: [0, 1], caption: s('hardBars'), digits: 0 });
+  const best = w.indexOf(Math.max(...w));
+  v.note.textContent = s('landsOn', { k: p.keyTokens[best], w: fmt(w[best], 3) });
+  const feats = p.features[lang];
+  v.out.replaceChildren(dataTable({
+    caption: `${s('outputIs')} = Σ w · V`,
+    head: ['', ...feats],
+    rows: [[s('outputIs'), ...rowOf(r.output, i).map((x) => fmt(x, 3))]],
+  }));
 }
 
 // ---- 3. self vs cross ------------------------------------------------------------------------
 
-function buildSelfCross(ctx) {
-  const { s, views, t } = ctx;
-  const pCross = PRESETS['cat-fish'], pSelf = PRESETS['cat-chase'];
-  const pCrossText = h('p', { class: 'explain' });
-  const pSelfText = h('p', { class: 'explain' });
+function buildSelfCross(c, v) {
+  const { s, lang } = c;
+  v.pCross = h('p', { class: 'explain' });
+  v.pSelf = h('p', { class: 'explain' });
   const maps = h('div', { class: 'maps' });
   const mk = (title) => {
     const wrap = h('div', { class: 'map' }, h('h4', { class: 'map-title', text: title }));
     maps.append(wrap);
-    return views.createHeatmap(wrap, { kind: 'sequential', strings: { showTable: t('showTable'), showHeatmap: t('showHeatmap') } });
+    return createHeatmap(wrap, { kind: 'sequential', strings: heatmapStrings(lang) });
   };
-  const el = section('self-cross', ctx, pCrossText, pSelfText, h('p', { class: 'explain', text: s('p.both') }), maps);
-  const crossMap = mk(s('crossMap'));
-  const selfMap = mk(s('selfMap'));
+  v.crossMap = mk(s('crossMap'));
+  v.selfMap = mk(s('selfMap'));
+  return [v.pCross, v.pSelf, h('p', { class: 'explain', text: s('p.both') }), maps];
+}
 
-  function draw(ctx) {
-    const cross = attendPreset(ctx.engine, 'cat-fish');
-    const self = attendPreset(ctx.engine, 'cat-chase');
-    pCrossText.textContent = s('p.cross', { shape: `${cross.weights.rows}\u00a0×\u00a0${cross.weights.cols}` });
-    pSelfText.textContent = s('p.self', { shape: `${self.weights.rows}\u00a0×\u00a0${self.weights.cols}` });
-    crossMap.update({ matrix: cross.weights, rowLabels: pCross.queryTokens, colLabels: pCross.keyTokens, domain: [0, 1], caption: s('crossMap') });
-    selfMap.update({ matrix: self.weights, rowLabels: pSelf.queryTokens, colLabels: pSelf.keyTokens, domain: [0, 1], caption: s('selfMap') });
-  }
-  return { el, draw };
+function drawSelfCross(c, data, v) {
+  const { s } = c;
+  const pCross = PRESETS['cat-fish'], pSelf = PRESETS['cat-chase'];
+  const cross = attendPreset(c.engine, 'cat-fish');
+  const self = attendPreset(c.engine, 'cat-chase');
+  v.pCross.textContent = s('p.cross', { shape: `${cross.weights.rows}\u00a0×\u00a0${cross.weights.cols}` });
+  v.pSelf.textContent = s('p.self', { shape: `${self.weights.rows}\u00a0×\u00a0${self.weights.cols}` });
+  v.crossMap.update({ matrix: cross.weights, rowLabels: pCross.queryTokens, colLabels: pCross.keyTokens, domain: [0, 1], caption: s('crossMap') });
+  v.selfMap.update({ matrix: self.weights, rowLabels: pSelf.queryTokens, colLabels: pSelf.keyTokens, domain: [0, 1], caption: s('selfMap') });
 }
 
 // ---- 4. timeline -----------------------------------------------------------------------------
 
-function buildTimeline(ctx) {
-  const { s } = ctx;
+function buildTimeline(c) {
+  const { s } = c;
   const items = [1, 2, 3, 4, 5, 6].map((k) => h('li', { class: 'tl-item' },
     h('span', { class: 'tl-when', text: s(`t${k}.when`) }),
     h('div', { class: 'tl-card' }, h('h4', { class: 'tl-what', text: s(`t${k}.what`) }), h('p', { text: s(`t${k}.body`) }))));
-  const el = section('timeline', ctx, h('p', { class: 'explain', text: s('p.timeline') }), h('ol', { class: 'timeline' }, ...items));
-  return { el, draw() {} };
+  return [h('p', { class: 'explain', text: s('p.timeline') }), h('ol', { class: 'timeline' }, ...items)];
 }

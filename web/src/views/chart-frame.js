@@ -8,6 +8,7 @@
 //   f.done(opts, caption, ariaLabel)
 
 import { select } from 'd3-selection';
+import { dataTable } from './table.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 
@@ -15,31 +16,6 @@ function el(tag, className) {
   const e = document.createElement(tag);
   if (className) e.className = className;
   return e;
-}
-
-// A <table class="data-table">: caption, one header row, rows of [row header, ...cells].
-export function dataTable(caption, head, rows) {
-  const table = el('table', 'data-table');
-  const cap = el('caption');
-  cap.textContent = caption;
-  table.append(cap);
-  const hr = table.createTHead().insertRow();
-  for (const text of head) {
-    const th = el('th');
-    th.scope = 'col';
-    th.textContent = text;
-    hr.append(th);
-  }
-  const body = table.createTBody();
-  for (const [rowHead, ...cells] of rows) {
-    const tr = body.insertRow();
-    const th = el('th');
-    th.scope = 'row';
-    th.textContent = rowHead;
-    tr.append(th);
-    for (const c of cells) tr.insertCell().textContent = c;
-  }
-  return table;
 }
 
 // table(opts) -> [caption, head, rows]: the numbers of the last update, as a table.
@@ -60,7 +36,10 @@ export function createChartFrame(parent, { className, strings = {}, legend = fal
   parent.append(figure);
 
   let last = null;
-  const drawTable = () => tableBox.replaceChildren(dataTable(...table(last)));
+  const drawTable = () => {
+    const [caption, head, rows] = table(last);
+    tableBox.replaceChildren(dataTable({ caption, head, rows }));
+  };
   toggle.addEventListener('click', () => {
     tableBox.hidden = !tableBox.hidden;
     toggle.setAttribute('aria-expanded', String(!tableBox.hidden));

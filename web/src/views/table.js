@@ -1,41 +1,71 @@
-// An accessible <table> of a matrix: caption, column headers, row headers. The same numbers
-// a heatmap shows, for screen readers and for anyone who prefers to read them.
+// The page's one table builder: an accessible <table> with a caption, a row of column headers
+// and rows that each start with a row header. Every table on the page (the numbers behind a
+// heatmap or chart, the comparison and check tables of the chapters) is made here.
+//
+//   dataTable({ caption, head: ['', 'a', 'b'], rows: [['row 1', '0.50', cell], ...], className })
+//
+// A cell is a string, a Node, or { text | node, class, attrs } (attrs: extra attributes, e.g.
+// data-label for the stacked phone layout). A row is an array of cells or { cells, attrs }.
+// The first cell of a row is its header (<th scope="row">).
 
 import { fmt } from '../format.js';
 
-// matrix: { rows, cols, data } ; rowLabels: rows strings ; colLabels: cols strings.
-export function renderTable(container, { caption, rowLabels, colLabels, matrix, digits = 2, corner = '' }) {
-  const table = document.createElement('table');
-  table.className = 'data-table';
-  const cap = document.createElement('caption');
-  cap.textContent = caption;
-  table.append(cap);
-  const thead = table.createTHead();
-  const hr = thead.insertRow();
-  const c0 = document.createElement('th');
-  c0.scope = 'col';
-  c0.textContent = corner;
-  hr.append(c0);
-  for (let j = 0; j < matrix.cols; j++) {
-    const th = document.createElement('th');
-    th.scope = 'col';
-    th.textContent = colLabels[j] ?? String(j + 1);
-    hr.append(th);
+function fillCell(el, cell) {
+  if (cell == null) return el;
+  if (typeof cell === 'string' || typeof cell === 'number') {
+    el.textContent = String(cell);
+    return el;
   }
-  const tbody = table.createTBody();
-  for (let i = 0; i < matrix.rows; i++) {
-    const tr = tbody.insertRow();
-    const th = document.createElement('th');
-    th.scope = 'row';
-    th.textContent = rowLabels[i] ?? String(i + 1);
-    tr.append(th);
-    for (let j = 0; j < matrix.cols; j++) {
-      const td = tr.insertCell();
-      const x = matrix.data[i * matrix.cols + j];
-      td.textContent = fmt(x, digits);
-      if (Number.isNaN(x)) td.className = 'nan';
+  if (typeof Node !== 'undefined' && cell instanceof Node) {
+    el.append(cell);
+    return el;
+  }
+  if (cell.text !== undefined) el.textContent = String(cell.text);
+  for (const n of [].concat(cell.node ?? [])) if (n != null) el.append(n);
+  if (cell.class) el.className = cell.class;
+  for (const [k, v] of Object.entries(cell.attrs || {})) el.setAttribute(k, v);
+  return el;
+}
+
+export function dataTable({ caption, head = [], rows = [], className = 'data-table' }) {
+  const table = document.createElement('table');
+  table.className = className;
+  if (caption !== undefined && caption !== null) {
+    const cap = document.createElement('caption');
+    cap.textContent = caption;
+    table.append(cap);
+  }
+  if (head.length) {
+    const hr = table.createTHead().insertRow();
+    for (const cell of head) {
+      const th = fillCell(document.createElement('th'), cell);
+      th.scope = 'col';
+      hr.append(th);
     }
   }
+  const body = table.createTBody();
+  for (const row of rows) {
+    const cells = Array.isArray(row) ? row : row.cells;
+    const tr = body.insertRow();
+    if (!Array.isArray(row)) for (const [k, v] of Object.entries(row.attrs || {})) tr.setAttribute(k, v);
+    cells.forEach((cell, k) => {
+      const el = fillCell(document.createElement(k === 0 ? 'th' : 'td'), cell);
+      if (k === 0) el.scope = 'row';
+      tr.append(el);
+    });
+  }
+  return table;
+}
+
+// A matrix { rows, cols, data } as a table (the numbers a heatmap shows), into `container`.
+export function renderTable(container, { caption, rowLabels, colLabels, matrix, digits = 2, corner = '' }) {
+  const head = [corner, ...Array.from({ length: matrix.cols }, (_, j) => colLabels[j] ?? String(j + 1))];
+  const rows = Array.from({ length: matrix.rows }, (_, i) => [rowLabels[i] ?? String(i + 1),
+    ...Array.from({ length: matrix.cols }, (_, j) => {
+      const x = matrix.data[i * matrix.cols + j];
+      return Number.isNaN(x) ? { text: fmt(x, digits), class: 'nan' } : fmt(x, digits);
+    })]);
+  const table = dataTable({ caption, head, rows });
   container.replaceChildren(table);
   return table;
 }

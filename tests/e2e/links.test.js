@@ -1,0 +1,58 @@
+// Odd links against the built page: navigation anchors are not state, overlong tokens are cut
+// with a notice, rejected values are echoed short, and a NUL never reaches a formula.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { start } from './harness.js';
+
+let lab;
+before(async () => { lab = await start(); });
+after(async () => { await lab?.close(); });
+
+test('"Skip to content" moves the focus to the lesson and keeps the state', async () => {
+  const page = await lab.open('lesson=masks&stage=causal&causal=1');
+  await page.keyboard.press('Tab');
+  assert.equal(await page.evaluate(() => document.activeElement.className), 'skip-link');
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => document.activeElement && document.activeElement.id === 'main');
+  const hash = await page.evaluate(() => location.hash);
+  assert.match(hash, /lesson=masks/);
+  assert.match(hash, /stage=causal/);
+  assert.match(hash, /causal=1/);
+  assert.equal(await page.evaluate(() => window.attentionLab.state.lesson), 'masks');
+  // A link that is just the anchor opens the default lesson, without a notice.
+  const direct = await lab.open('main');
+  assert.equal(await direct.isVisible('#notice'), false);
+  assert.deepEqual(page.errors, []);
+  assert.deepEqual(direct.errors, []);
+});
+
+test('a 100,000-character token is cut to 32 characters, with a short notice', async () => {
+  const t0 = Date.now();
+  const page = await lab.open('lesson=pipeline&stage=scores&preset=cat-chase&queryTokens=' + 'x'.repeat(100000) + ',b');
+  assert.ok(Date.now() - t0 < 20000, 'the page is ready quickly');
+  const st = await page.evaluate(() => window.attentionLab.state.queryTokens);
+  assert.deepEqual(st, ['x'.repeat(32), 'b']);
+  const items = await page.$$eval('#notice li', (li) => li.map((x) => x.textContent));
+  assert.equal(items.length, 1);
+  assert.match(items[0], /cut to 32/);
+  assert.ok(items[0].length < 160, `notice line of ${items[0].length} characters`);
+  // The formula shows the token (cut), the page has no KaTeX error.
+  assert.equal(await page.$$eval('.katex-error', (e) => e.length), 0);
+  assert.deepEqual(page.errors, []);
+});
+
+test('a megabyte value is refused quickly and echoed short; a NUL in a token is dropped', async () => {
+  const t0 = Date.now();
+  const page = await lab.open('lesson=pipeline&Q=' + '1,'.repeat(500000));
+  assert.ok(Date.now() - t0 < 20000, 'the page is ready quickly');
+  const items = await page.$$eval('#notice li', (li) => li.map((x) => x.textContent));
+  assert.equal(items.length, 1);
+  assert.match(items[0], /^Q=1,1,.*…: too long$/);
+  assert.ok(items[0].length < 80);
+
+  const nul = await lab.open('lesson=pipeline&stage=scores&queryTokens=a%00b,c');
+  assert.deepEqual(await nul.evaluate(() => window.attentionLab.state.queryTokens), ['ab', 'c']);
+  assert.equal(await nul.$$eval('.katex-error', (e) => e.length), 0);
+  assert.deepEqual(page.errors, []);
+  assert.deepEqual(nul.errors, []);
+});
