@@ -146,12 +146,14 @@ GOLDEN_SUITE(JacobianGolden, "softmax_jacobian.json")
 GOLDEN_SUITE(AttendGolden, "attention.json")
 GOLDEN_SUITE(ScoreFunctionGolden, "scores.json")
 GOLDEN_SUITE(MultiHeadGolden, "multihead.json")
+GOLDEN_SUITE(MultiHeadMaskGolden, "multihead_masks.json")
 GOLDEN_SUITE(PositionalGolden, "positional.json")
 
 // Every golden file is present and holds cases (an empty suite would pass silently).
 TEST(GoldenFiles, EveryFileLoadsWithCases) {
   for (const char* file : {"softmax.json", "softmax_jacobian.json", "attention.json",
-                           "scores.json", "multihead.json", "positional.json"}) {
+                           "scores.json", "multihead.json", "positional.json",
+                           "multihead_masks.json"}) {
     EXPECT_FALSE(case_indices(file).empty()) << "tests/golden/" << file;
   }
 }
@@ -210,10 +212,10 @@ TEST_P(AttendGolden, EveryStageMatchesTorch) { check_attend_case(c()); }
 TEST_P(ScoreFunctionGolden, EveryStageMatchesTorch) { check_attend_case(c()); }
 
 // torch.nn.MultiheadAttention(batch_first=True, dropout=0): per-head weights, concat, output.
-TEST_P(MultiHeadGolden, MatchesTorchMultiheadAttention) {
-  const json& in = c()["inputs"];
-  const json& o = c()["options"];
-  const json& want = c()["expected"];
+void check_multi_head_case(const json& c) {
+  const json& in = c["inputs"];
+  const json& o = c["options"];
+  const json& want = c["expected"];
   MultiHeadArgs a;
   a.query = to_matrix(in["query"]);
   a.key = to_matrix(in["key"]);
@@ -227,6 +229,7 @@ TEST_P(MultiHeadGolden, MatchesTorchMultiheadAttention) {
   a.bk = to_matrix(in["bk"]);
   a.bv = to_matrix(in["bv"]);
   a.bo = to_matrix(in["bo"]);
+  if (in.contains("mask")) a.mask = to_matrix(in["mask"]);
   a.causal = o["causal"].get<bool>();
   if (o.contains("keyPadding")) a.key_padding = to_flags(o["keyPadding"]);
 
@@ -240,6 +243,10 @@ TEST_P(MultiHeadGolden, MatchesTorchMultiheadAttention) {
   expect_matrix("concat", r.concat, want["concat"]);
   expect_matrix("output", r.output, want["output"]);
 }
+
+TEST_P(MultiHeadGolden, MatchesTorchMultiheadAttention) { check_multi_head_case(c()); }
+// Self and cross, causal, key-padding and explicit masks, d_model not a power of two.
+TEST_P(MultiHeadMaskGolden, MatchesTorchMultiheadAttention) { check_multi_head_case(c()); }
 
 // Sinusoidal PE[p, 2i] = sin(p / 10000^(2i/d)), PE[p, 2i+1] = cos(...); RoPE pair rotations.
 TEST_P(PositionalGolden, MatchesTorch) {

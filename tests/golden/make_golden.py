@@ -5,8 +5,8 @@ Run with Debian's system Python (python3-torch, PyTorch 1.13):
 
     /usr/bin/python3 tests/golden/make_golden.py
 
-Writes softmax.json, softmax_jacobian.json, attention.json, multihead.json, scores.json
-and positional.json next to this file. Every case records its inputs, its options and every expected output.
+Writes softmax.json, softmax_jacobian.json, attention.json, multihead.json, scores.json,
+positional.json and multihead_masks.json next to this file. Every case records its inputs, its options and every expected output.
 
 JSON conventions (also written into each file under "conventions"):
 - A matrix is a list of rows (row-major), a vector a plain list.
@@ -243,7 +243,8 @@ def attention_cases():
 # ---- 3. nn.MultiheadAttention ----------------------------------------------------------
 
 def mha_case(name, embed, heads, n_q, n_k, kdim=None, vdim=None, causal=False,
-             key_padding=None):
+             key_padding=None, explicit=None):
+    """explicit: an (n_q, n_k) 0/1 mask in the engine's convention (1 = may attend), or None."""
     kdim, vdim = kdim or embed, vdim or embed
     mha = torch.nn.MultiheadAttention(embed, heads, dropout=0.0, bias=True, batch_first=True,
                                       kdim=kdim, vdim=vdim)
@@ -266,6 +267,9 @@ def mha_case(name, embed, heads, n_q, n_k, kdim=None, vdim=None, causal=False,
     Wo, bo = mha.out_proj.weight, mha.out_proj.bias
 
     attn_mask = torch.triu(torch.ones(n_q, n_k, dtype=torch.bool), 1) if causal else None
+    if explicit is not None:    # torch: True = blocked
+        blocked = explicit == 0
+        attn_mask = blocked if attn_mask is None else attn_mask | blocked
     kpm = torch.tensor([key_padding]) if key_padding is not None else None
     with torch.no_grad():
         out, w = mha(query[None], key[None], value[None], key_padding_mask=kpm,
@@ -283,13 +287,16 @@ def mha_case(name, embed, heads, n_q, n_k, kdim=None, vdim=None, causal=False,
     options = {"heads": heads, "causal": causal}
     if key_padding is not None:
         options["keyPadding"] = list(key_padding)
+    inputs = {
+        "query": enc(query), "key": enc(key), "value": enc(value),
+        "Wq": enc(Wq), "Wk": enc(Wk), "Wv": enc(Wv), "Wo": enc(Wo),
+        "bq": enc(bq), "bk": enc(bk), "bv": enc(bv), "bo": enc(bo),
+    }
+    if explicit is not None:
+        inputs["mask"] = enc(explicit)
     return {
         "name": name,
-        "inputs": {
-            "query": enc(query), "key": enc(key), "value": enc(value),
-            "Wq": enc(Wq), "Wk": enc(Wk), "Wv": enc(Wv), "Wo": enc(Wo),
-            "bq": enc(bq), "bk": enc(bk), "bv": enc(bv), "bo": enc(bo),
-        },
+        "inputs": inputs,
         "options": options,
         "expected": {"headWeights": enc(w), "concat": enc(concat), "output": enc(out)},
     }
@@ -303,6 +310,29 @@ def multihead_cases():
         mha_case("cross_kdim6_vdim5_e8_h4_padding", embed=8, heads=4, n_q=3, n_k=5, kdim=6,
                  vdim=5, key_padding=[False, False, False, True, True]),
         mha_case("cross_e8_h1", embed=8, heads=1, n_q=4, n_k=7, kdim=8, vdim=8),
+    ]
+
+
+def multihead_mask_cases():
+    """Self and cross attention with causal, key-padding and explicit masks, at widths
+    d_model that are not powers of two (6, 9, 10, 12, 20, 24)."""
+    torch.manual_seed(SEED + 3)   # its own stream: the files written before stay byte for byte
+    explicit = torch.tensor([[1, 0, 1, 1, 0], [1, 1, 0, 1, 1], [0, 1, 1, 0, 1],
+                             [1, 1, 1, 0, 0], [0, 0, 1, 1, 1]], dtype=torch.float32)
+    return [
+        mha_case("self_padding_e6_h3", embed=6, heads=3, n_q=5, n_k=5,
+                 key_padding=[False, True, False, False, True]),
+        mha_case("self_causal_e10_h5", embed=10, heads=5, n_q=6, n_k=6, causal=True),
+        mha_case("cross_causal_e10_h2_nq4_nk6", embed=10, heads=2, n_q=4, n_k=6, kdim=10, vdim=10,
+                 causal=True),
+        mha_case("cross_causal_padding_e9_h3_kdim5_vdim7", embed=9, heads=3, n_q=3, n_k=5, kdim=5,
+                 vdim=7, causal=True, key_padding=[False, False, True, False, False]),
+        mha_case("self_mask_padding_e12_h4", embed=12, heads=4, n_q=5, n_k=5,
+                 key_padding=[False, False, False, False, True], explicit=explicit),
+        mha_case("cross_padding_e20_h4_kdim3_nq2_nk8", embed=20, heads=4, n_q=2, n_k=8, kdim=3,
+                 vdim=20, key_padding=[False, False, True, False, False, False, True, True]),
+        mha_case("self_causal_padding_e24_h6", embed=24, heads=6, n_q=7, n_k=7, causal=True,
+                 key_padding=[False, False, False, False, False, True, True]),
     ]
 
 
@@ -380,6 +410,7 @@ def main():
     write("multihead.json", multihead_cases())
     write("scores.json", scores_cases())
     write("positional.json", positional_cases())
+    write("multihead_masks.json", multihead_mask_cases())
 
 
 if __name__ == "__main__":

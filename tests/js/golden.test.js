@@ -20,6 +20,8 @@ const JACOBIAN = golden('softmax_jacobian.json');
 const ATTENTION = golden('attention.json');
 const SCORES = golden('scores.json');
 const MULTIHEAD = golden('multihead.json');
+// self and cross, causal, key-padding and explicit masks, d_model not a power of two
+const MULTIHEAD_MASKS = golden('multihead_masks.json');
 const POSITIONAL = golden('positional.json');
 
 // ---- comparing -----------------------------------------------------------------------------
@@ -109,7 +111,15 @@ for (const simd of [true, false]) {
       test(`attend ${c.name}: every stage matches torch`, () => checkAttend(engine, c));
     }
 
-    for (const c of MULTIHEAD) {
+    test('the multi-head mask cases cover self, cross, causal, padding, an explicit mask, d_model not a power of two', () => {
+      const names = MULTIHEAD_MASKS.map((c) => c.name);
+      assert.ok(names.some((n) => n.startsWith('self_')) && names.some((n) => n.startsWith('cross_')));
+      assert.ok(MULTIHEAD_MASKS.some((c) => c.options.causal && c.name.startsWith('cross_')));
+      assert.ok(MULTIHEAD_MASKS.some((c) => c.options.keyPadding) && MULTIHEAD_MASKS.some((c) => c.inputs.mask));
+      assert.ok(MULTIHEAD_MASKS.every((c) => (c.inputs.query[0].length & (c.inputs.query[0].length - 1)) !== 0));
+    });
+
+    for (const c of [...MULTIHEAD, ...MULTIHEAD_MASKS]) {
       test(`multiHead ${c.name}: matches nn.MultiheadAttention`, () => {
         const i = c.inputs;
         const args = {
@@ -118,6 +128,7 @@ for (const simd of [true, false]) {
           causal: c.options.causal,
         };
         if (c.options.keyPadding) args.keyPadding = c.options.keyPadding;
+        if (i.mask) args.mask = i.mask;
         const r = engine.multiHead(args);
         assert.equal(r.heads.length, c.options.heads, 'number of heads');
         r.heads.forEach((h, k) => expectMatrix(`head ${k} weights`, h.weights, c.expected.headWeights[k]));
