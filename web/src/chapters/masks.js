@@ -203,7 +203,7 @@ function drawMaps(ctx, run, stage, flags) {
     masked.wrap.classList.add('flagmap');
     ui.mapsBox.append(mask.wrap, masked.wrap, weights.wrap);
   }
-  const cap = (t) => `${t} (${s('rowsCols')})`;
+  const cap = (t) => s('withAxes', { t, axes: s('rowsCols') });
   mask.title.textContent = stage === 'custom' ? s('mapMaskClick') : s('mapMask');
   mask.hm.update({ matrix: result.mask, rowLabels: qt, colLabels: kt, domain: [0, 1], caption: cap(s('mapMask')) });
   masked.title.textContent = s('mapMasked');

@@ -8,7 +8,7 @@ import { PRESETS, PRESET_IDS, MAX_TOKENS, MAX_TOKEN_CHARS, MAX_DK, presetPatch, 
 import { h, field, showError, syncInput, setText, rebuildOn } from '../views/dom.js';
 import { createStepper } from '../views/stepper.js';
 import strings from './pipeline.strings.js';
-import { maskedStep, weightsStep, blockedNote, sentences } from './pipeline.text.js';
+import { maskedStep, weightsStep, blockedNote, sentences, rowKind } from './pipeline.text.js';
 
 const STEPS = [
   { id: 'scores', title: { en: 'Scores', zh: '分数' } },
@@ -234,7 +234,7 @@ function syncGrids(ctx, run) {
     const nCols = g.cols ? g.cols.length : st.dk;
     const grid = resizeGrid(g.grid, g.rows.length, nCols);
     if (g.rows.length * nCols > GRID_CELL_LIMIT) {
-      return h('p', { class: 'hint', text: `${g.name}: ` + s('gridTooLarge', { n: g.rows.length * nCols }) });
+      return h('p', { class: 'hint', text: s('gridTooLarge', { name: g.name, n: g.rows.length * nCols }) });
     }
     const table = h('table', { class: 'grid-input' });
     table.append(h('caption', { text: g.name }));
@@ -249,7 +249,7 @@ function syncGrids(ctx, run) {
           const v = ctx.views.parseNumber(inp.value);
           if (Number.isNaN(v)) {
             inp.setAttribute('aria-invalid', 'true');
-            ui.gridError.textContent = `${g.name} ${g.rows[i]}, ${j + 1}: ${s('errNumber')}`;
+            ui.gridError.textContent = s('cellError', { name: g.name, row: g.rows[i], col: j + 1, msg: s('errNumber') });
             return;
           }
           inp.setAttribute('aria-invalid', 'false');
@@ -353,7 +353,7 @@ function drawStage(ctx, run) {
     const isQueryRows = spec.rows === qt;
     hm.hm.update({
       matrix: spec.m, rowLabels: spec.rows, colLabels: spec.cols, domain: spec.domain,
-      caption: `${spec.title} (${s('rowsCols')})`,
+      caption: s('withAxes', { t: spec.title, axes: s('rowsCols') }),
       blocked: isQueryRows && spec.cols === kt ? result.mask : null,
       selected: name === stageMain(stage) && isQueryRows ? { row, col: name === 'output' ? null : col < 0 ? null : col } : null,
     });
@@ -497,7 +497,7 @@ function noteText(ctx, stage, inputs, result, i, j) {
     const best = w.indexOf(max(w));
     const notes = PRESETS[ctx.state.preset].queryNotes;
     const q = notes && !ctx.state.queryTokens.length ? s('queryNote', { q: qt[i], note: notes[ctx.lang][i] }) : qt[i];
-    return best >= 0 ? s('landsOn', { q, k: kt[best], w: views.fmt(w[best], 2), h: views.fmt(result.entropy[i], 3) }) : '';
+    return best >= 0 ? s(rowKind(w) === 'uniform' ? 'evenly' : 'landsOn', { q, k: kt[best], w: views.fmt(w[best], 2), h: views.fmt(result.entropy[i], 3) }) : '';
   }
   if (stage === 'output') {
     // The keys with a weight above zero, largest first; at most 8 named.

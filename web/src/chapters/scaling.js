@@ -459,7 +459,7 @@ function drawVariance(ctx) {
     ];
     for (const [q, value, rng] of rows) {
       body.append(h('tr', { 'data-row': `${side}-${q}` },
-        h('th', { scope: 'row', text: `${s(isScaled ? 'scaledRow' : 'rawRow')}: ${s(q)}` }),
+        h('th', { scope: 'row', text: s('momentRow', { side: s(isScaled ? 'scaledRow' : 'rawRow'), q: s(q) }) }),
         h('td', { 'data-value': String(value), text: views.fmt(value, 4) }),
         h('td', { text: theory[q] }),
         h('td', { text: rng })));

@@ -50,6 +50,7 @@ export default {
     std: 'standard deviation',
     rawRow: 'q·k',
     scaledRow: 'q·k / √d_k',
+    momentRow: '{side}: {q}',
     callout64: 'd_k = 64 (one head of a d_model = 768 model split into 12 heads): theory says the standard deviation of q·k is √64 = 8; the engine measured {std}. Scores of ±16 are ordinary, and softmax turns a gap of 16 between two scores into a weight ratio of e¹⁶. After dividing by 8 the measured standard deviation is {sstd}.',
     try64: 'Show the d_k = 64 case',
 
@@ -126,7 +127,7 @@ export default {
     errEngine: '引擎无法完成这次计算：{msg}',
 
     'variance.title': 'q·k 的方差是 d_k',
-    'variance.explain': '柱子是引擎统计的 {n} 个 q·k 的值，每一对来自随机种子的一条独立随机数流。黑色曲线是理论预期：原始分数是方差为 d_k 的正态曲线，除以 √d_k 之后方差为 1。在原始和缩放之间切换，留意横轴的刻度。',
+    'variance.explain': '柱子统计的是引擎算出的 {n} 个 q·k 值，每一对 q、k 都取自该种子下一条独立的随机数流。黑色曲线是理论预期：原始分数是方差为 d_k 的正态曲线，除以 √d_k 之后方差为 1。在原始和缩放之间切换，留意横轴的刻度。',
     'variance.small': 'd_k 很小时，柱子并不贴合钟形曲线：d_k = 1 时 q·k 只是两个正态随机数的乘积，在 0 附近有一个尖峰。能保证的只有方差；钟形要等 d_k 变大才会出现（中心极限定理）。最两端的两根柱子还计入了超出 ±4σ 的所有值。',
     running: '计算中……已完成 {done} / {total} 对（{pct}%）',
     finished: '完成：{total} 对，用时 {ms} 毫秒。',
@@ -150,11 +151,12 @@ export default {
     std: '标准差',
     rawRow: 'q·k',
     scaledRow: 'q·k / √d_k',
+    momentRow: '{side}：{q}',
     callout64: 'd_k = 64（d_model = 768 的模型切成 12 个头，每个头就是 64 维）：理论上 q·k 的标准差是 √64 = 8，引擎实测为 {std}。±16 这样的分数再平常不过，而两个分数相差 16，softmax 给出的权重之比就是 e¹⁶。除以 8 之后，实测标准差是 {sstd}。',
     try64: '看看 d_k = 64 的情形',
 
     'growth.title': '方差随 d_k 增长',
-    'growth.explain': 'd_k 从 1 取到 1024，每个 d_k 引擎都抽取 {n} 对并测量 q·k 的方差。在双对数坐标上，原始分数的点落在“方差 = d_k”这条线上（斜率为 1）；缩放后的点停在“方差 = 1”这条线上。',
+    'growth.explain': 'd_k 从 1 取到 1024，每个 d_k 引擎都抽取 {n} 对并测量 q·k 的方差。在双对数坐标上，原始分数的点落在“方差 = d_k”这条线上（斜率为 1）；缩放后的点则落在“方差 = 1”这条线上。',
     sweepRunning: '正在扫描 d_k……已完成 {done} / {total} 个',
     sweepDone: '扫描完成：11 个 d_k，用时 {ms} 毫秒。',
     growthCaption: '分数的方差随 d_k 的变化（双对数坐标），引擎实测与理论',
