@@ -1,7 +1,7 @@
 // Number formatting of the page: −∞, +∞, NaN, fixed digits, exponents, parsing typed numbers.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fmt, tex, texVector, fmtVector, parseNumber, parseList, nearestStop, isFlagged } from '../../web/src/format.js';
+import { fmt, tex, texVector, fmtVector, parseNumber, parseList, nearestStop, isFlagged, valuesLabel } from '../../web/src/format.js';
 
 test('fmt: fixed digits with a typographic minus', () => {
   assert.equal(fmt(2.1), '2.10');
@@ -68,4 +68,10 @@ test('nearestStop: the nearest stop on a log scale', () => {
   assert.equal(nearestStop(stops, 0.3), 1);   // log distance: 0.3 is nearer 0.2 than 0.5
   assert.equal(nearestStop(stops, 0.01), 0);
   assert.equal(nearestStop(stops, 100), 6);
+});
+
+test('valuesLabel: punctuation follows the caption’s language, not the tokens’', () => {
+  assert.equal(valuesLabel('Weights of the query “猫”', ['猫', '追'], [0.25, 0.75]), 'Weights of the query “猫”: 猫 0.25, 追 0.75');
+  assert.equal(valuesLabel('“猫”的注意力权重', ['猫', '追'], [0.25, 0.75], 3), '“猫”的注意力权重：猫 0.250，追 0.750');
+  assert.equal(valuesLabel('softmax 权重在总额 1 中的份额（T = 1）', ['s1'], [1]), 'softmax 权重在总额 1 中的份额（T = 1）：s1 1.00');
 });

@@ -34,7 +34,7 @@ export const STRINGS = {
     heatmapKeys: 'Arrow keys move between cells; Enter selects one.',
     heatmap: 'heatmap',
     chapterError: 'Something went wrong while drawing this chapter: {msg}',
-    footer: 'Every score, weight, output, entropy and random draw on this page is computed by a C++ engine compiled to WebAssembly ({build}). The theory they are compared with (normal curves, expected counts and ranges, √d_k, ln n) and the sums marked as checks are worked out by the page in JavaScript.',
+    footer: 'Every score, weight, output, entropy and random draw on this page is computed by a C++ engine compiled to WebAssembly ({build}). The theory they are compared with (normal curves, expected counts and ranges, √d_k, ln n) and the checks marked as such are worked out by the page in JavaScript.',
   },
   zh: {
     title: '注意力实验室',
@@ -54,7 +54,7 @@ export const STRINGS = {
     heatmapKeys: '方向键在格子间移动，回车键选中。',
     heatmap: '热力图',
     chapterError: '绘制本章时出错：{msg}',
-    footer: '页面上的分数、权重、输出、熵和随机抽样，全部由编译成 WebAssembly 的 C++ 引擎计算（{build}）。用来对照的理论值（正态曲线、期望频数和预期范围、√d_k、ln n），以及标明为核对的求和，由页面用 JavaScript 按公式算出。',
+    footer: '页面上的分数、权重、输出、熵和随机抽样，全部由编译成 WebAssembly 的 C++ 引擎计算（{build}）。用来对照的理论值（正态曲线、期望频数和预期范围、√d_k、ln n），以及标明为核对的数值，由页面用 JavaScript 算出。',
   },
 };
 

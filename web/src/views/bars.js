@@ -6,7 +6,7 @@ import { scaleBand, scaleLinear } from 'd3-scale';
 import { axisBottom } from 'd3-axis';
 import { select } from 'd3-selection';
 import { max } from 'd3-array';
-import { fmt } from '../format.js';
+import { fmt, valuesLabel } from '../format.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 
@@ -33,7 +33,7 @@ export function createBars(parent, { label = '', color = '#3b528b' } = {}) {
     const width = 360;
     const height = margin.top + margin.bottom + n * rowH;
     svg.setAttribute('viewBox', `0 0 ${width} ${height}`);
-    svg.setAttribute('aria-label', `${caption}: ` + Array.from(values, (v, i) => `${labels[i]} ${fmt(v, digits)}`).join(', '));
+    svg.setAttribute('aria-label', valuesLabel(caption, labels, values, digits));
     const finite = Array.from(values).filter(Number.isFinite);
     const hi = domain ? domain[1] : Math.max(1e-9, max(finite) ?? 1);
     const lo = domain ? domain[0] : 0;

@@ -2,7 +2,7 @@
 // as a budget shared out among the keys), with a legend of the values. Values come from the
 // caller (the engine); nothing here computes them.
 
-import { fmt } from '../format.js';
+import { fmt, valuesLabel } from '../format.js';
 import { h } from './dom.js';
 import './stacked-bar.css';
 
@@ -25,7 +25,7 @@ export function createStacked(parent, { label = '' } = {}) {
 
   function update({ values, labels, caption = label, digits = 3 }) {
     const vals = Array.from(values);
-    bar.setAttribute('aria-label', `${caption}: ` + vals.map((v, i) => `${labels[i]} ${fmt(v, digits)}`).join(', '));
+    bar.setAttribute('aria-label', valuesLabel(caption, labels, vals, digits));
     bar.replaceChildren(...vals.map((v, i) => {
       const [bg, ink] = SEGMENTS[i % SEGMENTS.length];
       const ok = Number.isFinite(v) && v > 0;
