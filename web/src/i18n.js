@@ -26,6 +26,7 @@ export const STRINGS = {
     badHash: 'Some settings in the link could not be read, so their defaults are used:',
     dismiss: 'Dismiss',
     skip: 'Skip to content',
+    sentenceSep: ' ',
     steps: 'Steps',
     prevStep: 'Previous step',
     nextStep: 'Next step',
@@ -46,6 +47,7 @@ export const STRINGS = {
     badHash: '链接里有些设置无法识别，已改用默认值：',
     dismiss: '关闭',
     skip: '跳到正文',
+    sentenceSep: '',
     steps: '步骤',
     prevStep: '上一步',
     nextStep: '下一步',
@@ -67,6 +69,11 @@ export function fill(template, params = {}) {
 export function t(lang, key, params) {
   const s = STRINGS[lang]?.[key] ?? STRINGS.en[key] ?? key;
   return fill(s, params);
+}
+
+// Sentences run together the way the language writes them (a space in English, none in Chinese).
+export function sentences(lang, parts) {
+  return parts.filter(Boolean).join(t(lang, 'sentenceSep'));
 }
 
 // The words a heatmap shows or announces (views/heatmap.js strings), in `lang`.

@@ -6,8 +6,14 @@
 import { max } from 'd3-array';
 import { PRESETS, PRESET_IDS, MAX_TOKENS, MAX_TOKEN_CHARS, MAX_DK, presetPatch, paddingPatch, resizeGrid, runExample, rowOf } from '../example.js';
 import { h, field, showError, syncInput, setText, rebuildOn } from '../views/dom.js';
-import { createStepper } from '../views/stepper.js';
+import { fmt, parseNumber } from '../format.js';
+import { heatmapStrings } from '../i18n.js';
+import { createHeatmap } from '../views/heatmap.js';
+import { createBars } from '../views/bars.js';
+import { renderFormula } from '../views/formula.js';
 import strings from './pipeline.strings.js';
+import { handCheckLink } from './softmax.js';
+import { generalTex, liveTex } from './pipeline-tex.js';
 import { maskedStep, weightsStep, blockedNote, sentences, rowKind } from './pipeline.text.js';
 
 const STEPS = [
@@ -19,7 +25,6 @@ const STEPS = [
 ];
 
 const GRID_CELL_LIMIT = 256; // typed grids larger than this are not offered for typing
-const VEC_MAX = 6; // entries of a vector written out in a formula (the table has them all)
 
 
 // ---- helpers --------------------------------------------------------------------------------
@@ -31,59 +36,31 @@ function splitTokens(text) {
 
 // ---- the chapter ---------------------------------------------------------------------------
 
-let ui = null; // DOM handles of the chapter on screen
-
 export default {
   id: 'pipeline',
+  prefix: 'pl',
   title: { en: 'The pipeline, step by step', zh: '一步一步看注意力' },
   strings,
-  steps: STEPS,
   state: {
     selRow: { type: 'int', default: 0, min: 0, max: MAX_TOKENS - 1 },   // selected query row
     selCol: { type: 'int', default: 0, min: -1, max: MAX_DK - 1 },      // selected column, -1 = whole row
   },
-
-  enter(root, ctx) {
-    const { s, lang } = ctx;
-    ui = { ctx, last: null };
-    root.append(
-      h('h2', { text: this.title[lang] }),
-      h('p', { class: 'lead', text: s('intro') }),
-    );
-    buildInputs(root, ctx);
-    ui.stepper = createStepper(ctx, STEPS);
-    root.append(ui.stepper.el, h('p', { class: 'hint keys-hint', text: s('keysHint') }));
-    ui.stage = h('section', { class: 'stage', 'aria-live': 'off' });
-    root.append(ui.stage);
-    buildStage(ctx);
-  },
-
-  update(ctx) {
-    let run;
-    try {
-      run = runExample(ctx.engine, ctx.state);
-    } catch (e) {
-      // Keep the last valid picture on screen; say what the engine refused.
-      ui.engineError.textContent = ctx.s('errEngine', { msg: e.message });
-      return;
-    }
-    ui.engineError.textContent = '';
-    ui.last = run;
-    syncInputs(ctx, run);
-    ui.stepper.sync(ctx.state.stage);
-    drawStage(ctx, run);
-  },
-
-  leave() {
-    for (const { hm } of Object.values(ui.heatmaps)) hm.destroy();
-    ui = null;
+  // The steps share one stage area (its heatmaps keep their focus and table toggles from step
+  // to step), so they build no sections of their own.
+  steps: STEPS,
+  // The current example through engine.attend: { inputs, args, result } (example.js).
+  compute: (c) => runExample(c.engine, c.state),
+  panel: { build: buildInputs, draw: syncInputs },
+  after: { build: buildStage, draw: drawStage },
+  leave(c) {
+    for (const { hm } of Object.values(c.ui.heatmaps || {})) hm.destroy();
   },
 };
 
 // ---- inputs -------------------------------------------------------------------------------
 
-function buildInputs(root, ctx) {
-  const { s } = ctx;
+function buildInputs(ctx) {
+  const { s, ui } = ctx;
   const panel = h('section', { class: 'panel inputs', 'data-group': 'inputs', 'aria-labelledby': 'pl-inputs-h' });
   panel.append(h('h3', { id: 'pl-inputs-h', class: 'panel-title', text: s('inputs') }));
 
@@ -140,8 +117,6 @@ function buildInputs(root, ctx) {
   ui.masks.append(ui.padBox, h('label', { class: 'check' }, causal, h('span', { text: s('causal') })),
     h('p', { class: 'hint', text: s('masksHint') }));
 
-  ui.engineError = h('div', { class: 'field-error engine-error', role: 'alert' });
-
   panel.append(
     h('div', { class: 'controls' }, preset.wrap, mode.wrap, seed.wrap, dk.wrap),
     ui.about,
@@ -149,15 +124,15 @@ function buildInputs(root, ctx) {
     ui.sources,
     ui.gridBox,
     ui.masks,
-    ui.engineError,
   );
-  root.append(panel);
   Object.assign(ui, { presetSel, modeSel, mode, seed, dk, qTok, kTok, causal });
+  return panel;
 }
 
 // Puts the state's values into the input controls (without touching a field being edited
 // with an error in it).
 function syncInputs(ctx, run) {
+  const ui = ctx.ui;
   const st = ctx.state;
   const p = PRESETS[st.preset];
   const { s } = ctx;
@@ -195,6 +170,7 @@ function syncInputs(ctx, run) {
 
 // A marker per token: are its vectors hand-made, drawn from its text, or typed by the learner?
 function syncSources(ctx, run) {
+  const ui = ctx.ui;
   const { s } = ctx;
   const src = run.inputs.sources;
   ui.sources.hidden = !src;
@@ -212,6 +188,7 @@ function syncSources(ctx, run) {
 
 // Grids of number inputs for Q, K, V (or the typed scores).
 function syncGrids(ctx, run) {
+  const ui = ctx.ui;
   const { s } = ctx;
   const st = ctx.state;
   const p = PRESETS[st.preset];
@@ -246,7 +223,7 @@ function syncGrids(ctx, run) {
       body.append(h('tr', {}, h('th', { scope: 'row', text: g.rows[i] }), ...row.map((x, j) => {
         const inp = h('input', { type: 'text', inputmode: 'decimal', value: String(x), 'aria-label': `${g.name} ${g.rows[i]}, ${j + 1}` });
         inp.addEventListener('change', () => {
-          const v = ctx.views.parseNumber(inp.value);
+          const v = parseNumber(inp.value);
           if (Number.isNaN(v)) {
             inp.setAttribute('aria-invalid', 'true');
             ui.gridError.textContent = s('cellError', { name: g.name, row: g.rows[i], col: j + 1, msg: s('errNumber') });
@@ -271,7 +248,8 @@ function syncGrids(ctx, run) {
 
 // Builds the stage area: title, explanation, heatmaps (built lazily per stage), formula.
 function buildStage(ctx) {
-  const { s } = ctx;
+  const { s, ui } = ctx;
+  ui.stage = h('section', { class: 'stage', 'aria-live': 'off' });
   ui.stageTitle = h('h3', { class: 'stage-title', tabindex: '-1' });
   ui.explain = h('p', { class: 'explain' });
   ui.general = h('div', { class: 'formula general' });
@@ -283,17 +261,19 @@ function buildStage(ctx) {
   ui.stage.append(ui.stageTitle, ui.explain, ui.general, h('p', { class: 'hint', text: s('selectHint') }), ui.maps, ui.live, ui.note, ui.barsBox, ui.guessBox);
   ui.heatmaps = {};
   ui.bars = null;
+  return [h('p', { class: 'hint keys-hint', text: s('keysHint') }), ui.stage];
 }
 
 // One heatmap per (name), created on first use and kept (so focus and table toggles persist).
 function heatmap(ctx, name, kind, onSelect) {
+  const ui = ctx.ui;
   if (!ui.heatmaps[name]) {
     const wrap = h('div', { class: `map map-${name}` });
     const title = h('h4', { class: 'map-title' });
     wrap.append(title);
-    const hm = ctx.views.createHeatmap(wrap, {
+    const hm = createHeatmap(wrap, {
       kind, onSelect, widthFrom: ui.maps,
-      strings: { showTable: ctx.t('showTable'), showHeatmap: ctx.t('showHeatmap'), keys: ctx.t('heatmapKeys') },
+      strings: heatmapStrings(ctx.lang),
     });
     ui.heatmaps[name] = { wrap, title, hm };
   }
@@ -310,7 +290,8 @@ const LAYOUT = {
 };
 
 function drawStage(ctx, run) {
-  const { s, views, state } = ctx;
+  const ui = ctx.ui;
+  const { s, state } = ctx;
   const { inputs, result } = run;
   const stage = state.stage;
   const k = STEPS.findIndex((st) => st.id === stage);
@@ -322,7 +303,7 @@ function drawStage(ctx, run) {
 
   setText(ui.stageTitle, `${k + 1}. ${STEPS[k].title[ctx.lang]}`);
   setText(ui.explain, explainText(ctx, stage, inputs, result));
-  views.renderFormula(ui.general, generalTex(s, stage, inputs, state));
+  renderFormula(ui.general, generalTex(s, stage, inputs, state));
 
   const select = (name) => ({ row: r, col: c }) => {
     // Output rows and label clicks select a whole row; otherwise a cell.
@@ -359,12 +340,12 @@ function drawStage(ctx, run) {
     });
   }
 
-  linkHighlights(stage, result, row, col);
-  const lines = [].concat(liveTex(ctx, stage, inputs, result, row, col));
+  linkHighlights(ui, stage, result, row, col);
+  const lines = [].concat(liveTex(ctx.s, stage, inputs, result, row, col, state));
   while (ui.live.children.length < lines.length) ui.live.append(h('div', { class: 'formula-line' }));
   while (ui.live.children.length > lines.length) ui.live.lastChild.remove();
   // Inline mode, so a long line breaks after = and + instead of running off a narrow screen.
-  lines.forEach((t, k) => views.renderFormula(ui.live.children[k], t, { display: false }));
+  lines.forEach((t, k) => renderFormula(ui.live.children[k], t, { display: false }));
   setText(ui.note, noteText(ctx, stage, inputs, result, row, col));
   drawBars(ctx, stage, inputs, result, row);
   drawHandCheck(ctx, stage, inputs);
@@ -377,7 +358,7 @@ function stageMain(stage) {
 
 // Linked highlighting: a weight lights up the score it came from; an output row lights up its
 // weight row and the value rows it mixes (the keys with a weight above zero).
-function linkHighlights(stage, result, row, col) {
+function linkHighlights(ui, stage, result, row, col) {
   const marks = {};
   if (stage === 'weights') {
     marks.masked = col >= 0 ? { cells: [[row, col]] } : { rows: [row] };
@@ -391,118 +372,32 @@ function linkHighlights(stage, result, row, col) {
 
 // ---- formulas --------------------------------------------------------------------------------
 
-// TeX of a token (KaTeX \text, with TeX specials escaped; control characters dropped and at
-// most MAX_TOKEN_CHARS characters, whatever the caller passes).
-function tok(t) {
-  const chars = [...String(t).replace(/[\u0000-\u001f\u007f-\u009f]/g, '')];
-  const short = chars.length > MAX_TOKEN_CHARS ? chars.slice(0, MAX_TOKEN_CHARS).join('') + '…' : chars.join('');
-  return '\\text{' + short.replace(/[\\{}$&#^_%~]/g, (c) => '\\' + (c === '\\' ? 'textbackslash ' : c)) + '}';
-}
-
 // The step's explanation; the mask and softmax steps say what the engine returned for the
 // fill and softmax chosen (pipeline.text.js).
 function explainText(ctx, stage, inputs, result) {
   const { s, state } = ctx;
-  if (stage === 'masked') return sentences(s, maskedStep(state, result, ctx.views.fmt));
+  if (stage === 'masked') return sentences(s, maskedStep(state, result, fmt));
   if (stage === 'weights') return sentences(s, weightsStep(state, result, inputs.queryTokens));
   return stage === 'scaled' && inputs.scoresTyped ? s('explain.scaled.typed') : s(`explain.${stage}`);
 }
 
-function generalTex(s, stage, inputs, state) {
-  const T = state.temperature !== 1 ? 'T' : '';
-  switch (stage) {
-    case 'scores': return 'S = QK^{\\top},\\qquad s_{ij} = q_i \\cdot k_j = \\sum_{d=1}^{d_k} q_{i,d}\\,k_{j,d}';
-    case 'scaled': return inputs.scoresTyped
-      ? '\\tilde S = S' + (T ? ' / T' : '')
-      : `\\tilde S = \\frac{QK^{\\top}}{\\sqrt{d_k}${T ? '\\,T' : ''}},\\qquad d_k = ${inputs.dk}` + (T ? `,\\ T = ${state.temperature}` : '');
-    case 'masked': return `m_{ij} = \\begin{cases} \\tilde s_{ij} & \\text{${s('tex.if')}} \\\\ ` +
-      fillTex(state.fill) + ` & \\text{${s('tex.otherwise')}} \\end{cases}`;
-    case 'weights': return state.stable
-      ? 'w_{ij} = \\frac{e^{\\,m_{ij} - \\max_k m_{ik}}}{\\sum_{k} e^{\\,m_{ik} - \\max_k m_{ik}}}'
-      : 'w_{ij} = \\frac{e^{\\,m_{ij}}}{\\sum_{k} e^{\\,m_{ik}}}';
-    case 'output': return 'o_i = \\sum_{j} w_{ij}\\, v_j,\\qquad O = WV';
-    default: return '';
-  }
-}
-
-function fillTex(fill) {
-  return { 'neg-inf': '-\\infty', 'large-negative': '-10^{9}', zero: '0' }[fill];
-}
-
-// The formula for the selected cell or row, filled with the engine's numbers.
-function liveTex(ctx, stage, inputs, result, i, j) {
-  const { tex } = ctx.views;
-  // A vector that may break after a comma on a narrow screen.
-  const vec = (v, digits) => ctx.views.texVector(v, digits, VEC_MAX).replaceAll(',\\ ', ',\\allowbreak\\ ');
-  const qt = inputs.queryTokens, kt = inputs.keyTokens;
-  const at = (m, r, c) => m.data[r * m.cols + c];
-  const jj = j < 0 ? 0 : j;
-  const sub = (a, b) => `_{${tok(a)},\\,${tok(b)}}`;
-  switch (stage) {
-    case 'scores': {
-      if (inputs.scoresTyped) return `s${sub(qt[i], kt[jj])} = ${tex(at(result.scores, i, jj))}\\quad(\\text{${ctx.s('tex.typed')}})`;
-      const q = rowOf(inputs.query, i), k = rowOf(inputs.key, jj);
-      const terms = q.slice(0, 6).map((x, d) => `{${d ? paren(tex(x)) : tex(x)}\\times${paren(tex(k[d]))}}`);
-      if (q.length > 6) terms.push('\\cdots');
-      return `s${sub(qt[i], kt[jj])} = q_{${tok(qt[i])}}\\cdot k_{${tok(kt[jj])}} = ${terms.join(' + ')} = ${tex(at(result.scores, i, jj))}`;
-    }
-    case 'scaled': {
-      const sc = at(result.scores, i, jj), scl = at(result.scaled, i, jj);
-      const T = ctx.state.temperature !== 1 ? `\\,\\times ${ctx.state.temperature}` : '';
-      if (inputs.scoresTyped) return `\\tilde s${sub(qt[i], kt[jj])} = ${tex(scl)}`;
-      return `\\tilde s${sub(qt[i], kt[jj])} = \\dfrac{q_i\\cdot k_j}{\\sqrt{d_k}${T}} = \\dfrac{${tex(sc)}}{\\sqrt{${inputs.dk}}${T}} = ${tex(scl)}`;
-    }
-    case 'masked': {
-      const allowed = at(result.mask, i, jj) !== 0;
-      const v = at(result.masked, i, jj);
-      return allowed
-        ? `m${sub(qt[i], kt[jj])} = \\tilde s${sub(qt[i], kt[jj])} = ${tex(v)}`
-        : `m${sub(qt[i], kt[jj])} = ${tex(v)}`;
-    }
-    case 'weights': {
-      const m = rowOf(result.masked, i);
-      const finite = m.filter((x) => !Number.isNaN(x));
-      const top = max(finite);
-      const w = at(result.weights, i, jj);
-      const row = `w_{${tok(qt[i])}} = \\operatorname{softmax}(${vec(m, 2)}) = ${vec(rowOf(result.weights, i), 3)}`;
-      const cell = ctx.state.stable
-        ? `w${sub(qt[i], kt[jj])} = \\dfrac{e^{\\,${paren(tex(m[jj]))} - ${paren(tex(top))}}}{\\sum_k e^{\\,m_{ik} - ${paren(tex(top))}}} = ${tex(w, 3)}`
-        : `w${sub(qt[i], kt[jj])} = \\dfrac{e^{\\,${paren(tex(m[jj]))}}}{\\sum_k e^{\\,m_{ik}}} = ${tex(w, 3)}`;
-      return j < 0 ? [row] : [cell, row];
-    }
-    case 'output': {
-      const w = rowOf(result.weights, i);
-      const terms = w.map((x, k) => ({ x, k })).filter(({ x }) => x !== 0).slice(0, 5)
-        .map(({ x, k }) => `${tex(x, 2)}\\,v_{${tok(kt[k])}}`);
-      if (w.filter((x) => x !== 0).length > 5) terms.push('\\cdots');
-      return `o_{${tok(qt[i])}} = ${terms.join(' + ') || '0'} = ${vec(rowOf(result.output, i), 2)}`;
-    }
-    default: return '';
-  }
-}
-
-// Negative numbers in parentheses inside products and sums.
-function paren(t) {
-  return t.startsWith('-') ? `(${t})` : t;
-}
-
 // A plain-language reading of the selected row.
 function noteText(ctx, stage, inputs, result, i, j) {
-  const { s, views } = ctx;
+  const { s } = ctx;
   const qt = inputs.queryTokens, kt = inputs.keyTokens;
-  const blocked = blockedNote(ctx.state, result, stage, i, j, qt, kt, views.fmt);
+  const blocked = blockedNote(ctx.state, result, stage, i, j, qt, kt, fmt);
   if (blocked) return sentences(s, blocked);
   const w = rowOf(result.weights, i);
   if (stage === 'weights') {
     const best = w.indexOf(max(w));
     const notes = PRESETS[ctx.state.preset].queryNotes;
     const q = notes && !ctx.state.queryTokens.length ? s('queryNote', { q: qt[i], note: notes[ctx.lang][i] }) : qt[i];
-    return best >= 0 ? s(rowKind(w) === 'uniform' ? 'evenly' : 'landsOn', { q, k: kt[best], w: views.fmt(w[best], 2), h: views.fmt(result.entropy[i], 3) }) : '';
+    return best >= 0 ? s(rowKind(w) === 'uniform' ? 'evenly' : 'landsOn', { q, k: kt[best], w: fmt(w[best], 2), h: fmt(result.entropy[i], 3) }) : '';
   }
   if (stage === 'output') {
     // The keys with a weight above zero, largest first; at most 8 named.
     const mixed = w.map((x, j) => ({ x, j })).filter(({ x }) => x > 0).sort((a, b) => b.x - a.x);
-    const list = mixed.slice(0, 8).map(({ x, j }) => s('mixItem', { k: kt[j], w: views.fmt(x, 2) }));
+    const list = mixed.slice(0, 8).map(({ x, j }) => s('mixItem', { k: kt[j], w: fmt(x, 2) }));
     if (mixed.length > 8) list.push(s('andMore', { n: mixed.length - 8 }));
     return s('mixes', { q: qt[i], list: list.join(s('listSep')) });
   }
@@ -510,11 +405,12 @@ function noteText(ctx, stage, inputs, result, i, j) {
 }
 
 function drawBars(ctx, stage, inputs, result, i) {
+  const ui = ctx.ui;
   if (stage !== 'weights') {
     if (ui.bars) { ui.bars.destroy(); ui.bars = null; }
     return;
   }
-  if (!ui.bars) ui.bars = ctx.views.createBars(ui.barsBox, { color: '#3b528b' });
+  if (!ui.bars) ui.bars = createBars(ui.barsBox, { color: '#3b528b' });
   const title = ctx.s('weightsOf', { token: inputs.queryTokens[i] });
   ui.bars.update({ values: rowOf(result.weights, i), labels: inputs.keyTokens, domain: [0, 1], caption: title, digits: 3 });
 }
@@ -522,6 +418,7 @@ function drawBars(ctx, stage, inputs, result, i) {
 // The hand-check preset: the learner works the softmax of the typed row out by hand; the
 // Softmax chapter's "check by hand" step checks it. A button takes the row there.
 function drawHandCheck(ctx, stage, inputs) {
+  const ui = ctx.ui;
   const { s, state } = ctx;
   const p = PRESETS[state.preset];
   if (stage !== 'weights' || !p.publishedGuess) { ui.guessBox.replaceChildren(); ui.guessBox.dataset.key = ''; return; }
@@ -529,11 +426,9 @@ function drawHandCheck(ctx, stage, inputs) {
   const key = row.join(',') + ctx.lang;
   if (ui.guessBox.dataset.key === key) return;
   ui.guessBox.dataset.key = key;
-  const same = row.length === state.smScores.length && row.every((x, j) => x === state.smScores[j]);
   ui.guessBox.replaceChildren(
     h('h4', { text: s('guessTitle') }),
     h('p', { class: 'hint', text: s('guessHint', { scores: row.join(', '), printed: p.publishedGuess.join(', ') }) }),
     h('button', { type: 'button', class: 'btn primary hand-check-go', text: s('guessGo'),
-      // A new row of scores starts with no answer; the same row keeps the learner's.
-      onclick: () => ctx.set({ lesson: 'softmax', stage: 'hand-check', smScores: row, ...(same ? {} : { smGuess: [] }) }) }));
+      onclick: () => ctx.set(handCheckLink(ctx.state, row)) }));
 }

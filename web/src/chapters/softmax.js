@@ -4,20 +4,16 @@
 // weight and entropy comes from the engine (softmax, hardAttention, gumbelSoftmax).
 
 import { MAX_TOKENS, PRESETS, rowOf } from '../example.js';
-import { parseList, nearestStop } from '../format.js';
+import { fmt, texVector, parseNumber, parseList, nearestStop } from '../format.js';
+import { sentences } from '../i18n.js';
 import { h, field, showError, syncInput } from '../views/dom.js';
-import { createStepper, stepSection } from '../views/stepper.js';
+import { createBars } from '../views/bars.js';
+import { renderFormula } from '../views/formula.js';
 import { createStacked } from '../views/stacked-bar.js';
+import { dataTable } from '../views/table.js';
+import { closureStep } from './shell.js';
 import strings from './softmax.strings.js';
 import { gumbelCompare } from './softmax.text.js';
-
-const STEPS = [
-  { id: 'overflow', title: { en: 'Overflow', zh: '溢出' } },
-  { id: 'temperature', title: { en: 'Temperature', zh: '温度' } },
-  { id: 'budget', title: { en: 'A budget of 1', zh: '总额为 1 的预算' } },
-  { id: 'hard-soft', title: { en: 'Hard and soft', zh: '硬与软' } },
-  { id: 'hand-check', title: { en: 'Check by hand', zh: '手算核对' } },
-];
 
 // The row of the translation example while writing 猫, and the weights an article printed for it.
 const DEFAULT_SCORES = PRESETS['hand-check'].scores[0];
@@ -30,13 +26,11 @@ const TOLERANCE = 0.005;                    // per weight, for the hand check
 const SUM_TOLERANCE = 0.01;
 
 
-let ui = null; // DOM handles of the chapter on screen
-
 export default {
   id: 'softmax',
+  prefix: 'sm',
   title: { en: 'Softmax', zh: 'Softmax' },
   strings,
-  steps: STEPS,
   state: {
     smScores: { type: 'list', item: 'float', default: DEFAULT_SCORES, maxItems: MAX_TOKENS }, // the row of scores
     smShift: { type: 'float', default: 0, min: -120, max: 120 },                             // added to every score (overflow step)
@@ -44,49 +38,29 @@ export default {
     gumbelSeed: { type: 'int', default: 1, min: 0, max: 2 ** 32 - 1 },                      // its own, so drawing does not reseed the random example
     smGuess: { type: 'list', item: 'float', default: [], maxItems: MAX_TOKENS },             // the learner's hand-computed weights
   },
-
-  enter(root, ctx) {
-    const { s, lang } = ctx;
-    ui = { sections: {} };
-    root.append(h('h2', { text: this.title[lang] }), h('p', { class: 'lead', text: s('intro') }));
-    buildPanel(root, ctx);
-    ui.stepper = createStepper(ctx, STEPS);
-    root.append(ui.stepper.el);
-    ui.sections = {
-      overflow: buildOverflow(ctx),
-      temperature: buildTemperature(ctx),
-      budget: buildBudget(ctx),
-      'hard-soft': buildHardSoft(ctx),
-      'hand-check': buildHandCheck(ctx),
-    };
-    for (const sec of Object.values(ui.sections)) root.append(sec.el);
-  },
-
-  update(ctx) {
-    const stage = ctx.state.stage;
-    ui.stepper.sync(stage);
-    syncPanel(ctx);
-    for (const [id, sec] of Object.entries(ui.sections)) sec.el.hidden = id !== stage;
-    try {
-      ui.sections[stage].draw(ctx, ctx.state.smScores);
-      ui.error.textContent = '';
-    } catch (e) {
-      // Keep what is on screen; say what the engine refused.
-      ui.error.textContent = ctx.s('errEngine', { msg: e.message });
-    }
-  },
-
-  leave() {
-    ui = null;
-  },
+  steps: [
+    closureStep('overflow', { en: 'Overflow', zh: '溢出' }, buildOverflow),
+    closureStep('temperature', { en: 'Temperature', zh: '温度' }, buildTemperature),
+    closureStep('budget', { en: 'A budget of 1', zh: '总额为 1 的预算' }, buildBudget),
+    closureStep('hard-soft', { en: 'Hard and soft', zh: '硬与软' }, buildHardSoft),
+    closureStep('hand-check', { en: 'Check by hand', zh: '手算核对' }, buildHandCheck),
+  ],
+  // Every step draws from the one row of scores.
+  compute: (c) => c.state.smScores,
+  panel: { build: buildPanel, draw: drawPanel },
 };
+
+// The link other chapters use to open the hand check on a row of scores (the pipeline's
+// hand-check preset sends its row here). A new row starts with no answer; the same row keeps
+// the learner's. Returns the patch for c.set.
+export function handCheckLink(state, scores) {
+  const same = scores.length === state.smScores.length && scores.every((x, j) => x === state.smScores[j]);
+  return { lesson: 'softmax', stage: 'hand-check', smScores: scores, ...(same ? {} : { smGuess: [] }) };
+}
 
 // ---- helpers ----------------------------------------------------------------------------------
 
 const labelsOf = (n) => Array.from({ length: n }, (_, k) => `s${k + 1}`);
-
-// A step's section, headed by its h.<id> string.
-const section = (id, ctx, ...children) => stepSection('sm', id, ctx.s(`h.${id}`), ...children);
 
 function setMsg(el, cls, text) {
   el.className = `msg ${cls}`;
@@ -104,7 +78,7 @@ function slider(id, labelText, { min, max, step, onInput }) {
 
 // ---- the scores panel ------------------------------------------------------------------------------
 
-function buildPanel(root, ctx) {
+function buildPanel(ctx, v) {
   const { s } = ctx;
   const f = field(s('scores'), h('input', { type: 'text', class: 'wide', inputmode: 'decimal', autocomplete: 'off', spellcheck: false }), s('scoresHint'));
   f.input.addEventListener('change', () => {
@@ -115,16 +89,14 @@ function buildPanel(root, ctx) {
     ctx.set({ smScores: r.values, smGuess: [] });
   });
   const reset = h('button', { type: 'button', class: 'btn', text: s('reset'), onclick: () => { showError(f, ''); ctx.set({ smScores: DEFAULT_SCORES, smGuess: [] }); } });
-  ui.error = h('div', { class: 'field-error', role: 'alert' });
-  root.append(h('section', { class: 'panel', 'data-group': 'inputs', 'aria-labelledby': 'sm-panel-h' },
+  v.scores = f;
+  return h('section', { class: 'panel', 'data-group': 'inputs', 'aria-labelledby': 'sm-panel-h' },
     h('h3', { class: 'panel-title', id: 'sm-panel-h', text: s('inputs') }),
-    h('div', { class: 'controls sm-scores-row' }, f.wrap, reset),
-    ui.error));
-  ui.scores = f;
+    h('div', { class: 'controls sm-scores-row' }, f.wrap, reset));
 }
 
-function syncPanel(ctx) {
-  syncInput(ui.scores, ctx.state.smScores.join(', '));
+function drawPanel(ctx, scores, v) {
+  syncInput(v.scores, scores.join(', '));
 }
 
 // ---- 1. overflow: stable vs naive -----------------------------------------------------------------
@@ -135,42 +107,37 @@ function buildOverflow(ctx) {
   const formula = h('div', { class: 'formula' });
   const table = h('div', { class: 'compare-scroll' });
   const note = h('p', { class: 'msg info', 'aria-live': 'polite' });
-  const el = section('overflow', ctx, h('p', { class: 'explain', text: s('p.overflow1') }), h('p', { class: 'explain', text: s('p.overflow2') }),
-    formula, h('div', { class: 'controls', 'data-group': 'inputs' }, sl.wrap), table, note, h('p', { class: 'hint', text: s('driftNote') }));
+  const nodes = [h('p', { class: 'explain', text: s('p.overflow1') }), h('p', { class: 'explain', text: s('p.overflow2') }),
+    formula, h('div', { class: 'controls', 'data-group': 'inputs' }, sl.wrap), table, note, h('p', { class: 'hint', text: s('driftNote') })];
 
   function draw(ctx, scores) {
-    const { engine, views, state } = ctx;
+    const { engine, state } = ctx;
     sl.input.value = String(state.smShift);
-    sl.out.textContent = (state.smShift > 0 ? '+' : '') + views.fmt(state.smShift, 0);
-    views.renderFormula(formula, `\\begin{aligned} &\\text{${s('mathNaive')} } & w_i &= \\frac{e^{s_i}}{\\sum_j e^{s_j}} \\\\[4pt] &\\text{${s('mathStable')} } & w_i &= \\frac{e^{s_i - \\max_k s_k}}{\\sum_j e^{s_j - \\max_k s_k}} \\end{aligned}`);
+    sl.out.textContent = (state.smShift > 0 ? '+' : '') + fmt(state.smShift, 0);
+    renderFormula(formula, `\\begin{aligned} &\\text{${s('mathNaive')} } & w_i &= \\frac{e^{s_i}}{\\sum_j e^{s_j}} \\\\[4pt] &\\text{${s('mathStable')} } & w_i &= \\frac{e^{s_i - \\max_k s_k}}{\\sum_j e^{s_j - \\max_k s_k}} \\end{aligned}`);
     const shifted = scores.map((x) => x + state.smShift); // the inputs, moved by the slider
     const stable = engine.softmax({ scores: [shifted], stable: true });
     const naive = engine.softmax({ scores: [shifted], stable: false });
     const ws = rowOf(stable.weights, 0), wn = rowOf(naive.weights, 0);
     const labels = labelsOf(scores.length);
-    const cell = (x, digits, wrong = false) => h('td', { class: Number.isFinite(x) && !wrong ? '' : 'flagged', text: views.fmt(x, digits) + (wrong && Number.isFinite(x) ? ' ≠' : '') });
-    const body = shifted.map((x, k) => h('tr', {},
-      h('th', { scope: 'row', text: labels[k] }),
-      h('td', { class: x > EXP_OVERFLOW ? 'flagged' : '' }, views.fmt(x, 2), x > EXP_OVERFLOW ? h('span', { class: 'flag-mark', text: ` ⚠ ${s('overflowFlag')}` }) : null),
-      cell(ws[k], 4), cell(wn[k], 4, !(Math.abs(wn[k] - ws[k]) <= 1e-4))));
-    body.push(h('tr', { class: 'entropy-row' }, h('th', { scope: 'row', text: s('entropy') }), h('td', { text: '' }),
-      cell(stable.entropy[0], 4), cell(naive.entropy[0], 4)));
-    table.replaceChildren(h('table', { class: 'data-table sm-overflow-table' },
-      h('thead', {}, h('tr', {}, h('th', { scope: 'col', text: '' }), h('th', { scope: 'col', text: s('colScore') }),
-        h('th', { scope: 'col', text: s('colStable') }), h('th', { scope: 'col', text: s('colNaive') }))),
-      h('tbody', {}, ...body)));
+    const cell = (x, digits, wrong = false) => ({ class: Number.isFinite(x) && !wrong ? '' : 'flagged', text: fmt(x, digits) + (wrong && Number.isFinite(x) ? ' ≠' : '') });
+    const rows = shifted.map((x, k) => [labels[k],
+      x > EXP_OVERFLOW ? { class: 'flagged', node: [fmt(x, 2), h('span', { class: 'flag-mark', text: ` ⚠ ${s('overflowFlag')}` })] } : fmt(x, 2),
+      cell(ws[k], 4), cell(wn[k], 4, !(Math.abs(wn[k] - ws[k]) <= 1e-4))]);
+    rows.push({ attrs: { class: 'entropy-row' }, cells: [s('entropy'), '', cell(stable.entropy[0], 4), cell(naive.entropy[0], 4)] });
+    table.replaceChildren(dataTable({ className: 'data-table sm-overflow-table',
+      head: ['', s('colScore'), s('colStable'), s('colNaive')], rows }));
     const nans = wn.filter((x) => !Number.isFinite(x)).length;
     const off = wn.filter((x, k) => Number.isFinite(x) && Math.abs(x - ws[k]) > 1e-4).length;
     // Does the stable column still match the unshifted scores? (a check, to 4 decimals)
     const base = rowOf(engine.softmax({ scores: [scores], stable: true }).weights, 0);
     const same = base.every((x, k) => Math.abs(x - ws[k]) <= 1e-4);
-    const join = ctx.lang === 'zh' ? '' : ' ';
-    if (nans) setMsg(note, 'bad', [s('naiveBroken', { n: nans, m: wn.length }), off ? s('naiveOthers') : '', same ? s('stableSame') : ''].filter(Boolean).join(join));
+    if (nans) setMsg(note, 'bad', sentences(ctx.lang, [s('naiveBroken', { n: nans, m: wn.length }), off ? s('naiveOthers') : '', same ? s('stableSame') : '']));
     else if (off) setMsg(note, 'bad', s('naiveZeros', { n: off, m: wn.length }));
     else setMsg(note, 'info', s('naiveOk'));
     note.dataset.broken = String(nans > 0);
   }
-  return { el, draw };
+  return { nodes, draw };
 }
 
 // ---- 2. temperature --------------------------------------------------------------------------------
@@ -182,25 +149,25 @@ function buildTemperature(ctx) {
   const barsBox = h('div', {});
   const title = h('h4', { class: 'map-title' });
   barsBox.append(title);
-  const bars = ctx.views.createBars(barsBox, { color: '#3b528b' });
+  const bars = createBars(barsBox, { color: '#3b528b' });
   const line = h('p', { class: 'note', 'aria-live': 'polite' });
-  const el = section('temperature', ctx, h('p', { class: 'explain', text: s('p.temperature') }), h('p', { class: 'explain', text: s('p.temperature2') }),
-    formula, h('div', { class: 'controls', 'data-group': 'inputs' }, sl.wrap), barsBox, line);
+  const nodes = [h('p', { class: 'explain', text: s('p.temperature') }), h('p', { class: 'explain', text: s('p.temperature2') }),
+    formula, h('div', { class: 'controls', 'data-group': 'inputs' }, sl.wrap), barsBox, line];
 
   function draw(ctx, scores) {
-    const { engine, views, state } = ctx;
+    const { engine, state } = ctx;
     const T = state.temperature;
     sl.input.value = String(nearestStop(T_STOPS, T));
     sl.out.textContent = `T = ${T}`;
     sl.input.setAttribute('aria-valuetext', sl.out.textContent); // the slider moves over stops, not over T itself
-    views.renderFormula(formula, `w_i = \\frac{e^{s_i / T}}{\\sum_j e^{s_j / T}}, \\qquad T = ${T}`);
+    renderFormula(formula, `w_i = \\frac{e^{s_i / T}}{\\sum_j e^{s_j / T}}, \\qquad T = ${T}`);
     const r = engine.softmax({ scores: [scores], temperature: T });
     const even = engine.softmax({ scores: [scores.map(() => 0)] }); // equal scores: the largest entropy
     title.textContent = s('weightsAt', { T });
     bars.update({ values: rowOf(r.weights, 0), labels: labelsOf(scores.length), domain: [0, 1], caption: title.textContent, digits: 3 });
-    line.textContent = s('entropyLine', { h: views.fmt(r.entropy[0], 3), n: scores.length, hmax: views.fmt(even.entropy[0], 3) });
+    line.textContent = s('entropyLine', { h: fmt(r.entropy[0], 3), n: scores.length, hmax: fmt(even.entropy[0], 3) });
   }
-  return { el, draw };
+  return { nodes, draw };
 }
 
 // ---- 3. the budget ---------------------------------------------------------------------------------
@@ -212,11 +179,11 @@ function buildBudget(ctx) {
   const box = h('div', {}, title);
   const stacked = createStacked(box, {});
   const check = h('p', { class: 'hint' });
-  const el = section('budget', ctx, h('p', { class: 'explain', text: s('p.budget') }),
-    h('div', { class: 'controls', 'data-group': 'inputs' }, h('span', { class: 'field-label', text: s('nudge') }), nudges), box, check);
+  const nodes = [h('p', { class: 'explain', text: s('p.budget') }),
+    h('div', { class: 'controls', 'data-group': 'inputs' }, h('span', { class: 'field-label', text: s('nudge') }), nudges), box, check];
 
   function draw(ctx, scores) {
-    const { engine, views, state } = ctx;
+    const { engine, state } = ctx;
     const labels = labelsOf(scores.length);
     const move = (k, d) => {
       const next = state.smScores.slice();
@@ -230,15 +197,15 @@ function buildBudget(ctx) {
         h('span', { class: 'nudge-label' }),
         h('button', { type: 'button', class: 'btn', 'aria-label': s('raise', { k: l }), text: '+', onclick: () => move(k, 1) }))));
     }
-    [...nudges.querySelectorAll('.nudge-label')].forEach((el, k) => { el.textContent = `${labels[k]} = ${views.fmt(scores[k], 2)}`; });
+    [...nudges.querySelectorAll('.nudge-label')].forEach((el, k) => { el.textContent = `${labels[k]} = ${fmt(scores[k], 2)}`; });
     const r = engine.softmax({ scores: [scores], temperature: state.temperature });
     const w = rowOf(r.weights, 0);
     title.textContent = s('budgetBar', { T: state.temperature });
     stacked.update({ values: w, labels, caption: title.textContent, digits: 4 });
     const sum = w.reduce((a, b) => a + b, 0); // a check of the engine's output, not a result
-    check.textContent = s('sumCheck', { sum: views.fmt(sum, 4) });
+    check.textContent = s('sumCheck', { sum: fmt(sum, 4) });
   }
-  return { el, draw };
+  return { nodes, draw };
 }
 
 // ---- 4. hard, soft, Gumbel -------------------------------------------------------------------------
@@ -259,10 +226,10 @@ function buildHardSoft(ctx) {
     rows.push({ label, sb });
   };
   for (let k = 0; k < 2 + GUMBEL_SAMPLES; k++) addRow();
-  const el = section('hard-soft', ctx, h('p', { class: 'explain', text: s('p.hard') }), h('p', { class: 'explain', text: s('p.soft') }),
+  const nodes = [h('p', { class: 'explain', text: s('p.hard') }), h('p', { class: 'explain', text: s('p.soft') }),
     h('p', { class: 'explain', text: s('p.gumbel') }), compare,
     h('div', { class: 'controls', 'data-group': 'inputs' }, sl.wrap, h('div', { class: 'field' }, h('span', { class: 'field-label', text: '\u00a0' }), h('div', { class: 'sm-range' }, redraw, seedOut))),
-    list);
+    list];
 
   function draw(ctx, scores) {
     const { engine, state } = ctx;
@@ -286,7 +253,7 @@ function buildHardSoft(ctx) {
     show(rows[1], s('hardRow'), hard, 0);
     for (let k = 0; k < GUMBEL_SAMPLES; k++) show(rows[2 + k], s('gumbelRow', { k: k + 1 }), gumbel, k);
   }
-  return { el, draw };
+  return { nodes, draw };
 }
 
 // ---- 5. the hand check -----------------------------------------------------------------------------
@@ -300,12 +267,12 @@ function buildHandCheck(ctx) {
   const clear = h('button', { type: 'button', class: 'btn', text: s('clearGuess'), onclick: () => ctx.set({ smGuess: [] }) });
   const scoresLine = h('div', { class: 'formula' });
   let fields = [];
-  const el = section('hand-check', ctx, h('p', { class: 'explain', text: s('p.hand1') }), h('p', { class: 'explain', text: s('p.hand2') }),
-    scoresLine, form, formError, h('div', { class: 'controls' }, printed, clear), result);
+  const nodes = [h('p', { class: 'explain', text: s('p.hand1') }), h('p', { class: 'explain', text: s('p.hand2') }),
+    scoresLine, form, formError, h('div', { class: 'controls' }, printed, clear), result];
 
   form.addEventListener('submit', (e) => {
     e.preventDefault();
-    const values = fields.map((f) => ctx.views.parseNumber(f.input.value));
+    const values = fields.map((f) => parseNumber(f.input.value));
     let bad = false;
     fields.forEach((f, k) => {
       const ok = !Number.isNaN(values[k]);
@@ -317,10 +284,10 @@ function buildHandCheck(ctx) {
   });
 
   function draw(ctx, scores) {
-    const { engine, views, state } = ctx;
+    const { engine, state } = ctx;
     const n = scores.length;
     const labels = labelsOf(n);
-    views.renderFormula(scoresLine, `s = ${views.texVector(scores, 2)}`);
+    renderFormula(scoresLine, `s = ${texVector(scores, 2)}`);
     printed.hidden = n !== PRINTED.length;
     if (form.dataset.n !== String(n)) {
       form.dataset.n = String(n);
@@ -337,19 +304,17 @@ function buildHandCheck(ctx) {
     const wrong = labels.filter((_, k) => !(diffs[k] <= TOLERANCE));
     const sum = guess.reduce((a, b) => a + b, 0);              // the learner's own numbers
     const sumOk = Math.abs(sum - 1) <= SUM_TOLERANCE;
-    const table = h('table', { class: 'data-table sm-hand-table' },
-      h('thead', {}, h('tr', {}, h('th', { scope: 'col', text: '' }), ...['colYours', 'colEngine', 'colDiff', 'colOk'].map((k) => h('th', { scope: 'col', text: s(k) })))),
-      h('tbody', {}, ...labels.map((l, k) => h('tr', {},
-        h('th', { scope: 'row', text: l }),
-        h('td', { text: views.fmt(guess[k], 4) }),
-        h('td', { text: views.fmt(w[k], 4) }),
-        h('td', { class: diffs[k] <= TOLERANCE ? '' : 'flagged', text: views.fmt(diffs[k], 4) }),
-        h('td', { class: diffs[k] <= TOLERANCE ? '' : 'flagged', text: diffs[k] <= TOLERANCE ? `✓ ${s('yes')}` : `✗ ${s('no')}` })))));
+    const ok = (k) => diffs[k] <= TOLERANCE;
+    const table = dataTable({ className: 'data-table sm-hand-table',
+      head: ['', ...['colYours', 'colEngine', 'colDiff', 'colOk'].map((k) => s(k))],
+      rows: labels.map((l, k) => [l, fmt(guess[k], 4), fmt(w[k], 4),
+        { class: ok(k) ? '' : 'flagged', text: fmt(diffs[k], 4) },
+        { class: ok(k) ? '' : 'flagged', text: ok(k) ? `✓ ${s('yes')}` : `✗ ${s('no')}` }]) });
     const verdict = h('p', { class: `msg ${wrong.length ? 'bad' : 'good'} sm-verdict`, text: wrong.length ? s('wrong', { n: wrong.length, m: n, list: wrong.join(', ') }) : s('right') });
     verdict.dataset.result = wrong.length ? 'wrong' : 'right';
-    const sumMsg = h('p', { class: `msg ${sumOk ? 'good' : 'bad'} sm-sum`, text: s(sumOk ? 'sumOk' : 'sumBad', { sum: views.fmt(sum, 3) }) });
+    const sumMsg = h('p', { class: `msg ${sumOk ? 'good' : 'bad'} sm-sum`, text: s(sumOk ? 'sumOk' : 'sumBad', { sum: fmt(sum, 3) }) });
     sumMsg.dataset.result = sumOk ? 'ok' : 'bad';
     result.replaceChildren(verdict, sumMsg, h('div', { class: 'compare-scroll' }, table), h('p', { class: 'hint', text: s('sumNote') }));
   }
-  return { el, draw };
+  return { nodes, draw };
 }
