@@ -170,6 +170,47 @@ SaturationResult saturation_sweep(const SaturationArgs& a) {
 
 // ---- merging two chunks of the variance experiment -------------------------------------------
 
+static Error check_counts(const std::string& name, const std::vector<int>& counts, int samples,
+                          const char* samples_name) {
+  long long total = 0;
+  for (std::size_t i = 0; i < counts.size(); i++) {
+    if (counts[i] < 0) {
+      return name + ": expected counts >= 0, got " + std::to_string(counts[i]) + " in bin " +
+             std::to_string(i);
+    }
+    total += counts[i];
+  }
+  if (total != samples) {
+    return name + ": expected counts adding up to " + samples_name + " = " +
+           std::to_string(samples) + ", got " + std::to_string(total);
+  }
+  return {};
+}
+
+// |q·k| stays below d_k * 6^2 < 4e4 (normal draws are below 6 in size), so a mean past 1e12
+// or a variance past 1e24 is not a chunk of the experiment; within them the merge is finite.
+constexpr double kMaxChunkMean = 1e12, kMaxChunkVariance = 1e24;
+
+static Error check_moments(const std::string& name, const Moments& m) {
+  if (!(std::fabs(m.mean) <= kMaxChunkMean)) {
+    return name + ".mean: expected a number from -1e12 to 1e12, got " + format_number(m.mean);
+  }
+  if (!(m.variance >= 0 && m.variance <= kMaxChunkVariance)) {
+    return name + ".variance: expected a number from 0 to 1e24, got " + format_number(m.variance);
+  }
+  return {};
+}
+
+// One chunk ("a" or "b") of `samples` samples.
+static Error check_chunk(const std::string& name, const VarianceResult& r, int samples) {
+  const char* samples_name = name == "a" ? "aSamples" : "bSamples";
+  Error e = check_counts(name + ".histogram.rawCounts", r.raw_counts, samples, samples_name);
+  if (e.empty()) e = check_counts(name + ".histogram.scaledCounts", r.scaled_counts, samples, samples_name);
+  if (e.empty()) e = check_moments(name + ".raw", r.raw);
+  if (e.empty()) e = check_moments(name + ".scaled", r.scaled);
+  return e;
+}
+
 Error check_merge_variance(const VarianceResult& a, int a_samples, const VarianceResult& b,
                            int b_samples) {
   if (a_samples < 0 || b_samples < 1 || a_samples > limits::kMaxSamples - b_samples) {
@@ -185,7 +226,11 @@ Error check_merge_variance(const VarianceResult& a, int a_samples, const Varianc
   if (!a_ok || b.raw_counts.size() != bins || b.scaled_counts.size() != bins) {
     return "counts: expected " + std::to_string(bins) + " counts per histogram";
   }
-  return {};
+  // Each chunk must be what a run of its sample count gives: counts >= 0 adding up to the
+  // samples (so the merged counts cannot overflow), finite moments, a variance >= 0.
+  Error e = check_chunk("b", b, b_samples);
+  if (e.empty() && a_samples > 0) e = check_chunk("a", a, a_samples);
+  return e;
 }
 
 // Chan, Golub & LeVeque: combine means and sums of squared deviations of two parts.

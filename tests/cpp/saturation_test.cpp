@@ -307,14 +307,14 @@ TEST(MergeVariance, CombinesMomentsAndCounts) {
   b.scaled = {4.5, 0.5};
   a.edges = b.edges = {0, 1, 2};
   a.raw_counts = {1, 2};
-  b.raw_counts = {3, 4};
+  b.raw_counts = {1, 1};
   a.scaled_counts = {0, 3};
   b.scaled_counts = {2, 0};
   ASSERT_EQ(check_merge_variance(a, 3, b, 2), "");
   VarianceResult m = merge_variance(a, 3, b, 2);
   EXPECT_NEAR(m.raw.mean, 3.0, 1e-12);
   EXPECT_NEAR(m.raw.variance, 2.5, 1e-12);
-  EXPECT_EQ(m.raw_counts, (std::vector<int>{4, 6}));
+  EXPECT_EQ(m.raw_counts, (std::vector<int>{2, 3}));
   EXPECT_EQ(m.scaled_counts, (std::vector<int>{2, 3}));
   VarianceResult c = b;
   c.edges = {0, 1, 3};

@@ -175,10 +175,10 @@ for (const simd of BUILDS) {
         assert.ok(close(acc[side].std, Math.sqrt(one[side].variance), 0, 1e-9), `${side} std`);
       }
       // a hand example: {1, 2, 3} then {4, 5} -> mean 3, variance 2.5
-      const part = (mean, variance) => ({ raw: { mean, variance }, scaled: { mean, variance }, histogram: { edges: [0, 1], rawCounts: [1], scaledCounts: [1] } });
-      const m = engine.mergeVariance({ a: part(2, 1), aSamples: 3, b: part(4.5, 0.5), bSamples: 2 });
+      const part = (mean, variance, n) => ({ raw: { mean, variance }, scaled: { mean, variance }, histogram: { edges: [0, 1], rawCounts: [n], scaledCounts: [n] } });
+      const m = engine.mergeVariance({ a: part(2, 1, 3), aSamples: 3, b: part(4.5, 0.5, 2), bSamples: 2 });
       assert.ok(close(m.raw.mean, 3, 1e-12) && close(m.raw.variance, 2.5, 1e-12));
-      assert.deepEqual(Array.from(m.histogram.rawCounts), [2]);
+      assert.deepEqual(Array.from(m.histogram.rawCounts), [5]);
     });
 
     // Var(q·k) = d_k; the sample variance of n draws has standard error sqrt((2 d_k² + 6 d_k) / n)
