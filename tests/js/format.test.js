@@ -75,3 +75,32 @@ test('valuesLabel: punctuation follows the caption’s language, not the tokens�
   assert.equal(valuesLabel('“猫”的注意力权重', ['猫', '追'], [0.25, 0.75], 3), '“猫”的注意力权重：猫 0.250，追 0.750');
   assert.equal(valuesLabel('softmax 权重在总额 1 中的份额（T = 1）', ['s1'], [1]), 'softmax 权重在总额 1 中的份额（T = 1）：s1 1.00');
 });
+
+test('fmt agrees with toFixed/toExponential, written out here, over a sweep of magnitudes', async () => {
+  const { fmt } = await import('../../web/src/format.js');
+  const ref = (x, digits) => {
+    const a = Math.abs(x);
+    const s = a !== 0 && (a >= 1e5 || a < 0.5 * 10 ** -digits)
+      ? a.toExponential(Math.max(0, Math.min(digits, 2) - 1)).replace('e+', 'e') : a.toFixed(digits);
+    return x < 0 && /[1-9]/.test(s) ? '\u2212' + s : s;
+  };
+  let n = 0;
+  for (let e = -12; e <= 12; e += 0.37) {
+    for (const sign of [1, -1]) {
+      for (const digits of [0, 1, 2, 3, 4]) {
+        const x = sign * 10 ** e * 1.2345;
+        assert.equal(fmt(x, digits), ref(x, digits), `${x} with ${digits} digits`);
+        n++;
+      }
+    }
+  }
+  assert.ok(n > 600);
+});
+
+test('fmtInt: thousands separators', async () => {
+  const { fmtInt } = await import('../../web/src/format.js');
+  assert.equal(fmtInt(100000), '100,000');
+  assert.equal(fmtInt(1000000), '1,000,000');
+  assert.equal(fmtInt(999), '999');
+  assert.equal(fmtInt(0), '0');
+});

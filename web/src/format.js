@@ -1,11 +1,22 @@
 // Number formatting for everything the page prints. Pure, no DOM.
 // The page shows float32 results from the engine; these helpers only decide how they read.
 
+import { format } from 'd3-format';
+
 const MINUS = '\u2212'; // typographic minus, so "−3" and "−∞" line up with "+∞"
 
 // True when a value needs a warning flag on screen (the arithmetic broke down).
 export function isFlagged(x) {
   return Number.isNaN(x);
+}
+
+// d3-format formatters by specifier, made once each. d3-format writes the typographic minus
+// and drops the sign of a value that rounds to zero ("0.00", not "−0.00").
+const formatters = new Map();
+function formatter(spec) {
+  let f = formatters.get(spec);
+  if (!f) formatters.set(spec, (f = format(spec)));
+  return f;
 }
 
 // A number with `digits` fixed decimals; −∞, +∞ and NaN spelled out; huge or tiny magnitudes
@@ -16,15 +27,15 @@ export function fmt(x, digits = 2) {
   if (x === Infinity) return '+\u221e';
   if (x === -Infinity) return MINUS + '\u221e';
   const a = Math.abs(x);
-  let s;
   if (a !== 0 && (a >= 1e5 || a < 0.5 * 10 ** -digits)) {
-    s = a.toExponential(Math.max(0, Math.min(digits, 2) - 1)).replace('e+', 'e');
-  } else {
-    s = a.toFixed(digits);
+    return formatter(`.${Math.max(0, Math.min(digits, 2) - 1)}e`)(x).replace('e+', 'e');
   }
-  // A value that rounds to zero prints without a sign.
-  if (x < 0 && /[1-9]/.test(s)) return MINUS + s;
-  return s;
+  return formatter(`.${digits}f`)(x);
+}
+
+// A whole number with thousands separators: 100000 -> "100,000".
+export function fmtInt(n) {
+  return formatter(',d')(n);
 }
 
 // The same number as TeX for KaTeX: \infty, \text{NaN}, and a×10^k for exponents.

@@ -1,19 +1,12 @@
-// The one wiring file: loads the engine, reads the hash into the state, enters the chapter,
-// and on every change: set state -> write hash -> chapter.update.
+// The one wiring file: loads the engine, reads the hash into the state, mounts the chapter
+// through the shell (chapters/shell.js), and on every change: set state -> write hash -> update.
 
 import './styles.css';
 import { loadEngine } from './engine.js';
 import { chapters } from './chapters/index.js';
 import { mountChapter } from './chapters/shell.js';
 import { buildSchema, parseHash, serializeHash, validatePatch } from './state.js';
-import { detectLang, t as shellT, lookup, reason, clip, heatmapStrings, LANG_NAMES, HTML_LANG } from './i18n.js';
-import { createHeatmap } from './views/heatmap.js';
-import { createBars } from './views/bars.js';
-import { renderFormula } from './views/formula.js';
-import { renderTable } from './views/table.js';
-import { fmt, tex, texVector, fmtVector, parseNumber } from './format.js';
-
-const views = { createHeatmap, createBars, renderFormula, renderTable, fmt, tex, texVector, fmtVector, parseNumber };
+import { detectLang, t as shellT, reason, clip, LANG_NAMES, HTML_LANG } from './i18n.js';
 
 const schema = buildSchema(chapters);
 const base = { lang: detectLang(navigator.languages && navigator.languages.length ? navigator.languages : [navigator.language]) };
@@ -150,29 +143,12 @@ function enterChapter() {
   renderShell();
   try {
     const env = { state: () => state, set, engine, lang, notify };
-    running = ch.enter ? mountLegacy(ch, root, env) : mountChapter(ch, root, env);
+    running = mountChapter(ch, root, env);
     runUpdate();
   } catch (e) {
     console.error(e);
     notify(shellT(lang, 'chapterError', { msg: e.message }));
   }
-}
-
-// Chapters still written as { enter, update, leave } (until each is data for the shell).
-function mountLegacy(ch, root, env) {
-  const ctx = {
-    get state() { return state; },
-    set,
-    engine,
-    lang: env.lang,
-    s: (key, params) => lookup(ch.strings, env.lang, key, params),
-    t: (key, params) => shellT(env.lang, key, params),
-    // Heatmaps speak the page's language unless a chapter passes its own strings.
-    views: { ...views, createHeatmap: (parent, o = {}) => createHeatmap(parent, { ...o, strings: { ...heatmapStrings(env.lang), ...o.strings } }) },
-    notify,
-  };
-  ch.enter(root, ctx);
-  return { update: () => ch.update(ctx), leave: () => { if (ch.leave) ch.leave(); } };
 }
 
 function runUpdate() {

@@ -25,7 +25,7 @@ export default {
     errTau: 'τ must be a number from 0.01 to 100; “{value}” is not valid.',
     errEngine: 'The engine could not complete this computation: {msg}',
 
-    'variance.title': 'q·k has variance d_k',
+    'h.variance': 'q·k has variance d_k',
     'variance.explain': 'The bars are {n} values of q·k counted by the engine, one pair per RNG stream of the seed. The black curve is what theory expects: a normal curve with variance d_k for the raw scores, variance 1 after dividing by √d_k. Switch between raw and scaled and watch the horizontal axis.',
     'variance.small': 'At small d_k the bars do not follow the bell curve: with d_k = 1, q·k is a product of two normal numbers, sharply peaked at 0. Only the variance is guaranteed; the bell shape arrives as d_k grows (central limit theorem). The two end bars also count every value beyond ±4σ.',
     running: 'Computing… {done} of {total} pairs ({pct}%)',
@@ -54,7 +54,7 @@ export default {
     callout64: 'd_k = 64 (one head of a d_model = 768 model split into 12 heads): theory says the standard deviation of q·k is √64 = 8; the engine measured {std}. Scores of ±16 are ordinary, and softmax turns a gap of 16 between two scores into a weight ratio of e¹⁶. After dividing by 8 the measured standard deviation is {sstd}.',
     try64: 'Show the d_k = 64 case',
 
-    'growth.title': 'Variance against d_k',
+    'h.growth': 'Variance against d_k',
     'growth.explain': 'For each d_k from 1 to 1024 the engine draws {n} pairs and measures the variance of q·k. On log-log axes the raw points lie on the line variance = d_k (slope 1); the scaled points stay on the line variance = 1.',
     sweepRunning: 'Sweeping d_k… {done} of {total} values',
     sweepDone: 'Sweep done: 11 values of d_k in {ms} ms.',
@@ -66,7 +66,7 @@ export default {
     axisDk: 'd_k',
     axisVariance: 'variance',
 
-    'softmax.title': 'What large scores do to softmax',
+    'h.softmax': 'What large scores do to softmax',
     'softmax.explain': 'One query against {n} random keys at d_k = {dk}. On the left softmax gets the raw scores q·k, on the right the scaled ones. The charts below average {trials} such queries per d_k.',
     barsRaw: 'Weights from raw scores',
     barsScaled: 'Weights from scaled scores',
@@ -78,7 +78,7 @@ export default {
     axisEntropy: 'entropy (nats)',
     logn: 'ln n (uniform)',
 
-    'gradient.title': 'The gradient vanishes',
+    'h.gradient': 'The gradient vanishes',
     'gradient.explain': 'Softmax passes gradients back through its Jacobian J = diag(p) − p pᵀ. When p is one-hot every entry of J is 0: whatever the loss asks, the scores (and so W_q and W_k) receive almost nothing. The chart shows the engine’s mean Frobenius norm of J, and the norm of the gradient that reaches the scores when the loss pushes on the winning key.',
     gradCaption: 'Mean norm of the softmax Jacobian against d_k ({trials} queries of {n} keys each)',
     jacRaw: '‖J‖, raw',
@@ -90,7 +90,7 @@ export default {
     jacMapScaled: 'J for the query above, scaled scores (d_k = {dk})',
     gradNote: 'Both heatmaps share one colour scale. A nearly blank map is a softmax that has stopped learning.',
 
-    'temperature.title': '√d_k is a temperature',
+    'h.temperature': '√d_k is a temperature',
     'temperature.explain': 'Dividing the scores by a temperature τ before softmax flattens the weights when τ > 1 and sharpens them when τ < 1. Dividing by √d_k is exactly such a temperature, chosen automatically from the size of the vectors: raw scores at τ = √d_k give the same weights as scaled scores at τ = 1.',
     setTauRaw: 'Raw scores with τ = √d_k',
     setTauOne: 'Scaled scores with τ = 1',
@@ -126,7 +126,7 @@ export default {
     errTau: 'τ 必须是 0.01 到 100 之间的数，“{value}”无效。',
     errEngine: '引擎无法完成这次计算：{msg}',
 
-    'variance.title': 'q·k 的方差是 d_k',
+    'h.variance': 'q·k 的方差是 d_k',
     'variance.explain': '柱子统计的是引擎算出的 {n} 个 q·k 值，每一对 q、k 都取自该种子下一条独立的随机数流。黑色曲线是理论预期：原始分数是方差为 d_k 的正态曲线，除以 √d_k 之后方差为 1。在原始和缩放之间切换，留意横轴的刻度。',
     'variance.small': 'd_k 很小时，柱子并不贴合钟形曲线：d_k = 1 时 q·k 只是两个正态随机数的乘积，在 0 附近有一个尖峰。能保证的只有方差；钟形要等 d_k 变大才会出现（中心极限定理）。最两端的两根柱子还计入了超出 ±4σ 的所有值。',
     running: '计算中……已完成 {done} / {total} 对（{pct}%）',
@@ -155,7 +155,7 @@ export default {
     callout64: 'd_k = 64（d_model = 768 的模型切成 12 个头，每个头就是 64 维）：理论上 q·k 的标准差是 √64 = 8，引擎实测为 {std}。±16 这样的分数再平常不过，而两个分数相差 16，softmax 给出的权重之比就是 e¹⁶。除以 8 之后，实测标准差是 {sstd}。',
     try64: '看看 d_k = 64 的情形',
 
-    'growth.title': '方差随 d_k 增长',
+    'h.growth': '方差随 d_k 增长',
     'growth.explain': 'd_k 从 1 取到 1024，每个 d_k 引擎都抽取 {n} 对并测量 q·k 的方差。在双对数坐标上，原始分数的点落在“方差 = d_k”这条线上（斜率为 1）；缩放后的点则落在“方差 = 1”这条线上。',
     sweepRunning: '正在扫描 d_k……已完成 {done} / {total} 个',
     sweepDone: '扫描完成：11 个 d_k，用时 {ms} 毫秒。',
@@ -167,7 +167,7 @@ export default {
     axisDk: 'd_k',
     axisVariance: '方差',
 
-    'softmax.title': '分数过大时 softmax 会怎样',
+    'h.softmax': '分数过大时 softmax 会怎样',
     'softmax.explain': '一个 Query 对 {n} 个随机 Key，d_k = {dk}。左边 softmax 拿到的是原始分数 q·k，右边是缩放后的分数。下面两张图对每个 d_k 平均了 {trials} 个这样的 Query。',
     barsRaw: '原始分数得到的权重',
     barsScaled: '缩放分数得到的权重',
@@ -179,7 +179,7 @@ export default {
     axisEntropy: '熵（奈特）',
     logn: 'ln n（均匀分布）',
 
-    'gradient.title': '梯度消失',
+    'h.gradient': '梯度消失',
     'gradient.explain': 'softmax 通过它的雅可比矩阵 J = diag(p) − p pᵀ 把梯度传回去。p 是独热向量时，J 的每个元素都是 0：无论损失如何要求，分数（以及 W_q、W_k）几乎什么也收不到。图中是引擎测得的 J 的 Frobenius 范数均值，以及损失推动得分最高的 Key 时，传到分数上的梯度的范数。',
     gradCaption: 'softmax 雅可比矩阵范数的平均值随 d_k 的变化（{trials} 个 Query，每个 {n} 个 Key）',
     jacRaw: '‖J‖，原始',
@@ -191,7 +191,7 @@ export default {
     jacMapScaled: '上面那个 Query 的 J，缩放分数（d_k = {dk}）',
     gradNote: '两张热力图使用同一套色标。几乎一片空白的图，就是一个已经学不动的 softmax。',
 
-    'temperature.title': '√d_k 就是温度',
+    'h.temperature': '√d_k 就是温度',
     'temperature.explain': '在 softmax 之前把分数除以温度 τ：τ > 1 时权重变平缓，τ < 1 时变尖锐。除以 √d_k 正是这样一个温度，而且是根据向量的维度自动选定的：原始分数取 τ = √d_k，与缩放分数取 τ = 1，得到的权重完全相同。',
     setTauRaw: '原始分数，τ = √d_k',
     setTauOne: '缩放分数，τ = 1',
