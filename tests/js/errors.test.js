@@ -97,7 +97,7 @@ const CASES = [
   ['seed a string', (e) => e.randomMatrix({ rows: 2, cols: 2, seed: '7' }), /^seed: .*got '7'$/, 'js'],
   ['stream negative', (e) => e.randomMatrix({ rows: 2, cols: 2, seed: 1, stream: -3 }), /^stream: expected a non-negative integer/, 'js'],
   // sizes past engine.limits
-  ['5000 query tokens', (e) => e.attend(ok({ query: { rows: 5000, cols: 3, data: new Float32Array(15000) } })), /^query: expected 1 to 2048 rows \(engine\.limits\.maxTokens\), got 5000$/, 'js'],
+  ['5000 query tokens', (e) => e.attend(ok({ query: { rows: 5000, cols: 3, data: new Float32Array(15000) } })), /^query: expected 1 to 2048 rows \(engine\.limits\.maxTokens\), got 5000: attend keeps five \(n_q, n_k\) float32 matrices, which would need 5 × 5000 × 3 × 4 bytes = 293\.0 KiB here; flashAttend computes the same output for up to 16384 tokens in O\(n·d\) memory$/, 'js'],
   ['5000 key tokens, nested', (e) => e.attend(ok({ key: ones(5000, 3) })), /^key: expected 1 to 2048 rows/, 'js'],
   ['d_k past the limit', (e) => e.attend(ok({ query: ones(2, 2000) })), /^query: expected 1 to 1024 columns \(engine\.limits\.maxDim\), got 2000$/, 'js'],
   ['samples 2e6', (e) => e.varianceExperiment({ dk: 64, samples: 2e6, seed: 1 }), /^samples: expected an integer from 2 to 1000000, got 2000000$/, 'js'],

@@ -110,6 +110,14 @@ function attendResult(r) {
   };
 }
 
+// Tiled attention's default block: 64 queries x 64 keys per tile.
+const FLASH_BLOCK = 64;
+
+// Rows of a matrix argument before it is read: nested arrays or { rows }; NaN otherwise.
+const rowsOf = (x) => (Array.isArray(x) ? x.length : x != null && Number.isInteger(x.rows) ? x.rows : NaN);
+const formatBytes = (bytes) => (bytes >= 2 ** 30 ? `${(bytes / 2 ** 30).toFixed(1)} GiB`
+  : bytes >= 2 ** 20 ? `${(bytes / 2 ** 20).toFixed(1)} MiB` : `${(bytes / 2 ** 10).toFixed(1)} KiB`);
+
 function makeEngine(mod, simd) {
   let stopped = null; // the error that stopped the module (an abort); it is unusable afterwards
 
@@ -128,16 +136,66 @@ function makeEngine(mod, simd) {
     return result;
   }
 
-  const limits = Object.freeze(mod.limits());
+  const limits = Object.freeze({ ...mod.limits(), ...mod.flashLimits() });
   const matrix = (name, x, dims, opts) => matrixArg(name, x, limits, dims, opts);
   const optionalMatrix = (name, x, dims, opts) => (x == null ? undefined : matrix(name, x, dims, opts));
   const optionalVector = (name, x) => (x == null ? undefined : vectorArg(name, x, limits, 'maxDim'));
   const mask = (x) => optionalMatrix('mask', x, TOKENS_X_TOKENS, { binary: true });
   const keyPadding = (x, nK) => (x == null ? undefined : flagsArg('keyPadding', x, nK));
 
+  // ---- tiled attention (flash_bindings.cpp) ----
+  // attend keeps five (n_q, n_k) matrices; past maxTokens the error says what they would take.
+  function checkNaiveSize(query, key) {
+    const nQ = rowsOf(query), nK = rowsOf(key);
+    for (const [name, rows] of [['query', nQ], ['key', nK]]) {
+      if (!(rows > limits.maxTokens)) continue;
+      const need = Number.isInteger(nQ) && Number.isInteger(nK)
+        ? `, which would need 5 × ${nQ} × ${nK} × 4 bytes = ${formatBytes(5 * nQ * nK * 4)} here` : '';
+      fail(`${name}: expected 1 to ${limits.maxTokens} rows (engine.limits.maxTokens), got ${rows}: attend keeps ` +
+        `five (n_q, n_k) float32 matrices${need}; flashAttend computes the same output for up to ` +
+        `${limits.maxFlashTokens} tokens in O(n·d) memory`);
+    }
+  }
+  const FLASH_OPTIONS = ['query', 'key', 'value', 'causal', 'keyPadding', 'window', 'stride', 'blockSize'];
+  function flashArgs(o, tokens) {
+    const dims = [tokens, 'maxDim'];
+    const query = matrix('query', o.query, dims);
+    const key = matrix('key', o.key, dims);
+    return {
+      query,
+      key,
+      value: matrix('value', o.value, dims),
+      causal: booleanArg('causal', o.causal ?? false),
+      keyPadding: keyPadding(o.keyPadding, key.rows),
+      window: o.window == null ? undefined : integerArg('window', o.window, 0, limits.maxFlashTokens),
+      stride: o.stride == null ? undefined : integerArg('stride', o.stride, 1, limits.maxFlashTokens),
+      blockSize: integerArg('blockSize', o.blockSize ?? FLASH_BLOCK, 1, limits.maxFlashBlock),
+    };
+  }
+  const flashResult = (r) => ({ output: r.output, entropy: r.entropy, fullyMaskedRows: Array.from(r.fullyMaskedRows) });
+
   return {
     simd,
     limits,
+
+    // Scaled-dot attention by tiles with an online softmax: the output of attend in O(n·d)
+    // memory, up to limits.maxFlashTokens tokens. -> { output, entropy, fullyMaskedRows }
+    flashAttend(options) {
+      const o = checkOptions('flashAttend', options, FLASH_OPTIONS);
+      return flashResult(run('flashAttend', flashArgs(o, 'maxFlashTokens')));
+    },
+
+    // flashAttend on up to limits.maxTraceTokens tokens, with the online softmax's running
+    // max, rescale factor and sum after every key block ((blocks, n_q) tables).
+    flashTrace(options) {
+      const o = checkOptions('flashTrace', options, FLASH_OPTIONS);
+      const r = run('flashTrace', flashArgs(o, 'maxTraceTokens'));
+      return {
+        blockSize: r.blockSize, blocks: r.blocks, scores: r.scores, blockMax: r.blockMax,
+        runningMax: r.runningMax, rescale: r.rescale, runningSum: r.runningSum, skipped: r.skipped,
+        ...flashResult(r),
+      };
+    },
 
     // The whole pipeline: score -> scale -> mask -> softmax -> weighted sum, every stage kept.
     attend(options) {
@@ -145,6 +203,7 @@ function makeEngine(mod, simd) {
         'query', 'key', 'value', 'score', 'mask', 'causal', 'keyPadding', 'maskFill',
         'temperature', 'stable', 'additive', 'general',
       ]);
+      checkNaiveSize(o.query, o.key);
       const key = matrix('key', o.key, TOKENS_X_DIM);
       const args = {
         query: matrix('query', o.query, TOKENS_X_DIM),

@@ -1,0 +1,84 @@
+// Embind registration of tiled ("flash") attention (core/flash.h). No maths here.
+//
+// Same conventions as bindings.cpp: one plain JS object in (normalised by web/src/engine.js),
+// one plain JS object out; a problem comes back as { error: "message" }, never a throw.
+// Sizes are checked here before anything is allocated, so a direct call is safe.
+
+#include <emscripten/bind.h>
+#include <emscripten/val.h>
+
+#include "core/flash.h"
+#include "core/matrix.h"
+#include "bindings/convert.h"
+
+using emscripten::val;
+using namespace attn::bindings;
+
+namespace {
+
+namespace limits = attn::limits;
+
+// { query, key, value, causal, keyPadding, window, stride, blockSize } with up to max_tokens
+// rows; window and stride absent (or null) = no such pattern.
+attn::FlashArgs read_flash(Reader& in, int max_tokens) {
+  attn::FlashArgs a;
+  a.query = in.matrix("query", max_tokens, limits::kMaxDim);
+  a.key = in.matrix("key", max_tokens, limits::kMaxDim);
+  a.value = in.matrix("value", max_tokens, limits::kMaxDim);
+  a.causal = in.flag("causal");
+  a.key_padding = in.flags("keyPadding", max_tokens);
+  if (in.has("window")) a.window = static_cast<int>(in.integer("window", 0, limits::kMaxFlashTokens));
+  if (in.has("stride")) a.stride = static_cast<int>(in.integer("stride", 1, limits::kMaxFlashTokens));
+  a.block_size = static_cast<int>(in.integer("blockSize", 1, limits::kMaxFlashBlock));
+  if (in.error.empty()) in.error = attn::check_flash(a, max_tokens);
+  return a;
+}
+
+void set_result(val& out, const attn::FlashResult& r) {
+  out.set("output", to_js(r.output));
+  out.set("entropy", copy_out(r.entropy));
+  out.set("fullyMaskedRows", copy_out(r.fully_masked_rows));
+}
+
+val flash_attend(val args) {
+  Reader in{args, {}};
+  attn::FlashArgs a = read_flash(in, limits::kMaxFlashTokens);
+  if (!in.error.empty()) return failure(in.error);
+  val out = val::object();
+  set_result(out, attn::flash_attend(a));
+  return out;
+}
+
+val flash_trace(val args) {
+  Reader in{args, {}};
+  attn::FlashArgs a = read_flash(in, limits::kMaxTraceTokens);
+  if (!in.error.empty()) return failure(in.error);
+  attn::FlashTrace t = attn::flash_trace(a);
+  val out = val::object();
+  out.set("blockSize", t.block_size);
+  out.set("blocks", t.blocks);
+  out.set("scores", to_js(t.scores));
+  out.set("blockMax", to_js(t.block_max));
+  out.set("runningMax", to_js(t.running_max));
+  out.set("rescale", to_js(t.rescale));
+  out.set("runningSum", to_js(t.running_sum));
+  out.set("skipped", to_js(t.skipped));
+  set_result(out, t.result);
+  return out;
+}
+
+val flash_limits() {
+  val out = val::object();
+  out.set("maxFlashTokens", limits::kMaxFlashTokens);
+  out.set("maxFlashBlock", limits::kMaxFlashBlock);
+  out.set("maxTraceTokens", limits::kMaxTraceTokens);
+  return out;
+}
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(flash) {
+  emscripten::function("flashAttend", &flash_attend);
+  emscripten::function("flashTrace", &flash_trace);
+  emscripten::function("flashLimits", &flash_limits);
+}
