@@ -18,7 +18,7 @@ namespace {
 
 namespace limits = attn::limits;
 
-// { query, key, value, causal, keyPadding, window, stride, blockSize } with up to max_tokens
+// { query, key, value, causal, keyPadding, window, stride, blockSize, queryOffset } with up to max_tokens
 // rows; window and stride absent (or null) = no such pattern.
 attn::FlashArgs read_flash(Reader& in, int max_tokens) {
   attn::FlashArgs a;
@@ -30,6 +30,7 @@ attn::FlashArgs read_flash(Reader& in, int max_tokens) {
   if (in.has("window")) a.window = static_cast<int>(in.integer("window", 0, limits::kMaxFlashTokens));
   if (in.has("stride")) a.stride = static_cast<int>(in.integer("stride", 1, limits::kMaxFlashTokens));
   a.block_size = static_cast<int>(in.integer("blockSize", 1, limits::kMaxFlashBlock));
+  a.query_offset = static_cast<int>(in.integer("queryOffset", 0, limits::kMaxFlashTokens));
   if (in.error.empty()) in.error = attn::check_flash(a, max_tokens);
   return a;
 }

@@ -57,9 +57,10 @@ bool every_offset_allowed(const FlashArgs& a, long lo, long hi) {
   return true;
 }
 
-// Queries i0 .. i1-1 against keys j0 .. j1-1. padded = how many of those keys are padding.
-Tile classify(const FlashArgs& a, int i0, int i1, int j0, int j1, int padded) {
-  long lo = static_cast<long>(i0) - (j1 - 1), hi = static_cast<long>(i1 - 1) - j0;
+// Query rows r0 .. r1-1 against keys j0 .. j1-1. padded = how many of those keys are padding.
+Tile classify(const FlashArgs& a, int r0, int r1, int j0, int j1, int padded) {
+  long i0 = static_cast<long>(a.query_offset) + r0, i1 = static_cast<long>(a.query_offset) + r1;
+  long lo = i0 - (j1 - 1), hi = (i1 - 1) - j0;
   if (padded == j1 - j0 || !some_offset_allowed(a, lo, hi)) return Tile::None;
   if (padded == 0 && every_offset_allowed(a, lo, hi)) return Tile::All;
   return Tile::Some;
@@ -196,9 +197,9 @@ FlashResult run(const FlashArgs& a, Recorder rec) {
 
 }  // namespace
 
-bool flash_allows(const FlashArgs& a, int i, int j) {
+bool flash_allows(const FlashArgs& a, int r, int j) {
   if (!a.key_padding.empty() && a.key_padding[j]) return false;
-  return offset_allowed(a, static_cast<long>(i) - j);
+  return offset_allowed(a, static_cast<long>(a.query_offset) + r - j);
 }
 
 FlashResult flash_attend(const FlashArgs& args) { return run(args, Recorder{nullptr}); }
@@ -248,6 +249,10 @@ Error check_flash(const FlashArgs& a, int max_tokens) {
   }
   if (a.window >= 0 && a.stride > 0) {
     return "stride: cannot be combined with window (pick one sparse pattern)";
+  }
+  if (a.query_offset < 0 || a.query_offset > limits::kMaxFlashTokens) {
+    return "queryOffset: expected an integer from 0 to " + std::to_string(limits::kMaxFlashTokens) +
+           ", got " + std::to_string(a.query_offset);
   }
   if (a.block_size < 1 || a.block_size > limits::kMaxFlashBlock) {
     return "blockSize: expected an integer from 1 to " + std::to_string(limits::kMaxFlashBlock) +

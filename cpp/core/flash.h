@@ -37,6 +37,9 @@ struct FlashArgs {
   int window = -1;                // -1 = no window
   int stride = 0;                 // 0 = no strided pattern
   int block_size = 64;            // rows of a query block and of a key block
+  int query_offset = 0;           // position of query row 0 among the keys: query row r is
+                                  // query i = query_offset + r in the rules above (a slice of
+                                  // the queries, as a worker computes, gives the same rows)
 };
 
 struct FlashResult {
@@ -61,8 +64,8 @@ struct FlashTrace {
   FlashResult result;
 };
 
-// May query i attend key j? The rule above, in one place.
-bool flash_allows(const FlashArgs& args, int i, int j);
+// May query row r (query i = query_offset + r) attend key j? The rules above, in one place.
+bool flash_allows(const FlashArgs& args, int r, int j);
 
 // Empty when args are valid; otherwise a message naming the argument and the expectation.
 Error check_flash(const FlashArgs& args, int max_tokens = limits::kMaxFlashTokens);

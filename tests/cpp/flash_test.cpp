@@ -25,9 +25,10 @@ Matrix pattern_mask(const FlashArgs& a) {
   Matrix m(a.query.rows, a.key.rows);
   for (int i = 0; i < m.rows; i++)
     for (int j = 0; j < m.cols; j++) {
-      int dist = std::abs(i - j);
+      int pos = a.query_offset + i;  // query row i is query number query_offset + i
+      int dist = std::abs(pos - j);
       bool ok = true;
-      if (a.causal && j > i) ok = false;
+      if (a.causal && j > pos) ok = false;
       if (!a.key_padding.empty() && a.key_padding[j]) ok = false;
       if (a.window >= 0 && dist > a.window) ok = false;
       if (a.stride > 0 && !(dist < a.stride || dist % a.stride == 0)) ok = false;
@@ -206,6 +207,33 @@ TEST(Flash, WindowWiderThanTheSequenceIsFullAttention) {
   EXPECT_EQ(full.output.data, wide.output.data);
 }
 
+// A slice of the query rows with query_offset gives the same rows as the whole run: bit for
+// bit when the slice starts on a block boundary (the same tiles), within rounding otherwise.
+TEST(Flash, QuerySliceWithOffsetGivesTheSameRows) {
+  FlashArgs whole = random_flash(96, 96, 16, 8, 21);
+  whole.block_size = 16;
+  for (int pattern = 0; pattern < 3; pattern++) {
+    whole.causal = pattern == 0;
+    whole.window = pattern == 1 ? 11 : -1;
+    whole.stride = pattern == 2 ? 5 : 0;
+    FlashResult all = attn::flash_attend(whole);
+    for (int first : {32, 48, 13}) {
+      SCOPED_TRACE("pattern " + std::to_string(pattern) + ", first row " + std::to_string(first));
+      FlashArgs part = whole;
+      part.query = Matrix(96 - first, 16);
+      std::copy(whole.query.row(first), whole.query.row(96), part.query.data.begin());
+      part.query_offset = first;
+      expect_flash_exact(part);
+      FlashResult got = attn::flash_attend(part);
+      for (int r = 0; r < part.query.rows; r++)
+        for (int c = 0; c < 8; c++) {
+          if (first % 16 == 0) EXPECT_EQ(got.output.at(r, c), all.output.at(first + r, c));
+          else EXPECT_NEAR(got.output.at(r, c), all.output.at(first + r, c), 1e-5);
+        }
+    }
+  }
+}
+
 // ---- the trace: every block's max, rescale factor and sum, from the double reference -------
 
 TEST(FlashTrace, RunningMaxAndSumBlockByBlock) {
@@ -271,6 +299,9 @@ TEST(FlashCheck, MessagesNameTheArgument) {
   b.window = 3;
   b.stride = 2;
   EXPECT_EQ(attn::check_flash(b), "stride: cannot be combined with window (pick one sparse pattern)");
+  b = a;
+  b.query_offset = -1;
+  EXPECT_EQ(attn::check_flash(b), "queryOffset: expected an integer from 0 to 16384, got -1");
   b = a;
   b.block_size = 0;
   EXPECT_EQ(attn::check_flash(b), "blockSize: expected an integer from 1 to 256, got 0");

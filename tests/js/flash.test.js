@@ -143,6 +143,14 @@ for (const simd of builds) {
       expectRowsMatch('nested', r, { query: q, key: k, value: v, causal: true }, [0, 1, 2, 3, 4]);
     });
 
+    test('a slice of the queries with queryOffset: the same rows as the whole run, bit for bit', () => {
+      const whole = { query: randomMatrix(100, 8, 30), key: randomMatrix(100, 8, 31), value: randomMatrix(100, 4, 32), causal: true, window: 9, blockSize: 16 };
+      const all = engine.flashAttend(whole);
+      const part = engine.flashAttend({ ...whole, query: { rows: 68, cols: 8, data: whole.query.data.subarray(32 * 8) }, queryOffset: 32 });
+      assert.deepEqual(part.output.data, all.output.data.subarray(32 * 4));
+      assert.deepEqual(part.entropy, all.entropy.subarray(32));
+    });
+
     test('a fully blocked row: zero output, entropy 0, listed', () => {
       const o = { query: randomMatrix(4, 3, 7), key: randomMatrix(4, 3, 8), value: randomMatrix(4, 2, 9),
         causal: true, keyPadding: [true, false, false, true] };
@@ -186,7 +194,7 @@ for (const simd of builds) {
     test('bad arguments: an AttentionError naming the argument', () => {
       const q = randomMatrix(4, 3, 1), k = randomMatrix(5, 3, 2), v = randomMatrix(5, 2, 3);
       const bad = [
-        [{ query: q, key: k, value: v, foo: 1 }, /^flashAttend: unknown option 'foo' \(expected one of query, key, value, causal, keyPadding, window, stride, blockSize\)$/],
+        [{ query: q, key: k, value: v, foo: 1 }, /^flashAttend: unknown option 'foo' \(expected one of query, key, value, causal, keyPadding, window, stride, blockSize, queryOffset\)$/],
         [{ query: q, key: randomMatrix(5, 4, 2), value: v }, /^key: expected 3 columns \(d_k must equal the query's d_q\), got 4$/],
         [{ query: q, key: k, value: randomMatrix(4, 2, 3) }, /^value: expected 5 rows \(one per key\), got 4$/],
         [{ query: q, key: k, value: v, window: 2, stride: 3 }, /^stride: cannot be combined with window \(pick one sparse pattern\)$/],
@@ -194,6 +202,7 @@ for (const simd of builds) {
         [{ query: q, key: k, value: v, stride: 0 }, /^stride: expected an integer from 1 to 16384, got 0$/],
         [{ query: q, key: k, value: v, blockSize: 257 }, /^blockSize: expected an integer from 1 to 256, got 257$/],
         [{ query: q, key: k, value: v, blockSize: 1.5 }, /^blockSize: expected an integer from 1 to 256, got 1.5$/],
+        [{ query: q, key: k, value: v, queryOffset: -3 }, /^queryOffset: expected an integer from 0 to 16384, got -3$/],
         [{ query: q, key: k, value: v, causal: 'yes' }, /^causal: expected true or false, got 'yes'$/],
         [{ query: q, key: k, value: v, keyPadding: [true] }, /^keyPadding: expected 5 flags/],
         [{ query: { rows: 16385, cols: 2, data: new Float32Array(32770) }, key: k, value: v }, /^query: expected 1 to 16384 rows \(engine.limits.maxFlashTokens\), got 16385$/],

@@ -156,7 +156,7 @@ function makeEngine(mod, simd) {
         `${limits.maxFlashTokens} tokens in O(n·d) memory`);
     }
   }
-  const FLASH_OPTIONS = ['query', 'key', 'value', 'causal', 'keyPadding', 'window', 'stride', 'blockSize'];
+  const FLASH_OPTIONS = ['query', 'key', 'value', 'causal', 'keyPadding', 'window', 'stride', 'blockSize', 'queryOffset'];
   function flashArgs(o, tokens) {
     const dims = [tokens, 'maxDim'];
     const query = matrix('query', o.query, dims);
@@ -170,6 +170,7 @@ function makeEngine(mod, simd) {
       window: o.window == null ? undefined : integerArg('window', o.window, 0, limits.maxFlashTokens),
       stride: o.stride == null ? undefined : integerArg('stride', o.stride, 1, limits.maxFlashTokens),
       blockSize: integerArg('blockSize', o.blockSize ?? FLASH_BLOCK, 1, limits.maxFlashBlock),
+      queryOffset: integerArg('queryOffset', o.queryOffset ?? 0, 0, limits.maxFlashTokens),
     };
   }
   const flashResult = (r) => ({ output: r.output, entropy: r.entropy, fullyMaskedRows: Array.from(r.fullyMaskedRows) });
