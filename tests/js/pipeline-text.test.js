@@ -8,7 +8,7 @@
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadEngine } from '../../web/src/engine.js';
-import { maskedStep, weightsStep, blockedNote, sentences, rowKind, FILL_SHOWN } from '../../web/src/chapters/pipeline.text.js';
+import { maskedStep, weightsStep, blockedNote, textOf, rowKind, FILL_SHOWN } from '../../web/src/chapters/pipeline.text.js';
 import { gumbelCompare } from '../../web/src/chapters/softmax.text.js';
 import strings from '../../web/src/chapters/pipeline.strings.js';
 import softmaxStrings from '../../web/src/chapters/softmax.strings.js';
@@ -87,16 +87,16 @@ for (const c of COMBOS) {
       const s = (key, params) => lookup(strings, lang, key, params);
       for (const parts of [masked, weights, cell, blockedNote(state, r, 'masked', 0, 0, TOKENS, TOKENS, fmt)]) {
         for (const [key] of parts) assert.ok(strings[lang][key] !== undefined, `${lang}: ${key}`);
-        const text = sentences(s, parts);
+        const text = textOf(s, lang, parts);
         assert.doesNotMatch(text, /\{\w+\}/, `${lang}: unfilled placeholder in ${text}`);
         assert.doesNotMatch(text, /undefined|NaN NaN/);
       }
-      const text = sentences(s, masked);
+      const text = textOf(s, lang, masked);
       assert.ok(text.includes(FILL_SHOWN[c.fill]), `${lang}: names the fill: ${text}`);
       if (c.others === 'leak' || c.empty === 'uniform') assert.ok(text.includes(want.at(-1)[1].max), `${lang}: names the largest leak`);
     }
     // English wording of the outcome, so a changed key cannot hide a wrong claim.
-    const en = (parts) => sentences((k, p) => lookup(strings, 'en', k, p), parts);
+    const en = (parts) => textOf((k, p) => lookup(strings, 'en', k, p), 'en', parts);
     const note = en(blockedNote(state, r, 'masked', 0, 0, TOKENS, TOKENS, fmt));
     if (c.empty === 'zero') assert.match(note, /this engine’s own rule it gets zero weights and a zero output/);
     if (c.empty === 'nan') assert.match(note, /weights and its output are NaN/);
@@ -112,7 +112,7 @@ test('a row that overflows in the naive softmax is named as NaN, not as an empty
   assert.ok(rowOf(r.weights, 1).every(Number.isFinite));
   const parts = weightsStep({ fill: 'neg-inf', stable: false }, r, ['a', 'b']);
   assert.deepEqual(parts, [['weights.naive', {}], ['weights.overflowNan', { list: ['a'], fill: '−∞' }], ['weights.entropy', {}]]);
-  assert.equal(sentences((k, p) => lookup(strings, 'zh', k, p), parts.slice(1, 2)), '“a”的权重算出了 NaN：有指数项溢出成了 ∞，或者所有指数项都下溢成了 0。');
+  assert.equal(textOf((k, p) => lookup(strings, 'zh', k, p), 'zh', parts.slice(1, 2)), '“a”的权重算出了 NaN：有指数项溢出成了 ∞，或者所有指数项都下溢成了 0。');
   // Stable, the same row is finite and nothing is said about NaN.
   const ok = engine.attend({ query: [[100, 0], [0.1, 0]], key: [[100, 0], [0, 1]], value: [[1], [2]], score: 'dot' });
   assert.deepEqual(keysOf(weightsStep({ fill: 'neg-inf', stable: true }, ok, ['a', 'b'])), ['weights.stable', 'weights.entropy']);
@@ -130,8 +130,8 @@ test('rowKind tells an all-NaN, a partly NaN, a zero, a uniform and any other ro
 
 test('lists and sentences are joined the way each language writes them', () => {
   const parts = [['weights.emptyNan', { list: ['猫', '追'] }], ['weights.entropy', {}]];
-  const en = sentences((k, p) => lookup(strings, 'en', k, p), parts);
-  const zh = sentences((k, p) => lookup(strings, 'zh', k, p), parts);
+  const en = textOf((k, p) => lookup(strings, 'en', k, p), 'en', parts);
+  const zh = textOf((k, p) => lookup(strings, 'zh', k, p), 'zh', parts);
   assert.ok(en.startsWith('Every key is blocked for “猫”, “追”: every exponential is 0, and 0 / 0 = NaN. The entropy'), en);
   assert.ok(zh.startsWith('“猫”、“追”的所有 Key 都被屏蔽了：每个指数项都是 0，而 0 / 0 = NaN。一行权重的熵'), zh);
 });

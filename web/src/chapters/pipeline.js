@@ -14,7 +14,7 @@ import { renderFormula } from '../views/formula.js';
 import strings from './pipeline.strings.js';
 import { handCheckLink } from './softmax.js';
 import { generalTex, liveTex } from './pipeline-tex.js';
-import { maskedStep, weightsStep, blockedNote, sentences, rowKind } from './pipeline.text.js';
+import { maskedStep, weightsStep, blockedNote, textOf, rowKind } from './pipeline.text.js';
 
 const STEPS = [
   { id: 'scores', title: { en: 'Scores', zh: '分数' } },
@@ -376,8 +376,8 @@ function linkHighlights(ui, stage, result, row, col) {
 // fill and softmax chosen (pipeline.text.js).
 function explainText(ctx, stage, inputs, result) {
   const { s, state } = ctx;
-  if (stage === 'masked') return sentences(s, maskedStep(state, result, fmt));
-  if (stage === 'weights') return sentences(s, weightsStep(state, result, inputs.queryTokens));
+  if (stage === 'masked') return textOf(s, ctx.lang, maskedStep(state, result, fmt));
+  if (stage === 'weights') return textOf(s, ctx.lang, weightsStep(state, result, inputs.queryTokens));
   return stage === 'scaled' && inputs.scoresTyped ? s('explain.scaled.typed') : s(`explain.${stage}`);
 }
 
@@ -386,7 +386,7 @@ function noteText(ctx, stage, inputs, result, i, j) {
   const { s } = ctx;
   const qt = inputs.queryTokens, kt = inputs.keyTokens;
   const blocked = blockedNote(ctx.state, result, stage, i, j, qt, kt, fmt);
-  if (blocked) return sentences(s, blocked);
+  if (blocked) return textOf(s, ctx.lang, blocked);
   const w = rowOf(result.weights, i);
   if (stage === 'weights') {
     const best = w.indexOf(max(w));

@@ -1,7 +1,9 @@
 // Which sentences the pipeline chapter shows, chosen from the live settings (fill, stable) and
 // from what the engine returned for them. Pure functions: state + engine result -> a list of
-// [key, params] pairs of pipeline.strings.js; sentences() looks them up and joins them.
+// [key, params] pairs of pipeline.strings.js; textOf() looks them up and joins them.
 // Nothing here computes a weight: every number in a sentence is one the engine returned.
+
+import { sentences } from '../i18n.js';
 
 // How each fill value is written in the text (the same in both languages).
 export const FILL_SHOWN = { 'neg-inf': '−∞', 'large-negative': '−1e9', zero: '0' };
@@ -81,11 +83,11 @@ export function blockedNote(state, result, stage, i, j, queryTokens, keyTokens, 
 }
 
 // The sentences of `parts` in one string: s(key, params) looks a key up; lists in params are
-// joined with the language's list separator, sentences with its sentence separator.
-export function sentences(s, parts) {
-  return parts.map(([key, params]) => {
+// quoted and joined with the chapter's list separator, sentences as `lang` joins them.
+export function textOf(s, lang, parts) {
+  return sentences(lang, parts.map(([key, params]) => {
     const p = {};
     for (const [k, v] of Object.entries(params)) p[k] = Array.isArray(v) ? v.map((t) => s('quoted', { t })).join(s('listSep')) : v;
     return s(key, p);
-  }).join(s('sentenceSep'));
+  }));
 }
