@@ -62,5 +62,8 @@ import pipeline from './pipeline.js';
 import masks from './masks.js';
 import softmax from './softmax.js';
 import scaling from './scaling.js';
+import scoreFunctions from './score-functions.js';
+import multihead from './multihead.js';
+import position from './position.js';
 
-export const chapters = [why, pipeline, masks, softmax, scaling];
+export const chapters = [why, pipeline, masks, softmax, scaling, scoreFunctions, multihead, position];

@@ -1,0 +1,56 @@
+// Reading the score-functions, multi-head and position chapters in headless Chromium: a
+// heatmap's numbers from its accessible table, typing into a field by keyboard, answering a
+// predict-then-reveal question by keyboard, and the page width.
+
+import assert from 'node:assert/strict';
+
+// The numbers of the heatmap inside `sel` (its "Show as table" view): { rows, cols, values }.
+export async function readMap(page, sel) {
+  const toggle = page.locator(`${sel} .hm-toggle`);
+  if ((await toggle.getAttribute('aria-expanded')) !== 'true') await toggle.click();
+  const out = await page.$eval(`${sel} table`, (t) => ({
+    cols: [...t.tHead.rows[0].cells].slice(1).map((c) => c.textContent),
+    rows: [...t.tBodies[0].rows].map((r) => r.cells[0].textContent),
+    text: [...t.tBodies[0].rows].map((r) => [...r.cells].slice(1).map((c) => c.textContent)),
+  }));
+  await toggle.click();
+  out.values = out.text.map((r) => r.map((s) => Number(s.replace('\u2212', '-'))));
+  return out;
+}
+
+// Replaces the value of the field labelled `label` by keyboard and commits it (Enter).
+export async function typeInto(page, label, text) {
+  const input = page.getByLabel(label, { exact: true });
+  await input.focus();
+  await page.keyboard.press('Control+A');
+  await page.keyboard.type(String(text));
+  await page.keyboard.press('Enter');
+}
+
+// Answers the question in `sel` by keyboard: focus the option labelled `option`, Space, then
+// Tab to "check" and Enter. Returns the feedback text once it is shown.
+export async function answer(page, sel, option) {
+  const radio = page.locator(`${sel} label`, { hasText: option }).locator('input');
+  await radio.focus();
+  await page.keyboard.press('Space');
+  const check = page.locator(`${sel} .predict-check`);
+  await check.focus();
+  await page.keyboard.press('Enter');
+  await page.waitForFunction((s) => document.querySelector(`${s} .predict-feedback`).textContent.trim() !== '', sel);
+  return page.textContent(`${sel} .predict-feedback`);
+}
+
+// No sideways scrolling of the page.
+export async function assertNoSideScroll(page, what) {
+  const { sw, cw } = await page.evaluate(() => ({ sw: document.documentElement.scrollWidth, cw: document.documentElement.clientWidth }));
+  assert.ok(sw <= cw, `${what}: page is ${sw} px wide in a ${cw} px window`);
+}
+
+export const rowsOf = (m) => Array.from({ length: m.rows }, (_, i) => Array.from(m.data.subarray(i * m.cols, (i + 1) * m.cols)));
+
+// Shown numbers (rounded to `digits`) against the engine's.
+export function assertShown(shown, expected, digits, what) {
+  const tol = 0.5 * 10 ** -digits + 1e-9;
+  assert.equal(shown.length, expected.length, `${what}: rows`);
+  shown.forEach((r, i) => r.forEach((x, j) => assert.ok(Math.abs(x - expected[i][j]) <= tol, `${what}[${i}][${j}]: shown ${x}, engine ${expected[i][j]}`)));
+}

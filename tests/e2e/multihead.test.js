@@ -1,0 +1,109 @@
+// The projections and multi-head chapter in headless Chromium: Q = X W_qᵀ against a double
+// reference, self vs cross lengths, d_model and h typed by keyboard (a d_model h doesn't divide
+// is refused with the engine's message), the hand-built heads broken by keyboard, the question
+// answered in both languages, and 360 px without sideways scrolling.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { start } from './harness.js';
+import { loadEngine } from '../../web/src/engine.js';
+import { tokenStream } from '../../web/src/embeddings.js';
+import { readMap, typeInto, answer, assertNoSideScroll, rowsOf, assertShown } from './lesson-page.js';
+
+let lab;
+let engine;
+before(async () => {
+  lab = await start();
+  engine = await loadEngine();
+});
+after(async () => {
+  await lab?.close();
+});
+
+// A token's drawn vector (role 'x') and a weight drawn as the chapter documents it, in double.
+const tokenRow = (t, d, seed) => Array.from(engine.randomMatrix({ rows: 1, cols: d, seed, stream: tokenStream('x', t) }).data);
+const weight = (d, seed, stream) => rowsOf(engine.randomMatrix({ rows: d, cols: d, seed, stream, scale: 1 / Math.sqrt(d) }));
+const project = (X, W) => X.map((x) => W.map((w) => w.reduce((s, a, c) => s + a * x[c], 0)));
+
+test('projections: Q = X W_qᵀ and K = Y W_kᵀ as the engine computes them; cross has its own length', async () => {
+  const page = await lab.open('lesson=multihead&lang=en&stage=projections');
+  const X = ['猫', '吃', '鱼'].map((t) => tokenRow(t, 6, 42));
+  const Y = ['The', 'cat', 'eats', 'fish'].map((t) => tokenRow(t, 6, 42));
+  assertShown((await readMap(page, '.map-mh-Q')).values, project(X, weight(6, 42, 101)), 2, 'Q');
+  assertShown((await readMap(page, '.map-mh-K')).values, project(Y, weight(6, 42, 102)), 2, 'K');
+  const w = await readMap(page, '.map-mh-W');
+  assert.deepEqual([w.rows.length, w.cols.length], [3, 4]);
+  // to self-attention by keyboard: the weights become 3 × 3
+  const sel = page.getByLabel('Attention', { exact: true });
+  await sel.focus();
+  await page.keyboard.press('ArrowUp');
+  await page.waitForFunction(() => /mhMode=self/.test(location.hash));
+  const w2 = await readMap(page, '.map-mh-W');
+  assert.deepEqual([w2.rows, w2.cols], [['猫', '吃', '鱼'], ['猫', '吃', '鱼']]);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+for (const lang of ['en', 'zh']) {
+  test(`${lang}: d_model and h by keyboard; a d_model that h does not divide is refused with the engine's message`, async () => {
+    const page = await lab.open(`lesson=multihead&lang=${lang}&stage=heads`);
+    assert.equal(await page.locator('.map-mh-head:visible').count(), 3);
+    await typeInto(page, lang === 'en' ? 'Heads h' : '头数 h', 5);
+    await page.waitForFunction(() => /mhH=5/.test(location.hash));
+    assert.match(await page.textContent('.mh-heads + .mh-maps, section[aria-labelledby$="heads"] p[aria-live]'),
+      /heads: d_model = 12 \(columns of query\) is not divisible by 5 heads/);
+    await typeInto(page, lang === 'en' ? 'Heads h' : '头数 h', 4);
+    await page.waitForFunction(() => document.querySelectorAll('.map-mh-head:not([hidden])').length === 4);
+    assert.match(await page.textContent('section[aria-labelledby$="heads"] p[aria-live]'), /12 \/ 4 = 3/);
+    const costRows = await page.$$eval('.mh-cost tbody tr', (trs) => trs.map((tr) => [...tr.cells].map((c) => c.textContent)));
+    assert.deepEqual(costRows.map((r) => r[0]), ['1', '2', '3', '4', '6', '12']);
+    assert.equal(new Set(costRows.map((r) => r[2])).size, 1, 'the same multiplications for every h');
+    assert.deepEqual(page.errors, []);
+    await page.close();
+  });
+
+  test(`${lang}: the hand-built heads; the question is answered, then head 1 is broken by keyboard`, async () => {
+    const page = await lab.open(`lesson=multihead&lang=${lang}&stage=roles`);
+    const fb = await answer(page, '[data-predict="multihead/head-1"]', lang === 'en' ? 'at the token before it' : '前一个词上');
+    assert.match(fb, lang === 'en' ? /^Right\. Head 1 puts 0\.\d\d of its weight at the token before it/ : /^答对了。第 1 个头把 0\.\d\d 的权重放在前一个词上/);
+    const before = await readMap(page, '.map-mh-h1');
+    assert.ok(before.values[2][1] > 0.5, 'sat looks at cat');
+    const box = page.getByLabel(lang === 'en' ? 'Scramble head 1’s W_q' : '打乱第 1 个头的 W_q');
+    await box.focus();
+    await page.keyboard.press('Space');
+    await page.waitForFunction(() => /mhBreakPrev=1/.test(location.hash));
+    const after = await readMap(page, '.map-mh-h1');
+    assert.notDeepEqual(after.values, before.values);
+    const head2 = await readMap(page, '.map-mh-h2');
+    assert.ok(Math.abs(head2.values[4][0] - head2.values[4][4]) < 0.006, 'head 2: the second “the” splits between both');
+    assert.deepEqual(page.errors, []);
+    await page.close();
+  });
+}
+
+test('too many heads: at h = 64 (d_k = 1) at most two keys win per head', async () => {
+  const page = await lab.open('lesson=multihead&lang=en&stage=many');
+  const rows = await page.$$eval('section[aria-labelledby$="many"] tbody tr', (trs) => trs.map((tr) => [...tr.cells].map((c) => c.textContent)));
+  assert.deepEqual(rows.map((r) => r[0]), ['1', '2', '4', '8', '16', '32', '64']);
+  assert.ok(Number(rows[6][3]) <= 2);
+  rows.forEach((r) => assert.ok(Number(r[2]) > 0.6 && Number(r[2]) < 1.5, `spread ${r[2]}`));
+  const sel = page.getByLabel('h of the heatmap below', { exact: true });
+  await sel.focus();
+  await page.keyboard.press('End');
+  await page.waitForFunction(() => /mhManyH=64/.test(location.hash));
+  assert.match(await page.textContent('.map-mh-scaled .map-title'), /h = 64/);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test('every step fits 360 px without sideways scrolling, in both languages', async () => {
+  for (const lang of ['en', 'zh']) {
+    for (const stage of ['projections', 'heads', 'roles', 'many']) {
+      const page = await lab.open(`lesson=multihead&lang=${lang}&stage=${stage}`, { width: 360, height: 800 });
+      if (stage === 'roles') await page.click('.predict-show');
+      await assertNoSideScroll(page, `${lang} ${stage}`);
+      assert.deepEqual(page.errors, []);
+      await page.close();
+    }
+  }
+});
