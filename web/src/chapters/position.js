@@ -82,10 +82,16 @@ function drawShuffle(c, p, v) {
   v.verdict.className = `pos-verdict ${same ? 'same' : 'differ'}`;
   const a = state.posA, b = state.posB;
   const dd = dims(LAYER_D);
-  drawFigure(v.figs.scoresA, { title: s('mapScoresA'), matrix: p.A.scaled, rowLabels: a, colLabels: a });
-  drawFigure(v.figs.scoresB, { title: s('mapScoresB'), matrix: p.B.scaled, rowLabels: b, colLabels: b });
-  drawFigure(v.figs.outA, { title: s('mapOutA'), matrix: p.A.output, rowLabels: a, colLabels: dd });
-  drawFigure(v.figs.outB, { title: s('mapOutB'), matrix: p.B.output, rowLabels: b, colLabels: dd });
+  // one colour scale for A and B, so equal numbers look equal
+  const span = (m1, m2) => {
+    const r = Math.max(...m1.data.map(Math.abs), ...m2.data.map(Math.abs)) || 1;
+    return [-r, r];
+  };
+  const sd = span(p.A.scaled, p.B.scaled), od = span(p.A.output, p.B.output);
+  drawFigure(v.figs.scoresA, { title: s('mapScoresA'), matrix: p.A.scaled, rowLabels: a, colLabels: a, domain: sd });
+  drawFigure(v.figs.scoresB, { title: s('mapScoresB'), matrix: p.B.scaled, rowLabels: b, colLabels: b, domain: sd });
+  drawFigure(v.figs.outA, { title: s('mapOutA'), matrix: p.A.output, rowLabels: a, colLabels: dd, domain: od });
+  drawFigure(v.figs.outB, { title: s('mapOutB'), matrix: p.B.output, rowLabels: b, colLabels: dd, domain: od });
 }
 
 // ---- step 2: the sinusoidal table -----------------------------------------------------------------

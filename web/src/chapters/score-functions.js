@@ -13,7 +13,7 @@ import { createPredict } from './predict.js';
 import strings from './score-functions.strings.js';
 
 const CROSS = PRESETS['cat-fish'];
-const COST_N = [16, 64, 128, 256];
+const COST_N = [16, 32, 64, 128];
 const COST_D = 64;
 
 // The translation example's queries and keys, each token with its own vectors.
@@ -53,7 +53,7 @@ function buildFour(c, v) {
     v.maps.append(fig.wrap);
   }
   v.winners = h('div', { class: 'sf-winners' });
-  v.note = h('p', { class: 'note' });
+  v.note = h('p', { class: 'lab-explain' });
   v.reveal.append(v.maps, v.winners, v.note);
   return [h('p', { class: 'about', text: s('four.about') }),
     h('div', { class: 'controls', 'data-group': 'inputs' }, v.query.wrap, v.seed.wrap, v.hidden.wrap),
@@ -137,7 +137,7 @@ function measureCosts(engine, n, seed) {
   const inputs = { query: draw(n, 0), key: draw(n, 1), value: draw(n, 2) };
   const params = scoreParams(engine, { dq: COST_D, dk: COST_D, hidden: COST_D, seed });
   const fns = Object.fromEntries(SCORE_KINDS.map((kind) => [kind, () => attendWith(engine, kind, inputs, params)]));
-  const ms = timeSideBySide(fns, { rounds: 5, minMs: n >= 128 ? 40 : 12 });
+  const ms = timeSideBySide(fns, { rounds: n >= 128 ? 3 : 5, minMs: 12 });
   const out = {};
   for (const kind of SCORE_KINDS) {
     out[kind] = { ms: ms[kind], ops: opCount(kind, { nq: n, nk: n, dq: COST_D, dk: COST_D, hidden: COST_D }) };
@@ -178,7 +178,7 @@ export default {
     sfHidden: { type: 'int', default: 4, min: 1, max: 64 },
     sfDq: { type: 'int', default: 3, min: 1, max: 16 },
     sfDk: { type: 'int', default: 5, min: 1, max: 16 },
-    sfN: { type: 'int', default: 64, min: 16, max: 256 },
+    sfN: { type: 'int', default: 64, min: 16, max: 128 },
   },
   steps: [
     { id: 'four', title: { en: 'Four scores', zh: '四种打分' }, build: buildFour, draw: drawFour },
