@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Benchmarks: the native scalar kernels (Google Benchmark, short runs), then the engine under
 # Node against its peers (bench/engine_bench.mjs: our SIMD and scalar builds, plain JavaScript,
-# onnxruntime-web and tfjs-wasm, side by side in one process).
+# onnxruntime-web and tfjs-wasm, side by side in one process), tiled attention against the
+# naive path (bench/flash_bench.mjs) and 1 vs 2 Web Workers in Chromium (bench/workers_bench.mjs).
 #   scripts/bench.sh            (npm run bench)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,3 +22,9 @@ fi
 
 echo "== the engine under Node against its peers (onnxruntime-web, tfjs-wasm, plain JS)"
 node bench/engine_bench.mjs
+
+echo "== tiled (flash) attention against the naive path: time and peak heap (Node)"
+node bench/flash_bench.mjs
+
+echo "== 1 vs 2 Web Workers (headless Chromium)"
+node bench/workers_bench.mjs

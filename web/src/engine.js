@@ -111,7 +111,7 @@ function attendResult(r) {
 }
 
 // Tiled attention's default block: 64 queries x 64 keys per tile.
-const FLASH_BLOCK = 64;
+export const FLASH_BLOCK = 64;
 
 // Rows of a matrix argument before it is read: nested arrays or { rows }; NaN otherwise.
 const rowsOf = (x) => (Array.isArray(x) ? x.length : x != null && Number.isInteger(x.rows) ? x.rows : NaN);
