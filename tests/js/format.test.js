@@ -1,7 +1,7 @@
 // Number formatting of the page: −∞, +∞, NaN, fixed digits, exponents, parsing typed numbers.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fmt, tex, texVector, fmtVector, parseNumber, parseList, nearestStop, isFlagged, valuesLabel } from '../../web/src/format.js';
+import { fmt, tex, texVector, fmtVector, parseNumber, parseList, nearestStop, isFlagged, valuesLabel, colonAfter, commaAfter, periodAfter } from '../../web/src/format.js';
 
 test('fmt: fixed digits with a typographic minus', () => {
   assert.equal(fmt(2.1), '2.10');
@@ -74,6 +74,8 @@ test('valuesLabel: punctuation follows the caption’s language, not the tokens�
   assert.equal(valuesLabel('Weights of the query “猫”', ['猫', '追'], [0.25, 0.75]), 'Weights of the query “猫”: 猫 0.25, 追 0.75');
   assert.equal(valuesLabel('“猫”的注意力权重', ['猫', '追'], [0.25, 0.75], 3), '“猫”的注意力权重：猫 0.250，追 0.750');
   assert.equal(valuesLabel('softmax 权重在总额 1 中的份额（T = 1）', ['s1'], [1]), 'softmax 权重在总额 1 中的份额（T = 1）：s1 1.00');
+  assert.deepEqual([colonAfter('区间'), commaAfter('区间'), periodAfter('方差')], ['：', '，', '。']);
+  assert.deepEqual([colonAfter('bins'), commaAfter('“猫”'), periodAfter('d_k')], [': ', ', ', '. ']);
 });
 
 test('fmt agrees with toFixed/toExponential, written out here, over a sweep of magnitudes', async () => {

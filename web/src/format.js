@@ -64,12 +64,18 @@ export function fmtVector(values, digits = 2) {
 
 // Parses what a learner typed into a number field. Accepts "−" as minus and "," as decimal
 // comma; returns NaN for anything that is not a finite number.
+// Punctuation after a piece of text, the way the text's language writes it: full-width after
+// Chinese ("权重：", "区间，"), half-width after anything else ("Weights: ", "bins, ").
+const endsChinese = (text) => /[\u3400-\u9fff\uff00-\uffef]$/.test(String(text));
+export const colonAfter = (text) => (endsChinese(text) ? '：' : ': ');
+export const commaAfter = (text) => (endsChinese(text) ? '，' : ', ');
+export const periodAfter = (text) => (endsChinese(text) ? '。' : '. ');
+
 // A caption and its labelled values as one line for a screen reader, punctuated the way the
 // caption's language writes it: "Weights: a 0.50, b 0.50" / "权重：甲 0.50，乙 0.50".
 export function valuesLabel(caption, labels, values, digits = 2) {
-  const zh = /[\u3400-\u9fff\uff00-\uffef]$/.test(caption);
   const items = Array.from(values, (v, i) => `${labels[i]} ${fmt(v, digits)}`);
-  return caption + (zh ? '：' : ': ') + items.join(zh ? '，' : ', ');
+  return caption + colonAfter(caption) + items.join(commaAfter(caption));
 }
 
 export function parseNumber(text) {

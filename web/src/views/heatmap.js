@@ -22,7 +22,7 @@ import { scaleSequential, scaleDiverging, scaleLinear } from 'd3-scale';
 import { interpolateViridis, interpolateRdBu } from 'd3-scale-chromatic';
 import { axisBottom } from 'd3-axis';
 import { select } from 'd3-selection';
-import { fmt } from '../format.js';
+import { fmt, colonAfter } from '../format.js';
 import { renderTable } from './table.js';
 
 const BLOCKED_RGB = [200, 200, 200];
@@ -194,7 +194,7 @@ export function createHeatmap(parent, { label = '', kind = 'sequential', onSelec
   function describeCursor() {
     if (!data) return;
     const [i, j] = cursor;
-    cursorText.textContent = `${data.rowLabels[i]} → ${data.colLabels[j]}: ${fmt(data.matrix.data[i * shape[1] + j], digits)}`;
+    cursorText.textContent = `${data.rowLabels[i]} → ${data.colLabels[j]}${colonAfter(data.colLabels[j])}${fmt(data.matrix.data[i * shape[1] + j], digits)}`;
   }
   function placeBox(el, r0, c0, nr, nc) {
     const [rows, cols] = shape;

@@ -12,7 +12,7 @@ import { scaleLinear } from 'd3-scale';
 import { axisBottom, axisLeft } from 'd3-axis';
 import { select } from 'd3-selection';
 import { line } from 'd3-shape';
-import { fmt } from '../format.js';
+import { fmt, colonAfter, commaAfter } from '../format.js';
 import { createChartFrame, drawAxes } from './chart-frame.js';
 
 export function createHistogram(parent, { label = '', color = '#2451b3', strings = {} } = {}) {
@@ -79,7 +79,7 @@ export function createHistogram(parent, { label = '', color = '#2451b3', strings
     }
     drawAxes(root, axisBottom(x).ticks(width < 450 ? 5 : 8), axisLeft(y).ticks(5).tickFormat((v) => fmt(v, 0)), m, height);
     const total = bins.reduce((n, b) => n + b.count, 0);
-    frame.done(opts, caption, `${caption}: ${bins.length} ${s.bin}, ${s.count} ${total}`);
+    frame.done(opts, caption, `${caption}${colonAfter(caption)}${bins.length} ${s.bin}${commaAfter(s.bin)}${s.count} ${total}`);
   }
 
   return { el: frame.figure, update, destroy: frame.destroy };

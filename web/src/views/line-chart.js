@@ -12,7 +12,7 @@ import { scaleLinear, scaleLog } from 'd3-scale';
 import { axisBottom, axisLeft } from 'd3-axis';
 import { select } from 'd3-selection';
 import { line } from 'd3-shape';
-import { fmt } from '../format.js';
+import { fmt, colonAfter, periodAfter } from '../format.js';
 import { createChartFrame, drawAxes } from './chart-frame.js';
 
 // Tick labels of a log axis: 1, 2, 4 ... for base 2; 0.01, 0.1, 1 ... for base 10.
@@ -90,8 +90,8 @@ export function createLineChart(parent, { label = '', xLabel = 'x', yLabel = 'y'
       li.append(sw, document.createTextNode(se.name));
       return li;
     }));
-    frame.done(opts, caption, `${caption}. ` + series.map((se) =>
-      `${se.name}: ` + se.points.map((p) => `${p.x} → ${fmt(p.y, 3)}`).join(', ')).join('; '));
+    frame.done(opts, caption, `${caption}${periodAfter(caption)}` + series.map((se) =>
+      `${se.name}${colonAfter(se.name)}` + se.points.map((p) => `${p.x} → ${fmt(p.y, 3)}`).join(', ')).join('; '));
   }
 
   return { el: frame.figure, update, destroy: frame.destroy };

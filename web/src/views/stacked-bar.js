@@ -2,7 +2,7 @@
 // as a budget shared out among the keys), with a legend of the values. Values come from the
 // caller (the engine); nothing here computes them.
 
-import { fmt, valuesLabel } from '../format.js';
+import { fmt, valuesLabel, colonAfter } from '../format.js';
 import { h } from './dom.js';
 import './stacked-bar.css';
 
@@ -29,7 +29,7 @@ export function createStacked(parent, { label = '' } = {}) {
     bar.replaceChildren(...vals.map((v, i) => {
       const [bg, ink] = SEGMENTS[i % SEGMENTS.length];
       const ok = Number.isFinite(v) && v > 0;
-      const seg = h('span', { class: 'stacked-seg', title: `${labels[i]}: ${fmt(v, digits)}` });
+      const seg = h('span', { class: 'stacked-seg', title: `${labels[i]}${colonAfter(labels[i])}${fmt(v, digits)}` });
       seg.style.flexGrow = ok ? String(v) : '0';
       seg.style.flexBasis = '0';
       seg.style.background = bg;
