@@ -12,7 +12,8 @@ let lab;
 before(async () => { lab = await start(); });
 after(async () => { await lab?.close(); });
 
-const LESSONS = ['why', 'pipeline', 'masks', 'softmax', 'scaling'];
+// Every chapter of the page, so a new chapter is covered too (the nav lists them all).
+const LESSONS = ['why', 'pipeline', 'masks', 'softmax', 'scaling', 'score-functions', 'multihead', 'position'];
 // Lower-case English words that only an untranslated sentence or label would bring.
 const ENGLISH = /\b(the|and|of|is|are|to|with|for|this|that|show|hide|table|heatmap|arrow|selects?|typed|otherwise|if|rows?|columns?|weights?|scores?|queries|keys|fullyMaskedRows)\b/;
 // Half-width punctuation right after a Chinese character (a colon or an opening parenthesis).
@@ -24,7 +25,9 @@ async function wordsOnScreen(page) {
   return page.evaluate(() => {
     const main = document.querySelector('main');
     const clone = main.cloneNode(true);
-    for (const el of clone.querySelectorAll('annotation, [hidden], .group-hidden')) el.remove();
+    // Left out: KaTeX's TeX source, hidden parts, and text marked as English (the engine's own
+    // messages, quoted as they are).
+    for (const el of clone.querySelectorAll('annotation, [hidden], .group-hidden, [lang="en"]')) el.remove();
     const attrs = [...main.querySelectorAll('[aria-label], [aria-roledescription], [title]')]
       .filter((el) => !el.closest('[hidden]'))
       .flatMap((el) => ['aria-label', 'aria-roledescription', 'title'].map((a) => el.getAttribute(a)).filter(Boolean));
@@ -56,3 +59,9 @@ for (const lesson of LESSONS) {
     await page.close();
   });
 }
+
+test('the list above covers every chapter the page offers', async () => {
+  const page = await lab.open('lang=zh');
+  assert.deepEqual((await page.$$eval('#chapter-nav button', (bs) => bs.map((b) => b.dataset.lesson))).sort(), [...LESSONS].sort());
+  await page.close();
+});

@@ -106,10 +106,10 @@ function drawSizes(c, d, v) {
   v.dk.sync(state.sfDk);
   v.verdicts.replaceChildren(...SCORE_KINDS.map((kind) => {
     const r = d.results[kind];
-    const text = r.error
-      ? s('refused', { kind: s(`kind.${kind}`), msg: r.error })
-      : s('works', { kind: s(`kind.${kind}`), dq: state.sfDq, dk: state.sfDk });
-    return h('li', { class: r.error ? 'refused' : 'works', 'data-kind': kind, text });
+    const sizes = { kind: s(`kind.${kind}`), dq: state.sfDq, dk: state.sfDk };
+    // The engine's own message is quoted as it is, marked as English.
+    if (r.error) return h('li', { class: 'refused', 'data-kind': kind }, s('refused', sizes), ' ', h('code', { lang: 'en', text: r.error }));
+    return h('li', { class: 'works', 'data-kind': kind, text: s('works', sizes) });
   }));
   for (const kind of ['additive', 'general']) {
     drawFigure(v.figs[kind], { title: s('weightsOf', { kind: s(`kind.${kind}`) }), matrix: d.results[kind].weights,
