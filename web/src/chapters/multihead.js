@@ -225,7 +225,8 @@ function drawRoles(c, p, v) {
   v.predict.ask(s('roles.question', { t: t[i], p: i + 1 }));
   const answer = look === 'same' ? 'other' : look;
   const params = { w: fmt(row[top], 2), look: s(`look.${look}`), k: t[top] };
-  v.predict.draw(answer, { right: s('roles.right', params), wrong: s('roles.wrong', params) });
+  const said = look === 'even' ? s('roles.even', params) : null;
+  v.predict.draw(answer, { right: said || s('roles.right', params), wrong: said || s('roles.wrong', params) });
   drawFigure(v.figs.h1, { title: s('mapHead', { i: 1 }), matrix: w1, rowLabels: t, colLabels: t, domain: [0, 1] });
   drawFigure(v.figs.h2, { title: s('mapHead', { i: 2 }), matrix: p.result.heads[1].weights, rowLabels: t, colLabels: t, domain: [0, 1] });
   v.looks.replaceChildren(simpleTable(s('lookTable'), [s('col.token'), s('col.head1'), s('col.head2')],

@@ -189,8 +189,9 @@ export default {
     const { state, engine } = c;
     const stage = state.stage;
     if (stage === 'sizes') {
-      const draw = (rows, cols, stream) => engine.randomMatrix({ rows, cols, seed: state.sfSeed, stream });
-      const inputs = { query: draw(3, state.sfDq, 20), key: draw(4, state.sfDk, 21), value: draw(4, 2, 22) };
+      // each word's own drawn vectors, at the sizes chosen
+      const embed = (tokens, role, d) => toMatrix(embedTokens(engine, { table: null, tokens, role, d, seed: state.seed }).grid, tokens.length, d);
+      const inputs = { query: embed(CROSS.queryTokens, 'q', state.sfDq), key: embed(CROSS.keyTokens, 'k', state.sfDk), value: embed(CROSS.keyTokens, 'v', 2) };
       const params = scoreParams(engine, { dq: state.sfDq, dk: state.sfDk, hidden: state.sfHidden, seed: state.sfSeed });
       return { results: allScores(engine, inputs, params) };
     }
