@@ -1,57 +1,42 @@
-// Test harness for the built page: serves dist/ (the output of `vite build`) over HTTP with
-// the right MIME types (.wasm as application/wasm), launches the system Chromium through
-// playwright-core with a fresh profile, records console errors and page errors, and shuts
-// everything down. It builds nothing: run `vite build` first (scripts/test.sh does).
+// Test harness for the built page: serves dist/ (the output of `vite build`) with `vite
+// preview` (.wasm as application/wasm) on a free port, so parallel runs never clash; launches
+// the system Chromium through playwright-core with a fresh profile, records console errors and
+// page errors, and shuts everything down. It builds nothing: run `vite build` first
+// (scripts/test.sh does).
 
-import http from 'node:http';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import { preview } from 'vite';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 // The built page: dist/, or the directory named by PAGE_DIST (e.g. a build kept apart from others).
 export const DIST = process.env.PAGE_DIST ? path.resolve(process.env.PAGE_DIST) : path.join(ROOT, 'dist');
 
-const MIME = {
-  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.mjs': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8', '.wasm': 'application/wasm', '.json': 'application/json',
-  '.svg': 'image/svg+xml', '.png': 'image/png', '.woff2': 'font/woff2', '.woff': 'font/woff', '.ttf': 'font/ttf',
-};
-
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
   '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
-// A static file server for dir on a free port: { url, close() }.
-export function serve(dir = DIST) {
+// `vite preview` of dir on a free port, with extra response headers (e.g. a
+// Content-Security-Policy): { url, close() }.
+export async function serve(dir = DIST, { headers = {} } = {}) {
   if (!fs.existsSync(path.join(dir, 'index.html'))) {
     throw new Error(`${dir}/index.html not found: build the page first (./node_modules/.bin/vite build)`);
   }
-  const server = http.createServer((req, res) => {
-    const urlPath = decodeURIComponent(new URL(req.url, 'http://x').pathname);
-    let file = path.normalize(path.join(dir, urlPath));
-    if (!file.startsWith(dir)) { res.writeHead(403).end(); return; }
-    if (urlPath.endsWith('/')) file = path.join(file, 'index.html');
-    fs.readFile(file, (err, body) => {
-      if (err) { res.writeHead(404, { 'content-type': 'text/plain' }).end('not found'); return; }
-      res.writeHead(200, { 'content-type': MIME[path.extname(file)] || 'application/octet-stream', 'cache-control': 'no-store' });
-      res.end(body);
-    });
+  const server = await preview({
+    configFile: path.join(ROOT, 'vite.config.js'),
+    logLevel: 'silent',
+    build: { outDir: dir },
+    preview: { host: '127.0.0.1', port: 0, strictPort: false, open: false, headers: { 'cache-control': 'no-store', ...headers } },
   });
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      resolve({ url: `http://127.0.0.1:${port}/`, close: () => new Promise((r) => server.close(r)) });
-    });
-  });
+  return { url: server.resolvedUrls.local[0], close: () => server.close() };
 }
 
 // Starts the server and the browser. Returns { url, browser, open(hash, options), close() }.
 // open() gives a page (already loaded and ready) with page.errors: console errors and
-// uncaught exceptions collected since it opened.
-export async function start() {
-  const server = await serve();
+// uncaught exceptions collected since it opened. `headers` are sent with every response.
+export async function start({ headers } = {}) {
+  const server = await serve(DIST, { headers });
   // launch() runs Chromium on a fresh temporary profile (its own --user-data-dir), removed on close.
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS, headless: true });
 

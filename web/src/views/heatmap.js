@@ -22,6 +22,7 @@ import { scaleSequential, scaleDiverging, scaleLinear } from 'd3-scale';
 import { interpolateViridis, interpolateRdBu } from 'd3-scale-chromatic';
 import { axisBottom } from 'd3-axis';
 import { select } from 'd3-selection';
+import { rgb as toRgb } from 'd3-color';
 import { fmt, colonAfter } from '../format.js';
 import { renderTable } from './table.js';
 
@@ -32,13 +33,14 @@ const MIN_TEXT_W = 34; // px a cell needs to print its value
 const MIN_TEXT_H = 16;
 const FONT = 'sans-serif';
 
-// "#rrggbb" or "rgb(r, g, b)" -> [r, g, b]
+// A CSS colour ("#rrggbb", "rgb(r, g, b)", a name) -> [r, g, b].
 function parseColor(c) {
-  if (c[0] === '#') return [1, 3, 5].map((k) => parseInt(c.slice(k, k + 2), 16));
-  return c.match(/\d+/g).slice(0, 3).map(Number);
+  const { r, g, b } = toRgb(c);
+  return [r, g, b];
 }
 
-// Black or white text, whichever contrasts more with the background (WCAG luminance).
+// Black or white text, whichever contrasts more with the background (WCAG 2 relative
+// luminance of the sRGB colour).
 function textColor([r, g, b]) {
   const lin = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
   const L = 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b);

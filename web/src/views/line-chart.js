@@ -15,15 +15,13 @@ import { line } from 'd3-shape';
 import { fmt, colonAfter, periodAfter } from '../format.js';
 import { createChartFrame, drawAxes } from './chart-frame.js';
 
-// Tick labels of a log axis: 1, 2, 4 ... for base 2; 0.01, 0.1, 1 ... for base 10.
-function logTicks(lo, hi, base) {
-  const out = [];
-  for (let e = Math.floor(Math.log(lo) / Math.log(base) - 1e-9); ; e++) {
-    const v = base ** e;
-    if (v > hi * (1 + 1e-9)) break;
-    if (v >= lo * (1 - 1e-9)) out.push(v);
-  }
-  return out;
+// The ticks of a log axis at the powers of its base (1, 2, 4 ... for base 2; 0.01, 0.1, 1 ...
+// for base 10), every `every`-th one: d3's log ticks, asked for no more ticks than the domain
+// has powers, give exactly the powers.
+export function powerTicks(scale, every = 1) {
+  const [lo, hi] = scale.domain();
+  const powers = Math.log(hi / lo) / Math.log(scale.base());
+  return scale.ticks(Math.max(1, Math.floor(powers / every + 1e-9)));
 }
 
 export function createLineChart(parent, { label = '', xLabel = 'x', yLabel = 'y', xLog = false, yLog = false, width = 640, strings = {} } = {}) {
@@ -53,10 +51,10 @@ export function createLineChart(parent, { label = '', xLabel = 'x', yLabel = 'y'
     if (!yLog && !yDomain) y.nice();
     const root = select(frame.svg);
     const xAxis = axisBottom(x);
-    if (xLog) xAxis.tickValues(logTicks(xd[0], xd[1], 2).filter((_, i) => w >= 450 || i % 2 === 0)).tickFormat((v) => String(v));
+    if (xLog) xAxis.tickValues(powerTicks(x, w >= 450 ? 1 : 2)).tickFormat((v) => String(v));
     else xAxis.ticks(6);
     const yAxis = axisLeft(y);
-    if (yLog) yAxis.tickValues(logTicks(y.domain()[0], y.domain()[1], 10)).tickFormat((v) => (v >= 1 ? String(v) : String(+v.toPrecision(1))));
+    if (yLog) yAxis.tickValues(powerTicks(y)).tickFormat((v) => (v >= 1 ? String(v) : String(+v.toPrecision(1))));
     else yAxis.ticks(5);
     drawAxes(root, xAxis, yAxis, m, height);
     root.append('text').attr('class', 'axis-label').attr('x', (m.left + w - m.right) / 2).attr('y', height - 6)

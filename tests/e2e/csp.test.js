@@ -1,0 +1,57 @@
+// The built page under a strict Content-Security-Policy (the one a course site may embed us
+// with): every chapter loads and computes, and the browser reports no violation.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { start } from './harness.js';
+
+export const POLICY = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'";
+
+let lab;
+before(async () => { lab = await start({ headers: { 'content-security-policy': POLICY } }); });
+after(async () => { await lab?.close(); });
+
+test('no CSP violation on any chapter, in either language, while drawing formulas and heatmaps', async () => {
+  const stages = ['lesson=why&stage=self-cross', 'lesson=pipeline&stage=weights', 'lesson=masks&stage=causal&causal=1',
+    'lesson=softmax&stage=overflow&smShift=100', 'lesson=scaling&stage=variance&labSamples=2000'];
+  for (const lang of ['en', 'zh']) {
+    for (const hash of stages) {
+      const context = await lab.browser.newContext({ viewport: { width: 1280, height: 900 } });
+      const page = await context.newPage();
+      page.errors = [];
+      page.on('console', (msg) => { if (msg.type() === 'error') page.errors.push(msg.text()); });
+      page.on('pageerror', (e) => page.errors.push(String(e)));
+      // Listen before anything loads: the favicon and the fonts are fetched early.
+      await page.addInitScript(() => {
+        window.__violations = [];
+        document.addEventListener('securitypolicyviolation', (e) => {
+          window.__violations.push(`${e.violatedDirective} ${e.blockedURI}`);
+        });
+      });
+      const response = await page.goto(lab.url + `#${hash}&lang=${lang}`);
+      assert.equal(response.headers()['content-security-policy'], POLICY);
+      await page.waitForFunction(() => document.documentElement.dataset.ready === 'true', null, { timeout: 60000 });
+      // KaTeX's fonts and the favicon have loaded (or been refused) by now.
+      await page.evaluate(() => document.fonts.ready);
+      await page.waitForTimeout(300);
+      const katex = await page.$$eval('.katex', (k) => k.length);
+      if (/pipeline|softmax|scaling/.test(hash)) assert.ok(katex > 0, `${hash}: formulas drawn`);
+      assert.deepEqual(await page.evaluate(() => window.__violations), [], `${hash} (${lang})`);
+      assert.deepEqual(page.errors, [], `${hash} (${lang})`);
+      await context.close();
+    }
+  }
+});
+
+test('the favicon and the formula fonts are files, not data: URLs', async () => {
+  const page = await lab.open('lesson=pipeline&stage=scaled');
+  const icon = await page.getAttribute('link[rel="icon"]', 'href');
+  assert.ok(!icon.startsWith('data:'), icon);
+  const res = await page.request.get(new URL(icon, lab.url).href);
+  assert.equal(res.status(), 200);
+  const fontUrls = await page.evaluate(() => [...document.styleSheets].flatMap((sh) => {
+    try { return [...sh.cssRules]; } catch { return []; }
+  }).filter((r) => r instanceof CSSFontFaceRule).map((r) => r.style.getPropertyValue('src')));
+  assert.ok(fontUrls.length > 10, `${fontUrls.length} font faces`);
+  for (const src of fontUrls) assert.ok(!src.includes('data:'), src.slice(0, 80));
+  await page.close();
+});
