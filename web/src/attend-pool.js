@@ -23,6 +23,12 @@ import { FLASH_BLOCK } from './engine.js';
 
 const NAIVE_OPTIONS = ['query', 'key', 'value', 'keyPadding'];
 
+// Rows per flashAttend call inside a worker, between progress reports. Every call passes the
+// whole key and value through the engine's argument checks again, which costs about as much
+// as 700 query rows of full attention, whatever n is; 4096-row chunks keep that near 15 %.
+// A windowed run does so little work per row that it runs its slice in one call.
+const CHUNK_ROWS = 4096;
+
 function browserWorker() {
   return new Worker(new URL('./attend-worker.js', import.meta.url), { type: 'module' });
 }
@@ -141,14 +147,18 @@ export function createAttendPool({ workers = 2, simd, createWorker = browserWork
     const asks = slices.map((s, i) => {
       const part = { rows: s.rows, cols: query.cols, data: query.data.slice(s.first * query.cols, (s.first + s.rows) * query.cols) };
       const args = kind === 'flash' ? { ...options, query: part, queryOffset: baseOffset + s.first } : { ...options, query: part };
-      const chunkRows = block * Math.max(1, Math.ceil(Math.ceil(s.rows / block) / 8));  // about 8 progress steps
+      const chunkRows = options.window == null ? block * Math.ceil(CHUNK_ROWS / block) : s.rows;
       return ask(i, { type: 'run', kind, args, chunkRows }, [part.data.buffer], (rows) => {
         done[i] = rows;
         if (current === me) onProgress(done.reduce((a, b) => a + b, 0), query.rows);
       });
     });
     const me = {
-      cancel: () => asks.forEach((a, i) => pool[i].postMessage({ type: 'cancel', id: a.id })),
+      cancelled: false,
+      cancel: () => {
+        me.cancelled = true;
+        asks.forEach((a, i) => pool[i]?.postMessage({ type: 'cancel', id: a.id }));
+      },
     };
     current = me;
     let parts;
@@ -162,7 +172,7 @@ export function createAttendPool({ workers = 2, simd, createWorker = browserWork
       throw e;
     }
     if (current === me) current = null;
-    if (parts.some((p) => p === null)) return null;
+    if (me.cancelled || parts.some((p) => p === null)) return null;  // replaced, even if it finished
     const ms = performance.now() - t0;
     const cols = parts[0].output.cols;
     const output = { rows: query.rows, cols, data: new Float32Array(query.rows * cols) };

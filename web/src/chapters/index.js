@@ -65,5 +65,6 @@ import scaling from './scaling.js';
 import scoreFunctions from './score-functions.js';
 import multihead from './multihead.js';
 import position from './position.js';
+import long from './long.js';
 
-export const chapters = [why, pipeline, masks, softmax, scaling, scoreFunctions, multihead, position];
+export const chapters = [why, pipeline, masks, softmax, scaling, scoreFunctions, multihead, position, long];
