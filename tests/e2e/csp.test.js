@@ -13,6 +13,12 @@ after(async () => { await lab?.close(); });
 test('no CSP violation on any chapter, in either language, while drawing formulas and heatmaps', async () => {
   const stages = ['lesson=why&stage=self-cross', 'lesson=pipeline&stage=weights', 'lesson=masks&stage=causal&causal=1',
     'lesson=softmax&stage=overflow&smShift=100', 'lesson=scaling&stage=variance&labSamples=2000'];
+  // Every other chapter of the page (chapters added later included), at its first step.
+  const probe = await lab.open('');
+  const lessons = await probe.evaluate(() => window.attentionLab.schema.lesson.values);
+  await probe.close();
+  for (const id of lessons) if (!stages.some((st) => st.startsWith(`lesson=${id}&`))) stages.push(`lesson=${id}`);
+  assert.ok(stages.length >= 5);
   for (const lang of ['en', 'zh']) {
     for (const hash of stages) {
       const context = await lab.browser.newContext({ viewport: { width: 1280, height: 900 } });
