@@ -79,9 +79,10 @@ BENCHMARK(BM_DotRows)->Args({256, 256})->Args({1024, 64});
 void BM_FillNormal(benchmark::State& state) {
   const std::size_t n = state.range(0);
   std::vector<float> out(n);
-  std::uint64_t key = 1;
+  RandomStream s;
   for (auto _ : state) {
-    fill_normal_scalar(key++, 0, out.data(), n);
+    ++s.stream;
+    fill_normal_scalar(s, 0, out.data(), n);
     benchmark::DoNotOptimize(out.data());
   }
   state.SetItemsProcessed(state.iterations() * n);
@@ -91,9 +92,10 @@ BENCHMARK(BM_FillNormal)->Arg(512)->Arg(65536);
 void BM_FillUniform(benchmark::State& state) {
   const std::size_t n = state.range(0);
   std::vector<float> out(n);
-  std::uint64_t key = 1;
+  RandomStream s;
   for (auto _ : state) {
-    fill_uniform_scalar(key++, 0, out.data(), n);
+    ++s.stream;
+    fill_uniform_scalar(s, 0, out.data(), n);
     benchmark::DoNotOptimize(out.data());
   }
   state.SetItemsProcessed(state.iterations() * n);

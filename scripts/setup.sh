@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 
 packages=(emscripten binaryen libeigen3-dev cmake g++)
 if [ "${1:-}" = "--test" ]; then
-  packages+=(libgtest-dev libbenchmark-dev chromium fonts-noto-cjk nlohmann-json3-dev)
+  packages+=(libgtest-dev libbenchmark-dev chromium fonts-noto-cjk nlohmann-json3-dev librandom123-dev)
   # the sanitizer suite and the fuzzers: clang 14 with its ASan, UBSan and libFuzzer runtimes
   packages+=(clang-14 libclang-rt-14-dev)
 fi

@@ -133,6 +133,7 @@ val variance_experiment(val args) {
   };
   val histogram = val::object();
   histogram.set("edges", copy_out(r.edges));
+  histogram.set("scaledEdges", copy_out(r.scaled_edges));
   histogram.set("rawCounts", copy_out(r.raw_counts));
   histogram.set("scaledCounts", copy_out(r.scaled_counts));
   val out = val::object();
@@ -222,7 +223,7 @@ val random_matrix(val args) {
   int rows = static_cast<int>(in.integer("rows", 1, limits::kMaxTokens));
   int cols = static_cast<int>(in.integer("cols", 1, limits::kMaxTokens));
   auto seed = static_cast<std::uint64_t>(in.integer("seed", 0, 4294967295.0));
-  auto stream = static_cast<std::uint64_t>(in.integer("stream", 0, 4294967295.0));
+  auto stream = static_cast<std::uint32_t>(in.integer("stream", 0, 4294967295.0));
   float scale = in.real("scale");
   if (!in.error.empty()) return failure(in.error);
   attn::Rng rng(seed, stream);

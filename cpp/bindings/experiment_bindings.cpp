@@ -1,4 +1,5 @@
-// Embind registration of the lesson-5 experiments (core/saturation.h). No maths here.
+// Embind registration of the lesson-5 experiments (core/saturation.h, core/experiments.h). No
+// maths here.
 //
 // Same conventions as bindings.cpp: one plain JS object in (normalised by web/src/engine.js),
 // one plain JS object out; a problem comes back as { error: "message" }, never a throw.
@@ -27,27 +28,30 @@ namespace limits = attn::limits;
 
 // ---- JS -> C++ ------------------------------------------------------------------------------
 
-// { raw: {mean, variance}, scaled: {...}, histogram: {edges, rawCounts, scaledCounts} }
-attn::VarianceResult read_variance(const char* name, val v, Reader& in) {
-  attn::VarianceResult r;
-  if (!in.error.empty()) return r;
-  if (v.isUndefined() || v.isNull() || v["raw"].isUndefined() || v["scaled"].isUndefined() ||
-      v["histogram"].isUndefined()) {
+// { raw: {mean, variance}, scaled: {...}, histogram: {edges, scaledEdges?, rawCounts, scaledCounts} },
+// every number read as a double: the core checks them (attn::check_merge_variance).
+attn::VarianceChunk read_chunk(const char* name, val v, Reader& in) {
+  attn::VarianceChunk c;
+  if (!in.error.empty()) return c;
+  auto is_object = [](const val& x) { return !x.isNull() && x.typeOf().as<std::string>() == "object"; };
+  if (!is_object(v) || !is_object(v["raw"]) || !is_object(v["scaled"]) || !is_object(v["histogram"])) {
     in.fail(std::string(name) + ": expected { raw, scaled, histogram } of a variance experiment");
-    return r;
+    return c;
   }
   Reader raw{v["raw"], {}}, scaled{v["scaled"], {}}, hist{v["histogram"], {}};
-  r.raw.mean = raw.number("mean");
-  r.raw.variance = raw.number("variance");
-  r.scaled.mean = scaled.number("mean");
-  r.scaled.variance = scaled.number("variance");
-  r.edges = hist.numbers<float>("edges", limits::kMaxBins + 1);
-  r.raw_counts = hist.numbers<int>("rawCounts", limits::kMaxBins);
-  r.scaled_counts = hist.numbers<int>("scaledCounts", limits::kMaxBins);
-  for (Reader* f : {&raw, &scaled, &hist}) {
-    if (!f->error.empty()) in.fail(std::string(name) + "." + f->error);
-  }
-  return r;
+  c.raw.mean = raw.number("mean");
+  c.raw.variance = raw.number("variance");
+  c.scaled.mean = scaled.number("mean");
+  c.scaled.variance = scaled.number("variance");
+  c.edges = hist.numbers<double>("edges", limits::kMaxBins + 1);
+  if (hist.has("scaledEdges")) c.scaled_edges = hist.numbers<double>("scaledEdges", limits::kMaxBins + 1);
+  c.raw_counts = hist.numbers<double>("rawCounts", limits::kMaxBins);
+  c.scaled_counts = hist.numbers<double>("scaledCounts", limits::kMaxBins);
+  const char* parts[] = {".raw.", ".scaled.", ".histogram."};
+  Reader* readers[] = {&raw, &scaled, &hist};
+  for (int i = 0; i < 3; ++i)
+    if (!readers[i]->error.empty()) in.fail(std::string(name) + parts[i] + readers[i]->error);
+  return c;
 }
 
 // ---- C++ -> JS ------------------------------------------------------------------------------
@@ -67,6 +71,21 @@ val moments_to_js(const attn::Moments& m) {
   o.set("variance", m.variance);
   o.set("std", attn::standard_deviation(m));
   return o;
+}
+
+// { raw, scaled, histogram: { edges, scaledEdges, rawCounts, scaledCounts }, samples }
+val variance_to_js(const attn::VarianceResult& r, int samples) {
+  val histogram = val::object();
+  histogram.set("edges", copy_out(r.edges));
+  if (!r.scaled_edges.empty()) histogram.set("scaledEdges", copy_out(r.scaled_edges));
+  histogram.set("rawCounts", copy_out(r.raw_counts));
+  histogram.set("scaledCounts", copy_out(r.scaled_counts));
+  val out = val::object();
+  out.set("raw", moments_to_js(r.raw));
+  out.set("scaled", moments_to_js(r.scaled));
+  out.set("histogram", histogram);
+  out.set("samples", samples);
+  return out;
 }
 
 // ---- entry points ---------------------------------------------------------------------------
@@ -126,24 +145,66 @@ val saturation_sweep(val args) {
 
 val merge_variance(val args) {
   Reader in{args, {}};
-  int a_samples = static_cast<int>(in.integer("aSamples", 0, limits::kMaxSamples));
-  int b_samples = static_cast<int>(in.integer("bSamples", 1, limits::kMaxSamples));
-  attn::VarianceResult a;
-  if (in.error.empty() && a_samples > 0) a = read_variance("a", args["a"], in);
-  attn::VarianceResult b = read_variance("b", args["b"], in);
+  const double a_samples = in.has("aSamples") ? in.number("aSamples") : 0;
+  const double b_samples = in.number("bSamples");
+  attn::VarianceChunk a;
+  if (in.error.empty() && a_samples > 0) a = read_chunk("a", args["a"], in);
+  attn::VarianceChunk b = read_chunk("b", args["b"], in);
   if (in.error.empty()) in.error = attn::check_merge_variance(a, a_samples, b, b_samples);
   if (!in.error.empty()) return failure(in.error);
+  const int na = static_cast<int>(a_samples), nb = static_cast<int>(b_samples);  // checked
+  return variance_to_js(attn::merge_variance(a, na, b, nb), na + nb);
+}
 
-  attn::VarianceResult r = attn::merge_variance(a, a_samples, b, b_samples);
-  val histogram = val::object();
-  histogram.set("edges", copy_out(r.edges));
-  histogram.set("rawCounts", copy_out(r.raw_counts));
-  histogram.set("scaledCounts", copy_out(r.scaled_counts));
+// One sample of the variance experiment, drawn explicitly: { q, k, dot }.
+val variance_sample(val args) {
+  Reader in{args, {}};
+  const int dk = static_cast<int>(in.integer("dk", 1, limits::kMaxDim));
+  const auto seed = static_cast<std::uint64_t>(in.integer("seed", 0, 4294967295.0));
+  const int sample = static_cast<int>(in.integer("sample", 0, limits::kMaxSamples - 1));
+  if (in.error.empty()) in.error = attn::check_variance_sample(dk, sample);
+  if (!in.error.empty()) return failure(in.error);
+  attn::VarianceSample s = attn::variance_sample(dk, seed, sample);
   val out = val::object();
-  out.set("raw", moments_to_js(r.raw));
-  out.set("scaled", moments_to_js(r.scaled));
-  out.set("histogram", histogram);
-  out.set("samples", a_samples + b_samples);
+  out.set("q", copy_out(s.q));
+  out.set("k", copy_out(s.k));
+  out.set("dot", s.dot);
+  return out;
+}
+
+// The variance experiment as an object that grows step by step (attn::VarianceRun). Created by
+// createVarianceRun, owned (and deleted) by its JavaScript wrapper in engine.js.
+class VarianceRunHandle {
+ public:
+  explicit VarianceRunHandle(const attn::VarianceRunArgs& a) : run_(a) {}
+  // Draws the next `samples` samples: {} or { error }.
+  val step(val samples) {
+    Reader in{val::object(), {}};
+    in.obj.set("samples", samples);
+    const double n = in.integer("samples", 1, limits::kMaxSamples);
+    if (in.error.empty()) in.error = run_.check_step(static_cast<int>(n));
+    if (!in.error.empty()) return failure(in.error);
+    run_.step(static_cast<int>(n));
+    return val::object();
+  }
+  val snapshot() const { return variance_to_js(run_.snapshot(), run_.samples()); }
+
+ private:
+  attn::VarianceRun run_;
+};
+
+// { run: VarianceRun } or { error }.
+val create_variance_run(val args) {
+  Reader in{args, {}};
+  attn::VarianceRunArgs a;
+  a.dk = static_cast<int>(in.integer("dk", 1, limits::kMaxDim));
+  a.seed = static_cast<std::uint64_t>(in.integer("seed", 0, 4294967295.0));
+  a.bins = static_cast<int>(in.integer("bins", 1, limits::kMaxBins));
+  a.first_sample = static_cast<int>(in.integer("firstSample", 0, limits::kMaxSamples - 1));
+  if (in.error.empty()) in.error = attn::check_variance_run(a);
+  if (!in.error.empty()) return failure(in.error);
+  val out = val::object();
+  out.set("run", val(VarianceRunHandle(a)));
   return out;
 }
 
@@ -153,4 +214,9 @@ EMSCRIPTEN_BINDINGS(experiments) {
   emscripten::function("queryProbe", &query_probe);
   emscripten::function("saturationSweep", &saturation_sweep);
   emscripten::function("mergeVariance", &merge_variance);
+  emscripten::function("varianceSample", &variance_sample);
+  emscripten::function("createVarianceRun", &create_variance_run);
+  emscripten::class_<VarianceRunHandle>("VarianceRun")
+      .function("step", &VarianceRunHandle::step)
+      .function("snapshot", &VarianceRunHandle::snapshot);
 }

@@ -1,4 +1,4 @@
-// The seeded, counter-based random number generator.
+// The seeded, counter-based random number generator (Philox4x32-10).
 #include "core/rng.h"
 
 #include <cmath>
@@ -9,27 +9,26 @@
 
 namespace attn {
 
-// splitmix64's finaliser: a bijection on 64 bits with strong avalanche.
-static std::uint64_t mix64(std::uint64_t z) {
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
+kernels::RandomStream random_stream(std::uint64_t seed, std::uint32_t stream, std::uint32_t purpose) {
+  kernels::RandomStream s;
+  s.k0 = static_cast<std::uint32_t>(seed);
+  s.k1 = static_cast<std::uint32_t>(seed >> 32);
+  s.stream = stream;
+  s.purpose = purpose;
+  return s;
 }
 
-std::uint64_t stream_key(std::uint64_t seed, std::uint64_t stream) {
-  const std::uint64_t golden = 0x9e3779b97f4a7c15ULL;
-  return mix64(mix64(seed + golden) + (stream + 1) * golden);
-}
-
-Rng::Rng(std::uint64_t seed, std::uint64_t stream) : key_(stream_key(seed, stream)) {}
+Rng::Rng(std::uint64_t seed, std::uint32_t stream)
+    : normal_(random_stream(seed, stream, kernels::kNormalDraws)),
+      uniform_(random_stream(seed, stream, kernels::kUniformDraws)) {}
 
 void Rng::normal(float* out, std::size_t count) {
-  kernels::fill_normal(key_, normal_next_, out, count);
+  kernels::fill_normal(normal_, normal_next_, out, count);
   normal_next_ += count;
 }
 
 void Rng::uniform(float* out, std::size_t count) {
-  kernels::fill_uniform(key_, uniform_next_, out, count);
+  kernels::fill_uniform(uniform_, uniform_next_, out, count);
   uniform_next_ += count;
 }
 

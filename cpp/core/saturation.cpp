@@ -16,7 +16,7 @@ namespace attn {
 // Trial t draws q, then the keys, from RNG stream t of the seed.
 static void draw_trial(int dk, int n_keys, std::uint64_t seed, int trial, Matrix& q,
                        Matrix& keys) {
-  Rng rng(seed, static_cast<std::uint64_t>(trial));
+  Rng rng(seed, static_cast<std::uint32_t>(trial));
   q = rng.normal_matrix(1, dk);         // q: (1, d_k)
   keys = rng.normal_matrix(n_keys, dk);  // keys: (n_keys, d_k)
 }
@@ -167,101 +167,5 @@ SaturationResult saturation_sweep(const SaturationArgs& a) {
   }
   return r;
 }
-
-// ---- merging two chunks of the variance experiment -------------------------------------------
-
-static Error check_counts(const std::string& name, const std::vector<int>& counts, int samples,
-                          const char* samples_name) {
-  long long total = 0;
-  for (std::size_t i = 0; i < counts.size(); i++) {
-    if (counts[i] < 0) {
-      return name + ": expected counts >= 0, got " + std::to_string(counts[i]) + " in bin " +
-             std::to_string(i);
-    }
-    total += counts[i];
-  }
-  if (total != samples) {
-    return name + ": expected counts adding up to " + samples_name + " = " +
-           std::to_string(samples) + ", got " + std::to_string(total);
-  }
-  return {};
-}
-
-// |q·k| stays below d_k * 6^2 < 4e4 (normal draws are below 6 in size), so a mean past 1e12
-// or a variance past 1e24 is not a chunk of the experiment; within them the merge is finite.
-constexpr double kMaxChunkMean = 1e12, kMaxChunkVariance = 1e24;
-
-static Error check_moments(const std::string& name, const Moments& m) {
-  if (!(std::fabs(m.mean) <= kMaxChunkMean)) {
-    return name + ".mean: expected a number from -1e12 to 1e12, got " + format_number(m.mean);
-  }
-  if (!(m.variance >= 0 && m.variance <= kMaxChunkVariance)) {
-    return name + ".variance: expected a number from 0 to 1e24, got " + format_number(m.variance);
-  }
-  return {};
-}
-
-// One chunk ("a" or "b") of `samples` samples.
-static Error check_chunk(const std::string& name, const VarianceResult& r, int samples) {
-  const char* samples_name = name == "a" ? "aSamples" : "bSamples";
-  Error e = check_counts(name + ".histogram.rawCounts", r.raw_counts, samples, samples_name);
-  if (e.empty()) e = check_counts(name + ".histogram.scaledCounts", r.scaled_counts, samples, samples_name);
-  if (e.empty()) e = check_moments(name + ".raw", r.raw);
-  if (e.empty()) e = check_moments(name + ".scaled", r.scaled);
-  return e;
-}
-
-Error check_merge_variance(const VarianceResult& a, int a_samples, const VarianceResult& b,
-                           int b_samples) {
-  if (a_samples < 0 || b_samples < 1 || a_samples > limits::kMaxSamples - b_samples) {
-    return "samples: expected counts >= 0 and >= 1 adding up to at most " +
-           std::to_string(limits::kMaxSamples) + ", got " + std::to_string(a_samples) + " and " +
-           std::to_string(b_samples);
-  }
-  if (b.edges.size() < 2 || (a_samples > 0 && a.edges != b.edges)) {
-    return "edges: the two chunks must share the same histogram edges";
-  }
-  std::size_t bins = b.edges.size() - 1;
-  bool a_ok = a_samples == 0 || (a.raw_counts.size() == bins && a.scaled_counts.size() == bins);
-  if (!a_ok || b.raw_counts.size() != bins || b.scaled_counts.size() != bins) {
-    return "counts: expected " + std::to_string(bins) + " counts per histogram";
-  }
-  // Each chunk must be what a run of its sample count gives: counts >= 0 adding up to the
-  // samples (so the merged counts cannot overflow), finite moments, a variance >= 0.
-  Error e = check_chunk("b", b, b_samples);
-  if (e.empty() && a_samples > 0) e = check_chunk("a", a, a_samples);
-  return e;
-}
-
-// Chan, Golub & LeVeque: combine means and sums of squared deviations of two parts.
-static Moments merge_moments(const Moments& a, int na, const Moments& b, int nb) {
-  double n = static_cast<double>(na) + nb;
-  double delta = b.mean - a.mean;
-  double m2a = na > 1 ? a.variance * (na - 1) : 0.0;
-  double m2b = nb > 1 ? b.variance * (nb - 1) : 0.0;
-  double m2 = m2a + m2b + delta * delta * na * nb / n;
-  Moments m;
-  m.mean = a.mean + delta * nb / n;
-  m.variance = m2 / (n - 1);
-  return m;
-}
-
-VarianceResult merge_variance(const VarianceResult& a, int a_samples, const VarianceResult& b,
-                              int b_samples) {
-  if (a_samples == 0) return b;
-  VarianceResult r;
-  r.raw = merge_moments(a.raw, a_samples, b.raw, b_samples);
-  r.scaled = merge_moments(a.scaled, a_samples, b.scaled, b_samples);
-  r.edges = a.edges;
-  r.raw_counts = a.raw_counts;
-  r.scaled_counts = a.scaled_counts;
-  for (std::size_t i = 0; i < r.raw_counts.size(); i++) {
-    r.raw_counts[i] += b.raw_counts[i];
-    r.scaled_counts[i] += b.scaled_counts[i];
-  }
-  return r;
-}
-
-double standard_deviation(const Moments& m) { return std::sqrt(m.variance); }
 
 }  // namespace attn

@@ -75,15 +75,4 @@ constexpr int kMaxSweepKeys = 256;
 Error check_saturation(const SaturationArgs& args);
 SaturationResult saturation_sweep(const SaturationArgs& args);
 
-// ---- combining chunks of the variance experiment ----------------------------------------------
-// a covers a_samples samples (0 = nothing yet: the result is b), b the next b_samples; both
-// over the same histogram edges. Moments combine exactly (Chan et al.), counts add.
-Error check_merge_variance(const VarianceResult& a, int a_samples, const VarianceResult& b,
-                           int b_samples);
-VarianceResult merge_variance(const VarianceResult& a, int a_samples, const VarianceResult& b,
-                              int b_samples);
-
-// The standard deviation the lesson quotes (8 at d_k = 64): sqrt of the sample variance.
-double standard_deviation(const Moments& m);
-
 }  // namespace attn

@@ -79,7 +79,7 @@ Matrix hard_attention(const Matrix& scores) {
 
 Matrix gumbel_softmax(const Matrix& scores, float tau, std::uint64_t seed) {
   Matrix u(scores.rows, scores.cols);  // u: (n_q, n_k) uniform in [0, 1)
-  kernels::fill_uniform(stream_key(seed, 0), 0, u.data.data(), u.data.size());
+  Rng(seed, 0).uniform(u.data.data(), u.data.size());
   Matrix noisy(scores.rows, scores.cols);  // noisy: (n_q, n_k) = (scores + g) / tau
   for (std::size_t c = 0; c < u.data.size(); c++) {
     float uc = u.data[c] > 0.0f ? u.data[c] : 0x1p-25f;  // keep log(u) finite

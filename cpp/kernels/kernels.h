@@ -2,14 +2,16 @@
 // version (*_wasmsimd.cpp); the inline functions at the bottom pick one at compile time,
 // in this one place. Only the *_wasmsimd.cpp files are compiled with -msimd128.
 //
-// Determinism contract: the scalar and SIMD versions of dot_rows, fill_normal and
-// normal_pair_dot perform the same float operations in the same order (four interleaved
-// accumulators, lane order), so the native, wasm-scalar and wasm-SIMD builds return
-// bit-identical results for them.
+// Determinism contract: the scalar and SIMD versions of dot_rows and fill_normal perform the
+// same float operations in the same order (four interleaved accumulators, lane order; the same
+// Box–Muller steps on the same Philox words), so the native, wasm-scalar and wasm-SIMD builds
+// return bit-identical results for them.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+
+#include "kernels/philox.h"
 
 namespace attn::kernels {
 
@@ -23,15 +25,11 @@ void gemm_ab_scalar(const float* a, const float* b, float* c, int m, int n, int 
 void softmax_rows_scalar(float* x, int rows, int cols, bool stable);
 // out[i] = a_i · b_i   a, b: (count, d)   out: (count)
 void dot_rows_scalar(const float* a, const float* b, float* out, int count, int d);
-// Standard normal draws number first .. first+count-1 of the stream named by key.
-void fill_normal_scalar(std::uint64_t key, std::uint64_t first, float* out, std::size_t count);
-// q·k where q_i and k_i (i = 0 .. n-1) are the two normal draws of pair counter
-// c_i = i kPairStride mod 2^32 of the stream named by key (draws 8(c_i/4) + c_i%4 and
-// 8(c_i/4) + 4 + c_i%4), computed without drawing q or k: each product is -+ln(u1) sin 2a of
-// the pair's Box–Muller numbers (math_approx.h). Summation order as in dot_rows.
-float normal_pair_dot_scalar(std::uint64_t key, int n);
-// Uniform draws in [0, 1) (24 random bits), number first .. of the stream named by key.
-void fill_uniform_scalar(std::uint64_t key, std::uint64_t first, float* out, std::size_t count);
+// Standard normal draws number first .. first+count-1 of stream s (Philox4x32-10 words through
+// Box–Muller: philox.h, math_approx.h).
+void fill_normal_scalar(const RandomStream& s, std::uint64_t first, float* out, std::size_t count);
+// Uniform draws in [0, 1) (24 random bits), number first .. first+count-1 of stream s.
+void fill_uniform_scalar(const RandomStream& s, std::uint64_t first, float* out, std::size_t count);
 
 #if defined(ATTN_SIMD)
 // ---- wasm SIMD128 versions (same signatures, same results within float rounding) ------
@@ -39,8 +37,7 @@ void gemm_abt_wasmsimd(const float* a, const float* b, float* c, int m, int n, i
 void gemm_ab_wasmsimd(const float* a, const float* b, float* c, int m, int n, int k);
 void softmax_rows_wasmsimd(float* x, int rows, int cols, bool stable);
 void dot_rows_wasmsimd(const float* a, const float* b, float* out, int count, int d);
-void fill_normal_wasmsimd(std::uint64_t key, std::uint64_t first, float* out, std::size_t count);
-float normal_pair_dot_wasmsimd(std::uint64_t key, int n);
+void fill_normal_wasmsimd(const RandomStream& s, std::uint64_t first, float* out, std::size_t count);
 #endif
 
 // ---- dispatch: one place per operation ----------------------------------------------------
@@ -62,14 +59,11 @@ inline void softmax_rows(float* x, int rows, int cols, bool stable) {
 inline void dot_rows(const float* a, const float* b, float* out, int count, int d) {
   ATTN_KERNEL(dot_rows)(a, b, out, count, d);
 }
-inline void fill_normal(std::uint64_t key, std::uint64_t first, float* out, std::size_t count) {
-  ATTN_KERNEL(fill_normal)(key, first, out, count);
+inline void fill_normal(const RandomStream& s, std::uint64_t first, float* out, std::size_t count) {
+  ATTN_KERNEL(fill_normal)(s, first, out, count);
 }
-inline float normal_pair_dot(std::uint64_t key, int n) {
-  return ATTN_KERNEL(normal_pair_dot)(key, n);
-}
-inline void fill_uniform(std::uint64_t key, std::uint64_t first, float* out, std::size_t count) {
-  fill_uniform_scalar(key, first, out, count);
+inline void fill_uniform(const RandomStream& s, std::uint64_t first, float* out, std::size_t count) {
+  fill_uniform_scalar(s, first, out, count);
 }
 
 #undef ATTN_KERNEL

@@ -1,58 +1,48 @@
-// Counter-based random draws, scalar reference (the layout is described in math_approx.h).
+// Random draws from Philox4x32-10, scalar reference (the layout: philox.h; Box–Muller:
+// math_approx.h).
 #include "kernels/kernels.h"
 #include "kernels/math_approx.h"
+#include "kernels/philox.h"
 
 namespace attn::kernels {
 
-// Standard normal draws first .. first+count-1 of the stream named by key.
-void fill_normal_scalar(std::uint64_t key, std::uint64_t first, float* out, std::size_t count) {
-  if (count == 0) return;
-  const std::uint32_t k0 = static_cast<std::uint32_t>(key);
-  const std::uint32_t k1 = static_cast<std::uint32_t>(key >> 32);
+// Draws 4 b0 .. 4 b0 + 15 (blocks b0 .. b0 + 3) into out: block b (words w0..w3) gives draws
+// 4b, 4b+1 from Box–Muller on (w0, w1) and 4b+2, 4b+3 from (w2, w3). The eight Box–Muller
+// pairs are independent: a native compiler vectorises that loop (with -fno-math-errno).
+static void normal_group(const RandomStream& s, std::uint64_t b0, float* out) {
+  std::uint32_t u[8], v[8];  // pair 2 l + h: words (2h, 2h + 1) of block b0 + l
+  for (int l = 0; l < 4; ++l) {
+    const PhiloxWords w = philox_block(s, b0 + l);
+    u[2 * l] = w.v[0];
+    v[2 * l] = w.v[1];
+    u[2 * l + 1] = w.v[2];
+    v[2 * l + 1] = w.v[3];
+  }
+  for (int p = 0; p < 8; ++p) box_muller(u[p], v[p], &out[2 * p], &out[2 * p + 1]);
+}
+
+// Standard normal draws first .. first+count-1 of stream s.
+void fill_normal_scalar(const RandomStream& s, std::uint64_t first, float* out, std::size_t count) {
   const std::uint64_t last = first + count;  // one past the last draw
-  for (std::uint64_t block = first / 8; block * 8 < last; ++block) {
-    const std::uint64_t pair = block * 4;      // pairs 4b .. 4b+3; never straddle 2^32
-    const std::uint32_t kb = hi_k1(k1, pair);
-    float block_out[8];  // draws 8b .. 8b+7
-    for (std::uint32_t l = 0; l < 4; ++l) {
-      const std::uint32_t x = lowbias32((static_cast<std::uint32_t>(pair) + l) ^ k0);
-      box_muller(x, kb, &block_out[l], &block_out[4 + l]);
+  for (std::uint64_t base = first / 4 * 4; base < last; base += 16) {
+    if (base >= first && base + 16 <= last) {
+      normal_group(s, base / 4, out + (base - first));
+    } else {  // at either end: only the draws in range
+      float group[16];
+      normal_group(s, base / 4, group);
+      for (std::uint64_t i = base; i < base + 16; ++i)
+        if (i >= first && i < last) out[i - first] = group[i - base];
     }
-    const std::uint64_t base = block * 8;
-    for (std::uint64_t i = base; i < base + 8; ++i)
-      if (i >= first && i < last) out[i - first] = block_out[i - base];
   }
 }
 
-// q·k with q_i, k_i the two draws of pair counter c_i = i kPairStride (mod 2^32) of the stream
-// named by key (i = 0 .. n-1): q_i = draw 8(c_i/4) + c_i%4, k_i = draw 8(c_i/4) + 4 + c_i%4.
-// Summed like dot_rows: four accumulators in lane order (acc[l] over i = 4j + l), combined as
-// (acc0 + acc1) + (acc2 + acc3), then the last n % 4 terms in order. Pair counters are 32-bit,
-// so the high key half is k1 throughout (hi_k1).
-float normal_pair_dot_scalar(std::uint64_t key, int n) {
-  const std::uint32_t k0 = static_cast<std::uint32_t>(key);
-  const std::uint32_t k1 = static_cast<std::uint32_t>(key >> 32);
-  auto product = [&](int i) {  // q_i k_i
-    const std::uint32_t c = static_cast<std::uint32_t>(i) * kPairStride;
-    return box_muller_product(lowbias32(c ^ k0), k1);
-  };
-  float acc[4] = {0.0f, 0.0f, 0.0f, 0.0f};
-  int i = 0;
-  for (; i + 4 <= n; i += 4)
-    for (int l = 0; l < 4; ++l) acc[l] += product(i + l);
-  float sum = (acc[0] + acc[1]) + (acc[2] + acc[3]);
-  for (; i < n; ++i) sum += product(i);
-  return sum;
-}
-
-// Uniform draws in [0, 1): the top 24 bits of the hash, times 2^-24.
-void fill_uniform_scalar(std::uint64_t key, std::uint64_t first, float* out, std::size_t count) {
-  key ^= kUniformSalt;
-  const std::uint32_t k0 = static_cast<std::uint32_t>(key);
-  const std::uint32_t k1 = static_cast<std::uint32_t>(key >> 32);
-  for (std::size_t i = 0; i < count; ++i) {
-    const std::uint64_t c = first + i;
-    out[i] = uniform_from_bits(draw_bits(k0, hi_k1(k1, c), static_cast<std::uint32_t>(c)));
+// Uniform draws in [0, 1): draw i is the top 24 bits of word i % 4 of block i / 4, times 2^-24.
+void fill_uniform_scalar(const RandomStream& s, std::uint64_t first, float* out, std::size_t count) {
+  const std::uint64_t last = first + count;
+  for (std::uint64_t block = first / 4; block * 4 < last; ++block) {
+    const PhiloxWords w = philox_block(s, block);
+    for (std::uint64_t i = block * 4; i < block * 4 + 4; ++i)
+      if (i >= first && i < last) out[i - first] = uniform_from_bits(w.v[i - block * 4]);
   }
 }
 

@@ -1,8 +1,8 @@
 // Kernel tests compiled to wasm and run under Node, in both builds.
 //   Every build: the scalar kernels against double references. (rng_test.cpp and
 //   variance_test.cpp are compiled into this suite too, so their pinned values hold in every build.)
-//   SIMD build: every SIMD kernel against its scalar reference: bit-exact for dot_rows,
-//   fill_normal and normal_pair_dot, within float rounding (checked in double) for gemm and
+//   SIMD build: every SIMD kernel against its scalar reference: bit-exact for dot_rows and
+//   fill_normal, within float rounding (checked in double) for gemm and
 //   softmax; sizes 1..67 and starts misaligned by 1..3 floats.
 #include <cmath>
 #include <cstdint>
@@ -108,41 +108,29 @@ TEST(WasmSimd, DotRowsBitIdentical) {
 }
 
 TEST(WasmSimd, FillNormalBitIdentical) {
-  const std::uint64_t keys[] = {0, 1, attn::stream_key(42, 0), attn::stream_key(7, 123)};
-  // draws near 2^33 (pair counters near 2^32) check the high half of the counter, also in
-  // the four-block path (from first = 2^33 - 24, a group of 32 draws crosses it)
-  const std::uint64_t firsts[] = {0, 1, 3, 4, 7, 8, 13, 1000, (1ULL << 33) - 5, (1ULL << 33) - 24};
-  for (std::uint64_t key : keys)
+  const RandomStream streams[] = {attn::random_stream(0, 0, kNormalDraws),
+                                  attn::random_stream(42, 0, kNormalDraws),
+                                  attn::random_stream(7, 123, kNormalDraws),
+                                  attn::random_stream(~0ULL, ~0U, ~0U)};
+  // draws near 2^34 (block counters near 2^32) check the high word of the counter, also in
+  // the two-group path (from first = 2^34 - 20, a run of 32 draws crosses it)
+  const std::uint64_t firsts[] = {0, 1, 3, 4, 7, 8, 13, 1000, (1ULL << 34) - 5, (1ULL << 34) - 20};
+  for (const RandomStream& s : streams)
     for (std::uint64_t first : firsts)
       for (int count = 1; count <= 67; ++count)
         for (int offset : {0, 1, 3}) {
           std::vector<float> want(count), storage(count + 4);
           float* got = storage.data() + offset;
-          fill_normal_scalar(key, first, want.data(), count);
-          fill_normal_wasmsimd(key, first, got, count);
+          fill_normal_scalar(s, first, want.data(), count);
+          fill_normal_wasmsimd(s, first, got, count);
           ASSERT_EQ(std::vector<float>(got, got + count), want)
               << "first=" << first << " count=" << count;
         }
   // a long run, whose values cover the whole range of the log and angle polynomials
   std::vector<float> want(100000), got(100000);
-  fill_normal_scalar(99, 0, want.data(), want.size());
-  fill_normal_wasmsimd(99, 0, got.data(), got.size());
+  fill_normal_scalar(streams[1], 0, want.data(), want.size());
+  fill_normal_wasmsimd(streams[1], 0, got.data(), got.size());
   ASSERT_EQ(got, want);
-}
-
-TEST(WasmSimd, NormalPairDotBitIdentical) {
-  const std::uint64_t keys[] = {0, 1, attn::stream_key(42, 0), attn::stream_key(7, 123), ~0ULL};
-  for (std::uint64_t key : keys) {
-    for (int n = 1; n <= 67; ++n)
-      ASSERT_EQ(normal_pair_dot_wasmsimd(key, n), normal_pair_dot_scalar(key, n)) << "n=" << n;
-    for (int n : {255, 256, 257, 1024})
-      ASSERT_EQ(normal_pair_dot_wasmsimd(key, n), normal_pair_dot_scalar(key, n)) << "n=" << n;
-  }
-  // many streams: the values cover the whole range of the log and sin polynomials
-  for (std::uint64_t s = 0; s < 2000; ++s) {
-    const std::uint64_t key = attn::stream_key(3, s);
-    ASSERT_EQ(normal_pair_dot_wasmsimd(key, 256), normal_pair_dot_scalar(key, 256)) << s;
-  }
 }
 
 TEST(WasmSimd, GemmAbtMatchesScalar) {

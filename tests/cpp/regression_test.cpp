@@ -12,11 +12,11 @@
 namespace {
 
 using attn::check_merge_variance;
-using attn::VarianceResult;
+using attn::VarianceChunk;
 
 // A chunk of n samples over edges {0, 1, 2}, counts as given.
-VarianceResult chunk(std::vector<int> raw, std::vector<int> scaled, double mean = 0, double variance = 1) {
-  VarianceResult r;
+VarianceChunk chunk(std::vector<double> raw, std::vector<double> scaled, double mean = 0, double variance = 1) {
+  VarianceChunk r;
   r.edges = {0, 1, 2};
   r.raw = {mean, variance};
   r.scaled = {mean, variance};
@@ -32,7 +32,7 @@ bool refused(const std::string& error, const std::string& name) {
 // merge_variance added counts that did not match the sample counts: near INT_MAX they
 // overflowed (undefined behaviour, caught by UBSan), negative ones made negative bins.
 TEST(FuzzMergeVariance, CountsMustAddUpToTheSamples) {
-  VarianceResult ok = chunk({1, 2}, {3, 0});
+  VarianceChunk ok = chunk({1, 2}, {3, 0});
   EXPECT_EQ(check_merge_variance(ok, 3, ok, 3), "");
   EXPECT_TRUE(refused(check_merge_variance(ok, 3, chunk({2147483647, 0}, {1, 2}), 3), "b.histogram.rawCounts"));
   EXPECT_TRUE(refused(check_merge_variance(chunk({-1, 4}, {3, 0}), 3, ok, 3), "a.histogram.rawCounts"));
@@ -40,12 +40,12 @@ TEST(FuzzMergeVariance, CountsMustAddUpToTheSamples) {
   // bSamples that does not match b's counts
   EXPECT_TRUE(refused(check_merge_variance(ok, 3, ok, 4), "b.histogram.rawCounts"));
   // nothing merged yet: b alone is still checked
-  EXPECT_TRUE(refused(check_merge_variance(VarianceResult{}, 0, ok, 2), "b.histogram.rawCounts"));
-  EXPECT_EQ(check_merge_variance(VarianceResult{}, 0, ok, 3), "");
+  EXPECT_TRUE(refused(check_merge_variance(VarianceChunk{}, 0, ok, 2), "b.histogram.rawCounts"));
+  EXPECT_EQ(check_merge_variance(VarianceChunk{}, 0, ok, 3), "");
 }
 
 TEST(FuzzMergeVariance, MomentsMustBeFiniteAndInRange) {
-  VarianceResult ok = chunk({1, 2}, {3, 0});
+  VarianceChunk ok = chunk({1, 2}, {3, 0});
   const double nan = std::numeric_limits<double>::quiet_NaN();
   const double inf = std::numeric_limits<double>::infinity();
   EXPECT_TRUE(refused(check_merge_variance(ok, 3, chunk({1, 2}, {3, 0}, nan), 3), "b.raw.mean"));
@@ -53,9 +53,9 @@ TEST(FuzzMergeVariance, MomentsMustBeFiniteAndInRange) {
   EXPECT_TRUE(refused(check_merge_variance(ok, 3, chunk({1, 2}, {3, 0}, 0, -1), 3), "b.raw.variance"));
   EXPECT_TRUE(refused(check_merge_variance(ok, 3, chunk({1, 2}, {3, 0}, 1e300), 3), "b.raw.mean"));
   // means of opposite extremes within range: the merge stays finite
-  VarianceResult lo = chunk({1, 2}, {3, 0}, -1e12, 1e24), hi = chunk({1, 2}, {3, 0}, 1e12, 1e24);
+  VarianceChunk lo = chunk({1, 2}, {3, 0}, -1e12, 1e24), hi = chunk({1, 2}, {3, 0}, 1e12, 1e24);
   ASSERT_EQ(check_merge_variance(lo, 3, hi, 3), "");
-  VarianceResult m = attn::merge_variance(lo, 3, hi, 3);
+  attn::VarianceResult m = attn::merge_variance(lo, 3, hi, 3);
   EXPECT_TRUE(std::isfinite(m.raw.mean) && std::isfinite(m.raw.variance));
   EXPECT_EQ(m.raw_counts, (std::vector<int>{2, 4}));
 }

@@ -1,6 +1,7 @@
-// The seeded RNG: determinism, pinned values (the wasm suite checks the same ones),
-// distribution checks against N(0, 1) and U(0, 1) with bounds from their sampling laws,
-// and det_log against std::log.
+// The seeded RNG: Philox4x32-10 against its known-answer vectors (in every build) and, natively,
+// bit for bit against Random123 over a million counters; the draw layout; determinism; pinned
+// values (the wasm suite checks the same ones); distribution checks against N(0, 1) and
+// U(0, 1) with bounds from their sampling laws; det_log against std::log.
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -10,6 +11,13 @@
 #include <gtest/gtest.h>
 
 #include "core/rng.h"
+#include "kernels/kernels.h"
+#include "kernels/math_approx.h"
+#include "kernels/philox.h"
+
+#if defined(ATTN_RANDOM123)
+#include <Random123/philox.h>
+#endif
 
 namespace {
 
@@ -36,6 +44,116 @@ std::vector<float> uniforms(std::uint64_t seed, std::uint64_t stream, std::size_
   return v;
 }
 
+// ---- Philox4x32-10 -------------------------------------------------------------------------
+using attn::kernels::PhiloxWords;
+using attn::kernels::philox4x32_10;
+
+// The known-answer vectors published with Random123 (kat_vectors: philox4x32 10 ...):
+// counter, key, random bits.
+struct Kat {
+  PhiloxWords ctr;
+  std::uint32_t k0, k1;
+  PhiloxWords want;
+};
+const Kat kKats[] = {
+    {{{0, 0, 0, 0}}, 0, 0, {{0x6627e8d5, 0xe169c58d, 0xbc57ac4c, 0x9b00dbd8}}},
+    {{{0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff}}, 0xffffffff, 0xffffffff,
+     {{0x408f276d, 0x41c83b0e, 0xa20bc7c6, 0x6d5451fd}}},
+    {{{0x243f6a88, 0x85a308d3, 0x13198a2e, 0x03707344}}, 0xa4093822, 0x299f31d0,
+     {{0xd16cfe09, 0x94fdcceb, 0x5001e420, 0x24126ea1}}},
+};
+
+TEST(Philox, KnownAnswerVectors) {
+  for (const Kat& k : kKats) {
+    const PhiloxWords got = philox4x32_10(k.ctr, k.k0, k.k1);
+    for (int i = 0; i < 4; ++i) EXPECT_EQ(got.v[i], k.want.v[i]) << "word " << i;
+  }
+}
+
+#if defined(ATTN_RANDOM123)
+// Random123's own philox4x32 (10 rounds), the authors' implementation.
+PhiloxWords random123(const PhiloxWords& c, std::uint32_t k0, std::uint32_t k1) {
+  r123::Philox4x32_R<10> gen;
+  const r123::Philox4x32_R<10>::ctr_type ctr = {{c.v[0], c.v[1], c.v[2], c.v[3]}};
+  const r123::Philox4x32_R<10>::key_type key = {{k0, k1}};
+  const auto r = gen(ctr, key);
+  return {{r[0], r[1], r[2], r[3]}};
+}
+
+TEST(Philox, KnownAnswerVectorsFromRandom123) {
+  for (const Kat& k : kKats) {
+    const PhiloxWords got = random123(k.ctr, k.k0, k.k1);
+    for (int i = 0; i < 4; ++i) EXPECT_EQ(got.v[i], k.want.v[i]) << "word " << i;
+  }
+}
+
+// A million counters, bit for bit: consecutive counters under the keys of seeds 0, 1, 42 and
+// 2^32 - 1 (streams and purposes as the engine uses them), and counters and keys whose every
+// word comes from a simple mixing sequence.
+TEST(Philox, MillionCountersMatchRandom123) {
+  int checked = 0;
+  const std::uint32_t seeds[] = {0, 1, 42, 0xffffffffU};
+  for (std::uint32_t seed : seeds)
+    for (std::uint32_t i = 0; i < 125000; ++i) {
+      const PhiloxWords c = {{i, i >> 7, i % 1000, i & 1}};
+      const PhiloxWords got = philox4x32_10(c, seed, 0), want = random123(c, seed, 0);
+      ASSERT_EQ(std::memcmp(&got, &want, sizeof got), 0) << "seed " << seed << " counter " << i;
+      ++checked;
+    }
+  std::uint64_t x = 0x9e3779b97f4a7c15ULL;
+  auto next = [&x]() {  // splitmix64: spreads the bits of every word
+    std::uint64_t z = (x += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return static_cast<std::uint32_t>(z ^ (z >> 31));
+  };
+  for (int i = 0; i < 500000; ++i) {
+    const PhiloxWords c = {{next(), next(), next(), next()}};
+    const std::uint32_t k0 = next(), k1 = next();
+    const PhiloxWords got = philox4x32_10(c, k0, k1), want = random123(c, k0, k1);
+    ASSERT_EQ(std::memcmp(&got, &want, sizeof got), 0) << "draw " << i;
+    ++checked;
+  }
+  EXPECT_EQ(checked, 1000000);
+}
+
+// The draws are Random123's words put through the documented layout: uniform draw i is the top
+// 24 bits of word i % 4 of block i / 4 (counter (i/4, 0, stream, 1), key = the seed); normal
+// draws 4b .. 4b+3 are Box–Muller on words (0, 1) and (2, 3) of block b (counter word 3 = 0).
+TEST(Philox, DrawsAreRandom123WordsInTheLayout) {
+  const std::uint64_t seed = 42;
+  const std::uint32_t stream = 7;
+  const std::size_t n = 4000;
+  std::vector<float> normal(n), uniform(n);
+  attn::Rng rng(seed, stream);
+  rng.normal(normal.data(), n);
+  rng.uniform(uniform.data(), n);
+  for (std::uint32_t b = 0; b < n / 4; ++b) {
+    const PhiloxWords wn = random123({{b, 0, stream, 0}}, 42, 0);
+    const PhiloxWords wu = random123({{b, 0, stream, 1}}, 42, 0);
+    float z[4];
+    attn::kernels::box_muller(wn.v[0], wn.v[1], &z[0], &z[1]);
+    attn::kernels::box_muller(wn.v[2], wn.v[3], &z[2], &z[3]);
+    for (int i = 0; i < 4; ++i) {
+      ASSERT_EQ(normal[4 * b + i], z[i]) << "normal draw " << 4 * b + i;
+      ASSERT_EQ(uniform[4 * b + i], float(wu.v[i] >> 8) * 0x1p-24f) << "uniform draw " << 4 * b + i;
+    }
+  }
+  // the high word of the block counter: draws from 2^34 on are block 2^32, counter (0, 1, ...)
+  const std::uint64_t first = 1ULL << 34;
+  const attn::kernels::RandomStream s = attn::random_stream(seed, stream, attn::kernels::kNormalDraws);
+  float got[6];
+  attn::kernels::fill_normal(s, first - 2, got, 6);
+  const PhiloxWords below = random123({{0xffffffffU, 0, stream, 0}}, 42, 0);
+  const PhiloxWords above = random123({{0, 1, stream, 0}}, 42, 0);
+  float z[6];
+  attn::kernels::box_muller(below.v[2], below.v[3], &z[0], &z[1]);
+  attn::kernels::box_muller(above.v[0], above.v[1], &z[2], &z[3]);
+  attn::kernels::box_muller(above.v[2], above.v[3], &z[4], &z[5]);
+  for (int i = 0; i < 6; ++i) EXPECT_EQ(got[i], z[i]) << i;
+}
+#endif  // ATTN_RANDOM123
+
 // ---- determinism ----------------------------------------------------------------------------
 TEST(Rng, SameSeedSameNumbers) {
   EXPECT_EQ(normals(7, 0, 1000), normals(7, 0, 1000));
@@ -51,8 +169,6 @@ TEST(Rng, DifferentSeedsAndStreamsDiffer) {
   }
   EXPECT_EQ(same_ab, 0);
   EXPECT_EQ(same_ac, 0);
-  EXPECT_NE(attn::stream_key(1, 0), attn::stream_key(0, 1));
-  EXPECT_NE(attn::stream_key(0, 0), attn::stream_key(1, 0));
 }
 
 // Draws taken in pieces (any sizes, any starting offset) equal one long draw.
@@ -75,14 +191,13 @@ TEST(Rng, PiecesEqualOneDraw) {
 // ---- pinned values: any change to the generator, in any build, shows up here ---------------
 TEST(Rng, PinnedValuesSeed42) {
   const std::vector<float> expect_normal = {
-      0.927045286f, 1.28789604f, 0.390127808f, 0.910824358f, 1.82299066f, 2.30674505f,
-      0.86811465f, 1.03347862f, 1.2795279f, -0.560758471f, 1.04739583f, -0.895030797f};
-  const std::vector<float> expect_uniform = {0.720731676f, 0.903342843f, 0.0405249596f,
-                                             0.700188279f, 0.109785855f, 0.810439527f,
-                                             0.716059208f, 0.0461391211f};
-  const std::vector<float> expect_stream7 = {0.0606990419f, -0.589367986f, -0.207931414f,
-                                             -1.02361286f};
-  EXPECT_EQ(attn::stream_key(42, 0), 0x57e1faba65107204ULL);
+      0.838143885f,  1.09360349f,  0.0129320212f, 0.389789879f, -0.202760249f, 2.95943141f,
+      0.205743149f,  1.18337512f,  -1.43604994f,  -1.19734299f, -0.840626121f, -1.06756544f};
+  const std::vector<float> expect_uniform = {0.126031578f, 0.593870163f, 0.328521371f,
+                                             0.785070062f, 0.123131573f, 0.353812158f,
+                                             0.148909986f, 0.573690414f};
+  const std::vector<float> expect_stream7 = {0.248790801f, -0.989845634f, 0.621343315f,
+                                             0.846502781f};
   EXPECT_EQ(normals(42, 0, 12), expect_normal);
   EXPECT_EQ(uniforms(42, 0, 8), expect_uniform);
   EXPECT_EQ(normals(42, 7, 4), expect_stream7);
@@ -93,9 +208,9 @@ TEST(Rng, PinnedValuesSeed42) {
 TEST(Rng, PinnedChecksums) {
   std::vector<float> v(100000);
   attn::Rng(42, 3).normal(v.data(), v.size());
-  EXPECT_EQ(checksum(v), 0x747d6638b961163aULL);
+  EXPECT_EQ(checksum(v), 0xdd256a4d96dd5c17ULL);
   attn::Rng(42, 3).uniform(v.data(), v.size());
-  EXPECT_EQ(checksum(v), 0x6a8b540207ad5017ULL);
+  EXPECT_EQ(checksum(v), 0x986e0be88ce3b4dfULL);
   std::vector<float> logs;
   for (std::uint32_t bits = 0x00800000U; bits < 0x7f000000U; bits += 4099) {
     float x;

@@ -136,7 +136,7 @@ TEST(Softmax, HardAttentionIsOneHotAtFirstArgmax) {
 // The uniform draws the engine promises to use: stream 0 of the seed, from draw 0.
 ref::Mat uniform_draws(int rows, int cols, std::uint64_t seed) {
   Matrix u(rows, cols);
-  attn::kernels::fill_uniform(attn::stream_key(seed, 0), 0, u.data.data(), u.data.size());
+  attn::Rng(seed, 0).uniform(u.data.data(), u.data.size());
   return ref::from(u);
 }
 

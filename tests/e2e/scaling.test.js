@@ -103,14 +103,15 @@ test('moving d_k with the keyboard changes the histogram and the table to the en
   await waitDone(page);
   await checkVarianceShown(page, 512, 20000);
   assert.equal(await slider.getAttribute('aria-valuetext'), 'd_k = 512');
-  // the scaled view: the N(0, 1) histogram of the same pairs, at once (no new run)
+  // the scaled view: the N(0, 1) histogram of the same pairs on its own edges (±4), at once
+  // (no new run)
   await page.check('input[data-field="scaled"]');
   assert.match(await page.textContent(`${VISIBLE} .histogram figcaption`), /q·k \/ √d_k at d_k = 512/);
   assert.equal(await page.getAttribute(`${VISIBLE} .lab-progress`, 'data-state'), 'done');
   const scaledShown = await readHistogram(page);
   const here = await page.evaluate(() => {
     const r = window.attentionLab.engine.varianceExperiment({ dk: 512, samples: 20000, seed: 1, bins: 512 });
-    return { edges: Array.from(r.histogram.edges), counts: Array.from(r.histogram.scaledCounts) };
+    return { edges: Array.from(r.histogram.scaledEdges), counts: Array.from(r.histogram.scaledCounts) };
   });
   assert.deepEqual(scaledShown, visibleCounts(here.edges, here.counts, -4, 4), 'scaled histogram counts');
   assert.deepEqual(page.errors, []);

@@ -410,9 +410,11 @@ for (const simd of [true, false]) {
       // within one standard deviation (8) of 0: about 68.3% of raw products
       const central = (rawCounts[3] + rawCounts[4]) / samples;
       assert.ok(Math.abs(central - 0.6827) < 0.02, `central fraction ${central}`);
-      // scaled products (std 1) all fall in the two bins around 0 (width 8)
-      assert.equal(scaledCounts[3] + scaledCounts[4], sum(scaledCounts));
-      assert.ok(sum(scaledCounts) > 0.999 * samples);
+      // scaled products (std 1) on their own edges, ±4: the same shape, 68.3% within one std
+      expectVector('scaledEdges', r.histogram.scaledEdges, Array.from({ length: 9 }, (_, i) => -4 + i));
+      assert.equal(sum(scaledCounts), samples);
+      const scaledCentral = (scaledCounts[3] + scaledCounts[4]) / samples;
+      assert.ok(Math.abs(scaledCentral - 0.6827) < 0.02, `scaled central fraction ${scaledCentral}`);
       // the same seed gives the same numbers; chunks add up to the whole run
       assert.deepEqual(engine.varianceExperiment({ dk, samples, seed: 5, bins: 8 }), r);
       const first = engine.varianceExperiment({ dk, samples: 12000, seed: 5, bins: 8 });

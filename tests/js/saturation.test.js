@@ -174,11 +174,22 @@ for (const simd of BUILDS) {
         assert.ok(close(acc[side].variance, one[side].variance, 0, 1e-9), `${side} variance`);
         assert.ok(close(acc[side].std, Math.sqrt(one[side].variance), 0, 1e-9), `${side} std`);
       }
+      assert.deepEqual(Array.from(acc.histogram.scaledEdges), Array.from(one.histogram.scaledEdges));
       // a hand example: {1, 2, 3} then {4, 5} -> mean 3, variance 2.5
       const part = (mean, variance, n) => ({ raw: { mean, variance }, scaled: { mean, variance }, histogram: { edges: [0, 1], rawCounts: [n], scaledCounts: [n] } });
       const m = engine.mergeVariance({ a: part(2, 1, 3), aSamples: 3, b: part(4.5, 0.5, 2), bSamples: 2 });
       assert.ok(close(m.raw.mean, 3, 1e-12) && close(m.raw.variance, 2.5, 1e-12));
       assert.deepEqual(Array.from(m.histogram.rawCounts), [5]);
+      // contents are checked: counts past int32, fractional or not adding up; NaN moments
+      const bad = (edit) => { const p = part(4.5, 0.5, 2); edit(p); return p; };
+      const refusedWith = (b, message) => assert.throws(() => engine.mergeVariance({ a: part(2, 1, 3), aSamples: 3, b, bSamples: 2 }),
+        (e) => e instanceof AttentionError && e.message === message, message);
+      refusedWith(bad((p) => { p.histogram.rawCounts = [2 ** 32 + 2]; }), 'b.histogram.rawCounts: expected whole counts from 0 to 1000000');
+      refusedWith(bad((p) => { p.histogram.scaledCounts = [1.5]; }), 'b.histogram.scaledCounts: expected whole counts from 0 to 1000000');
+      refusedWith(bad((p) => { p.histogram.rawCounts = [3]; }), 'b.histogram.rawCounts: the counts add up to 3, expected 2 (the samples)');
+      refusedWith(bad((p) => { p.raw.mean = NaN; }), 'b.raw.mean: expected a number from -1e12 to 1e12, got NaN');
+      refusedWith(bad((p) => { p.scaled.variance = -Infinity; }), 'b.scaled.variance: expected a number from 0 to 1e24, got -Infinity');
+      assert.ok(close(engine.mergeVariance({ a: part(2, 1, 3), aSamples: 3, b: part(4.5, 0.5, 2), bSamples: 2 }).raw.variance, 2.5, 1e-12));
     });
 
     // Var(q·k) = d_k; the sample variance of n draws has standard error sqrt((2 d_k² + 6 d_k) / n)
@@ -194,6 +205,53 @@ for (const simd of BUILDS) {
         assert.ok(Math.abs(r.scaled.variance - 1) < (5 * se) / dk, `dk ${dk}: scaled variance ${r.scaled.variance}`);
         if (dk === 64) assert.ok(Math.abs(r.raw.std - 8) < 0.15, `d_k 64: std ${r.raw.std}, want about 8`);
       }
+    });
+
+    test('varianceRun: steps equal one experiment; raw and scaled edges from their own theory; deleted runs refuse', () => {
+      const one = engine.varianceExperiment({ dk: 16, samples: 3000, seed: 4, bins: 12 });
+      const run = engine.varianceRun({ dk: 16, seed: 4, bins: 12 });
+      for (const n of [2, 998, 2000]) run.step(n);
+      const s = run.snapshot();
+      assert.equal(s.samples, 3000);
+      assert.deepEqual(Array.from(s.histogram.rawCounts), Array.from(one.histogram.rawCounts));
+      assert.deepEqual(Array.from(s.histogram.scaledCounts), Array.from(one.histogram.scaledCounts));
+      assert.ok(close(s.raw.variance, one.raw.variance, 0, 1e-12), `${s.raw.variance} vs ${one.raw.variance}`);
+      assert.ok(close(s.raw.std, Math.sqrt(one.raw.variance), 0, 1e-12));
+      // ±4√d_k = ±16 for raw, ±4 for scaled, 12 bars each
+      assert.equal(s.histogram.edges[0], -16);
+      assert.equal(s.histogram.edges[12], 16);
+      assert.equal(s.histogram.scaledEdges[0], -4);
+      assert.equal(s.histogram.scaledEdges[12], 4);
+      assert.throws(() => run.step(0), (e) => e instanceof AttentionError && e.message.startsWith('samples'));
+      assert.throws(() => run.step(999999), (e) => e instanceof AttentionError && /at most 1000000 samples/.test(e.message));
+      run.delete();
+      run.delete();  // twice is harmless
+      assert.throws(() => run.snapshot(), (e) => e instanceof AttentionError && e.message === 'varianceRun.snapshot: this run has been deleted');
+      assert.throws(() => engine.varianceRun({ dk: 0 }), (e) => e instanceof AttentionError && e.message.startsWith('dk'));
+      const before = engine.memory().usedBytes;
+      for (let i = 0; i < 50; i++) {
+        const r = engine.varianceRun({ dk: 64, seed: i, bins: 80 });
+        r.step(10);
+        r.snapshot();
+        r.delete();
+      }
+      assert.ok(engine.memory().usedBytes <= before, 'runs that are deleted free their memory');
+    });
+
+    test('varianceSample: the q and k of sample i, and their q·k is the sample the experiment uses', () => {
+      const dk = 8;
+      const xs = [0, 1].map((i) => engine.varianceSample({ dk, seed: 9, sample: i }));
+      for (const x of xs) {
+        assert.equal(x.q.length, dk);
+        assert.equal(x.k.length, dk);
+        const dot = x.q.reduce((a, q, i) => a + q * x.k[i], 0);  // in double
+        assert.ok(Math.abs(dot - x.dot) < 1e-5 * (1 + Math.abs(dot)), `${dot} vs ${x.dot}`);
+      }
+      assert.notDeepEqual(Array.from(xs[0].q), Array.from(xs[1].q));
+      const r = engine.varianceExperiment({ dk, samples: 2, seed: 9, bins: 4 });
+      assert.ok(close(r.raw.mean, (xs[0].dot + xs[1].dot) / 2, 1e-12));
+      assert.ok(close(r.raw.variance, (xs[0].dot - xs[1].dot) ** 2 / 2, 0, 1e-9));
+      assert.throws(() => engine.varianceSample({ dk, sample: 1000000 }), (e) => e instanceof AttentionError && e.message.startsWith('sample'));
     });
 
     test('bad input is refused with an AttentionError naming the argument', () => {

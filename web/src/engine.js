@@ -295,6 +295,49 @@ function makeEngine(mod, simd) {
       });
     },
 
+    // ---- the variance experiment as a run that grows (C++ VarianceRun) ----------------------
+    // varianceRun({ dk, seed, bins, firstSample }) -> { step(samples), snapshot(), delete() }.
+    // step draws the next samples into the run; snapshot() -> { raw, scaled, histogram, samples }
+    // (histogram: edges over ±4√d_k for rawCounts, scaledEdges over ±4 for scaledCounts);
+    // delete() frees the run (later calls throw). The caller owns it and must delete it.
+    varianceRun(options) {
+      const o = checkOptions('varianceRun', options, ['dk', 'seed', 'bins', 'firstSample']);
+      const handle = run('createVarianceRun', {
+        dk: integerArg('dk', o.dk ?? 64, 1, limits.maxDim),
+        seed: seedArg('seed', o.seed ?? 1),
+        bins: integerArg('bins', o.bins ?? 60, 1, limits.maxBins),
+        firstSample: integerArg('firstSample', o.firstSample ?? 0, 0, limits.maxSamples - 1),
+      }).run;
+      let live = true;
+      const alive = (what) => { if (!live) fail(`varianceRun.${what}: this run has been deleted`); };
+      return {
+        step(samples) {
+          alive('step');
+          const r = handle.step(integerArg('samples', samples, 1, limits.maxSamples));
+          if (r.error !== undefined) fail(r.error);
+        },
+        snapshot() {
+          alive('snapshot');
+          return handle.snapshot();
+        },
+        delete() {
+          if (live) handle.delete();
+          live = false;
+        },
+      };
+    },
+
+    // Sample `sample` of the variance experiment, drawn explicitly: the same q and k (and q·k)
+    // the experiment uses for it. -> { q: Float32Array(dk), k: Float32Array(dk), dot }
+    varianceSample(options) {
+      const o = checkOptions('varianceSample', options, ['dk', 'seed', 'sample']);
+      return run('varianceSample', {
+        dk: integerArg('dk', o.dk ?? 64, 1, limits.maxDim),
+        seed: seedArg('seed', o.seed ?? 1),
+        sample: integerArg('sample', o.sample ?? 0, 0, limits.maxSamples - 1),
+      });
+    },
+
     // One query against nKeys random keys at d_k: raw and scaled scores and weights (at tau),
     // the hard one-hot and gumbelSamples Gumbel-softmax rows of the raw or scaled scores.
     queryProbe(options) {

@@ -317,7 +317,7 @@ function drawVariance(c) {
   const sigma = scaled ? 1 : Math.sqrt(dk);
   const domain = scaled ? [-4, 4] : [-4 * Math.sqrt(dk), 4 * Math.sqrt(dk)];
   c.ui.hist.update({
-    edges: r.histogram.edges,
+    edges: scaled ? r.histogram.scaledEdges : r.histogram.edges,
     counts: scaled ? r.histogram.scaledCounts : r.histogram.rawCounts,
     domain,
     theory: { label: scaled ? 'N(0, 1)' : `N(0, ${dk})`, expected: (a, b) => expectedCount(n, sigma, a, b) },
