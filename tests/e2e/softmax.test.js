@@ -127,14 +127,21 @@ test('hard attention is the engine’s one-hot; Gumbel samples follow the seed',
   const next = await rows();
   assert.deepEqual(next.slice(0, 2), first.slice(0, 2), 'soft and hard do not depend on the seed');
   assert.notDeepEqual(next.slice(2), first.slice(2));
-  // τ → small: every Gumbel sample is (almost) one-hot, and still sums to 1.
+  // τ → small: the Gumbel samples become (almost) one-hot, and still sum to 1. A sample can
+  // only stay split where two noisy scores come within a few τ of each other: then between
+  // those two keys alone.
   await page.fill('#sm-tau', '0');
   await page.waitForFunction(() => /gumbelTau=0.05/.test(location.hash));
-  for (const label of (await rows()).slice(2)) {
+  const samples = (await rows()).slice(2);
+  let oneHot = 0;
+  for (const label of samples) {
     const w = label.split(': ').slice(1).join(': ').split(', ').map((p) => Number(p.split(' ').pop()));
-    assert.ok(Math.max(...w) >= 0.99, `near one-hot: ${label}`);
+    const [top, second] = [...w].sort((a, b) => b - a);
+    if (top >= 0.99) oneHot += 1;
+    assert.ok(top + second >= 0.99, `on at most two keys: ${label}`);
     assert.ok(Math.abs(w.reduce((a, b) => a + b, 0) - 1) <= 2e-3, `sums to 1: ${label}`);
   }
+  assert.ok(oneHot >= samples.length - 1, `near one-hot: ${samples.join(' | ')}`);
   assert.deepEqual(page.errors, []);
 });
 
