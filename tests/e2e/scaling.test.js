@@ -6,7 +6,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { start } from './harness.js';
 import { loadEngine } from '../../web/src/engine.js';
-import { binsFor } from '../../web/src/lab-jobs.js';
+import { VARIANCE_BINS } from '../../web/src/lab-jobs.js';
 
 let lab;
 let engine;
@@ -56,7 +56,7 @@ function visibleCounts(edges, counts, lo, hi) {
 }
 
 async function checkVarianceShown(page, dk, samples, seed = 1) {
-  const args = { dk, samples, seed, bins: binsFor(dk) };
+  const args = { dk, samples, seed, bins: VARIANCE_BINS };
   const m = await readMoments(page);
   const here = await mainThread(page, args);
   for (const side of ['raw', 'scaled']) {
@@ -109,11 +109,12 @@ test('moving d_k with the keyboard changes the histogram and the table to the en
   assert.match(await page.textContent(`${VISIBLE} .histogram figcaption`), /q·k \/ √d_k at d_k = 512/);
   assert.equal(await page.getAttribute(`${VISIBLE} .lab-progress`, 'data-state'), 'done');
   const scaledShown = await readHistogram(page);
-  const here = await page.evaluate(() => {
-    const r = window.attentionLab.engine.varianceExperiment({ dk: 512, samples: 20000, seed: 1, bins: 512 });
+  const here = await page.evaluate((bins) => {
+    const r = window.attentionLab.engine.varianceExperiment({ dk: 512, samples: 20000, seed: 1, bins });
     return { edges: Array.from(r.histogram.scaledEdges), counts: Array.from(r.histogram.scaledCounts) };
-  });
+  }, VARIANCE_BINS);
   assert.deepEqual(scaledShown, visibleCounts(here.edges, here.counts, -4, 4), 'scaled histogram counts');
+  assert.equal(scaledShown.length, VARIANCE_BINS, 'the scaled histogram has as many bars as the raw one');
   assert.deepEqual(page.errors, []);
   await page.close();
 });

@@ -1,43 +1,61 @@
-// The √d_k lab's long jobs: the chunk plan, the chunked runs against one engine call, progress,
-// cancellation, and the real worker (lab-worker.js) under Node's worker_threads.
+// The √d_k lab's long jobs: the job checks, the chunked runs against one engine call, progress,
+// cancellation, the real worker (lab-worker.js) under Node's worker_threads, and the client's
+// watchdog: a worker that hangs, is killed or crashes is replaced and the run still finishes.
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { Worker } from 'node:worker_threads';
 
 import { loadEngine } from '../../web/src/engine.js';
-import { planChunks, chunkSize, binsFor, runJob, yieldToEvents, SWEEP_DKS } from '../../web/src/lab-jobs.js';
+import { chunkSize, checkJob, runJob, yieldToEvents, LabError, SWEEP_DKS, VARIANCE_BINS } from '../../web/src/lab-jobs.js';
 import { createLabClient } from '../../web/src/lab-client.js';
 
 const WORKER_URL = new URL('../../web/src/lab-worker.js', import.meta.url);
 
-describe('chunk plan', () => {
-  test('chunks cover 0 .. total - 1 in order, each with at least 2 samples', () => {
-    for (const [total, size] of [[2, 5], [10, 5], [11, 5], [12, 5], [1000000, 976], [1001, 1000], [100001, 100000], [7, 2]]) {
-      const chunks = planChunks(total, size);
-      let next = 0;
-      for (const c of chunks) {
-        assert.equal(c.first, next, `total ${total} size ${size}: contiguous`);
-        assert.ok(c.count >= 2 && c.count <= size + 1, `total ${total} size ${size}: count ${c.count}`);
-        next += c.count;
-      }
-      assert.equal(next, total, `total ${total} size ${size}: covered`);
+// A worker_threads Worker with the Web Worker interface lab-client.js uses.
+function threadWorker(url, options) {
+  const w = new Worker(url, options);
+  return {
+    thread: w,
+    postMessage: (m) => w.postMessage(m),
+    addEventListener: (type, f) => w.on(type, type === 'message' ? (data) => f({ data }) : (err) => f({ message: err && err.message })),
+    terminate: () => w.terminate(),
+  };
+}
+// A worker that says it is ready and then never answers (stuck in a chunk, say).
+const frozenWorker = () => threadWorker('const p = require("worker_threads").parentPort; p.on("message", (m) => { if (m.type === "load") p.postMessage({ type: "ready" }); });', { eval: true });
+// A worker that never even loads.
+const deadWorker = () => threadWorker('require("worker_threads").parentPort.on("message", () => {});', { eval: true });
+
+const badJob = (job, pattern) => assert.throws(() => checkJob(job), (e) => e instanceof LabError && e.code === 'bad-job' && pattern.test(e.message), String(pattern));
+
+describe('lab jobs: checks and chunks', () => {
+  test('absurd jobs are refused before any work, with a message naming the field', async () => {
+    const good = { kind: 'variance', args: { dk: 64, samples: 1000, seed: 1, bins: VARIANCE_BINS } };
+    checkJob(good);
+    const variance = (args) => ({ kind: 'variance', args: { ...good.args, ...args } });
+    badJob(variance({ samples: 1e12 }), /^variance job: samples must be from 2 to 1,000,000, got 1000000000000$/);
+    badJob(variance({ samples: 1 }), /^variance job: samples must be from 2 to 1,000,000, got 1$/);
+    badJob(variance({ samples: Infinity }), /^variance job: samples must be a whole number, got Infinity$/);
+    badJob(variance({ samples: NaN }), /samples must be a whole number, got NaN$/);
+    badJob(variance({ samples: '1000' }), /samples must be a whole number, got "1000"$/);
+    badJob(variance({ dk: undefined }), /^variance job: dk must be a whole number, got undefined$/);
+    badJob(variance({ bins: 2.5 }), /bins must be a whole number/);
+    badJob(null, /^lab job: expected \{ kind, args \}, got null$/);
+    badJob({ kind: 'variance' }, /^variance job: expected an object of arguments, got undefined$/);
+    badJob({ kind: 'nope', args: {} }, /unknown kind "nope"/);
+    badJob({ kind: 'sweep', args: { dks: 'all', nKeys: 8, trials: 10, seed: 1, samples: 100 } }, /^sweep job: dks must be a list/);
+    badJob({ kind: 'sweep', args: { dks: [1, 0.5], nKeys: 8, trials: 10, seed: 1, samples: 100 } }, /dks\[1\] must be a whole number/);
+    // refused before the engine is touched
+    const untouchable = new Proxy({}, { get() { throw new Error('the engine was called'); } });
+    await assert.rejects(runJob(untouchable, variance({ samples: 1e12 }), {}), (e) => e instanceof LabError && /samples/.test(e.message));
+  });
+
+  test('a chunk is at most a million normal draws and at least 2 samples', () => {
+    for (let dk = 1; dk <= 1024; dk++) {
+      const size = chunkSize(dk);
+      assert.ok(Number.isInteger(size) && size >= 2, `d_k ${dk}: ${size}`);
+      assert.ok(size * dk <= 1000000 || size === 2, `d_k ${dk}: ${size} samples of ${dk} pairs`);
     }
-    assert.deepEqual(planChunks(11, 5), [{ first: 0, count: 5 }, { first: 5, count: 6 }]);
-  });
-
-  test('bins: 80 for small d_k, about 80 across the scaled range ±4 above, at most 512', () => {
-    assert.equal(binsFor(1), 80);
-    assert.equal(binsFor(4), 160);
-    assert.equal(binsFor(16), 320);
-    assert.equal(binsFor(64), 512);
-    assert.equal(binsFor(1024), 512);
-  });
-
-  test('chunk size: about a million draws, from 2 to 100,000 pairs', () => {
-    assert.equal(chunkSize(1), 100000);
-    assert.equal(chunkSize(64), 15625);
-    assert.equal(chunkSize(1024), 976);
-    for (let dk = 1; dk <= 1024; dk *= 2) assert.ok(chunkSize(dk) >= 2 && chunkSize(dk) <= 100000);
   });
 });
 
@@ -56,27 +74,32 @@ describe('jobs on this thread', () => {
     const log = [];
     const r = await runJob(engine, { kind: 'variance', args }, hooks(log));
     const one = engine.varianceExperiment(args);
-    assert.equal(log.length, planChunks(5001, chunkSize(512)).length);
+    assert.equal(log.length, Math.ceil(5001 / chunkSize(512)));
     assert.ok(log.length > 1);
     log.forEach((p, i) => {
       assert.equal(p.total, 5001);
       assert.equal(p.partial.samples, p.done, 'partial result covers the samples done');
       if (i > 0) assert.ok(p.done > log[i - 1].done);
-      const counted = Array.from(p.partial.histogram.rawCounts).reduce((a, b) => a + b, 0);
-      assert.equal(counted, p.done, 'every sample done is in the partial histogram');
+      for (const counts of ['rawCounts', 'scaledCounts']) {
+        const counted = Array.from(p.partial.histogram[counts]).reduce((a, b) => a + b, 0);
+        assert.equal(counted, p.done, `every sample done is in the partial ${counts}`);
+      }
     });
     assert.equal(log[log.length - 1].done, 5001);
     assert.deepEqual(Array.from(r.histogram.rawCounts), Array.from(one.histogram.rawCounts));
     assert.deepEqual(Array.from(r.histogram.scaledCounts), Array.from(one.histogram.scaledCounts));
-    assert.ok(Math.abs(r.raw.variance - one.raw.variance) <= 1e-9 * one.raw.variance);
-    assert.ok(Math.abs(r.raw.mean - one.raw.mean) <= 1e-9);
+    assert.deepEqual(Array.from(r.histogram.scaledEdges), Array.from(one.histogram.scaledEdges));
+    assert.ok(Math.abs(r.raw.variance - one.raw.variance) <= 1e-12 * one.raw.variance);
+    assert.ok(Math.abs(r.raw.mean - one.raw.mean) <= 1e-12);
   });
 
-  test('a cancelled job stops between chunks and resolves to null', async () => {
+  test('a cancelled job stops between chunks, resolves to null and frees its run', async () => {
     const log = [];
+    const before = engine.memory().usedBytes;
     const r = await runJob(engine, { kind: 'variance', args: { dk: 1024, samples: 1000000, seed: 1, bins: 10 } }, hooks(log, 2));
     assert.equal(r, null);
     assert.equal(log.length, 2, 'no chunk after the cancel');
+    assert.ok(engine.memory().usedBytes <= before, 'the engine-side run was deleted');
   });
 
   test('the sweep job gives, per d_k, the engine\'s variance and saturation numbers', async () => {
@@ -94,12 +117,7 @@ describe('jobs on this thread', () => {
       assert.equal(p.variance.raw, v.raw.variance);
       assert.equal(p.variance.scaled, v.scaled.variance);
     });
-    assert.equal(SWEEP_DKS[0], 1);
-    assert.equal(SWEEP_DKS[SWEEP_DKS.length - 1], 1024);
-  });
-
-  test('an unknown job kind is an error', async () => {
-    await assert.rejects(runJob(engine, { kind: 'nope', args: {} }, hooks([])), /unknown job kind/);
+    assert.deepEqual(SWEEP_DKS, [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024]);
   });
 });
 
@@ -122,6 +140,7 @@ describe('lab client without Worker support (runs the jobs on this thread)', () 
     await yieldToEvents();
     client.cancel('variance');
     assert.equal(await third, null, 'cancelled');
+    await assert.rejects(client.run('variance', { ...args, samples: 1e12 }), (e) => e.name === 'LabError' && /samples must be/.test(e.message));
     client.terminate();
   });
 });
@@ -155,9 +174,9 @@ describe('lab-worker.js under worker_threads', () => {
     assert.equal(m.type, 'done');
     const one = engine.varianceExperiment(args);
     assert.deepEqual(Array.from(m.result.histogram.rawCounts), Array.from(one.histogram.rawCounts));
-    assert.ok(Math.abs(m.result.raw.variance - one.raw.variance) <= 1e-9 * one.raw.variance);
+    assert.ok(Math.abs(m.result.raw.variance - one.raw.variance) <= 1e-12 * one.raw.variance);
     const progress = messages.filter((x) => x.id === 1 && x.type === 'progress');
-    assert.equal(progress.length, planChunks(40000, chunkSize(64)).length);
+    assert.equal(progress.length, Math.ceil(40000 / chunkSize(64)));
   });
 
   test('a new run of the same kind supersedes the old one; cancel stops a long run promptly', async () => {
@@ -179,12 +198,86 @@ describe('lab-worker.js under worker_threads', () => {
     assert.equal(afterCancel.length, 0);
   });
 
-  test('bad arguments come back as an error message naming the argument', async () => {
-    const end = waitFor((m) => m.id === 4 && m.type !== 'progress');
-    worker.postMessage({ type: 'run', id: 4, simd: false, job: { kind: 'variance', args: { dk: 4096, samples: 1000, seed: 1, bins: 10 } } });
-    const m = await end;
-    assert.equal(m.type, 'error');
-    assert.equal(m.name, 'AttentionError');
-    assert.match(m.message, /^dk: /);
+  test('errors: the engine\'s refusal names the argument; absurd or missing jobs are refused in plain words', async () => {
+    const ask = async (id, job) => {
+      const end = waitFor((m) => m.id === id && m.type !== 'progress');
+      worker.postMessage({ type: 'run', id, simd: false, job });
+      return end;
+    };
+    const engineRefused = await ask(4, { kind: 'variance', args: { dk: 4096, samples: 1000, seed: 1, bins: 10 } });
+    assert.equal(engineRefused.type, 'error');
+    assert.equal(engineRefused.name, 'AttentionError');
+    assert.match(engineRefused.message, /^dk: /);
+    const huge = await ask(5, { kind: 'variance', args: { dk: 64, samples: 1e12, seed: 1, bins: 10 } });
+    assert.deepEqual([huge.type, huge.name, huge.code], ['error', 'LabError', 'bad-job']);
+    assert.match(huge.message, /^variance job: samples must be from 2 to 1,000,000, got 1000000000000$/);
+    const none = await ask(6, null);
+    assert.deepEqual([none.type, none.name, none.message], ['error', 'LabError', 'lab job: expected { kind, args }, got null']);
+    for (const junk of [null, 42, 'run']) worker.postMessage(junk);  // not messages: ignored
+    assert.equal((await ask(7, { kind: 'variance', args: { dk: 4, samples: 10, seed: 1, bins: 4 } })).type, 'done', 'still answering');
+  });
+});
+
+describe('the client\'s watchdog', () => {
+  let engine;
+  before(async () => { engine = await loadEngine(); });
+  const args = { dk: 32, samples: 20000, seed: 5, bins: 20 };
+  const expectResult = (r) => assert.deepEqual(Array.from(r.histogram.rawCounts), Array.from(engine.varianceExperiment(args).histogram.rawCounts));
+
+  test('a worker that never answers is replaced and the run finishes on the new one', async () => {
+    const made = [];
+    const client = createLabClient({ engine, chunkTimeoutMs: 400, createWorker: () => { made.push(made.length === 0 ? frozenWorker() : threadWorker(WORKER_URL)); return made.at(-1); } });
+    expectResult(await client.run('variance', args));
+    assert.equal(client.restarts(), 1);
+    assert.equal(made.length, 2);
+    client.terminate();
+  });
+
+  test('Stop and a new seed answer at once while the worker hangs; the new run completes', async () => {
+    const made = [];
+    const client = createLabClient({ engine, chunkTimeoutMs: 400, createWorker: () => { made.push(made.length === 0 ? frozenWorker() : threadWorker(WORKER_URL)); return made.at(-1); } });
+    const first = client.run('variance', { ...args, seed: 1 });
+    const t0 = performance.now();
+    client.cancel('variance');
+    assert.equal(await first, null);
+    assert.ok(performance.now() - t0 < 100, 'Stop did not wait for the worker');
+    const stale = client.run('variance', { ...args, seed: 2 });
+    const fresh = client.run('variance', args);  // a new seed: the old run resolves to null at once
+    assert.equal(await stale, null);
+    expectResult(await fresh);
+    assert.equal(client.restarts(), 1);
+    client.terminate();
+  });
+
+  test('a worker killed mid-run is replaced, and the run starts again there and finishes', async () => {
+    const made = [];
+    const client = createLabClient({ engine, chunkTimeoutMs: 1500, createWorker: () => { made.push(threadWorker(WORKER_URL)); return made.at(-1); } });
+    let killed = false;
+    const long = { ...args, samples: 300000 };  // ten chunks
+    const r = await client.run('variance', long, () => {
+      if (!killed) { killed = true; made[0].thread.terminate(); }
+    });
+    assert.deepEqual(Array.from(r.histogram.rawCounts), Array.from(engine.varianceExperiment(long).histogram.rawCounts));
+    assert.ok(killed);
+    assert.equal(client.restarts(), 1);
+    client.terminate();
+  });
+
+  test('a worker that crashes is replaced; a run that hangs twice is given up with a plain message', async () => {
+    const crashing = () => threadWorker('const p = require("worker_threads").parentPort; p.on("message", (m) => { if (m.type === "load") p.postMessage({ type: "ready" }); else setTimeout(() => { throw new Error("out of memory"); }, 10); });', { eval: true });
+    const made = [];
+    const client = createLabClient({ engine, chunkTimeoutMs: 1500, createWorker: () => { made.push(made.length === 0 ? crashing() : threadWorker(WORKER_URL)); return made.at(-1); } });
+    expectResult(await client.run('variance', args));
+    assert.equal(client.restarts(), 1);
+    client.terminate();
+
+    const hangs = createLabClient({ engine, chunkTimeoutMs: 300, createWorker: frozenWorker });
+    await assert.rejects(hangs.run('variance', args), (e) => e instanceof LabError && e.code === 'stuck' &&
+      e.message === 'The lab\'s background computation stopped answering twice on this run (no reply for 0.3 s); the run was stopped. Start it again, or with fewer samples.');
+    assert.equal(hangs.restarts(), 2);
+    hangs.terminate();
+    const never = createLabClient({ engine, loadTimeoutMs: 300, createWorker: deadWorker });
+    await assert.rejects(never.run('variance', args), (e) => e instanceof LabError && e.code === 'stuck' && /not started after 0\.3 s/.test(e.message));
+    never.terminate();
   });
 });

@@ -1,39 +1,33 @@
 // The √d_k lab's long computations, split into chunks so they can report progress, draw
 // partial results and be cancelled between chunks. Every number comes from the engine;
-// this file only decides the chunks and forwards results. No DOM, no worker API: it runs
-// inside lab-worker.js, or on the main thread when a worker is not available.
+// this file only checks the job, decides the chunks and forwards results. No DOM, no worker
+// API: it runs inside lab-worker.js, or on the main thread when a worker is not available.
 //
 //   await runJob(engine, { kind: 'variance', args: { dk, samples, seed, bins } }, hooks)
 //   await runJob(engine, { kind: 'sweep', args: { dks, nKeys, trials, seed, samples } }, hooks)
 //   hooks = { progress(done, total, partial), cancelled() -> bool, pause() -> Promise }
-// Resolves to the final result, or null when cancelled.
+// Resolves to the final result, or null when cancelled. A job that makes no sense (a size past
+// the engine's limits, NaN, a missing field) is refused with a LabError before any work.
 
 // The d_k values of the sweeps: powers of two from 1 to 1024.
 export const SWEEP_DKS = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024];
 
-// Histogram bins of the variance run at d_k. The engine bins raw and scaled scores over the
-// same edges, ±4√d_k; enough bins that the scaled range ±4 still spans about 80 of them
-// (at most 512), so one run serves both views and the raw/scaled switch is instant.
-export function binsFor(dk) {
-  return Math.min(512, Math.max(80, Math.round(80 * Math.sqrt(dk))));
+// Histogram bars of the variance run. Raw and scaled values each have their own edges (±4 of
+// their own standard deviation), so this many bars serve both views at every d_k.
+export const VARIANCE_BINS = 60;
+
+// A problem with a lab job itself (not with the engine): code says which, for the page's words.
+export class LabError extends Error {
+  constructor(code, message) {
+    super(message);
+    this.name = 'LabError';
+    this.code = code;
+  }
 }
 
-// Pairs per variance chunk: about a million normal draws (2 d_k per pair), 2 to 100,000.
+// Samples per variance chunk: about a million normal draws (2 d_k per sample), 2 to 100,000.
 export function chunkSize(dk) {
   return Math.max(2, Math.min(100000, Math.floor(1000000 / dk)));
-}
-
-// [{ first, count }] covering samples 0 .. total - 1 in order. The engine needs at least two
-// samples per run, so a lone last sample joins the chunk before it.
-export function planChunks(total, size) {
-  const chunks = [];
-  for (let first = 0; first < total; first += size) chunks.push({ first, count: Math.min(size, total - first) });
-  const last = chunks[chunks.length - 1];
-  if (chunks.length > 1 && last.count < 2) {
-    chunks.pop();
-    chunks[chunks.length - 1].count += last.count;
-  }
-  return chunks;
 }
 
 // Yields to the event loop so a cancel message can arrive between chunks.
@@ -51,22 +45,64 @@ export function yieldToEvents() {
   return new Promise((resolve) => setTimeout(resolve, 0));
 }
 
+// ---- checking a job before any work -------------------------------------------------------------
+
+// The sizes that decide how much work a job plans: checked here, before anything runs. The
+// other fields only need to be whole numbers; the engine checks their ranges and names them.
+const MAX_SAMPLES = 1000000;  // engine.limits.maxSamples
+const FIELDS = { variance: ['dk', 'samples', 'seed', 'bins'], sweep: ['nKeys', 'trials', 'seed', 'samples'] };
+
+function shown(x) {
+  if (typeof x === 'string') return JSON.stringify(x.length > 20 ? `${x.slice(0, 20)}…` : x);
+  if (typeof x === 'number' || typeof x === 'boolean' || x == null) return String(x);
+  return Array.isArray(x) ? 'an array' : `a ${typeof x}`;
+}
+
+function refuse(message) {
+  throw new LabError('bad-job', message);
+}
+
+// Throws a LabError naming the first field that is missing or makes no sense.
+export function checkJob(job) {
+  if (job === null || typeof job !== 'object') refuse(`lab job: expected { kind, args }, got ${shown(job)}`);
+  const { kind, args } = job;
+  if (!Object.hasOwn(FIELDS, kind)) refuse(`lab job: unknown kind ${shown(kind)} (expected 'variance' or 'sweep')`);
+  if (args === null || typeof args !== 'object') refuse(`${kind} job: expected an object of arguments, got ${shown(args)}`);
+  for (const name of FIELDS[kind]) {
+    if (!Number.isSafeInteger(args[name])) refuse(`${kind} job: ${name} must be a whole number, got ${shown(args[name])}`);
+  }
+  if (args.samples < 2 || args.samples > MAX_SAMPLES) {
+    refuse(`${kind} job: samples must be from 2 to ${MAX_SAMPLES.toLocaleString('en')}, got ${shown(args.samples)}`);
+  }
+  if (kind === 'sweep') {
+    if (!Array.isArray(args.dks) || args.dks.length < 1 || args.dks.length > SWEEP_DKS.length) {
+      refuse(`sweep job: dks must be a list of 1 to ${SWEEP_DKS.length} values of d_k, got ${shown(args.dks)}`);
+    }
+    args.dks.forEach((dk, i) => {
+      if (!Number.isSafeInteger(dk)) refuse(`sweep job: dks[${i}] must be a whole number, got ${shown(dk)}`);
+    });
+  }
+}
+
 // ---- the variance experiment, chunk by chunk ---------------------------------------------------
 
-// Chunk i covers samples first .. first + count - 1 (RNG streams of the same numbers), and
-// the engine merges it into the running result, so the chunked run equals one long run.
+// One engine-side run (engine.varianceRun) grows chunk by chunk; after each chunk its snapshot
+// is the partial result. The chunks draw the samples of one long run, in order.
 async function varianceJob(engine, { dk, samples, seed, bins }, hooks) {
-  let acc;
-  let done = 0;
-  for (const c of planChunks(samples, chunkSize(dk))) {
-    if (hooks.cancelled()) return null;
-    const part = engine.varianceExperiment({ dk, samples: c.count, seed, bins, firstSample: c.first });
-    acc = engine.mergeVariance({ a: acc, aSamples: done, b: part, bSamples: c.count });
-    done += c.count;
-    hooks.progress(done, samples, acc);
-    await hooks.pause();
+  const run = engine.varianceRun({ dk, seed, bins });
+  try {
+    for (let done = 0; done < samples;) {
+      if (hooks.cancelled()) return null;
+      const count = Math.min(chunkSize(dk), samples - done);
+      run.step(count);
+      done += count;
+      hooks.progress(done, samples, run.snapshot());
+      await hooks.pause();
+    }
+    return hooks.cancelled() ? null : run.snapshot();
+  } finally {
+    run.delete();
   }
-  return hooks.cancelled() ? null : acc;
 }
 
 // ---- the d_k sweep: variance, softmax saturation and gradient size per d_k --------------------
@@ -88,7 +124,6 @@ async function sweepJob(engine, { dks, nKeys, trials, seed, samples }, hooks) {
 }
 
 export async function runJob(engine, job, hooks) {
-  if (job.kind === 'variance') return varianceJob(engine, job.args, hooks);
-  if (job.kind === 'sweep') return sweepJob(engine, job.args, hooks);
-  throw new Error(`unknown job kind: ${job.kind}`);
+  checkJob(job);
+  return job.kind === 'variance' ? varianceJob(engine, job.args, hooks) : sweepJob(engine, job.args, hooks);
 }

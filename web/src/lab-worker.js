@@ -1,15 +1,21 @@
 // A Web Worker that runs the √d_k lab's long jobs (lab-jobs.js) off the page's thread.
 //
-// page -> worker   { type: 'run', id, simd, job: { kind, args } }     start a job
+// page -> worker   { type: 'load', simd }                             load the engine
+//                  { type: 'run', id, simd, job: { kind, args } }     start a job
 //                  { type: 'cancel', id }                             stop it after the current chunk
-// worker -> page   { type: 'progress', id, done, total, partial }     after every chunk
-//                  { type: 'done', id, result } | { type: 'cancelled', id } | { type: 'error', id, message }
+// worker -> page   { type: 'ready' }                                  the engine is loaded
+//                  { type: 'progress', id, done, total, partial }     after every chunk
+//                  { type: 'done', id, result } | { type: 'cancelled', id }
+//                  | { type: 'error', id, message, name, code }
 //
 // A new 'run' of the same kind supersedes the older one, so a moving slider never queues work.
+// A job is checked before any work (lab-jobs.js checkJob); a message that is not a job is
+// answered with an error when it has an id, and ignored otherwise. The page's client
+// (lab-client.js) replaces this worker if it stops answering.
 // Also runs under Node's worker_threads (for the tests), where the port is parentPort.
 
 import { loadEngine } from './engine.js';
-import { runJob, yieldToEvents } from './lab-jobs.js';
+import { checkJob, runJob, yieldToEvents } from './lab-jobs.js';
 
 function openPort() {
   if (typeof self !== 'undefined' && typeof self.postMessage === 'function') {
@@ -23,7 +29,15 @@ const port = openPort();
 const cancelled = new Set();   // ids asked to stop
 const latest = new Map();      // kind -> id of its newest job
 
+const failure = (id, e) => ({ type: 'error', id, message: e && e.message ? e.message : String(e), name: (e && e.name) || 'Error', code: e && e.code });
+
 async function run({ id, simd, job }) {
+  try {
+    checkJob(job);
+  } catch (e) {
+    port.post(failure(id, e));
+    return;
+  }
   const older = latest.get(job.kind);
   if (older !== undefined) cancelled.add(older);
   latest.set(job.kind, id);
@@ -33,18 +47,29 @@ async function run({ id, simd, job }) {
     pause: yieldToEvents,
   };
   try {
-    const engine = await loadEngine(simd === undefined ? undefined : { simd });
+    const engine = await loadEngine(typeof simd === 'boolean' ? { simd } : undefined);
     const result = await runJob(engine, job, hooks);
     port.post(result === null ? { type: 'cancelled', id } : { type: 'done', id, result });
   } catch (e) {
-    port.post({ type: 'error', id, message: e && e.message ? e.message : String(e), name: e && e.name });
+    port.post(failure(id, e));
   } finally {
     cancelled.delete(id);
     if (latest.get(job.kind) === id) latest.delete(job.kind);
   }
 }
 
+async function load({ simd }) {
+  try {
+    await loadEngine(typeof simd === 'boolean' ? { simd } : undefined);
+    port.post({ type: 'ready' });
+  } catch (e) {
+    port.post(failure(null, e));  // no 'ready': the page's watchdog replaces this worker
+  }
+}
+
 port.listen((m) => {
-  if (m.type === 'run') run(m);
+  if (m === null || typeof m !== 'object') return;
+  if (m.type === 'load') load(m);
+  else if (m.type === 'run') run(m);
   else if (m.type === 'cancel') cancelled.add(m.id);
 });

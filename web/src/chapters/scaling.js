@@ -15,7 +15,7 @@
 import './scaling.css';
 import { maxIndex } from 'd3-array';
 import { createLabClient } from '../lab-client.js';
-import { SWEEP_DKS, binsFor } from '../lab-jobs.js';
+import { SWEEP_DKS, VARIANCE_BINS } from '../lab-jobs.js';
 import { createRun } from '../run.js';
 import { fmt, fmtInt, tex, parseNumber, nearestStop } from '../format.js';
 import { heatmapStrings } from '../i18n.js';
@@ -207,7 +207,9 @@ function runsOf(c) {
   ui.sweepRows = [];
   const rows = (list) => (o) => { for (const row of list) setProgress(row, o); };
   const failed = (list) => (e) => {
-    for (const row of list) setProgress(row, { state: 'error', done: 0, total: 1, text: s('errEngine', { msg: e.message }), stopLabel: s('rerun') });
+    // a LabError is the background computation's own problem, said in the page's words
+    const key = { stuck: 'errLabStuck', crashed: 'errLabCrashed', 'bad-job': 'errLabJob' }[e.name === 'LabError' && e.code] || 'errEngine';
+    for (const row of list) setProgress(row, { state: 'error', done: 0, total: 1, text: s(key, { msg: e.message }), stopLabel: s('rerun') });
   };
   const live = (list, msg) => { for (const row of list) row.live.textContent = msg; };
 
@@ -278,7 +280,7 @@ function runRow(c, kind) {
   return row;
 }
 
-const varianceArgs = (st) => ({ dk: st.labDk, samples: st.labSamples, seed: st.labSeed, bins: binsFor(st.labDk) });
+const varianceArgs = (st) => ({ dk: st.labDk, samples: st.labSamples, seed: st.labSeed, bins: VARIANCE_BINS });
 const sweepArgs = (st) => ({ dks: SWEEP_DKS, nKeys: st.labKeys, trials: SWEEP_TRIALS, seed: st.labSeed, samples: SWEEP_SAMPLES });
 
 // ---- 1. variance ----------------------------------------------------------------------------------

@@ -24,6 +24,9 @@ export default {
     errKeys: 'The number of keys must be a whole number from 2 to 64; “{value}” is not valid.',
     errTau: 'τ must be a number from 0.01 to 100; “{value}” is not valid.',
     errEngine: 'The engine could not complete this computation: {msg}',
+    errLabStuck: 'The background computation stopped answering, twice; it was restarted and this run was stopped. Run it again, or with fewer pairs.',
+    errLabCrashed: 'The background computation failed, twice; it was restarted and this run was stopped. Run it again, or with fewer pairs.',
+    errLabJob: 'This run was refused before it started: {msg}',
 
     'h.variance': 'q·k has variance d_k',
     'variance.explain': 'The bars are {n} values of q·k counted by the engine, one pair per RNG stream of the seed. The black curve is what theory expects: a normal curve with variance d_k for the raw scores, variance 1 after dividing by √d_k. Switch between raw and scaled and watch the horizontal axis.',
@@ -125,6 +128,9 @@ export default {
     errKeys: 'Key 的个数必须是 2 到 64 之间的整数，“{value}”无效。',
     errTau: 'τ 必须是 0.01 到 100 之间的数，“{value}”无效。',
     errEngine: '引擎无法完成这次计算：{msg}',
+    errLabStuck: '后台计算两次没有响应，已经重新启动，这次运行已停止。请再运行一次，或减少样本对的数量。',
+    errLabCrashed: '后台计算两次出错，已经重新启动，这次运行已停止。请再运行一次，或减少样本对的数量。',
+    errLabJob: '这次运行在开始前就被拒绝了：{msg}',
 
     'h.variance': 'q·k 的方差是 d_k',
     'variance.explain': '柱子统计的是引擎算出的 {n} 个 q·k 值，每一对 q、k 都取自该种子下一条独立的随机数流。黑色曲线是理论预期：原始分数是方差为 d_k 的正态曲线，除以 √d_k 之后方差为 1。在原始和缩放之间切换，留意横轴的刻度。',
