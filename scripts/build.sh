@@ -3,6 +3,7 @@
 #   scripts/build.sh wasm     the two wasm modules the page loads (SIMD and scalar)
 #   scripts/build.sh native   the native core, GoogleTest suite and benchmarks
 #   scripts/build.sh all      both
+# NODE (default /usr/bin/node) runs the wasm test runner under CTest.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 what="${1:-all}"
@@ -17,7 +18,7 @@ build_wasm() {  # $1 = simd | scalar
   local simd=ON
   [ "$1" = scalar ] && simd=OFF
   emcmake cmake -S . -B "build/wasm-$1" -DCMAKE_BUILD_TYPE=Release -DATTN_SIMD="$simd" \
-    -DCMAKE_CROSSCOMPILING_EMULATOR=/usr/bin/node >/dev/null
+    -DCMAKE_CROSSCOMPILING_EMULATOR="${NODE:-/usr/bin/node}" >/dev/null
   cmake --build "build/wasm-$1" -j "$jobs" --target attention_module ${2:-}
 }
 

@@ -38,7 +38,7 @@ export async function serve(dir = DIST, { headers = {} } = {}) {
 export async function start({ headers } = {}) {
   const server = await serve(DIST, { headers });
   // launch() runs Chromium on a fresh temporary profile (its own --user-data-dir), removed on close.
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS, headless: true });
+  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', args: CHROMIUM_ARGS, headless: true });
 
   // A page in its own context (locale, viewport), loaded and ready.
   async function open(hash = '', { width = 1280, height = 900, locale = 'en-US', wait = true } = {}) {
