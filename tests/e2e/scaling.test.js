@@ -259,3 +259,46 @@ test('Chinese and a 360 px screen', async () => {
   assert.deepEqual(page.errors, []);
   await page.close();
 });
+
+test('one drawn pair: the q, k and q·k the engine draws for the run; another pair moves the link; raw and scaled on one axis', async () => {
+  const page = await lab.open('lesson=scaling&labDk=16&labSamples=2000&labSeed=3');
+  await waitDone(page);
+  const shownPair = () => page.evaluate(() => {
+    const box = document.querySelector('[data-out="drawn-pair"]');
+    const rows = [...box.querySelectorAll('tbody tr')].filter((r) => r.querySelector('td[data-value]'));
+    return {
+      q: rows.map((r) => Number(r.querySelectorAll('td')[0].dataset.value)),
+      k: rows.map((r) => Number(r.querySelectorAll('td')[1].dataset.value)),
+      dot: Number(box.querySelector('[data-out="pair-dot"]').dataset.value),
+      more: box.querySelector('tbody').textContent,
+    };
+  });
+  for (const sample of [0, 1]) {
+    const shown = await shownPair();
+    const want = engine.varianceSample({ dk: 16, seed: 3, sample });  // the Node engine: same RNG, same numbers
+    assert.deepEqual(shown.q, Array.from(want.q.slice(0, 8)), `pair ${sample}: q`);
+    assert.deepEqual(shown.k, Array.from(want.k.slice(0, 8)), `pair ${sample}: k`);
+    assert.equal(shown.dot, want.dot, `pair ${sample}: q·k`);
+    assert.match(shown.more, /8 more entries/);
+    if (sample === 0) {
+      // the experiment's first two pairs are these pairs: their mean is the run's mean at 2 samples
+      const two = engine.varianceExperiment({ dk: 16, samples: 2, seed: 3 });
+      assert.ok(Math.abs(two.raw.mean - (want.dot + engine.varianceSample({ dk: 16, seed: 3, sample: 1 }).dot) / 2) < 1e-6);
+      await page.click('[data-field="another-pair"]');
+      await page.waitForFunction(() => location.hash.includes('labPair=1'));
+    }
+  }
+  // one axis: the scaled histogram keeps the raw range ±4√d_k = ±16, and has as many bars
+  const domain = () => page.getAttribute(`${VISIBLE} .histogram`, 'data-domain');
+  await page.check('input[data-field="scaled"]');
+  assert.equal(await domain(), '-4,4');
+  await page.check('input[data-field="shared"]');
+  await page.waitForFunction(() => /labShared=/.test(location.hash));
+  assert.equal(await domain(), '-16,16');
+  assert.equal((await readHistogram(page)).length, VARIANCE_BINS);
+  await page.check('input[data-field="raw"]');
+  assert.equal(await domain(), '-16,16');
+  await page.screenshot({ path: '/tmp/rngx/shot-scaling-en.png', fullPage: true });
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});

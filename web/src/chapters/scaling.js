@@ -48,6 +48,8 @@ export default {
     labSamples: { type: 'int', default: 100000, min: 1000, max: 1000000 },
     labSeed: { type: 'int', default: 1, min: 0, max: 2 ** 32 - 1 },
     labScaled: { type: 'bool', default: false },
+    labShared: { type: 'bool', default: false },
+    labPair: { type: 'int', default: 0, min: 0, max: 999999 },
     labTau: { type: 'float', default: 1, min: 0.01, max: 100 },
     labKeys: { type: 'int', default: 16, min: 2, max: 64 },
     labTrial: { type: 'int', default: 0, min: 0, max: 9999 },
@@ -141,10 +143,13 @@ function buildControls(c, v) {
   const group = nextId('lab-scores-');
   v.rawRadio = h('input', { type: 'radio', name: group, value: 'raw', 'data-field': 'raw', onchange: () => c.set({ labScaled: false }) });
   v.scaledRadio = h('input', { type: 'radio', name: group, value: 'scaled', 'data-field': 'scaled', onchange: () => c.set({ labScaled: true }) });
+  v.sharedBox = h('input', { type: 'checkbox', 'data-field': 'shared', onchange: () => c.set({ labShared: v.sharedBox.checked }) });
+  v.sharedLabel = h('label', { class: 'check' }, v.sharedBox, h('span', { text: s('sharedAxis') }));
   v.scoresField = h('fieldset', { class: 'field lab-radios' },
     h('legend', { class: 'field-label', text: s('scores') }),
     h('label', { class: 'check' }, v.rawRadio, h('span', { text: s('raw') })),
-    h('label', { class: 'check' }, v.scaledRadio, h('span', { text: s('scaled') })));
+    h('label', { class: 'check' }, v.scaledRadio, h('span', { text: s('scaled') })),
+    v.sharedLabel);
 
   v.newQuery = h('div', { class: 'field lab-new' }, h('button', { type: 'button', class: 'btn', text: s('newQuery'), 'data-field': 'new-query',
     onclick: () => c.set({ labTrial: (c.state.labTrial + 1) % 10000 }) }));
@@ -167,6 +172,8 @@ function drawControls(c, data, v) {
   if (document.activeElement !== v.keys.box) v.keys.box.value = String(st.labKeys);
   v.rawRadio.checked = !st.labScaled;
   v.scaledRadio.checked = st.labScaled;
+  v.sharedBox.checked = st.labShared;
+  v.sharedLabel.hidden = stage !== 'variance';
   v.samples.wrap.hidden = stage !== 'variance';
   v.tau.wrap.hidden = stage !== 'temperature';
   v.scoresField.hidden = !(stage === 'variance' || stage === 'temperature');
@@ -296,12 +303,39 @@ function buildVariance(c, v) {
   });
   c.ui.moments = h('div', { class: 'lab-moments' });
   c.ui.callout = h('div', { class: 'lab-callout' });
-  return [v.explain, v.formula, progress.el, histBox, c.ui.moments, c.ui.callout, h('p', { class: 'hint', text: s('variance.small') })];
+  v.pair = h('div', { class: 'lab-drawn', 'data-out': 'drawn-pair' });
+  v.pairButton = h('button', { type: 'button', class: 'btn', 'data-field': 'another-pair', text: s('anotherPair'),
+    onclick: () => c.set({ labPair: (c.state.labPair + 1) % 1000000 }) });
+  const pairBox = h('section', { class: 'lab-drawn-box', 'aria-label': s('pairTitle') },
+    h('h4', { class: 'map-title', text: s('pairTitle') }), v.pair, v.pairButton);
+  return [v.explain, v.formula, pairBox, progress.el, histBox, c.ui.moments, c.ui.callout, h('p', { class: 'hint', text: s('variance.small') })];
+}
+
+// One pair of the run, drawn by the engine exactly as the experiment draws it: its q, k (the
+// first few entries when d_k is large) and q·k.
+const PAIR_ROWS = 8;
+function drawPair(c, v) {
+  const { s } = c;
+  const st = c.state;
+  const i = st.labPair;
+  const pair = c.engine.varianceSample({ dk: st.labDk, seed: st.labSeed, sample: i });
+  const rows = [];
+  for (let j = 0; j < Math.min(st.labDk, PAIR_ROWS); j++) {
+    rows.push({ cells: [String(j + 1), { attrs: { 'data-value': String(pair.q[j]) }, text: fmt(pair.q[j], 3) },
+      { attrs: { 'data-value': String(pair.k[j]) }, text: fmt(pair.k[j], 3) }] });
+  }
+  if (st.labDk > PAIR_ROWS) rows.push({ cells: ['…', { attrs: { colspan: '2' }, text: s('pairMore', { more: fmtInt(st.labDk - PAIR_ROWS) }) }] });
+  v.pair.replaceChildren(
+    h('p', { class: 'explain', text: s('pairExplain', { num: fmtInt(i + 1), i, dk: st.labDk, seed: st.labSeed, n: fmtInt(st.labSamples) }) }),
+    dataTable({ className: 'data-table lab-drawn-table', caption: s('pairCaption', { num: fmtInt(i + 1), dk: st.labDk }),
+      head: ['i', 'q_i', 'k_i'], rows }),
+    h('p', { class: 'lab-stat', 'data-out': 'pair-dot', 'data-value': String(pair.dot), text: s('pairDot', { dot: fmt(pair.dot, 4) }) }));
 }
 
 function drawVarianceStep(c, data, v) {
   v.explain.textContent = c.s('variance.explain', { n: fmtInt(c.state.labSamples) });
   renderFormula(v.formula, TEX.variance);
+  drawPair(c, v);
   // A new run when the settings changed; otherwise redraw what the last one measured.
   if (!runsOf(c).variance.request(varianceArgs(c.state))) drawVariance(c);
 }
@@ -317,7 +351,8 @@ function drawVariance(c) {
   const scaled = c.state.labScaled;
   const n = r.samples;
   const sigma = scaled ? 1 : Math.sqrt(dk);
-  const domain = scaled ? [-4, 4] : [-4 * Math.sqrt(dk), 4 * Math.sqrt(dk)];
+  // the shared axis keeps the raw range, so the scaled bars visibly shrink to ±4
+  const domain = scaled && !c.state.labShared ? [-4, 4] : [-4 * Math.sqrt(dk), 4 * Math.sqrt(dk)];
   c.ui.hist.update({
     edges: scaled ? r.histogram.scaledEdges : r.histogram.edges,
     counts: scaled ? r.histogram.scaledCounts : r.histogram.rawCounts,
@@ -328,6 +363,7 @@ function drawVariance(c) {
   });
   c.ui.hist.el.dataset.samples = String(n);
   c.ui.hist.el.dataset.dk = String(dk);
+  c.ui.hist.el.dataset.domain = domain.join(',');
 
   // moments table: measured (engine) vs theory (formula) with the 95% range of the estimate
   const rows = [];
