@@ -23,6 +23,9 @@ cmake --build build/asan -j "$jobs"
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
   ctest --test-dir build/asan --output-on-failure -j "$jobs"
 
+echo "== fuzzing (libFuzzer under ASan + UBSan, ${FUZZ_SECONDS:-60} s per harness, two at a time)"
+bash tests/fuzz/run.sh
+
 echo "== wasm kernel tests (Node)"
 for b in simd scalar; do
   ctest --test-dir "build/wasm-$b" --output-on-failure
