@@ -22,7 +22,7 @@ const WARM_UP = 300;          // interactions before the first measurement (cach
 const BOUNDS = {
   wasmUsedBytes: 256 * 1024,       // bytes the engine's allocator has handed out
   wasmHeapBytes: 16 * 1024 * 1024, // size of the wasm memory (grows in 64 KiB pages, never shrinks)
-  jsHeapBytes: 4 * 1024 * 1024,    // V8 heap in use after HeapProfiler.collectGarbage
+  jsHeapBytes: 6 * 1024 * 1024,    // V8 heap in use after HeapProfiler.collectGarbage
 };
 
 // In the page: `count` interactions chosen by a seeded generator. Returns how many of each.
