@@ -34,6 +34,18 @@ void expect_sound(const VarianceResult& r, long long samples, const char* what) 
   }
 }
 
+// A result as mergeVariance reads it back (numbers as doubles).
+VarianceChunk to_chunk(const VarianceResult& r) {
+  VarianceChunk c;
+  c.raw = r.raw;
+  c.scaled = r.scaled;
+  c.edges.assign(r.edges.begin(), r.edges.end());
+  c.scaled_edges.assign(r.scaled_edges.begin(), r.scaled_edges.end());
+  c.raw_counts.assign(r.raw_counts.begin(), r.raw_counts.end());
+  c.scaled_counts.assign(r.scaled_counts.begin(), r.scaled_counts.end());
+  return c;
+}
+
 bool close(double a, double b) { return std::fabs(a - b) <= 1e-9 * (std::fabs(a) + std::fabs(b)) + 1e-12; }
 
 int run_case(Input& in) {
@@ -55,7 +67,7 @@ int run_case(Input& in) {
   second.samples = a.samples - split;
   second.first_sample = a.first_sample + split;
   if (first.samples < 2 || second.samples < 2) return 0;
-  VarianceResult x = variance_experiment(first), y = variance_experiment(second);
+  VarianceChunk x = to_chunk(variance_experiment(first)), y = to_chunk(variance_experiment(second));
   FUZZ_EXPECT(check_merge_variance(x, first.samples, y, second.samples).empty(), "merge refused two chunks");
   VarianceResult m = merge_variance(x, first.samples, y, second.samples);
   FUZZ_EXPECT(m.raw_counts == whole.raw_counts && m.scaled_counts == whole.scaled_counts,
@@ -65,8 +77,8 @@ int run_case(Input& in) {
   return 0;
 }
 
-VarianceResult chunk(Input& in, int bins, const std::vector<float>& edges) {
-  VarianceResult r;
+VarianceChunk chunk(Input& in, int bins, const std::vector<double>& edges) {
+  VarianceChunk r;
   r.edges = edges;
   r.raw.mean = in.number();
   r.raw.variance = in.number();
@@ -74,12 +86,13 @@ VarianceResult chunk(Input& in, int bins, const std::vector<float>& edges) {
   r.scaled.variance = in.number();
   r.raw_counts.resize(in.near(bins));
   r.scaled_counts.resize(in.near(bins));
-  for (std::vector<int>* counts : {&r.raw_counts, &r.scaled_counts}) {
-    for (int& c : *counts) {
-      switch (in.range(0, 3)) {
+  for (std::vector<double>* counts : {&r.raw_counts, &r.scaled_counts}) {
+    for (double& c : *counts) {
+      switch (in.range(0, 4)) {
         case 0: c = in.range(-2, 2); break;
         case 1: c = in.range(0, 1000); break;
         case 2: c = in.range(2147483000, 2147483647); break;
+        case 3: c = in.number(); break;  // fractional, huge, NaN, ...
         default: c = static_cast<int>(in.u64());
       }
     }
@@ -89,9 +102,9 @@ VarianceResult chunk(Input& in, int bins, const std::vector<float>& edges) {
 
 int merge_case(Input& in) {
   int bins = in.range(1, 16);
-  std::vector<float> edges(bins + 1);
-  for (int i = 0; i <= bins; i++) edges[i] = static_cast<float>(i - bins / 2);
-  VarianceResult a = chunk(in, bins, edges), b = chunk(in, bins, edges);
+  std::vector<double> edges(bins + 1);
+  for (int i = 0; i <= bins; i++) edges[i] = i - bins / 2;
+  VarianceChunk a = chunk(in, bins, edges), b = chunk(in, bins, edges);
   if (in.range(0, 15) == 0) b.edges.back() += 1;  // edges that differ: must be refused
   int a_samples = in.flag() ? in.range(0, 1000) : static_cast<int>(in.u64());
   int b_samples = in.flag() ? in.range(0, 1000) : static_cast<int>(in.u64());
