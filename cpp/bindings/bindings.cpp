@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "core/attention.h"
+#include "core/check.h"
 #include "core/experiments.h"
 #include "core/masks.h"
 #include "core/matrix.h"
@@ -42,14 +43,18 @@ val matrix_result(const Matrix& m) {
   return out;
 }
 
-val attend_to_js(const attn::AttendResult& r) {
+// Every stage, or (stages = false) only what the output-only path computes.
+val attend_to_js(const attn::AttendResult& r, bool stages) {
   val out = val::object();
-  out.set("scores", to_js(r.scores));
-  out.set("scaled", to_js(r.scaled));
-  out.set("mask", to_js(r.mask));
-  out.set("masked", to_js(r.masked));
-  out.set("weights", to_js(r.weights));
+  if (stages) {
+    out.set("scores", to_js(r.scores));
+    out.set("scaled", to_js(r.scaled));
+    out.set("mask", to_js(r.mask));
+    out.set("masked", to_js(r.masked));
+    out.set("weights", to_js(r.weights));
+  }
   out.set("output", to_js(r.output));
+  out.set("overflow", r.overflow);
   out.set("entropy", copy_out(r.entropy));
   out.set("fullyMaskedRows", copy_out(r.fully_masked_rows));
   return out;
@@ -60,52 +65,54 @@ val attend_to_js(const attn::AttendResult& r) {
 val attend(val args) {
   Reader in{args, {}};
   attn::AttendArgs a;
-  a.query = in.matrix("query", limits::kMaxTokens, limits::kMaxDim);
-  a.key = in.matrix("key", limits::kMaxTokens, limits::kMaxDim);
-  a.value = in.matrix("value", limits::kMaxTokens, limits::kMaxDim);
-  a.score = static_cast<attn::ScoreKind>(static_cast<int>(in.integer("score", 0, 3)));
-  a.mask = in.matrix("mask", limits::kMaxTokens, limits::kMaxTokens, true);
+  a.query = in.matrix("query");
+  a.key = in.matrix("key");
+  a.value = in.matrix("value");
+  a.score = in.choice(attn::kScoreOption, attn::ScoreKind::ScaledDot);
+  a.mask = in.matrix("mask", true);
   a.causal = in.flag("causal");
+  a.reverse_causal = in.flag("reverseCausal");
   a.key_padding = in.flags("keyPadding", limits::kMaxTokens);
-  a.mask_fill = static_cast<attn::MaskFill>(static_cast<int>(in.integer("maskFill", 0, 2)));
-  a.temperature = in.real("temperature");
-  a.stable = in.flag("stable");
-  a.additive_wq = in.matrix("additiveWq", limits::kMaxDim, limits::kMaxDim, true);
-  a.additive_wk = in.matrix("additiveWk", limits::kMaxDim, limits::kMaxDim, true);
-  a.additive_v = in.matrix("additiveV", 1, limits::kMaxDim, true);
-  a.general_w = in.matrix("generalW", limits::kMaxDim, limits::kMaxDim, true);
+  a.mask_fill = in.choice(attn::kMaskFillOption, attn::MaskFill::NegInf);
+  a.temperature = static_cast<float>(in.number(attn::kTemperature));
+  a.stable = in.flag("stable", true);
+  a.stages = in.flag("stages", true);
+  a.additive_wq = in.matrix("additive.Wq", true);
+  a.additive_wk = in.matrix("additive.Wk", true);
+  a.additive_v = in.matrix("additive.v", true);
+  a.general_w = in.matrix("general.W", true);
   if (in.error.empty()) in.error = attn::check_attend(a);
   if (!in.error.empty()) return failure(in.error);
-  return attend_to_js(attn::attend(a));
+  attn::AttendResult r = attn::attend(a);
+  if (!r.error.empty()) return failure(r.error);
+  return attend_to_js(r, a.stages);
 }
 
 val multi_head(val args) {
   Reader in{args, {}};
   attn::MultiHeadArgs a;
-  a.query = in.matrix("query", limits::kMaxTokens, limits::kMaxDim);
-  a.key = in.matrix("key", limits::kMaxTokens, limits::kMaxDim);
-  a.value = in.matrix("value", limits::kMaxTokens, limits::kMaxDim);
-  a.heads = static_cast<int>(in.integer("heads", 1, limits::kMaxHeads));
-  a.wq = in.matrix("Wq", limits::kMaxDim, limits::kMaxDim);
-  a.wk = in.matrix("Wk", limits::kMaxDim, limits::kMaxDim);
-  a.wv = in.matrix("Wv", limits::kMaxDim, limits::kMaxDim);
-  a.wo = in.matrix("Wo", limits::kMaxDim, limits::kMaxDim);
-  a.bq = in.matrix("bq", 1, limits::kMaxDim, true);
-  a.bk = in.matrix("bk", 1, limits::kMaxDim, true);
-  a.bv = in.matrix("bv", 1, limits::kMaxDim, true);
-  a.bo = in.matrix("bo", 1, limits::kMaxDim, true);
-  a.mask = in.matrix("mask", limits::kMaxTokens, limits::kMaxTokens, true);
+  a.query = in.matrix("query");
+  a.key = in.matrix("key");
+  a.value = in.matrix("value");
+  a.heads = static_cast<int>(in.number(attn::kHeads));
+  a.wq = in.matrix("Wq");
+  a.wk = in.matrix("Wk");
+  a.wv = in.matrix("Wv");
+  a.wo = in.matrix("Wo");
+  a.bq = in.matrix("bq", true);
+  a.bk = in.matrix("bk", true);
+  a.bv = in.matrix("bv", true);
+  a.bo = in.matrix("bo", true);
+  a.mask = in.matrix("mask", true);
   a.causal = in.flag("causal");
   a.key_padding = in.flags("keyPadding", limits::kMaxTokens);
-  // Every head keeps its (n_q, n_k) matrices: bound their total before allocating them.
-  if (in.error.empty() && static_cast<double>(a.heads) * a.query.rows * a.key.rows > limits::kMaxHeadCells)
-    in.fail("heads: heads * n_q * n_k is more than " + std::to_string(limits::kMaxHeadCells));
   if (in.error.empty()) in.error = attn::check_multi_head(a);
   if (!in.error.empty()) return failure(in.error);
 
   attn::MultiHeadResult r = attn::multi_head(a);
+  if (!r.error.empty()) return failure(r.error);
   val heads = val::array();
-  for (const attn::AttendResult& h : r.heads) heads.call<void>("push", attend_to_js(h));
+  for (const attn::AttendResult& h : r.heads) heads.call<void>("push", attend_to_js(h, true));
   val out = val::object();
   out.set("heads", heads);
   out.set("concat", to_js(r.concat));
@@ -116,11 +123,11 @@ val multi_head(val args) {
 val variance_experiment(val args) {
   Reader in{args, {}};
   attn::VarianceArgs a;
-  a.dk = static_cast<int>(in.integer("dk", 1, limits::kMaxDim));
-  a.samples = static_cast<int>(in.integer("samples", 2, limits::kMaxSamples));
-  a.seed = static_cast<std::uint64_t>(in.integer("seed", 0, 4294967295.0));
-  a.bins = static_cast<int>(in.integer("bins", 1, limits::kMaxBins));
-  a.first_sample = static_cast<int>(in.integer("firstSample", 0, limits::kMaxSamples));
+  a.dk = static_cast<int>(in.number(attn::kDk));
+  a.samples = static_cast<int>(in.number(attn::kSamples));
+  a.seed = static_cast<std::uint64_t>(in.number(attn::kSeed));
+  a.bins = static_cast<int>(in.number(attn::kBins));
+  a.first_sample = static_cast<int>(in.number(attn::kFirstSample));
   if (in.error.empty()) in.error = attn::check_variance(a);
   if (!in.error.empty()) return failure(in.error);
 
@@ -146,17 +153,20 @@ val variance_experiment(val args) {
 // Softmax of each row of scores / temperature, with each row's entropy.
 val softmax(val args) {
   Reader in{args, {}};
-  Matrix scores = in.matrix("scores", limits::kMaxTokens, limits::kMaxTokens);
-  bool stable = in.flag("stable");
-  float temperature = in.real("temperature");
+  Matrix scores = in.matrix("scores");
+  bool stable = in.flag("stable", true);
+  double temperature = in.number(attn::kTemperature);
   if (in.error.empty()) in.error = attn::check_scores("scores", scores);
-  if (in.error.empty()) in.error = attn::check_temperature("temperature", temperature);
+  if (in.error.empty()) in.error = attn::check_scaled_scores("temperature", scores, temperature);
   if (!in.error.empty()) return failure(in.error);
 
-  Matrix weights = attn::softmax_rows(attn::apply_temperature(scores, temperature), stable);
+  Matrix weights = attn::apply_temperature(scores, static_cast<float>(temperature));
+  attn::softmax_rows_in_place(weights, stable);
   val out = val::object();
   out.set("weights", to_js(weights));
   out.set("entropy", copy_out(attn::row_entropy(weights)));
+  // the naive softmax (stable: false) overflowing on purpose
+  out.set("overflow", !stable && !attn::first_non_finite(weights).empty());
   return out;
 }
 
@@ -170,7 +180,7 @@ val softmax_jacobian(val args) {
 
 val hard_attention(val args) {
   Reader in{args, {}};
-  Matrix scores = in.matrix("scores", limits::kMaxTokens, limits::kMaxTokens);
+  Matrix scores = in.matrix("scores");
   if (in.error.empty()) in.error = attn::check_scores("scores", scores);
   if (!in.error.empty()) return failure(in.error);
   return matrix_result(attn::hard_attention(scores));
@@ -178,56 +188,91 @@ val hard_attention(val args) {
 
 val gumbel_softmax(val args) {
   Reader in{args, {}};
-  Matrix scores = in.matrix("scores", limits::kMaxTokens, limits::kMaxTokens);
-  float tau = in.real("tau");
-  auto seed = static_cast<std::uint64_t>(in.integer("seed", 0, 4294967295.0));
+  Matrix scores = in.matrix("scores");
+  double tau = in.number(attn::kTau);
+  auto seed = static_cast<std::uint64_t>(in.number(attn::kSeed));
   if (in.error.empty()) in.error = attn::check_scores("scores", scores);
-  if (in.error.empty()) in.error = attn::check_temperature("tau", tau);
+  if (in.error.empty()) {
+    in.error = attn::check_scaled_scores("tau", scores, tau, attn::kMaxGumbelNoise);
+  }
   if (!in.error.empty()) return failure(in.error);
-  return matrix_result(attn::gumbel_softmax(scores, tau, seed));
+  return matrix_result(attn::gumbel_softmax(scores, static_cast<float>(tau), seed));
 }
 
 val sinusoidal(val args) {
   Reader in{args, {}};
-  int n = static_cast<int>(in.integer("n", 1, limits::kMaxTokens));
-  int d = static_cast<int>(in.integer("d", 1, limits::kMaxDim));
-  float base = in.real("base");
+  double n = in.number(attn::kPositions);
+  double d = in.number(attn::kDims);
+  double base = in.number(attn::kBase);
   if (in.error.empty()) in.error = attn::check_sinusoidal(n, d, base);
   if (!in.error.empty()) return failure(in.error);
-  return matrix_result(attn::sinusoidal_encoding(n, d, base));
+  return matrix_result(attn::sinusoidal_encoding(static_cast<int>(n), static_cast<int>(d),
+                                                 static_cast<float>(base)));
 }
 
 val rope(val args) {
   Reader in{args, {}};
-  Matrix x = in.matrix("x", limits::kMaxTokens, limits::kMaxDim);
-  int first = static_cast<int>(in.integer("first", 0, attn::kMaxPosition));
-  float base = in.real("base");
+  Matrix x = in.matrix("x");
+  double first = in.number(attn::kFirstPosition);
+  double base = in.number(attn::kBase);
   if (in.error.empty()) in.error = attn::check_rope(x, first, base);
   if (!in.error.empty()) return failure(in.error);
-  return matrix_result(attn::rope(x, first, base));
+  return matrix_result(attn::rope(x, static_cast<int>(first), static_cast<float>(base)));
 }
 
 val linear(val args) {
   Reader in{args, {}};
-  Matrix x = in.matrix("x", limits::kMaxTokens, limits::kMaxDim);
-  Matrix w = in.matrix("W", limits::kMaxDim, limits::kMaxDim);
-  Matrix b = in.matrix("b", 1, limits::kMaxDim, true);
+  Matrix x = in.matrix("x");
+  Matrix w = in.matrix("W");
+  Matrix b = in.matrix("b", true);
   if (in.error.empty()) in.error = attn::check_linear(x, w, b);
   if (!in.error.empty()) return failure(in.error);
-  return matrix_result(attn::linear(x, w, b));
+  Matrix y = attn::linear(x, w, b);
+  Error overflow = attn::linear_overflow("x", y);
+  if (!overflow.empty()) return failure(overflow);
+  return matrix_result(y);
 }
 
 // (rows, cols) of N(0, 1) * scale from stream `stream` of `seed`.
 val random_matrix(val args) {
   Reader in{args, {}};
-  int rows = static_cast<int>(in.integer("rows", 1, limits::kMaxTokens));
-  int cols = static_cast<int>(in.integer("cols", 1, limits::kMaxTokens));
-  auto seed = static_cast<std::uint64_t>(in.integer("seed", 0, 4294967295.0));
-  auto stream = static_cast<std::uint32_t>(in.integer("stream", 0, 4294967295.0));
-  float scale = in.real("scale");
+  double rows = in.number(attn::kRows), cols = in.number(attn::kCols);
+  double seed = in.number(attn::kSeed), stream = in.number(attn::kStream);
+  double scale = in.number(attn::kScale);
+  if (in.error.empty()) in.error = attn::check_random_matrix(rows, cols, seed, stream, scale);
   if (!in.error.empty()) return failure(in.error);
-  attn::Rng rng(seed, stream);
-  return matrix_result(rng.normal_matrix(rows, cols, scale));
+  attn::Rng rng(static_cast<std::uint64_t>(seed), static_cast<std::uint32_t>(stream));
+  return matrix_result(rng.normal_matrix(static_cast<int>(rows), static_cast<int>(cols),
+                                         static_cast<float>(scale)));
+}
+
+// "" when a matrix argument `name` of (rows, cols) holding `count` numbers is within the
+// core's limits; otherwise the core's message. engine.js asks before copying anything.
+std::string check_size(std::string name, double rows, double cols, double count) {
+  const attn::MatrixOption* o = attn::matrix_option(name);
+  if (!o) return name + ": not a matrix argument of the engine";
+  return attn::check_size(*o, rows, cols, count);
+}
+
+// check_size with an entry point's own limits (flash attention's longer sequences).
+std::string check_size_in(std::string name, double rows, double cols, double count, int max_rows,
+                          int max_cols) {
+  return attn::check_size(attn::matrix_option(name.c_str(), max_rows, max_cols), rows, cols, count);
+}
+
+// The names of every choice option, in the core's order: { score: [...], maskFill: [...] }.
+template <typename E, std::size_t N>
+val names(const attn::ChoiceOption<E, N>& o) {
+  val list = val::array();
+  for (const auto& c : o.choices) list.call<void>("push", std::string(c.name));
+  return list;
+}
+
+val get_choices() {
+  val out = val::object();
+  out.set(attn::kScoreOption.name, names(attn::kScoreOption));
+  out.set(attn::kMaskFillOption.name, names(attn::kMaskFillOption));
+  return out;
 }
 
 // Bytes the allocator has handed out, and the size of wasm memory.
@@ -240,14 +285,7 @@ val memory() {
 
 val get_limits() {
   val out = val::object();
-  out.set("maxTokens", limits::kMaxTokens);
-  out.set("maxDim", limits::kMaxDim);
-  out.set("maxHeads", limits::kMaxHeads);
-  out.set("maxSamples", limits::kMaxSamples);
-  out.set("maxBins", limits::kMaxBins);
-  out.set("maxTrials", limits::kMaxTrials);
-  out.set("maxHeadCells", limits::kMaxHeadCells);
-  out.set("maxPosition", attn::kMaxPosition);
+  for (const attn::Limit& l : attn::exported_limits()) out.set(l.name, l.value);
   return out;
 }
 
@@ -267,4 +305,7 @@ EMSCRIPTEN_BINDINGS(attention) {
   emscripten::function("randomMatrix", &random_matrix);
   emscripten::function("memory", &memory);
   emscripten::function("limits", &get_limits);
+  emscripten::function("choices", &get_choices);
+  emscripten::function("checkSize", &check_size);
+  emscripten::function("checkSizeIn", &check_size_in);
 }

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "core/check.h"
 #include "core/matrix.h"
 
 namespace attn::bindings {
@@ -18,8 +19,26 @@ using emscripten::val;
 
 // ---- JS -> C++ ----------------------------------------------------------------------------
 
+// How a JS value reads in a message: 'cosine', 2.5, 1e+300, true, null, an array, an object.
+// (The same words as describe() in web/src/engine-args.js.)
+inline std::string describe(const val& v) {
+  std::string type = v.typeOf().as<std::string>();
+  if (type == "string") return "'" + v.as<std::string>() + "'";
+  if (type == "number") return format_number(v.as<double>());
+  if (type == "boolean") return v.isTrue() ? "true" : "false";
+  if (type == "undefined") return "undefined";
+  if (v.isNull()) return "null";
+  if (type == "symbol") return "a symbol";
+  if (type == "bigint") return "a BigInt";
+  if (type == "function") return "a function";
+  if (val::global("Array").call<bool>("isArray", v)) return "an array";
+  if (val::global("ArrayBuffer").call<bool>("isView", v)) return "a typed array";
+  return "an object";
+}
+
 // The fields of one argument object, read one at a time; the first problem is kept and
 // every later read returns an empty value, so an entry point checks `in.error` once.
+// The object comes from web/src/engine.js (a plain snapshot: no getters run here).
 struct Reader {
   val obj;
   Error error;
@@ -33,20 +52,39 @@ struct Reader {
     if (error.empty()) error = message;
   }
 
+  // A number, as it is (no range).
   double number(const char* name) {
     val v = field(name);
     if (!v.isNumber()) {
-      fail(std::string(name) + ": expected a number");
+      fail(expected(name, "a number", describe(v)));
       return 0;
     }
     return v.as<double>();
+  }
+
+  // A scalar option of the core's table; absent -> its fallback (or an error if required).
+  double number(const NumberOption& o) {
+    if (!error.empty()) return o.fallback == o.fallback ? o.fallback : o.min;
+    val v = field(o.name);
+    if ((v.isUndefined() || v.isNull()) && o.fallback == o.fallback) return o.fallback;
+    if (!v.isNumber()) {
+      fail(expected(o.name, o.what, describe(v)));
+      return o.min;
+    }
+    double x = v.as<double>();
+    Error e = check_number(o, x);
+    if (!e.empty()) {
+      fail(e);
+      return o.min;
+    }
+    return x;
   }
 
   // A finite number.
   float real(const char* name) {
     double x = number(name);
     if (!std::isfinite(x)) {
-      fail(std::string(name) + ": expected a finite number");
+      fail(expected(name, "a finite number", format_number(x)));
       return 1;
     }
     return static_cast<float>(x);
@@ -54,51 +92,87 @@ struct Reader {
 
   // An integer in [lo, hi].
   double integer(const char* name, double lo, double hi) {
-    double x = number(name);
+    val v = field(name);
+    double x = v.isNumber() ? v.as<double>() : lo - 1;
     if (!(x >= lo && x <= hi) || std::floor(x) != x) {
-      fail(std::string(name) + ": expected an integer from " + std::to_string(static_cast<long long>(lo)) +
-           " to " + std::to_string(static_cast<long long>(hi)));
+      fail(expected(name, "an integer from " + format_number(lo) + " to " + format_number(hi),
+                    describe(v)));
       return lo;
     }
     return x;
   }
 
-  bool flag(const char* name) { return field(name).isTrue(); }
+  // true or false; absent -> fallback.
+  bool flag(const char* name, bool fallback = false) {
+    val v = field(name);
+    if (v.isUndefined() || v.isNull()) return fallback;
+    if (!v.isTrue() && !v.isFalse()) {
+      fail(expected(name, "true or false", describe(v)));
+      return fallback;
+    }
+    return v.isTrue();
+  }
+
+  // One of the names of a choice option; absent -> fallback.
+  template <typename E, std::size_t N>
+  E choice(const ChoiceOption<E, N>& o, E fallback) {
+    val v = field(o.name);
+    if (v.isUndefined() || v.isNull()) return fallback;
+    E out = fallback;
+    if (!v.isString() || !o.parse(v.as<std::string>(), &out)) fail(o.error(describe(v)));
+    return out;
+  }
 
   // Length of an array-like field, checked against max before anything is allocated.
   int length(const char* name, const val& v, int max) {
     if (!v["length"].isNumber()) {
-      fail(std::string(name) + ": expected an array");
+      fail(expected(name, "an array", describe(v)));
       return 0;
     }
     double n = v["length"].as<double>();
-    if (!(n >= 0 && n <= max)) {
-      fail(std::string(name) + ": more than " + std::to_string(max) + " entries");
+    if (!(n >= 0 && n <= max) || std::floor(n) != n) {
+      fail(expected(name, "at most " + std::to_string(max) + " entries", format_number(n)));
       return 0;
     }
     return static_cast<int>(n);
   }
 
-  // { rows, cols, data } -> Matrix. Missing and optional -> empty Matrix.
+  // { rows, cols, data } -> Matrix, sized by the core's table (check_size) before anything is
+  // allocated; data (a Float32Array from engine.js) reaches the heap with one copy (set()).
+  // Missing and optional -> empty Matrix.
+  Matrix matrix(const char* name, bool optional = false) {
+    const MatrixOption* o = matrix_option(name);
+    return read_matrix(name, o, optional);
+  }
+
+  // The same with the entry point's own row and column limits.
   Matrix matrix(const char* name, int max_rows, int max_cols, bool optional = false) {
+    MatrixOption o = matrix_option(name, max_rows, max_cols);
+    return read_matrix(name, &o, optional);
+  }
+
+  Matrix read_matrix(const char* name, const MatrixOption* o, bool optional) {
     Matrix m;
     if (!error.empty()) return m;
     if (!has(name)) {
-      if (!optional) fail(std::string(name) + ": required");
+      if (!optional) fail(expected(name, "a matrix { rows, cols, data }", describe(field(name))));
       return m;
     }
-    Reader in{field(name), {}};
-    int rows = static_cast<int>(in.integer("rows", 0, max_rows));
-    int cols = static_cast<int>(in.integer("cols", 0, max_cols));
-    int n = in.length("data", in.field("data"), max_rows * max_cols);
-    if (in.error.empty() && n != rows * cols) in.fail("data: length is not rows * cols");
-    if (!in.error.empty()) {
-      fail(std::string(name) + "." + in.error);
+    val x = field(name);
+    val data = x["data"];
+    if (!o || !x["rows"].isNumber() || !x["cols"].isNumber() || !data["length"].isNumber()) {
+      fail(expected(name, "a matrix { rows, cols, data }", describe(x)));
       return m;
     }
-    m.rows = rows;
-    m.cols = cols;
-    m.data = emscripten::convertJSArrayToNumberVector<float>(in.field("data"));
+    double rows = x["rows"].as<double>(), cols = x["cols"].as<double>();
+    Error e = check_size(*o, rows, cols, data["length"].as<double>());
+    if (!e.empty()) {
+      fail(e);
+      return m;
+    }
+    m.rows = static_cast<int>(rows);
+    m.cols = static_cast<int>(cols);
+    m.data = emscripten::convertJSArrayToNumberVector<float>(data);
     return m;
   }
 
@@ -126,7 +200,7 @@ struct Reader {
   std::vector<T> numbers(const char* name, int max) {
     if (!error.empty()) return {};
     if (!has(name)) {
-      fail(std::string(name) + ": expected an array");
+      fail(expected(name, "an array", describe(field(name))));
       return {};
     }
     val v = field(name);

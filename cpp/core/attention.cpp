@@ -3,7 +3,7 @@
 #include "core/attention.h"
 
 #include <cmath>
-#include <cstdio>
+#include <utility>
 
 #include "core/scores.h"
 #include "core/softmax.h"
@@ -33,146 +33,124 @@ static Matrix raw_scores(const AttendArgs& a) {
   return {};
 }
 
-AttendResult attend(const AttendArgs& args) {
+// Finite inputs can still give scores past float32 (q·k of entries near 1e20): say which
+// argument and what range is safe instead of returning a row of NaN.
+static Error score_overflow(const AttendArgs& a, const Matrix& scores) {
+  std::size_t c = 0;
+  while (c < scores.data.size() && std::isfinite(scores.data[c])) c++;
+  if (c == scores.data.size()) return {};
+  std::string where = "query " + std::to_string(c / scores.cols) + ", key " +
+                      std::to_string(c % scores.cols);
+  switch (a.score) {
+    case ScoreKind::Additive:
+      return "additive.Wq: Wq q + Wk k overflows float32 at " + where +
+             " (expected |Wq q| + |Wk k| below 3.4e+38 for every query and key)";
+    case ScoreKind::General:
+      return "general.W: q W k overflows float32 at " + where +
+             " (expected |q| |W| |k| below 3.4e+38 for every query and key)";
+    default:
+      return "query: q·k overflows float32 at " + where +
+             " (expected |q| |k| below 3.4e+38 for every query and key row)";
+  }
+}
+
+static bool any_mask(const AttendArgs& a) {
+  return given(a.mask) || a.causal || a.reverse_causal || !a.key_padding.empty();
+}
+
+// Stage 3 in place, without building the mask: blocked cells get the fill value.
+static std::vector<int> mask_in_place(Matrix& s, const AttendArgs& a) {
+  std::vector<int> blocked_rows;
+  float fill = fill_value(a.mask_fill);
+  for (int i = 0; i < s.rows; i++) {
+    bool any_allowed = false;
+    float* row = s.row(i);
+    for (int j = 0; j < s.cols; j++) {
+      if (allowed(i, j, s.cols, a.mask, a.causal, a.key_padding, a.reverse_causal)) {
+        any_allowed = true;
+      } else {
+        row[j] = fill;
+      }
+    }
+    if (!any_allowed) blocked_rows.push_back(i);
+  }
+  return blocked_rows;
+}
+
+static bool all_finite(const Matrix& m) { return first_non_finite(m).empty(); }
+
+AttendResult attend(const AttendArgs& a) {
   AttendResult r;
-  int n_q = args.query.rows, n_k = args.key.rows, d_k = args.key.cols;
+  int n_q = a.query.rows, n_k = a.key.rows, d_k = a.key.cols;
   // 1. scores: (n_q, n_k)
-  r.scores = raw_scores(args);
+  Matrix s = raw_scores(a);
+  r.error = score_overflow(a, s);
+  if (!r.error.empty()) return r;
+  if (a.stages) r.scores = s;
   // 2. scale by 1/sqrt(d_k) (scaled-dot only), then by 1/temperature
-  r.scaled = args.score == ScoreKind::ScaledDot ? score_scaled(r.scores, d_k) : r.scores;
-  r.scaled = apply_temperature(r.scaled, args.temperature);
+  if (a.score == ScoreKind::ScaledDot) scale_in_place(s, std::sqrt(static_cast<float>(d_k)));
+  r.error = check_scaled_scores("temperature", s, a.temperature);
+  if (!r.error.empty()) return r;
+  scale_in_place(s, a.temperature);
+  if (a.stages) r.scaled = s;
   // 3. mask: (n_q, n_k); blocked cells get the fill value
-  r.mask = build_mask(n_q, n_k, args.mask, args.causal, args.key_padding);
-  r.masked = apply_mask(r.scaled, r.mask, args.mask_fill);
+  if (a.stages) {
+    r.mask = build_mask(n_q, n_k, a.mask, a.causal, a.key_padding, a.reverse_causal);
+    r.fully_masked_rows = fully_masked_rows(r.mask);
+    s = apply_mask(s, r.mask, a.mask_fill);
+    r.masked = s;
+  } else if (any_mask(a)) {
+    r.fully_masked_rows = mask_in_place(s, a);
+  }
   // 4. softmax along each row: weights (n_q, n_k)
-  r.weights = softmax_rows(r.masked, args.stable);
+  softmax_rows_in_place(s, a.stable);
+  r.overflow = !a.stable && !all_finite(s);  // the naive softmax, overflowing on purpose
   // 5. weights x V: output (n_q, d_v)
-  r.output = weighted_sum(r.weights, args.value);
-  r.entropy = row_entropy(r.weights);
-  r.fully_masked_rows = fully_masked_rows(r.mask);
+  r.output = weighted_sum(s, a.value);
+  r.entropy = row_entropy(s);
+  if (!r.overflow && !all_finite(r.output)) {
+    AttendResult failed;
+    failed.error = "value: the weighted sum overflows float32 (expected |value| entries below "
+                   "3.4e+38)";
+    return failed;
+  }
+  if (a.stages) r.weights = std::move(s);
   return r;
 }
 
 // ---- validation -----------------------------------------------------------------------------
 
-std::string format_number(double x) {
-  if (std::isnan(x)) return "NaN";
-  if (std::isinf(x)) return x > 0 ? "Infinity" : "-Infinity";
-  char buf[32];
-  bool whole = x == std::floor(x) && std::fabs(x) < 1e15;
-  std::snprintf(buf, sizeof buf, whole ? "%.0f" : "%g", x);
-  return buf;
-}
-
-static std::string shape_text(int rows, int cols) {
-  return "(" + std::to_string(rows) + ", " + std::to_string(cols) + ")";
-}
-
-// "<name>: expected shape <meaning> = (rows, cols), got (r, c)"
-static Error shape_error(const char* name, const Matrix& m, int rows, int cols,
-                         const char* meaning) {
-  if (m.rows == rows && m.cols == cols) return {};
-  return std::string(name) + ": expected shape " + meaning + " = " + shape_text(rows, cols) +
-         ", got " + shape_text(m.rows, m.cols);
-}
-
-// An optional argument is absent when it is (0, 0) with no data.
-static bool given(const Matrix& m) { return m.rows != 0 || m.cols != 0 || !m.data.empty(); }
-
-Error check_size(const char* name, const Matrix& m, int max_rows, int max_cols) {
-  std::string n(name);
-  if (m.rows < 1 || m.rows > max_rows) {
-    return n + ": expected 1 to " + std::to_string(max_rows) + " rows, got " +
-           std::to_string(m.rows);
-  }
-  if (m.cols < 1 || m.cols > max_cols) {
-    return n + ": expected 1 to " + std::to_string(max_cols) + " columns, got " +
-           std::to_string(m.cols);
-  }
-  std::size_t count = static_cast<std::size_t>(m.rows) * static_cast<std::size_t>(m.cols);
-  if (m.data.size() != count) {
-    return n + ": expected " + std::to_string(count) + " numbers for " +
-           std::to_string(m.rows) + " rows x " + std::to_string(m.cols) + " columns, got " +
-           std::to_string(m.data.size());
-  }
-  return {};
-}
-
-Error check_matrix(const char* name, const Matrix& m, int max_rows, int max_cols) {
-  Error e = check_size(name, m, max_rows, max_cols);
-  if (!e.empty()) return e;
-  for (int i = 0; i < m.rows; i++) {
-    for (int j = 0; j < m.cols; j++) {
-      if (!std::isfinite(m.at(i, j))) {
-        return std::string(name) + ": row " + std::to_string(i) + ", column " +
-               std::to_string(j) + " is " + format_number(m.at(i, j)) +
-               " (expected finite numbers)";
-      }
-    }
-  }
-  return {};
-}
-
-Error check_shape(const char* name, const Matrix& m, int rows, int cols) {
-  if (m.rows == rows && m.cols == cols) return {};
-  return std::string(name) + ": expected shape " + shape_text(rows, cols) + ", got " +
-         shape_text(m.rows, m.cols);
-}
-
-// The mask and key-padding arguments shared by attend() and multi_head().
-Error check_mask_args(const Matrix& mask, const std::vector<bool>& key_padding, int n_q, int n_k) {
-  if (given(mask)) {
-    Error e = check_size("mask", mask, limits::kMaxTokens, limits::kMaxTokens);
-    if (e.empty()) e = shape_error("mask", mask, n_q, n_k, "(n_q, n_k)");
-    if (!e.empty()) return e;
-    for (int i = 0; i < n_q; i++) {
-      for (int j = 0; j < n_k; j++) {
-        float v = mask.at(i, j);
-        if (v != 0.0f && v != 1.0f) {
-          return "mask: expected 0 or 1 at row " + std::to_string(i) + ", column " +
-                 std::to_string(j) + ", got " + format_number(v);
-        }
-      }
-    }
-  }
-  if (!key_padding.empty() && key_padding.size() != static_cast<std::size_t>(n_k)) {
-    return "keyPadding: expected " + std::to_string(n_k) + " flags (one per key), got " +
-           std::to_string(key_padding.size());
-  }
-  return {};
-}
-
 Error check_attend(const AttendArgs& a) {
-  Error e = check_matrix("query", a.query, limits::kMaxTokens, limits::kMaxDim);
-  if (e.empty()) e = check_matrix("key", a.key, limits::kMaxTokens, limits::kMaxDim);
-  if (e.empty()) e = check_matrix("value", a.value, limits::kMaxTokens, limits::kMaxDim);
+  Error e = check_matrix("query", a.query);
+  if (e.empty()) e = check_matrix("key", a.key);
+  if (e.empty()) e = check_matrix("value", a.value);
   if (!e.empty()) return e;
   int n_q = a.query.rows, d_q = a.query.cols, n_k = a.key.rows, d_k = a.key.cols;
   if (a.value.rows != n_k) {
-    return "value: expected " + std::to_string(n_k) + " rows (one per key), got " +
-           std::to_string(a.value.rows);
+    return expected("value", std::to_string(n_k) + " rows (one per key)", std::to_string(a.value.rows));
   }
-  int kind = static_cast<int>(a.score);
-  if (kind < 0 || kind > 3) {
-    return "score: expected 'dot', 'scaled-dot', 'additive' or 'general', got " +
-           std::to_string(kind);
-  }
+  e = kScoreOption.check(a.score);
+  if (e.empty()) e = kMaskFillOption.check(a.mask_fill);
+  if (!e.empty()) return e;
   if ((a.score == ScoreKind::Dot || a.score == ScoreKind::ScaledDot) && d_k != d_q) {
     const char* kind_name = a.score == ScoreKind::Dot ? "dot" : "scaled-dot";
-    return "key: expected " + std::to_string(d_q) +
-           " columns (d_k must equal the query's d_q for " + kind_name + "), got " +
-           std::to_string(d_k);
+    return expected("key",
+                    std::to_string(d_q) + " columns (d_k must equal the query's d_q for " +
+                        kind_name + ")",
+                    std::to_string(d_k));
   }
   if (a.score == ScoreKind::Additive) {
+    if (!given(a.additive_wq) && !given(a.additive_wk) && !given(a.additive_v)) {
+      return "additive: required when score is 'additive' ({ Wq, Wk, v })";
+    }
     // Wq (h, d_q), Wk (h, d_k), v (1, h): h is the hidden size, read from Wq
-    const int max = limits::kMaxDim;
-    e = check_matrix("additive.Wq", a.additive_wq, max, max);
+    e = check_matrix("additive.Wq", a.additive_wq);
     int h = a.additive_wq.rows;
-    if (e.empty()) e = shape_error("additive.Wq", a.additive_wq, h, d_q, "(h, d_q)");
-    if (e.empty()) e = check_matrix("additive.Wk", a.additive_wk, max, max);
-    if (e.empty()) e = shape_error("additive.Wk", a.additive_wk, h, d_k, "(h, d_k)");
-    if (e.empty()) e = check_matrix("additive.v", a.additive_v, 1, max);
-    if (e.empty()) e = shape_error("additive.v", a.additive_v, 1, h, "(1, h)");
+    if (e.empty()) e = check_shape("additive.Wq", a.additive_wq, h, d_q, "(h, d_q)");
+    if (e.empty()) e = check_matrix("additive.Wk", a.additive_wk);
+    if (e.empty()) e = check_shape("additive.Wk", a.additive_wk, h, d_k, "(h, d_k)");
+    if (e.empty()) e = check_matrix("additive.v", a.additive_v);
+    if (e.empty()) e = check_shape("additive.v", a.additive_v, 1, h, "(1, h)");
     if (!e.empty()) return e;
     double work = static_cast<double>(n_q) * n_k * h;
     if (work > kMaxAdditiveWork) {
@@ -181,17 +159,14 @@ Error check_attend(const AttendArgs& a) {
     }
   }
   if (a.score == ScoreKind::General) {
-    e = check_matrix("general.W", a.general_w, limits::kMaxDim, limits::kMaxDim);
-    if (e.empty()) e = shape_error("general.W", a.general_w, d_q, d_k, "(d_q, d_k)");
+    if (!given(a.general_w)) return "general: required when score is 'general' ({ W })";
+    e = check_matrix("general.W", a.general_w);
+    if (e.empty()) e = check_shape("general.W", a.general_w, d_q, d_k, "(d_q, d_k)");
     if (!e.empty()) return e;
   }
   e = check_mask_args(a.mask, a.key_padding, n_q, n_k);
   if (!e.empty()) return e;
-  int fill = static_cast<int>(a.mask_fill);
-  if (fill < 0 || fill > 2) {
-    return "maskFill: expected 'neg-inf', 'large-negative' or 'zero', got " + std::to_string(fill);
-  }
-  return check_temperature("temperature", a.temperature);
+  return check_number(kTemperature, a.temperature);
 }
 
 }  // namespace attn

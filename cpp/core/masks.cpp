@@ -8,15 +8,12 @@ namespace attn {
 // ---- the combined 0/1 mask ------------------------------------------------------------------
 
 Matrix build_mask(int n_q, int n_k, const Matrix& explicit_mask, bool causal,
-                  const std::vector<bool>& key_padding) {
+                  const std::vector<bool>& key_padding, bool reverse_causal) {
   Matrix mask(n_q, n_k, 1.0f);  // mask: (n_q, n_k), 1 = may attend
   for (int i = 0; i < n_q; i++) {
     for (int j = 0; j < n_k; j++) {
-      bool allowed = true;
-      if (!explicit_mask.empty()) allowed = allowed && explicit_mask.at(i, j) != 0.0f;
-      if (causal) allowed = allowed && j <= i;  // no peeking at later keys
-      if (!key_padding.empty()) allowed = allowed && !key_padding[j];  // padding is never a key
-      mask.at(i, j) = allowed ? 1.0f : 0.0f;
+      bool ok = allowed(i, j, n_k, explicit_mask, causal, key_padding, reverse_causal);
+      mask.at(i, j) = ok ? 1.0f : 0.0f;
     }
   }
   return mask;
@@ -24,7 +21,7 @@ Matrix build_mask(int n_q, int n_k, const Matrix& explicit_mask, bool causal,
 
 // ---- filling the blocked scores ------------------------------------------------------------
 
-static float fill_value(MaskFill fill) {
+float fill_value(MaskFill fill) {
   switch (fill) {
     case MaskFill::NegInf: return -std::numeric_limits<float>::infinity();
     case MaskFill::LargeNegative: return -1e9f;

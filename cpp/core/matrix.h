@@ -36,6 +36,7 @@ constexpr int kMaxSamples = 1000000;    // variance experiment
 constexpr int kMaxBins = 512;           // histogram bins
 constexpr int kMaxTrials = 100000;      // repeated softmax trials in experiments
 constexpr int kMaxHeadCells = 1 << 23;  // heads * n_q * n_k in multi-head (every head keeps its matrices)
+constexpr int kMaxPosition = 1000000;   // largest first position of RoPE
 }  // namespace limits
 
 }  // namespace attn

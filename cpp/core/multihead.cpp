@@ -8,12 +8,19 @@ namespace attn {
 // ---- a linear layer: y = x Wᵀ + b -----------------------------------------------------------
 
 Error check_linear(const Matrix& x, const Matrix& w, const Matrix& b) {
-  Error e = check_matrix("x", x, limits::kMaxTokens, limits::kMaxDim);
-  if (e.empty()) e = check_matrix("W", w, limits::kMaxDim, limits::kMaxDim);
-  if (e.empty()) e = check_shape("W", w, w.rows, x.cols);
-  if (e.empty() && !b.empty()) e = check_matrix("b", b, 1, limits::kMaxDim);
-  if (e.empty() && !b.empty()) e = check_shape("b", b, 1, w.rows);
+  Error e = check_matrix("x", x);
+  if (e.empty()) e = check_matrix("W", w);
+  if (e.empty()) e = check_shape("W", w, w.rows, x.cols, "(out, in)");
+  if (e.empty() && given(b)) e = check_matrix("b", b);
+  if (e.empty() && given(b)) e = check_shape("b", b, 1, w.rows, "(1, out)");
   return e;
+}
+
+Error linear_overflow(const char* name, const Matrix& y) {
+  std::string where = first_non_finite(y);
+  if (where.empty()) return {};
+  return std::string(name) + ": x Wᵀ + b overflows float32 at " + where +
+         " (expected |x| |W row| + |b| below 3.4e+38 for every row)";
 }
 
 Matrix linear(const Matrix& x, const Matrix& w, const Matrix& b) {
@@ -46,6 +53,10 @@ MultiHeadResult multi_head(const MultiHeadArgs& args) {
   Matrix v = linear(args.value, args.wv, args.bv);
 
   MultiHeadResult r;
+  r.error = linear_overflow("query", q);
+  if (r.error.empty()) r.error = linear_overflow("key", k);
+  if (r.error.empty()) r.error = linear_overflow("value", v);
+  if (!r.error.empty()) return r;
   r.concat = Matrix(args.query.rows, d_model);  // concat: (n_q, d_model)
   for (int h = 0; h < args.heads; h++) {
     // head h sees its own d_head columns of Q, K and V
@@ -58,6 +69,11 @@ MultiHeadResult multi_head(const MultiHeadArgs& args) {
     head.causal = args.causal;
     head.key_padding = args.key_padding;
     r.heads.push_back(attend(head));
+    if (!r.heads.back().error.empty()) {
+      r.error = "heads: head " + std::to_string(h) + ": " + r.heads.back().error;
+      r.heads.clear();
+      return r;
+    }
     // its output goes into the same columns of concat
     const Matrix& out = r.heads.back().output;
     for (int i = 0; i < out.rows; i++) {
@@ -65,58 +81,50 @@ MultiHeadResult multi_head(const MultiHeadArgs& args) {
     }
   }
   r.output = linear(r.concat, args.wo, args.bo);  // output: (n_q, d_model)
+  r.error = linear_overflow("Wo", r.output);
   return r;
 }
 
 // ---- validation -----------------------------------------------------------------------------
 
-static bool given(const Matrix& m) { return m.rows != 0 || m.cols != 0 || !m.data.empty(); }
-
 // A weight (or bias) of the expected shape, with finite entries.
-static Error check_param(const char* name, const Matrix& m, int rows, int cols,
-                         const char* meaning) {
-  Error e = check_matrix(name, m, limits::kMaxDim, limits::kMaxDim);
-  if (!e.empty()) return e;
-  if (m.rows == rows && m.cols == cols) return {};
-  return std::string(name) + ": expected shape " + meaning + " = (" + std::to_string(rows) +
-         ", " + std::to_string(cols) + "), got (" + std::to_string(m.rows) + ", " +
-         std::to_string(m.cols) + ")";
+static Error check_weight(const char* name, const Matrix& m, int rows, int cols,
+                          const char* meaning) {
+  Error e = check_matrix(name, m);
+  return e.empty() ? check_shape(name, m, rows, cols, meaning) : e;
 }
 
 Error check_multi_head(const MultiHeadArgs& a) {
-  Error e = check_matrix("query", a.query, limits::kMaxTokens, limits::kMaxDim);
-  if (e.empty()) e = check_matrix("key", a.key, limits::kMaxTokens, limits::kMaxDim);
-  if (e.empty()) e = check_matrix("value", a.value, limits::kMaxTokens, limits::kMaxDim);
+  Error e = check_matrix("query", a.query);
+  if (e.empty()) e = check_matrix("key", a.key);
+  if (e.empty()) e = check_matrix("value", a.value);
   if (!e.empty()) return e;
   int n_q = a.query.rows, d_model = a.query.cols, n_k = a.key.rows;
   int kdim = a.key.cols, vdim = a.value.cols;
-  if (a.value.rows != n_k) {
-    return "value: expected " + std::to_string(n_k) + " rows (one per key), got " +
-           std::to_string(a.value.rows);
-  }
-  if (a.heads < 1 || a.heads > limits::kMaxHeads) {
-    return "heads: expected 1 to " + std::to_string(limits::kMaxHeads) + ", got " +
-           std::to_string(a.heads);
-  }
+  e = check_number(kHeads, a.heads);
+  if (!e.empty()) return e;
   // every head keeps its own (n_q, n_k) matrices
   double cells = static_cast<double>(a.heads) * n_q * n_k;
   if (cells > limits::kMaxHeadCells) {
     return "heads: heads * n_q * n_k = " + format_number(cells) + " is more than " +
-           std::to_string(limits::kMaxHeadCells);
+           std::to_string(limits::kMaxHeadCells) + " (engine.limits.maxHeadCells)";
   }
   if (d_model % a.heads != 0) {
-    return "heads: d_model " + std::to_string(d_model) + " is not divisible by heads " +
-           std::to_string(a.heads);
+    return "heads: d_model = " + std::to_string(d_model) +
+           " (columns of query) is not divisible by " + std::to_string(a.heads) + " heads";
   }
-  e = check_param("Wq", a.wq, d_model, d_model, "(d_model, d_model)");
-  if (e.empty()) e = check_param("Wk", a.wk, d_model, kdim, "(d_model, kdim)");
-  if (e.empty()) e = check_param("Wv", a.wv, d_model, vdim, "(d_model, vdim)");
-  if (e.empty()) e = check_param("Wo", a.wo, d_model, d_model, "(d_model, d_model)");
+  if (a.value.rows != n_k) {
+    return expected("value", std::to_string(n_k) + " rows (one per key)", std::to_string(a.value.rows));
+  }
+  e = check_weight("Wq", a.wq, d_model, d_model, "(d_model, d_model)");
+  if (e.empty()) e = check_weight("Wk", a.wk, d_model, kdim, "(d_model, kdim)");
+  if (e.empty()) e = check_weight("Wv", a.wv, d_model, vdim, "(d_model, vdim)");
+  if (e.empty()) e = check_weight("Wo", a.wo, d_model, d_model, "(d_model, d_model)");
   if (!e.empty()) return e;
   const char* bias_names[] = {"bq", "bk", "bv", "bo"};
   const Matrix* biases[] = {&a.bq, &a.bk, &a.bv, &a.bo};
   for (int b = 0; b < 4; b++) {
-    if (given(*biases[b])) e = check_param(bias_names[b], *biases[b], 1, d_model, "(1, d_model)");
+    if (given(*biases[b])) e = check_weight(bias_names[b], *biases[b], 1, d_model, "(1, d_model)");
     if (!e.empty()) return e;
   }
   return check_mask_args(a.mask, a.key_padding, n_q, n_k);

@@ -11,6 +11,9 @@ namespace attn {
 // y = x Wᵀ + b      x: (n, in)  W: (out, in)  b: (1, out) or empty  -> (n, out)
 Matrix linear(const Matrix& x, const Matrix& w, const Matrix& b);
 Error check_linear(const Matrix& x, const Matrix& w, const Matrix& b);
+// Finite x, W and b can still give y past float32: empty when y is finite, otherwise a
+// message naming `name` (the input of the layer) and the safe range.
+Error linear_overflow(const char* name, const Matrix& y);
 
 struct MultiHeadArgs {
   Matrix query;                  // (n_q, d_model)
@@ -28,6 +31,7 @@ struct MultiHeadResult {
   std::vector<AttendResult> heads;  // one scaled-dot attend() per head
   Matrix concat;                    // (n_q, d_model) head outputs side by side
   Matrix output;                    // (n_q, d_model) concat Woᵀ + bo
+  Error error;                      // not empty when a stage would leave float32 (see attend)
 };
 
 Error check_multi_head(const MultiHeadArgs& args);

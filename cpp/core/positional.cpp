@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-#include "core/attention.h"
+#include "core/check.h"
 
 namespace attn {
 
@@ -41,37 +41,31 @@ Matrix rope(const Matrix& x, int first_position, float base) {
 
 // ---- validation -----------------------------------------------------------------------------
 
-static Error check_base(float base) {
-  if (!std::isfinite(base) || base <= 0.0f) {
-    return "base: expected a finite number > 0, got " + format_number(base);
-  }
-  return {};
+Error check_sinusoidal(double n, double d, double base) {
+  Error e = check_number(kPositions, n);
+  if (e.empty()) e = check_number(kDims, d);
+  if (e.empty()) e = check_number(kBase, base);
+  return e;
 }
 
-Error check_sinusoidal(int n, int d, float base) {
-  if (n < 1 || n > limits::kMaxTokens) {
-    return "n: expected 1 to " + std::to_string(limits::kMaxTokens) + " positions, got " +
-           std::to_string(n);
-  }
-  if (d < 1 || d > limits::kMaxDim) {
-    return "d: expected 1 to " + std::to_string(limits::kMaxDim) + " dimensions, got " +
-           std::to_string(d);
-  }
-  return check_base(base);
-}
-
-Error check_rope(const Matrix& x, int first_position, float base) {
-  Error e = check_matrix("x", x, limits::kMaxTokens, limits::kMaxDim);
+Error check_rope(const Matrix& x, double first_position, double base) {
+  Error e = check_matrix("x", x);
   if (!e.empty()) return e;
   if (x.cols % 2 != 0) {
-    return "x: expected an even number of columns (RoPE rotates pairs), got " +
-           std::to_string(x.cols);
+    return expected("x", "an even number of columns (RoPE rotates pairs)", std::to_string(x.cols));
   }
-  if (first_position < 0 || first_position > kMaxPosition) {
-    return "firstPosition: expected 0 to " + std::to_string(kMaxPosition) + ", got " +
-           std::to_string(first_position);
+  for (int r = 0; r < x.rows; r++) {
+    for (int c = 0; c < x.cols; c += 2) {
+      if (std::hypot(static_cast<double>(x.at(r, c)), x.at(r, c + 1)) >= 0.999 * kFloatMax) {
+        return "x: the pair at row " + std::to_string(r) + ", columns " + std::to_string(c) +
+               " and " + std::to_string(c + 1) +
+               " is too long to rotate in float32 (expected |(x[2i], x[2i+1])| below 3.4e+38)";
+      }
+    }
   }
-  return check_base(base);
+  e = check_number(kFirstPosition, first_position);
+  if (e.empty()) e = check_number(kBase, base);
+  return e;
 }
 
 }  // namespace attn

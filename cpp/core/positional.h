@@ -14,11 +14,12 @@ Matrix sinusoidal_encoding(int n, int d, float base = 10000.0f);
 Matrix rope(const Matrix& x, int first_position = 0, float base = 10000.0f);
 
 // ---- validation (empty = fine) ---------------------------------------------------------------
-constexpr int kMaxPosition = 1000000;  // largest first_position accepted by rope
-// n: 1 to limits::kMaxTokens, d: 1 to limits::kMaxDim, base: a finite number > 0.
-Error check_sinusoidal(int n, int d, float base);
-// x within limits with finite entries and an even number of columns,
-// first_position 0 to kMaxPosition, base a finite number > 0.
-Error check_rope(const Matrix& x, int first_position, float base);
+constexpr int kMaxPosition = limits::kMaxPosition;  // largest first_position accepted by rope
+// n: 1 to limits::kMaxTokens, d: 1 to limits::kMaxDim, base: kBase of core/check.h.
+Error check_sinusoidal(double n, double d, double base);
+// x within limits with finite entries, an even number of columns and every pair
+// (x[2i], x[2i+1]) shorter than float32's largest number (a rotation keeps the length),
+// first_position 0 to kMaxPosition, base: kBase of core/check.h.
+Error check_rope(const Matrix& x, double first_position, double base);
 
 }  // namespace attn

@@ -19,8 +19,7 @@ Matrix score_dot(const Matrix& q, const Matrix& k) {
 
 Matrix score_scaled(const Matrix& scores, int d_k) {
   Matrix scaled = scores;  // scaled: (n_q, n_k)
-  float root = std::sqrt(static_cast<float>(d_k));
-  for (float& s : scaled.data) s = s / root;
+  scale_in_place(scaled, std::sqrt(static_cast<float>(d_k)));
   return scaled;
 }
 
@@ -56,8 +55,12 @@ Matrix score_general(const Matrix& q, const Matrix& k, const Matrix& w) {
 
 Matrix apply_temperature(const Matrix& scores, float temperature) {
   Matrix out = scores;  // out: (n_q, n_k)
-  for (float& s : out.data) s = s / temperature;
+  scale_in_place(out, temperature);
   return out;
+}
+
+void scale_in_place(Matrix& scores, float divisor) {
+  for (float& s : scores.data) s = s / divisor;
 }
 
 }  // namespace attn

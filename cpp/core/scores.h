@@ -22,4 +22,7 @@ Matrix score_general(const Matrix& q, const Matrix& k, const Matrix& w);
 // scores / temperature                   -> same shape
 Matrix apply_temperature(const Matrix& scores, float temperature);
 
+// scores / divisor, in place (the arithmetic of score_scaled and apply_temperature)
+void scale_in_place(Matrix& scores, float divisor);
+
 }  // namespace attn

@@ -2,9 +2,11 @@
 #include "core/softmax.h"
 
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <limits>
 
-#include "core/attention.h"
+#include "core/check.h"
 #include "core/rng.h"
 #include "kernels/kernels.h"
 
@@ -14,23 +16,26 @@ namespace attn {
 
 Matrix softmax_rows(const Matrix& scores, bool stable) {
   Matrix weights = scores;  // weights: (n_q, n_k)
+  softmax_rows_in_place(weights, stable);
+  return weights;
+}
+
+void softmax_rows_in_place(Matrix& scores, bool stable) {
   // Rows where every key is blocked (all -inf). Stable: subtracting their max (-inf)
   // would give NaN, so the engine decides: such a row attends to nothing (all zeros).
   std::vector<int> blocked_rows;
   if (stable) {
     for (int i = 0; i < scores.rows; i++) {
-      bool all_neg_inf = true;
-      for (int j = 0; j < scores.cols; j++) {
-        all_neg_inf = all_neg_inf && scores.at(i, j) == -std::numeric_limits<float>::infinity();
-      }
-      if (all_neg_inf) blocked_rows.push_back(i);
+      const float* row = scores.row(i);
+      int j = 0;
+      while (j < scores.cols && row[j] == -std::numeric_limits<float>::infinity()) j++;
+      if (j == scores.cols) blocked_rows.push_back(i);
     }
   }
-  kernels::softmax_rows(weights.data.data(), weights.rows, weights.cols, stable);
+  kernels::softmax_rows(scores.data.data(), scores.rows, scores.cols, stable);
   for (int i : blocked_rows) {
-    for (int j = 0; j < weights.cols; j++) weights.at(i, j) = 0.0f;
+    for (int j = 0; j < scores.cols; j++) scores.at(i, j) = 0.0f;
   }
-  return weights;
 }
 
 // ---- entropy: how spread out each row is (log n = uniform, 0 = one-hot) ---------------------
@@ -92,37 +97,45 @@ Matrix gumbel_softmax(const Matrix& scores, float tau, std::uint64_t seed) {
 // ---- validation -----------------------------------------------------------------------------
 
 Error check_scores(const char* name, const Matrix& scores) {
-  Error e = check_size(name, scores, limits::kMaxTokens, limits::kMaxTokens);
-  if (!e.empty()) return e;
-  for (int i = 0; i < scores.rows; i++) {
-    for (int j = 0; j < scores.cols; j++) {
-      float s = scores.at(i, j);
-      if (std::isnan(s) || s == std::numeric_limits<float>::infinity()) {
-        return std::string(name) + ": row " + std::to_string(i) + ", column " +
-               std::to_string(j) + " is " + format_number(s) +
-               " (expected finite numbers, or -Infinity for a blocked cell)";
-      }
-    }
-  }
-  return {};
+  return check_matrix(name, scores, /*allow_neg_inf=*/true);
 }
 
-Error check_temperature(const char* name, float temperature) {
-  if (!std::isfinite(temperature) || temperature <= 0.0f) {
-    return std::string(name) + ": expected a finite number > 0, got " + format_number(temperature);
+Error check_temperature(const char* name, double temperature) {
+  return check_number(renamed(kTemperature, name), temperature);
+}
+
+Error check_scaled_scores(const char* name, const Matrix& scores, double temperature,
+                          double margin) {
+  if (temperature >= 1.0) return {};  // dividing by it cannot grow a score
+  double largest = 0;
+  for (float x : scores.data) {
+    if (std::isfinite(x)) largest = std::fmax(largest, std::fabs(static_cast<double>(x)));
   }
-  return {};
+  largest += margin;
+  if (largest / temperature < kFloatMax) return {};
+  char bound[32];  // the smallest safe value, rounded up to 3 digits
+  std::snprintf(bound, sizeof bound, "%.3g", largest / kFloatMax * 1.005);
+  return expected(name,
+                  "at least " + format_number(std::strtod(bound, nullptr)) +
+                      " for these scores (the largest, " + format_float(static_cast<float>(largest)) + ", divided by " +
+                      name + " must stay below 3.4e+38)",
+                  format_float(static_cast<float>(temperature)));
 }
 
 Error check_jacobian(const std::vector<float>& p) {
   if (p.empty() || p.size() > static_cast<std::size_t>(limits::kMaxTokens)) {
-    return "p: expected 1 to " + std::to_string(limits::kMaxTokens) + " numbers, got " +
-           std::to_string(p.size());
+    return expected("p", "1 to " + std::to_string(limits::kMaxTokens) + " numbers",
+                    std::to_string(p.size()));
   }
   for (std::size_t i = 0; i < p.size(); i++) {
     if (!std::isfinite(p[i])) {
-      return "p: entry " + std::to_string(i) + " is " + format_number(p[i]) +
+      return "p: entry " + std::to_string(i) + " is " + format_float(p[i]) +
              " (expected finite numbers)";
+    }
+    if (std::fabs(p[i]) >= kMaxJacobianEntry) {
+      return "p: entry " + std::to_string(i) + " is " + format_float(p[i]) +
+             " (expected |p| below 1.8e+19, so that p_i p_j stays within float32; softmax "
+             "weights are from 0 to 1)";
     }
   }
   return {};

@@ -12,6 +12,8 @@ namespace attn {
 // stable = false = exp as is, so logits past ~88.72 give inf and then NaN, honestly.
 // A stable row whose entries are all -inf (every key blocked) gives all-zero weights.
 Matrix softmax_rows(const Matrix& scores, bool stable = true);
+// The same, overwriting the scores with the weights.
+void softmax_rows_in_place(Matrix& scores, bool stable = true);
 
 // Entropy -Σ w log w of each row (natural log, 0·log 0 = 0). NaN rows give NaN.
 std::vector<float> row_entropy(const Matrix& weights);
@@ -28,9 +30,16 @@ Matrix gumbel_softmax(const Matrix& scores, float tau, std::uint64_t seed);
 // ---- validation of the entry points above (empty = fine) -----------------------------------
 // scores: 1 to limits::kMaxTokens rows and columns, no NaN or +inf (-inf = a blocked cell).
 Error check_scores(const char* name, const Matrix& scores);
-// A temperature (or Gumbel tau): a finite number > 0.
-Error check_temperature(const char* name, float temperature);
-// p: 1 to limits::kMaxTokens finite numbers.
+// A temperature (or Gumbel tau `name`): a number from kMinScale to kMaxScale (core/check.h).
+Error check_temperature(const char* name, double temperature);
+// (|score| + margin) / temperature stays below float32's largest number for every score:
+// otherwise the message names `name` and the smallest temperature that is safe.
+Error check_scaled_scores(const char* name, const Matrix& scores, double temperature,
+                          double margin = 0);
+// p: 1 to limits::kMaxTokens finite numbers below kMaxJacobianEntry in size.
+constexpr double kMaxJacobianEntry = 1.8e19;  // so p_i p_j stays within float32
 Error check_jacobian(const std::vector<float>& p);
+// The Gumbel noise is -log(-log u) for u in [2^-25, 1): never larger than this in size.
+constexpr double kMaxGumbelNoise = 20;
 
 }  // namespace attn

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
 #include <limits>
 
 #include "core/attention.h"
@@ -60,6 +61,38 @@ AttendArgs random_args(int n_q, int n_k, int d, int d_v, std::uint32_t seed) {
 }
 
 TEST(Attention, ScaledDotSelfAttention) { expect_matches_reference(random_args(5, 5, 8, 3, 41)); }
+
+// stages = false runs the same arithmetic in place: the same output bit for bit, no stages.
+TEST(Attention, OutputOnlyPathGivesTheSameNumbers) {
+  struct Case { bool causal, reverse, padding, mask, stable; MaskFill fill; };
+  for (Case c : {Case{false, false, false, false, true, MaskFill::NegInf},
+                 Case{true, false, true, false, true, MaskFill::NegInf},
+                 Case{false, true, false, true, true, MaskFill::Zero},
+                 Case{true, false, false, true, false, MaskFill::LargeNegative}}) {
+    AttendArgs a = random_args(6, 7, 5, 3, 90);
+    a.causal = c.causal;
+    a.reverse_causal = c.reverse;
+    if (c.padding) a.key_padding = {false, true, false, false, true, false, false};
+    if (c.mask) {
+      a.mask = Matrix(6, 7, 1.0f);
+      for (int j = 0; j < 7; j++) a.mask.at(2, j) = 0.0f;  // a fully blocked row
+    }
+    a.stable = c.stable;
+    a.mask_fill = c.fill;
+    AttendResult all = attn::attend(a);
+    a.stages = false;
+    AttendResult lean = attn::attend(a);
+    ASSERT_EQ(lean.output.data.size(), all.output.data.size());
+    EXPECT_EQ(std::memcmp(lean.output.data.data(), all.output.data.data(),
+                          all.output.data.size() * sizeof(float)), 0);
+    ASSERT_EQ(lean.entropy.size(), all.entropy.size());
+    EXPECT_EQ(std::memcmp(lean.entropy.data(), all.entropy.data(), all.entropy.size() * sizeof(float)), 0);
+    EXPECT_EQ(lean.fully_masked_rows, all.fully_masked_rows);
+    EXPECT_EQ(lean.overflow, all.overflow);
+    EXPECT_TRUE(lean.scores.empty() && lean.scaled.empty() && lean.mask.empty() &&
+                lean.masked.empty() && lean.weights.empty());
+  }
+}
 
 TEST(Attention, ScaledDotCrossAttention) {
   expect_matches_reference(random_args(3, 4, 16, 5, 42));  // "猫 吃 鱼" over "The cat eats fish"

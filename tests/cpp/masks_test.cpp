@@ -151,6 +151,31 @@ TEST(Masks, ReversedCausalLetsTheFutureThrough) {
   EXPECT_EQ(causal.weights.at(0, 0), 1.0f);            // the first query sees only itself
 }
 
+TEST(Masks, ReverseCausalOptionIsTheMaskKeyAtOrAfterQuery) {
+  int n = 5;
+  attn::AttendArgs a;
+  a.query = ref::random_matrix(n, 3, 27);
+  a.key = ref::random_matrix(n, 3, 28);
+  a.value = ref::random_matrix(n, 2, 29);
+  a.reverse_causal = true;
+  attn::AttendResult option = attn::attend(a);
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < n; j++) EXPECT_EQ(option.mask.at(i, j), j >= i ? 1.0f : 0.0f);
+  a.reverse_causal = false;
+  a.mask = Matrix(n, n);
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < n; j++) a.mask.at(i, j) = j >= i ? 1.0f : 0.0f;
+  attn::AttendResult explicit_mask = attn::attend(a);
+  EXPECT_EQ(option.weights.data, explicit_mask.weights.data);
+  EXPECT_EQ(option.output.data, explicit_mask.output.data);
+  // with causal too, only the diagonal is left
+  a.mask = Matrix();
+  a.causal = a.reverse_causal = true;
+  attn::AttendResult both = attn::attend(a);
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < n; j++) EXPECT_EQ(both.weights.at(i, j), i == j ? 1.0f : 0.0f);
+}
+
 TEST(Masks, TwoTokenCheck) {
   // Mask one of two keys: the output must be exactly the other key's value.
   attn::AttendArgs a;

@@ -48,25 +48,25 @@ TEST(Validation, GoodArgumentsPass) {
 TEST(Validation, EmptySequences) {
   AttendArgs a = good_attend();
   a.query = Matrix(0, 4);
-  EXPECT_EQ(attn::check_attend(a), "query: expected 1 to 2048 rows, got 0");
+  EXPECT_EQ(attn::check_attend(a), "query: expected 1 to 2048 rows (engine.limits.maxTokens), got 0");
   a = good_attend();
   a.key = Matrix();
-  EXPECT_EQ(attn::check_attend(a), "key: expected 1 to 2048 rows, got 0");
+  EXPECT_EQ(attn::check_attend(a), "key: expected 1 to 2048 rows (engine.limits.maxTokens), got 0");
   a = good_attend();
   a.value = Matrix(5, 0);
-  EXPECT_EQ(attn::check_attend(a), "value: expected 1 to 1024 columns, got 0");
+  EXPECT_EQ(attn::check_attend(a), "value: expected 1 to 1024 columns (engine.limits.maxDim), got 0");
 }
 
 TEST(Validation, OverTheLimits) {
   AttendArgs a = good_attend();
   a.query = claimed(2049, 4);
-  EXPECT_EQ(attn::check_attend(a), "query: expected 1 to 2048 rows, got 2049");
+  EXPECT_EQ(attn::check_attend(a), "query: expected 1 to 2048 rows (engine.limits.maxTokens), got 2049");
   a = good_attend();
   a.key = claimed(5, 1025);
-  EXPECT_EQ(attn::check_attend(a), "key: expected 1 to 1024 columns, got 1025");
+  EXPECT_EQ(attn::check_attend(a), "key: expected 1 to 1024 columns (engine.limits.maxDim), got 1025");
   a = good_attend();
   a.value = claimed(-1, 2);
-  EXPECT_EQ(attn::check_attend(a), "value: expected 1 to 2048 rows, got -1");
+  EXPECT_EQ(attn::check_attend(a), "value: expected 1 to 2048 rows (engine.limits.maxTokens), got -1");
 }
 
 TEST(Validation, DataLengthMustMatchTheShape) {
@@ -103,47 +103,47 @@ TEST(Validation, NaNAndInfinity) {
 TEST(Validation, Temperature) {
   AttendArgs a = good_attend();
   a.temperature = 0.0f;
-  EXPECT_EQ(attn::check_attend(a), "temperature: expected a finite number > 0, got 0");
+  EXPECT_EQ(attn::check_attend(a), "temperature: expected a number from 1e-30 to 1e+30, got 0");
   a.temperature = -0.5f;
-  EXPECT_EQ(attn::check_attend(a), "temperature: expected a finite number > 0, got -0.5");
+  EXPECT_EQ(attn::check_attend(a), "temperature: expected a number from 1e-30 to 1e+30, got -0.5");
   a.temperature = std::nanf("");
-  EXPECT_EQ(attn::check_attend(a), "temperature: expected a finite number > 0, got NaN");
+  EXPECT_EQ(attn::check_attend(a), "temperature: expected a number from 1e-30 to 1e+30, got NaN");
   a.temperature = kInf;
-  EXPECT_EQ(attn::check_attend(a), "temperature: expected a finite number > 0, got Infinity");
+  EXPECT_EQ(attn::check_attend(a), "temperature: expected a number from 1e-30 to 1e+30, got Infinity");
 }
 
 TEST(Validation, MaskValuesAndShape) {
   AttendArgs a = good_attend();
   a.mask = Matrix(3, 5, 1.0f);
   a.mask.at(0, 2) = 0.5f;
-  EXPECT_EQ(attn::check_attend(a), "mask: expected 0 or 1 at row 0, column 2, got 0.5");
+  EXPECT_EQ(attn::check_attend(a), "mask: row 0, column 2 is 0.5 (expected 0 = blocked or 1 = may attend)");
   a.mask.at(0, 2) = std::nanf("");
-  EXPECT_EQ(attn::check_attend(a), "mask: expected 0 or 1 at row 0, column 2, got NaN");
+  EXPECT_EQ(attn::check_attend(a), "mask: row 0, column 2 is NaN (expected 0 = blocked or 1 = may attend)");
   a.mask = Matrix(5, 3, 1.0f);
   EXPECT_EQ(attn::check_attend(a), "mask: expected shape (n_q, n_k) = (3, 5), got (5, 3)");
   a.mask = claimed(3, 5);
   EXPECT_EQ(attn::check_attend(a), "mask: expected 15 numbers for 3 rows x 5 columns, got 0");
   a.mask = Matrix();
   a.key_padding = {true, false};
-  EXPECT_EQ(attn::check_attend(a), "keyPadding: expected 5 flags (one per key), got 2");
+  EXPECT_EQ(attn::check_attend(a), "keyPadding: expected 5 flags (one per key, n_k), got 2");
 }
 
 TEST(Validation, UnknownOptions) {
   AttendArgs a = good_attend();
   a.score = static_cast<ScoreKind>(7);
   EXPECT_EQ(attn::check_attend(a),
-            "score: expected 'dot', 'scaled-dot', 'additive' or 'general', got 7");
+            "score: expected one of 'dot', 'scaled-dot', 'additive', 'general', got 7");
   a = good_attend();
   a.mask_fill = static_cast<attn::MaskFill>(-1);
   EXPECT_EQ(attn::check_attend(a),
-            "maskFill: expected 'neg-inf', 'large-negative' or 'zero', got -1");
+            "maskFill: expected one of 'neg-inf', 'large-negative', 'zero', got -1");
 }
 
 TEST(Validation, AdditiveWeights) {
   AttendArgs a = good_attend();
   a.key = ref::random_matrix(5, 6, 6);  // d_k = 6 differs from d_q = 4: fine for additive
   a.score = ScoreKind::Additive;
-  EXPECT_EQ(attn::check_attend(a), "additive.Wq: expected 1 to 1024 rows, got 0");
+  EXPECT_EQ(attn::check_attend(a), "additive: required when score is 'additive' ({ Wq, Wk, v })");
   a.additive_wq = ref::random_matrix(8, 4, 7);
   a.additive_wk = ref::random_matrix(8, 4, 8);
   a.additive_v = ref::random_matrix(1, 8, 9);
@@ -213,14 +213,14 @@ TEST(Validation, Heads) {
   MultiHeadArgs a = good_mha();
   a.query = ref::random_matrix(3, 10, 27);
   a.heads = 3;
-  EXPECT_EQ(attn::check_multi_head(a), "heads: d_model 10 is not divisible by heads 3");
+  EXPECT_EQ(attn::check_multi_head(a), "heads: d_model = 10 (columns of query) is not divisible by 3 heads");
   a = good_mha();
   a.heads = 0;
-  EXPECT_EQ(attn::check_multi_head(a), "heads: expected 1 to 64, got 0");
+  EXPECT_EQ(attn::check_multi_head(a), "heads: expected an integer from 1 to 64, got 0");
   a.heads = -2;
-  EXPECT_EQ(attn::check_multi_head(a), "heads: expected 1 to 64, got -2");
+  EXPECT_EQ(attn::check_multi_head(a), "heads: expected an integer from 1 to 64, got -2");
   a.heads = 65;
-  EXPECT_EQ(attn::check_multi_head(a), "heads: expected 1 to 64, got 65");
+  EXPECT_EQ(attn::check_multi_head(a), "heads: expected an integer from 1 to 64, got 65");
 }
 
 TEST(Validation, MultiHeadMemoryLimit) {
@@ -231,7 +231,7 @@ TEST(Validation, MultiHeadMemoryLimit) {
   a.value = Matrix(2048, 5);
   EXPECT_EQ(attn::check_multi_head(a),
             "heads: heads * n_q * n_k = 268435456 is more than " +
-                std::to_string(attn::limits::kMaxHeadCells));
+                std::to_string(attn::limits::kMaxHeadCells) + " (engine.limits.maxHeadCells)");
 }
 
 TEST(Validation, MultiHeadWeightsAndBiases) {
@@ -240,7 +240,7 @@ TEST(Validation, MultiHeadWeightsAndBiases) {
   EXPECT_EQ(attn::check_multi_head(a), "Wk: expected shape (d_model, kdim) = (8, 6), got (8, 8)");
   a = good_mha();
   a.wo = Matrix();
-  EXPECT_EQ(attn::check_multi_head(a), "Wo: expected 1 to 1024 rows, got 0");
+  EXPECT_EQ(attn::check_multi_head(a), "Wo: expected 1 to 1024 rows (engine.limits.maxDim), got 0");
   a = good_mha();
   a.wv.at(3, 3) = kInf;
   EXPECT_EQ(attn::check_multi_head(a), "Wv: row 3, column 3 is Infinity (expected finite numbers)");
@@ -252,10 +252,10 @@ TEST(Validation, MultiHeadWeightsAndBiases) {
   EXPECT_EQ(attn::check_multi_head(a), "value: expected 4 rows (one per key), got 3");
   a = good_mha();
   a.query = Matrix(0, 8);
-  EXPECT_EQ(attn::check_multi_head(a), "query: expected 1 to 2048 rows, got 0");
+  EXPECT_EQ(attn::check_multi_head(a), "query: expected 1 to 2048 rows (engine.limits.maxTokens), got 0");
   a = good_mha();
   a.mask = Matrix(3, 4, 2.0f);
-  EXPECT_EQ(attn::check_multi_head(a), "mask: expected 0 or 1 at row 0, column 0, got 2");
+  EXPECT_EQ(attn::check_multi_head(a), "mask: row 0, column 0 is 2 (expected 0 = blocked or 1 = may attend)");
 }
 
 // ---- the other entry points -----------------------------------------------------------------
@@ -267,10 +267,9 @@ TEST(Validation, SoftmaxInputs) {
   EXPECT_EQ(attn::check_scores("scores", s), "");
   s.at(1, 2) = kInf;
   EXPECT_EQ(attn::check_scores("scores", s),
-            "scores: row 1, column 2 is Infinity (expected finite numbers, or -Infinity for a "
-            "blocked cell)");
-  EXPECT_EQ(attn::check_scores("scores", Matrix(0, 3)), "scores: expected 1 to 2048 rows, got 0");
-  EXPECT_EQ(attn::check_temperature("tau", 0.0f), "tau: expected a finite number > 0, got 0");
+            "scores: row 1, column 2 is Infinity (expected finite numbers or -Infinity)");
+  EXPECT_EQ(attn::check_scores("scores", Matrix(0, 3)), "scores: expected 1 to 2048 rows (engine.limits.maxTokens), got 0");
+  EXPECT_EQ(attn::check_temperature("tau", 0.0f), "tau: expected a number from 1e-30 to 1e+30, got 0");
   EXPECT_EQ(attn::check_temperature("tau", 0.3f), "");
   EXPECT_EQ(attn::check_jacobian({}), "p: expected 1 to 2048 numbers, got 0");
   EXPECT_EQ(attn::check_jacobian({0.5f, std::nanf("")}),
@@ -280,15 +279,15 @@ TEST(Validation, SoftmaxInputs) {
 
 TEST(Validation, PositionalInputs) {
   EXPECT_EQ(attn::check_sinusoidal(10, 7, 10000.0f), "");
-  EXPECT_EQ(attn::check_sinusoidal(0, 8, 10000.0f), "n: expected 1 to 2048 positions, got 0");
-  EXPECT_EQ(attn::check_sinusoidal(4, 1025, 10000.0f), "d: expected 1 to 1024 dimensions, got 1025");
-  EXPECT_EQ(attn::check_sinusoidal(4, 8, -1.0f), "base: expected a finite number > 0, got -1");
+  EXPECT_EQ(attn::check_sinusoidal(0, 8, 10000.0f), "n: expected an integer from 1 to 2048, got 0");
+  EXPECT_EQ(attn::check_sinusoidal(4, 1025, 10000.0f), "d: expected an integer from 1 to 1024, got 1025");
+  EXPECT_EQ(attn::check_sinusoidal(4, 8, -1.0f), "base: expected a number from 1e-30 to 1e+30, got -1");
   Matrix x = ref::random_matrix(3, 5, 30);
   EXPECT_EQ(attn::check_rope(x, 0, 10000.0f),
             "x: expected an even number of columns (RoPE rotates pairs), got 5");
   x = ref::random_matrix(3, 6, 31);
   EXPECT_EQ(attn::check_rope(x, 0, 10000.0f), "");
-  EXPECT_EQ(attn::check_rope(x, -1, 10000.0f), "firstPosition: expected 0 to 1000000, got -1");
+  EXPECT_EQ(attn::check_rope(x, -1, 10000.0f), "first: expected an integer from 0 to 1000000, got -1");
   x.at(2, 5) = std::nanf("");
   EXPECT_EQ(attn::check_rope(x, 0, 10000.0f), "x: row 2, column 5 is NaN (expected finite numbers)");
 }
@@ -311,4 +310,109 @@ TEST(Validation, LinearChecksEveryArgument) {
   EXPECT_NE(attn::check_linear(x, w, Matrix(1, 3)).find("b: expected shape"), std::string::npos);
   EXPECT_NE(attn::check_linear(x, ref::random_matrix(2, 5, 3), Matrix()).find("W: expected shape"),
             std::string::npos);
+}
+
+// ---- the argument contract (core/check.h) ---------------------------------------------------
+
+TEST(Contract, ChoiceNamesInTheirOrder) {
+  EXPECT_EQ(attn::kScoreOption.list(), "'dot', 'scaled-dot', 'additive', 'general'");
+  EXPECT_EQ(attn::kMaskFillOption.list(), "'neg-inf', 'large-negative', 'zero'");
+  attn::MaskFill fill = attn::MaskFill::NegInf;
+  EXPECT_TRUE(attn::kMaskFillOption.parse("zero", &fill));
+  EXPECT_EQ(fill, attn::MaskFill::Zero);
+  EXPECT_FALSE(attn::kMaskFillOption.parse("Zero", &fill));
+  EXPECT_EQ(attn::kMaskFillOption.error("'Zero'"),
+            "maskFill: expected one of 'neg-inf', 'large-negative', 'zero', got 'Zero'");
+}
+
+TEST(Contract, NumbersQuoteFaithfully) {
+  EXPECT_EQ(attn::format_number(1e300), "1e+300");
+  EXPECT_EQ(attn::format_number(1e-300), "1e-300");
+  EXPECT_EQ(attn::format_number(0.5), "0.5");
+  EXPECT_EQ(attn::format_number(-3), "-3");
+  EXPECT_EQ(attn::format_number(268435456), "268435456");
+  EXPECT_EQ(attn::format_number(1e-7), "1e-7");
+  EXPECT_EQ(attn::format_number(0.1), "0.1");
+  EXPECT_EQ(attn::format_number(1e20), "100000000000000000000");  // as JavaScript prints it
+  EXPECT_EQ(attn::format_float(1e20f), "1e+20");  // a float32 entry
+  EXPECT_EQ(attn::format_float(0.1f), "0.1");
+  EXPECT_EQ(attn::format_float(3.0f), "3");
+  EXPECT_EQ(attn::format_number(std::nan("")), "NaN");
+  EXPECT_EQ(attn::format_number(-kInf), "-Infinity");
+}
+
+TEST(Contract, NumberOptions) {
+  EXPECT_EQ(attn::check_number(attn::kTemperature, 0.5), "");
+  EXPECT_EQ(attn::check_number(attn::kTemperature, 1e-37),
+            "temperature: expected a number from 1e-30 to 1e+30, got 1e-37");
+  EXPECT_EQ(attn::check_number(attn::kSeed, 4294967295.0), "");
+  EXPECT_EQ(attn::check_number(attn::kSeed, 4294967296.0),
+            "seed: expected a non-negative integer below 2^32 (seeds are uint32), got 4294967296");
+  EXPECT_EQ(attn::check_number(attn::kHeads, 2.5), "heads: expected an integer from 1 to 64, got 2.5");
+  EXPECT_EQ(attn::check_random_matrix(2, 2, 1, 0, 1e300),
+            "scale: expected a number from -1e+30 to 1e+30, got 1e+300");
+  EXPECT_EQ(attn::check_random_matrix(2, 0, 1, 0, 1), "cols: expected an integer from 1 to 2048, got 0");
+  EXPECT_EQ(attn::check_random_matrix(2, 3, 1, 0, -2), "");
+}
+
+TEST(Contract, MatrixSizesBeforeAllocating) {
+  const attn::MatrixOption* q = attn::matrix_option("query");
+  ASSERT_NE(q, nullptr);
+  EXPECT_EQ(attn::check_size(*q, 4294967295.0, 3, 1), "query: expected 1 to 2048 rows (engine.limits.maxTokens), got 4294967295");
+  EXPECT_EQ(attn::check_size(*q, 2, 3, 5), "query: expected 6 numbers for 2 rows x 3 columns, got 5");
+  EXPECT_EQ(attn::check_size(*q, 2, 3, 6), "");
+  EXPECT_EQ(attn::matrix_option("nonsense"), nullptr);
+}
+
+// ---- results that would leave float32 -------------------------------------------------------
+
+TEST(Overflow, QueryKeyProductsPastFloat32AreRejected) {
+  AttendArgs a = good_attend();
+  a.query.at(0, 0) = 1e20f;
+  a.key.at(1, 0) = 1e20f;
+  ASSERT_EQ(attn::check_attend(a), "");
+  attn::AttendResult r = attn::attend(a);
+  EXPECT_EQ(r.error, "query: q·k overflows float32 at query 0, key 1 (expected |q| |k| below 3.4e+38 for every query and key row)");
+  EXPECT_TRUE(r.weights.empty());
+}
+
+TEST(Overflow, TinyTemperatureNamesTheSafeBound) {
+  AttendArgs a = good_attend();
+  a.score = ScoreKind::Dot;
+  a.temperature = 1e-30f;
+  a.query = Matrix(3, 4, 1e5f);
+  a.key = Matrix(5, 4, 1e5f);  // scores 4e10: / 1e-30 = 4e40
+  attn::AttendResult r = attn::attend(a);
+  EXPECT_EQ(r.error.rfind("temperature: expected at least 1.18e-28 for these scores", 0), 0u) << r.error;
+  a.temperature = 2e-28f;
+  EXPECT_EQ(attn::attend(a).error, "");
+}
+
+TEST(Overflow, NaiveSoftmaxIsFlaggedNotRejected) {
+  AttendArgs a = good_attend();
+  a.score = ScoreKind::Dot;
+  a.query = Matrix(3, 4, 10.0f);
+  a.key = Matrix(5, 4, 10.0f);  // scores 400 > 88.7
+  a.stable = false;
+  attn::AttendResult r = attn::attend(a);
+  EXPECT_EQ(r.error, "");
+  EXPECT_TRUE(r.overflow);
+  a.stable = true;
+  EXPECT_FALSE(attn::attend(a).overflow);
+}
+
+TEST(Overflow, JacobianRopeAndLinear) {
+  EXPECT_EQ(attn::check_jacobian({2e19f, 0.5f}),
+            "p: entry 0 is 2e+19 (expected |p| below 1.8e+19, so that p_i p_j stays within "
+            "float32; softmax weights are from 0 to 1)");
+  Matrix x(1, 2, 3e38f);
+  EXPECT_EQ(attn::check_rope(x, 0, 10000),
+            "x: the pair at row 0, columns 0 and 1 is too long to rotate in float32 (expected "
+            "|(x[2i], x[2i+1])| below 3.4e+38)");
+  Matrix w(1, 2, 1e20f);
+  Matrix big(1, 2, 1e20f);
+  EXPECT_EQ(attn::linear_overflow("x", attn::linear(big, w, Matrix())),
+            "x: x Wᵀ + b overflows float32 at row 0, column 0 (expected |x| |W row| + |b| below "
+            "3.4e+38 for every row)");
+  EXPECT_EQ(attn::linear_overflow("x", attn::linear(Matrix(1, 2, 1.0f), w, Matrix())), "");
 }

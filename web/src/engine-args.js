@@ -1,7 +1,8 @@
-// Input normalisation for the engine: turns what a page or a test passes in into the
-// plain values the wasm module reads ({ rows, cols, data: Float32Array }, Uint8Array flags,
-// integers), and rejects anything else with an AttentionError that names the argument.
-// Sizes are checked against the engine's limits before anything is copied. No maths here.
+// Input conversion for the engine: turns what a page or a test passes in into the plain
+// values the wasm module reads ({ rows, cols, data: Float32Array }, Uint8Array flags, a
+// snapshot of each options object), and rejects what cannot be converted with an
+// AttentionError that names the argument. The checks of values, ranges and shapes are the
+// core's (cpp/core/check.h): sizes are asked of it before anything is copied. No maths here.
 
 export class AttentionError extends Error {
   constructor(message) {
@@ -22,45 +23,89 @@ export function describe(x) {
   if (typeof x === 'symbol') return 'a symbol';
   if (Array.isArray(x)) return 'an array';
   if (ArrayBuffer.isView(x)) return `a ${x.constructor.name}`;
-  return typeof x === 'function' ? 'a function' : 'an object';
+  if (typeof x === 'function') return 'a function';
+  try {
+    const proto = Object.getPrototypeOf(x);
+    const kind = proto && proto !== Object.prototype && proto.constructor && proto.constructor.name;
+    if (typeof kind === 'string' && kind) return `a ${kind}`;
+  } catch {
+    // a Proxy whose traps throw
+  }
+  return 'an object';
 }
 
 const isArrayLike = (x) => Array.isArray(x) || (ArrayBuffer.isView(x) && !(x instanceof DataView));
 
-// The number to store for an entry; anything but a number (or a mask's boolean) becomes NaN
-// here and is reported by checkEntry, so nothing is coerced silently.
-const toNumber = (x) => (typeof x === 'number' ? x : typeof x === 'boolean' ? Number(x) : NaN);
+// A thrown value as a message quotes it.
+const thrownText = (e) => {
+  try {
+    return e instanceof Error ? `${e.name}: ${e.message}` : describe(e);
+  } catch {
+    return 'an exception';
+  }
+};
+
+// Runs read() (which reads a caller's object); anything the caller's getters or Proxy traps
+// throw becomes an AttentionError naming `name`, so the engine never passes it on.
+export function reading(name, read) {
+  try {
+    return read();
+  } catch (e) {
+    if (e instanceof AttentionError) throw e;
+    return fail(`${name}: reading it threw ${thrownText(e)}`);
+  }
+}
+
+// Only plain objects ({ ... } or Object.create(null)) are options objects: not a Date, a
+// Promise, a WeakMap, a boxed Number or an array.
+function isPlainObject(x) {
+  if (x === null || typeof x !== 'object') return false;
+  const proto = Object.getPrototypeOf(x);
+  return proto === Object.prototype || proto === null;
+}
 
 // ---- option objects ---------------------------------------------------------------------------
 
-// The options object of `fn`, with every name in `allowed` (anything else is an error).
+// A snapshot of the options object of `fn`: its own values of the names in `allowed`, read
+// once (anything else is an error). Later code reads only the snapshot.
 export function checkOptions(fn, options, allowed) {
-  if (options === undefined) options = {};
-  if (options === null || typeof options !== 'object' || Array.isArray(options)) {
-    fail(`${fn}: expected an options object { ${allowed.join(', ')} }, got ${describe(options)}`);
-  }
-  for (const name of Object.keys(options)) {
-    if (!allowed.includes(name)) {
-      fail(`${fn}: unknown option '${name}' (expected one of ${allowed.join(', ')})`);
+  if (options === undefined) return {};
+  return reading(fn, () => {
+    if (!isPlainObject(options)) {
+      fail(`${fn}: expected an options object { ${allowed.join(', ')} }, got ${describe(options)}`);
     }
-  }
-  return options;
+    for (const name of Object.keys(options)) {
+      if (!allowed.includes(name)) {
+        fail(`${fn}: unknown option '${name}' (expected one of ${allowed.join(', ')})`);
+      }
+    }
+    const snapshot = {};
+    for (const name of allowed) {
+      if (Object.hasOwn(options, name)) snapshot[name] = options[name];
+    }
+    return snapshot;
+  });
 }
 
-// ---- scalars ----------------------------------------------------------------------------------
+// A scalar option as the module reads it: primitives as they are; any object becomes a
+// stand-in of its kind, so the module never runs a caller's getter, valueOf or Proxy trap.
+export function scalarArg(x) {
+  if (x === null || (typeof x !== 'object' && typeof x !== 'function')) return x;
+  if (typeof x === 'function') return () => {};
+  let array = false;
+  try {
+    array = Array.isArray(x);
+  } catch {
+    // a revoked Proxy
+  }
+  return array ? [] : {};
+}
+
+// ---- scalars (the options the core does not check: loading, and the lesson-5 experiments) ---
 
 export function booleanArg(name, x) {
   if (typeof x !== 'boolean') fail(`${name}: expected true or false, got ${describe(x)}`);
   return x;
-}
-
-// One of the names of `choices` ({ name: code }) -> its code.
-export function enumArg(name, x, choices) {
-  if (typeof x !== 'string' || !Object.hasOwn(choices, x)) {
-    const names = Object.keys(choices).map((c) => `'${c}'`).join(', ');
-    fail(`${name}: expected one of ${names}, got ${describe(x)}`);
-  }
-  return choices[x];
 }
 
 export function integerArg(name, x, min, max) {
@@ -92,79 +137,87 @@ export function positiveArg(name, x) {
   return x;
 }
 
-// ---- numbers inside matrices and vectors --------------------------------------------------------
-
-// Checks entry i of `source` (already stored as f32[i]); `where` says which entry it is.
-// opts.negInf lets -Infinity through (a blocked score); opts.binary asks for 0/1 (or booleans).
-function checkEntry(name, source, f32, i, where, opts) {
-  const x = source[i];
-  if (opts.binary) {
-    if (x === true || x === false) return;
-    if (x !== 0 && x !== 1) fail(`${name}: ${where()} is ${describe(x)} (expected 0 = blocked or 1 = may attend)`);
-    return;
-  }
-  if (typeof x !== 'number') fail(`${name}: ${where()} is ${describe(x)} (expected a number)`);
-  if (Number.isFinite(f32[i])) return;
-  if (x === -Infinity && opts.negInf) return;
-  if (Number.isFinite(x)) fail(`${name}: ${where()} is ${x}, too large for float32 (expected |x| < 3.4e38)`);
-  fail(`${name}: ${where()} is ${describe(x)} (expected finite numbers${opts.negInf ? ' or -Infinity' : ''})`);
+// An array-like of at most `max` entries (checked before anything reads an entry).
+export function arrayArg(name, x, max, what = 'numbers') {
+  return reading(name, () => {
+    if (!isArrayLike(x)) fail(`${name}: expected an array of ${what}, got ${describe(x)}`);
+    if (x.length > max) fail(`${name}: expected at most ${max} ${what}, got ${x.length}`);
+    return x;
+  });
 }
 
-function checkCount(name, what, n, max, limitName) {
-  if (n < 1 || n > max) fail(`${name}: expected 1 to ${max} ${what} (engine.limits.${limitName}), got ${n}`);
+// ---- matrices and vectors: type conversion only ---------------------------------------------------
+// The core checks sizes (sizeError, asked before anything is copied), finiteness, shapes and
+// 0/1 masks, with its own messages. Here: the structure (nested rows or { rows, cols, data }),
+// that every entry is a number, and that it fits in a float32.
+
+// Copies source[0..n) into f32 at offset; `where(i)` names entry i in a message.
+function copyNumbers(name, source, n, f32, offset, where, binary) {
+  for (let i = 0; i < n; i++) {
+    let x = source[i];
+    if (typeof x !== 'number') {
+      if (binary && typeof x === 'boolean') x = x ? 1 : 0;
+      else fail(`${name}: ${where(i)} is ${describe(x)} (expected a number)`);
+    }
+    f32[offset + i] = x;
+    const stored = f32[offset + i];
+    if ((stored === Infinity || stored === -Infinity) && Number.isFinite(x)) {
+      fail(`${name}: ${where(i)} is ${x}, too large for float32 (expected |x| < 3.4e38)`);
+    }
+  }
 }
 
 // A matrix argument -> { rows, cols, data: Float32Array }.
-// Accepts { rows, cols, data } (data: any array-like of numbers, row-major) or nested arrays.
-// dims = [rowLimitName, colLimitName] of limits, e.g. ['maxTokens', 'maxDim'].
-// opts: { negInf, binary, rowVector } (rowVector: a flat array is read as one row).
-export function matrixArg(name, x, limits, dims, opts = {}) {
-  const [rowLimit, colLimit] = dims;
-  const maxRows = limits[rowLimit];
-  const maxCols = limits[colLimit];
+// Accepts { rows, cols, data } (data: any array-like of numbers, row-major; a Float32Array is
+// passed on as it is) or nested arrays. sizeError(name, rows, cols, count) is the core's
+// size check: '' when the size is fine. opts: { binary (booleans allowed), rowVector (a flat
+// array is read as one row) }.
+export function matrixArg(name, x, sizeError, opts = {}) {
+  return reading(name, () => toMatrix(name, x, sizeError, opts));
+}
 
+function checkSize(name, sizeError, rows, cols, count) {
+  const e = sizeError(name, rows, cols, count);
+  if (e) fail(e);
+}
+
+function toMatrix(name, x, sizeError, opts) {
   if (opts.rowVector && isArrayLike(x) && !isArrayLike(x[0])) {
-    return matrixArg(name, { rows: 1, cols: x.length, data: x }, limits, dims, opts);
+    return toMatrix(name, { rows: 1, cols: x.length, data: x }, sizeError, opts);
   }
 
   if (Array.isArray(x)) {
     // nested arrays: x[r][c]
-    if (x.length === 0) fail(`${name}: expected at least one row, got an empty array`);
-    checkCount(name, 'rows', x.length, maxRows, rowLimit);
+    const rows = x.length;
+    if (rows === 0) checkSize(name, sizeError, 0, 0, 0);
     if (!isArrayLike(x[0])) {
       fail(`${name}: expected a matrix (nested arrays of numbers, or { rows, cols, data }), row 0 is ${describe(x[0])}`);
     }
-    const rows = x.length;
     const cols = x[0].length;
-    if (cols === 0) fail(`${name}: expected at least one column, row 0 is empty`);
-    checkCount(name, 'columns', cols, maxCols, colLimit);
+    checkSize(name, sizeError, rows, cols, rows * cols);
     const data = new Float32Array(rows * cols);
     for (let r = 0; r < rows; r++) {
       const row = x[r];
       if (!isArrayLike(row)) fail(`${name}: row ${r} is ${describe(row)}, expected an array of ${cols} numbers`);
       if (row.length !== cols) fail(`${name}: row ${r} has ${row.length} numbers, expected ${cols}`);
-      const f32 = data.subarray(r * cols, (r + 1) * cols);
-      for (let c = 0; c < cols; c++) f32[c] = toNumber(row[c]);
-      for (let c = 0; c < cols; c++) checkEntry(name, row, f32, c, () => `row ${r}, column ${c}`, opts);
+      if (row instanceof Float32Array) data.set(row, r * cols);
+      else copyNumbers(name, row, cols, data, r * cols, (c) => `row ${r}, column ${c}`, opts.binary);
     }
     return { rows, cols, data };
   }
 
-  if (x !== null && typeof x === 'object' && !isArrayLike(x) && 'data' in x) {
+  if (isPlainObject(x) && 'data' in x) {
     // { rows, cols, data }
     const { rows, cols, data } = x;
-    if (!Number.isInteger(rows)) fail(`${name}: rows is ${describe(rows)}, expected an integer`);
-    if (!Number.isInteger(cols)) fail(`${name}: cols is ${describe(cols)}, expected an integer`);
-    checkCount(name, 'rows', rows, maxRows, rowLimit);
-    checkCount(name, 'columns', cols, maxCols, colLimit);
+    if (typeof rows !== 'number') fail(`${name}: rows is ${describe(rows)}, expected an integer`);
+    if (typeof cols !== 'number') fail(`${name}: cols is ${describe(cols)}, expected an integer`);
     if (!isArrayLike(data)) fail(`${name}: data is ${describe(data)}, expected an array of numbers`);
-    if (data.length !== rows * cols) {
-      fail(`${name}: data has ${data.length} numbers, expected rows * cols = ${rows} * ${cols} = ${rows * cols}`);
-    }
-    const f32 = Float32Array.from(data, toNumber);
-    for (let i = 0; i < f32.length; i++) {
-      checkEntry(name, data, f32, i, () => `row ${Math.floor(i / cols)}, column ${i % cols}`, opts);
-    }
+    const count = data.length;
+    checkSize(name, sizeError, rows, cols, count);
+    // A Float32Array goes to the module as it is: it reaches the wasm heap with one copy.
+    if (data instanceof Float32Array && ArrayBuffer.isView(data)) return { rows, cols, data };
+    const f32 = new Float32Array(count);  // a snapshot: the source cannot change size under us
+    copyNumbers(name, data, count, f32, 0, (i) => `row ${Math.floor(i / cols)}, column ${i % cols}`, opts.binary);
     return { rows, cols, data: f32 };
   }
 
@@ -172,28 +225,33 @@ export function matrixArg(name, x, limits, dims, opts = {}) {
 }
 
 // A vector argument (an array-like of numbers, or a one-row matrix) -> a (1, n) matrix.
-export function vectorArg(name, x, limits, limitName) {
-  if (x !== null && typeof x === 'object' && !isArrayLike(x) && 'data' in x && x.rows !== 1) {
-    fail(`${name}: expected a vector (an array of numbers or a one-row matrix), got ${x.rows} rows`);
-  }
-  if (Array.isArray(x) && isArrayLike(x[0]) && x.length !== 1) {
-    fail(`${name}: expected a vector (an array of numbers or a one-row matrix), got ${x.length} rows`);
-  }
-  if (isArrayLike(x) && x.length === 0) fail(`${name}: expected at least one number, got an empty array`);
-  return matrixArg(name, x, { one: 1, [limitName]: limits[limitName] }, ['one', limitName], { rowVector: true });
+export function vectorArg(name, x, sizeError) {
+  return reading(name, () => {
+    if (isPlainObject(x) && 'data' in x && x.rows !== 1) {
+      fail(`${name}: expected a vector (an array of numbers or a one-row matrix), got ${describe(x.rows)} rows`);
+    }
+    if (Array.isArray(x) && isArrayLike(x[0]) && x.length !== 1) {
+      fail(`${name}: expected a vector (an array of numbers or a one-row matrix), got ${x.length} rows`);
+    }
+    if (isArrayLike(x) && x.length === 0) fail(`${name}: expected at least one number, got an empty array`);
+    return toMatrix(name, x, sizeError, { rowVector: true });
+  });
 }
 
-// keyPadding: n_k flags, true (or 1) = padding -> Uint8Array.
-export function flagsArg(name, x, count) {
-  if (!isArrayLike(x)) fail(`${name}: expected an array of ${count} booleans (true = padding), got ${describe(x)}`);
-  if (x.length !== count) fail(`${name}: expected ${count} flags (one per key, n_k), got ${x.length}`);
-  const flags = new Uint8Array(count);
-  for (let i = 0; i < count; i++) {
-    const f = x[i];
-    if (f !== true && f !== false && f !== 0 && f !== 1) {
-      fail(`${name}: entry ${i} is ${describe(f)} (expected true or false)`);
+// keyPadding: flags, true (or 1) = padding -> Uint8Array. The core checks there is one per key.
+export function flagsArg(name, x, sizeError) {
+  return reading(name, () => {
+    if (!isArrayLike(x)) fail(`${name}: expected an array of booleans (true = padding), got ${describe(x)}`);
+    const count = x.length;
+    checkSize(name, sizeError, 1, count, count);
+    const flags = new Uint8Array(count);
+    for (let i = 0; i < count; i++) {
+      const f = x[i];
+      if (f !== true && f !== false && f !== 0 && f !== 1) {
+        fail(`${name}: entry ${i} is ${describe(f)} (expected true or false)`);
+      }
+      flags[i] = f ? 1 : 0;
     }
-    flags[i] = f ? 1 : 0;
-  }
-  return flags;
+    return flags;
+  });
 }

@@ -1,6 +1,8 @@
 // The engine's JavaScript API: loads the wasm module (SIMD or scalar build) and wraps each
-// of its functions with defaults, friendly option names and argument checks. No maths here
-// and no DOM: the same file runs in the browser (through Vite) and in Node 20.
+// of its functions: it converts the arguments to the types the module reads and turns the
+// module's errors into AttentionError. The option names, defaults, limits and checks are the
+// core's (cpp/core/check.h), exported as engine.choices and engine.limits. No maths here and
+// no DOM: the same file runs in the browser (through Vite) and in Node 20.
 //
 //   const engine = await loadEngine();          // the best build this runtime supports
 //   const r = engine.attend({ query, key, value, causal: true });
@@ -10,15 +12,16 @@
 
 import {
   AttentionError,
+  arrayArg,
   booleanArg,
   checkOptions,
-  enumArg,
   fail,
-  finiteArg,
   flagsArg,
   integerArg,
   matrixArg,
   positiveArg,
+  reading,
+  scalarArg,
   seedArg,
   vectorArg,
 } from './engine-args.js';
@@ -89,25 +92,21 @@ export async function loadEngine(options) {
 
 // ---- the engine ----------------------------------------------------------------------------------
 
-const SCORES = { dot: 0, 'scaled-dot': 1, additive: 2, general: 3 };
-const MASK_FILLS = { 'neg-inf': 0, 'large-negative': 1, zero: 2 };
-
-const TOKENS_X_DIM = ['maxTokens', 'maxDim'];  // (n, d): a sequence of vectors
-const DIM_X_DIM = ['maxDim', 'maxDim'];        // a weight
-const TOKENS_X_TOKENS = ['maxTokens', 'maxTokens']; // scores, weights, masks
-
 // An attend() result as the module returns it, with fullyMaskedRows as a plain array.
+// With stages: false only { output, entropy, fullyMaskedRows, overflow } are there.
 function attendResult(r) {
-  return {
+  const out = r.scores === undefined ? {} : {
     scores: r.scores,
     scaled: r.scaled,
     mask: r.mask,
     masked: r.masked,
     weights: r.weights,
-    output: r.output,
-    entropy: r.entropy,
-    fullyMaskedRows: Array.from(r.fullyMaskedRows),
   };
+  out.output = r.output;
+  out.entropy = r.entropy;
+  out.fullyMaskedRows = Array.from(r.fullyMaskedRows);
+  out.overflow = r.overflow;
+  return out;
 }
 
 // Tiled attention's default block: 64 queries x 64 keys per tile.
@@ -117,6 +116,36 @@ export const FLASH_BLOCK = 64;
 const rowsOf = (x) => (Array.isArray(x) ? x.length : x != null && Number.isInteger(x.rows) ? x.rows : NaN);
 const formatBytes = (bytes) => (bytes >= 2 ** 30 ? `${(bytes / 2 ** 30).toFixed(1)} GiB`
   : bytes >= 2 ** 20 ? `${(bytes / 2 ** 20).toFixed(1)} MiB` : `${(bytes / 2 ** 10).toFixed(1)} KiB`);
+
+// A snapshot of a varianceExperiment result { raw, scaled, histogram } for mergeVariance:
+// plain objects of numbers and fixed-length typed arrays, read once (lengths checked first),
+// so nothing the caller's objects do later can change what the module reads.
+function varianceChunk(name, x, maxBins) {
+  if (x == null) return x;
+  return reading(name, () => {
+    const moments = (m) => (m == null ? m : { mean: scalarArg(m.mean), variance: scalarArg(m.variance) });
+    const numbers = (field, v, max) => {
+      if (v == null) return v;
+      const list = arrayArg(`${name}.histogram.${field}`, v, max);
+      const out = new Float64Array(list.length);
+      for (let i = 0; i < out.length; i++) out[i] = typeof list[i] === 'number' ? list[i] : NaN;
+      return out;
+    };
+    const h = x.histogram;
+    return {
+      raw: moments(x.raw),
+      scaled: moments(x.scaled),
+      histogram: h == null ? h : {
+        edges: numbers('edges', h.edges, maxBins + 1),
+        rawCounts: numbers('rawCounts', h.rawCounts, maxBins),
+        scaledCounts: numbers('scaledCounts', h.scaledCounts, maxBins),
+      },
+    };
+  });
+}
+
+// A list of names, frozen.
+const frozenList = (list) => Object.freeze(Array.from(list));
 
 function makeEngine(mod, simd) {
   let stopped = null; // the error that stopped the module (an abort); it is unusable afterwards
@@ -130,18 +159,23 @@ function makeEngine(mod, simd) {
     } catch (e) {
       stopped = e && e.message ? e.message : String(e);
       engines.delete(simd); // the next loadEngine() builds a fresh instance
-      throw e;
+      throw new AttentionError(`${name}: the engine stopped after an internal error (${stopped}); call loadEngine() again`);
     }
     if (result.error !== undefined) fail(result.error);
     return result;
   }
 
   const limits = Object.freeze({ ...mod.limits(), ...mod.flashLimits() });
-  const matrix = (name, x, dims, opts) => matrixArg(name, x, limits, dims, opts);
-  const optionalMatrix = (name, x, dims, opts) => (x == null ? undefined : matrix(name, x, dims, opts));
-  const optionalVector = (name, x) => (x == null ? undefined : vectorArg(name, x, limits, 'maxDim'));
-  const mask = (x) => optionalMatrix('mask', x, TOKENS_X_TOKENS, { binary: true });
-  const keyPadding = (x, nK) => (x == null ? undefined : flagsArg('keyPadding', x, nK));
+  const moduleChoices = mod.choices();
+  const choices = Object.freeze(Object.fromEntries(
+    Object.keys(moduleChoices).map((option) => [option, frozenList(moduleChoices[option])])));
+  const sizeError = (name, rows, cols, count) => mod.checkSize(name, rows, cols, count);
+  const matrix = (name, x, opts) => matrixArg(name, x, sizeError, opts);
+  const optionalMatrix = (name, x, opts) => (x == null ? undefined : matrix(name, x, opts));
+  const optionalVector = (name, x) => (x == null ? undefined : vectorArg(name, x, sizeError));
+  const mask = (x) => optionalMatrix('mask', x, { binary: true });
+  const keyPadding = (x) => (x == null ? undefined : flagsArg('keyPadding', x, sizeError));
+  const scoreMatrix = (x) => matrix('scores', x, { rowVector: true });
 
   // ---- tiled attention (flash_bindings.cpp) ----
   // attend keeps five (n_q, n_k) matrices; past maxTokens the error says what they would take.
@@ -158,15 +192,15 @@ function makeEngine(mod, simd) {
   }
   const FLASH_OPTIONS = ['query', 'key', 'value', 'causal', 'keyPadding', 'window', 'stride', 'blockSize', 'queryOffset'];
   function flashArgs(o, tokens) {
-    const dims = [tokens, 'maxDim'];
-    const query = matrix('query', o.query, dims);
-    const key = matrix('key', o.key, dims);
+    // flash attention's own limits: up to limits[tokens] rows
+    const size = (name, rows, cols, count) => mod.checkSizeIn(name, rows, cols, count, limits[tokens], limits.maxDim);
+    const flagsSize = (name, rows, cols, count) => mod.checkSizeIn(name, rows, cols, count, 1, limits[tokens]);
     return {
-      query,
-      key,
-      value: matrix('value', o.value, dims),
+      query: matrixArg('query', o.query, size),
+      key: matrixArg('key', o.key, size),
+      value: matrixArg('value', o.value, size),
       causal: booleanArg('causal', o.causal ?? false),
-      keyPadding: keyPadding(o.keyPadding, key.rows),
+      keyPadding: o.keyPadding == null ? undefined : flagsArg('keyPadding', o.keyPadding, flagsSize),
       window: o.window == null ? undefined : integerArg('window', o.window, 0, limits.maxFlashTokens),
       stride: o.stride == null ? undefined : integerArg('stride', o.stride, 1, limits.maxFlashTokens),
       blockSize: integerArg('blockSize', o.blockSize ?? FLASH_BLOCK, 1, limits.maxFlashBlock),
@@ -178,6 +212,7 @@ function makeEngine(mod, simd) {
   return {
     simd,
     limits,
+    choices,
 
     // Scaled-dot attention by tiles with an online softmax: the output of attend in O(n·d)
     // memory, up to limits.maxFlashTokens tokens. -> { output, entropy, fullyMaskedRows }
@@ -198,37 +233,37 @@ function makeEngine(mod, simd) {
       };
     },
 
-    // The whole pipeline: score -> scale -> mask -> softmax -> weighted sum, every stage kept.
+    // The whole pipeline: score -> scale -> mask -> softmax -> weighted sum, every stage kept
+    // (or, with stages: false, only { output, entropy, fullyMaskedRows }).
     attend(options) {
       const o = checkOptions('attend', options, [
-        'query', 'key', 'value', 'score', 'mask', 'causal', 'keyPadding', 'maskFill',
-        'temperature', 'stable', 'additive', 'general',
+        'query', 'key', 'value', 'score', 'mask', 'causal', 'reverseCausal', 'keyPadding',
+        'maskFill', 'temperature', 'stable', 'stages', 'additive', 'general',
       ]);
-      checkNaiveSize(o.query, o.key);
-      const key = matrix('key', o.key, TOKENS_X_DIM);
+      reading('query', () => checkNaiveSize(o.query, o.key));
       const args = {
-        query: matrix('query', o.query, TOKENS_X_DIM),
-        key,
-        value: matrix('value', o.value, TOKENS_X_DIM),
-        score: enumArg('score', o.score ?? 'scaled-dot', SCORES),
+        query: matrix('query', o.query),
+        key: matrix('key', o.key),
+        value: matrix('value', o.value),
+        score: scalarArg(o.score),
         mask: mask(o.mask),
-        causal: booleanArg('causal', o.causal ?? false),
-        keyPadding: keyPadding(o.keyPadding, key.rows),
-        maskFill: enumArg('maskFill', o.maskFill ?? 'neg-inf', MASK_FILLS),
-        temperature: positiveArg('temperature', o.temperature ?? 1),
-        stable: booleanArg('stable', o.stable ?? true),
+        causal: scalarArg(o.causal),
+        reverseCausal: scalarArg(o.reverseCausal),
+        keyPadding: keyPadding(o.keyPadding),
+        maskFill: scalarArg(o.maskFill),
+        temperature: scalarArg(o.temperature),
+        stable: scalarArg(o.stable),
+        stages: scalarArg(o.stages),
       };
-      if (args.score === SCORES.additive) {
-        if (o.additive == null) fail(`additive: required when score is 'additive' ({ Wq, Wk, v })`);
+      if (o.additive != null) {
         const a = checkOptions('additive', o.additive, ['Wq', 'Wk', 'v']);
-        args.additiveWq = matrix('additive.Wq', a.Wq, DIM_X_DIM);
-        args.additiveWk = matrix('additive.Wk', a.Wk, DIM_X_DIM);
-        args.additiveV = vectorArg('additive.v', a.v, limits, 'maxDim');
+        args['additive.Wq'] = matrix('additive.Wq', a.Wq);
+        args['additive.Wk'] = matrix('additive.Wk', a.Wk);
+        args['additive.v'] = vectorArg('additive.v', a.v, sizeError);
       }
-      if (args.score === SCORES.general) {
-        if (o.general == null) fail(`general: required when score is 'general' ({ W })`);
+      if (o.general != null) {
         const g = checkOptions('general', o.general, ['W']);
-        args.generalW = matrix('general.W', g.W, DIM_X_DIM);
+        args['general.W'] = matrix('general.W', g.W);
       }
       return attendResult(run('attend', args));
     },
@@ -239,34 +274,23 @@ function makeEngine(mod, simd) {
         'query', 'key', 'value', 'heads', 'Wq', 'Wk', 'Wv', 'Wo', 'bq', 'bk', 'bv', 'bo',
         'mask', 'causal', 'keyPadding',
       ]);
-      const query = matrix('query', o.query, TOKENS_X_DIM);
-      const key = matrix('key', o.key, TOKENS_X_DIM);
-      const heads = integerArg('heads', o.heads, 1, limits.maxHeads);
-      if (query.cols % heads !== 0) {
-        fail(`heads: d_model = ${query.cols} (columns of query) is not divisible by ${heads} heads`);
-      }
-      if (heads * query.rows * key.rows > limits.maxHeadCells) {
-        fail(`heads: heads * n_q * n_k = ${heads * query.rows * key.rows} is more than ` +
-          `${limits.maxHeadCells} (engine.limits.maxHeadCells)`);
-      }
-      const args = {
-        query,
-        key,
-        value: matrix('value', o.value, TOKENS_X_DIM),
-        heads,
-        Wq: matrix('Wq', o.Wq, DIM_X_DIM),
-        Wk: matrix('Wk', o.Wk, DIM_X_DIM),
-        Wv: matrix('Wv', o.Wv, DIM_X_DIM),
-        Wo: matrix('Wo', o.Wo, DIM_X_DIM),
+      const r = run('multiHead', {
+        query: matrix('query', o.query),
+        key: matrix('key', o.key),
+        value: matrix('value', o.value),
+        heads: scalarArg(o.heads),
+        Wq: matrix('Wq', o.Wq),
+        Wk: matrix('Wk', o.Wk),
+        Wv: matrix('Wv', o.Wv),
+        Wo: matrix('Wo', o.Wo),
         bq: optionalVector('bq', o.bq),
         bk: optionalVector('bk', o.bk),
         bv: optionalVector('bv', o.bv),
         bo: optionalVector('bo', o.bo),
         mask: mask(o.mask),
-        causal: booleanArg('causal', o.causal ?? false),
-        keyPadding: keyPadding(o.keyPadding, key.rows),
-      };
-      const r = run('multiHead', args);
+        causal: scalarArg(o.causal),
+        keyPadding: keyPadding(o.keyPadding),
+      });
       return { heads: r.heads.map(attendResult), concat: r.concat, output: r.output };
     },
 
@@ -274,11 +298,11 @@ function makeEngine(mod, simd) {
     varianceExperiment(options) {
       const o = checkOptions('varianceExperiment', options, ['dk', 'samples', 'seed', 'bins', 'firstSample']);
       const r = run('varianceExperiment', {
-        dk: integerArg('dk', o.dk ?? 64, 1, limits.maxDim),
-        samples: integerArg('samples', o.samples ?? 10000, 2, limits.maxSamples),
-        seed: seedArg('seed', o.seed ?? 1),
-        bins: integerArg('bins', o.bins ?? 60, 1, limits.maxBins),
-        firstSample: integerArg('firstSample', o.firstSample ?? 0, 0, limits.maxSamples),
+        dk: scalarArg(o.dk),
+        samples: scalarArg(o.samples),
+        seed: scalarArg(o.seed),
+        bins: scalarArg(o.bins),
+        firstSample: scalarArg(o.firstSample),
       });
       return { raw: r.raw, scaled: r.scaled, histogram: r.histogram };
     },
@@ -288,9 +312,9 @@ function makeEngine(mod, simd) {
     mergeVariance(options) {
       const o = checkOptions('mergeVariance', options, ['a', 'aSamples', 'b', 'bSamples']);
       return run('mergeVariance', {
-        a: o.a,
+        a: varianceChunk('a', o.a, limits.maxBins),
         aSamples: integerArg('aSamples', o.aSamples ?? 0, 0, limits.maxSamples),
-        b: o.b,
+        b: varianceChunk('b', o.b, limits.maxBins),
         bSamples: integerArg('bSamples', o.bSamples, 1, limits.maxSamples),
       });
     },
@@ -357,9 +381,9 @@ function makeEngine(mod, simd) {
     // for each d_k in dks. -> { logN, points: [{ dk, raw: {...}, scaled: {...} }] }
     saturationSweep(options) {
       const o = checkOptions('saturationSweep', options, ['dks', 'nKeys', 'trials', 'seed']);
-      if (!Array.isArray(o.dks)) fail('dks: expected an array of d_k values');
+      const dks = arrayArg('dks', o.dks, limits.maxSweepDks, 'd_k values');
       return run('saturationSweep', {
-        dks: o.dks.map((dk, i) => integerArg(`dks[${i}]`, dk, 1, limits.maxDim)),
+        dks: reading('dks', () => Array.from({ length: dks.length }, (_, i) => integerArg(`dks[${i}]`, dks[i], 1, limits.maxDim))),
         nKeys: integerArg('nKeys', o.nKeys ?? 16, 2, 256),
         trials: integerArg('trials', o.trials ?? 200, 1, limits.maxTrials),
         seed: seedArg('seed', o.seed ?? 1),
@@ -367,79 +391,65 @@ function makeEngine(mod, simd) {
     },
 
     // Row softmax of scores / temperature, and each row's entropy. -Infinity = a blocked cell.
+    // overflow: true when the naive softmax (stable: false) overflowed, as the lesson shows.
     softmax(options) {
       const o = checkOptions('softmax', options, ['scores', 'stable', 'temperature']);
       const r = run('softmax', {
-        scores: matrix('scores', o.scores, TOKENS_X_TOKENS, { negInf: true, rowVector: true }),
-        stable: booleanArg('stable', o.stable ?? true),
-        temperature: positiveArg('temperature', o.temperature ?? 1),
+        scores: scoreMatrix(o.scores),
+        stable: scalarArg(o.stable),
+        temperature: scalarArg(o.temperature),
       });
-      return { weights: r.weights, entropy: r.entropy };
+      return { weights: r.weights, entropy: r.entropy, overflow: r.overflow };
     },
 
     // J = diag(p) - p pᵀ for one row of weights p (an array of n numbers) -> (n, n).
     softmaxJacobian(p) {
-      return run('softmaxJacobian', { p: vectorArg('p', p, limits, 'maxTokens').data }).matrix;
+      return run('softmaxJacobian', { p: vectorArg('p', p, sizeError).data }).matrix;
     },
 
     // One-hot at each row's argmax.
     hardAttention(options) {
       const o = checkOptions('hardAttention', options, ['scores']);
-      const scores = matrix('scores', o.scores, TOKENS_X_TOKENS, { negInf: true, rowVector: true });
-      return run('hardAttention', { scores }).matrix;
+      return run('hardAttention', { scores: scoreMatrix(o.scores) }).matrix;
     },
 
     // softmax((scores + Gumbel noise) / tau), the noise drawn from seed.
     gumbelSoftmax(options) {
       const o = checkOptions('gumbelSoftmax', options, ['scores', 'tau', 'seed']);
       return run('gumbelSoftmax', {
-        scores: matrix('scores', o.scores, TOKENS_X_TOKENS, { negInf: true, rowVector: true }),
-        tau: positiveArg('tau', o.tau ?? 1),
-        seed: seedArg('seed', o.seed ?? 1),
+        scores: scoreMatrix(o.scores),
+        tau: scalarArg(o.tau),
+        seed: scalarArg(o.seed),
       }).matrix;
     },
 
     // Sinusoidal position encodings (n, d).
     sinusoidal(options) {
       const o = checkOptions('sinusoidal', options, ['n', 'd', 'base']);
-      return run('sinusoidal', {
-        n: integerArg('n', o.n, 1, limits.maxTokens),
-        d: integerArg('d', o.d, 1, limits.maxDim),
-        base: positiveArg('base', o.base ?? 10000),
-      }).matrix;
+      return run('sinusoidal', { n: scalarArg(o.n), d: scalarArg(o.d), base: scalarArg(o.base) }).matrix;
     },
 
     // RoPE: rotates pairs of columns of x; row r sits at position first + r.
     rope(options) {
       const o = checkOptions('rope', options, ['x', 'first', 'base']);
-      const x = matrix('x', o.x, TOKENS_X_DIM);
-      if (x.cols % 2 !== 0) fail(`x: expected an even number of columns (RoPE rotates pairs), got ${x.cols}`);
-      return run('rope', {
-        x,
-        first: integerArg('first', o.first ?? 0, 0, limits.maxPosition),
-        base: positiveArg('base', o.base ?? 10000),
-      }).matrix;
+      return run('rope', { x: matrix('x', o.x), first: scalarArg(o.first), base: scalarArg(o.base) }).matrix;
     },
 
     // y = x Wᵀ + b (torch.nn.Linear): x (n, in), W (out, in), b (out) or omitted.
     linear(options) {
       const o = checkOptions('linear', options, ['x', 'W', 'b']);
-      return run('linear', {
-        x: matrix('x', o.x, TOKENS_X_DIM),
-        W: matrix('W', o.W, DIM_X_DIM),
-        b: optionalVector('b', o.b),
-      }).matrix;
+      return run('linear', { x: matrix('x', o.x), W: matrix('W', o.W), b: optionalVector('b', o.b) }).matrix;
     },
 
     // (rows, cols) of N(0, 1) * scale from the engine's RNG: the same in every build.
     randomMatrix(options) {
       const o = checkOptions('randomMatrix', options, ['rows', 'cols', 'seed', 'stream', 'scale']);
       return run('randomMatrix', {
-        rows: integerArg('rows', o.rows, 1, limits.maxTokens),
-        cols: integerArg('cols', o.cols, 1, limits.maxTokens),
-        seed: seedArg('seed', o.seed ?? 1),
-        stream: seedArg('stream', o.stream ?? 0),
-        scale: finiteArg('scale', o.scale ?? 1),
+        rows: scalarArg(o.rows),
+        cols: scalarArg(o.cols),
+        seed: scalarArg(o.seed),
+        stream: scalarArg(o.stream),
+        scale: scalarArg(o.scale),
       }).matrix;
     },
 

@@ -1,0 +1,210 @@
+// The argument contract: the tables of check.h and the checks that read them.
+#include "core/check.h"
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <limits>
+
+#include "core/saturation.h"
+
+namespace attn {
+
+// ---- the error idiom --------------------------------------------------------------------------
+
+Error expected(const std::string& name, const std::string& what, const std::string& got) {
+  return name + ": expected " + what + ", got " + got;
+}
+
+// The shortest %g text that reads back as x (as a float when as_float), spelled as
+// JavaScript spells exponents: 1e-7, 1e+300.
+static std::string shortest(double x, bool as_float) {
+  char buf[40];
+  for (int digits = 1; digits <= 17; digits++) {
+    std::snprintf(buf, sizeof buf, "%.*g", digits, x);
+    double back = std::strtod(buf, nullptr);
+    if (back == x || (as_float && static_cast<float>(back) == static_cast<float>(x))) break;
+  }
+  std::string s(buf);
+  std::size_t e = s.find('e');
+  if (e != std::string::npos) {
+    std::size_t digit = e + 2;
+    while (digit + 1 < s.size() && s[digit] == '0') s.erase(digit, 1);
+  }
+  return s;
+}
+
+std::string format_number(double x) {
+  if (std::isnan(x)) return "NaN";
+  if (std::isinf(x)) return x > 0 ? "Infinity" : "-Infinity";
+  if (x == 0) return "0";
+  if (x == std::floor(x) && std::fabs(x) < 1e21) {
+    char buf[40];
+    std::snprintf(buf, sizeof buf, "%.0f", x);
+    return buf;
+  }
+  return shortest(x, false);
+}
+
+std::string format_float(float x) {
+  if (!std::isfinite(x) || x == 0) return format_number(x);
+  return shortest(x, true);
+}
+
+// ---- numbers ----------------------------------------------------------------------------------
+
+Error check_number(const NumberOption& o, double x) {
+  bool ok = std::isfinite(x) && x >= o.min && x <= o.max && (!o.integer || x == std::floor(x));
+  return ok ? Error() : expected(o.name, o.what, format_number(x));
+}
+
+NumberOption renamed(const NumberOption& o, const char* name) {
+  NumberOption r = o;
+  r.name = name;
+  return r;
+}
+
+// ---- matrices ---------------------------------------------------------------------------------
+
+namespace {
+constexpr int kT = limits::kMaxTokens;
+constexpr int kD = limits::kMaxDim;
+// name, rows limit, cols limit
+const MatrixOption kMatrixOptions[] = {
+    {"query", "maxTokens", kT, "maxDim", kD},   {"key", "maxTokens", kT, "maxDim", kD},
+    {"value", "maxTokens", kT, "maxDim", kD},   {"x", "maxTokens", kT, "maxDim", kD},
+    {"scores", "maxTokens", kT, "maxTokens", kT}, {"mask", "maxTokens", kT, "maxTokens", kT},
+    {"W", "maxDim", kD, "maxDim", kD},          {"Wq", "maxDim", kD, "maxDim", kD},
+    {"Wk", "maxDim", kD, "maxDim", kD},         {"Wv", "maxDim", kD, "maxDim", kD},
+    {"Wo", "maxDim", kD, "maxDim", kD},         {"general.W", "maxDim", kD, "maxDim", kD},
+    {"additive.Wq", "maxDim", kD, "maxDim", kD}, {"additive.Wk", "maxDim", kD, "maxDim", kD},
+    {"additive.v", "one row", 1, "maxDim", kD}, {"b", "one row", 1, "maxDim", kD},
+    {"bq", "one row", 1, "maxDim", kD},         {"bk", "one row", 1, "maxDim", kD},
+    {"bv", "one row", 1, "maxDim", kD},         {"bo", "one row", 1, "maxDim", kD},
+    {"p", "one row", 1, "maxTokens", kT},       {"keyPadding", "one row", 1, "maxTokens", kT},
+};
+
+std::string shape_text(int rows, int cols) {
+  return "(" + std::to_string(rows) + ", " + std::to_string(cols) + ")";
+}
+
+// "expected 1 to 2048 rows (engine.limits.maxTokens)"
+std::string count_text(int max, const char* what, const char* limit) {
+  std::string s = "1 to " + std::to_string(max) + " " + what;
+  if (max > 1) s += std::string(" (engine.limits.") + limit + ")";
+  return s;
+}
+}  // namespace
+
+const MatrixOption* matrix_option(const std::string& name) {
+  for (const MatrixOption& o : kMatrixOptions) {
+    if (name == o.name) return &o;
+  }
+  return nullptr;
+}
+
+Error check_size(const MatrixOption& o, double rows, double cols, double count) {
+  if (!(rows >= 1 && rows <= o.max_rows) || rows != std::floor(rows)) {
+    return expected(o.name, count_text(o.max_rows, "rows", o.rows_limit), format_number(rows));
+  }
+  if (!(cols >= 1 && cols <= o.max_cols) || cols != std::floor(cols)) {
+    return expected(o.name, count_text(o.max_cols, "columns", o.cols_limit), format_number(cols));
+  }
+  if (count != rows * cols) {
+    return expected(o.name, format_number(rows * cols) + " numbers for " + format_number(rows) +
+                                " rows x " + format_number(cols) + " columns",
+                    format_number(count));
+  }
+  return {};
+}
+
+Error check_size(const char* name, const Matrix& m) {
+  const MatrixOption* o = matrix_option(name);
+  MatrixOption unnamed{name, "maxTokens", kT, "maxTokens", kT};
+  return check_size(o ? *o : unnamed, m.rows, m.cols, static_cast<double>(m.data.size()));
+}
+
+Error check_matrix(const char* name, const Matrix& m, bool allow_neg_inf) {
+  Error e = check_size(name, m);
+  if (!e.empty()) return e;
+  // one tight pass: x - x is 0 for every finite x and NaN otherwise
+  const float* d = m.data.data();
+  std::size_t n = m.data.size(), bad = n;
+  for (std::size_t i = 0; i < n; i++) {
+    if (d[i] - d[i] != 0.0f && !(allow_neg_inf && d[i] == -std::numeric_limits<float>::infinity())) {
+      bad = i;
+      break;
+    }
+  }
+  if (bad == n) return {};
+  std::size_t cols = static_cast<std::size_t>(m.cols);
+  return std::string(name) + ": row " + std::to_string(bad / cols) + ", column " +
+         std::to_string(bad % cols) + " is " + format_float(d[bad]) +
+         (allow_neg_inf ? " (expected finite numbers or -Infinity)" : " (expected finite numbers)");
+}
+
+Error check_shape(const char* name, const Matrix& m, int rows, int cols, const char* meaning) {
+  if (m.rows == rows && m.cols == cols) return {};
+  std::string what = "shape " + (meaning ? std::string(meaning) + " = " : std::string()) +
+                     shape_text(rows, cols);
+  return expected(name, what, shape_text(m.rows, m.cols));
+}
+
+bool given(const Matrix& m) { return m.rows != 0 || m.cols != 0 || !m.data.empty(); }
+
+Error check_mask_args(const Matrix& mask, const std::vector<bool>& key_padding, int n_q, int n_k) {
+  if (given(mask)) {
+    Error e = check_size("mask", mask);
+    if (e.empty()) e = check_shape("mask", mask, n_q, n_k, "(n_q, n_k)");
+    if (!e.empty()) return e;
+    for (std::size_t c = 0; c < mask.data.size(); c++) {
+      float v = mask.data[c];
+      if (v != 0.0f && v != 1.0f) {
+        return "mask: row " + std::to_string(c / n_k) + ", column " + std::to_string(c % n_k) +
+               " is " + format_float(v) + " (expected 0 = blocked or 1 = may attend)";
+      }
+    }
+  }
+  if (!key_padding.empty() && key_padding.size() != static_cast<std::size_t>(n_k)) {
+    return expected("keyPadding", std::to_string(n_k) + " flags (one per key, n_k)",
+                    std::to_string(key_padding.size()));
+  }
+  return {};
+}
+
+Error check_random_matrix(double rows, double cols, double seed, double stream, double scale) {
+  Error e = check_number(kRows, rows);
+  if (e.empty()) e = check_number(kCols, cols);
+  if (e.empty()) e = check_number(kSeed, seed);
+  if (e.empty()) e = check_number(kStream, stream);
+  if (e.empty()) e = check_number(kScale, scale);
+  return e;
+}
+
+// ---- results ----------------------------------------------------------------------------------
+
+std::string first_non_finite(const Matrix& m) {
+  for (std::size_t c = 0; c < m.data.size(); c++) {
+    if (!std::isfinite(m.data[c])) {
+      return "row " + std::to_string(c / m.cols) + ", column " + std::to_string(c % m.cols);
+    }
+  }
+  return {};
+}
+
+// ---- the exported limits ----------------------------------------------------------------------
+
+const std::vector<Limit>& exported_limits() {
+  static const std::vector<Limit> all = {
+      {"maxTokens", limits::kMaxTokens},       {"maxDim", limits::kMaxDim},
+      {"maxHeads", limits::kMaxHeads},         {"maxSamples", limits::kMaxSamples},
+      {"maxBins", limits::kMaxBins},           {"maxTrials", limits::kMaxTrials},
+      {"maxHeadCells", limits::kMaxHeadCells}, {"maxPosition", limits::kMaxPosition},
+      {"maxSweepDks", kMaxSweepDks},           {"maxSweepKeys", kMaxSweepKeys},
+      {"minTemperature", kMinScale},           {"maxTemperature", kMaxScale},
+      {"maxScale", kMaxScale},
+  };
+  return all;
+}
+
+}  // namespace attn

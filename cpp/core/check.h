@@ -1,0 +1,182 @@
+// The engine's argument contract: every option's names, limits and checks, one table per
+// option, and one way to say what is wrong:
+//     "<argument>: expected <what>, got <value>"
+// The bindings read JS values through these tables and export them (engine.choices,
+// engine.limits), so the names and the numbers are written here and nowhere else.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "core/matrix.h"
+
+namespace attn {
+
+// ---- the error idiom --------------------------------------------------------------------------
+
+// "<name>: expected <what>, got <got>"
+Error expected(const std::string& name, const std::string& what, const std::string& got);
+
+// A number as messages quote it: the shortest text that reads back as the same double, in
+// JavaScript's spelling (3, 0.5, 1e+300, 1e-300, NaN, Infinity, -Infinity).
+std::string format_number(double x);
+// A float32 value (a matrix entry): the shortest text that gives the same float (1e+20, 0.1).
+std::string format_float(float x);
+
+// ---- named choices ----------------------------------------------------------------------------
+
+enum class ScoreKind { Dot, ScaledDot, Additive, General };
+enum class MaskFill { NegInf, LargeNegative, Zero };  // blocked scores become -inf, -1e9 or 0
+
+template <typename E>
+struct Choice {
+  const char* name;
+  E value;
+};
+
+// An option whose value is one of a few names, in the order the engine lists them.
+template <typename E, std::size_t N>
+struct ChoiceOption {
+  const char* name;  // the option, e.g. "score"
+  Choice<E> choices[N];
+
+  std::size_t size() const { return N; }
+  // "'dot', 'scaled-dot', 'additive', 'general'"
+  std::string list() const {
+    std::string s;
+    for (std::size_t i = 0; i < N; i++) s += (i ? ", '" : "'") + std::string(choices[i].name) + "'";
+    return s;
+  }
+  // The value named `text`; false when there is none.
+  bool parse(const std::string& text, E* out) const {
+    for (const Choice<E>& c : choices) {
+      if (text == c.name) {
+        *out = c.value;
+        return true;
+      }
+    }
+    return false;
+  }
+  // "<name>: expected one of 'a', 'b', got <got>"
+  Error error(const std::string& got) const { return expected(name, "one of " + list(), got); }
+  // Empty when `value` is one of the choices (a direct C++ caller may cast any integer).
+  Error check(E value) const {
+    for (const Choice<E>& c : choices) {
+      if (c.value == value) return {};
+    }
+    return error(std::to_string(static_cast<int>(value)));
+  }
+};
+
+inline constexpr ChoiceOption<ScoreKind, 4> kScoreOption{
+    "score",
+    {{"dot", ScoreKind::Dot},
+     {"scaled-dot", ScoreKind::ScaledDot},
+     {"additive", ScoreKind::Additive},
+     {"general", ScoreKind::General}}};
+
+inline constexpr ChoiceOption<MaskFill, 3> kMaskFillOption{
+    "maskFill",
+    {{"neg-inf", MaskFill::NegInf}, {"large-negative", MaskFill::LargeNegative}, {"zero", MaskFill::Zero}}};
+
+// ---- numbers ----------------------------------------------------------------------------------
+
+constexpr double kRequired = __builtin_nan("");
+
+// A scalar option: a number from min to max (an integer when `integer`), and the value an
+// absent option takes (NaN: the option is required).
+struct NumberOption {
+  const char* name;
+  double min;
+  double max;
+  bool integer;
+  const char* what;  // how a message says the expectation
+  double fallback = kRequired;
+};
+
+// Empty when x is acceptable for `o`; otherwise "<name>: expected <what>, got <x>".
+Error check_number(const NumberOption& o, double x);
+// The same option under another name (tau is a temperature, stream a seed).
+NumberOption renamed(const NumberOption& o, const char* name);
+
+// Temperatures and bases stay inside float32's normal range, so 1 / temperature is finite
+// and a score divided by it overflows only past the bound that check_scaled_scores names.
+constexpr double kMinScale = 1e-30;
+constexpr double kMaxScale = 1e30;
+constexpr double kFloatMax = 3.4028234663852886e38;  // the largest float32
+
+inline constexpr NumberOption kTemperature{"temperature", kMinScale, kMaxScale, false,
+                                           "a number from 1e-30 to 1e+30", 1};
+inline constexpr NumberOption kTau{"tau", kMinScale, kMaxScale, false, "a number from 1e-30 to 1e+30", 1};
+inline constexpr NumberOption kBase{"base", kMinScale, kMaxScale, false, "a number from 1e-30 to 1e+30", 10000};
+// randomMatrix: N(0, 1) draws are below 7 in size, so |scale| <= 1e30 keeps them finite.
+inline constexpr NumberOption kScale{"scale", -kMaxScale, kMaxScale, false,
+                                     "a number from -1e+30 to 1e+30", 1};
+inline constexpr NumberOption kSeed{"seed", 0, 4294967295.0, true,
+                                    "a non-negative integer below 2^32 (seeds are uint32)", 1};
+inline constexpr NumberOption kStream{"stream", 0, 4294967295.0, true,
+                                      "a non-negative integer below 2^32 (seeds are uint32)", 0};
+inline constexpr NumberOption kHeads{"heads", 1, limits::kMaxHeads, true, "an integer from 1 to 64"};
+inline constexpr NumberOption kRows{"rows", 1, limits::kMaxTokens, true, "an integer from 1 to 2048"};
+inline constexpr NumberOption kCols{"cols", 1, limits::kMaxTokens, true, "an integer from 1 to 2048"};
+inline constexpr NumberOption kPositions{"n", 1, limits::kMaxTokens, true, "an integer from 1 to 2048"};
+inline constexpr NumberOption kDims{"d", 1, limits::kMaxDim, true, "an integer from 1 to 1024"};
+inline constexpr NumberOption kFirstPosition{"first", 0, limits::kMaxPosition, true,
+                                             "an integer from 0 to 1000000", 0};
+inline constexpr NumberOption kDk{"dk", 1, limits::kMaxDim, true, "an integer from 1 to 1024", 64};
+inline constexpr NumberOption kSamples{"samples", 2, limits::kMaxSamples, true,
+                                       "an integer from 2 to 1000000", 10000};
+inline constexpr NumberOption kBins{"bins", 1, limits::kMaxBins, true, "an integer from 1 to 512", 60};
+inline constexpr NumberOption kFirstSample{"firstSample", 0, limits::kMaxSamples, true,
+                                           "an integer from 0 to 1000000", 0};
+
+// ---- matrices ---------------------------------------------------------------------------------
+
+// A matrix argument: its name and the limits of its rows and columns (engine.limits names).
+struct MatrixOption {
+  const char* name;
+  const char* rows_limit;  // e.g. "maxTokens"
+  int max_rows;
+  const char* cols_limit;
+  int max_cols;
+};
+
+// The table of every matrix (and vector) argument of the engine, by name; null if unknown.
+const MatrixOption* matrix_option(const std::string& name);
+// An argument `name` with an entry point's own limits (e.g. flash attention's longer
+// sequences), named after the exported limit of that value when there is one.
+MatrixOption matrix_option(const char* name, int max_rows, int max_cols);
+
+// rows and cols within the option's limits and `count` = rows * cols numbers, checked before
+// anything is allocated. Doubles, so a JS length of 2^32 - 1 is judged as it is.
+Error check_size(const MatrixOption& o, double rows, double cols, double count);
+// The same for a Matrix argument named `name` (see matrix_option).
+Error check_size(const char* name, const Matrix& m);
+// check_size, and every entry finite (or -Infinity when allow_neg_inf: a blocked score).
+Error check_matrix(const char* name, const Matrix& m, bool allow_neg_inf = false);
+// Exactly (rows, cols): "<name>: expected shape <meaning> = (r, c), got (r', c')".
+Error check_shape(const char* name, const Matrix& m, int rows, int cols, const char* meaning = nullptr);
+// An optional matrix argument is absent when it is (0, 0) with no data.
+bool given(const Matrix& m);
+// mask: absent or (n_q, n_k) of exact 0/1; key_padding: empty or n_k flags.
+Error check_mask_args(const Matrix& mask, const std::vector<bool>& key_padding, int n_q, int n_k);
+
+// randomMatrix: rows and cols (kRows, kCols), seed and stream (kSeed, kStream), scale (kScale).
+Error check_random_matrix(double rows, double cols, double seed, double stream, double scale);
+
+// ---- results that must stay finite ----------------------------------------------------------
+
+// The first entry of m that is not finite, as "row r, column c"; empty when all are.
+std::string first_non_finite(const Matrix& m);
+
+// ---- the exported limits ----------------------------------------------------------------------
+
+struct Limit {
+  const char* name;  // engine.limits.<name>
+  double value;
+};
+// Every limit the engine exports (engine.limits), in one list.
+const std::vector<Limit>& exported_limits();
+
+}  // namespace attn
