@@ -88,11 +88,18 @@ std::string shape_text(int rows, int cols) {
   return "(" + std::to_string(rows) + ", " + std::to_string(cols) + ")";
 }
 
-// "expected 1 to 2048 rows (engine.limits.maxTokens)"
+// "expected 1 to 2048 rows (engine.limits.maxTokens)"; no limit name when limit is empty
 std::string count_text(int max, const char* what, const char* limit) {
   std::string s = "1 to " + std::to_string(max) + " " + what;
-  if (max > 1) s += std::string(" (engine.limits.") + limit + ")";
+  if (max > 1 && limit[0] != '\0') s += std::string(" (engine.limits.") + limit + ")";
   return s;
+}
+
+// The first rows-or-columns limit named in kMatrixOptions with this value; "" if none.
+const char* limit_name(int max) {
+  if (max == kT) return "maxTokens";
+  if (max == kD) return "maxDim";
+  return "";
 }
 }  // namespace
 
@@ -124,9 +131,8 @@ Error check_size(const char* name, const Matrix& m) {
   return check_size(o ? *o : unnamed, m.rows, m.cols, static_cast<double>(m.data.size()));
 }
 
-Error check_matrix(const char* name, const Matrix& m, bool allow_neg_inf) {
-  Error e = check_size(name, m);
-  if (!e.empty()) return e;
+// Every entry finite (or -Infinity when allow_neg_inf), in one tight pass.
+static Error check_entries(const char* name, const Matrix& m, bool allow_neg_inf) {
   // one tight pass: x - x is 0 for every finite x and NaN otherwise
   const float* d = m.data.data();
   std::size_t n = m.data.size(), bad = n;
@@ -141,6 +147,17 @@ Error check_matrix(const char* name, const Matrix& m, bool allow_neg_inf) {
   return std::string(name) + ": row " + std::to_string(bad / cols) + ", column " +
          std::to_string(bad % cols) + " is " + format_float(d[bad]) +
          (allow_neg_inf ? " (expected finite numbers or -Infinity)" : " (expected finite numbers)");
+}
+
+Error check_matrix(const char* name, const Matrix& m, bool allow_neg_inf) {
+  Error e = check_size(name, m);
+  return e.empty() ? check_entries(name, m, allow_neg_inf) : e;
+}
+
+Error check_matrix(const char* name, const Matrix& m, int max_rows, int max_cols) {
+  MatrixOption o{name, limit_name(max_rows), max_rows, limit_name(max_cols), max_cols};
+  Error e = check_size(o, m.rows, m.cols, static_cast<double>(m.data.size()));
+  return e.empty() ? check_entries(name, m, false) : e;
 }
 
 Error check_shape(const char* name, const Matrix& m, int rows, int cols, const char* meaning) {

@@ -155,6 +155,8 @@ Error check_size(const MatrixOption& o, double rows, double cols, double count);
 Error check_size(const char* name, const Matrix& m);
 // check_size, and every entry finite (or -Infinity when allow_neg_inf: a blocked score).
 Error check_matrix(const char* name, const Matrix& m, bool allow_neg_inf = false);
+// The same with the entry point's own row and column limits (e.g. a longer sequence).
+Error check_matrix(const char* name, const Matrix& m, int max_rows, int max_cols);
 // Exactly (rows, cols): "<name>: expected shape <meaning> = (r, c), got (r', c')".
 Error check_shape(const char* name, const Matrix& m, int rows, int cols, const char* meaning = nullptr);
 // An optional matrix argument is absent when it is (0, 0) with no data.
