@@ -119,11 +119,12 @@ const formatBytes = (bytes) => (bytes >= 2 ** 30 ? `${(bytes / 2 ** 30).toFixed(
 
 // A snapshot of a varianceExperiment result { raw, scaled, histogram } for mergeVariance:
 // plain objects of numbers and fixed-length typed arrays, read once (lengths checked first),
-// so nothing the caller's objects do later can change what the module reads.
+// so nothing the caller's objects do later can change what the module reads. Missing parts
+// become empty objects, which the module reports by name.
 function varianceChunk(name, x, maxBins) {
   if (x == null) return x;
   return reading(name, () => {
-    const moments = (m) => (m == null ? m : { mean: scalarArg(m.mean), variance: scalarArg(m.variance) });
+    const moments = (m) => ({ mean: scalarArg(m?.mean), variance: scalarArg(m?.variance) });
     const numbers = (field, v, max) => {
       if (v == null) return v;
       const list = arrayArg(`${name}.histogram.${field}`, v, max);
@@ -135,10 +136,10 @@ function varianceChunk(name, x, maxBins) {
     return {
       raw: moments(x.raw),
       scaled: moments(x.scaled),
-      histogram: h == null ? h : {
-        edges: numbers('edges', h.edges, maxBins + 1),
-        rawCounts: numbers('rawCounts', h.rawCounts, maxBins),
-        scaledCounts: numbers('scaledCounts', h.scaledCounts, maxBins),
+      histogram: {
+        edges: numbers('edges', h?.edges, maxBins + 1),
+        rawCounts: numbers('rawCounts', h?.rawCounts, maxBins),
+        scaledCounts: numbers('scaledCounts', h?.scaledCounts, maxBins),
       },
     };
   });
