@@ -254,10 +254,11 @@ std::string check_size(std::string name, double rows, double cols, double count)
   return attn::check_size(*o, rows, cols, count);
 }
 
-// check_size with an entry point's own limits (flash attention's longer sequences).
-std::string check_size_in(std::string name, double rows, double cols, double count, int max_rows,
-                          int max_cols) {
-  return attn::check_size(attn::matrix_option(name.c_str(), max_rows, max_cols), rows, cols, count);
+// check_size with an entry point's own limits, named as engine.limits names them (flash
+// attention: "maxFlashTokens" or "maxTraceTokens" rows).
+std::string check_size_in(std::string name, double rows, double cols, double count,
+                          std::string rows_limit, std::string cols_limit) {
+  return attn::check_size(attn::matrix_option(name.c_str(), rows_limit, cols_limit), rows, cols, count);
 }
 
 // The names of every choice option, in the core's order: { score: [...], maskFill: [...] }.

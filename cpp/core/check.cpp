@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <limits>
 
+#include "core/flash.h"
 #include "core/saturation.h"
 
 namespace attn {
@@ -154,8 +155,32 @@ Error check_matrix(const char* name, const Matrix& m, bool allow_neg_inf) {
   return e.empty() ? check_entries(name, m, allow_neg_inf) : e;
 }
 
+MatrixOption matrix_option(const char* name, int max_rows, int max_cols) {
+  return MatrixOption{name, limit_name(max_rows), max_rows, limit_name(max_cols), max_cols};
+}
+
+// The exported limit named `limit` (its name as the table spells it, and its value).
+static const Limit* find_limit(const std::string& limit) {
+  for (const Limit& l : exported_limits()) {
+    if (limit == l.name) return &l;
+  }
+  return nullptr;
+}
+
+MatrixOption matrix_option(const char* name, const std::string& rows_limit, const std::string& cols_limit) {
+  static const Limit one_row{"one row", 1}, none{"", 0};
+  auto find = [](const std::string& limit) {
+    const Limit* l = limit == one_row.name ? &one_row : find_limit(limit);
+    return l ? l : &none;
+  };
+  const Limit* rows = find(rows_limit);
+  const Limit* cols = find(cols_limit);
+  return MatrixOption{name, rows->name, static_cast<int>(rows->value), cols->name,
+                      static_cast<int>(cols->value)};
+}
+
 Error check_matrix(const char* name, const Matrix& m, int max_rows, int max_cols) {
-  MatrixOption o{name, limit_name(max_rows), max_rows, limit_name(max_cols), max_cols};
+  MatrixOption o = matrix_option(name, max_rows, max_cols);
   Error e = check_size(o, m.rows, m.cols, static_cast<double>(m.data.size()));
   return e.empty() ? check_entries(name, m, false) : e;
 }
@@ -220,6 +245,8 @@ const std::vector<Limit>& exported_limits() {
       {"maxSweepDks", kMaxSweepDks},           {"maxSweepKeys", kMaxSweepKeys},
       {"minTemperature", kMinScale},           {"maxTemperature", kMaxScale},
       {"maxScale", kMaxScale},
+      {"maxFlashTokens", limits::kMaxFlashTokens}, {"maxFlashBlock", limits::kMaxFlashBlock},
+      {"maxTraceTokens", limits::kMaxTraceTokens},
   };
   return all;
 }

@@ -147,6 +147,9 @@ const MatrixOption* matrix_option(const std::string& name);
 // An argument `name` with an entry point's own limits (e.g. flash attention's longer
 // sequences), named after the exported limit of that value when there is one.
 MatrixOption matrix_option(const char* name, int max_rows, int max_cols);
+// An argument `name` whose rows and columns are bounded by the exported limits of these names
+// (e.g. "maxFlashTokens", "maxDim"; "one row" is 1). Unknown names allow nothing.
+MatrixOption matrix_option(const char* name, const std::string& rows_limit, const std::string& cols_limit);
 
 // rows and cols within the option's limits and `count` = rows * cols numbers, checked before
 // anything is allocated. Doubles, so a JS length of 2^32 - 1 is judged as it is.

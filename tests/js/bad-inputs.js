@@ -117,7 +117,7 @@ export const CASES = [
   ['type', 'rope', 'first', (e) => e.rope({ x: ones(1, 2), first: -1 }), /^expected an integer from 0 to 1000000, got -1$/],
   // ---- pathological lengths: refused before any entry is read
   ['length', 'saturationSweep', 'dks', (e) => e.saturationSweep({ dks: sparse() }), /^expected at most 64 d_k values, got 4294967295$/],
-  ['length', 'attend', 'query', (e) => e.attend(att({ query: sparse() })), /^expected a matrix .*row 0 is undefined$/],
+  ['length', 'attend', 'query', (e) => e.attend(att({ query: sparse() })), /^expected 1 to 2048 rows \(engine\.limits\.maxTokens\), got 4294967295: attend keeps five/],
   ['length', 'softmax', 'scores', (e) => e.softmax({ scores: sparse() }), /^expected 1 to 2048 columns \(engine\.limits\.maxTokens\), got 4294967295$/],
   ['length', 'softmaxJacobian', 'p', (e) => e.softmaxJacobian(sparse()), /^expected 1 to 2048 columns \(engine\.limits\.maxTokens\), got 4294967295$/],
   ['length', 'attend', 'keyPadding', (e) => e.attend(att({ keyPadding: sparse() })), /^expected 1 to 2048 columns \(engine\.limits\.maxTokens\), got 4294967295$/],

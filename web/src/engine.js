@@ -194,8 +194,8 @@ function makeEngine(mod, simd) {
   const FLASH_OPTIONS = ['query', 'key', 'value', 'causal', 'keyPadding', 'window', 'stride', 'blockSize', 'queryOffset'];
   function flashArgs(o, tokens) {
     // flash attention's own limits: up to limits[tokens] rows
-    const size = (name, rows, cols, count) => mod.checkSizeIn(name, rows, cols, count, limits[tokens], limits.maxDim);
-    const flagsSize = (name, rows, cols, count) => mod.checkSizeIn(name, rows, cols, count, 1, limits[tokens]);
+    const size = (name, rows, cols, count) => mod.checkSizeIn(name, rows, cols, count, tokens, 'maxDim');
+    const flagsSize = (name, rows, cols, count) => mod.checkSizeIn(name, rows, cols, count, 'one row', tokens);
     return {
       query: matrixArg('query', o.query, size),
       key: matrixArg('key', o.key, size),
