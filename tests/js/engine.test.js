@@ -228,6 +228,20 @@ for (const simd of [true, false]) {
       }
     });
 
+    test('typed arrays are accepted wherever arrays are', () => {
+      const query = randomRows(3, 4, 90), key = randomRows(4, 4, 91), value = randomRows(4, 2, 92);
+      const mask = [[1, 0, 1, 1], [1, 1, 0, 1], [0, 1, 1, 1]];
+      const keyPadding = [false, true, false, false];
+      const plain = engine.attend({ query, key, value, mask, keyPadding });
+      const typed = engine.attend({ query: query.map((r) => Float64Array.from(r)), key, value,
+        mask: { rows: 3, cols: 4, data: Int32Array.from(mask.flat()) }, keyPadding: Uint8Array.from(keyPadding, Number) });
+      assert.deepEqual(typed, plain);
+      expectAttend('typed', typed, attendRef({ query, key, value, mask, keyPadding }));
+      const sweep = { nKeys: 4, trials: 3, seed: 2 };
+      assert.deepEqual(engine.saturationSweep({ ...sweep, dks: Int32Array.from([2, 8]) }), engine.saturationSweep({ ...sweep, dks: [2, 8] }));
+      assert.deepEqual(engine.softmaxJacobian(Float64Array.from([0.25, 0.75])), engine.softmaxJacobian([0.25, 0.75]));
+    });
+
     test('masks: causal, key padding and an explicit mask combine with AND', () => {
       const query = randomRows(4, 3, 15);
       const key = randomRows(4, 3, 16);
