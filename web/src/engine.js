@@ -138,6 +138,7 @@ function varianceChunk(name, x, maxBins) {
       scaled: moments(x.scaled),
       histogram: {
         edges: numbers('edges', h?.edges, maxBins + 1),
+        scaledEdges: numbers('scaledEdges', h?.scaledEdges, maxBins + 1),
         rawCounts: numbers('rawCounts', h?.rawCounts, maxBins),
         scaledCounts: numbers('scaledCounts', h?.scaledCounts, maxBins),
       },
