@@ -39,6 +39,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 
   if (!check_attend(a).empty()) return 0;
   AttendResult r = attend(a);
+  if (!r.error.empty()) return 0;  // refused: a stage would leave float32 (the message names it)
   d_k = a.key.cols;
 
   // Which rows may attend to anything, worked out here from the arguments.
