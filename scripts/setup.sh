@@ -11,6 +11,8 @@ if [ "${1:-}" = "--test" ]; then
   packages+=(libgtest-dev libbenchmark-dev chromium fonts-noto-cjk nlohmann-json3-dev librandom123-dev)
   # the sanitizer suite and the fuzzers: clang 14 with its ASan, UBSan and libFuzzer runtimes
   packages+=(clang-14 libclang-rt-14-dev)
+  # tests/js/export.test.js runs the page's exported NumPy and PyTorch code with /usr/bin/python3
+  packages+=(python3-numpy python3-torch)
 fi
 
 missing=()

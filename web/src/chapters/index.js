@@ -66,5 +66,6 @@ import scoreFunctions from './score-functions.js';
 import multihead from './multihead.js';
 import position from './position.js';
 import long from './long.js';
+import practice from './practice.js';
 
-export const chapters = [why, pipeline, masks, softmax, scaling, scoreFunctions, multihead, position, long];
+export const chapters = [why, pipeline, masks, softmax, scaling, scoreFunctions, multihead, position, long, practice];

@@ -1,0 +1,345 @@
+// The example on screen as code a learner can run: a NumPy script and a PyTorch script that
+// print the weights and output the page shows. Pure: no DOM, no engine calls. The inputs are
+// the engine's own float32 arguments, written with just enough digits to give back the same
+// float32 values, and the scripts compute in float32 as the engine does.
+//
+//   attentionSpec({ args, queryTokens, keyTokens, scoresTyped })  -> spec  (example.js's runExample)
+//   multiHeadSpec({ args, tokens })                              -> spec  (engine.multiHead's args)
+//   exportCode(spec, 'numpy' | 'torch')                          -> the script's text
+//
+// Every script ends with show(name, x): the name on one line, then one line per row of numbers
+// ("%.9g", "nan", "inf"), so tests/js/export.test.js can read them back.
+
+export const LANGS = ['numpy', 'torch'];
+
+// ---- numbers --------------------------------------------------------------------------------
+
+// The shortest decimal that reads back as the same float32 (at most 9 significant digits).
+export function float32Text(x) {
+  if (Number.isNaN(x)) return 'nan';
+  if (x === Infinity) return 'inf';
+  if (x === -Infinity) return '-inf';
+  if (Object.is(x, -0) || x === 0) return '0';
+  const f = Math.fround(x);
+  for (let p = 1; p <= 9; p++) {
+    const text = f.toPrecision(p);
+    if (Math.fround(Number(text)) === f) return String(Number(text));
+  }
+  return String(f);
+}
+
+// An engine matrix { rows, cols, data } or a nested array as a nested array of float32 values.
+function gridOf(m) {
+  if (Array.isArray(m)) return m.map((row) => (Array.isArray(row) ? row : [row]).map(Math.fround));
+  return Array.from({ length: m.rows }, (_, i) => Array.from(m.data.subarray(i * m.cols, (i + 1) * m.cols)));
+}
+
+function vectorOf(x) {
+  if (x == null) return undefined;
+  return Array.isArray(x) ? x.map(Math.fround) : Array.from(x.data);
+}
+
+// A Python list literal of a grid, one row per line, indented to line up under `lead`.
+function listText(grid, lead) {
+  const pad = ' '.repeat(lead.length + 1);
+  const rows = grid.map((row) => '[' + row.map(float32Text).join(', ') + ']');
+  return '[' + rows.join(',\n' + pad) + ']';
+}
+
+function boolListText(grid) {
+  return '[' + grid.map((row) => '[' + row.map((b) => (b ? 'True' : 'False')).join(', ') + ']').join(', ') + ']';
+}
+
+function flagsText(flags) {
+  return '[' + flags.map((b) => (b ? 'True' : 'False')).join(', ') + ']';
+}
+
+const comment = (text) => '# ' + String(text).replace(/[\r\n]+/g, ' ');
+const tokenList = (tokens) => tokens.map((t) => JSON.stringify(String(t)).slice(1, -1)).join(', ');
+
+// ---- specs ----------------------------------------------------------------------------------
+
+const FILLS = { 'neg-inf': '-inf', 'large-negative': '-1e9', zero: '0' };
+
+// A single-head example from the arguments of engine.attend (example.js's runExample gives
+// them). scoresTyped: Q holds the typed scores (K = V = I), so the script starts from them.
+export function attentionSpec({ args, queryTokens, keyTokens, scoresTyped = false }) {
+  const query = gridOf(args.query);
+  const key = gridOf(args.key);
+  const nq = query.length, nk = key.length;
+  const spec = {
+    kind: 'attention',
+    queryTokens: queryTokens || query.map((_, i) => `q${i + 1}`),
+    keyTokens: keyTokens || key.map((_, j) => `k${j + 1}`),
+    nq, nk,
+    score: args.score ?? 'scaled-dot',
+    causal: args.causal === true,
+    mask: args.mask ? gridOf(args.mask).map((row) => row.map((x) => x !== 0)) : undefined,
+    keyPadding: args.keyPadding && args.keyPadding.some(Boolean) ? args.keyPadding.map(Boolean) : undefined,
+    fill: args.maskFill ?? 'neg-inf',
+    temperature: args.temperature ?? 1,
+    stable: args.stable ?? true,
+  };
+  if (scoresTyped) {
+    spec.scores = query;
+  } else {
+    spec.Q = query;
+    spec.K = key;
+    spec.V = gridOf(args.value);
+    if (spec.score === 'general') spec.W = gridOf(args.general.W);
+    if (spec.score === 'additive') {
+      spec.additive = { Wq: gridOf(args.additive.Wq), Wk: gridOf(args.additive.Wk), v: vectorOf(args.additive.v) };
+    }
+  }
+  return spec;
+}
+
+// A multi-head layer (self- or cross-attention) from the arguments of engine.multiHead.
+export function multiHeadSpec({ args, tokens, sourceTokens }) {
+  const X = gridOf(args.query);
+  const Y = gridOf(args.key);
+  const Vin = gridOf(args.value);
+  const self = args.key === args.query && args.value === args.query;
+  return {
+    kind: 'multihead',
+    tokens: tokens || X.map((_, i) => `x${i + 1}`),
+    sourceTokens: self ? undefined : sourceTokens || Y.map((_, j) => `y${j + 1}`),
+    self,
+    X, Y: self ? undefined : Y, Vin: self || args.value === args.key ? undefined : Vin,
+    heads: args.heads,
+    d: X[0].length,
+    Wq: gridOf(args.Wq), Wk: gridOf(args.Wk), Wv: gridOf(args.Wv), Wo: gridOf(args.Wo),
+    bq: vectorOf(args.bq), bk: vectorOf(args.bk), bv: vectorOf(args.bv), bo: vectorOf(args.bo),
+    causal: args.causal === true,
+    mask: args.mask ? gridOf(args.mask).map((row) => row.map((x) => x !== 0)) : undefined,
+    keyPadding: args.keyPadding && args.keyPadding.some(Boolean) ? args.keyPadding.map(Boolean) : undefined,
+  };
+}
+
+// Rows whose every key is blocked (causal, explicit mask and padding together).
+function fullyMaskedRows(spec, nq, nk) {
+  const rows = [];
+  for (let i = 0; i < nq; i++) {
+    let any = false;
+    for (let j = 0; j < nk; j++) {
+      const ok = (!spec.mask || spec.mask[i][j]) && (!spec.causal || j <= i) && (!spec.keyPadding || !spec.keyPadding[j]);
+      any = any || ok;
+    }
+    if (!any) rows.push(i);
+  }
+  return rows;
+}
+
+const hasMask = (spec) => spec.causal || spec.mask !== undefined || spec.keyPadding !== undefined;
+
+// ---- NumPy ----------------------------------------------------------------------------------
+
+const SHOW_NUMPY = [
+  'def show(name, x):',
+  '    print(name)',
+  '    for row in np.atleast_2d(x):',
+  '        print("  ".join("%.9g" % v for v in row))',
+];
+
+const SHOW_TORCH = [
+  'def show(name, x):',
+  '    print(name)',
+  '    for row in x.detach().reshape(-1, x.shape[-1]).tolist():',
+  '        print("  ".join("%.9g" % v for v in row))',
+];
+
+function header(spec) {
+  if (spec.kind === 'multihead') {
+    const src = spec.self ? 'self-attention' : `cross-attention over ${spec.sourceTokens.length} source tokens (${tokenList(spec.sourceTokens)})`;
+    return [comment(`Multi-head ${src}: ${spec.tokens.length} tokens (${tokenList(spec.tokens)}),`),
+      comment(`d_model = ${spec.d}, ${spec.heads} heads of d_k = ${spec.d / spec.heads}.`)];
+  }
+  const what = spec.scores ? 'scores typed by hand' : `${spec.score} scores, d_k = ${spec.K[0].length}`;
+  return [comment(`Attention on the example on screen: ${spec.nq} queries (${tokenList(spec.queryTokens)}),`),
+    comment(`${spec.nk} keys (${tokenList(spec.keyTokens)}); ${what}.`)];
+}
+
+function numpyAttention(spec) {
+  const { nq, nk } = spec;
+  const L = ['import numpy as np', '', ...header(spec), ''];
+  const f32 = (name, grid, shape) => `${name} = np.array(${listText(grid, `${name} = np.array(`)}, dtype=np.float32)  # ${shape}`;
+  if (spec.scores) {
+    L.push(f32('scores', spec.scores, '(n_q, n_k)'));
+  } else {
+    L.push(f32('Q', spec.Q, '(n_q, d_k)'), f32('K', spec.K, '(n_k, d_k)'), f32('V', spec.V, '(n_k, d_v)'), '');
+    if (spec.score === 'general') {
+      L.push(f32('W', spec.W, '(d_q, d_k)'), 'scores = (Q @ W) @ K.T                      # general score q W kᵀ: (n_q, n_k)');
+    } else if (spec.score === 'additive') {
+      L.push(f32('Wq', spec.additive.Wq, '(h, d_q)'), f32('Wk', spec.additive.Wk, '(h, d_k)'),
+        f32('v', [spec.additive.v], '(1, h)'),
+        'hidden = np.tanh((Q @ Wq.T)[:, None, :] + (K @ Wk.T)[None, :, :])  # (n_q, n_k, h)',
+        'scores = hidden @ v[0]                       # additive score vᵀ tanh(Wq q + Wk k): (n_q, n_k)');
+    } else {
+      L.push('scores = Q @ K.T                             # (n_q, n_k)');
+      if (spec.score === 'scaled-dot') L.push('scores = scores / np.sqrt(np.float32(K.shape[1]))  # divide by √d_k');
+    }
+  }
+  if (spec.temperature !== 1) L.push(`scores = scores / np.float32(${float32Text(spec.temperature)})  # temperature T`);
+  if (hasMask(spec)) {
+    L.push('', 'allowed = np.ones(scores.shape, dtype=bool)  # True = the query may attend to the key');
+    if (spec.mask) L.push(`allowed &= np.array(${boolListText(spec.mask)})  # the explicit mask`);
+    if (spec.causal) L.push('allowed &= np.tril(np.ones(scores.shape, dtype=bool))  # causal: key j <= query i');
+    if (spec.keyPadding) L.push(`allowed &= ~np.array(${flagsText(spec.keyPadding)})[None, :]  # padding keys`);
+    L.push(`scores = np.where(allowed, scores, np.float32(${FILLS[spec.fill] === '-inf' ? '-np.inf' : FILLS[spec.fill]}))  # blocked scores get the fill`);
+  }
+  L.push('', '# softmax along each row (axis=-1)');
+  if (spec.stable) L.push('scores = scores - scores.max(axis=-1, keepdims=True)  # subtract the row max (stable)');
+  else L.push('# no max subtraction (the naive softmax): exp can overflow to inf');
+  L.push('e = np.exp(scores)', 'weights = e / e.sum(axis=-1, keepdims=True)  # (n_q, n_k)');
+  if (spec.stable && spec.fill === 'neg-inf' && fullyMaskedRows(spec, nq, nk).length) {
+    L.push('# A row with every key blocked is NaN here (-inf - -inf); this engine gives it zero weights.',
+      'weights[~allowed.any(axis=-1)] = 0');
+  }
+  if (!spec.scores) L.push('output = weights @ V                          # (n_q, d_v)');
+  L.push('', ...SHOW_NUMPY, '', 'show("weights", weights)');
+  if (!spec.scores) L.push('show("output", output)');
+  return L.join('\n') + '\n';
+}
+
+function numpyMultiHead(spec) {
+  const L = ['import numpy as np', '', ...header(spec), ''];
+  const f32 = (name, grid, shape) => `${name} = np.array(${listText(grid, `${name} = np.array(`)}, dtype=np.float32)  # ${shape}`;
+  L.push(f32('X', spec.X, '(n, d_model)'));
+  if (!spec.self) L.push(f32('Y', spec.Y, '(m, d_model)'));
+  if (spec.Vin) L.push(f32('Z', spec.Vin, '(m, d_model)'));
+  L.push('# weights in torch.nn.Linear\'s layout (out, in): y = x Wᵀ + b');
+  for (const w of ['Wq', 'Wk', 'Wv', 'Wo']) L.push(f32(w, spec[w], '(d_model, d_model)'));
+  for (const b of ['bq', 'bk', 'bv', 'bo']) if (spec[b]) L.push(f32(b, [spec[b]], '(1, d_model)'));
+  const src = spec.self ? 'X' : 'Y';
+  const vsrc = spec.Vin ? 'Z' : src;
+  const plus = (b) => (spec[b] ? ` + ${b}` : '');
+  L.push(`h = ${spec.heads}`, 'd_k = X.shape[1] // h', '',
+    `Q = X @ Wq.T${plus('bq')}`, `K = ${src} @ Wk.T${plus('bk')}`, `V = ${vsrc} @ Wv.T${plus('bv')}`);
+  const nq = spec.X.length, nk = (spec.Y || spec.X).length;
+  if (hasMask(spec)) {
+    L.push('allowed = np.ones((Q.shape[0], K.shape[0]), dtype=bool)  # True = may attend');
+    if (spec.mask) L.push(`allowed &= np.array(${boolListText(spec.mask)})  # the explicit mask`);
+    if (spec.causal) L.push('allowed &= np.tril(np.ones(allowed.shape, dtype=bool))  # causal');
+    if (spec.keyPadding) L.push(`allowed &= ~np.array(${flagsText(spec.keyPadding)})[None, :]  # padding keys`);
+  }
+  L.push('heads = []', 'for i in range(h):', '    cols = slice(i * d_k, (i + 1) * d_k)  # head i sees its own d_k columns',
+    '    scores = Q[:, cols] @ K[:, cols].T / np.sqrt(np.float32(d_k))');
+  if (hasMask(spec)) L.push('    scores = np.where(allowed, scores, np.float32(-np.inf))');
+  L.push('    scores = scores - scores.max(axis=-1, keepdims=True)', '    e = np.exp(scores)',
+    '    w = e / e.sum(axis=-1, keepdims=True)');
+  if (hasMask(spec) && fullyMaskedRows(spec, nq, nk).length) L.push('    w[~allowed.any(axis=-1)] = 0  # this engine: a fully blocked row attends to nothing');
+  L.push('    heads.append((w, w @ V[:, cols]))', '',
+    'concat = np.concatenate([out for _, out in heads], axis=1)  # (n, d_model)',
+    `output = concat @ Wo.T${plus('bo')}`, '', ...SHOW_NUMPY, '',
+    'for i, (w, _) in enumerate(heads):', '    show("head %d weights" % (i + 1), w)', 'show("output", output)');
+  return L.join('\n') + '\n';
+}
+
+// ---- PyTorch --------------------------------------------------------------------------------
+
+const TORCH_IMPORTS = ['import math', 'import torch', 'import torch.nn.functional as F'];
+
+function torchAttention(spec) {
+  const { nq, nk } = spec;
+  const L = [...TORCH_IMPORTS, '', ...header(spec), ''];
+  const t = (name, grid, shape) => `${name} = torch.tensor(${listText(grid, `${name} = torch.tensor(`)}, dtype=torch.float32)  # ${shape}`;
+  if (spec.scores) {
+    L.push(t('scores', spec.scores, '(n_q, n_k)'));
+  } else {
+    L.push(t('Q', spec.Q, '(n_q, d_k)'), t('K', spec.K, '(n_k, d_k)'), t('V', spec.V, '(n_k, d_v)'), '');
+    if (spec.score === 'general') {
+      L.push(t('W', spec.W, '(d_q, d_k)'), 'scores = (Q @ W) @ K.T                      # general score q W kᵀ: (n_q, n_k)');
+    } else if (spec.score === 'additive') {
+      L.push(t('Wq', spec.additive.Wq, '(h, d_q)'), t('Wk', spec.additive.Wk, '(h, d_k)'),
+        t('v', [spec.additive.v], '(1, h)'),
+        'hidden = torch.tanh(F.linear(Q, Wq)[:, None, :] + F.linear(K, Wk)[None, :, :])  # (n_q, n_k, h)',
+        'scores = hidden @ v[0]                       # additive score vᵀ tanh(Wq q + Wk k): (n_q, n_k)');
+    } else {
+      L.push('scores = Q @ K.T                             # (n_q, n_k)');
+      if (spec.score === 'scaled-dot') L.push('scores = scores / math.sqrt(K.shape[-1])     # divide by √d_k');
+    }
+  }
+  if (spec.temperature !== 1) L.push(`scores = scores / ${float32Text(spec.temperature)}  # temperature T`);
+  if (hasMask(spec)) {
+    L.push('', 'blocked = torch.zeros(scores.shape, dtype=torch.bool)  # True = the key is hidden from the query');
+    if (spec.mask) L.push(`blocked |= ~torch.tensor(${boolListText(spec.mask)})  # the explicit mask`);
+    if (spec.causal) L.push('blocked |= torch.ones(scores.shape, dtype=torch.bool).triu(1)  # causal: no key after the query');
+    if (spec.keyPadding) L.push(`blocked |= torch.tensor(${flagsText(spec.keyPadding)})[None, :]  # padding keys`);
+    const fill = spec.fill === 'neg-inf' ? "float('-inf')" : FILLS[spec.fill] === '0' ? '0.0' : '-1e9';
+    L.push(`scores = scores.masked_fill(blocked, ${fill})  # blocked scores get the fill`);
+  }
+  L.push('');
+  if (spec.stable) {
+    L.push('weights = F.softmax(scores, dim=-1)           # along each row; subtracts the row max inside');
+  } else {
+    L.push('# the naive softmax, no max subtraction (F.softmax always subtracts it): exp can overflow',
+      'e = torch.exp(scores)', 'weights = e / e.sum(dim=-1, keepdim=True)');
+  }
+  if (spec.stable && spec.fill === 'neg-inf' && fullyMaskedRows(spec, nq, nk).length) {
+    L.push('# F.softmax gives NaN for a row with every key blocked; this engine gives it zero weights.',
+      'weights = weights.masked_fill(blocked.all(dim=-1, keepdim=True), 0.0)');
+  }
+  if (!spec.scores) L.push('output = weights @ V                          # (n_q, d_v)');
+  L.push('', ...SHOW_TORCH, '', 'show("weights", weights)');
+  if (!spec.scores) L.push('show("output", output)');
+  return L.join('\n') + '\n';
+}
+
+function torchMultiHead(spec) {
+  const L = ['import torch', '', ...header(spec), ''];
+  const t = (name, grid, shape) => `${name} = torch.tensor(${listText(grid, `${name} = torch.tensor(`)}, dtype=torch.float32)  # ${shape}`;
+  L.push(t('X', spec.X, '(n, d_model)'));
+  if (!spec.self) L.push(t('Y', spec.Y, '(m, d_model)'));
+  if (spec.Vin) L.push(t('Z', spec.Vin, '(m, d_model)'));
+  L.push('# weights in (out, in) layout, as torch.nn.Linear keeps them: y = x Wᵀ + b');
+  for (const w of ['Wq', 'Wk', 'Wv', 'Wo']) L.push(t(w, spec[w], '(d_model, d_model)'));
+  const bias = ['bq', 'bk', 'bv', 'bo'].some((b) => spec[b]);
+  for (const b of ['bq', 'bk', 'bv', 'bo']) if (spec[b]) L.push(`${b} = torch.tensor([${spec[b].map(float32Text).join(', ')}], dtype=torch.float32)  # (d_model,)`);
+  const zeros = 'torch.zeros(X.shape[1])';
+  const bv = (b) => (spec[b] ? b : zeros);
+  L.push('',
+    `mha = torch.nn.MultiheadAttention(embed_dim=X.shape[1], num_heads=${spec.heads}, bias=${bias ? 'True' : 'False'}, batch_first=True)`,
+    'mha.eval()  # no dropout',
+    'with torch.no_grad():',
+    '    mha.in_proj_weight.copy_(torch.cat([Wq, Wk, Wv]))  # W_q, W_k, W_v stacked: (3 d_model, d_model)',
+    '    mha.out_proj.weight.copy_(Wo)');
+  if (bias) {
+    L.push(`    mha.in_proj_bias.copy_(torch.cat([${bv('bq')}, ${bv('bk')}, ${bv('bv')}]))`, `    mha.out_proj.bias.copy_(${bv('bo')})`);
+  }
+  const nq = spec.X.length, nk = (spec.Y || spec.X).length;
+  const extra = [];
+  if (spec.mask || spec.causal) {
+    L.push('', 'attn_mask = torch.zeros((X.shape[0], ' + (spec.self ? 'X' : 'Y') + '.shape[0]), dtype=torch.bool)  # True = blocked');
+    if (spec.mask) L.push(`attn_mask |= ~torch.tensor(${boolListText(spec.mask)})  # the explicit mask`);
+    if (spec.causal) L.push('attn_mask |= torch.ones(attn_mask.shape, dtype=torch.bool).triu(1)  # causal');
+    extra.push('attn_mask=attn_mask');
+  }
+  if (spec.keyPadding) {
+    L.push(`key_padding_mask = torch.tensor([${flagsText(spec.keyPadding)}])  # (batch, m): True = padding`);
+    extra.push('key_padding_mask=key_padding_mask');
+  }
+  const src = spec.self ? 'X' : 'Y';
+  const vsrc = spec.Vin ? 'Z' : src;
+  L.push('',
+    '# batch_first=True: inputs are (batch, tokens, d_model); here the batch holds one sequence.',
+    '# average_attn_weights=False keeps one (n, m) weight matrix per head.',
+    `output, weights = mha(X[None], ${src}[None], ${vsrc}[None], need_weights=True, average_attn_weights=False${extra.map((e) => ', ' + e).join('')})`,
+    'output, weights = output[0], weights[0]  # (n, d_model), (heads, n, m)');
+  if ((spec.mask || spec.causal || spec.keyPadding) && fullyMaskedRows(spec, nq, nk).length) {
+    L.push('# torch gives NaN for a row with every key blocked; this engine gives it zero weights,',
+      '# so that row of concat is 0 and its output is the output bias.',
+      'weights = torch.nan_to_num(weights)',
+      `output = torch.where(output.isnan(), ${bias ? 'mha.out_proj.bias.expand_as(output)' : 'torch.zeros_like(output)'}, output)`);
+  }
+  L.push('', ...SHOW_TORCH, '',
+    'for i in range(weights.shape[0]):', '    show("head %d weights" % (i + 1), weights[i])', 'show("output", output)');
+  return L.join('\n') + '\n';
+}
+
+// ---- entry point ----------------------------------------------------------------------------
+
+export function exportCode(spec, lang) {
+  if (!LANGS.includes(lang)) throw new RangeError(`lang: expected 'numpy' or 'torch', got ${lang}`);
+  if (spec.kind === 'multihead') return lang === 'numpy' ? numpyMultiHead(spec) : torchMultiHead(spec);
+  return lang === 'numpy' ? numpyAttention(spec) : torchAttention(spec);
+}
