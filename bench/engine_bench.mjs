@@ -4,7 +4,9 @@
 //       build, plain JavaScript loops, onnxruntime-web (wasm, numThreads = 1) and
 //       @tensorflow/tfjs-backend-wasm (K transposed first, then matMul: its fastest form).
 //       Rounds are interleaved (every runner once per round, in rotating order) and the table
-//       shows medians, GFLOP/s (4 n² d flops) and each runner's time over our SIMD build's.
+//       shows medians of process CPU time (steady on a busy machine, where wall time also counts
+//       the waits; the wall-time median is shown beside it), GFLOP/s (4 n² d flops, from CPU
+//       time) and each runner's time over our SIMD build's.
 //       Every runner's output is checked against a double-precision reference first.
 //   (b) the variance experiment: 100,000 pairs q, k at d_k = 256, SIMD vs scalar vs plain JS.
 //   node bench/engine_bench.mjs            (after scripts/build.sh wasm; npm run bench does both)
@@ -198,10 +200,10 @@ const runners = [
 const fmtMs = (ms) => (ms < 10 ? ms.toFixed(2) : ms < 100 ? ms.toFixed(1) : ms.toFixed(0));
 const pad = (s, w) => String(s).padStart(w);
 
-console.log(`Peers: single-head attention, d = ${D}, fp32, one thread, medians of interleaved rounds`);
+console.log(`Peers: single-head attention, d = ${D}, fp32, one thread, medians of interleaved rounds (CPU time)`);
 for (const r of runners) console.log(`  ${r.name.padEnd(16)} ${r.path}`);
 console.log('');
-console.log(`${pad('n', 5)}  ${'runner'.padEnd(16)} ${pad('ms', 8)} ${pad('GFLOP/s', 8)} ${pad('÷ SIMD', 7)}  ${pad('max err', 8)}`);
+console.log(`${pad('n', 5)}  ${'runner'.padEnd(16)} ${pad('cpu ms', 8)} ${pad('GFLOP/s', 8)} ${pad('÷ SIMD', 7)}  ${pad('max err', 8)} ${pad('wall ms', 8)}`);
 
 const summary = {};  // n -> name -> median ms
 for (const n of SIZES) {
@@ -216,16 +218,19 @@ for (const n of SIZES) {
       continue;
     }
     const err = checkRows(`${r.name} at n = ${n}`, await fn(), ref, rowIds, D);  // also the warm-up
-    live.push({ r, fn, err, times: [] });
+    live.push({ r, fn, err, times: [], walls: [] });
   }
   const timed = live.filter((x) => x.fn);
   const rounds = ROUNDS(n);
   for (let round = 0; round < rounds; round++) {
     for (let i = 0; i < timed.length; i++) {
       const x = timed[(i + round) % timed.length];
+      const c0 = process.cpuUsage();
       const t0 = performance.now();
       await x.fn();
-      x.times.push(performance.now() - t0);
+      x.walls.push(performance.now() - t0);
+      const c = process.cpuUsage(c0);
+      x.times.push((c.user + c.system) / 1000);
     }
   }
   summary[n] = {};
@@ -239,7 +244,7 @@ for (const n of SIZES) {
     const ms = summary[n][x.r.name];
     const gflops = (4 * n * n * D) / (ms * 1e6);
     const ratio = simdMs ? (ms / simdMs).toFixed(2) + 'x' : '-';
-    console.log(`${pad(n, 5)}  ${x.r.name.padEnd(16)} ${pad(fmtMs(ms), 8)} ${pad(gflops.toFixed(2), 8)} ${pad(ratio, 7)}  ${pad(x.err.toExponential(1), 8)}`);
+    console.log(`${pad(n, 5)}  ${x.r.name.padEnd(16)} ${pad(fmtMs(ms), 8)} ${pad(gflops.toFixed(2), 8)} ${pad(ratio, 7)}  ${pad(x.err.toExponential(1), 8)} ${pad(fmtMs(median(x.walls)), 8)}`);
   }
 }
 
@@ -295,12 +300,13 @@ if (!process.env.BENCH_SIZES) {
   for (const [, fn] of tasks) fn();
   for (let round = 0; round < 5; round++) {
     tasks.forEach(([, fn], i) => {
-      const t0 = performance.now();
+      const c0 = process.cpuUsage();
       fn();
-      times[i].push(performance.now() - t0);
+      const c = process.cpuUsage(c0);
+      times[i].push((c.user + c.system) / 1000);
     });
   }
-  console.log(`\nVariance experiment, d_k = ${dk}, ${samples} pairs (medians of 5 interleaved rounds)`);
+  console.log(`\nVariance experiment, d_k = ${dk}, ${samples} pairs (CPU time, medians of 5 interleaved rounds)`);
   const base = median(times[0]);
   tasks.forEach(([name], i) => {
     const ms = median(times[i]);

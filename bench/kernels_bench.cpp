@@ -1,5 +1,6 @@
 // Native benchmarks of the scalar reference kernels and the variance experiment.
-// (The SIMD kernels are wasm-only: bench/engine_bench.mjs times them under Node.)
+// (The SIMD kernels are wasm-only: bench/kernels_wasm_bench.cpp times the same kernels in both
+// wasm builds, and bench/engine_bench.mjs the engine, under Node.)
 #include <cstdint>
 #include <vector>
 

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Benchmarks: the native scalar kernels (Google Benchmark, short runs), then the engine under
+# Benchmarks: the native scalar kernels (Google Benchmark, short runs), the same kernels as wasm
+# (bench/kernels_wasm_bench.cpp: SIMD and scalar builds), then the engine under
 # Node against its peers (bench/engine_bench.mjs: our SIMD and scalar builds, plain JavaScript,
 # onnxruntime-web and tfjs-wasm, side by side in one process), tiled attention against the
 # naive path (bench/flash_bench.mjs) and 1 vs 2 Web Workers in Chromium (bench/workers_bench.mjs).
@@ -19,6 +20,12 @@ if grep -q attn_bench <<<"$targets"; then
 else
   echo "(Google Benchmark not found: skipped; install libbenchmark-dev)"
 fi
+
+echo "== the kernels as wasm under Node (each build: dispatched kernel vs scalar reference)"
+for b in simd scalar; do
+  cmake --build "build/wasm-$b" -j "${JOBS:-2}" --target kernels_wasm_bench >/dev/null
+  node "build/wasm-$b/kernels_wasm_bench.js"
+done
 
 echo "== the engine under Node against its peers (onnxruntime-web, tfjs-wasm, plain JS)"
 node bench/engine_bench.mjs

@@ -1,6 +1,8 @@
 // Row-wise dot products, scalar reference. Four interleaved accumulators in lane order
 // (acc[l] sums a[4j+l] b[4j+l]), combined as (acc0 + acc1) + (acc2 + acc3), then the tail:
 // exactly the arithmetic of the SIMD version, so both give the same bits.
+#include <cstddef>
+
 #include "kernels/kernels.h"
 
 namespace attn::kernels {
@@ -8,8 +10,8 @@ namespace attn::kernels {
 // out[i] = a_i · b_i   a, b: (count, d)   out: (count)
 void dot_rows_scalar(const float* a, const float* b, float* out, int count, int d) {
   for (int i = 0; i < count; ++i) {
-    const float* ai = a + static_cast<long>(i) * d;
-    const float* bi = b + static_cast<long>(i) * d;
+    const float* ai = a + static_cast<std::ptrdiff_t>(i) * d;
+    const float* bi = b + static_cast<std::ptrdiff_t>(i) * d;
     float acc0 = 0.0f, acc1 = 0.0f, acc2 = 0.0f, acc3 = 0.0f;
     int p = 0;
     for (; p + 4 <= d; p += 4) {

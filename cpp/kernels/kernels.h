@@ -5,7 +5,11 @@
 // Determinism contract: the scalar and SIMD versions of dot_rows and fill_normal perform the
 // same float operations in the same order (four interleaved accumulators, lane order; the same
 // Box–Muller steps on the same Philox words), so the native, wasm-scalar and wasm-SIMD builds
-// return bit-identical results for them.
+// return bit-identical results for them. So do gemm_abt and gemm_ab: every output is 0, then
+// + a[i][p] b[p][j] for p = 0, 1, ..., k - 1, each product and sum rounded to float (the SIMD
+// version computes 4x8 blocks of outputs at once, each in that order). softmax_rows agrees to
+// a few float ulps (its SIMD exp is a polynomial; std::exp differs between libraries anyway).
+// The SIMD horizontal sum of a vector is (l0 + l1) + (l2 + l3) (wasmsimd_util.h, hsum).
 #pragma once
 
 #include <cstddef>
@@ -32,7 +36,9 @@ void fill_normal_scalar(const RandomStream& s, std::uint64_t first, float* out, 
 void fill_uniform_scalar(const RandomStream& s, std::uint64_t first, float* out, std::size_t count);
 
 #if defined(ATTN_SIMD)
-// ---- wasm SIMD128 versions (same signatures, same results within float rounding) ------
+// ---- wasm SIMD128 versions (same signatures; same results as the contract above says) --
+// gemm_*_wasmsimd pack the right-hand operand into a workspace that grows to the largest call
+// and is kept for later ones (one thread), so they allocate only when a call is larger.
 void gemm_abt_wasmsimd(const float* a, const float* b, float* c, int m, int n, int k);
 void gemm_ab_wasmsimd(const float* a, const float* b, float* c, int m, int n, int k);
 void softmax_rows_wasmsimd(float* x, int rows, int cols, bool stable);

@@ -1,5 +1,6 @@
 // Row softmax, scalar reference: std::exp, float sums.
 #include <cmath>
+#include <cstddef>
 
 #include "kernels/kernels.h"
 
@@ -8,7 +9,7 @@ namespace attn::kernels {
 // x: (rows, cols), in place. stable: exp(x - max) / sum; naive: exp(x) / sum.
 void softmax_rows_scalar(float* x, int rows, int cols, bool stable) {
   for (int r = 0; r < rows; ++r) {
-    float* row = x + static_cast<long>(r) * cols;
+    float* row = x + static_cast<std::ptrdiff_t>(r) * cols;
     float shift = 0.0f;
     if (stable) {
       shift = row[0];
