@@ -9,13 +9,11 @@
 // Each c[i][j] is accumulated exactly as in the scalar reference: 0, then + a[i][p] b[p][j]
 // for p = 0, 1, ..., each product and sum rounded to float (no fused multiply-add in wasm),
 // so the results are bit-identical to gemm_abt_scalar and gemm_ab_scalar.
-// The panels live in a workspace that grows to the largest product asked for and is reused by
-// later calls (the module runs on one thread).
+// The panels live in the caller's Workspace, or in one of the call's own (kernels.h).
 #include <wasm_simd128.h>
 
 #include <algorithm>
 #include <cstddef>
-#include <vector>
 
 #include "kernels/kernels.h"
 #include "kernels/wasmsimd_util.h"
@@ -26,14 +24,6 @@ namespace {
 
 constexpr int kCols = 8;  // columns of a panel and of a block of c
 constexpr int kRows = 4;  // rows of a block of c
-
-// A float buffer of at least `floats`, 16-byte aligned, kept between calls.
-float* workspace(std::vector<v128_t>& storage, std::size_t floats) {
-  if (storage.size() * 4 < floats) storage.resize((floats + 3) / 4);
-  return reinterpret_cast<float*>(storage.data());
-}
-
-std::vector<v128_t> abt_panels, ab_panels;
 
 // c[0..ROWS][0..cols] = a[0..ROWS][0..k] panel   a: rows lda apart; panel: (k, 8); cols <= 8
 template <int ROWS>
@@ -92,10 +82,12 @@ void multiply_panels(const float* a, const float* panels, float* c, int m, int n
 
 // ---- c = a bᵀ ------------------------------------------------------------------------------
 // c = a bᵀ   a: (m, k)  b: (n, k)  c: (m, n)
-void gemm_abt_wasmsimd(const float* a, const float* b, float* c, int m, int n, int k) {
+void gemm_abt_wasmsimd(const float* a, const float* b, float* c, int m, int n, int k,
+                       Workspace* ws) {
   const int n8 = (n + kCols - 1) / kCols * kCols;
   // panels: (n8 / 8, k, 8); panel j/8 holds rows j..j+8 of b, transposed
-  float* panels = workspace(abt_panels, static_cast<std::size_t>(n8) * k);
+  Workspace own;
+  float* panels = (ws ? ws : &own)->floats(static_cast<std::size_t>(n8) * k);
   for (int j = 0; j < n8; j += kCols) {
     float* panel = panels + static_cast<std::ptrdiff_t>(j) * k;
     for (int jj = 0; jj < kCols; ++jj) {
@@ -114,10 +106,12 @@ void gemm_abt_wasmsimd(const float* a, const float* b, float* c, int m, int n, i
 
 // ---- c = a b -------------------------------------------------------------------------------
 // c = a b   a: (m, k)  b: (k, n)  c: (m, n)
-void gemm_ab_wasmsimd(const float* a, const float* b, float* c, int m, int n, int k) {
+void gemm_ab_wasmsimd(const float* a, const float* b, float* c, int m, int n, int k,
+                      Workspace* ws) {
   const int n8 = (n + kCols - 1) / kCols * kCols;
   // panels: (n8 / 8, k, 8); panel j/8 holds columns j..j+8 of b
-  float* panels = workspace(ab_panels, static_cast<std::size_t>(n8) * k);
+  Workspace own;
+  float* panels = (ws ? ws : &own)->floats(static_cast<std::size_t>(n8) * k);
   for (int j = 0; j < n8; j += kCols) {
     float* panel = panels + static_cast<std::ptrdiff_t>(j) * k;
     const int cols = std::min(kCols, n - j);

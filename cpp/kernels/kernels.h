@@ -14,10 +14,27 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 #include "kernels/philox.h"
 
 namespace attn::kernels {
+
+// Scratch memory for the packed operands of the SIMD products. A caller that multiplies many
+// times (the tiles of flash attention) keeps one for the whole computation and passes it to
+// every call, so packing allocates only when a call needs more room than the ones before.
+// Without one, a call packs into a buffer of its own and frees it before returning.
+class Workspace {
+ public:
+  // At least n floats, valid until the next call.
+  float* floats(std::size_t n) {
+    if (storage_.size() < n) storage_.resize(n);
+    return storage_.data();
+  }
+
+ private:
+  std::vector<float> storage_;
+};
 
 // ---- scalar references ------------------------------------------------------------------
 // c = a bᵀ        a: (m, k)  b: (n, k)  c: (m, n)
@@ -37,10 +54,10 @@ void fill_uniform_scalar(const RandomStream& s, std::uint64_t first, float* out,
 
 #if defined(ATTN_SIMD)
 // ---- wasm SIMD128 versions (same signatures; same results as the contract above says) --
-// gemm_*_wasmsimd pack the right-hand operand into a workspace that grows to the largest call
-// and is kept for later ones (one thread), so they allocate only when a call is larger.
-void gemm_abt_wasmsimd(const float* a, const float* b, float* c, int m, int n, int k);
-void gemm_ab_wasmsimd(const float* a, const float* b, float* c, int m, int n, int k);
+void gemm_abt_wasmsimd(const float* a, const float* b, float* c, int m, int n, int k,
+                       Workspace* ws = nullptr);
+void gemm_ab_wasmsimd(const float* a, const float* b, float* c, int m, int n, int k,
+                      Workspace* ws = nullptr);
 void softmax_rows_wasmsimd(float* x, int rows, int cols, bool stable);
 void dot_rows_wasmsimd(const float* a, const float* b, float* out, int count, int d);
 void fill_normal_wasmsimd(const RandomStream& s, std::uint64_t first, float* out, std::size_t count);
@@ -53,11 +70,24 @@ void fill_normal_wasmsimd(const RandomStream& s, std::uint64_t first, float* out
 #define ATTN_KERNEL(name) name##_scalar
 #endif
 
-inline void gemm_abt(const float* a, const float* b, float* c, int m, int n, int k) {
-  ATTN_KERNEL(gemm_abt)(a, b, c, m, n, k);
+// ws: optional scratch for the SIMD build's packing (see Workspace); the scalar build needs none.
+inline void gemm_abt(const float* a, const float* b, float* c, int m, int n, int k,
+                     Workspace* ws = nullptr) {
+#if defined(ATTN_SIMD)
+  gemm_abt_wasmsimd(a, b, c, m, n, k, ws);
+#else
+  (void)ws;
+  gemm_abt_scalar(a, b, c, m, n, k);
+#endif
 }
-inline void gemm_ab(const float* a, const float* b, float* c, int m, int n, int k) {
-  ATTN_KERNEL(gemm_ab)(a, b, c, m, n, k);
+inline void gemm_ab(const float* a, const float* b, float* c, int m, int n, int k,
+                    Workspace* ws = nullptr) {
+#if defined(ATTN_SIMD)
+  gemm_ab_wasmsimd(a, b, c, m, n, k, ws);
+#else
+  (void)ws;
+  gemm_ab_scalar(a, b, c, m, n, k);
+#endif
 }
 inline void softmax_rows(float* x, int rows, int cols, bool stable) {
   ATTN_KERNEL(softmax_rows)(x, rows, cols, stable);

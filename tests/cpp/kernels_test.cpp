@@ -28,7 +28,10 @@ struct Kernel {
 };
 const Kernel kKernels[] = {
     {"scalar", gemm_abt_scalar, gemm_ab_scalar, softmax_rows_scalar, dot_rows_scalar},
-    {"dispatched", gemm_abt, gemm_ab, softmax_rows, dot_rows},
+    {"dispatched",
+     [](const float* a, const float* b, float* c, int m, int n, int k) { gemm_abt(a, b, c, m, n, k); },
+     [](const float* a, const float* b, float* c, int m, int n, int k) { gemm_ab(a, b, c, m, n, k); },
+     softmax_rows, dot_rows},
 };
 
 TEST(GemmKernel, AbtMatchesDoubleReference) {

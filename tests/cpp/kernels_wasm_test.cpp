@@ -106,21 +106,23 @@ TEST(WasmSimd, GemmAbBitIdentical) {
 }
 
 // Attention-sized products: gemm_abt splits the columns into chunks of panels past about
-// 32768 / k columns (here 520 at k = 63), and the packing workspace is reused after a larger
-// call; large inputs in [90, 100] keep their exact floats too.
+// 32768 / k columns (here 520 at k = 63); one Workspace serves every call, so later, smaller
+// products pack over the stale panels of larger ones; inputs in [90, 100] keep their exact
+// floats too.
 TEST(WasmSimd, GemmLargeShapesBitIdentical) {
   struct Shape { int m, n, k; float lo, hi; };
+  Workspace ws;
   for (Shape s : {Shape{37, 1100, 63, -1.0f, 1.0f}, Shape{6, 77, 256, 90.0f, 100.0f},
-                  Shape{130, 64, 1029, -1.0f, 1.0f}}) {
+                  Shape{130, 64, 1029, -1.0f, 1.0f}, Shape{5, 3, 7, -1.0f, 1.0f}}) {
     auto a = inputs(s.m * s.k, s.m + s.k, s.lo, s.hi);
     auto bt = inputs(s.n * s.k, s.n + 3, s.lo, s.hi);   // (n, k) for abt
     auto b = inputs(s.k * s.n, s.n + 5, s.lo, s.hi);    // (k, n) for ab
     std::vector<float> want(s.m * s.n), got(s.m * s.n);
     gemm_abt_scalar(a.data(), bt.data(), want.data(), s.m, s.n, s.k);
-    gemm_abt_wasmsimd(a.data(), bt.data(), got.data(), s.m, s.n, s.k);
+    gemm_abt_wasmsimd(a.data(), bt.data(), got.data(), s.m, s.n, s.k, &ws);
     ASSERT_EQ(got, want) << "abt " << s.m << "x" << s.n << "x" << s.k;
     gemm_ab_scalar(a.data(), b.data(), want.data(), s.m, s.n, s.k);
-    gemm_ab_wasmsimd(a.data(), b.data(), got.data(), s.m, s.n, s.k);
+    gemm_ab_wasmsimd(a.data(), b.data(), got.data(), s.m, s.n, s.k, &ws);
     ASSERT_EQ(got, want) << "ab " << s.m << "x" << s.n << "x" << s.k;
   }
 }
