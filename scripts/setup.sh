@@ -6,9 +6,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(emscripten binaryen libeigen3-dev cmake g++)
+packages=(emscripten binaryen cmake g++)
 if [ "${1:-}" = "--test" ]; then
-  packages+=(libgtest-dev libbenchmark-dev chromium fonts-noto-cjk nlohmann-json3-dev librandom123-dev)
+  packages+=(libgtest-dev libbenchmark-dev chromium fonts-noto-cjk nlohmann-json3-dev librandom123-dev libeigen3-dev)
   # the sanitizer suite and the fuzzers: clang 14 with its ASan, UBSan and libFuzzer runtimes
   packages+=(clang-14 libclang-rt-14-dev)
   # tests/js/export.test.js runs the page's exported NumPy and PyTorch code with /usr/bin/python3
