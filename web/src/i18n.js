@@ -27,6 +27,8 @@ export const STRINGS = {
     dismiss: 'Dismiss',
     skip: 'Skip to content',
     sentenceSep: ' ',
+    listSep: ', ',
+    ms: '{t} ms',
     steps: 'Steps',
     prevStep: 'Previous step',
     nextStep: 'Next step',
@@ -48,6 +50,8 @@ export const STRINGS = {
     dismiss: '关闭',
     skip: '跳到正文',
     sentenceSep: '',
+    listSep: '，',
+    ms: '{t} 毫秒',
     steps: '步骤',
     prevStep: '上一步',
     nextStep: '下一步',
@@ -74,6 +78,11 @@ export function t(lang, key, params) {
 // Sentences run together the way the language writes them (a space in English, none in Chinese).
 export function sentences(lang, parts) {
   return parts.filter(Boolean).join(t(lang, 'sentenceSep'));
+}
+
+// Items of a list run together the way the language writes them ("a, b" / "a，b").
+export function list(lang, items) {
+  return items.join(t(lang, 'listSep'));
 }
 
 // The words a heatmap shows or announces (views/heatmap.js strings), in `lang`.

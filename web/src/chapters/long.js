@@ -8,7 +8,7 @@ import { createBars } from '../views/bars.js';
 import { createHeatmap } from '../views/heatmap.js';
 import { dataTable } from '../views/table.js';
 import { fmt } from '../format.js';
-import { heatmapStrings } from '../i18n.js';
+import { heatmapStrings, list } from '../i18n.js';
 import { createAttendPool } from '../attend-pool.js';
 import { createRun } from '../run.js';
 import { createPredict } from './predict.js';
@@ -342,7 +342,7 @@ function drawTiling(c, data, v) {
     kids.push(svgEl('text', { x: 4, y: y(m) + 4, class: 'long-mlabel' }, 'm'));
   }
   v.svg.replaceChildren(...kids);
-  v.svg.setAttribute('aria-label', `${s('scoresLabel', { i, b })}${s('colon')}${scores.map((x, j) => `${j} ${fmt(x, 2)}`).join(c.lang === 'zh' ? '，' : ', ')}`);
+  v.svg.setAttribute('aria-label', `${s('scoresLabel', { i, b })}${s('colon')}${list(c.lang, scores.map((x, j) => `${j} ${fmt(x, 2)}`))}`);
 
   // what the last folded block did, in words, with the engine's numbers
   if (step === 0) v.explain.textContent = s('atStart');

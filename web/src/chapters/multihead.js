@@ -3,7 +3,7 @@
 // break; what too many heads do. Pure logic in multihead.logic.js; every number from the engine.
 
 import { h, setText } from '../views/dom.js';
-import { fmt } from '../format.js';
+import { fmt, fmtInt } from '../format.js';
 import {
   tokenMatrix, layerWeights, headCounts, multiHeadOps, roleLayer, lookOf, scoreSpread, distinctWinners, ROLE_SLOTS,
 } from './multihead.logic.js';
@@ -164,10 +164,9 @@ function drawHeads(c, p, v) {
     v.costKey = key;
     v.costs = measureHeads(c.engine, p.d, state.seed);
   }
-  const count = (x) => x.toLocaleString(c.lang === 'zh' ? 'zh-CN' : 'en-US');
-  const time = (ms) => (c.lang === 'zh' ? `${fmt(ms, 3)} 毫秒` : `${fmt(ms, 3)} ms`);
+  const time = (ms) => c.t('ms', { t: fmt(ms, 3) });
   v.cost.replaceChildren(simpleTable(s('costCaption', { n: COST_N, d: p.d }), ['col.h', 'col.dk', 'col.mul', 'col.time'].map((k) => s(k)),
-    v.costs.map((r) => [String(r.h), String(r.dk), count(r.mul), time(r.ms)])));
+    v.costs.map((r) => [String(r.h), String(r.dk), fmtInt(r.mul), time(r.ms)])));
 }
 
 // ---- step 3: heads built by hand -------------------------------------------------------------------

@@ -4,6 +4,7 @@
 
 import { h, setText } from '../views/dom.js';
 import { fmt } from '../format.js';
+import { list } from '../i18n.js';
 import { createLineChart } from '../views/line-chart.js';
 import { sentenceLayer, permutationBetween, permutedDifference, ropeDots, ropeDot } from './position.logic.js';
 import { heatmapFigure, drawFigure, intInput, tokensInput, dims } from './figures.js';
@@ -72,8 +73,8 @@ function drawShuffle(c, p, v) {
   v.predict.ask(s(state.posPE ? 'shuffle.question.on' : 'shuffle.question.off'));
   v.predict.draw(answer, { right: s(`shuffle.right.${answer}`, { diff }), wrong: s(`shuffle.wrong.${answer}`, { diff }) });
   if (p.perm) {
-    const list = p.perm.map((j, i) => `${state.posB[i]} ${i + 1} → ${j + 1}`).join(c.lang === 'zh' ? '，' : ', ');
-    setText(v.perm, s('permLine', { list }));
+    const pairs = list(c.lang, p.perm.map((j, i) => `${state.posB[i]} ${i + 1} → ${j + 1}`));
+    setText(v.perm, s('permLine', { list: pairs }));
     setText(v.verdict, s(same ? 'verdictSame' : 'verdictDiffer', { diff, out: fmt(p.out, 3) }));
   } else {
     setText(v.perm, s('notPermutation'));

@@ -4,7 +4,7 @@
 
 import { h, setText } from '../views/dom.js';
 import { renderFormula } from '../views/formula.js';
-import { fmt } from '../format.js';
+import { fmt, fmtInt } from '../format.js';
 import { PRESETS, toMatrix } from '../example.js';
 import { embedTokens, handMadeTable } from '../embeddings.js';
 import { SCORE_KINDS, allScores, argmaxRow, opCount, scoreParams, attendWith, timeSideBySide } from './scores.logic.js';
@@ -157,9 +157,8 @@ function drawCost(c, d, v) {
   }
   const costs = v.costs;
   const time = (ms) => (ms >= 1 ? s('ms', { t: fmt(ms, 2) }) : s('us', { t: fmt(ms * 1000, 1) }));
-  const count = (x) => x.toLocaleString(c.lang === 'zh' ? 'zh-CN' : 'en-US');
   const rows = SCORE_KINDS.map((kind) => [
-    s(`kind.${kind}`), count(costs[kind].ops.mul), count(costs[kind].ops.tanh), time(costs[kind].ms),
+    s(`kind.${kind}`), fmtInt(costs[kind].ops.mul), fmtInt(costs[kind].ops.tanh), time(costs[kind].ms),
     `× ${fmt(costs[kind].ms / costs.dot.ms, 2)}`, s(`par.${kind}`), s(kind === 'additive' || kind === 'general' ? 'yes' : 'no'),
   ]);
   v.table.replaceChildren(simpleTable(s('costCaption', { n: state.sfN }),
