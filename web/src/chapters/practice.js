@@ -103,13 +103,12 @@ function computeExample(c) {
 function settingLines(c, p) {
   const { s, state } = c;
   const { spec } = p;
-  const sep = c.lang === 'zh' ? '、' : ', ';
   const lines = [s('set.preset', { name: s(`preset.${state.preset}`) }),
     s('set.tokens', { q: spec.queryTokens.join(' '), k: spec.keyTokens.join(' ') })];
   lines.push(spec.scores ? s('set.typed') : s(`set.score.${spec.score}`, { dk: spec.K[0].length }));
   lines.push(s(spec.causal ? 'set.causal.on' : 'set.causal.off'));
   const pad = spec.keyPadding ? spec.keyTokens.filter((_, j) => spec.keyPadding[j]) : [];
-  lines.push(pad.length ? s('set.padding', { keys: pad.join(sep) }) : s('set.padding.none'));
+  lines.push(pad.length ? s('set.padding', { keys: pad.join(s('keySep')) }) : s('set.padding.none'));
   if (spec.mask) lines.push(s(state.reverseCausal ? 'set.mask.reversed' : 'set.mask'));
   lines.push(s(`set.fill.${spec.fill}`));
   lines.push(s('set.temperature', { t: String(spec.temperature) }));
