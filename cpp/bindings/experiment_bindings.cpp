@@ -97,7 +97,7 @@ val query_probe(val args) {
   a.n_keys = static_cast<int>(in.integer("nKeys", 2, limits::kMaxTokens));
   a.seed = static_cast<std::uint64_t>(in.integer("seed", 0, 4294967295.0));
   a.trial = static_cast<int>(in.integer("trial", 0, limits::kMaxTrials - 1));
-  a.tau = static_cast<float>(in.number("tau"));
+  a.tau = static_cast<float>(in.number(attn::kTau));  // checked as the double passed, then converted
   a.scaled = in.flag("scaled");
   a.gumbel_samples = static_cast<int>(in.integer("gumbelSamples", 0, 64));
   if (in.error.empty()) in.error = attn::check_query_probe(a);

@@ -78,6 +78,10 @@ export const CASES = [
   ['overflow', 'softmax', 'temperature', (e) => e.softmax({ scores: [[1, 2]], temperature: 1e-300 }), /^expected a number from 1e-30 to 1e\+30, got 1e-300$/],
   ['overflow', 'gumbelSoftmax', 'tau', (e) => e.gumbelSoftmax({ scores: [[1, 2]], tau: 1e300 }), /^expected a number from 1e-30 to 1e\+30, got 1e\+300$/],
   ['overflow', 'sinusoidal', 'base', (e) => e.sinusoidal({ n: 4, d: 4, base: 1e-300 }), /^expected a number from 1e-30 to 1e\+30, got 1e-300$/],
+  // the value as the caller passed it, not as a float32 made it (0, Infinity, 2.9999978e-40)
+  ['overflow', 'queryProbe', 'tau', (e) => e.queryProbe({ dk: 4, tau: 1e-300 }), /^expected a number from 1e-30 to 1e\+30, got 1e-300$/],
+  ['overflow', 'queryProbe', 'tau', (e) => e.queryProbe({ dk: 4, tau: 1e300 }), /^expected a number from 1e-30 to 1e\+30, got 1e\+300$/],
+  ['overflow', 'queryProbe', 'tau', (e) => e.queryProbe({ dk: 4, tau: 3e-40 }), /^expected a number from 1e-30 to 1e\+30, got 3e-40$/],
   // ---- options objects
   ['options object', 'attend', 'attend', (e) => e.attend([Q, K, V]), /^expected an options object \{ query, key, value, .* \}, got an array$/],
   ['options object', 'softmax', 'softmax', (e) => e.softmax(new Date(0)), /^expected an options object \{ scores, stable, temperature \}, got a Date$/],
