@@ -1,12 +1,62 @@
+import fs from 'node:fs';
+import crypto from 'node:crypto';
 import { defineConfig } from 'vite';
 
+// sw.js: web/src/sw.js with the list of files to keep for offline use, emitted next to
+// index.html (its scope is the whole folder). Left out: source maps, and the woff and ttf fonts
+// (every browser the page runs in reads woff2).
+function serviceWorker() {
+  return {
+    name: 'attention-lab-service-worker',
+    apply: 'build',
+    enforce: 'post',
+    generateBundle(_, bundle) {
+      const files = Object.keys(bundle).filter((f) => !/\.(map|woff|ttf)$/.test(f)).sort();
+      const version = crypto.createHash('sha256').update(files.join('\n')).digest('hex').slice(0, 12);
+      const source = fs.readFileSync(new URL('./web/src/sw.js', import.meta.url), 'utf8');
+      this.emitFile({
+        type: 'asset',
+        fileName: 'sw.js',
+        source: `self.__PRECACHE__ = ${JSON.stringify(files)};\nself.__VERSION__ = ${JSON.stringify(version)};\n${source}`,
+      });
+    },
+  };
+}
+
 // The page lives in web/; the engine's wasm glue is built into web/src/wasm/.
+//
+// The build (npm run build) is one static folder, dist/, that works from any path
+// (https://school.example/courses/nlp/lab/): every URL in it is relative (base './') and every
+// asset but the entry points has a content hash in its name. Entries:
+//   index.html              the tutorial
+//   embed.html              one lesson for an <iframe> (#lesson=…&stage=…; postMessage API)
+//   attention-lab.js        the <attention-lab> custom element (a fixed name to link to)
+//   examples/course.html    an example course page that embeds three stages
+//   sw.js                   the service worker that keeps the tutorial working offline
 export default defineConfig({
   root: 'web',
-  // assetsInlineLimit 0: no asset (KaTeX's fonts, the favicon) is inlined as a data: URL, so the
-  // page runs under default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'
-  // (tests/e2e/csp.test.js).
-  build: { outDir: '../dist', emptyOutDir: true, target: 'es2022', assetsInlineLimit: 0 },
+  base: './',
+  plugins: [serviceWorker()],
+  build: {
+    outDir: '../dist',
+    emptyOutDir: true,
+    target: 'es2022',
+    // No asset (KaTeX's fonts, the favicon) is inlined as a data: URL, so the page runs under
+    // default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'
+    // (tests/e2e/csp.test.js).
+    assetsInlineLimit: 0,
+    rolldownOptions: {
+      input: {
+        index: 'web/index.html',
+        embed: 'web/embed.html',
+        course: 'web/examples/course.html',
+        'attention-lab': 'web/src/element.js',
+      },
+      output: {
+        entryFileNames: (chunk) => (chunk.name === 'attention-lab' ? 'attention-lab.js' : 'assets/[name]-[hash].js'),
+      },
+    },
+  },
   worker: { format: 'es' },
   server: { port: 5173, strictPort: false },
   preview: { port: 4173 },

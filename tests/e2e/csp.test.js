@@ -21,7 +21,7 @@ test('no CSP violation on any chapter, in either language, while drawing formula
   assert.ok(stages.length >= 5);
   for (const lang of ['en', 'zh']) {
     for (const hash of stages) {
-      const context = await lab.browser.newContext({ viewport: { width: 1280, height: 900 } });
+      const context = await lab.browser.newContext({ viewport: { width: 1280, height: 900 }, serviceWorkers: 'block' });
       const page = await context.newPage();
       page.errors = [];
       page.on('console', (msg) => { if (msg.type() === 'error') page.errors.push(msg.text()); });

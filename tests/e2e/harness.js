@@ -32,17 +32,22 @@ export async function serve(dir = DIST, { headers = {} } = {}) {
   return { url: server.resolvedUrls.local[0], close: () => server.close() };
 }
 
+// The system Chromium, headless, on a fresh temporary profile (removed on close).
+export function launchBrowser() {
+  return chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', args: CHROMIUM_ARGS, headless: true });
+}
+
 // Starts the server and the browser. Returns { url, browser, open(hash, options), close() }.
 // open() gives a page (already loaded and ready) with page.errors: console errors and
 // uncaught exceptions collected since it opened. `headers` are sent with every response.
 export async function start({ headers } = {}) {
   const server = await serve(DIST, { headers });
-  // launch() runs Chromium on a fresh temporary profile (its own --user-data-dir), removed on close.
-  const browser = await chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', args: CHROMIUM_ARGS, headless: true });
+  const browser = await launchBrowser();
 
-  // A page in its own context (locale, viewport), loaded and ready.
+  // A page in its own context (locale, viewport), loaded and ready. The offline service worker
+  // is blocked here (it would fetch the whole build for every page); embed.test.js tests it.
   async function open(hash = '', { width = 1280, height = 900, locale = 'en-US', wait = true } = {}) {
-    const context = await browser.newContext({ locale, viewport: { width, height } });
+    const context = await browser.newContext({ locale, viewport: { width, height }, serviceWorkers: 'block' });
     const page = await context.newPage();
     page.errors = [];
     page.on('console', (msg) => { if (msg.type() === 'error') page.errors.push(msg.text()); });

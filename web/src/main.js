@@ -1,11 +1,14 @@
 // The one wiring file: loads the engine, reads the hash into the state, mounts the chapter
 // through the shell (chapters/shell.js), and on every change: set state -> write hash -> update.
 
-import './styles.css';
+import './lab.css';
 import { loadEngine } from './engine.js';
-import { chapters } from './chapters/index.js';
+import { chapters, loadChapter, loadedChapter, stageInChapter } from './chapters/index.js';
 import { mountChapter } from './chapters/shell.js';
 import { buildSchema, parseHash, serializeHash, validatePatch } from './state.js';
+import { applyHide as hideGroups } from './hide.js';
+import { formulasReady } from './views/formula.js';
+import { registerOffline } from './offline.js';
 import { detectLang, t as shellT, reason, clip, LANG_NAMES, HTML_LANG } from './i18n.js';
 
 const schema = buildSchema(chapters);
@@ -20,19 +23,16 @@ let engine = null;
 let running = null;   // the chapter on screen, as mounted by the shell
 let lastHash = '';    // what we wrote, so our own writes are not read back
 
-const chapterOf = (id) => chapters.find((c) => c.id === id) || chapters[0];
+// A chapter's meta (id, title, state) always; the whole chapter once it has loaded.
+const chapterOf = (id) => loadedChapter(id) || chapters.find((c) => c.id === id) || chapters[0];
 
-// A stage that belongs to the lesson: the first step when missing or unknown.
-function normaliseStage(s, problems) {
-  const steps = chapterOf(s.lesson).steps || [];
-  if (steps.length === 0) return { ...s, stage: '' };
-  if (steps.some((st) => st.id === s.stage)) return s;
-  if (s.stage !== '' && problems) problems.push({ key: 'stage', value: s.stage, reason: { code: 'unknownStage', params: { stage: clip(s.stage) } } });
-  return { ...s, stage: steps[0].id };
-}
+// A stage that belongs to the lesson (its chapter has loaded): the first step when missing or unknown.
+const normaliseStage = (s, problems) => stageInChapter(chapterOf(s.lesson), s, problems);
 
-function readHash() {
+// The state the hash asks for, once its chapter has loaded (chapters load on first use).
+async function readHash() {
   const { state: s, problems } = parseHash(location.hash, schema, base);
+  await loadChapter(s.lesson);
   return { state: normaliseStage(s, problems), problems };
 }
 
@@ -121,11 +121,10 @@ function renderShell() {
   if (engine) $('#footer').textContent = shellT(lang, 'footer', { build: engine.simd ? 'SIMD128' : 'scalar' });
 }
 
-// Hide-flags for embedding: #hide=inputs,nav hides every [data-group=inputs] and [data-group=nav].
+// Hide-flags for embedding: #hide=inputs,nav hides every [data-group=inputs] and [data-group=nav]
+// (hidden inputs leave their values as text: ./hide.js).
 function applyHide() {
-  for (const el of document.querySelectorAll('[data-group]')) {
-    el.classList.toggle('group-hidden', state.hide.includes(el.dataset.group));
-  }
+  hideGroups(document, state.hide, (key, params) => shellT(state.lang, key, params));
 }
 
 // ---- chapters -----------------------------------------------------------------------------
@@ -165,6 +164,11 @@ function runUpdate() {
 function set(patch) {
   const check = validatePatch(patch, schema);
   if (!check.ok) return check.errors;
+  // Another chapter that has not loaded yet: the state changes once it has.
+  if (patch.lesson !== undefined && !loadedChapter(patch.lesson)) {
+    loadChapter(patch.lesson).then(() => set(patch), (e) => notify(shellT(state.lang, 'chapterError', { msg: e.message })));
+    return [];
+  }
   const prev = state;
   state = { ...state, ...patch };
   if (state.lesson !== prev.lesson) state = normaliseStage({ ...state, stage: patch.stage ?? '' });
@@ -216,32 +220,46 @@ window.addEventListener('hashchange', () => {
     goToAnchor(id);
     return;
   }
-  const { state: s, problems } = readHash();
-  state = s;
-  writeHash();
-  notice.hidden = true;
-  notifyProblems(problems);
-  if (engine) enterChapter();
+  const asked = location.hash;
+  readHash().then(({ state: s, problems }) => {
+    if (location.hash !== asked) return; // a newer link arrived while the chapter loaded
+    state = s;
+    writeHash();
+    notice.hidden = true;
+    notifyProblems(problems);
+    if (engine) enterChapter();
+  }, (e) => notify(shellT(state.lang, 'chapterError', { msg: e.message })));
 });
 
 async function start() {
   if (isAnchor(location.hash)) history.replaceState(null, '', location.pathname + location.search);
-  const first = readHash();
-  state = first.state;
+  // The engine and the first chapter load side by side.
+  const engineLoad = loadEngine();
+  const raw = parseHash(location.hash, schema, base).state;
+  state = { ...raw, stage: '' };
   renderShell();
   $('#loading').textContent = shellT(state.lang, 'loading');
-  notifyProblems(first.problems);
   try {
-    engine = await loadEngine();
+    const first = await readHash();
+    state = first.state;
+    notifyProblems(first.problems);
+  } catch (e) {
+    $('#loading').textContent = shellT(state.lang, 'chapterError', { msg: e.message });
+    return;
+  }
+  try {
+    engine = await engineLoad;
   } catch (e) {
     $('#loading').textContent = shellT(state.lang, 'engineFailed', { msg: e.message });
     return;
   }
   writeHash();
   enterChapter();
+  await formulasReady; // ready: the chapter is drawn, its formulas too
   document.documentElement.dataset.ready = 'true';
   // For the console, course pages and tests: the engine and the state.
   window.attentionLab = { engine, schema, get state() { return state; }, set };
+  registerOffline();
 }
 
 start();

@@ -4,7 +4,6 @@ import { h, nextId } from '../views/dom.js';
 import { createHeatmap } from '../views/heatmap.js';
 import { dataTable } from '../views/table.js';
 import { heatmapStrings } from '../i18n.js';
-import './lab-chapters.css';
 
 // A titled heatmap: { wrap, title, hm }. The heatmap speaks the page's language (c.views) and
 // carries its accessible table (the "Show as table" toggle).

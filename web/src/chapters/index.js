@@ -6,19 +6,29 @@
 // then the draw functions. A chapter never builds those parts itself and keeps no module-level
 // mutable state: what it builds lives in the view objects the shell hands it.
 //
-// export default {
+// A chapter comes in two files. <id>.meta.js is what the page needs before the chapter loads
+// (the nav, the hash schema): small, no imports of views or heavy modules.
+//
+// export default {                        // softmax.meta.js
 //   id: 'softmax',                        // hash: #lesson=softmax
-//   prefix: 'sm',                         // optional: CSS/id prefix of its sections (default: id)
 //   title: { en: 'Softmax', zh: 'Softmax' },
+//   state: { smShift: { type: 'float', default: 0, min: -120, max: 120 } },
+//                                         // hash fields this chapter owns (flat names, unique on
+//                                         // the page; types in ../state.js)
+// };
+//
+// <id>.js is the chapter itself, loaded when it is first shown (a chunk of its own):
+//
+// import meta from './softmax.meta.js';
+// export default {
+//   ...meta,
+//   prefix: 'sm',                         // optional: CSS/id prefix of its sections (default: id)
 //   strings,                              // import strings from './softmax.strings.js':
 //                                         //   { en: {...}, zh: {...} } with the same keys in both
 //                                         //   (tests/js/strings.test.js checks). Keys the shell
 //                                         //   reads: intro (the lead), errEngine ({msg}: what the
 //                                         //   banner says when the engine refuses), h.<step id>
 //                                         //   (a step's heading; default "k. title").
-//   state: { smShift: { type: 'float', default: 0, min: -120, max: 120 } },
-//                                         // hash fields this chapter owns (flat names, unique on
-//                                         // the page; types in ../state.js)
 //   steps: [{
 //     id: 'overflow',                     // hash: stage=overflow
 //     title: { en: 'Overflow', zh: '溢出' },   // in the step bar
@@ -50,22 +60,73 @@
 // use inputs.
 //
 // Chapters never read or write each other's state fields. To send the learner to another
-// chapter in a given state, call the link that chapter exports (e.g. softmax.js's
+// chapter in a given state, call the link that chapter's meta exports (e.g. softmax.meta.js's
 // handCheckLink(state, scores) -> patch) and pass its patch to c.set.
 //
-// To add a chapter: write <id>.js and <id>.strings.js, import it below and put it in `chapters`
-// where it belongs in the course.
+// To add a chapter: write <id>.meta.js, <id>.js and <id>.strings.js, and put an entry below where
+// it belongs in the course: { ...meta, load: () => import('./<id>.js') } (a literal import, so
+// the bundler makes the chapter its own chunk). A chapter imports no CSS: its stylesheet, if it
+// has one, is added to ../lab.css.
 
-import './chapters.css';
-import why from './why.js';
-import pipeline from './pipeline.js';
-import masks from './masks.js';
-import softmax from './softmax.js';
-import scaling from './scaling.js';
-import scoreFunctions from './score-functions.js';
-import multihead from './multihead.js';
-import position from './position.js';
-import long from './long.js';
-import practice from './practice.js';
+import { clip } from '../i18n.js';
+import why from './why.meta.js';
+import pipeline from './pipeline.meta.js';
+import masks from './masks.meta.js';
+import softmax from './softmax.meta.js';
+import scaling from './scaling.meta.js';
+import scoreFunctions from './score-functions.meta.js';
+import multihead from './multihead.meta.js';
+import position from './position.meta.js';
+import long from './long.meta.js';
+import practice from './practice.meta.js';
 
-export const chapters = [why, pipeline, masks, softmax, scaling, scoreFunctions, multihead, position, long, practice];
+// The course in order: each chapter's meta and how to load the chapter itself.
+export const chapters = [
+  { ...why, load: () => import('./why.js') },
+  { ...pipeline, load: () => import('./pipeline.js') },
+  { ...masks, load: () => import('./masks.js') },
+  { ...softmax, load: () => import('./softmax.js') },
+  { ...scaling, load: () => import('./scaling.js') },
+  { ...scoreFunctions, load: () => import('./score-functions.js') },
+  { ...multihead, load: () => import('./multihead.js') },
+  { ...position, load: () => import('./position.js') },
+  { ...long, load: () => import('./long.js') },
+  { ...practice, load: () => import('./practice.js') },
+];
+
+// The loaded chapters by id, and the loads under way (one per chapter, shared by every caller).
+const loaded = new Map();
+const loading = new Map();
+
+// The chapter ready to mount if it has loaded (synchronous), else undefined.
+export const loadedChapter = (id) => loaded.get(id);
+
+// loadChapter(id) -> Promise<chapter>: its module, loaded once. A failed load (a network error)
+// is forgotten, so the next call tries again.
+export function loadChapter(id) {
+  if (loaded.has(id)) return Promise.resolve(loaded.get(id));
+  if (!loading.has(id)) {
+    const entry = chapters.find((c) => c.id === id);
+    if (!entry) return Promise.reject(new Error(`no chapter "${id}"`));
+    loading.set(id, entry.load().then((m) => {
+      const chapter = { ...entry, ...m.default };
+      loaded.set(id, chapter);
+      loading.delete(id);
+      return chapter;
+    }, (e) => {
+      loading.delete(id);
+      throw e;
+    }));
+  }
+  return loading.get(id);
+}
+
+// The state s with a stage of its lesson's (loaded) chapter: the first step when the stage is
+// missing or unknown; an unknown one is reported in problems (for the notice).
+export function stageInChapter(chapter, s, problems) {
+  const steps = chapter.steps || [];
+  if (steps.length === 0) return { ...s, stage: '' };
+  if (steps.some((st) => st.id === s.stage)) return s;
+  if (s.stage !== '' && problems) problems.push({ key: 'stage', value: s.stage, reason: { code: 'unknownStage', params: { stage: clip(s.stage) } } });
+  return { ...s, stage: steps[0].id };
+}

@@ -13,28 +13,17 @@ import { createAttendPool } from '../attend-pool.js';
 import { createRun } from '../run.js';
 import { createPredict } from './predict.js';
 import strings from './long.strings.js';
-import './long.css';
+import meta, { TRACE_N, PATTERN_N } from './long.meta.js';
 
 const D = 64;                      // head size of the measured runs
-const TRACE_N = 16, TRACE_D = 8;   // the tiling animation: 16 queries and keys
-const PATTERN_N = 32, PATTERN_BLOCK = 8;
+const TRACE_D = 8;                 // the tiling animation's d (TRACE_N queries and keys)
+const PATTERN_BLOCK = 8;
 const METHODS = ['naive', 'flash', 'window'];
 const MIB = 2 ** 20;
 
 export default {
-  id: 'long',
-  title: { en: 'Long sequences', zh: '长序列' },
+  ...meta,
   strings,
-  state: {
-    longN: { type: 'int', default: 1024, min: 64, max: 16384 },      // sequence length of the runs
-    longWindow: { type: 'int', default: 128, min: 0, max: 16384 },   // w of the windowed run
-    longWorkers: { type: 'int', default: 2, min: 1, max: 4 },
-    longRow: { type: 'int', default: 9, min: 0, max: TRACE_N - 1 },  // query of the animation
-    longBlock: { type: 'enum', default: '4', values: ['2', '4', '8'] },
-    longStep: { type: 'int', default: 0, min: 0, max: TRACE_N },     // key blocks folded in
-    longPattern: { type: 'enum', default: 'window', values: ['full', 'causal', 'window', 'stride', 'causal-window'] },
-    longWidth: { type: 'int', default: 3, min: 0, max: PATTERN_N },
-  },
   steps: [
     { id: 'cost', title: { en: 'Time and memory', zh: '时间与内存' }, build: buildCost, draw: drawCost },
     { id: 'tiling', title: { en: 'The online softmax', zh: '在线 softmax' }, build: buildTiling, draw: drawTiling },

@@ -12,17 +12,13 @@ import { dataTable } from '../views/table.js';
 import { closureStep } from './shell.js';
 import { at, leakedCells, futureCells, maxWeightOf, customGrid, customPatch } from './mask-cells.js';
 import strings from './masks.strings.js';
+import meta from './masks.meta.js';
 import { rowKind } from './pipeline.text.js';
 
 export default {
-  id: 'masks',
+  ...meta,
   prefix: 'mk',
-  title: { en: 'Masks', zh: '掩码' },
   strings,
-  state: {
-    blockRow: { type: 'int', default: 0, min: 0, max: MAX_TOKENS - 1 }, // query row for step 4
-    twoMasked: { type: 'int', default: 1, min: 0, max: 1 },             // two-token check: which key is masked
-  },
   steps: [
     closureStep('padding', { en: 'Padding', zh: '填充掩码' }, buildPadding),
     closureStep('causal', { en: 'Causal', zh: '因果掩码' }, buildCausal),

@@ -11,8 +11,8 @@ import { timeSideBySide } from './scores.logic.js';
 import { heatmapFigure, drawFigure, simpleTable, intInput, selectInput, tokensInput, dims } from './figures.js';
 import { createPredict } from './predict.js';
 import strings from './multihead.strings.js';
+import meta, { MAX_TOKENS } from './multihead.meta.js';
 
-const MAX_TOKENS = 12;
 const MANY_D = 64;
 const MANY_N = 8;
 const COST_N = 128;
@@ -276,22 +276,8 @@ const STEPS = [
 ];
 
 export default {
-  id: 'multihead',
-  title: { en: 'Projections and multi-head', zh: '投影与多头注意力' },
+  ...meta,
   strings,
-  state: {
-    mhMode: { type: 'enum', default: 'cross', values: ['self', 'cross'] },
-    mhTokens: { type: 'list', item: 'string', default: ['猫', '吃', '鱼'], maxItems: MAX_TOKENS },
-    mhSource: { type: 'list', item: 'string', default: ['The', 'cat', 'eats', 'fish'], maxItems: MAX_TOKENS },
-    mhProjD: { type: 'int', default: 6, min: 2, max: 16 },
-    mhD: { type: 'int', default: 12, min: 1, max: 64 },
-    mhH: { type: 'int', default: 3, min: 1, max: 64 },
-    mhRoleTokens: { type: 'list', item: 'string', default: ['the', 'cat', 'sat', 'on', 'the', 'mat'], maxItems: ROLE_SLOTS },
-    mhStrength: { type: 'int', default: 8, min: 0, max: 20 },
-    mhBreakPrev: { type: 'bool', default: false },
-    mhBreakMatch: { type: 'bool', default: false },
-    mhManyH: { type: 'int', default: 8, min: 1, max: 64 },
-  },
   steps: STEPS.map(({ id, title, build, draw }) => ({ id, title, build, draw })),
   compute(c) {
     const step = STEPS.find((st) => st.id === c.state.stage) || STEPS[0];

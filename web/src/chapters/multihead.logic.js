@@ -37,7 +37,9 @@ export function multiHeadOps({ nq, nk, d }) {
 
 // ---- two heads built by hand --------------------------------------------------------------------
 
-export const ROLE_SLOTS = 8; // positions and distinct words the hand-built layer can tell apart
+import { ROLE_SLOTS } from './multihead.meta.js';
+
+export { ROLE_SLOTS }; // positions and distinct words the hand-built layer can tell apart
 
 // Word ids by first appearance: ['the', 'cat', 'the'] -> [0, 1, 0].
 export function wordIds(tokens) {

@@ -12,7 +12,8 @@ import { createHeatmap } from '../views/heatmap.js';
 import { createBars } from '../views/bars.js';
 import { renderFormula } from '../views/formula.js';
 import strings from './pipeline.strings.js';
-import { handCheckLink } from './softmax.js';
+import meta from './pipeline.meta.js';
+import { handCheckLink } from './softmax.meta.js';
 import { generalTex, liveTex } from './pipeline-tex.js';
 import { maskedStep, weightsStep, blockedNote, textOf, rowKind } from './pipeline.text.js';
 
@@ -37,14 +38,9 @@ function splitTokens(text) {
 // ---- the chapter ---------------------------------------------------------------------------
 
 export default {
-  id: 'pipeline',
+  ...meta,
   prefix: 'pl',
-  title: { en: 'The pipeline, step by step', zh: '一步一步看注意力' },
   strings,
-  state: {
-    selRow: { type: 'int', default: 0, min: 0, max: MAX_TOKENS - 1 },   // selected query row
-    selCol: { type: 'int', default: 0, min: -1, max: MAX_DK - 1 },      // selected column, -1 = whole row
-  },
   // The steps share one stage area (its heatmaps keep their focus and table toggles from step
   // to step), so they build no sections of their own.
   steps: STEPS,

@@ -10,8 +10,8 @@ import { sentenceLayer, permutationBetween, permutedDifference, ropeDots, ropeDo
 import { heatmapFigure, drawFigure, intInput, tokensInput, dims } from './figures.js';
 import { createPredict } from './predict.js';
 import strings from './position.strings.js';
+import meta, { MAX_TOKENS } from './position.meta.js';
 
-const MAX_TOKENS = 8;
 const LAYER_D = 8;
 const ROPE_COUNT = 16;
 const ROPE_SERIES = [0, 7, 15];
@@ -189,21 +189,8 @@ const STEPS = [
 ];
 
 export default {
-  id: 'position',
-  title: { en: 'Position', zh: '位置编码' },
+  ...meta,
   strings,
-  state: {
-    posA: { type: 'list', item: 'string', default: ['我', '爱', '你'], maxItems: MAX_TOKENS },
-    posB: { type: 'list', item: 'string', default: ['你', '爱', '我'], maxItems: MAX_TOKENS },
-    posPE: { type: 'bool', default: false },
-    posN: { type: 'int', default: 32, min: 1, max: 128 },
-    posDim: { type: 'int', default: 16, min: 2, max: 64 },
-    posRopeD: { type: 'int', default: 8, min: 2, max: 64 },
-    posM1: { type: 'int', default: 5, min: 0, max: 10000 },
-    posN1: { type: 'int', default: 2, min: 0, max: 10000 },
-    posM2: { type: 'int', default: 9, min: 0, max: 10000 },
-    posN2: { type: 'int', default: 6, min: 0, max: 10000 },
-  },
   steps: STEPS.map(({ id, title, build, draw }) => ({ id, title, build, draw })),
   compute(c) {
     const step = STEPS.find((st) => st.id === c.state.stage) || STEPS[0];

@@ -13,7 +13,7 @@ import { layerWeights, tokenMatrix } from './multihead.logic.js';
 import { simpleTable, dims } from './figures.js';
 import { dataTable } from '../views/table.js';
 import strings from './practice.strings.js';
-import './practice.css';
+import meta from './practice.meta.js';
 
 const DIGITS = 4;
 
@@ -195,13 +195,9 @@ const STEPS = [
 ];
 
 export default {
-  id: 'practice',
+  ...meta,
   prefix: 'pr',
-  title: { en: 'From here to practice', zh: '从这里走向实践' },
   strings,
-  state: {
-    prLang: { type: 'enum', default: 'numpy', values: LANGS },
-  },
   steps: STEPS,
   compute(c) {
     const step = STEPS.find((st) => st.id === c.state.stage);

@@ -12,7 +12,6 @@
 // query) on this thread. The theory curves and reference values are formulas
 // (scaling-theory.js).
 
-import './scaling.css';
 import { maxIndex } from 'd3-array';
 import { createLabClient } from '../lab-client.js';
 import { SWEEP_DKS, VARIANCE_BINS } from '../lab-jobs.js';
@@ -28,6 +27,7 @@ import { dataTable } from '../views/table.js';
 import { h, nextId } from '../views/dom.js';
 import { DK_STOPS, SAMPLE_STOPS, TAU_STOPS, expectedCount, expectedRanges, TEX, temperatureTex } from './scaling-theory.js';
 import strings from './scaling.strings.js';
+import meta from './scaling.meta.js';
 
 // ---- settings the lesson uses --------------------------------------------------------------------
 
@@ -39,21 +39,9 @@ const SWEEP_SAMPLES = 10000;  // pairs per d_k for the variance points
 const GUMBEL_ROWS = 8;
 
 export default {
-  id: 'scaling',
+  ...meta,
   prefix: 'lab',
-  title: { en: 'Why divide by √d_k', zh: '为什么要除以 √d_k' },
   strings,
-  state: {
-    labDk: { type: 'int', default: 64, min: 1, max: 1024 },
-    labSamples: { type: 'int', default: 100000, min: 1000, max: 1000000 },
-    labSeed: { type: 'int', default: 1, min: 0, max: 2 ** 32 - 1 },
-    labScaled: { type: 'bool', default: false },
-    labShared: { type: 'bool', default: false },
-    labPair: { type: 'int', default: 0, min: 0, max: 999999 },
-    labTau: { type: 'float', default: 1, min: 0.01, max: 100 },
-    labKeys: { type: 'int', default: 16, min: 2, max: 64 },
-    labTrial: { type: 'int', default: 0, min: 0, max: 9999 },
-  },
   steps: [
     { id: 'variance', title: { en: 'Variance of q·k', zh: 'q·k 的方差' }, build: buildVariance, draw: drawVarianceStep },
     { id: 'growth', title: { en: 'Against d_k', zh: '随 d_k 增长' }, build: buildGrowth, draw: drawGrowth },

@@ -11,6 +11,7 @@ import { SCORE_KINDS, allScores, argmaxRow, opCount, scoreParams, attendWith, ti
 import { heatmapFigure, drawFigure, simpleTable, intInput, selectInput, dims } from './figures.js';
 import { createPredict } from './predict.js';
 import strings from './score-functions.strings.js';
+import meta from './score-functions.meta.js';
 
 const CROSS = PRESETS['cat-fish'];
 const COST_N = [16, 32, 64, 128];
@@ -168,17 +169,8 @@ function drawCost(c, d, v) {
 // ---- the chapter --------------------------------------------------------------------------------
 
 export default {
-  id: 'score-functions',
-  title: { en: 'Score functions', zh: '打分函数' },
+  ...meta,
   strings,
-  state: {
-    sfQuery: { type: 'int', default: 2, min: 0, max: 2 },
-    sfSeed: { type: 'int', default: 7, min: 0, max: 2 ** 32 - 1 },
-    sfHidden: { type: 'int', default: 4, min: 1, max: 64 },
-    sfDq: { type: 'int', default: 3, min: 1, max: 16 },
-    sfDk: { type: 'int', default: 5, min: 1, max: 16 },
-    sfN: { type: 'int', default: 64, min: 16, max: 128 },
-  },
   steps: [
     { id: 'four', title: { en: 'Four scores', zh: '四种打分' }, build: buildFour, draw: drawFour },
     { id: 'sizes', title: { en: 'Different sizes', zh: '长度不同时' }, build: buildSizes, draw: drawSizes },

@@ -13,10 +13,10 @@ import { createStacked } from '../views/stacked-bar.js';
 import { dataTable } from '../views/table.js';
 import { closureStep } from './shell.js';
 import strings from './softmax.strings.js';
+import meta, { DEFAULT_SCORES } from './softmax.meta.js';
 import { gumbelCompare } from './softmax.text.js';
 
-// The row of the translation example while writing 猫, and the weights an article printed for it.
-const DEFAULT_SCORES = PRESETS['hand-check'].scores[0];
+// The weights an article printed for the row of the translation example while writing 猫.
 const PRINTED = PRESETS['hand-check'].publishedGuess;
 const EXP_OVERFLOW = 88.72;                 // ln(largest float32): exp of anything larger is +∞
 const T_STOPS = [0.1, 0.2, 0.3, 0.5, 0.7, 1, 1.5, 2, 3, 5, 10];
@@ -27,17 +27,9 @@ const SUM_TOLERANCE = 0.01;
 
 
 export default {
-  id: 'softmax',
+  ...meta,
   prefix: 'sm',
-  title: { en: 'Softmax', zh: 'Softmax' },
   strings,
-  state: {
-    smScores: { type: 'list', item: 'float', default: DEFAULT_SCORES, maxItems: MAX_TOKENS }, // the row of scores
-    smShift: { type: 'float', default: 0, min: -120, max: 120 },                             // added to every score (overflow step)
-    gumbelTau: { type: 'float', default: 0.5, min: 0.01, max: 100 },
-    gumbelSeed: { type: 'int', default: 1, min: 0, max: 2 ** 32 - 1 },                      // its own, so drawing does not reseed the random example
-    smGuess: { type: 'list', item: 'float', default: [], maxItems: MAX_TOKENS },             // the learner's hand-computed weights
-  },
   steps: [
     closureStep('overflow', { en: 'Overflow', zh: '溢出' }, buildOverflow),
     closureStep('temperature', { en: 'Temperature', zh: '温度' }, buildTemperature),
@@ -49,14 +41,6 @@ export default {
   compute: (c) => c.state.smScores,
   panel: { build: buildPanel, draw: drawPanel },
 };
-
-// The link other chapters use to open the hand check on a row of scores (the pipeline's
-// hand-check preset sends its row here). A new row starts with no answer; the same row keeps
-// the learner's. Returns the patch for c.set.
-export function handCheckLink(state, scores) {
-  const same = scores.length === state.smScores.length && scores.every((x, j) => x === state.smScores[j]);
-  return { lesson: 'softmax', stage: 'hand-check', smScores: scores, ...(same ? {} : { smGuess: [] }) };
-}
 
 // ---- helpers ----------------------------------------------------------------------------------
 

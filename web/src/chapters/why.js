@@ -10,16 +10,11 @@ import { dataTable } from '../views/table.js';
 import { fmt } from '../format.js';
 import { heatmapStrings } from '../i18n.js';
 import strings from './why.strings.js';
+import meta from './why.meta.js';
 
 export default {
-  id: 'why',
-  title: { en: 'Why attention', zh: '为什么需要注意力' },
+  ...meta,
   strings,
-  state: {
-    whyAttn: { type: 'bool', default: false },                 // bottleneck diagram: with attention
-    whyTarget: { type: 'int', default: 0, min: 0, max: 2 },     // decoder word shown (猫 吃 鱼)
-    whyQuery: { type: 'int', default: 1, min: 0, max: 2 },      // 猫 追 老鼠: whose question
-  },
   steps: [
     { id: 'bottleneck', title: { en: 'The bottleneck', zh: '瓶颈' }, build: buildBottleneck, draw: drawBottleneck },
     { id: 'lookup', title: { en: 'A soft lookup', zh: '软查找' }, build: buildLookup, draw: drawLookup },

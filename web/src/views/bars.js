@@ -7,6 +7,7 @@ import { axisBottom } from 'd3-axis';
 import { select } from 'd3-selection';
 import { max } from 'd3-array';
 import { fmt, valuesLabel } from '../format.js';
+import { createSaveButtons, svgScene } from './save.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 
@@ -20,7 +21,9 @@ export function createBars(parent, { label = '', color = '#3b528b' } = {}) {
   figure.className = 'bars';
   const svg = document.createElementNS(SVG_NS, 'svg');
   svg.setAttribute('role', 'img');
-  figure.append(svg);
+  let title = label;
+  const save = createSaveButtons(() => svgScene(svg, { title }), () => title);
+  figure.append(svg, save.el);
   parent.append(figure);
 
   let axisKey = '';
@@ -34,6 +37,8 @@ export function createBars(parent, { label = '', color = '#3b528b' } = {}) {
     const height = margin.top + margin.bottom + n * rowH;
     svg.setAttribute('viewBox', `0 0 ${width} ${height}`);
     svg.setAttribute('aria-label', valuesLabel(caption, labels, values, digits));
+    title = caption;
+    save.label();
     const finite = Array.from(values).filter(Number.isFinite);
     const hi = domain ? domain[1] : Math.max(1e-9, max(finite) ?? 1);
     const lo = domain ? domain[0] : 0;

@@ -9,6 +9,7 @@
 
 import { select } from 'd3-selection';
 import { dataTable } from './table.js';
+import { createSaveButtons, svgScene } from './save.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 
@@ -32,7 +33,10 @@ export function createChartFrame(parent, { className, strings = {}, legend = fal
   toggle.textContent = s.showTable;
   const tableBox = el('div', 'chart-table');
   tableBox.hidden = true;
-  figure.append(...[svg, legendEl, cap, toggle, tableBox].filter(Boolean));
+  const save = createSaveButtons(() => svgScene(svg, { title: cap.textContent }), () => cap.textContent || svg.getAttribute('aria-label'));
+  const foot = el('div', 'chart-foot');
+  foot.append(save.el, toggle);
+  figure.append(...[svg, legendEl, cap, foot, tableBox].filter(Boolean));
   parent.append(figure);
 
   let last = null;
@@ -63,6 +67,7 @@ export function createChartFrame(parent, { className, strings = {}, legend = fal
       last = opts;
       svg.setAttribute('aria-label', ariaLabel);
       cap.textContent = caption;
+      save.label();
       if (!tableBox.hidden) drawTable();
     },
     destroy: () => figure.remove(),

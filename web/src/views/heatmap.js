@@ -25,6 +25,7 @@ import { select } from 'd3-selection';
 import { rgb as toRgb } from 'd3-color';
 import { fmt, colonAfter } from '../format.js';
 import { renderTable } from './table.js';
+import { createSaveButtons } from './save.js';
 
 const BLOCKED_RGB = [200, 200, 200];
 const NAN_RGB = [220, 40, 160];
@@ -32,6 +33,8 @@ const HUGE = 1e8; // |x| at or beyond this (the −1e9 mask fill) is drawn like 
 const MIN_TEXT_W = 34; // px a cell needs to print its value
 const MIN_TEXT_H = 16;
 const FONT = 'sans-serif';
+const FIRST_MARK = 'attn-first-heatmap';
+const num2 = (x) => +x.toFixed(2);
 
 // A CSS colour ("#rrggbb", "rgb(r, g, b)", a name) -> [r, g, b].
 function parseColor(c) {
@@ -117,6 +120,8 @@ export function createHeatmap(parent, { label = '', kind = 'sequential', onSelec
   const cursorText = q(`#${id}-cursor`), legend = q('.hm-legend'), toggle = q('.hm-toggle'), tableEl = q('.hm-table');
   const ctx2d = canvas.getContext('2d');
   const tctx = textCanvas.getContext('2d');
+  const save = createSaveButtons(() => scene(), () => (data ? data.caption ?? label : label));
+  toggle.before(save.el);
 
   let data = null;          // the last update's arguments
   let shape = [0, 0];       // rows, cols
@@ -355,6 +360,62 @@ export function createHeatmap(parent, { label = '', kind = 'sequential', onSelec
     applyMarks(next.selected);
     if (document.activeElement === plot) describeCursor();
     if (tableShown) drawTable();
+    save.label();
+    // For scripts/measure-load.mjs: when the page's first heatmap was drawn.
+    if (!performance.getEntriesByName(FIRST_MARK).length) performance.mark(FIRST_MARK);
+  }
+
+  // The figure as a scene for saving (./save.js): the caption, the labels, one rectangle per cell
+  // in its colour, blocked cells grey and striped, NaN cells framed, the values when they fit,
+  // and the colour legend.
+  function scene() {
+    const { matrix, rowLabels, colLabels } = data;
+    const { rows, cols } = matrix;
+    const blocked = data.blocked && data.blocked.rows === rows && data.blocked.cols === cols ? data.blocked : null;
+    const domain = data.domain ?? autoDomain(matrix.data, kind);
+    const pal = PALETTES[kind];
+    const cw = Math.max(18, Math.min(56, 640 / cols)), ch = Math.max(14, Math.min(34, cw * 0.7));
+    const showText = cw >= MIN_TEXT_W;
+    const left = 12 + Math.min(120, labelLength(rowLabels) * 7.5), top = 44;
+    const width = left + cols * cw + 16, height = top + rows * ch + 56;
+    const ink = '#1b1d23';
+    const items = [{ t: 'text', x: 8, y: 20, text: data.caption ?? label, size: 14, weight: 'bold', fill: ink, anchor: 'start', baseline: 'alphabetic' }];
+    colLabels.forEach((l, j) => items.push({ t: 'text', x: left + (j + 0.5) * cw, y: top - 6, text: l, size: 11, fill: ink, anchor: 'middle', baseline: 'alphabetic' }));
+    rowLabels.forEach((l, i) => items.push({ t: 'text', x: left - 6, y: top + (i + 0.5) * ch, text: l, size: 11, fill: ink, anchor: 'end', baseline: 'middle' }));
+    const hex = ([r, g, b]) => `#${[r, g, b].map((v) => v.toString(16).padStart(2, '0')).join('')}`;
+    const lo = domain[0], span = domain[1] - domain[0] || 1;
+    for (let k = 0; k < rows * cols; k++) {
+      const x = matrix.data[k];
+      const x0 = left + (k % cols) * cw, y0 = top + ((k / cols) | 0) * ch;
+      let rgb, text, what = '';
+      if (Number.isNaN(x)) { rgb = NAN_RGB; text = '#fff'; what = 'nan'; }
+      else if (!Number.isFinite(x) || Math.abs(x) >= HUGE) { rgb = BLOCKED_RGB; text = '#000'; what = 'blocked'; }
+      else {
+        const tk = Math.round(Math.min(1, Math.max(0, (x - lo) / span)) * 255);
+        rgb = pal.rgb[tk];
+        text = pal.text[tk];
+        if (blocked && blocked.data[k] === 0) what = 'blocked';
+      }
+      items.push({ t: 'rect', x: x0, y: y0, w: cw, h: ch, fill: hex(rgb) });
+      if (what === 'blocked') {
+        // Stripes, each cut to the cell: the line x + y = const between the cell's edges.
+        let d = '';
+        for (let s = 6; s < cw + ch; s += 6) {
+          const ax = Math.max(0, s - ch), bx = Math.min(cw, s);
+          d += `M${num2(x0 + ax)} ${num2(y0 + s - ax)}L${num2(x0 + bx)} ${num2(y0 + s - bx)}`;
+        }
+        items.push({ t: 'path', d, stroke: text === '#fff' ? 'rgba(255,255,255,0.45)' : 'rgba(0,0,0,0.25)', sw: 1.5, fill: 'none' });
+      } else if (what === 'nan') {
+        items.push({ t: 'rect', x: x0 + 2, y: y0 + 2, w: cw - 4, h: ch - 4, fill: 'none', stroke: '#fff', sw: 2, dash: [3, 2] });
+      }
+      if (showText) items.push({ t: 'text', x: x0 + cw / 2, y: y0 + ch / 2, text: fmt(x, digits), size: cw < 44 ? 10 : 11.5, weight: what === 'nan' ? 'bold' : 'normal', fill: text, anchor: 'middle', baseline: 'middle' });
+    }
+    // The legend: the palette in 64 steps under the map, with its two ends and middle.
+    const ly = top + rows * ch + 14, lw = Math.min(240, cols * cw), lx = left;
+    for (let s = 0; s < 64; s++) items.push({ t: 'rect', x: lx + (s * lw) / 64, y: ly, w: lw / 64 + 0.3, h: 10, fill: hex(pal.rgb[Math.round((s / 63) * 255)]) });
+    [0, 0.5, 1].forEach((f, k) => items.push({ t: 'text', x: lx + f * lw, y: ly + 24, text: fmt(domain[0] + f * (domain[1] - domain[0]), 2),
+      size: 10, fill: ink, anchor: ['start', 'middle', 'end'][k], baseline: 'alphabetic' }));
+    return { width, height, items };
   }
 
   // Selection and highlight: outlined boxes over rows, columns or cells, in a layer above the

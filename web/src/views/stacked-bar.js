@@ -4,7 +4,6 @@
 
 import { fmt, valuesLabel, colonAfter } from '../format.js';
 import { h } from './dom.js';
-import './stacked-bar.css';
 
 // Ten colour-blind-safe segment colours (Okabe–Ito, then two greys), with the text colour each needs.
 const SEGMENTS = [

@@ -1,0 +1,67 @@
+// How fast the first lesson loads: the built folder (dist/, from `npm run build`) served like a
+// static host (gzip, .wasm as application/wasm, under a sub-path; scripts/serve-dist.mjs), opened
+// in headless Chromium with a cold cache, several times. Prints what the first lesson transfers
+// (bytes on the wire, every request until the page is ready, its fonts have loaded and the
+// network has been quiet for 500 ms) and the time from navigation to the first heatmap drawn
+// (the page's own performance mark, attn-first-heatmap).
+//
+//   node scripts/measure-load.mjs [--runs 5] [--hash lesson=pipeline] [--dist dir] [--prefix /courses/nlp/lab/]
+//
+// Targets (issue: Embedding in a course site): at most 200 KB gzipped, first heatmap at most 600 ms.
+
+import path from 'node:path';
+import { chromium } from 'playwright-core';
+import { serveDist, ROOT } from './serve-dist.mjs';
+
+const args = process.argv.slice(2);
+const opt = (name, fallback) => { const k = args.indexOf(name); return k >= 0 ? args[k + 1] : fallback; };
+const RUNS = Number(opt('--runs', '5'));
+const HASH = opt('--hash', '');
+const DIST = path.resolve(opt('--dist', path.join(ROOT, 'dist')));
+const PREFIX = opt('--prefix', '/courses/nlp/lab/');
+const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+const kb = (n) => (n / 1024).toFixed(1);
+const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2; };
+
+async function once(browser, url) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } }); // its own, empty cache
+  const page = await context.newPage();
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Network.enable');
+  await cdp.send('Network.setCacheDisabled', { cacheDisabled: false });
+  const requests = new Map(); // requestId -> { url, type, bytes, done }
+  let lastActivity = Date.now();
+  cdp.on('Network.requestWillBeSent', (e) => { requests.set(e.requestId, { url: e.request.url, type: e.type, bytes: 0, done: false }); lastActivity = Date.now(); });
+  cdp.on('Network.loadingFinished', (e) => { const r = requests.get(e.requestId); if (r) { r.bytes = e.encodedDataLength; r.done = true; } lastActivity = Date.now(); });
+  cdp.on('Network.loadingFailed', (e) => { const r = requests.get(e.requestId); if (r) r.done = true; lastActivity = Date.now(); });
+  await page.goto(url);
+  await page.waitForFunction(() => document.documentElement.dataset.ready === 'true' && performance.getEntriesByName('attn-first-heatmap').length > 0, null, { timeout: 60000 });
+  await page.evaluate(() => document.fonts.ready);
+  while (Date.now() - lastActivity < 500 || [...requests.values()].some((r) => !r.done)) await new Promise((r) => setTimeout(r, 100));
+  const firstHeatmap = await page.evaluate(() => performance.getEntriesByName('attn-first-heatmap')[0].startTime);
+  const list = [...requests.values()].filter((r) => !r.url.startsWith('data:'));
+  await context.close();
+  return { firstHeatmap, bytes: list.reduce((s, r) => s + r.bytes, 0), list };
+}
+
+const server = await serveDist({ dir: DIST, prefix: PREFIX });
+const browser = await chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', args: ARGS, headless: true });
+try {
+  const url = server.url + (HASH ? '#' + HASH : '');
+  console.log(`first lesson: ${url} (gzip, cold cache, ${RUNS} runs)`);
+  const runs = [];
+  for (let k = 0; k < RUNS; k++) runs.push(await once(browser, url));
+  const last = runs[runs.length - 1];
+  console.log('\nrequests (last run):');
+  for (const r of [...last.list].sort((a, b) => b.bytes - a.bytes)) {
+    console.log(`  ${kb(r.bytes).padStart(7)} KB  ${r.type.padEnd(10)} ${decodeURIComponent(new URL(r.url).pathname).split('/').pop() || '(page)'}`);
+  }
+  const bytes = runs.map((r) => r.bytes), times = runs.map((r) => r.firstHeatmap);
+  console.log(`\ntransferred: ${kb(median(bytes))} KB median in ${last.list.length} requests (runs: ${bytes.map(kb).join(', ')} KB); target <= 200 KB`);
+  console.log(`first heatmap: ${median(times).toFixed(0)} ms median after navigation (runs: ${times.map((t) => t.toFixed(0)).join(', ')} ms); target <= 600 ms`);
+} finally {
+  await browser.close();
+  await server.close();
+}

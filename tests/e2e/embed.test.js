@@ -1,0 +1,368 @@
+// Embedding in a course site: the built folder served like a static host under a sub-path
+// (/courses/nlp/lab/) with the strict Content-Security-Policy, and opened as a course author's
+// pages would open it: the standalone page, the example course page (one <attention-lab>
+// element and two iframes), an iframe deep link, two elements side by side, a host page with
+// hostile CSS, hostile postMessage payloads, and an offline reload after a first visit.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { serveDist } from '../../scripts/serve-dist.mjs';
+import { DIST, launchBrowser } from './harness.js';
+
+const POLICY = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'";
+
+// Test pages a course author might write, served beside the folder (static HTML, no inline script).
+const PAGES = {
+  'test/two.html': `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>two</title><link rel="icon" href="icon.svg">
+    <script type="module" src="../attention-lab.js"></script></head><body>
+    <attention-lab id="a" lesson="masks" stage="padding"></attention-lab>
+    <attention-lab id="b" lesson="masks" stage="padding" hide="inputs stepper"></attention-lab></body></html>`,
+  'test/hostile.html': `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>hostile</title><link rel="icon" href="icon.svg">
+    <link rel="stylesheet" href="hostile.css"><script type="module" src="../attention-lab.js"></script></head><body>
+    <p class="panel hint lead" id="host-text">Course text with the page's own class names.</p>
+    <attention-lab id="a" lesson="pipeline" stage="weights"></attention-lab></body></html>`,
+  'test/icon.svg': '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1 1"><rect width="1" height="1"/></svg>',
+  'test/hostile.css': `* { all: unset; } html { font-size: 64px; } body { display: block; font-size: 48px; line-height: 3;
+    font-family: "Comic Sans MS", cursive; letter-spacing: 4px; text-transform: uppercase; }
+    attention-lab { border: 9px solid red; padding: 40px; font-size: 80px; width: 10px; display: inline; }
+    div, p, section, canvas, button { margin: 50px !important; }`,
+  'test/frames.html': `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>frames</title><link rel="icon" href="icon.svg"></head><body>
+    <iframe id="f1" title="one" src="../embed.html#lesson=masks&stage=padding"></iframe>
+    <iframe id="f2" title="two" src="../embed.html#lesson=softmax&stage=temperature"></iframe></body></html>`,
+};
+
+let server, browser;
+before(async () => {
+  server = await serveDist({ dir: DIST, prefix: '/courses/nlp/lab/', headers: { 'content-security-policy': POLICY }, extra: PAGES });
+  browser = await launchBrowser();
+});
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+// A page in a fresh context (cold cache), recording errors and CSP violations (in every frame).
+// The service worker only where a test asks for it.
+async function openPage(path, { width = 1280, height = 900, serviceWorkers = 'block' } = {}) {
+  const context = await browser.newContext({ viewport: { width, height }, serviceWorkers });
+  const page = await context.newPage();
+  page.errors = [];
+  page.on('console', (m) => { if (m.type() === 'error') page.errors.push(m.text()); });
+  page.on('pageerror', (e) => page.errors.push(String(e)));
+  await context.addInitScript(() => {
+    window.__violations = [];
+    document.addEventListener('securitypolicyviolation', (e) => window.__violations.push(`${e.violatedDirective} ${e.blockedURI}`));
+  });
+  page.closeAll = () => context.close();
+  const response = await page.goto(server.url + path);
+  assert.equal(response.headers()['content-security-policy'], POLICY);
+  return page;
+}
+
+// Requests the server has answered for files whose path matches re (e.g. the engine's wasm).
+const served = (re) => [...server.hits].filter(([k]) => re.test(k)).reduce((n, [, c]) => n + c, 0);
+
+const violations = async (page) => (await Promise.all(page.frames().map((f) => f.evaluate(() => window.__violations || []).catch(() => [])))).flat();
+
+// Waits until the element (selector) has drawn its chapter; returns its state.
+async function labReady(frameOrPage, selector = 'attention-lab') {
+  await frameOrPage.waitForFunction((sel) => {
+    const el = document.querySelector(sel);
+    return el && el.state && el.shadowRoot.querySelector('.hm-plot, .stepper');
+  }, selector, { timeout: 60000 });
+  return frameOrPage.evaluate((sel) => document.querySelector(sel).state, selector);
+}
+
+test('the standalone page works from a sub-path under the strict policy', async () => {
+  const wasm = served(/\.wasm$/);
+  const page = await openPage('#lesson=masks&stage=causal&causal=1');
+  await page.waitForFunction(() => document.documentElement.dataset.ready === 'true', null, { timeout: 60000 });
+  assert.equal(await page.evaluate(() => window.attentionLab.state.stage), 'causal');
+  assert.ok(await page.locator('main .hm-plot').first().isVisible());
+  assert.equal(served(/\.wasm$/) - wasm, 1, 'one wasm download');
+  assert.deepEqual(await violations(page), []);
+  assert.deepEqual(page.errors, []);
+  await page.closeAll();
+});
+
+test('the example course page: prose, one element and two iframes, each on its stage and sized to its content', async () => {
+  const page = await openPage('examples/course.html', { width: 1280 });
+  assert.deepEqual(await labReady(page).then((s) => [s.lesson, s.stage, s.hide]), ['pipeline', 'weights', ['inputs']]);
+  const frames = page.locator('iframe.lab-frame');
+  assert.equal(await frames.count(), 2);
+  const expected = [['masks', 'padding'], ['softmax', 'temperature']];
+  for (let k = 0; k < 2; k++) {
+    const frame = await (await frames.nth(k).elementHandle()).contentFrame();
+    const s = await labReady(frame, '#lab');
+    assert.deepEqual([s.lesson, s.stage], expected[k]);
+    // The frame told the page its height and stage, and the page sized the frame.
+    await page.waitForFunction((i) => {
+      const f = document.querySelectorAll('iframe.lab-frame')[i];
+      return f.dataset.stage && parseFloat(f.style.height) > 300;
+    }, k, { timeout: 30000 });
+    const { frameHeight, contentHeight } = await page.evaluate((i) => {
+      const f = document.querySelectorAll('iframe.lab-frame')[i];
+      return { frameHeight: parseFloat(f.style.height), contentHeight: Math.ceil(f.contentDocument.getElementById('lab').getBoundingClientRect().height) };
+    }, k);
+    assert.ok(Math.abs(frameHeight - contentHeight) <= 1, `frame ${k}: ${frameHeight} px for ${contentHeight} px of content`);
+  }
+  // The padding frame shows the fill it uses as text although its controls are hidden.
+  const masks = await (await frames.nth(0).elementHandle()).contentFrame();
+  const shown = await masks.evaluate(() => {
+    const root = document.getElementById('lab').shadowRoot;
+    return {
+      inputsVisible: [...root.querySelectorAll('[data-group="inputs"]')].some((el) => el.offsetParent !== null),
+      values: [...root.querySelectorAll('.hidden-values')].filter((el) => el.offsetParent !== null).map((el) => el.textContent),
+    };
+  });
+  assert.equal(shown.inputsVisible, false);
+  assert.ok(shown.values.some((t) => /Fill value for blocked scores: 0/.test(t)), shown.values.join(' | '));
+  assert.ok(shown.values.some((t) => /“老鼠” as padding: on/.test(t)), shown.values.join(' | '));
+  assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= 1280));
+  assert.deepEqual(await violations(page), []);
+  assert.deepEqual(page.errors, []);
+  await page.closeAll();
+});
+
+test('an iframe deep link lands on the stage with the controls hidden, and reports it to its parent', async () => {
+  const page = await openPage('test/frames.html');
+  await labReady(page.frame({ url: /embed\.html#lesson=masks/ }), '#lab');
+  await page.evaluate(() => {
+    window.__got = [];
+    window.addEventListener('message', (e) => window.__got.push(e.data));
+    document.getElementById('f1').src = document.getElementById('f1').src.replace('stage=padding', 'stage=causal&hide=inputs,stepper&causal=1');
+  });
+  await page.waitForFunction(() => window.__got.some((m) => m.type === 'stage' && m.stage === 'causal'), null, { timeout: 60000 });
+  const f1 = page.frame({ url: /embed\.html#lesson=masks/ });
+  const s = await labReady(f1, '#lab');
+  assert.deepEqual([s.lesson, s.stage, s.causal, s.hide], ['masks', 'causal', true, ['inputs', 'stepper']]);
+  const view = await f1.evaluate(() => {
+    const root = document.getElementById('lab').shadowRoot;
+    const visible = (el) => el.offsetParent !== null;
+    return {
+      heading: [...root.querySelectorAll('.stage-title')].filter(visible).map((el) => el.textContent),
+      stepper: [...root.querySelectorAll('.stepper')].some(visible),
+      inputs: [...root.querySelectorAll('[data-group="inputs"]')].some(visible),
+      hash: location.hash,
+    };
+  });
+  assert.deepEqual(view.heading.length, 1);
+  assert.match(view.heading[0], /[Cc]ausal/);
+  assert.equal(view.stepper, false);
+  assert.equal(view.inputs, false);
+  assert.match(view.hash, /stage=causal/);
+  const got = await page.evaluate(() => window.__got);
+  for (const m of got) assert.deepEqual(Object.keys(m).sort(), m.type === 'height' ? ['height', 'source', 'type', 'version'] : ['lesson', 'source', 'stage', 'type', 'version']);
+  assert.ok(got.some((m) => m.type === 'height' && m.height > 100));
+  assert.deepEqual(await violations(page), []);
+  assert.deepEqual(page.errors, []);
+  await page.closeAll();
+});
+
+test('hostile postMessage payloads are ignored; a valid one from the parent is applied, the same from a sibling frame is not', async () => {
+  const page = await openPage('test/frames.html');
+  await page.waitForFunction(() => [...document.querySelectorAll('iframe')].every((f) => f.contentDocument?.getElementById('lab')?.state), null, { timeout: 60000 });
+  const f1 = page.frame({ url: /lesson=masks/ });
+  await labReady(f1, '#lab');
+  const before = await f1.evaluate(() => JSON.stringify(document.getElementById('lab').state));
+  await page.evaluate(() => {
+    const w = document.getElementById('f1').contentWindow;
+    const host = 'attention-lab-host';
+    const payloads = [null, 1, 'set stage=causal', [host], { source: host }, { type: 'set', state: { stage: 'causal' } },
+      { source: host, type: 'set', state: { stage: 'weights' } }, { source: host, type: 'set', state: { lesson: 'nope' } },
+      { source: host, type: 'set', state: { seed: '7' } }, { source: host, type: 'set', state: { hide: 'inputs' } },
+      { source: host, type: 'set', state: { stage: 'causal' }, extra: true }, { source: host, type: 'set', state: { stage: 'causal', evil: 1 } },
+      { source: host, type: 'set', state: { queryTokens: Array(5000).fill('x') } }, { source: host, type: 'set', state: { temperature: -1 } },
+      { source: host, type: 'set', state: JSON.parse('{"__proto__": {"stage": "causal"}}') }, { source: host, type: 'eval', code: 'alert(1)' }];
+    for (const p of payloads) w.postMessage(p, '*');
+  });
+  // A sibling frame sends a valid message: not from the parent, so ignored.
+  const f2 = page.frame({ url: /lesson=softmax/ });
+  await f2.evaluate(() => window.parent.frames[0].postMessage({ source: 'attention-lab-host', type: 'set', state: { stage: 'blocked' } }, '*'));
+  // Then the parent sends a valid one: applied (messages arrive in order, so the others were read first).
+  await page.evaluate(() => document.getElementById('f1').contentWindow.postMessage({ source: 'attention-lab-host', type: 'set', state: { stage: 'two-token' } }, '*'));
+  await f1.waitForFunction(() => document.getElementById('lab').state.stage === 'two-token', null, { timeout: 30000 });
+  const after = await f1.evaluate(() => JSON.parse(JSON.stringify(document.getElementById('lab').state)));
+  assert.deepEqual({ ...after, stage: 'padding' }, JSON.parse(before), 'nothing but the stage changed');
+  assert.equal(await f1.evaluate(() => ({}).stage), undefined);
+  assert.deepEqual(await violations(page), []);
+  assert.deepEqual(page.errors, []);
+  await page.closeAll();
+});
+
+test('two elements on one page are independent and share one engine download', async () => {
+  const wasm = served(/\.wasm$/);
+  const page = await openPage('test/two.html');
+  await labReady(page, '#a');
+  await labReady(page, '#b');
+  await page.evaluate(() => document.getElementById('a').shadowRoot.querySelector('.stepper button[data-stage="causal"]').click());
+  await page.waitForFunction(() => document.getElementById('a').state.stage === 'causal');
+  const states = await page.evaluate(() => ['a', 'b'].map((id) => document.getElementById(id).state));
+  assert.equal(states[0].stage, 'causal');
+  assert.equal(states[1].stage, 'padding', 'the other element did not move');
+  assert.deepEqual(states[1].hide, ['inputs', 'stepper']);
+  const seen = await page.evaluate(() => ['a', 'b'].map((id) => {
+    const root = document.getElementById(id).shadowRoot;
+    const visible = (el) => el.offsetParent !== null;
+    return { stepper: [...root.querySelectorAll('.stepper')].some(visible), inputs: [...root.querySelectorAll('[data-group="inputs"]')].some(visible) };
+  }));
+  assert.deepEqual(seen, [{ stepper: true, inputs: true }, { stepper: false, inputs: false }]);
+  // The element's CSS stays in its shadow roots: the page got one stylesheet, KaTeX's font faces.
+  const sheets = await page.evaluate(() => [...document.querySelectorAll('link[rel="stylesheet"], style')].map((l) => l.getAttribute('href') || 'style'));
+  assert.equal(sheets.length, 1);
+  assert.match(sheets[0], /katex-fonts-.*\.css$/);
+  assert.equal(served(/\.wasm$/) - wasm, 1, 'one wasm download');
+  assert.deepEqual(await violations(page), []);
+  assert.deepEqual(page.errors, []);
+  await page.closeAll();
+});
+
+test('a host page with hostile CSS (* { all: unset }, huge fonts) does not break the element, nor the element the page', async () => {
+  const page = await openPage('test/hostile.html', { width: 1000 });
+  await labReady(page, '#a');
+  const m = await page.evaluate(() => {
+    const el = document.getElementById('a');
+    const root = el.shadowRoot;
+    const lab = root.querySelector('.lab');
+    const plot = root.querySelector('.hm-plot');
+    const cs = (x) => getComputedStyle(x);
+    const host = document.getElementById('host-text');
+    return {
+      hostDisplay: cs(el).display, hostWidth: el.getBoundingClientRect().width, hostBorder: cs(el).borderTopWidth,
+      labFont: cs(lab).fontSize, labFamily: cs(lab).fontFamily, labTransform: cs(lab).textTransform,
+      title: cs(root.querySelector('h2')).fontSize, step: cs(root.querySelector('.stepper button')).fontSize,
+      plotWidth: plot.getBoundingClientRect().width, canvasMargin: cs(root.querySelector('canvas')).marginTop,
+      hostTextBg: cs(host).backgroundColor, hostTextFont: cs(host).fontSize,
+    };
+  });
+  assert.equal(m.hostDisplay, 'block');
+  assert.ok(m.hostWidth > 900, `element width ${m.hostWidth}`);
+  assert.equal(m.hostBorder, '0px');
+  assert.equal(m.labFont, '16px');
+  assert.doesNotMatch(m.labFamily, /Comic/);
+  assert.equal(m.labTransform, 'none');
+  assert.ok(parseFloat(m.title) <= 24, `title ${m.title}`);
+  assert.ok(parseFloat(m.step) <= 18, `step button ${m.step}`);
+  assert.ok(m.plotWidth > 150, `heatmap ${m.plotWidth} px wide`);
+  assert.equal(m.canvasMargin, '0px');
+  // The page's own text kept the page's CSS (no .panel background from the element's styles).
+  assert.equal(m.hostTextBg, 'rgba(0, 0, 0, 0)');
+  assert.equal(m.hostTextFont, '48px');
+  assert.deepEqual(await violations(page), []);
+  assert.deepEqual(page.errors, []);
+  await page.closeAll();
+});
+
+test('after a first visit the tutorial and the iframe entry reload without a network', async () => {
+  const page = await openPage('#lesson=pipeline&stage=weights', { serviceWorkers: 'allow' });
+  await page.waitForFunction(() => document.documentElement.dataset.ready === 'true', null, { timeout: 60000 });
+  // The service worker has kept every file of the build.
+  await page.evaluate(async () => {
+    const reg = await navigator.serviceWorker.ready;
+    if (reg.active.state !== 'activated') {
+      await new Promise((resolve) => reg.active.addEventListener('statechange', () => { if (reg.active.state === 'activated') resolve(); }));
+    }
+  });
+  const context = page.context();
+  await context.setOffline(true);
+  await page.reload();
+  await page.waitForFunction(() => document.documentElement.dataset.ready === 'true', null, { timeout: 60000 });
+  assert.equal(await page.evaluate(() => window.attentionLab.state.stage), 'weights');
+  assert.ok(await page.locator('main .hm-plot').first().isVisible());
+  assert.ok(await page.locator('main .katex').first().isVisible(), 'formulas drawn offline');
+  // Another lesson (a chunk not loaded before) and the iframe entry, still offline.
+  await page.evaluate(() => { location.hash = 'lesson=scaling&stage=variance&labSamples=1000'; });
+  await page.waitForFunction(() => window.attentionLab.state.lesson === 'scaling' && document.querySelector('main .chapter-scaling'), null, { timeout: 60000 });
+  await page.goto(server.url + 'embed.html#lesson=softmax&stage=overflow');
+  const s = await labReady(page, '#lab');
+  assert.equal(s.stage, 'overflow');
+  await context.setOffline(false);
+  assert.deepEqual(await violations(page), []);
+  assert.deepEqual(page.errors.filter((e) => !/ERR_INTERNET_DISCONNECTED/.test(e)), []);
+  await page.closeAll();
+});
+
+// The saved files, opened in a blank page of their own (no policy there to load them with).
+async function inspectImage(png, svg, cells) {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.setContent('<!doctype html><body></body>');
+  const out = await page.evaluate(async ({ png, svg, cells }) => {
+    const img = new Image();
+    img.src = `data:image/png;base64,${png}`;
+    await img.decode();
+    const c = document.createElement('canvas');
+    c.width = img.naturalWidth;
+    c.height = img.naturalHeight;
+    const ctx = c.getContext('2d');
+    ctx.drawImage(img, 0, 0);
+    const px = ctx.getImageData(0, 0, c.width, c.height).data;
+    const count = new Map();
+    for (let k = 0; k < px.length; k += 4) {
+      const key = `${px[k]},${px[k + 1]},${px[k + 2]}`;
+      count.set(key, (count.get(key) || 0) + 1);
+    }
+    const doc = new DOMParser().parseFromString(svg, 'image/svg+xml');
+    const hex = (rgb) => `#${rgb.split(',').map((v) => (+v).toString(16).padStart(2, '0')).join('')}`;
+    const fills = new Set([...doc.querySelectorAll('rect')].map((r) => r.getAttribute('fill')));
+    return {
+      size: [c.width, c.height],
+      pngCells: cells.map((rgb) => count.get(rgb) || 0),
+      svgError: doc.querySelector('parsererror')?.textContent || '',
+      svgRoot: doc.documentElement.nodeName,
+      svgCells: cells.map((rgb) => fills.has(hex(rgb))),
+      svgText: [...doc.querySelectorAll('text')].map((t) => t.textContent),
+    };
+  }, { png, svg, cells });
+  await context.close();
+  return out;
+}
+
+test('a heatmap and a chart saved as PNG and SVG are valid files showing the figure', async () => {
+  const page = await openPage('#lesson=pipeline&stage=weights&lang=en');
+  await page.waitForFunction(() => document.documentElement.dataset.ready === 'true', null, { timeout: 60000 });
+  const map = page.locator('.map-weights .heatmap, .heatmap').first();
+  // The colour of every cell, from the heatmap's own one-pixel-per-cell canvas.
+  const cells = await map.evaluate((fig) => {
+    const c = fig.querySelector('.hm-canvas');
+    const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+    const out = [];
+    for (let k = 0; k < d.length; k += 4) out.push(`${d[k]},${d[k + 1]},${d[k + 2]}`);
+    return out;
+  });
+  const labels = await map.evaluate((fig) => [...fig.querySelectorAll('.hm-rows span, .hm-cols span')].map((s) => s.textContent));
+  assert.ok(cells.length >= 9, `${cells.length} cells`);
+  const save = async (locator, cls) => {
+    const [download] = await Promise.all([page.waitForEvent('download'), locator.locator(`button.${cls}`).click()]);
+    const file = await download.path();
+    return { name: download.suggestedFilename(), bytes: (await import('node:fs')).readFileSync(file) };
+  };
+  const png = await save(map, 'save-png');
+  const svg = await save(map, 'save-svg');
+  assert.match(png.name, /^attention-lab-[a-z0-9-]+\.png$/);
+  assert.match(svg.name, /^attention-lab-[a-z0-9-]+\.svg$/);
+  assert.deepEqual([...png.bytes.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], 'PNG signature');
+  assert.equal(png.bytes.subarray(12, 16).toString('latin1'), 'IHDR');
+  const seen = await inspectImage(png.bytes.toString('base64'), svg.bytes.toString('utf8'), cells);
+  assert.equal(seen.svgError, '');
+  assert.equal(seen.svgRoot, 'svg');
+  seen.pngCells.forEach((n, k) => assert.ok(n >= 100, `cell ${k} (${cells[k]}) covers ${n} pixels of the PNG`));
+  seen.svgCells.forEach((ok, k) => assert.ok(ok, `cell ${k} (${cells[k]}) is a rectangle of the SVG`));
+  for (const l of labels) assert.ok(seen.svgText.includes(l), `label ${l} in the SVG`);
+
+  // A chart (the bars of the selected row): its bars and labels are in both files.
+  const bars = page.locator('figure.bars').first();
+  const barInfo = await bars.evaluate((fig) => ({
+    fill: getComputedStyle(fig.querySelector('g.bar rect')).fill,
+    labels: [...fig.querySelectorAll('.bar-label')].map((t) => t.textContent),
+  }));
+  const rgb = barInfo.fill.match(/\d+/g).join(',');
+  const barsPng = await save(bars, 'save-png');
+  const barsSvg = await save(bars, 'save-svg');
+  const seenBars = await inspectImage(barsPng.bytes.toString('base64'), barsSvg.bytes.toString('utf8'), [rgb]);
+  assert.ok(seenBars.pngCells[0] >= 200, `bar colour covers ${seenBars.pngCells[0]} pixels`);
+  for (const l of barInfo.labels) assert.ok(seenBars.svgText.includes(l), `bar label ${l} in the SVG`);
+  assert.ok(barsSvg.bytes.toString('utf8').includes('<path'), 'bars drawn as paths');
+  assert.deepEqual(await violations(page), []);
+  assert.deepEqual(page.errors, []);
+  await page.closeAll();
+});

@@ -1,0 +1,23 @@
+// What the page needs of this chapter before its module loads (./index.js): its id, its title
+// and the hash fields it owns.
+
+export const ROLE_SLOTS = 8; // positions and distinct words the hand-built layer can tell apart
+export const MAX_TOKENS = 12; // tokens per side
+
+export default {
+  id: 'multihead',
+  title: { en: 'Projections and multi-head', zh: '投影与多头注意力' },
+  state: {
+    mhMode: { type: 'enum', default: 'cross', values: ['self', 'cross'] },
+    mhTokens: { type: 'list', item: 'string', default: ['猫', '吃', '鱼'], maxItems: MAX_TOKENS },
+    mhSource: { type: 'list', item: 'string', default: ['The', 'cat', 'eats', 'fish'], maxItems: MAX_TOKENS },
+    mhProjD: { type: 'int', default: 6, min: 2, max: 16 },
+    mhD: { type: 'int', default: 12, min: 1, max: 64 },
+    mhH: { type: 'int', default: 3, min: 1, max: 64 },
+    mhRoleTokens: { type: 'list', item: 'string', default: ['the', 'cat', 'sat', 'on', 'the', 'mat'], maxItems: ROLE_SLOTS },
+    mhStrength: { type: 'int', default: 8, min: 0, max: 20 },
+    mhBreakPrev: { type: 'bool', default: false },
+    mhBreakMatch: { type: 'bool', default: false },
+    mhManyH: { type: 'int', default: 8, min: 1, max: 64 },
+  },
+};

@@ -1,0 +1,13 @@
+// What the page needs of this chapter before its module loads (./index.js): its id, its title
+// and the hash fields it owns.
+
+import { MAX_TOKENS, MAX_DK } from '../example.js';
+
+export default {
+  id: 'pipeline',
+  title: { en: 'The pipeline, step by step', zh: '一步一步看注意力' },
+  state: {
+    selRow: { type: 'int', default: 0, min: 0, max: MAX_TOKENS - 1 },   // selected query row
+    selCol: { type: 'int', default: 0, min: -1, max: MAX_DK - 1 },      // selected column, -1 = whole row
+  },
+};

@@ -1,0 +1,216 @@
+// Saving a figure as PNG and SVG (for slides and handouts). A figure is first described as a
+// scene, a list of plain shapes in one coordinate system:
+//   { width, height, items: [
+//     { t: 'rect', x, y, w, h, fill, stroke?, sw?, dash? },
+//     { t: 'path', d, m?: [a, b, c, d, e, f], fill?, stroke?, sw?, dash?, opacity? },
+//     { t: 'text', x, y, text, size, weight?, fill, anchor: 'start' | 'middle' | 'end', baseline: 'alphabetic' | 'middle' | 'hanging' } ] }
+// and then written out as SVG text or drawn on a canvas for the PNG. The heatmap makes its scene
+// from its numbers (views/heatmap.js); the SVG charts' scene is read from the drawn SVG
+// (svgScene). No image is loaded from a data: or blob: URL, so this works under the page's
+// strict Content-Security-Policy.
+//
+//   const save = createSaveButtons(() => scene, () => 'attention-weights')   // { el, label(lang) }
+
+import { h } from './dom.js';
+import { t as shellT } from '../i18n.js';
+
+const SVG_NS = 'http://www.w3.org/2000/svg';
+const FONT = 'system-ui, -apple-system, "Segoe UI", "Noto Sans", "Noto Sans CJK SC", sans-serif';
+const PNG_SCALE = 2;
+
+const esc = (s) => String(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+const num = (x) => +Number(x).toFixed(2);
+
+// ---- scene -> SVG text ------------------------------------------------------------------------
+
+function paint({ fill, stroke, sw, dash, opacity }) {
+  let a = ` fill="${esc(fill || 'none')}"`;
+  if (stroke && stroke !== 'none') a += ` stroke="${esc(stroke)}" stroke-width="${num(sw ?? 1)}"`;
+  if (dash && dash.length) a += ` stroke-dasharray="${dash.map(num).join(' ')}"`;
+  if (opacity !== undefined && opacity < 1) a += ` opacity="${num(opacity)}"`;
+  return a;
+}
+
+const SVG_ANCHOR = { start: 'start', middle: 'middle', end: 'end' };
+const SVG_BASELINE = { alphabetic: 'auto', middle: 'central', hanging: 'hanging' };
+
+export function sceneToSvg(scene) {
+  const out = [`<svg xmlns="${SVG_NS}" width="${num(scene.width)}" height="${num(scene.height)}" viewBox="0 0 ${num(scene.width)} ${num(scene.height)}" font-family="${esc(FONT)}">`,
+    `<rect x="0" y="0" width="${num(scene.width)}" height="${num(scene.height)}" fill="#ffffff"/>`];
+  for (const it of scene.items) {
+    if (it.t === 'rect') out.push(`<rect x="${num(it.x)}" y="${num(it.y)}" width="${num(it.w)}" height="${num(it.h)}"${paint(it)}/>`);
+    else if (it.t === 'path') out.push(`<path d="${esc(it.d)}"${it.m ? ` transform="matrix(${it.m.map(num).join(' ')})"` : ''}${paint(it)}/>`);
+    else if (it.t === 'text') {
+      out.push(`<text x="${num(it.x)}" y="${num(it.y)}" font-size="${num(it.size)}"${it.weight && it.weight !== 'normal' && it.weight !== 400 ? ` font-weight="${esc(it.weight)}"` : ''}`
+        + ` fill="${esc(it.fill)}" text-anchor="${SVG_ANCHOR[it.anchor] || 'start'}" dominant-baseline="${SVG_BASELINE[it.baseline] || 'auto'}">${esc(it.text)}</text>`);
+    }
+  }
+  out.push('</svg>');
+  return out.join('\n');
+}
+
+// ---- scene -> canvas -----------------------------------------------------------------------
+
+const CANVAS_ALIGN = { start: 'left', middle: 'center', end: 'right' };
+
+export function sceneToCanvas(scene, scale = PNG_SCALE) {
+  const canvas = document.createElement('canvas');
+  canvas.width = Math.ceil(scene.width * scale);
+  canvas.height = Math.ceil(scene.height * scale);
+  const ctx = canvas.getContext('2d');
+  ctx.setTransform(scale, 0, 0, scale, 0, 0);
+  ctx.fillStyle = '#ffffff';
+  ctx.fillRect(0, 0, scene.width, scene.height);
+  for (const it of scene.items) {
+    ctx.save();
+    ctx.globalAlpha = it.opacity ?? 1;
+    if (it.t === 'text') {
+      ctx.font = `${it.weight || 'normal'} ${it.size}px ${FONT}`;
+      ctx.fillStyle = it.fill;
+      ctx.textAlign = CANVAS_ALIGN[it.anchor] || 'left';
+      ctx.textBaseline = it.baseline === 'middle' ? 'middle' : it.baseline === 'hanging' ? 'hanging' : 'alphabetic';
+      ctx.fillText(it.text, it.x, it.y);
+    } else {
+      let path;
+      if (it.t === 'rect') {
+        path = new Path2D();
+        path.rect(it.x, it.y, it.w, it.h);
+      } else {
+        if (it.m) ctx.transform(...it.m);
+        path = new Path2D(it.d);
+      }
+      if (it.fill && it.fill !== 'none') { ctx.fillStyle = it.fill; ctx.fill(path); }
+      if (it.stroke && it.stroke !== 'none') {
+        ctx.strokeStyle = it.stroke;
+        ctx.lineWidth = it.sw ?? 1;
+        if (it.dash && it.dash.length) ctx.setLineDash(it.dash);
+        ctx.stroke(path);
+      }
+    }
+    ctx.restore();
+  }
+  return canvas;
+}
+
+// ---- a drawn SVG chart -> scene ----------------------------------------------------------------
+
+// The paint of an element as drawn (computed style): url(#gradient) fills become the
+// gradient's middle colour.
+function paintOf(el, cs, root) {
+  const colour = (v) => {
+    if (!v || v === 'none') return 'none';
+    const url = /url\(["']?#([^"')]+)["']?\)/.exec(v);
+    if (!url) return v;
+    const stops = [...(root.getElementById?.(url[1]) || root.querySelector(`[id="${url[1]}"]`))?.querySelectorAll('stop') || []];
+    return stops.length ? getComputedStyle(stops[stops.length >> 1]).stopColor : 'none';
+  };
+  const dash = cs.strokeDasharray && cs.strokeDasharray !== 'none' ? cs.strokeDasharray.split(/[\s,]+/).map(parseFloat).filter(Number.isFinite) : [];
+  return {
+    fill: colour(cs.fill), stroke: colour(cs.stroke), sw: parseFloat(cs.strokeWidth) || 1, dash,
+    opacity: (parseFloat(cs.opacity) || 1) * (parseFloat(cs.fillOpacity) ?? 1),
+  };
+}
+
+function lengthOf(value, fontSize) {
+  if (!value) return 0;
+  const first = value.trim().split(/[\s,]+/)[0];
+  if (first.endsWith('em')) return parseFloat(first) * fontSize;
+  return parseFloat(first) || 0;
+}
+
+function geometry(el) {
+  const a = (n) => parseFloat(el.getAttribute(n)) || 0;
+  switch (el.tagName.toLowerCase()) {
+    case 'path': return el.getAttribute('d') || '';
+    case 'line': return `M${a('x1')} ${a('y1')}L${a('x2')} ${a('y2')}`;
+    case 'rect': return `M${a('x')} ${a('y')}h${a('width')}v${a('height')}h${-a('width')}Z`;
+    case 'circle': {
+      const cx = a('cx'), cy = a('cy'), r = a('r');
+      return `M${cx - r} ${cy}a${r} ${r} 0 1 0 ${2 * r} 0a${r} ${r} 0 1 0 ${-2 * r} 0Z`;
+    }
+    case 'polyline':
+    case 'polygon': {
+      const p = (el.getAttribute('points') || '').trim().split(/[\s,]+/).map(Number);
+      let d = '';
+      for (let k = 0; k + 1 < p.length; k += 2) d += `${k ? 'L' : 'M'}${p[k]} ${p[k + 1]}`;
+      return el.tagName.toLowerCase() === 'polygon' ? `${d}Z` : d;
+    }
+    default: return '';
+  }
+}
+
+export function svgScene(svg, { title = '' } = {}) {
+  const vb = svg.viewBox && svg.viewBox.baseVal && svg.viewBox.baseVal.width ? svg.viewBox.baseVal : null;
+  const box = svg.getBoundingClientRect();
+  const width = vb ? vb.width : box.width, height = vb ? vb.height : box.height;
+  const top = title ? 28 : 0;
+  const inv = svg.getScreenCTM().inverse();
+  const items = title ? [{ t: 'text', x: 8, y: 18, text: title, size: 14, weight: 'bold', fill: '#1b1d23', anchor: 'start', baseline: 'alphabetic' }] : [];
+  const root = svg.getRootNode();
+  for (const el of svg.querySelectorAll('path, line, rect, circle, polyline, polygon, text')) {
+    if (el.closest('defs, clipPath, marker, mask, pattern')) continue;
+    const cs = getComputedStyle(el);
+    if (cs.display === 'none' || cs.visibility === 'hidden') continue;
+    if (el.closest('[style*="display: none"], [display="none"]')) continue;
+    const ctm = inv.multiply(el.getScreenCTM());
+    const m = [ctm.a, ctm.b, ctm.c, ctm.d, ctm.e, ctm.f + top];
+    if (el.tagName.toLowerCase() === 'text') {
+      const size = parseFloat(cs.fontSize) || 12;
+      const x = lengthOf(el.getAttribute('x'), size) + lengthOf(el.getAttribute('dx'), size);
+      const y = lengthOf(el.getAttribute('y'), size) + lengthOf(el.getAttribute('dy'), size);
+      const p = new DOMPoint(x, y).matrixTransform(ctm);
+      const text = el.textContent.trim();
+      if (!text) continue;
+      const baseline = /middle|central/.test(cs.dominantBaseline) ? 'middle' : /hanging/.test(cs.dominantBaseline) ? 'hanging' : 'alphabetic';
+      items.push({ t: 'text', x: p.x, y: p.y + top, text, size: size * Math.hypot(ctm.a, ctm.b), weight: cs.fontWeight,
+        fill: paintOf(el, cs, root).fill, anchor: cs.textAnchor || 'start', baseline });
+    } else {
+      const d = geometry(el);
+      if (d) items.push({ t: 'path', d, m, ...paintOf(el, cs, root) });
+    }
+  }
+  return { width, height: height + top, items };
+}
+
+// ---- the buttons -----------------------------------------------------------------------------
+
+// A short file name from a figure's caption: attention-lab-attention-weights.png
+export function fileName(caption, ext) {
+  const slug = String(caption || '').normalize('NFKD').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 48).replace(/-+$/, '');
+  return `attention-lab-${slug || 'figure'}.${ext}`;
+}
+
+function download(blob, name, near) {
+  const a = h('a', { href: URL.createObjectURL(blob), download: name, hidden: true });
+  near.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(a.href), 10000);
+}
+
+// The language of the page part a figure is in ('zh' or 'en').
+const langOf = (el) => (/^zh/i.test(el.closest('[lang]')?.getAttribute('lang') || '') ? 'zh' : 'en');
+
+// getScene() -> scene (at the time of the click); getCaption() -> a caption for the file name.
+export function createSaveButtons(getScene, getCaption) {
+  const png = h('button', { type: 'button', class: 'save-png', text: 'PNG' });
+  const svg = h('button', { type: 'button', class: 'save-svg', text: 'SVG' });
+  const el = h('span', { class: 'save-figure', role: 'group', 'data-group': 'save' }, png, svg);
+  png.addEventListener('click', () => {
+    sceneToCanvas(getScene()).toBlob((blob) => { if (blob) download(blob, fileName(getCaption(), 'png'), el); }, 'image/png');
+  });
+  svg.addEventListener('click', () => {
+    download(new Blob([sceneToSvg(getScene())], { type: 'image/svg+xml' }), fileName(getCaption(), 'svg'), el);
+  });
+  // Names in the page's language, set once the figure is on the page (it knows its language then).
+  let named = '';
+  function label() {
+    const lang = langOf(el);
+    if (lang === named) return;
+    named = lang;
+    el.setAttribute('aria-label', shellT(lang, 'saveFigure'));
+    png.setAttribute('aria-label', `${shellT(lang, 'saveFigure')}: ${shellT(lang, 'savePng')}`);
+    svg.setAttribute('aria-label', `${shellT(lang, 'saveFigure')}: ${shellT(lang, 'saveSvg')}`);
+  }
+  return { el, label };
+}
