@@ -33,10 +33,40 @@ function serviceWorker() {
 //   attention-lab.js        the <attention-lab> custom element (a fixed name to link to)
 //   examples/course.html    an example course page that embeds three stages
 //   sw.js                   the service worker that keeps the tutorial working offline
+// index.html: the default lesson's chunk and the engine's glue, with what they import, start
+// downloading with the page (modulepreload) instead of after the main script has run.
+// 'pipeline' is the lesson a link without one opens (state.js, buildSchema).
+const FIRST_LOAD = ['/web/src/chapters/pipeline.js', '/web/src/wasm/attention-simd.js'];
+function preloadFirstLesson() {
+  return {
+    name: 'attention-lab-preload-first-lesson',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler(html, ctx) {
+        if (!ctx.bundle || !ctx.filename.endsWith('/web/index.html')) return undefined;
+        const chunks = Object.values(ctx.bundle).filter((c) => c.type === 'chunk');
+        const files = new Set();
+        const add = (file) => {
+          if (files.has(file)) return;
+          files.add(file);
+          for (const dep of ctx.bundle[file]?.imports || []) add(dep);
+        };
+        for (const id of FIRST_LOAD) {
+          const chunk = chunks.find((c) => c.facadeModuleId && c.facadeModuleId.endsWith(id));
+          if (chunk) add(chunk.fileName);
+        }
+        return [...files].filter((f) => !html.includes(f))
+          .map((f) => ({ tag: 'link', attrs: { rel: 'modulepreload', crossorigin: true, href: `./${f}` }, injectTo: 'head' }));
+      },
+    },
+  };
+}
+
 export default defineConfig({
   root: 'web',
   base: './',
-  plugins: [serviceWorker()],
+  plugins: [serviceWorker(), preloadFirstLesson()],
   build: {
     outDir: '../dist',
     emptyOutDir: true,

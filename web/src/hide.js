@@ -20,10 +20,13 @@ function nameOf(el) {
 }
 
 // "name: value" for each control inside a hidden group (radio groups once, by their checked one).
+// Left out: the cells of a grid of numbers (a matrix the figures show anyway) and controls folded
+// away in a closed <details>.
 export function describeControls(group, t) {
   const parts = [];
   const seenRadio = new Set();
   for (const el of group.querySelectorAll('input, select, textarea, button[aria-pressed]')) {
+    if (el.closest('table') || el.closest('details:not([open])')) continue;
     let name = '', value = '';
     if (el.matches('button')) {
       name = clean(el.getAttribute('aria-label') || el.textContent);
