@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import crypto from 'node:crypto';
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 
 // sw.js: web/src/sw.js with the list of files to keep for offline use, emitted next to
@@ -77,10 +78,10 @@ export default defineConfig({
     assetsInlineLimit: 0,
     rolldownOptions: {
       input: {
-        index: 'web/index.html',
-        embed: 'web/embed.html',
-        course: 'web/examples/course.html',
-        'attention-lab': 'web/src/element.js',
+        index: fileURLToPath(new URL('./web/index.html', import.meta.url)),
+        embed: fileURLToPath(new URL('./web/embed.html', import.meta.url)),
+        course: fileURLToPath(new URL('./web/examples/course.html', import.meta.url)),
+        'attention-lab': fileURLToPath(new URL('./web/src/element.js', import.meta.url)),
       },
       output: {
         entryFileNames: (chunk) => (chunk.name === 'attention-lab' ? 'attention-lab.js' : 'assets/[name]-[hash].js'),

@@ -43,8 +43,8 @@ export const STRINGS = {
     off: 'off',
     openFull: 'Open in Attention Lab',
     saveFigure: 'Save this figure',
-    savePng: 'PNG',
-    saveSvg: 'SVG',
+    savePng: 'Save this figure as PNG',
+    saveSvg: 'Save this figure as SVG',
     footer: 'Every score, weight, output, entropy and random draw on this page is computed by a C++ engine compiled to WebAssembly ({build}). The theory they are compared with (normal curves, expected counts and ranges, √d_k, ln n) and the checks marked as such are worked out by the page in JavaScript.',
   },
   zh: {
@@ -74,8 +74,8 @@ export const STRINGS = {
     off: '关',
     openFull: '在注意力实验室中打开',
     saveFigure: '保存此图',
-    savePng: 'PNG',
-    saveSvg: 'SVG',
+    savePng: '将此图保存为 PNG',
+    saveSvg: '将此图保存为 SVG',
     footer: '页面上的分数、权重、输出、熵和随机抽样，全部由编译成 WebAssembly 的 C++ 引擎计算（{build}）。用来对照的理论值（正态曲线、期望频数和预期范围、√d_k、ln n），以及标明为核对的数值，由页面用 JavaScript 算出。',
   },
 };

@@ -1,6 +1,6 @@
 // Small view helpers shared by the score-functions, multi-head and position chapters.
 
-import { h, nextId } from '../views/dom.js';
+import { h, nextId, isFocused } from '../views/dom.js';
 import { createHeatmap } from '../views/heatmap.js';
 import { dataTable } from '../views/table.js';
 import { heatmapStrings } from '../i18n.js';
@@ -57,7 +57,7 @@ export function intInput(label, { min, max, onValue, error }) {
     wrap,
     input,
     sync(n) {
-      if (input.getAttribute('aria-invalid') === 'true' || document.activeElement === input) return;
+      if (input.getAttribute('aria-invalid') === 'true' || isFocused(input)) return;
       if (input.value !== String(n)) input.value = String(n);
     },
   };
@@ -101,7 +101,7 @@ export function tokensInput(label, { max, onValue, error }) {
     wrap,
     input,
     sync(list) {
-      if (input.getAttribute('aria-invalid') === 'true' || document.activeElement === input) return;
+      if (input.getAttribute('aria-invalid') === 'true' || isFocused(input)) return;
       const t = list.join(' ');
       if (input.value !== t) input.value = t;
     },

@@ -3,7 +3,7 @@
 // block (engine.flashTrace), sliding-window and strided masks as the engine applies them, and
 // when each is worth it. Every number comes from the engine or from a measurement.
 
-import { h } from '../views/dom.js';
+import { h, isFocused } from '../views/dom.js';
 import { createBars } from '../views/bars.js';
 import { createHeatmap } from '../views/heatmap.js';
 import { dataTable } from '../views/table.js';
@@ -120,7 +120,7 @@ function drawCost(c, data, v) {
   v.predict.draw('4', { right: s('predictWhy'), wrong: s('predictWhy') });
   v.nInput.value = String(Math.round(Math.log2(n)));
   v.nText.textContent = `n = ${n}`;
-  if (document.activeElement !== v.window) v.window.value = String(state.longWindow);
+  if (!isFocused(v.window)) v.window.value = String(state.longWindow);
   v.workers.value = String(state.longWorkers);
 
   const runs = c.ui.runs || [];
@@ -389,7 +389,7 @@ function drawPatterns(c, data, v) {
   const { state, s } = c;
   const t = data.pattern;
   v.pattern.value = state.longPattern;
-  if (document.activeElement !== v.width) v.width.value = String(state.longWidth);
+  if (!isFocused(v.width)) v.width.value = String(state.longWidth);
   v.width.disabled = state.longPattern === 'full' || state.longPattern === 'causal';
   // allowed cells: the engine's scores are -inf exactly where its mask blocks
   const allowed = { rows: PATTERN_N, cols: PATTERN_N, data: t.scores.data.map((x) => (x === -Infinity ? 0 : 1)) };

@@ -24,7 +24,7 @@ import { createBars } from '../views/bars.js';
 import { createHeatmap } from '../views/heatmap.js';
 import { renderFormula } from '../views/formula.js';
 import { dataTable } from '../views/table.js';
-import { h, nextId } from '../views/dom.js';
+import { h, nextId, isFocused } from '../views/dom.js';
 import { DK_STOPS, SAMPLE_STOPS, TAU_STOPS, expectedCount, expectedRanges, TEX, temperatureTex } from './scaling-theory.js';
 import strings from './scaling.strings.js';
 import meta from './scaling.meta.js';
@@ -70,7 +70,7 @@ function sliderField({ label, stops, valueText, onSlide, onType, name }) {
     set(v) {
       slider.value = String(nearestStop(stops, v));
       slider.setAttribute('aria-valuetext', valueText(v));
-      if (document.activeElement !== box) box.value = String(v);
+      if (!isFocused(box)) box.value = String(v);
     },
   };
 }
@@ -156,8 +156,8 @@ function drawControls(c, data, v) {
   v.dk.set(st.labDk);
   v.samples.set(st.labSamples);
   v.tau.set(st.labTau);
-  if (document.activeElement !== v.seed.box) v.seed.box.value = String(st.labSeed);
-  if (document.activeElement !== v.keys.box) v.keys.box.value = String(st.labKeys);
+  if (!isFocused(v.seed.box)) v.seed.box.value = String(st.labSeed);
+  if (!isFocused(v.keys.box)) v.keys.box.value = String(st.labKeys);
   v.rawRadio.checked = !st.labScaled;
   v.scaledRadio.checked = st.labScaled;
   v.sharedBox.checked = st.labShared;

@@ -18,6 +18,10 @@ export function h(tag, props = {}, ...children) {
   return el;
 }
 
+// Whether el has the keyboard focus, also inside a shadow root (where document.activeElement
+// is the host element).
+export const isFocused = (el) => el.getRootNode().activeElement === el;
+
 let uid = 0;
 // A page-unique id: nextId('f') -> 'f0', 'f1', ...
 export const nextId = (prefix) => `${prefix}${uid++}`;
@@ -42,7 +46,7 @@ export function showError(f, message) {
 // Writes a value into an input unless the learner is editing it or it holds a flagged error
 // (so the text they typed stays next to its message).
 export function syncInput(f, value) {
-  if (f.input.getAttribute('aria-invalid') === 'true' || document.activeElement === f.input) return;
+  if (f.input.getAttribute('aria-invalid') === 'true' || isFocused(f.input)) return;
   if (f.input.value !== value) f.input.value = value;
 }
 

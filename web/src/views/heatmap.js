@@ -358,7 +358,7 @@ export function createHeatmap(parent, { label = '', kind = 'sequential', onSelec
     setLabels(rowsEl, rowLabels, 'row', cellH >= 12);
     drawLegend(domain, pal);
     applyMarks(next.selected);
-    if (document.activeElement === plot) describeCursor();
+    if (plot.getRootNode().activeElement === plot) describeCursor();
     if (tableShown) drawTable();
     save.label();
     // For scripts/measure-load.mjs: when the page's first heatmap was drawn.

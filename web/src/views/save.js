@@ -209,8 +209,8 @@ export function createSaveButtons(getScene, getCaption) {
     if (lang === named) return;
     named = lang;
     el.setAttribute('aria-label', shellT(lang, 'saveFigure'));
-    png.setAttribute('aria-label', `${shellT(lang, 'saveFigure')}: ${shellT(lang, 'savePng')}`);
-    svg.setAttribute('aria-label', `${shellT(lang, 'saveFigure')}: ${shellT(lang, 'saveSvg')}`);
+    png.setAttribute('aria-label', shellT(lang, 'savePng'));
+    svg.setAttribute('aria-label', shellT(lang, 'saveSvg'));
   }
   return { el, label };
 }
