@@ -14,6 +14,7 @@
 // a list of strings that is too long (tokens) is cut to fit instead, and reported too.
 
 import { PRESET_IDS, MAX_TOKENS, MAX_TOKEN_CHARS, MAX_DK } from './example.js';
+import { CHOICES } from './choices.js';
 
 export const CORE_SCHEMA = {
   lesson: { type: 'enum', default: 'pipeline', values: ['pipeline'] }, // values: the chapters
@@ -33,7 +34,7 @@ export const CORE_SCHEMA = {
   causal: { type: 'bool', default: false },
   customMask: { type: 'matrix', default: [], maxRows: MAX_TOKENS, maxCols: MAX_TOKENS },
   reverseCausal: { type: 'bool', default: false },
-  fill: { type: 'enum', default: 'neg-inf', values: ['neg-inf', 'large-negative', 'zero'] },
+  fill: { type: 'enum', default: 'neg-inf', values: CHOICES.maskFill },  // the engine's maskFill
   temperature: { type: 'float', default: 1, min: 0.01, max: 100 },
   stable: { type: 'bool', default: true },
   hide: { type: 'list', item: 'string', default: [], maxItems: 16, itemMaxLength: 40 },

@@ -33,8 +33,6 @@ export default {
   after: { build: (c, v) => (v.box = h('div', { class: 'maps' })), draw: drawMaps },
 };
 
-const FILLS = ['neg-inf', 'large-negative', 'zero'];
-
 // ---- helpers ----------------------------------------------------------------------------------
 
 // A vector as a row of cells; flagged (non-finite) cells marked.
@@ -59,10 +57,11 @@ function buildPanel(ctx, v) {
   const { s } = ctx;
   v.presetSel = h('select', { id: 'mk-preset', onchange: (e) => ctx.set({ ...presetPatch(e.target.value), blockRow: 0 }) },
     ...PRESET_IDS.map((id) => h('option', { value: id, text: s(`preset.${id}`) })));
-  v.fillRadios = FILLS.map((f) => h('input', { type: 'radio', name: 'mk-fill', value: f, onchange: () => ctx.set({ fill: f }) }));
+  const fills = ctx.engine.choices.maskFill;
+  v.fillRadios = fills.map((f) => h('input', { type: 'radio', name: 'mk-fill', value: f, onchange: () => ctx.set({ fill: f }) }));
   const fillGroup = h('fieldset', { class: 'plain' }, h('legend', { text: s('fill') }),
     h('div', { class: 'radio-list row', role: 'radiogroup', 'aria-label': s('fill') },
-      ...v.fillRadios.map((r, k) => h('label', { class: 'check' }, r, h('span', { text: s(`fill.${FILLS[k]}`) })))));
+      ...v.fillRadios.map((r, k) => h('label', { class: 'check' }, r, h('span', { text: s(`fill.${fills[k]}`) })))));
   v.stable = h('input', { type: 'checkbox', onchange: (e) => ctx.set({ stable: e.target.checked }) });
   v.fillAbout = h('p', { class: 'hint mk-fill-about' });
   return h('section', { class: 'panel', 'data-group': 'inputs', 'aria-labelledby': 'mk-panel-h' },

@@ -5,6 +5,7 @@
 import { max } from 'd3-array';
 import { MAX_TOKEN_CHARS, rowOf } from '../example.js';
 import { tex, texVector } from '../format.js';
+import { FILL_SIGNS } from '../choices.js';
 
 const VEC_MAX = 6; // entries of a vector written out in a formula (the table has them all)
 
@@ -35,7 +36,7 @@ export function generalTex(s, stage, inputs, state) {
 }
 
 export function fillTex(fill) {
-  return { 'neg-inf': '-\\infty', 'large-negative': '-10^{9}', zero: '0' }[fill];
+  return FILL_SIGNS[fill].tex;
 }
 
 // The formula for the selected cell or row (j < 0: the whole row), filled with the engine's

@@ -4,9 +4,10 @@
 // Nothing here computes a weight: every number in a sentence is one the engine returned.
 
 import { sentences } from '../i18n.js';
+import { FILL_SIGNS } from '../choices.js';
 
 // How each fill value is written in the text (the same in both languages).
-export const FILL_SHOWN = { 'neg-inf': '−∞', 'large-negative': '−1e9', zero: '0' };
+export const FILL_SHOWN = Object.fromEntries(Object.entries(FILL_SIGNS).map(([fill, sign]) => [fill, sign.text]));
 
 const at = (m, i, j) => m.data[i * m.cols + j];
 const rowOf = (m, i) => Array.from(m.data.subarray(i * m.cols, (i + 1) * m.cols));

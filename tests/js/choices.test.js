@@ -1,0 +1,55 @@
+// The page's copy of the engine's choice names (web/src/choices.js, needed before the module
+// has loaded) and everything keyed by them, pinned to what the engine itself exports
+// (engine.choices, owned by cpp/core/check.h) in both builds.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+
+import { loadEngine } from '../../web/src/engine.js';
+import { CHOICES, FILL_SIGNS } from '../../web/src/choices.js';
+import { CORE_SCHEMA, parseHash } from '../../web/src/state.js';
+import { SCORE_KINDS } from '../../web/src/chapters/scores.logic.js';
+import masksStrings from '../../web/src/chapters/masks.strings.js';
+import scoreStrings from '../../web/src/chapters/score-functions.strings.js';
+
+for (const simd of [true, false]) {
+  test(`the page's choice names are the engine's, in its order (${simd ? 'SIMD' : 'scalar'} build)`, async () => {
+    const engine = await loadEngine({ simd });
+    assert.deepEqual(Object.keys(CHOICES).sort(), Object.keys(engine.choices).sort());
+    for (const option of Object.keys(engine.choices)) assert.deepEqual([...CHOICES[option]], [...engine.choices[option]], option);
+  });
+}
+
+test('the state schema offers exactly the engine\'s mask fills, and reads each from a link', async () => {
+  const engine = await loadEngine();
+  assert.deepEqual([...CORE_SCHEMA.fill.values], [...engine.choices.maskFill]);
+  assert.ok(engine.choices.maskFill.includes(CORE_SCHEMA.fill.default));
+  for (const fill of engine.choices.maskFill) {
+    const { state, problems } = parseHash(`#fill=${fill}`, CORE_SCHEMA);
+    assert.deepEqual(problems, [], fill);
+    assert.equal(state.fill, fill);
+  }
+  assert.equal(parseHash('#fill=minus-inf', CORE_SCHEMA).problems.length, 1, 'a name the engine lacks is refused');
+});
+
+// The sign the page writes for a fill is the value the engine puts in a blocked score.
+test('each fill is written as the value the engine puts in a blocked cell', async () => {
+  const engine = await loadEngine();
+  assert.deepEqual(Object.keys(FILL_SIGNS).sort(), [...engine.choices.maskFill].sort());
+  for (const fill of engine.choices.maskFill) {
+    const r = engine.attend({ query: [[1, 2]], key: [[3, 4], [5, 6]], value: [[1], [2]], mask: [[1, 0]], maskFill: fill });
+    const blocked = r.masked.data[1];
+    const written = Number(FILL_SIGNS[fill].text.replace('−', '-').replace('∞', 'Infinity'));
+    assert.equal(written, blocked, `${fill}: text ${FILL_SIGNS[fill].text}, engine ${blocked}`);
+    const tex = FILL_SIGNS[fill].tex.replace('\\infty', 'Infinity').replace(/10\^\{(\d+)\}/, '1e$1');
+    assert.equal(Number(tex), blocked, `${fill}: TeX ${FILL_SIGNS[fill].tex}`);
+  }
+});
+
+test('every choice has its words in both languages, and the score chapter shows every score', async () => {
+  const engine = await loadEngine();
+  for (const lang of ['en', 'zh']) {
+    for (const fill of engine.choices.maskFill) assert.ok(masksStrings[lang][`fill.${fill}`], `${lang} fill.${fill}`);
+    for (const kind of engine.choices.score) assert.ok(scoreStrings[lang][`kind.${kind}`], `${lang} kind.${kind}`);
+  }
+  assert.deepEqual([...SCORE_KINDS].sort(), [...engine.choices.score].sort());
+});

@@ -1,0 +1,17 @@
+// The names of the engine's choice options, for code that runs before the engine has loaded:
+// the state schema reads the link (#fill=zero) before the module is compiled. The core owns
+// these names, their order and their checks (cpp/core/check.h, exported as engine.choices);
+// this is the page's only copy, and tests/js/choices.test.js pins it to engine.choices in both
+// builds. Code that has the engine uses engine.choices itself.
+export const CHOICES = Object.freeze({
+  score: Object.freeze(['dot', 'scaled-dot', 'additive', 'general']),
+  maskFill: Object.freeze(['neg-inf', 'large-negative', 'zero']),
+});
+
+// How the page writes the value each mask fill puts in a blocked score: in text and in TeX.
+// One entry per engine.choices.maskFill name (pinned by the same test).
+export const FILL_SIGNS = Object.freeze({
+  'neg-inf': Object.freeze({ text: '−∞', tex: '-\\infty' }),
+  'large-negative': Object.freeze({ text: '−1e9', tex: '-10^{9}' }),
+  zero: Object.freeze({ text: '0', tex: '0' }),
+});
