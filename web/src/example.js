@@ -123,24 +123,12 @@ function identity(n) {
   return g;
 }
 
-// The explicit (n_q, n_k) 0/1 mask beyond causal and padding: the learner's clicked cells,
-// and the deliberately wrong "reversed causal" mask (key j >= query i), combined with AND.
-// Undefined when there is none.
-export function explicitMask(state, nq, nk) {
+// The learner's clicked cells as an explicit (n_q, n_k) 0/1 mask, when they fit the example;
+// undefined otherwise. (Causal, reversed causal and padding are the engine's own options.)
+function explicitMask(state, nq, nk) {
   const custom = state.customMask;
-  const hasCustom = custom.length === nq && custom.every((r) => r.length === nk);
-  if (!hasCustom && !state.reverseCausal) return undefined;
-  const m = [];
-  for (let i = 0; i < nq; i++) {
-    const row = [];
-    for (let j = 0; j < nk; j++) {
-      let allowed = hasCustom ? custom[i][j] !== 0 : true;
-      if (state.reverseCausal && j < i) allowed = false;
-      row.push(allowed ? 1 : 0);
-    }
-    m.push(row);
-  }
-  return m;
+  if (custom.length !== nq || !custom.every((r) => r.length === nk)) return undefined;
+  return custom.map((row) => row.map((x) => (x !== 0 ? 1 : 0)));
 }
 
 // keyPadding cut or padded with false to n_k; undefined when no key is padding.
@@ -219,6 +207,7 @@ export function runExample(engine, state) {
     value: inputs.value,
     score: inputs.score,
     causal: state.causal,
+    reverseCausal: state.reverseCausal,
     maskFill: state.fill,
     temperature: state.temperature,
     stable: state.stable,

@@ -74,6 +74,7 @@ export function attentionSpec({ args, queryTokens, keyTokens, scoresTyped = fals
     nq, nk,
     score: args.score ?? 'scaled-dot',
     causal: args.causal === true,
+    reverseCausal: args.reverseCausal === true,
     mask: args.mask ? gridOf(args.mask).map((row) => row.map((x) => x !== 0)) : undefined,
     keyPadding: args.keyPadding && args.keyPadding.some(Boolean) ? args.keyPadding.map(Boolean) : undefined,
     fill: args.maskFill ?? 'neg-inf',
@@ -116,13 +117,13 @@ export function multiHeadSpec({ args, tokens, sourceTokens }) {
   };
 }
 
-// Rows whose every key is blocked (causal, explicit mask and padding together).
+// Rows whose every key is blocked (causal, reversed causal, explicit mask and padding together).
 function fullyMaskedRows(spec, nq, nk) {
   const rows = [];
   for (let i = 0; i < nq; i++) {
     let any = false;
     for (let j = 0; j < nk; j++) {
-      const ok = (!spec.mask || spec.mask[i][j]) && (!spec.causal || j <= i) && (!spec.keyPadding || !spec.keyPadding[j]);
+      const ok = (!spec.mask || spec.mask[i][j]) && (!spec.causal || j <= i) && (!spec.reverseCausal || j >= i) && (!spec.keyPadding || !spec.keyPadding[j]);
       any = any || ok;
     }
     if (!any) rows.push(i);
@@ -130,7 +131,7 @@ function fullyMaskedRows(spec, nq, nk) {
   return rows;
 }
 
-const hasMask = (spec) => spec.causal || spec.mask !== undefined || spec.keyPadding !== undefined;
+const hasMask = (spec) => spec.causal || spec.reverseCausal || spec.mask !== undefined || spec.keyPadding !== undefined;
 
 // ---- NumPy ----------------------------------------------------------------------------------
 
@@ -184,6 +185,7 @@ function numpyAttention(spec) {
     L.push('', 'allowed = np.ones(scores.shape, dtype=bool)  # True = the query may attend to the key');
     if (spec.mask) L.push(`allowed &= np.array(${boolListText(spec.mask)})  # the explicit mask`);
     if (spec.causal) L.push('allowed &= np.tril(np.ones(scores.shape, dtype=bool))  # causal: key j <= query i');
+    if (spec.reverseCausal) L.push('allowed &= np.triu(np.ones(scores.shape, dtype=bool))  # reversed causal (the bug): key j >= query i');
     if (spec.keyPadding) L.push(`allowed &= ~np.array(${flagsText(spec.keyPadding)})[None, :]  # padding keys`);
     L.push(`scores = np.where(allowed, scores, np.float32(${FILLS[spec.fill] === '-inf' ? '-np.inf' : FILLS[spec.fill]}))  # blocked scores get the fill`);
   }
@@ -264,6 +266,7 @@ function torchAttention(spec) {
     L.push('', 'blocked = torch.zeros(scores.shape, dtype=torch.bool)  # True = the key is hidden from the query');
     if (spec.mask) L.push(`blocked |= ~torch.tensor(${boolListText(spec.mask)})  # the explicit mask`);
     if (spec.causal) L.push('blocked |= torch.ones(scores.shape, dtype=torch.bool).triu(1)  # causal: no key after the query');
+    if (spec.reverseCausal) L.push('blocked |= torch.ones(scores.shape, dtype=torch.bool).tril(-1)  # reversed causal (the bug): no key before the query');
     if (spec.keyPadding) L.push(`blocked |= torch.tensor(${flagsText(spec.keyPadding)})[None, :]  # padding keys`);
     const fill = spec.fill === 'neg-inf' ? "float('-inf')" : FILLS[spec.fill] === '0' ? '0.0' : '-1e9';
     L.push(`scores = scores.masked_fill(blocked, ${fill})  # blocked scores get the fill`);

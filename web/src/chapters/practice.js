@@ -109,7 +109,8 @@ function settingLines(c, p) {
   lines.push(s(spec.causal ? 'set.causal.on' : 'set.causal.off'));
   const pad = spec.keyPadding ? spec.keyTokens.filter((_, j) => spec.keyPadding[j]) : [];
   lines.push(pad.length ? s('set.padding', { keys: pad.join(s('keySep')) }) : s('set.padding.none'));
-  if (spec.mask) lines.push(s(state.reverseCausal ? 'set.mask.reversed' : 'set.mask'));
+  if (spec.reverseCausal) lines.push(s('set.mask.reversed'));
+  else if (spec.mask) lines.push(s('set.mask'));
   lines.push(s(`set.fill.${spec.fill}`));
   lines.push(s('set.temperature', { t: String(spec.temperature) }));
   lines.push(s(spec.stable ? 'set.stable.on' : 'set.stable.off'));
