@@ -303,7 +303,7 @@ async function inspectImage(png, svg, cells) {
     }
     const doc = new DOMParser().parseFromString(svg, 'image/svg+xml');
     const hex = (rgb) => `#${rgb.split(',').map((v) => (+v).toString(16).padStart(2, '0')).join('')}`;
-    const fills = new Set([...doc.querySelectorAll('rect')].map((r) => r.getAttribute('fill')));
+    const fills = new Set([...doc.querySelectorAll('rect')].map((r) => (r.getAttribute('fill') || '').toLowerCase()));
     return {
       size: [c.width, c.height],
       pngCells: cells.map((rgb) => count.get(rgb) || 0),
@@ -362,6 +362,18 @@ test('a heatmap and a chart saved as PNG and SVG are valid files showing the fig
   assert.ok(seenBars.pngCells[0] >= 200, `bar colour covers ${seenBars.pngCells[0]} pixels`);
   for (const l of barInfo.labels) assert.ok(seenBars.svgText.includes(l), `bar label ${l} in the SVG`);
   assert.ok(barsSvg.bytes.toString('utf8').includes('<path'), 'bars drawn as paths');
+
+  // The stacked bar (HTML, not SVG): its segments in both files.
+  await page.evaluate(() => { location.hash = 'lesson=softmax&stage=budget&lang=en'; });
+  const stacked = page.locator('figure.stacked').first();
+  await stacked.waitFor({ timeout: 60000 });
+  const segs = await stacked.evaluate((fig) => [...fig.querySelectorAll('.stacked-seg:not([hidden])')].map((s) => getComputedStyle(s).backgroundColor.match(/\d+/g).join(',')));
+  assert.ok(segs.length >= 2);
+  const stPng = await save(stacked, 'save-png');
+  const stSvg = await save(stacked, 'save-svg');
+  const seenStacked = await inspectImage(stPng.bytes.toString('base64'), stSvg.bytes.toString('utf8'), segs);
+  seenStacked.pngCells.forEach((n, k) => assert.ok(n >= 50, `segment ${k} covers ${n} pixels`));
+  seenStacked.svgCells.forEach((ok, k) => assert.ok(ok, `segment ${k} in the SVG`));
   assert.deepEqual(await violations(page), []);
   assert.deepEqual(page.errors, []);
   await page.closeAll();

@@ -377,9 +377,10 @@ export function createHeatmap(parent, { label = '', kind = 'sequential', onSelec
     const cw = Math.max(18, Math.min(56, 640 / cols)), ch = Math.max(14, Math.min(34, cw * 0.7));
     const showText = cw >= MIN_TEXT_W;
     const left = 12 + Math.min(120, labelLength(rowLabels) * 7.5), top = 44;
-    const width = left + cols * cw + 16, height = top + rows * ch + 56;
+    const title = data.caption ?? label;
+    const width = Math.max(left + cols * cw + 16, 16 + labelLength([title]) * 8.2), height = top + rows * ch + 56;
     const ink = '#1b1d23';
-    const items = [{ t: 'text', x: 8, y: 20, text: data.caption ?? label, size: 14, weight: 'bold', fill: ink, anchor: 'start', baseline: 'alphabetic' }];
+    const items = [{ t: 'text', x: 8, y: 20, text: title, size: 14, weight: 'bold', fill: ink, anchor: 'start', baseline: 'alphabetic' }];
     colLabels.forEach((l, j) => items.push({ t: 'text', x: left + (j + 0.5) * cw, y: top - 6, text: l, size: 11, fill: ink, anchor: 'middle', baseline: 'alphabetic' }));
     rowLabels.forEach((l, i) => items.push({ t: 'text', x: left - 6, y: top + (i + 0.5) * ch, text: l, size: 11, fill: ink, anchor: 'end', baseline: 'middle' }));
     const hex = ([r, g, b]) => `#${[r, g, b].map((v) => v.toString(16).padStart(2, '0')).join('')}`;

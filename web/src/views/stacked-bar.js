@@ -4,6 +4,7 @@
 
 import { fmt, valuesLabel, colonAfter } from '../format.js';
 import { h } from './dom.js';
+import { createSaveButtons } from './save.js';
 
 // Ten colour-blind-safe segment colours (Okabe–Ito, then two greys), with the text colour each needs.
 const SEGMENTS = [
@@ -19,11 +20,39 @@ export function createStacked(parent, { label = '' } = {}) {
   const figure = h('figure', { class: 'stacked' });
   const bar = h('div', { class: 'stacked-bar', role: 'img' });
   const legend = h('ul', { class: 'stacked-legend' });
-  figure.append(bar, legend);
+  let last = null;
+  const save = createSaveButtons(() => scene(), () => (last ? last.caption : label));
+  figure.append(bar, legend, save.el);
   parent.append(figure);
+
+  // The figure for saving (./save.js): the caption, the bar's segments with their labels, and the legend.
+  function scene() {
+    const { vals, labels, caption, digits } = last;
+    const W = 600, top = 30, barH = 34, ink = '#1b1d23';
+    const items = [{ t: 'text', x: 8, y: 20, text: caption, size: 14, weight: 'bold', fill: ink, anchor: 'start', baseline: 'alphabetic' }];
+    const total = vals.reduce((s, v) => s + (Number.isFinite(v) && v > 0 ? v : 0), 0) || 1;
+    let x = 8;
+    vals.forEach((v, i) => {
+      if (!(Number.isFinite(v) && v > 0)) return;
+      const [bg, fg] = SEGMENTS[i % SEGMENTS.length];
+      const w = ((W - 16) * v) / total;
+      items.push({ t: 'rect', x, y: top, w, h: barH, fill: bg });
+      if (v >= 0.08) items.push({ t: 'text', x: x + w / 2, y: top + barH / 2, text: labels[i], size: 12, fill: fg, anchor: 'middle', baseline: 'middle' });
+      x += w;
+    });
+    items.push({ t: 'rect', x: 8, y: top, w: W - 16, h: barH, fill: 'none', stroke: '#8a92a0', sw: 1 });
+    vals.forEach((v, i) => {
+      const y = top + barH + 22 + i * 20;
+      items.push({ t: 'rect', x: 8, y: y - 10, w: 12, h: 12, fill: SEGMENTS[i % SEGMENTS.length][0] });
+      items.push({ t: 'text', x: 26, y, text: `${labels[i]} ${fmt(v, digits)}`, size: 12, fill: ink, anchor: 'start', baseline: 'alphabetic' });
+    });
+    return { width: W, height: top + barH + 22 + vals.length * 20, items };
+  }
 
   function update({ values, labels, caption = label, digits = 3 }) {
     const vals = Array.from(values);
+    last = { vals, labels, caption, digits };
+    save.label();
     bar.setAttribute('aria-label', valuesLabel(caption, labels, vals, digits));
     bar.replaceChildren(...vals.map((v, i) => {
       const [bg, ink] = SEGMENTS[i % SEGMENTS.length];
