@@ -6,6 +6,10 @@
 // (the page's own performance mark, attn-first-heatmap).
 //
 //   node scripts/measure-load.mjs [--runs 5] [--hash lesson=pipeline] [--dist dir] [--prefix /courses/nlp/lab/]
+//                                 [--baseline dir [--baseline-prefix /]]
+// With --baseline (another build, e.g. of an older commit), the two are loaded in turn, run by
+// run, and both are printed with their ratio: on a busy machine only such side-by-side figures
+// compare.
 //
 // Targets (issue: Embedding in a course site): at most 200 KB gzipped, first heatmap at most 600 ms.
 
@@ -19,6 +23,8 @@ const RUNS = Number(opt('--runs', '5'));
 const HASH = opt('--hash', '');
 const DIST = path.resolve(opt('--dist', path.join(ROOT, 'dist')));
 const PREFIX = opt('--prefix', '/courses/nlp/lab/');
+const BASELINE = opt('--baseline', '');
+const BASELINE_PREFIX = opt('--baseline-prefix', PREFIX);
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
   '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
@@ -46,22 +52,39 @@ async function once(browser, url) {
   return { firstHeatmap, bytes: list.reduce((s, r) => s + r.bytes, 0), list };
 }
 
+function report(name, runs) {
+  const bytes = runs.map((r) => r.bytes), times = runs.map((r) => r.firstHeatmap);
+  const last = runs[runs.length - 1];
+  console.log(`${name} transferred: ${kb(median(bytes))} KB median in ${last.list.length} requests (runs: ${bytes.map(kb).join(', ')} KB); target <= 200 KB`);
+  console.log(`${name} first heatmap: ${median(times).toFixed(0)} ms median after navigation (runs: ${times.map((t) => t.toFixed(0)).join(', ')} ms); target <= 600 ms`);
+  return { bytes: median(bytes), time: median(times) };
+}
+
 const server = await serveDist({ dir: DIST, prefix: PREFIX });
+const base = BASELINE ? await serveDist({ dir: path.resolve(BASELINE), prefix: BASELINE_PREFIX }) : null;
 const browser = await chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', args: ARGS, headless: true });
 try {
   const url = server.url + (HASH ? '#' + HASH : '');
-  console.log(`first lesson: ${url} (gzip, cold cache, ${RUNS} runs)`);
-  const runs = [];
-  for (let k = 0; k < RUNS; k++) runs.push(await once(browser, url));
+  const baseUrl = base ? base.url + (HASH ? '#' + HASH : '') : '';
+  console.log(`first lesson: ${url} (gzip, cold cache, ${RUNS} runs)${base ? `, side by side with ${baseUrl}` : ''}`);
+  const runs = [], baseRuns = [];
+  for (let k = 0; k < RUNS; k++) {
+    if (base) baseRuns.push(await once(browser, baseUrl));
+    runs.push(await once(browser, url));
+  }
   const last = runs[runs.length - 1];
   console.log('\nrequests (last run):');
   for (const r of [...last.list].sort((a, b) => b.bytes - a.bytes)) {
     console.log(`  ${kb(r.bytes).padStart(7)} KB  ${r.type.padEnd(10)} ${decodeURIComponent(new URL(r.url).pathname).split('/').pop() || '(page)'}`);
   }
-  const bytes = runs.map((r) => r.bytes), times = runs.map((r) => r.firstHeatmap);
-  console.log(`\ntransferred: ${kb(median(bytes))} KB median in ${last.list.length} requests (runs: ${bytes.map(kb).join(', ')} KB); target <= 200 KB`);
-  console.log(`first heatmap: ${median(times).toFixed(0)} ms median after navigation (runs: ${times.map((t) => t.toFixed(0)).join(', ')} ms); target <= 600 ms`);
+  console.log('');
+  const now = report(base ? 'this build:' : '', runs);
+  if (base) {
+    const was = report('baseline:  ', baseRuns);
+    console.log(`ratio (this / baseline): transfer ${(now.bytes / was.bytes).toFixed(2)}, first heatmap ${(now.time / was.time).toFixed(2)}`);
+  }
 } finally {
   await browser.close();
   await server.close();
+  await base?.close();
 }
