@@ -15,7 +15,7 @@ const PAGES = {
   'test/two.html': `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>two</title><link rel="icon" href="icon.svg">
     <script type="module" src="../attention-lab.js"></script></head><body>
     <attention-lab id="a" lesson="masks" stage="padding"></attention-lab>
-    <attention-lab id="b" lesson="masks" stage="padding" hide="inputs stepper"></attention-lab></body></html>`,
+    <attention-lab id="b" lesson="masks" stage="padding" hide="inputs stepper" height="320"></attention-lab></body></html>`,
   'test/hostile.html': `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>hostile</title><link rel="icon" href="icon.svg">
     <link rel="stylesheet" href="hostile.css"><script type="module" src="../attention-lab.js"></script></head><body>
     <p class="panel hint lead" id="host-text">Course text with the page's own class names.</p>
@@ -206,6 +206,15 @@ test('two elements on one page are independent and share one engine download', a
     return { stepper: [...root.querySelectorAll('.stepper')].some(visible), inputs: [...root.querySelectorAll('[data-group="inputs"]')].some(visible) };
   }));
   assert.deepEqual(seen, [{ stepper: true, inputs: true }, { stepper: false, inputs: false }]);
+  // height="320": the second element is 320 px tall and scrolls inside; the first is as tall as its content.
+  const heights = await page.evaluate(() => ['a', 'b'].map((id) => {
+    const el = document.getElementById(id);
+    const lab = el.shadowRoot.querySelector('.lab');
+    return { host: Math.round(el.getBoundingClientRect().height), scroll: lab.scrollHeight };
+  }));
+  assert.equal(heights[1].host, 320);
+  assert.ok(heights[1].scroll > 320, `scrolls inside: ${heights[1].scroll}`);
+  assert.ok(heights[0].host > 600 && heights[0].host >= heights[0].scroll - 2, JSON.stringify(heights[0]));
   // The element's CSS stays in its shadow roots: the page got one stylesheet, KaTeX's font faces.
   const sheets = await page.evaluate(() => [...document.querySelectorAll('link[rel="stylesheet"], style')].map((l) => l.getAttribute('href') || 'style'));
   assert.equal(sheets.length, 1);
