@@ -49,7 +49,7 @@ export function describeControls(group, t) {
       name = nameOf(el);
       value = clean(el.value);
     }
-    if (value !== '') parts.push(name ? `${name}: ${value}` : value);
+    if (value !== '') parts.push(name ? t('nameValue', { name, value }) : value);
   }
   return parts;
 }
