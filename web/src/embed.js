@@ -37,11 +37,24 @@ function postHeight() {
 }
 new ResizeObserver(postHeight).observe(lab);
 
+// The hash is written at most every HASH_MS (the last change always lands): browsers slow down
+// pages that call replaceState too often, e.g. while a slider is dragged.
+const HASH_MS = 200;
+let hashTimer = 0;
+let pendingHash = '';
+function writeHash(hash) {
+  pendingHash = hash;
+  if (hashTimer) return;
+  hashTimer = setTimeout(() => {
+    hashTimer = 0;
+    if (location.hash !== pendingHash) history.replaceState(null, '', pendingHash);
+  }, HASH_MS);
+}
+
 let lastStage = '';
 lab.addEventListener('attention-lab-change', (e) => {
   const { lesson, stage, state } = e.detail;
-  const hash = '#' + serializeHash(state, schema);
-  if (location.hash !== hash) history.replaceState(null, '', hash);
+  writeHash('#' + serializeHash(state, schema));
   document.documentElement.dataset.ready = 'true';
   if (`${lesson}/${stage}` !== lastStage) {
     lastStage = `${lesson}/${stage}`;
