@@ -4,6 +4,7 @@
 // when each is worth it. Every number comes from the engine or from a measurement.
 
 import { h, isFocused } from '../views/dom.js';
+import { createSaveButtons, svgScene } from '../views/save.js';
 import { createBars } from '../views/bars.js';
 import { createHeatmap } from '../views/heatmap.js';
 import { dataTable } from '../views/table.js';
@@ -258,6 +259,7 @@ function buildTiling(c, v) {
   v.reset = h('button', { type: 'button', class: 'btn', text: s('reset'), onclick: () => { stopPlay(c); c.set({ longStep: 0 }); } });
   v.stepText = h('p', { class: 'long-status', 'aria-live': 'polite' });
   v.svg = svgEl('svg', { class: 'long-svg', role: 'img', viewBox: '0 0 480 200' });
+  v.save = createSaveButtons(() => svgScene(v.svg, { title: v.title }), () => v.title);
   v.explain = h('p', { class: 'msg info long-explain', 'aria-live': 'polite' });
   v.table = h('div', { class: 'long-table' });
   v.outputs = h('div', { class: 'long-outputs' });
@@ -269,7 +271,7 @@ function buildTiling(c, v) {
       h('label', { class: 'long-field' }, h('span', { class: 'field-label', text: s('block') }), v.block)),
     h('div', { class: 'controls long-run' }, v.reset, v.prev, v.next, v.play),
     v.stepText,
-    h('figure', { class: 'long-figure' }, v.svg),
+    h('figure', { class: 'long-figure' }, v.svg, v.save.el),
     v.explain, v.table, v.outputs,
   ];
 }
@@ -331,6 +333,8 @@ function drawTiling(c, data, v) {
     kids.push(svgEl('text', { x: 4, y: y(m) + 4, class: 'long-mlabel' }, 'm'));
   }
   v.svg.replaceChildren(...kids);
+  v.title = s('scoresLabel', { i, b });
+  v.save.label();
   v.svg.setAttribute('aria-label', `${s('scoresLabel', { i, b })}${s('colon')}${list(c.lang, scores.map((x, j) => `${j} ${fmt(x, 2)}`))}`);
 
   // what the last folded block did, in words, with the engine's numbers

@@ -25,7 +25,7 @@ import { select } from 'd3-selection';
 import { rgb as toRgb } from 'd3-color';
 import { fmt, colonAfter } from '../format.js';
 import { renderTable } from './table.js';
-import { createSaveButtons } from './save.js';
+import { createSaveButtons, textWidth } from './save.js';
 
 const BLOCKED_RGB = [200, 200, 200];
 const NAN_RGB = [220, 40, 160];
@@ -383,7 +383,7 @@ export function createHeatmap(parent, { label = '', kind = 'sequential', onSelec
     const showText = cw >= MIN_TEXT_W;
     const left = 12 + Math.min(120, labelLength(rowLabels) * 7.5), top = 44;
     const title = data.caption ?? label;
-    const width = Math.max(left + cols * cw + 16, 16 + labelLength([title]) * 8.2), height = top + rows * ch + 56;
+    const width = Math.max(left + cols * cw + 16, 16 + textWidth(title, 14, 'bold')), height = top + rows * ch + 56;
     const ink = '#1b1d23';
     const items = [{ t: 'text', x: 8, y: 20, text: title, size: 14, weight: 'bold', fill: ink, anchor: 'start', baseline: 'alphabetic' }];
     colLabels.forEach((l, j) => items.push({ t: 'text', x: left + (j + 0.5) * cw, y: top - 6, text: l, size: 11, fill: ink, anchor: 'middle', baseline: 'alphabetic' }));

@@ -18,6 +18,14 @@ const SVG_NS = 'http://www.w3.org/2000/svg';
 const FONT = 'system-ui, -apple-system, "Segoe UI", "Noto Sans", "Noto Sans CJK SC", sans-serif';
 const PNG_SCALE = 2;
 
+// The width of a line of text in the font figures are saved with (measured on a canvas).
+let measure = null;
+export function textWidth(text, size, weight = 'normal') {
+  measure = measure || document.createElement('canvas').getContext('2d');
+  measure.font = `${weight} ${size}px ${FONT}`;
+  return measure.measureText(String(text)).width;
+}
+
 const esc = (s) => String(s).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 const num = (x) => +Number(x).toFixed(2);
 
@@ -142,7 +150,9 @@ function geometry(el) {
 export function svgScene(svg, { title = '' } = {}) {
   const vb = svg.viewBox && svg.viewBox.baseVal && svg.viewBox.baseVal.width ? svg.viewBox.baseVal : null;
   const box = svg.getBoundingClientRect();
-  const width = vb ? vb.width : box.width, height = vb ? vb.height : box.height;
+  const height = vb ? vb.height : box.height;
+  // As wide as the chart, or as its title when that is longer.
+  const width = Math.max(vb ? vb.width : box.width, title ? 16 + textWidth(title, 14, 'bold') : 0);
   const top = title ? 28 : 0;
   const inv = svg.getScreenCTM().inverse();
   const items = title ? [{ t: 'text', x: 8, y: 18, text: title, size: 14, weight: 'bold', fill: '#1b1d23', anchor: 'start', baseline: 'alphabetic' }] : [];
