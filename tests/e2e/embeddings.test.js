@@ -54,7 +54,7 @@ for (const lang of ['en', 'zh']) {
     }
 
     await typeTokens(page, kLabel, '老鼠 追 猫 狗');
-    await page.waitForFunction(() => document.querySelectorAll('.map-scores table thead th').length === 5);
+    await page.waitForFunction(() => document.querySelector('.map-scores table thead tr')?.cells.length === 5);
     const added = await scoresTable(page);
     const dogColumn = added.text.map((r) => r[3]);
     assert.ok(dogColumn.some((x) => Number(x.replace('\u2212', '-')) !== 0), `狗 has a non-zero score: ${dogColumn}`);

@@ -181,6 +181,61 @@ test('the numbers on screen are the engine’s, for the translation preset', asy
   await page.close();
 });
 
+test('the Scale step shows the weights without and with the scale, both against a double-precision reference', async () => {
+  const page = await lab.open('lesson=pipeline&lang=en&preset=cat-fish&stage=scaled&keyPadding=0,0,0,1');
+  const padding = [false, false, false, true];
+  const ref = reference(CAT_FISH.Q, CAT_FISH.K, CAT_FISH.V, padding);
+  // Without the scale: softmax of the raw scores, padding as set.
+  const rawWeights = ref.scores.map((r) => {
+    const x = r.map((v, j) => (padding[j] ? -Infinity : v));
+    const m = Math.max(...x);
+    const e = x.map((v) => Math.exp(v - m));
+    const z = e.reduce((a, b) => a + b, 0);
+    return e.map((v) => v / z);
+  });
+  const unscaled = await readTable(page, 'unscaledWeights');
+  assert.deepEqual(unscaled.cols, ['The', 'cat', 'eats', 'fish']);
+  assertClose(unscaled.values, rawWeights, 0.006, 'unscaled weights vs reference');
+  const scaled = await readTable(page, 'weights');
+  assertClose(scaled.values, ref.weights, 0.006, 'scaled weights vs reference');
+  // The two differ (d_k = 4: the scale halves every score).
+  assert.ok(Math.abs(unscaled.values[0][1] - scaled.values[0][1]) > 0.05);
+  assert.match(await page.textContent('.map-unscaledWeights .map-title'), /without the scale/);
+  assert.match(await page.textContent('.map-weights .map-title'), /with the scale/);
+  // The note reads the selected row: 猫's top key without and with the scale.
+  const note = await page.textContent('.stage .note');
+  assert.ok(note.includes(`“猫” puts ${rawWeights[0][1].toFixed(2)} of its attention on “cat”; with it, ${ref.weights[0][1].toFixed(2)}`), note);
+  // Typed scores have no scale: only the scores are shown.
+  const typed = await lab.open('lesson=pipeline&lang=en&preset=hand-check&stage=scaled');
+  assert.equal(await typed.locator('.map-unscaledWeights').count(), 0);
+  assert.deepEqual(page.errors, []);
+  assert.deepEqual(typed.errors, []);
+  await page.close();
+  await typed.close();
+});
+
+test('a causal mask on the cross-attention example is flagged; on self-attention it is not', async () => {
+  const page = await lab.open('lesson=pipeline&lang=en&preset=cat-fish&stage=masked');
+  const warning = '.pl-cross-causal';
+  assert.equal(await page.isVisible(warning), false);
+  await page.getByLabel(/^Causal/).check();
+  await waitHash(page, /causal=1/);
+  assert.equal(await page.isVisible(warning), true);
+  assert.match(await page.textContent(warning), /cross-attention.*causal mask/);
+  // Self-attention: the causal mask is what it is for.
+  await page.selectOption('.inputs select', 'cat-chase');
+  await page.getByLabel(/^Causal/).check();
+  await waitHash(page, /preset=cat-chase.*causal=1|causal=1.*preset=cat-chase/);
+  assert.equal(await page.isVisible(warning), false);
+  // In Chinese too.
+  const zh = await lab.open('lesson=pipeline&lang=zh&preset=cat-fish&causal=1');
+  assert.match(await zh.textContent(warning), /交叉注意力/);
+  assert.deepEqual(page.errors, []);
+  assert.deepEqual(zh.errors, []);
+  await page.close();
+  await zh.close();
+});
+
 // Each token's vectors: the engine's draw of its own stream (a hash of role and text) from the seed.
 const tokenRows = (tokens, role, cols, seed) => tokens.map((t) =>
   Array.from(engine.randomMatrix({ rows: 1, cols, seed, stream: tokenStream(role, t) }).data));

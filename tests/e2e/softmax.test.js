@@ -77,6 +77,99 @@ test('stable vs naive: pushing the scores past ~88.7 turns the naive weights int
   assert.deepEqual(page.errors, []);
 });
 
+test('underflow: at shift −120 every float32 exp is 0, the naive weights are 0/0 = NaN, and the page says why', async () => {
+  const page = await lab.open('lesson=softmax&lang=en&stage=overflow&smShift=-120');
+  const shifted = SCORES.map((x) => x - 120);
+  // The reference: float32 rounds every one of these exponentials to 0.
+  assert.ok(shifted.every((x) => Math.fround(Math.exp(x)) === 0));
+  let t = await readOverflow(page);
+  assert.ok(t.naive.map(parseShown).every(Number.isNaN), 'every naive weight is NaN');
+  assert.equal(t.naiveFlagged, 4);
+  assert.equal(t.scoreFlagged, 4, 'every shifted score is flagged');
+  assert.equal(await page.$$eval('.sm-overflow-table .flag-mark', (m) => m.filter((x) => /exp underflows to 0/.test(x.textContent)).length), 4);
+  const ref = refSoftmax(SCORES);
+  t.stable.map(parseShown).forEach((x, k) => assert.ok(Math.abs(x - ref[k]) <= 6e-5, `stable ${k}`));
+  assert.equal(await page.getAttribute('.sm-overflow .msg', 'data-cause'), 'underflow');
+  assert.match(await page.textContent('.sm-overflow .msg'), /4 of 4 weights are NaN.*underflowed to 0.*divided 0 by 0/);
+
+  // −106: 1.2 − 106 and 2 − 106 underflow to 0 in float32 and 2.6 − 106 is subnormal; the
+  // naive weights are finite but wrong, the two zeros are flagged, and the page names the cause.
+  await page.fill('#sm-shift', '-106');
+  await page.waitForFunction(() => /smShift=-106/.test(location.hash));
+  assert.deepEqual(SCORES.map((x) => Math.fround(Math.exp(x - 106)) === 0), [false, true, false, true]);
+  t = await readOverflow(page);
+  const naive = t.naive.map(parseShown);
+  assert.ok(naive.every(Number.isFinite));
+  assert.equal(naive[1], 0);
+  assert.equal(naive[3], 0);
+  assert.equal(t.scoreFlagged, 2, 'the two scores whose float32 exp is 0');
+  assert.equal(await page.getAttribute('.sm-overflow .msg', 'data-cause'), 'subnormal');
+  assert.match(await page.textContent('.sm-overflow .msg'), /subnormal/);
+
+  // −80: nothing underflows and both columns agree.
+  await page.fill('#sm-shift', '-80');
+  await page.waitForFunction(() => /smShift=-80/.test(location.hash));
+  t = await readOverflow(page);
+  assert.equal(t.scoreFlagged, 0);
+  t.naive.map(parseShown).forEach((x, k) => assert.ok(Math.abs(x - ref[k]) <= 6e-5, `naive ${k} at −80`));
+  assert.deepEqual(page.errors, []);
+});
+
+test('Gumbel: 1000 seeded draws; each key wins about as often as its softmax weight at T = 1', async () => {
+  const page = await lab.open('lesson=softmax&lang=en&stage=hard-soft&gumbelSeed=3');
+  const table = () => page.$eval('.sm-gumbel-freq-table', (t) => [...t.tBodies[0].rows].map((r) => [...r.cells].map((c) => c.textContent)));
+  const rows = await table();
+  assert.deepEqual(rows.map((r) => r[0]), ['The', 'cat', 'eats', 'fish']);
+  const p = refSoftmax(SCORES);
+  const wins = rows.map((r) => Number(r[2]));
+  assert.equal(wins.reduce((a, b) => a + b, 0), 1000);
+  rows.forEach((r, k) => {
+    assert.ok(Math.abs(parseShown(r[1]) - p[k]) <= 6e-4, `weight ${k}`);
+    assert.ok(Math.abs(parseShown(r[3]) - wins[k] / 1000) <= 6e-4, `share ${k}`);
+    // Four binomial standard deviations: a seeded draw that fails this is not a softmax sampler.
+    assert.ok(Math.abs(wins[k] / 1000 - p[k]) <= 4 * Math.sqrt(p[k] * (1 - p[k]) / 1000) + 1e-3, `key ${k}: ${wins[k]} wins, weight ${p[k]}`);
+  });
+  // The counts are the engine's own draws: the argmax of each row of gumbelSoftmax, same seed.
+  const direct = await page.evaluate((scores) => {
+    const g = window.attentionLab.engine.gumbelSoftmax({ scores: Array.from({ length: 1000 }, () => scores), tau: 0.5, seed: 3 });
+    const c = new Array(scores.length).fill(0);
+    for (let i = 0; i < g.rows; i++) {
+      const r = Array.from(g.data.subarray(i * g.cols, (i + 1) * g.cols));
+      c[r.indexOf(Math.max(...r))]++;
+    }
+    return c;
+  }, SCORES);
+  assert.deepEqual(wins, direct);
+  // A larger τ changes the draws' sharpness, not who wins.
+  await page.fill('#sm-tau', '7');
+  await page.waitForFunction(() => /gumbelTau=2/.test(location.hash));
+  assert.deepEqual((await table()).map((r) => Number(r[2])), wins);
+  assert.deepEqual(page.errors, []);
+});
+
+test('colour alone tells no segment apart: each key has its own pattern, shown in a visible key', async () => {
+  const page = await lab.open('lesson=softmax&lang=en&stage=hard-soft&gumbelSeed=3');
+  const info = await page.evaluate(() => {
+    const bars = [...document.querySelectorAll('.sm-hard-soft .stacked-bar')];
+    const key = document.querySelector('.sm-hard-soft .stacked-key');
+    const style = (el) => getComputedStyle(el).backgroundImage + '|' + el.className.match(/seg-pattern-\S+/)?.[0];
+    return {
+      keyShown: !!key && getComputedStyle(key).display !== 'none' && key.getBoundingClientRect().height > 0,
+      keyText: key ? [...key.querySelectorAll('li')].map((li) => li.textContent) : [],
+      keySwatches: key ? [...key.querySelectorAll('.stacked-swatch')].map(style) : [],
+      bars: bars.map((b) => [...b.querySelectorAll('.stacked-seg')].map(style)),
+      unlabelled: bars.flatMap((b) => [...b.querySelectorAll('.stacked-seg:not([hidden])')].filter((s) => !s.textContent).map((s) => s.className)),
+    };
+  });
+  assert.ok(info.keyShown, 'the key is visible');
+  assert.deepEqual(info.keyText, ['The', 'cat', 'eats', 'fish']);
+  assert.equal(new Set(info.keySwatches.map((x) => x.split('|')[1])).size, 4, `four patterns: ${info.keySwatches}`);
+  assert.equal(info.keySwatches.filter((x) => x.startsWith('none')).length, 1, 'one plain key, three patterned');
+  for (const bar of info.bars) assert.deepEqual(bar, info.keySwatches, 'each segment wears its key\'s pattern');
+  assert.ok(info.unlabelled.length > 0, 'some segments are too narrow for a name');
+  assert.deepEqual(page.errors, []);
+});
+
 test('temperature: the slider divides the scores; the weights follow a double-precision softmax', async () => {
   const page = await lab.open('lesson=softmax&lang=en&stage=temperature');
   const bars = async () => (await page.getAttribute('.sm-temperature .bars svg', 'aria-label'))
@@ -101,7 +194,7 @@ test('the budget bar: nudging one score up takes share from all the others', asy
   const page = await lab.open('lesson=softmax&lang=en&stage=budget');
   const shares = async () => (await page.$$eval('.sm-budget .stacked-legend li', (li) => li.map((l) => l.textContent.split(' ').pop()))).map(parseShown);
   const before = await shares();
-  await page.getByRole('button', { name: 'Raise s1 by 1' }).click();
+  await page.getByRole('button', { name: 'Raise The by 1' }).click();
   await page.waitForFunction(() => /smScores=3.6/.test(location.hash));
   const after = await shares();
   assert.ok(after[0] > before[0]);
@@ -114,14 +207,14 @@ test('the budget bar: nudging one score up takes share from all the others', asy
 
 test('hard attention is the engine’s one-hot; Gumbel samples follow the seed', async () => {
   const page = await lab.open('lesson=softmax&lang=en&stage=hard-soft&gumbelSeed=7');
-  const rows = () => page.$$eval('.gumbel-row .stacked-bar', (bars) => bars.map((b) => b.getAttribute('aria-label')));
+  const rows = () => page.$$eval('.sm-hard-soft > .gumbel-list > .gumbel-row .stacked-bar', (bars) => bars.map((b) => b.getAttribute('aria-label')));
   const first = await rows();
   assert.equal(first.length, 7);
-  assert.match(first[1], /s1 0\.000, s2 0\.000, s3 1\.000, s4 0\.000/);
-  assert.match(await page.textContent('.gumbel-row:nth-child(2) .gumbel-label'), /picks s3/);
+  assert.match(first[1], /The 0\.000, cat 0\.000, eats 1\.000, fish 0\.000/);
+  assert.match(await page.textContent('.gumbel-row:nth-of-type(2) .gumbel-label'), /picks eats/);
   // The same link gives the same samples; "Draw again" moves the seed and changes them.
   const again = await lab.open('lesson=softmax&lang=en&stage=hard-soft&gumbelSeed=7');
-  assert.deepEqual(await again.$$eval('.gumbel-row .stacked-bar', (b) => b.map((x) => x.getAttribute('aria-label'))), first);
+  assert.deepEqual(await again.$$eval('.sm-hard-soft > .gumbel-list > .gumbel-row .stacked-bar', (b) => b.map((x) => x.getAttribute('aria-label'))), first);
   await page.getByRole('button', { name: 'Draw again' }).click();
   await page.waitForFunction(() => /gumbelSeed=8/.test(location.hash));
   const next = await rows();
@@ -170,7 +263,7 @@ test('the hand check accepts the right weights and rejects [0.2, 0.06, 0.1, 0.1]
   for (let k = 0; k < 4; k++) await boxes.nth(k).fill(near[k]);
   await page.getByRole('button', { name: 'Check', exact: true }).click();
   await page.waitForFunction(() => /smGuess=0.02/.test(location.hash));
-  assert.match(await page.textContent('.sm-verdict'), /1 of 4 weights are off by more than 0\.005: s3/);
+  assert.match(await page.textContent('.sm-verdict'), /1 of 4 weights are off by more than 0\.005: eats/);
 
   // A typo is refused next to the field; the last valid state stays.
   await boxes.nth(1).fill('0.0o7');

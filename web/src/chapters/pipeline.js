@@ -110,7 +110,9 @@ function buildInputs(ctx) {
   ui.masks.append(h('legend', { text: s('masks') }));
   ui.padBox = h('div', { class: 'pad-box' });
   const causal = h('input', { type: 'checkbox', onchange: (e) => ctx.set({ causal: e.target.checked }) });
-  ui.masks.append(ui.padBox, h('label', { class: 'check' }, causal, h('span', { text: s('causal') })),
+  // A causal mask on a cross-attention example (queries and keys from two sentences) is flagged.
+  ui.crossCausal = h('p', { class: 'msg bad pl-cross-causal', role: 'status' });
+  ui.masks.append(ui.padBox, h('label', { class: 'check' }, causal, h('span', { text: s('causal') })), ui.crossCausal,
     h('p', { class: 'hint', text: s('masksHint') }));
 
   panel.append(
@@ -145,6 +147,9 @@ function syncInputs(ctx, run) {
   syncInput(ui.qTok, queryTokens.join(' '));
   syncInput(ui.kTok, keyTokens.join(' '));
   ui.causal.checked = st.causal;
+  const crossCausal = st.causal && p.kind === 'cross';
+  if (ui.crossCausal.hidden !== !crossCausal) ui.crossCausal.hidden = !crossCausal;
+  setText(ui.crossCausal, crossCausal ? s('crossCausal') : '');
   syncSources(ctx, run);
 
   // Padding flags, one per key.
@@ -211,7 +216,7 @@ function syncGrids(ctx, run) {
     }
     const table = h('table', { class: 'grid-input' });
     table.append(h('caption', { text: g.name }));
-    const head = h('tr', {}, h('th', { scope: 'col', text: '' }),
+    const head = h('tr', {}, h('td'),
       ...Array.from({ length: nCols }, (_, j) => h('th', { scope: 'col', text: g.cols ? g.cols[j] : (features && nCols === features.length ? features[j] : `d${j + 1}`) })));
     table.append(h('thead', {}, head));
     const body = h('tbody');
@@ -279,7 +284,8 @@ function heatmap(ctx, name, kind, onSelect) {
 // Which heatmaps each stage shows, in order.
 const LAYOUT = {
   scores: ['scores'],
-  scaled: ['scaled'],
+  scaled: ['scaled', 'unscaledWeights', 'weights'], // the weights without and with the scale
+  scaledTyped: ['scaled'],                            // typed scores: nothing is scaled
   masked: ['masked'],
   weights: ['masked', 'weights'],
   output: ['weights', 'values', 'output'],
@@ -312,11 +318,14 @@ function drawStage(ctx, run) {
     scores: { m: result.scores, rows: qt, cols: kt, kind: 'diverging', title: s('matScores') },
     scaled: { m: result.scaled, rows: qt, cols: kt, kind: 'diverging', title: inputs.scoresTyped ? s('matScaledTyped') : s('matScaled') },
     masked: { m: result.masked, rows: qt, cols: kt, kind: 'diverging', title: s('matMasked') },
-    weights: { m: result.weights, rows: qt, cols: kt, kind: 'sequential', title: s('matWeights'), domain: [0, 1] },
+    weights: { m: result.weights, rows: qt, cols: kt, kind: 'sequential', title: stage === 'scaled' ? s('matWeightsScaled') : s('matWeights'), domain: [0, 1] },
     values: { m: inputs.value, rows: kt, cols: dims, kind: 'diverging', title: s('matValues') },
     output: { m: result.output, rows: qt, cols: dims, kind: 'diverging', title: s('matOutput') },
   };
-  const shown = LAYOUT[stage];
+  const shown = LAYOUT[stage === 'scaled' && inputs.scoresTyped ? 'scaledTyped' : stage];
+  // The same example through the engine without the 1/√d_k (score 'dot'): what the scale changes.
+  const unscaled = shown.includes('unscaledWeights') ? ctx.engine.attend({ ...run.args, score: 'dot' }) : null;
+  if (unscaled) mats.unscaledWeights = { m: unscaled.weights, rows: qt, cols: kt, kind: 'sequential', title: s('matWeightsUnscaled'), domain: [0, 1] };
   const keep = new Set(shown);
   for (const [name, hm] of Object.entries(ui.heatmaps)) if (!keep.has(name)) hm.wrap.remove();
   for (const name of shown) {
@@ -342,7 +351,7 @@ function drawStage(ctx, run) {
   while (ui.live.children.length > lines.length) ui.live.lastChild.remove();
   // Inline mode, so a long line breaks after = and + instead of running off a narrow screen.
   lines.forEach((t, k) => renderFormula(ui.live.children[k], t, { display: false }));
-  setText(ui.note, noteText(ctx, stage, inputs, result, row, col));
+  setText(ui.note, noteText(ctx, stage, run, row, col, unscaled));
   drawBars(ctx, stage, inputs, result, row);
   drawHandCheck(ctx, stage, inputs);
 }
@@ -377,13 +386,22 @@ function explainText(ctx, stage, inputs, result) {
   return stage === 'scaled' && inputs.scoresTyped ? s('explain.scaled.typed') : s(`explain.${stage}`);
 }
 
-// A plain-language reading of the selected row.
-function noteText(ctx, stage, inputs, result, i, j) {
+// A plain-language reading of the selected row (unscaled: the example without the 1/√d_k, on the scale step).
+function noteText(ctx, stage, run, i, j, unscaled) {
   const { s } = ctx;
+  const { inputs, result } = run;
   const qt = inputs.queryTokens, kt = inputs.keyTokens;
   const blocked = blockedNote(ctx.state, result, stage, i, j, qt, kt, fmt);
   if (blocked) return textOf(s, ctx.lang, blocked);
   const w = rowOf(result.weights, i);
+  if (stage === 'scaled' && unscaled) {
+    // The selected row's top key without and with the scale.
+    const raw = rowOf(unscaled.weights, i);
+    const best = raw.indexOf(max(raw));
+    if (best < 0) return '';
+    return s('scaleChanges', { q: qt[i], k: kt[best], raw: fmt(raw[best], 2), scaled: fmt(w[best], 2),
+      hRaw: fmt(unscaled.entropy[i], 3), hScaled: fmt(result.entropy[i], 3) });
+  }
   if (stage === 'weights') {
     const best = w.indexOf(max(w));
     const notes = PRESETS[ctx.state.preset].queryNotes;

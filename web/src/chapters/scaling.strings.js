@@ -192,7 +192,7 @@ export default {
     barsRaw: '原始分数得到的权重',
     barsScaled: '缩放分数得到的权重',
     probeStats: '最大权重 {max}，熵 {h}（均匀分布：ln {n} = {logn}）',
-    dead: 'd_k 越大，原始权重越集中到一个 Key 上：最大权重趋近 1，熵趋近 0。这并不是模型学到的“更专注”，只是随机分数的波动随 d_k 变大了。模型没有变专注，而是“死”了：接近独热的 softmax 几乎传不回梯度。缩放后的权重在任何 d_k 下看起来都差不多。',
+    dead: 'd_k 越大，原始权重越集中到一个 Key 上：最大权重趋近 1，熵趋近 0。这并非从数据中学到的聚焦，只是随机分数的波动随 d_k 变大了：模型不是变专注了，而是“死”了，接近独热的 softmax 几乎传不回梯度。缩放后的权重在任何 d_k 下看起来都差不多。',
     maxCaption: '最大 softmax 权重的平均值随 d_k 的变化（{trials} 个 Query，每个 {n} 个 Key）',
     entropyCaption: 'softmax 熵的平均值随 d_k 的变化；虚线是均匀分布时的最大值 ln n',
     axisMax: '最大权重',

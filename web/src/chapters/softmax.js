@@ -9,8 +9,8 @@ import { sentences } from '../i18n.js';
 import { h, field, showError, syncInput } from '../views/dom.js';
 import { createBars } from '../views/bars.js';
 import { renderFormula } from '../views/formula.js';
-import { createStacked } from '../views/stacked-bar.js';
-import { dataTable } from '../views/table.js';
+import { createStacked, createStackedKey } from '../views/stacked-bar.js';
+import { dataTable, scrollRegion } from '../views/table.js';
 import { closureStep } from './shell.js';
 import strings from './softmax.strings.js';
 import meta, { DEFAULT_SCORES } from './softmax.meta.js';
@@ -19,9 +19,12 @@ import { gumbelCompare } from './softmax.text.js';
 // The weights an article printed for the row of the translation example while writing 猫.
 const PRINTED = PRESETS['hand-check'].publishedGuess;
 const EXP_OVERFLOW = 88.72;                 // ln(largest float32): exp of anything larger is +∞
+const EXP_SUBNORMAL = -87.34;               // ln(smallest normal float32): below it exp loses precision
+const EXP_UNDERFLOW = -103.97;              // ln(2^-150), half the smallest float32: exp of anything smaller is 0
 const T_STOPS = [0.1, 0.2, 0.3, 0.5, 0.7, 1, 1.5, 2, 3, 5, 10];
 const TAU_STOPS = [0.05, 0.1, 0.2, 0.3, 0.5, 0.7, 1, 2, 5];
-const GUMBEL_SAMPLES = 5;
+const GUMBEL_SAMPLES = 5;                   // draws shown one by one
+const GUMBEL_DRAWS = 1000;                  // draws counted: how often each key wins
 const TOLERANCE = 0.005;                    // per weight, for the hand check
 const SUM_TOLERANCE = 0.01;
 
@@ -44,7 +47,10 @@ export default {
 
 // ---- helpers ----------------------------------------------------------------------------------
 
-const labelsOf = (n) => Array.from({ length: n }, (_, k) => `s${k + 1}`);
+// The keys' names: the example's words (The, cat, eats, fish) while the row has one score per
+// word, s1, s2, … for a row of another length.
+const EXAMPLE_WORDS = PRESETS['hand-check'].keyTokens;
+const labelsOf = (n) => (n === EXAMPLE_WORDS.length ? EXAMPLE_WORDS.slice() : Array.from({ length: n }, (_, k) => `s${k + 1}`));
 
 function setMsg(el, cls, text) {
   el.className = `msg ${cls}`;
@@ -106,7 +112,8 @@ function buildOverflow(ctx) {
     const labels = labelsOf(scores.length);
     const cell = (x, digits, wrong = false) => ({ class: Number.isFinite(x) && !wrong ? '' : 'flagged', text: fmt(x, digits) + (wrong && Number.isFinite(x) ? ' ≠' : '') });
     const rows = shifted.map((x, k) => [labels[k],
-      x > EXP_OVERFLOW ? { class: 'flagged', node: [fmt(x, 2), h('span', { class: 'flag-mark', text: ` ⚠ ${s('overflowFlag')}` })] } : fmt(x, 2),
+      x > EXP_OVERFLOW ? { class: 'flagged', node: [fmt(x, 2), h('span', { class: 'flag-mark', text: ` ⚠ ${s('overflowFlag')}` })] }
+        : x < EXP_UNDERFLOW ? { class: 'flagged', node: [fmt(x, 2), h('span', { class: 'flag-mark', text: ` ⚠ ${s('underflowFlag')}` })] } : fmt(x, 2),
       cell(ws[k], 4), cell(wn[k], 4, !(Math.abs(wn[k] - ws[k]) <= 1e-4))]);
     rows.push({ attrs: { class: 'entropy-row' }, cells: [s('entropy'), '', cell(stable.entropy[0], 4), cell(naive.entropy[0], 4)] });
     table.replaceChildren(dataTable({ className: 'data-table sm-overflow-table',
@@ -116,10 +123,16 @@ function buildOverflow(ctx) {
     // Does the stable column still match the unshifted scores? (a check, to 4 decimals)
     const base = rowOf(engine.softmax({ scores: [scores], stable: true }).weights, 0);
     const same = base.every((x, k) => Math.abs(x - ws[k]) <= 1e-4);
-    if (nans) setMsg(note, 'bad', sentences(ctx.lang, [s('naiveBroken', { n: nans, m: wn.length }), off ? s('naiveOthers') : '', same ? s('stableSame') : '']));
-    else if (off) setMsg(note, 'bad', s('naiveZeros', { n: off, m: wn.length }));
+    // Why: every exponential underflowed to 0 (0/0), or one overflowed to ∞ (∞/∞); tiny ones
+    // (subnormal or 0) make finite weights wrong.
+    const allUnder = shifted.every((x) => x < EXP_UNDERFLOW);
+    const tiny = shifted.some((x) => x < EXP_SUBNORMAL);
+    const cause = nans ? (allUnder ? 'underflow' : 'overflow') : off && tiny ? 'subnormal' : '';
+    if (nans) setMsg(note, 'bad', sentences(ctx.lang, [s('naiveBroken', { n: nans, m: wn.length }), allUnder ? s('naiveUnderflow') : '', off ? s('naiveOthers') : '', same ? s('stableSame') : '']));
+    else if (off) setMsg(note, 'bad', sentences(ctx.lang, [s('naiveZeros', { n: off, m: wn.length }), tiny ? s('naiveSubnormal') : '']));
     else setMsg(note, 'info', s('naiveOk'));
     note.dataset.broken = String(nans > 0);
+    note.dataset.cause = cause;
   }
   return { nodes, draw };
 }
@@ -200,20 +213,33 @@ function buildHardSoft(ctx) {
   const seedOut = h('span', { class: 'hint' });
   const redraw = h('button', { type: 'button', class: 'btn', text: s('redraw'), onclick: () => ctx.set({ gumbelSeed: (ctx.state.gumbelSeed + 1) % 2 ** 32 }) });
   const list = h('div', { class: 'gumbel-list' });
+  const key = createStackedKey(list, { label: s('segmentKey') });
   const compare = h('p', { class: 'explain sm-gumbel-compare' });
   const rows = [];
   const addRow = () => {
     const label = h('span', { class: 'gumbel-label' });
     const cellBox = h('div', {});
-    const sb = createStacked(cellBox, {});
+    const sb = createStacked(cellBox, { legend: false });
     list.append(h('div', { class: 'gumbel-row' }, label, cellBox));
     rows.push({ label, sb });
   };
   for (let k = 0; k < 2 + GUMBEL_SAMPLES; k++) addRow();
+  // How often each key wins over many draws, against its softmax weight at T = 1.
+  const freqTitle = h('h4', { class: 'map-title' });
+  const freqBars = h('div', { class: 'gumbel-list' });
+  const freqRow = (text) => {
+    const box = h('div', {});
+    freqBars.append(h('div', { class: 'gumbel-row' }, h('span', { class: 'gumbel-label', text }), box));
+    return createStacked(box, { legend: false });
+  };
+  const freqWeights = freqRow(s('freqWeights'));
+  const freqShares = freqRow(s('freqShares', { n: GUMBEL_DRAWS }));
+  const freqTable = h('div', { class: 'compare-scroll' });
+  const freqNote = h('p', { class: 'note sm-gumbel-freq-note' });
   const nodes = [h('p', { class: 'explain', text: s('p.hard') }), h('p', { class: 'explain', text: s('p.soft') }),
     h('p', { class: 'explain', text: s('p.gumbel') }), compare,
     h('div', { class: 'controls', 'data-group': 'inputs' }, sl.wrap, h('div', { class: 'field' }, h('span', { class: 'field-label', text: '\u00a0' }), h('div', { class: 'sm-range' }, redraw, seedOut))),
-    list];
+    list, h('section', { class: 'sm-gumbel-freq', 'aria-label': s('freqRegion') }, freqTitle, freqBars, freqTable, freqNote)];
 
   function draw(ctx, scores) {
     const { engine, state } = ctx;
@@ -224,18 +250,35 @@ function buildHardSoft(ctx) {
     sl.input.setAttribute('aria-valuetext', sl.out.textContent);
     seedOut.textContent = s('seed', { seed: state.gumbelSeed });
     compare.textContent = s(...gumbelCompare(state.temperature));
+    key.update(labels);
     const soft = engine.softmax({ scores: [scores], temperature: state.temperature });
     const hard = engine.hardAttention({ scores: [scores] });
-    const gumbel = engine.gumbelSoftmax({ scores: Array.from({ length: GUMBEL_SAMPLES }, () => scores), tau, seed: state.gumbelSeed });
+    // GUMBEL_DRAWS draws from the seeded generator; the first GUMBEL_SAMPLES are shown one by one.
+    const gumbel = engine.gumbelSoftmax({ scores: Array.from({ length: GUMBEL_DRAWS }, () => scores), tau, seed: state.gumbelSeed });
+    const winner = (w) => w.indexOf(Math.max(...w));
     const show = (row, name, m, i) => {
       const w = rowOf(m, i);
-      const top = w.indexOf(Math.max(...w));
-      row.label.textContent = `${name} · ${s('picks', { k: labels[top] })}`;
+      row.label.textContent = `${name} · ${s('picks', { k: labels[winner(w)] })}`;
       row.sb.update({ values: w, labels, caption: name, digits: 3 });
     };
     show(rows[0], s('softRow'), soft.weights, 0);
     show(rows[1], s('hardRow'), hard, 0);
     for (let k = 0; k < GUMBEL_SAMPLES; k++) show(rows[2 + k], s('gumbelRow', { k: k + 1 }), gumbel, k);
+
+    // The winners counted (the page only tallies the engine's draws), against softmax at T = 1.
+    const wins = new Array(scores.length).fill(0);
+    for (let i = 0; i < GUMBEL_DRAWS; i++) wins[winner(rowOf(gumbel, i))]++;
+    const shares = wins.map((c) => c / GUMBEL_DRAWS);
+    const p = rowOf(engine.softmax({ scores: [scores], temperature: 1 }).weights, 0);
+    freqTitle.textContent = s('freqTitle', { n: GUMBEL_DRAWS, seed: state.gumbelSeed });
+    freqWeights.update({ values: p, labels, caption: s('freqWeights'), digits: 3 });
+    freqShares.update({ values: shares, labels, caption: s('freqShares', { n: GUMBEL_DRAWS }), digits: 3 });
+    freqTable.replaceChildren(dataTable({ className: 'data-table sm-gumbel-freq-table',
+      head: [s('colKey'), s('freqWeights'), s('colWins', { n: GUMBEL_DRAWS }), s('colShare')],
+      rows: labels.map((l, k) => [l, fmt(p[k], 3), String(wins[k]), fmt(shares[k], 3)]) }));
+    scrollRegion(freqTable, freqTitle.textContent);
+    const gap = Math.max(...shares.map((x, k) => Math.abs(x - p[k])));
+    freqNote.textContent = s('freqNote', { n: GUMBEL_DRAWS, gap: fmt(gap, 3) });
   }
   return { nodes, draw };
 }

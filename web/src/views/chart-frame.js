@@ -8,7 +8,7 @@
 //   f.done(opts, caption, ariaLabel)
 
 import { select } from 'd3-selection';
-import { dataTable } from './table.js';
+import { dataTable, scrollRegion } from './table.js';
 import { createSaveButtons, svgScene } from './save.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
@@ -23,8 +23,10 @@ function el(tag, className) {
 export function createChartFrame(parent, { className, strings = {}, legend = false, table }) {
   const s = { showTable: 'Show as table', hideTable: 'Hide table', ...strings };
   const figure = el('figure', className);
+  // An image once done() has labelled it; until the first numbers arrive it is left out of
+  // the accessibility tree.
   const svg = document.createElementNS(SVG_NS, 'svg');
-  svg.setAttribute('role', 'img');
+  svg.setAttribute('aria-hidden', 'true');
   const legendEl = legend ? el('ul', 'chart-legend') : null;
   const cap = el('figcaption', 'chart-caption');
   const toggle = el('button', 'hm-toggle');
@@ -43,6 +45,7 @@ export function createChartFrame(parent, { className, strings = {}, legend = fal
   const drawTable = () => {
     const [caption, head, rows] = table(last);
     tableBox.replaceChildren(dataTable({ caption, head, rows }));
+    scrollRegion(tableBox, caption);
   };
   toggle.addEventListener('click', () => {
     tableBox.hidden = !tableBox.hidden;
@@ -65,6 +68,8 @@ export function createChartFrame(parent, { className, strings = {}, legend = fal
     // After a draw: the caption, the SVG's accessible label, and the table when it is shown.
     done(opts, caption, ariaLabel) {
       last = opts;
+      svg.removeAttribute('aria-hidden');
+      svg.setAttribute('role', 'img');
       svg.setAttribute('aria-label', ariaLabel);
       cap.textContent = caption;
       save.label();

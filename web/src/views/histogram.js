@@ -70,7 +70,7 @@ export function createHistogram(parent, { label = '', color = '#2451b3', strings
         .attr('x1', x(mk.x)).attr('x2', x(mk.x)).attr('y1', m.top).attr('y2', height - m.bottom)
         .attr('stroke', '#4f5562').attr('stroke-dasharray', '3 3');
       root.append('text').attr('class', 'hist-marker-label').attr('x', x(mk.x) + 3).attr('y', m.top + 10)
-        .attr('font-size', 11).attr('fill', '#4f5562').text(mk.label);
+        .attr('font-size', 12).attr('fill', '#4f5562').text(mk.label);
     }
     if (theory) {
       root.append('path').attr('class', 'hist-theory')

@@ -1,28 +1,40 @@
 // A stacked bar: one row of weights as the segments of a bar whose full width is 1 (softmax
 // as a budget shared out among the keys), with a legend of the values. Values come from the
-// caller (the engine); nothing here computes them.
+// caller (the engine); nothing here computes them. Each key has a colour and a fill pattern
+// (./segments.js), repeated in the legend's swatch, so no segment is told apart by colour alone.
 
 import { fmt, valuesLabel, colonAfter } from '../format.js';
 import { h } from './dom.js';
 import { createSaveButtons } from './save.js';
+import { segmentStyle } from './segments.js';
 
-// Ten colour-blind-safe segment colours (Okabe–Ito, then two greys), with the text colour each needs.
-const SEGMENTS = [
-  ['#0072B2', '#fff'], ['#E69F00', '#000'], ['#009E73', '#fff'], ['#CC79A7', '#000'], ['#56B4E9', '#000'],
-  ['#D55E00', '#fff'], ['#F0E442', '#000'], ['#000000', '#fff'], ['#999999', '#000'], ['#666666', '#fff'],
-];
+// Paints el with key k's colour and pattern (the pattern in the key's ink colour, half opaque).
+function paint(el, k) {
+  const { background, ink, pattern } = segmentStyle(k);
+  el.classList.add(`seg-pattern-${pattern}`);
+  el.style.backgroundColor = background;
+  el.style.setProperty('--pat', ink === '#000' ? 'rgba(0, 0, 0, 0.45)' : 'rgba(255, 255, 255, 0.55)');
+  return { background, ink };
+}
+
+// The swatch of key k: its colour and pattern.
+function swatch(k) {
+  const sw = h('span', { class: 'stacked-swatch', 'aria-hidden': 'true' });
+  paint(sw, k);
+  return sw;
+}
 
 // A stacked bar: one row of weights as segments of a bar whose full width is 1.
-//   const sb = createStacked(parent, { label })
+//   const sb = createStacked(parent, { label, legend })   // legend: false when a shared key (below) names the segments
 //   sb.update({ values, labels, caption, digits })
 // Non-finite values (NaN, ±∞) get no width and are listed as flagged under the bar.
-export function createStacked(parent, { label = '' } = {}) {
+export function createStacked(parent, { label = '', legend: withLegend = true } = {}) {
   const figure = h('figure', { class: 'stacked' });
   const bar = h('div', { class: 'stacked-bar', role: 'img' });
-  const legend = h('ul', { class: 'stacked-legend' });
+  const legend = withLegend ? h('ul', { class: 'stacked-legend' }) : null;
   let last = null;
   const save = createSaveButtons(() => scene(), () => (last ? last.caption : label));
-  figure.append(bar, legend, save.el);
+  figure.append(...[bar, legend, save.el].filter(Boolean));
   parent.append(figure);
 
   // The figure for saving (./save.js): the caption, the bar's segments with their labels, and the legend.
@@ -34,16 +46,16 @@ export function createStacked(parent, { label = '' } = {}) {
     let x = 8;
     vals.forEach((v, i) => {
       if (!(Number.isFinite(v) && v > 0)) return;
-      const [bg, fg] = SEGMENTS[i % SEGMENTS.length];
+      const { background, ink: fg } = segmentStyle(i);
       const w = ((W - 16) * v) / total;
-      items.push({ t: 'rect', x, y: top, w, h: barH, fill: bg });
+      items.push({ t: 'rect', x, y: top, w, h: barH, fill: background });
       if (v >= 0.08) items.push({ t: 'text', x: x + w / 2, y: top + barH / 2, text: labels[i], size: 12, fill: fg, anchor: 'middle', baseline: 'middle' });
       x += w;
     });
     items.push({ t: 'rect', x: 8, y: top, w: W - 16, h: barH, fill: 'none', stroke: '#8a92a0', sw: 1 });
     vals.forEach((v, i) => {
       const y = top + barH + 22 + i * 20;
-      items.push({ t: 'rect', x: 8, y: y - 10, w: 12, h: 12, fill: SEGMENTS[i % SEGMENTS.length][0] });
+      items.push({ t: 'rect', x: 8, y: y - 10, w: 12, h: 12, fill: segmentStyle(i).background });
       items.push({ t: 'text', x: 26, y, text: `${labels[i]} ${fmt(v, digits)}`, size: 12, fill: ink, anchor: 'start', baseline: 'alphabetic' });
     });
     return { width: W, height: top + barH + 22 + vals.length * 20, items };
@@ -55,25 +67,43 @@ export function createStacked(parent, { label = '' } = {}) {
     save.label();
     bar.setAttribute('aria-label', valuesLabel(caption, labels, vals, digits));
     bar.replaceChildren(...vals.map((v, i) => {
-      const [bg, ink] = SEGMENTS[i % SEGMENTS.length];
       const ok = Number.isFinite(v) && v > 0;
       const seg = h('span', { class: 'stacked-seg', title: `${labels[i]}${colonAfter(labels[i])}${fmt(v, digits)}` });
+      const { background, ink } = paint(seg, i);
       seg.style.flexGrow = ok ? String(v) : '0';
       seg.style.flexBasis = '0';
-      seg.style.background = bg;
-      seg.style.color = ink;
       seg.hidden = !ok;
-      // A label inside the segment only when there is room for it (about 8% of the bar).
-      if (ok && v >= 0.08) seg.textContent = labels[i];
+      // The key's name inside the segment when there is room for it (about 8% of the bar), on a
+      // plain chip of its colour; a narrower segment is known by its pattern and the legend.
+      if (ok && v >= 0.08) {
+        const text = h('span', { class: 'stacked-text', text: labels[i] });
+        text.style.backgroundColor = background;
+        text.style.color = ink;
+        seg.append(text);
+      }
       return seg;
     }));
-    legend.replaceChildren(...vals.map((v, i) => {
-      const [bg] = SEGMENTS[i % SEGMENTS.length];
-      const sw = h('span', { class: 'stacked-swatch', 'aria-hidden': 'true' });
-      sw.style.background = bg;
-      const flagged = !Number.isFinite(v);
-      return h('li', { class: flagged ? 'flagged' : '' }, sw, h('span', { text: `${labels[i]} ${fmt(v, digits)}` }));
-    }));
+    if (legend) {
+      legend.replaceChildren(...vals.map((v, i) => {
+        const flagged = !Number.isFinite(v);
+        return h('li', { class: flagged ? 'flagged' : '' }, swatch(i), h('span', { text: `${labels[i]} ${fmt(v, digits)}` }));
+      }));
+    }
   }
   return { el: figure, update, destroy: () => figure.remove() };
+}
+
+// The key shared by several bars over the same labels: each label with its swatch.
+//   const key = createStackedKey(parent, { label }); key.update(labels)
+export function createStackedKey(parent, { label = '' } = {}) {
+  const list = h('ul', { class: 'stacked-legend stacked-key', 'aria-label': label || null });
+  parent.append(list);
+  let shown = '';
+  function update(labels) {
+    const key = JSON.stringify(labels);
+    if (key === shown) return;
+    shown = key;
+    list.replaceChildren(...labels.map((l, i) => h('li', {}, swatch(i), h('span', { text: l }))));
+  }
+  return { el: list, update };
 }

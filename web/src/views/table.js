@@ -38,6 +38,8 @@ export function dataTable({ caption, head = [], rows = [], className = 'data-tab
   if (head.length) {
     const hr = table.createTHead().insertRow();
     for (const cell of head) {
+      // An empty corner heads nothing: a plain cell, not an empty header.
+      if (cell === '' || cell == null) { hr.append(document.createElement('td')); continue; }
       const th = fillCell(document.createElement('th'), cell);
       th.scope = 'col';
       hr.append(th);
@@ -57,6 +59,16 @@ export function dataTable({ caption, head = [], rows = [], className = 'data-tab
   return table;
 }
 
+// A box that scrolls a table sideways (a narrow screen, a wide table) is a named region that
+// takes the focus, so the keyboard can scroll it too.
+export function scrollRegion(box, label) {
+  box.setAttribute('role', 'region');
+  box.tabIndex = 0;
+  if (label) box.setAttribute('aria-label', label);
+  else box.removeAttribute('aria-label');
+  return box;
+}
+
 // A matrix { rows, cols, data } as a table (the numbers a heatmap shows), into `container`.
 export function renderTable(container, { caption, rowLabels, colLabels, matrix, digits = 2, corner = '' }) {
   const head = [corner, ...Array.from({ length: matrix.cols }, (_, j) => colLabels[j] ?? String(j + 1))];
@@ -67,5 +79,6 @@ export function renderTable(container, { caption, rowLabels, colLabels, matrix, 
     })]);
   const table = dataTable({ caption, head, rows });
   container.replaceChildren(table);
+  scrollRegion(container, caption);
   return table;
 }
