@@ -6,6 +6,9 @@
 export const CHOICES = Object.freeze({
   score: Object.freeze(['dot', 'scaled-dot', 'additive', 'general']),
   maskFill: Object.freeze(['neg-inf', 'large-negative', 'zero']),
+  // the playground's trainer (cpp/core/train_tasks.h, transformer.h)
+  task: Object.freeze(['previous-token', 'reverse', 'sort', 'induction']),
+  position: Object.freeze(['learned', 'sinusoidal', 'none']),
 });
 
 // How the page writes the value each mask fill puts in a blocked score: in text and in TeX.

@@ -25,6 +25,7 @@ import {
   seedArg,
   vectorArg,
 } from './engine-args.js';
+import { makeTrainer } from './engine-train.js';
 
 export { AttentionError };
 
@@ -167,8 +168,8 @@ function makeEngine(mod, simd) {
     return result;
   }
 
-  const limits = Object.freeze({ ...mod.limits(), ...mod.flashLimits() });
-  const moduleChoices = mod.choices();
+  const limits = Object.freeze({ ...mod.limits(), ...mod.flashLimits(), ...mod.trainLimits() });
+  const moduleChoices = { ...mod.choices(), ...mod.trainChoices() };
   const choices = Object.freeze(Object.fromEntries(
     Object.keys(moduleChoices).map((option) => [option, frozenList(moduleChoices[option])])));
   const sizeError = (name, rows, cols, count) => mod.checkSize(name, rows, cols, count);
@@ -453,6 +454,12 @@ function makeEngine(mod, simd) {
         stream: scalarArg(o.stream),
         scale: scalarArg(o.scale),
       }).matrix;
+    },
+
+    // The playground's trainer (engine-train.js): a tiny attention-only transformer that learns
+    // a toy task; the caller owns it and must delete() it.
+    trainer(options) {
+      return makeTrainer(mod, run, limits, options);
     },
 
     // { heapBytes: size of wasm memory, usedBytes: bytes the allocator has handed out }.

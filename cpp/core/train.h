@@ -1,0 +1,107 @@
+// Training the playground's transformer: the options and their checks, Adam, and a Trainer that
+// draws each step's batch from the seed, so one seed reproduces a whole run (the initial
+// weights, every batch, every loss).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/check.h"
+#include "core/rng.h"
+#include "core/train_tasks.h"
+#include "core/transformer.h"
+
+namespace attn {
+
+// ---- options ------------------------------------------------------------------------------
+
+namespace limits {
+constexpr int kMaxLayers = 2;
+constexpr int kMaxTrainHeads = 4;
+constexpr int kMaxDModel = 128;
+constexpr int kMaxBatch = 64;
+constexpr int kMaxStepsPerCall = 1000;
+constexpr int kMaxTrainLength = 32;  // the longest sequence a model may be built for
+}  // namespace limits
+
+inline constexpr NumberOption kLayers{"layers", 1, limits::kMaxLayers, true, "1 or 2", 2};
+inline constexpr NumberOption kTrainHeads{"heads", 1, limits::kMaxTrainHeads, true, "an integer from 1 to 4", 2};
+inline constexpr NumberOption kDModel{"dModel", 4, limits::kMaxDModel, true, "an integer from 4 to 128", 64};
+inline constexpr NumberOption kLearningRate{"learningRate", 1e-5, 1, false, "a number from 1e-05 to 1", 0.003};
+inline constexpr NumberOption kBatch{"batch", 1, limits::kMaxBatch, true, "an integer from 1 to 64", 32};
+inline constexpr NumberOption kSteps{"steps", 1, limits::kMaxStepsPerCall, true, "an integer from 1 to 1000", 1};
+
+struct TrainConfig {
+  TrainTask task = TrainTask::PreviousToken;
+  int layers = 2;
+  int heads = 2;
+  int d_model = 64;
+  double learning_rate = 0.003;
+  std::uint32_t seed = 1;
+  bool scale = true;
+  PositionKind position = PositionKind::Learned;
+  int batch = 32;
+};
+
+// Every option within its table, and d_model a multiple of heads.
+Error check_train_config(const TrainConfig& c);
+// The model a config trains.
+ModelConfig model_config(const TrainConfig& c);
+
+// tokens (size * length) of 0..vocab - 1 and targets of kNoTarget or 0..vocab - 1, length at
+// most the model's: the batch a caller hands in (golden tests, the page's own input).
+Error check_batch(const Batch& b, const ModelConfig& m, bool need_targets);
+// A new value for the model's tensor `name`: its exact shape, finite numbers.
+Error check_parameter(const Transformer& model, const std::string& name, const Matrix& value);
+
+// ---- Adam (as torch.optim.Adam, no weight decay) ------------------------------------------
+
+class Adam {
+ public:
+  Adam(std::size_t size, float learning_rate, float beta1 = 0.9f, float beta2 = 0.999f, float eps = 1e-8f);
+  void update(std::vector<float>& params, const std::vector<float>& grads);
+  int steps() const { return t_; }
+
+ private:
+  float lr_, beta1_, beta2_, eps_;
+  int t_ = 0;
+  std::vector<float> m_, v_;
+};
+
+// ---- the trainer --------------------------------------------------------------------------
+
+struct StepStats {
+  double loss = 0;
+  double accuracy = 0;
+};
+
+class Trainer {
+ public:
+  explicit Trainer(const TrainConfig& config);  // check_train_config first
+
+  // One Adam step on the next batch of the task: the batch's loss and accuracy before the update.
+  StepStats step();
+  // One Adam step on a given batch (check_batch first).
+  StepStats step_on(const Batch& batch);
+  // Loss and gradients on a batch without changing anything (check_batch first).
+  ForwardStats gradients_on(const Batch& batch);
+  // Accuracy and loss on a fixed held-out batch of the task (its own stream of the seed).
+  ForwardStats evaluate();
+  // The model on one sequence; afterwards model() holds its attention and predictions.
+  ForwardStats run(const Batch& batch);
+
+  const TrainConfig& config() const { return config_; }
+  Transformer& model() { return model_; }
+  const Transformer& model() const { return model_; }
+  int steps() const { return adam_.steps(); }
+
+ private:
+  TrainConfig config_;
+  Transformer model_;
+  Adam adam_;
+  Rng data_;
+  Batch held_out_;
+};
+
+}  // namespace attn

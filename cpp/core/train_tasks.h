@@ -1,0 +1,58 @@
+// The playground's toy tasks: what a sequence looks like, which positions carry a target, and
+// the generator that draws a batch of them from the engine's RNG (so a seed reproduces the data).
+//
+// Every task uses sequences of kTaskLength tokens. A target of -1 means "no prediction here";
+// accuracy is the share of target positions where the model's top token is the target.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "core/check.h"
+#include "core/rng.h"
+
+namespace attn {
+
+enum class TrainTask { PreviousToken, Reverse, Sort, Induction };
+
+inline constexpr ChoiceOption<TrainTask, 4> kTaskOption{
+    "task",
+    {{"previous-token", TrainTask::PreviousToken},
+     {"reverse", TrainTask::Reverse},
+     {"sort", TrainTask::Sort},
+     {"induction", TrainTask::Induction}}};
+
+constexpr int kTaskLength = 16;  // tokens in every task's sequence
+constexpr int kNoTarget = -1;
+
+struct TaskSpec {
+  int vocab;        // tokens are 0 .. vocab - 1
+  int separator;    // the separator token of reverse and sort; -1 when the task has none
+  const char* rule; // one line: what the model must learn
+};
+
+TaskSpec task_spec(TrainTask task);
+
+// A batch of sequences: tokens and targets are (size, length), row-major.
+struct Batch {
+  int size = 0;
+  int length = 0;
+  std::vector<int> tokens;
+  std::vector<int> targets;  // kNoTarget where nothing is predicted
+};
+
+// One batch of `size` sequences of `task`, drawn from rng's uniform draws:
+//   previous-token  16 random tokens of 0..15; at t >= 1 predict token t - 1.
+//   reverse         8 digits, the separator 10, then the digits reversed; from the separator
+//                   on, predict the digits in reverse order (a8 a7 ... a1).
+//   sort            8 digits, the separator 10, then the digits sorted; from the separator
+//                   on, predict them in ascending order.
+//   induction       a block of m (5..8) distinct tokens of 0..15, repeated to fill 16 tokens;
+//                   from the first repeat on (t >= m), predict the token that followed this
+//                   token's earlier occurrence (t + 1 - m), up to t = 14.
+Batch make_batch(TrainTask task, Rng& rng, int size);
+
+// The fixed sequence the page draws every head's attention on (the same for every seed).
+Batch probe_batch(TrainTask task);
+
+}  // namespace attn

@@ -1,0 +1,409 @@
+// The playground's transformer: its gradients against central finite differences of an
+// independent double-precision model (Eigen, written from the maths in transformer.h), the
+// task generators, Adam, determinism of a seeded run, the argument checks, and learning.
+#include <gtest/gtest.h>
+
+#include <Eigen/Dense>
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "core/positional.h"
+#include "core/train.h"
+
+namespace {
+
+using attn::Batch;
+using attn::ModelConfig;
+using attn::PositionKind;
+using attn::TrainConfig;
+using attn::Trainer;
+using attn::Transformer;
+using attn::TrainTask;
+using Mat = Eigen::MatrixXd;
+
+// ---- the double-precision reference model ------------------------------------------------------
+
+// The parameters by name, as double matrices (read from a flat vector through the names).
+struct RefParams {
+  std::map<std::string, Mat> m;
+  const Mat& operator[](const std::string& name) const { return m.at(name); }
+};
+
+RefParams ref_params(const Transformer& model, const std::vector<double>& flat) {
+  RefParams p;
+  for (const attn::Tensor& t : model.tensors()) {
+    Mat x(t.rows, t.cols);
+    for (int r = 0; r < t.rows; r++)
+      for (int c = 0; c < t.cols; c++) x(r, c) = flat[t.offset + static_cast<std::size_t>(r) * t.cols + c];
+    p.m[t.name] = x;
+  }
+  return p;
+}
+
+// The loss of transformer.h's model, in double, one sequence at a time.
+double ref_loss(const ModelConfig& cfg, const RefParams& p, const Batch& b) {
+  const int D = cfg.d_model, H = cfg.heads, dk = D / H, T = b.length;
+  Mat sinus;
+  if (cfg.position == PositionKind::Sinusoidal) {  // sin / cos of p / 10000^(2i/D), in double
+    sinus = Mat(T, D);
+    for (int t = 0; t < T; t++)
+      for (int c = 0; c < D; c++) {
+        double angle = t / std::pow(10000.0, static_cast<double>(c - c % 2) / D);
+        sinus(t, c) = c % 2 == 0 ? std::sin(angle) : std::cos(angle);
+      }
+  }
+  double loss = 0;
+  int count = 0;
+  for (int s = 0; s < b.size; s++) {
+    Mat x(T, D);
+    for (int t = 0; t < T; t++) {
+      x.row(t) = p["embedding"].row(b.tokens[s * T + t]);
+      if (cfg.position == PositionKind::Learned) x.row(t) += p["position"].row(t);
+      if (cfg.position == PositionKind::Sinusoidal) x.row(t) += sinus.row(t);
+    }
+    for (int l = 0; l < cfg.layers; l++) {
+      const std::string n = "layers." + std::to_string(l) + ".";
+      auto linear = [&](const char* w, const char* bias) {
+        Mat y = x * p[n + w].transpose();
+        y.rowwise() += p[n + bias].row(0);
+        return y;
+      };
+      Mat q = linear("Wq", "bq"), k = linear("Wk", "bk"), v = linear("Wv", "bv");
+      Mat z(T, D);
+      for (int h = 0; h < H; h++) {
+        Mat s_ = q.middleCols(h * dk, dk) * k.middleCols(h * dk, dk).transpose();
+        if (cfg.scale) s_ /= std::sqrt(static_cast<double>(dk));
+        Mat a = Mat::Zero(T, T);
+        for (int i = 0; i < T; i++) {
+          double mx = s_.row(i).head(i + 1).maxCoeff(), sum = 0;
+          for (int j = 0; j <= i; j++) sum += a(i, j) = std::exp(s_(i, j) - mx);
+          a.row(i) /= sum;
+        }
+        z.middleCols(h * dk, dk) = a * v.middleCols(h * dk, dk);
+      }
+      Mat out = z * p[n + "Wo"].transpose();
+      out.rowwise() += p[n + "bo"].row(0);
+      x += out;
+    }
+    Mat logits = x * p["unembedding"].transpose();
+    logits.rowwise() += p["unembeddingBias"].row(0);
+    for (int t = 0; t < T; t++) {
+      const int target = b.targets[s * T + t];
+      if (target == attn::kNoTarget) continue;
+      double mx = logits.row(t).maxCoeff();
+      double lse = mx + std::log((logits.row(t).array() - mx).exp().sum());
+      loss += lse - logits(t, target);
+      count++;
+    }
+  }
+  return loss / count;
+}
+
+struct GradCase {
+  const char* name;
+  TrainTask task;
+  int layers, heads, d_model;
+  bool scale;
+  PositionKind position;
+};
+
+class GradientCheck : public ::testing::TestWithParam<GradCase> {};
+
+// Every parameter's gradient against (L(p + h) - L(p - h)) / 2h of the double model, h = 1e-5.
+TEST_P(GradientCheck, MatchesCentralFiniteDifferencesOfADoubleModel) {
+  const GradCase& g = GetParam();
+  TrainConfig c;
+  c.task = g.task;
+  c.layers = g.layers;
+  c.heads = g.heads;
+  c.d_model = g.d_model;
+  c.scale = g.scale;
+  c.position = g.position;
+  c.seed = 7;
+  c.batch = 3;
+  ASSERT_EQ(attn::check_train_config(c), "");
+  Trainer trainer(c);
+  // A few steps first, so the gradients are not those of the symmetric start.
+  for (int i = 0; i < 5; i++) trainer.step();
+  attn::Rng rng(99, 5);
+  Batch batch = attn::make_batch(c.task, rng, c.batch);
+  attn::ForwardStats f = trainer.gradients_on(batch);
+  const Transformer& model = trainer.model();
+  const std::vector<float>& grads = model.gradients();
+  std::vector<double> p(model.parameters().begin(), model.parameters().end());
+
+  const ModelConfig cfg = model.config();
+  EXPECT_NEAR(f.loss, ref_loss(cfg, ref_params(model, p), batch), 1e-5 * std::max(1.0, f.loss));
+
+  const double h = 1e-5;
+  double worst = 0, largest = 0;
+  std::string worst_at;
+  for (const attn::Tensor& t : model.tensors()) {
+    for (std::size_t i = t.offset; i < t.offset + t.size(); i++) {
+      const double keep = p[i];
+      p[i] = keep + h;
+      const double up = ref_loss(cfg, ref_params(model, p), batch);
+      p[i] = keep - h;
+      const double down = ref_loss(cfg, ref_params(model, p), batch);
+      p[i] = keep;
+      const double fd = (up - down) / (2 * h);
+      const double err = std::fabs(grads[i] - fd) / (1e-3 + std::fabs(fd));
+      largest = std::max(largest, std::fabs(fd));
+      if (err > worst) {
+        worst = err;
+        worst_at = t.name + "[" + std::to_string(i - t.offset) + "]: engine " + std::to_string(grads[i]) +
+                   ", finite difference " + std::to_string(fd);
+      }
+    }
+  }
+  EXPECT_GT(largest, 1e-3);  // the check sees real gradients
+  EXPECT_LT(worst, 1e-3) << worst_at;
+  RecordProperty("worst_relative_error", std::to_string(worst));
+  std::printf("worst relative error %.3g (%s)\n", worst, worst_at.c_str());
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Models, GradientCheck,
+    ::testing::Values(GradCase{"two_layers_learned", TrainTask::PreviousToken, 2, 2, 8, true, PositionKind::Learned},
+                      GradCase{"one_layer_unscaled_sinusoidal", TrainTask::Reverse, 1, 1, 8, false, PositionKind::Sinusoidal},
+                      GradCase{"four_heads_no_position", TrainTask::Induction, 2, 4, 8, true, PositionKind::None},
+                      GradCase{"sort_three_heads", TrainTask::Sort, 1, 3, 12, true, PositionKind::Learned}),
+    [](const ::testing::TestParamInfo<GradCase>& info) { return std::string(info.param.name); });
+
+// ---- tasks ---------------------------------------------------------------------------------
+
+TEST(TrainTasks, PreviousTokenTargetsTheTokenBefore) {
+  attn::Rng rng(3, 2);
+  Batch b = attn::make_batch(TrainTask::PreviousToken, rng, 20);
+  std::set<int> seen;
+  for (int s = 0; s < b.size; s++) {
+    const int* x = &b.tokens[s * b.length];
+    const int* y = &b.targets[s * b.length];
+    EXPECT_EQ(y[0], attn::kNoTarget);
+    for (int t = 1; t < b.length; t++) EXPECT_EQ(y[t], x[t - 1]);
+    for (int t = 0; t < b.length; t++) {
+      EXPECT_GE(x[t], 0);
+      EXPECT_LT(x[t], 16);
+      seen.insert(x[t]);
+    }
+  }
+  EXPECT_EQ(seen.size(), 16u);  // every token drawn somewhere in 320 draws
+}
+
+TEST(TrainTasks, ReverseAndSortAnswerAfterTheSeparator) {
+  for (TrainTask task : {TrainTask::Reverse, TrainTask::Sort}) {
+    attn::Rng rng(4, 2);
+    Batch b = attn::make_batch(task, rng, 20);
+    for (int s = 0; s < b.size; s++) {
+      const int* x = &b.tokens[s * 16];
+      const int* y = &b.targets[s * 16];
+      std::vector<int> digits(x, x + 8), answer(y + 8, y + 16);
+      for (int t = 0; t < 8; t++) EXPECT_EQ(y[t], attn::kNoTarget);
+      EXPECT_EQ(x[8], 10);
+      for (int i = 0; i < 7; i++) EXPECT_EQ(x[9 + i], answer[i]);  // the answer so far is the input
+      std::vector<int> want = digits;
+      if (task == TrainTask::Sort) std::sort(want.begin(), want.end());
+      else std::reverse(want.begin(), want.end());
+      EXPECT_EQ(answer, want);
+    }
+  }
+}
+
+TEST(TrainTasks, InductionRepeatsABlockOfDistinctTokens) {
+  attn::Rng rng(5, 2);
+  Batch b = attn::make_batch(TrainTask::Induction, rng, 50);
+  std::set<int> blocks;
+  for (int s = 0; s < b.size; s++) {
+    const int* x = &b.tokens[s * 16];
+    const int* y = &b.targets[s * 16];
+    int m = 0;
+    while (y[m] == attn::kNoTarget) m++;  // the first target is at the first repeat
+    blocks.insert(m);
+    ASSERT_GE(m, 5);
+    ASSERT_LE(m, 8);
+    EXPECT_EQ(std::set<int>(x, x + m).size(), static_cast<std::size_t>(m));  // distinct
+    for (int t = m; t < 16; t++) EXPECT_EQ(x[t], x[t - m]);
+    for (int t = m; t < 15; t++) {
+      // the token after this token's first occurrence
+      const int first = static_cast<int>(std::find(x, x + m, x[t]) - x);
+      EXPECT_EQ(y[t], x[first + 1]);
+    }
+    EXPECT_EQ(y[15], attn::kNoTarget);
+  }
+  EXPECT_EQ(blocks.size(), 4u);  // m = 5, 6, 7 and 8 all occur
+}
+
+TEST(TrainTasks, TheProbeIsFixed) {
+  Batch a = attn::probe_batch(TrainTask::Induction), b = attn::probe_batch(TrainTask::Induction);
+  EXPECT_EQ(a.tokens, b.tokens);
+  EXPECT_NE(attn::probe_batch(TrainTask::PreviousToken).tokens, attn::probe_batch(TrainTask::Sort).tokens);
+}
+
+// ---- Adam ----------------------------------------------------------------------------------
+
+// Two steps by hand: m, v averages, bias corrections as torch.optim.Adam.
+TEST(Adam, FollowsTorchsUpdate) {
+  attn::Adam adam(2, 0.1f);
+  std::vector<float> p = {1.0f, -2.0f};
+  adam.update(p, {0.5f, -4.0f});
+  // step 1: m = 0.1 g, v = 0.001 g^2, m^ = g, v^ = g^2: p -= 0.1 * sign(g) (up to eps)
+  EXPECT_NEAR(p[0], 0.9, 1e-6);
+  EXPECT_NEAR(p[1], -1.9, 1e-6);
+  adam.update(p, {0.5f, 2.0f});
+  double m = 0.9 * (0.1 * -4.0) + 0.1 * 2.0, v = 0.999 * 0.001 * 16 + 0.001 * 4;
+  double expect = -1.9 - 0.1 * (m / (1 - 0.81)) / (std::sqrt(v / (1 - 0.999 * 0.999)) + 1e-8);
+  EXPECT_NEAR(p[1], expect, 1e-6);
+  EXPECT_NEAR(p[0], 0.8, 1e-6);
+}
+
+// ---- a seeded run --------------------------------------------------------------------------
+
+TEST(Trainer, ASeedReproducesTheRun) {
+  TrainConfig c;
+  c.d_model = 16;
+  c.seed = 42;
+  c.batch = 8;
+  Trainer a(c), b(c);
+  for (int i = 0; i < 10; i++) {
+    attn::StepStats sa = a.step(), sb = b.step();
+    EXPECT_EQ(sa.loss, sb.loss);
+    EXPECT_EQ(sa.accuracy, sb.accuracy);
+  }
+  EXPECT_EQ(a.model().parameters(), b.model().parameters());
+  c.seed = 43;
+  Trainer other(c);
+  EXPECT_NE(other.model().parameters(), a.model().parameters());
+}
+
+TEST(Trainer, InitialisationHasTheDocumentedScales) {
+  TrainConfig c;
+  c.d_model = 128;
+  c.heads = 1;
+  Trainer t(c);
+  const Transformer& m = t.model();
+  auto stddev = [&](const std::string& name) {
+    const attn::Tensor* x = m.tensor(name);
+    double sum = 0, sq = 0;
+    for (std::size_t i = x->offset; i < x->offset + x->size(); i++) {
+      sum += m.parameters()[i];
+      sq += double(m.parameters()[i]) * m.parameters()[i];
+    }
+    double n = static_cast<double>(x->size());
+    return std::sqrt(sq / n - (sum / n) * (sum / n));
+  };
+  EXPECT_NEAR(stddev("embedding"), 1.0, 0.05);
+  EXPECT_NEAR(stddev("layers.0.Wq"), 1.0 / std::sqrt(128.0), 0.005);
+  EXPECT_NEAR(stddev("unembedding"), 1.0 / std::sqrt(128.0), 0.01);
+  const attn::Tensor* bq = m.tensor("layers.0.bq");
+  for (std::size_t i = bq->offset; i < bq->offset + bq->size(); i++) EXPECT_EQ(m.parameters()[i], 0.0f);
+}
+
+// Attention rows are causal distributions.
+TEST(Trainer, AttentionIsCausalAndSumsToOne) {
+  TrainConfig c;
+  c.d_model = 16;
+  Trainer t(c);
+  t.run(attn::probe_batch(c.task));
+  for (int l = 0; l < 2; l++)
+    for (int h = 0; h < 2; h++) {
+      attn::Matrix a = t.model().attention(l, h, 0);
+      for (int i = 0; i < a.rows; i++) {
+        double sum = 0;
+        for (int j = 0; j < a.cols; j++) {
+          if (j > i) {
+            EXPECT_EQ(a.at(i, j), 0.0f);
+          }
+          sum += a.at(i, j);
+        }
+        EXPECT_NEAR(sum, 1.0, 1e-5);
+      }
+    }
+}
+
+// ---- learning ------------------------------------------------------------------------------
+
+// The previous-token task is learned, and a previous-token head forms: on the probe, some head
+// puts most of every row's weight on the position before.
+TEST(Trainer, LearnsThePreviousTokenTask) {
+  TrainConfig c;
+  c.layers = 1;
+  c.heads = 2;
+  c.d_model = 32;
+  c.learning_rate = 0.01;
+  c.seed = 1;
+  int steps = 0;
+  Trainer t(c);
+  double accuracy = 0;
+  while (steps < 400 && accuracy < 0.99) {
+    for (int i = 0; i < 25; i++, steps++) t.step();
+    accuracy = t.evaluate().accuracy;
+  }
+  EXPECT_GE(accuracy, 0.99) << "after " << steps << " steps";
+  t.run(attn::probe_batch(c.task));
+  double best = 0;
+  for (int h = 0; h < c.heads; h++) {
+    attn::Matrix a = t.model().attention(0, h, 0);
+    double on_previous = 0;
+    for (int i = 1; i < a.rows; i++) on_previous += a.at(i, i - 1);
+    best = std::max(best, on_previous / (a.rows - 1));
+  }
+  EXPECT_GT(best, 0.8);
+}
+
+// Without positional information the same model cannot tell which token came before.
+TEST(Trainer, WithoutPositionsPreviousTokenIsNotLearned) {
+  TrainConfig c;
+  c.layers = 1;
+  c.d_model = 32;
+  c.position = PositionKind::None;
+  c.batch = 16;
+  Trainer t(c);
+  for (int i = 0; i < 100; i++) t.step();
+  EXPECT_LT(t.evaluate().accuracy, 0.6);
+}
+
+// ---- argument checks -----------------------------------------------------------------------
+
+TEST(TrainChecks, NameTheArgument) {
+  TrainConfig c;
+  EXPECT_EQ(attn::check_train_config(c), "");
+  c.layers = 3;
+  EXPECT_EQ(attn::check_train_config(c), "layers: expected 1 or 2, got 3");
+  c = TrainConfig();
+  c.heads = 3;
+  EXPECT_EQ(attn::check_train_config(c), "dModel: expected a multiple of heads (3), got 64");
+  c = TrainConfig();
+  c.d_model = 256;
+  EXPECT_EQ(attn::check_train_config(c), "dModel: expected an integer from 4 to 128, got 256");
+  c = TrainConfig();
+  c.learning_rate = 2;
+  EXPECT_EQ(attn::check_train_config(c), "learningRate: expected a number from 1e-05 to 1, got 2");
+  c = TrainConfig();
+  c.task = static_cast<TrainTask>(9);
+  EXPECT_EQ(attn::check_train_config(c),
+            "task: expected one of 'previous-token', 'reverse', 'sort', 'induction', got 9");
+}
+
+TEST(TrainChecks, BatchesAreCheckedAgainstTheModel) {
+  ModelConfig m;
+  m.vocab = 11;
+  Batch b;
+  b.size = 1;
+  b.length = 3;
+  b.tokens = {1, 2, 11};
+  EXPECT_EQ(attn::check_batch(b, m, false), "tokens: entry 2 is 11 (expected a token from 0 to 10)");
+  b.tokens = {1, 2, 3};
+  EXPECT_EQ(attn::check_batch(b, m, false), "");
+  EXPECT_EQ(attn::check_batch(b, m, true), "targets: expected 3 targets, got 0");
+  b.targets = {-1, 4, -2};
+  EXPECT_EQ(attn::check_batch(b, m, true), "targets: entry 2 is -2 (expected -1 = none, or a token from 0 to 10)");
+  b.length = 17;
+  EXPECT_EQ(attn::check_batch(b, m, false), "tokens: expected sequences of 1 to 16 tokens, got 17");
+}
+
+}  // namespace

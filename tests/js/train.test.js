@@ -1,0 +1,188 @@
+// The playground's trainer through the engine's JS API, in both wasm builds: PyTorch autograd
+// golden vectors (tests/golden/train.json, made by tests/golden/make_train_golden.py), a seed
+// reproducing a run, the probe's attention patterns, and every bad argument.
+import { describe, test, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+
+import { loadEngine, AttentionError } from '../../web/src/engine.js';
+
+const REL_TOL = 1e-4;
+const GOLDEN = JSON.parse(readFileSync(new URL('../golden/train.json', import.meta.url), 'utf8')).cases;
+
+// fn throws an AttentionError whose message matches re
+const throwsMessage = (fn, re) => assert.throws(fn, (e) => e instanceof AttentionError && re.test(e.message));
+
+const asMatrix = (w) => (Array.isArray(w[0]) ? w : [w]);
+
+for (const simd of [true, false]) {
+  describe(`trainer (${simd ? 'SIMD' : 'scalar'} build)`, () => {
+    let engine;
+    before(async () => {
+      engine = await loadEngine({ simd });
+    });
+
+    test('the golden file has its three cases', () => {
+      assert.deepEqual(GOLDEN.map((c) => c.name), ['two_layers_learned', 'one_layer_unscaled_sinusoidal', 'four_heads_no_position']);
+    });
+
+    for (const c of GOLDEN) {
+      test(`${c.name}: loss and every gradient match PyTorch autograd to 1e-4`, () => {
+        const t = engine.trainer({ ...c.config, seed: 5 });
+        try {
+          const names = Object.keys(t.parameters());
+          assert.deepEqual(names.sort(), Object.keys(c.weights).sort());
+          t.setParameters(Object.fromEntries(names.map((n) => [n, asMatrix(c.weights[n])])));
+          const r = t.gradients({ tokens: c.tokens, targets: c.targets });
+          assert.ok(Math.abs(r.loss - c.loss) <= REL_TOL * c.loss, `loss ${r.loss} vs ${c.loss}`);
+          for (const name of names) {
+            const want = asMatrix(c.gradients[name]).flat();
+            const got = r.gradients[name].data;
+            assert.equal(got.length, want.length, name);
+            const largest = Math.max(...want.map(Math.abs));
+            if (name.endsWith('.bk')) {
+              // zero in exact arithmetic: the softmax ignores q·bk, the same in every score of a row
+              assert.ok(largest < 1e-6 && got.every((x) => Math.abs(x) < 1e-6), name);
+              continue;
+            }
+            for (let i = 0; i < want.length; i++) {
+              assert.ok(Math.abs(got[i] - want[i]) <= REL_TOL * largest,
+                `${name}[${i}]: engine ${got[i]}, torch ${want[i]} (largest ${largest})`);
+            }
+          }
+        } finally {
+          t.delete();
+        }
+      });
+
+      test(`${c.name}: the first 20 Adam steps give torch.optim.Adam's losses`, () => {
+        const t = engine.trainer({ ...c.config });
+        try {
+          t.setParameters(Object.fromEntries(Object.keys(c.weights).map((n) => [n, asMatrix(c.weights[n])])));
+          c.adamLosses.forEach((want, i) => {
+            const r = t.stepOn({ tokens: c.tokens, targets: c.targets });
+            assert.equal(r.step, i + 1);
+            assert.ok(Math.abs(r.loss - want) <= REL_TOL * want, `step ${i}: ${r.loss} vs ${want}`);
+          });
+        } finally {
+          t.delete();
+        }
+      });
+    }
+
+    test('a seed reproduces the run; another seed gives another one', () => {
+      const opts = { task: 'induction', layers: 2, heads: 2, dModel: 16, seed: 9, batch: 8 };
+      const a = engine.trainer(opts), b = engine.trainer(opts), c = engine.trainer({ ...opts, seed: 10 });
+      try {
+        const ra = a.step(5), rb = b.step(5), rc = c.step(5);
+        assert.deepEqual(ra, rb);
+        assert.equal(ra.step, 5);
+        assert.equal(ra.losses.length, 5);
+        assert.notDeepEqual(Array.from(ra.losses), Array.from(rc.losses));
+        assert.deepEqual(a.probe(), b.probe());
+      } finally {
+        a.delete();
+        b.delete();
+        c.delete();
+      }
+    });
+
+    test('the probe: every head\'s causal pattern, predictions, the task\'s tokens', () => {
+      const t = engine.trainer({ task: 'sort', layers: 2, heads: 4, dModel: 16 });
+      try {
+        assert.deepEqual(t.task, { vocab: 11, separator: 10, rule: t.task.rule, length: 16 });
+        const p = t.probe();
+        assert.equal(p.tokens.length, 16);
+        assert.equal(p.tokens[8], 10);
+        assert.equal(p.patterns.length, 2);
+        for (const layer of p.patterns) {
+          assert.equal(layer.length, 4);
+          for (const m of layer) {
+            assert.equal(m.rows, 16);
+            for (let i = 0; i < 16; i++) {
+              let sum = 0;
+              for (let j = 0; j < 16; j++) {
+                if (j > i) assert.equal(m.data[i * 16 + j], 0);
+                sum += m.data[i * 16 + j];
+              }
+              assert.ok(Math.abs(sum - 1) < 1e-5);
+            }
+          }
+        }
+        const own = t.run([3, 1, 4, 1, 5]);
+        assert.equal(own.patterns[0][0].rows, 5);
+        assert.equal(own.predictions.length, 5);
+      } finally {
+        t.delete();
+      }
+    });
+
+    test('previous-token is learned in a few hundred steps', () => {
+      const t = engine.trainer({ task: 'previous-token', layers: 1, heads: 2, dModel: 32, seed: 1 });
+      try {
+        let accuracy = 0;
+        for (let i = 0; i < 16 && accuracy < 0.99; i++) {
+          t.step(25);
+          accuracy = t.evaluate().accuracy;
+        }
+        assert.ok(accuracy >= 0.99, `held-out accuracy ${accuracy}`);
+      } finally {
+        t.delete();
+      }
+    });
+
+    test('bad arguments throw AttentionError naming the argument', () => {
+      const bad = [
+        [{ layers: 3 }, /^layers: expected 1 or 2, got 3$/],
+        [{ heads: 0 }, /^heads: expected an integer from 1 to 4, got 0$/],
+        [{ heads: 3 }, /^dModel: expected a multiple of heads \(3\), got 64$/],
+        [{ dModel: 129 }, /^dModel: expected an integer from 4 to 128, got 129$/],
+        [{ learningRate: NaN }, /^learningRate: expected a number from 1e-05 to 1, got NaN$/],
+        [{ task: 'copy' }, /^task: expected one of 'previous-token', 'reverse', 'sort', 'induction', got 'copy'$/],
+        [{ position: 'rope' }, /^position: expected one of 'learned', 'sinusoidal', 'none', got 'rope'$/],
+        [{ scale: 'yes' }, /^scale: expected true or false, got 'yes'$/],
+        [{ seed: -1 }, /^seed: expected a non-negative integer below 2\^32/],
+        [{ batch: 65 }, /^batch: expected an integer from 1 to 64, got 65$/],
+        [{ depth: 2 }, /^trainer: unknown option 'depth'/],
+      ];
+      for (const [opts, message] of bad) {
+        assert.throws(() => engine.trainer(opts), (e) => e instanceof AttentionError && message.test(e.message), JSON.stringify(opts));
+      }
+      const t = engine.trainer({ task: 'reverse', dModel: 8 });
+      try {
+        throwsMessage(() => t.step(0), /^steps: expected an integer from 1 to 1000, got 0$/);
+        throwsMessage(() => t.step(1.5), /^steps: expected an integer from 1 to 1000, got 1.5$/);
+        throwsMessage(() => t.run([1, 11]), /^tokens: entry 1 is 11 \(expected a token from 0 to 10\)$/);
+        throwsMessage(() => t.run([]), /^tokens: expected 1 to 16 tokens, got none$/);
+        throwsMessage(() => t.run(new Array(17).fill(0)), /^tokens: expected at most 16 tokens, got 17$/);
+        throwsMessage(() => t.run([1, 'a']), /^tokens: entry 1 is 'a' \(expected an integer token\)$/);
+        throwsMessage(() => t.setParameters({ embedding: [[1, 2]] }), /^embedding: expected shape \(11, 8\), got \(1, 2\)$/);
+        throwsMessage(() => t.setParameters({ nope: [[1]] }), /^nope: not a tensor of this model/);
+        throwsMessage(() => t.gradients({ tokens: [[1, 2]], targets: [[1]] }), /^targets: expected 1 × 2 like tokens, got 1 × 1$/);
+        throwsMessage(() => t.gradients({ tokens: [[1, 2]], targets: [[1, 12]] }), /^targets: entry 1 is 12/);
+      } finally {
+        t.delete();
+      }
+      throwsMessage(() => t.step(1), /^trainer.step: this trainer has been deleted$/);
+    });
+
+    test('creating, training and deleting trainers leaves nothing allocated', () => {
+      const once = () => {
+        const t = engine.trainer({ task: 'induction', dModel: 16, batch: 4 });
+        t.step(2);
+        t.probe();
+        t.run([1, 2, 3]);
+        try {
+          t.run([99]);
+        } catch {
+          // expected: a refused token
+        }
+        t.delete();
+      };
+      once();
+      const before = engine.memory();
+      for (let i = 0; i < 50; i++) once();
+      assert.equal(engine.memory().usedBytes, before.usedBytes);
+    });
+  });
+}

@@ -1,0 +1,125 @@
+// The playground's trainer in the engine's JavaScript API (cpp/bindings/train_bindings.cpp):
+// argument conversion only; the option names, limits and checks are the core's (core/train.h),
+// exported as engine.choices.task / .position and engine.limits.maxDModel etc. No maths here.
+//
+//   const t = engine.trainer({ task: 'previous-token', layers: 1, heads: 2, dModel: 32, seed: 1 });
+//   t.step(10)        // -> { step, losses: Float32Array(10), accuracies: Float32Array(10) }
+//   t.probe()         // -> { tokens, targets, predictions, patterns: [layer][head] (n, n) matrices }
+//   t.run([3, 1, 4])  // the same on your own sequence
+//   t.delete()        // frees it; later calls throw
+
+import { arrayArg, checkOptions, fail, matrixArg, reading, scalarArg } from './engine-args.js';
+
+export const TRAINER_OPTIONS = ['task', 'layers', 'heads', 'dModel', 'learningRate', 'seed', 'scale', 'position', 'batch'];
+
+// tokens (and targets) as nested rows [[...], ...] or one flat row -> { size, length, tokens, targets }
+function batchArg(o, limits, withTargets) {
+  const rowsOf = (name, x) => reading(name, () => {
+    const list = arrayArg(name, x, limits.maxBatch * limits.trainLength, 'tokens');
+    const nested = list.length > 0 && typeof list[0] === 'object' && list[0] !== null;
+    const rows = nested ? Array.from(list) : [list];
+    if (rows.length > limits.maxBatch) fail(`${name}: expected at most ${limits.maxBatch} sequences, got ${rows.length}`);
+    const rowName = (r) => (nested ? `${name}[${r}]` : name);
+    const where = (r, i) => (nested ? `sequence ${r}, entry ${i}` : `entry ${i}`);
+    const length = rows.length ? arrayArg(rowName(0), rows[0], limits.trainLength, 'tokens').length : 0;
+    if (length === 0) fail(`${name}: expected 1 to ${limits.trainLength} tokens, got none`);
+    const flat = new Int32Array(rows.length * length);
+    rows.forEach((row, r) => {
+      arrayArg(rowName(r), row, limits.trainLength, 'tokens');
+      if (row.length !== length) fail(`${name}: sequence ${r} has ${row.length} tokens, expected ${length} (as sequence 0)`);
+      for (let i = 0; i < length; i++) {
+        const v = row[i];
+        if (typeof v !== 'number' || !Number.isInteger(v)) fail(`${name}: ${where(r, i)} is ${typeof v === 'string' ? `'${v}'` : String(v)} (expected an integer token)`);
+        flat[r * length + i] = v;
+      }
+    });
+    return { size: rows.length, length, data: flat };
+  });
+  const tokens = rowsOf('tokens', o.tokens);
+  const out = { size: tokens.size, length: tokens.length, tokens: tokens.data };
+  if (withTargets) {
+    const targets = rowsOf('targets', o.targets);
+    if (targets.size !== tokens.size || targets.length !== tokens.length) {
+      fail(`targets: expected ${tokens.size} × ${tokens.length} like tokens, got ${targets.size} × ${targets.length}`);
+    }
+    out.targets = targets.data;
+  }
+  return out;
+}
+
+// engine.trainer(options): run(name, args) calls the module and throws AttentionError on { error }.
+export function makeTrainer(mod, run, limits, options) {
+  const o = checkOptions('trainer', options, TRAINER_OPTIONS);
+  const args = {};
+  for (const name of TRAINER_OPTIONS) args[name] = scalarArg(o[name]);
+  const handle = run('createTrainer', args).trainer;
+  const tasks = mod.trainTasks();
+  const config = {
+    task: o.task ?? 'previous-token', layers: o.layers ?? 2, heads: o.heads ?? 2, dModel: o.dModel ?? 64,
+    learningRate: o.learningRate ?? 0.003, seed: o.seed ?? 1, scale: o.scale ?? true,
+    position: o.position ?? 'learned', batch: o.batch ?? 32,
+  };
+  let live = true;
+  const call = (what, ...a) => {
+    if (!live) fail(`trainer.${what}: this trainer has been deleted`);
+    const r = handle[what](...a);
+    if (r.error !== undefined) fail(r.error);
+    return r;
+  };
+  const named = (list) => Object.fromEntries(list.map((t) => [t.name, { rows: t.rows, cols: t.cols, data: t.data }]));
+  return {
+    config: Object.freeze(config),
+    task: Object.freeze({ ...tasks[config.task], length: limits.trainLength }),
+    // n Adam steps on fresh batches of the task -> { step, losses, accuracies } (one per step)
+    step(n = 1) {
+      return call('step', scalarArg(n));
+    },
+    // loss and accuracy on a held-out batch of the task (the same for the whole run)
+    evaluate() {
+      return call('evaluate');
+    },
+    // the fixed probe sequence of the task: tokens, targets, predictions, patterns[layer][head]
+    probe() {
+      return call('probe');
+    },
+    // your own sequence (up to limits.trainLength tokens of 0 .. vocab - 1)
+    run(tokens) {
+      const b = batchArg({ tokens }, limits, false);
+      if (b.size !== 1) fail(`tokens: expected one sequence, got ${b.size}`);
+      return call('run', { tokens: b.tokens, length: b.length });
+    },
+    // { name: { rows, cols, data } } of every tensor, in the model's order
+    parameters() {
+      return named(call('parameters'));
+    },
+    // replaces the named tensors (exact shapes, finite numbers); nothing changes on an error
+    setParameters(values) {
+      const v = reading('setParameters', () => {
+        if (values === null || typeof values !== 'object') fail(`setParameters: expected { name: matrix }, got ${String(values)}`);
+        return { ...values };
+      });
+      const known = new Set(call('parameters').map((t) => t.name));
+      const args = {};
+      for (const name of Object.keys(v)) {
+        if (!known.has(name)) fail(`${name}: not a tensor of this model (expected one of ${[...known].join(', ')})`);
+        args[name] = matrixArg(name, v[name], () => '');
+      }
+      call('setParameters', args);
+    },
+    // loss, accuracy and every gradient on a given batch { tokens, targets } (-1 = no target)
+    gradients(batch) {
+      const b = checkOptions('gradients', batch, ['tokens', 'targets']);
+      const r = call('gradients', batchArg(b, limits, true));
+      return { loss: r.loss, accuracy: r.accuracy, gradients: named(r.gradients) };
+    },
+    // one Adam step on a given batch -> { loss, accuracy, step }
+    stepOn(batch) {
+      const b = checkOptions('stepOn', batch, ['tokens', 'targets']);
+      return call('stepOn', batchArg(b, limits, true));
+    },
+    delete() {
+      if (live) handle.delete();
+      live = false;
+    },
+  };
+}
