@@ -153,17 +153,31 @@ const frozenList = (list) => Object.freeze(Array.from(list));
 function makeEngine(mod, simd) {
   let stopped = null; // the error that stopped the module (an abort); it is unusable afterwards
 
-  // Calls the module; an { error } result becomes an AttentionError.
-  function run(name, args) {
-    if (stopped) fail(`${name}: the engine stopped after an internal error (${stopped}); call loadEngine() again`);
-    let result;
+  // An AttentionError with code 'engine-stopped': this instance is dead, loadEngine() gives a
+  // fresh one (the page and the lab worker do that and say so).
+  function stoppedError(name) {
+    const e = new AttentionError(`${name}: the engine stopped after an internal error (${stopped}); call loadEngine() again`);
+    e.code = 'engine-stopped';
+    return e;
+  }
+
+  // Every call into the module goes through here: a trap or abort inside it (anything thrown
+  // that is not the engine's own AttentionError) stops this instance for good.
+  function guarded(name, call) {
+    if (stopped) throw stoppedError(name);
     try {
-      result = args === undefined ? mod[name]() : mod[name](args);
+      return call();
     } catch (e) {
+      if (e instanceof AttentionError) throw e;
       stopped = e && e.message ? e.message : String(e);
       engines.delete(simd); // the next loadEngine() builds a fresh instance
-      throw new AttentionError(`${name}: the engine stopped after an internal error (${stopped}); call loadEngine() again`);
+      throw stoppedError(name);
     }
+  }
+
+  // Calls the module; an { error } result becomes an AttentionError.
+  function run(name, args) {
+    const result = guarded(name, () => (args === undefined ? mod[name]() : mod[name](args)));
     if (result.error !== undefined) fail(result.error);
     return result;
   }
@@ -172,7 +186,7 @@ function makeEngine(mod, simd) {
   const moduleChoices = { ...mod.choices(), ...mod.trainChoices() };
   const choices = Object.freeze(Object.fromEntries(
     Object.keys(moduleChoices).map((option) => [option, frozenList(moduleChoices[option])])));
-  const sizeError = (name, rows, cols, count) => mod.checkSize(name, rows, cols, count);
+  const sizeError = (name, rows, cols, count) => guarded(name, () => mod.checkSize(name, rows, cols, count));
   const matrix = (name, x, opts) => matrixArg(name, x, sizeError, opts);
   const optionalMatrix = (name, x, opts) => (x == null ? undefined : matrix(name, x, opts));
   const optionalVector = (name, x) => (x == null ? undefined : vectorArg(name, x, sizeError));
@@ -196,8 +210,8 @@ function makeEngine(mod, simd) {
   const FLASH_OPTIONS = ['query', 'key', 'value', 'causal', 'keyPadding', 'window', 'stride', 'blockSize', 'queryOffset'];
   function flashArgs(o, tokens) {
     // flash attention's own limits: up to limits[tokens] rows
-    const size = (name, rows, cols, count) => mod.checkSizeIn(name, rows, cols, count, tokens, 'maxDim');
-    const flagsSize = (name, rows, cols, count) => mod.checkSizeIn(name, rows, cols, count, 'one row', tokens);
+    const size = (name, rows, cols, count) => guarded(name, () => mod.checkSizeIn(name, rows, cols, count, tokens, 'maxDim'));
+    const flagsSize = (name, rows, cols, count) => guarded(name, () => mod.checkSizeIn(name, rows, cols, count, 'one row', tokens));
     return {
       query: matrixArg('query', o.query, size),
       key: matrixArg('key', o.key, size),
@@ -216,6 +230,8 @@ function makeEngine(mod, simd) {
     simd,
     limits,
     choices,
+    // true once a call has stopped this instance (see guarded): loadEngine() gives a fresh one
+    get stopped() { return stopped !== null; },
 
     // Scaled-dot attention by tiles with an online softmax: the output of attend in O(n·d)
     // memory, up to limits.maxFlashTokens tokens. -> { output, entropy, fullyMaskedRows }
@@ -340,15 +356,16 @@ function makeEngine(mod, simd) {
       return {
         step(samples) {
           alive('step');
-          const r = handle.step(integerArg('samples', samples, 1, limits.maxSamples));
+          const n = integerArg('samples', samples, 1, limits.maxSamples);
+          const r = guarded('varianceRun.step', () => handle.step(n));
           if (r.error !== undefined) fail(r.error);
         },
         snapshot() {
           alive('snapshot');
-          return handle.snapshot();
+          return guarded('varianceRun.snapshot', () => handle.snapshot());
         },
         delete() {
-          if (live) handle.delete();
+          if (live && !stopped) handle.delete();  // a stopped module's memory goes with it
           live = false;
         },
       };

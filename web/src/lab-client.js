@@ -9,8 +9,10 @@
 // 'stuck' or 'crashed') when the job makes no sense or the worker failed. A worker that does
 // not load its engine within loadTimeoutMs, stops answering (no message about a job for
 // chunkTimeoutMs once loaded) or crashes is replaced by a new one, and its jobs are sent again
-// once; a job that fails that way twice is given up. Stop and a new run always answer at once:
-// their promises never wait for the worker.
+// once; a job that fails that way twice is given up. A job whose engine stopped inside the
+// worker (engine.js's 'engine-stopped') counts as a crash. onRestart({ code, detail, kinds })
+// says that a worker was replaced and which kinds of job were sent again, so the page can say
+// so. Stop and a new run always answer at once: their promises never wait for the worker.
 // Without Worker support (or when the worker cannot start) the same chunked jobs run on this
 // thread, yielding between chunks.
 
@@ -21,7 +23,9 @@ function browserWorker() {
   return new Worker(new URL('./lab-worker.js', import.meta.url), { type: 'module' });
 }
 
-export function createLabClient({ engine, chunkTimeoutMs = 15000, loadTimeoutMs = 60000, createWorker = browserWorker }) {
+export function createLabClient({
+  engine, chunkTimeoutMs = 15000, loadTimeoutMs = 60000, createWorker = browserWorker, onRestart = () => {},
+}) {
   let worker = null;
   let ready = false;         // whether the current worker has loaded its engine
   let loadTimer = null;
@@ -76,6 +80,10 @@ export function createLabClient({ engine, chunkTimeoutMs = 15000, loadTimeoutMs 
     }
     const job = m && jobs.get(m.id);
     if (!job) return;
+    if (m.type === 'error' && m.code === 'engine-stopped') {  // the worker's module is dead
+      replace('crashed', 'its engine stopped after an internal error');
+      return;
+    }
     if (m.type === 'progress') {
       arm(job);
       job.onProgress(m.done, m.total, m.partial);
@@ -104,6 +112,7 @@ export function createLabClient({ engine, chunkTimeoutMs = 15000, loadTimeoutMs 
     if (worker) worker.terminate();
     restarts += 1;
     start();
+    const resent = [];
     for (const job of [...jobs.values()]) {
       if (job.retried || !worker) {
         settle(job);
@@ -113,8 +122,10 @@ export function createLabClient({ engine, chunkTimeoutMs = 15000, loadTimeoutMs 
       } else {
         job.retried = true;
         post(job);
+        resent.push(job.kind);
       }
     }
+    if (resent.length) onRestart({ code, detail, kinds: resent });
   }
 
   // ---- this thread -----------------------------------------------------------------------------

@@ -141,13 +141,30 @@ function enterChapter() {
   main.append(root);
   renderShell();
   try {
-    const env = { state: () => state, set, engine, lang, notify };
+    const env = { state: () => state, set, engine, lang, notify, engineStopped: restartEngine };
     running = mountChapter(ch, root, env);
     runUpdate();
   } catch (e) {
     console.error(e);
     notify(shellT(lang, 'chapterError', { msg: e.message }));
   }
+}
+
+// The engine's module stopped after an internal error (engine.js, code 'engine-stopped'):
+// load a fresh one, keep the state, redraw the chapter and say what happened.
+let restarting = false;
+function restartEngine() {
+  if (restarting) return;
+  restarting = true;
+  loadEngine().then((fresh) => {
+    restarting = false;
+    engine = fresh;
+    enterChapter();
+    notify(shellT(state.lang, 'engineRestarted'));
+  }, (e) => {
+    restarting = false;
+    notify(shellT(state.lang, 'engineFailed', { msg: e.message }));
+  });
 }
 
 function runUpdate() {
@@ -258,7 +275,7 @@ async function start() {
   await formulasReady; // ready: the chapter is drawn, its formulas too
   document.documentElement.dataset.ready = 'true';
   // For the console, course pages and tests: the engine and the state.
-  window.attentionLab = { engine, schema, get state() { return state; }, set };
+  window.attentionLab = { get engine() { return engine; }, schema, get state() { return state; }, set };
   registerOffline();
 }
 

@@ -196,7 +196,8 @@ function runsOf(c) {
   const ui = c.ui;
   if (ui.runs) return ui.runs;
   const { s } = c;
-  const lab = createLabClient({ engine: c.engine });
+  // a replaced worker is said in plain words; the run goes on in the new one
+  const lab = createLabClient({ engine: c.engine, onRestart: ({ code }) => c.notify(s(code === 'stuck' ? 'labRestartStuck' : 'labRestartCrashed')) });
   c.onLeave(() => lab.terminate());
   ui.varRows = [];
   ui.sweepRows = [];

@@ -33,6 +33,8 @@ export default {
     sharedAxis: 'raw and scaled on one axis',
     errLabStuck: 'The background computation stopped answering, twice; it was restarted and this run was stopped. Run it again, or with fewer pairs.',
     errLabCrashed: 'The background computation failed, twice; it was restarted and this run was stopped. Run it again, or with fewer pairs.',
+    labRestartStuck: 'The background computation stopped answering, so it was restarted and the run was started again in it. Your settings are kept.',
+    labRestartCrashed: 'The background computation failed, so it was restarted and the run was started again in it. Your settings are kept.',
     errLabJob: 'This run was refused before it started: {msg}',
 
     'h.variance': 'q·k has variance d_k',
@@ -144,6 +146,8 @@ export default {
     sharedAxis: '原始与缩放共用一条横轴',
     errLabStuck: '后台计算两次没有响应，已经重新启动，这次运行已停止。请再运行一次，或减少样本对的数量。',
     errLabCrashed: '后台计算两次出错，已经重新启动，这次运行已停止。请再运行一次，或减少样本对的数量。',
+    labRestartStuck: '后台计算没有响应，已经重新启动，这次运行也在新的后台里重新开始了。你的设置都还在。',
+    labRestartCrashed: '后台计算出错了，已经重新启动，这次运行也在新的后台里重新开始了。你的设置都还在。',
     errLabJob: '这次运行在开始前就被拒绝了：{msg}',
 
     'h.variance': 'q·k 的方差是 d_k',

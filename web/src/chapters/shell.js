@@ -3,7 +3,7 @@
 // one shown), and the lifecycle (enter on mount, update after every state change, leave).
 // The chapter only builds and draws its own parts (the contract is in ./index.js).
 //
-//   const running = mountChapter(chapter, root, { state: () => state, set, engine, lang, notify })
+//   const running = mountChapter(chapter, root, { state: () => state, set, engine, lang, notify, engineStopped })
 //   running.update()   // after every state change
 //   running.leave()    // before another chapter (or language) takes the page
 
@@ -13,6 +13,7 @@ import { lookup, hasString, t as shellT } from '../i18n.js';
 
 // An error the engine raised about its input (engine.js's AttentionError): the banner shows
 // its message and keeps the last picture; any other error is a defect and is logged too.
+// An engine that stopped (code 'engine-stopped') is the page's to replace: env.engineStopped().
 const isEngineError = (e) => e && e.name === 'AttentionError';
 
 export function mountChapter(chapter, root, env) {
@@ -67,7 +68,10 @@ export function mountChapter(chapter, root, env) {
 
   function showError(e) {
     if (!isEngineError(e)) console.error(e);
-    const msg = isEngineError(e) ? c.s('errEngine', { msg: e.message }) : c.t('chapterError', { msg: e && e.message });
+    const stopped = isEngineError(e) && e.code === 'engine-stopped';
+    if (stopped && env.engineStopped) env.engineStopped();
+    const msg = stopped ? c.t('engineStopping')
+      : isEngineError(e) ? c.s('errEngine', { msg: e.message }) : c.t('chapterError', { msg: e && e.message });
     if (banner.textContent !== msg) banner.textContent = msg;
     banner.hidden = false;
   }
