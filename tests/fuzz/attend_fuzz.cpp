@@ -1,9 +1,10 @@
 // attend(): every score kind, explicit / causal / key-padding masks, every fill, temperature
 // and both softmax forms, on shapes and numbers decoded from the fuzz input.
-// The core's check runs first; when it accepts, the pipeline must give finite results (the
-// naive softmax aside, whose overflow is the lesson), weights in [0, 1] whose rows sum to 1
-// where any key is allowed, zero rows where every key is blocked (-inf fill), and outputs
-// inside the range of the value columns.
+// The core's check runs first; when it accepts, the pipeline either refuses values whose
+// arithmetic would leave float32 (the result's error) or gives finite results (the naive
+// softmax aside, whose overflow is the lesson and is flagged), weights in [0, 1] whose rows
+// sum to 1 where any key is allowed, zero rows where every key is blocked (-inf fill), and
+// outputs inside the range of the value columns. Both the every-stage and output-only paths.
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -33,15 +34,19 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (a.score == ScoreKind::General) a.general_w = in.matrix(d_q, in.near(d_k));
   if (in.flag()) a.mask = in.mask(n_q, n_k);
   a.causal = in.flag();
+  a.reverse_causal = in.range(0, 3) == 0;
   if (in.flag()) a.key_padding = in.flags(in.near(n_k));
   a.mask_fill = static_cast<MaskFill>(in.range(0, 3));  // 3 is not a fill: must be rejected
   a.temperature = in.flag() ? 1.0f : in.positive();
   a.stable = in.range(0, 3) != 0;
+  a.stages = in.range(0, 3) != 0;
 
   if (!check_attend(a).empty()) return 0;
   AttendResult r = attend(a);
-  if (!r.error.empty()) return 0;  // refused: a stage would leave float32 (the message names it)
-  d_k = a.key.cols;
+  if (!r.error.empty()) {  // refused: a stage would leave float32 (the message names it)
+    FUZZ_EXPECT(r.output.empty() && r.weights.empty(), "a refused result holds nothing else");
+    return 0;
+  }
 
   // Which rows may attend to anything, worked out here from the arguments.
   std::vector<bool> allowed(static_cast<std::size_t>(n_q) * n_k);
@@ -49,7 +54,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   for (int i = 0; i < n_q; i++) {
     for (int j = 0; j < n_k; j++) {
       bool ok = (a.mask.empty() || a.mask.at(i, j) == 1.0f) && (!a.causal || j <= i) &&
-                (a.key_padding.empty() || !a.key_padding[j]);
+                (!a.reverse_causal || j >= i) && (a.key_padding.empty() || !a.key_padding[j]);
       allowed[static_cast<std::size_t>(i) * n_k + j] = ok;
       if (ok) blocked_row[i] = false;
     }
@@ -59,26 +64,34 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (blocked_row[i]) expected_blocked.push_back(i);
   }
   FUZZ_EXPECT(r.fully_masked_rows == expected_blocked, "fullyMaskedRows");
-  FUZZ_EXPECT(r.weights.rows == n_q && r.weights.cols == n_k, "weights shape");
   FUZZ_EXPECT(r.output.rows == n_q && r.output.cols == d_v, "output shape");
-
-  // Finite inputs were accepted: every stage before the softmax is finite.
-  FUZZ_EXPECT_NO_OVERFLOW(fuzz::all_finite(r.scores), "scores not finite");
-  FUZZ_EXPECT_NO_OVERFLOW(fuzz::all_finite(r.scaled), "scaled scores not finite");
-  for (int i = 0; i < n_q; i++) {
-    for (int j = 0; j < n_k; j++) {
-      if (allowed[static_cast<std::size_t>(i) * n_k + j]) {
-        FUZZ_EXPECT(r.masked.at(i, j) == r.scaled.at(i, j), "masked changed an allowed cell");
+  if (a.stages) {
+    FUZZ_EXPECT(r.weights.rows == n_q && r.weights.cols == n_k, "weights shape");
+    // Finite inputs were accepted: every stage before the softmax is finite.
+    FUZZ_EXPECT(fuzz::all_finite(r.scores), "scores not finite");
+    FUZZ_EXPECT(fuzz::all_finite(r.scaled), "scaled scores not finite");
+    for (int i = 0; i < n_q; i++) {
+      for (int j = 0; j < n_k; j++) {
+        if (allowed[static_cast<std::size_t>(i) * n_k + j]) {
+          FUZZ_EXPECT(r.masked.at(i, j) == r.scaled.at(i, j), "masked changed an allowed cell");
+        }
       }
     }
+  } else {
+    FUZZ_EXPECT(r.scores.empty() && r.weights.empty(), "output-only result keeps no stages");
   }
-  if (!a.stable) return 0;  // the naive softmax may overflow: that is its lesson
+  // the naive softmax may overflow (that is its lesson), and then says so
+  if (!a.stable) {
+    if (a.stages) FUZZ_EXPECT(r.overflow == !fuzz::all_finite(r.weights), "overflow flag");
+    if (r.overflow) return 0;
+  }
+  FUZZ_EXPECT(!r.overflow, "overflow flagged without an overflow");
 
   // With the -inf fill a blocked row is all zeros; with -1e9 or 0 it is spread like any row.
   std::vector<bool> zero_row(n_q, false);
   if (a.mask_fill == MaskFill::NegInf) zero_row = blocked_row;
-  fuzz::expect_weight_rows("weights", r.weights, zero_row);
-  if (a.mask_fill == MaskFill::NegInf) {
+  if (a.stages) fuzz::expect_weight_rows("weights", r.weights, zero_row);
+  if (a.stages && a.mask_fill == MaskFill::NegInf) {
     for (int i = 0; i < n_q; i++) {
       for (int j = 0; j < n_k; j++) {
         if (!allowed[static_cast<std::size_t>(i) * n_k + j]) {

@@ -34,20 +34,6 @@ constexpr int kMaxSide = 32;  // tokens and dimensions decoded by the harnesses
     if (!(cond)) ::attn::fuzz::fail(std::string(#cond " | ") + (what)); \
   } while (0)
 
-// Results that must be finite but are not yet for some accepted inputs whose arithmetic
-// overflows float32 (q·k past 3.4e38, a tiny temperature; issue 12, item 2). Until the core
-// refuses those inputs, ATTN_FUZZ_SKIP_OVERFLOW skips them instead of failing, so the
-// harnesses keep looking for every other fault. Remove it with that fix.
-#define ATTN_FUZZ_SKIP_OVERFLOW 1
-#ifdef ATTN_FUZZ_SKIP_OVERFLOW
-#define FUZZ_EXPECT_NO_OVERFLOW(cond, what) \
-  do {                                      \
-    if (!(cond)) return 0;                  \
-  } while (0)
-#else
-#define FUZZ_EXPECT_NO_OVERFLOW(cond, what) FUZZ_EXPECT(cond, what)
-#endif
-
 class Input {
  public:
   // FUZZ_TRACE=1 in the environment prints every decoded value (to read a crashing input).

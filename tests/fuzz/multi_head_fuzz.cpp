@@ -1,5 +1,6 @@
 // multi_head(): projections, heads, masks and biases decoded from the fuzz input. After the
-// check accepts: every head's weights lie in [0, 1] with rows summing to 1 where any key is
+// check accepts, unless the result refuses values whose arithmetic would leave float32:
+// every head's weights lie in [0, 1] with rows summing to 1 where any key is
 // allowed and zero rows where none is; concat and output are finite.
 #include "core/multihead.h"
 #include "fuzz_input.h"
@@ -45,11 +46,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   FUZZ_EXPECT(static_cast<int>(r.heads.size()) == a.heads, "one result per head");
   for (const AttendResult& h : r.heads) {
-    FUZZ_EXPECT_NO_OVERFLOW(fuzz::all_finite(h.scores), "head scores not finite");
+    FUZZ_EXPECT(fuzz::all_finite(h.scores), "head scores not finite");
     fuzz::expect_weight_rows("head weights", h.weights, blocked_row);
   }
-  FUZZ_EXPECT_NO_OVERFLOW(fuzz::all_finite(r.concat), "concat not finite");
-  FUZZ_EXPECT_NO_OVERFLOW(fuzz::all_finite(r.output), "output not finite");
+  FUZZ_EXPECT(fuzz::all_finite(r.concat), "concat not finite");
+  FUZZ_EXPECT(fuzz::all_finite(r.output), "output not finite");
   FUZZ_EXPECT(r.output.rows == n_q && r.output.cols == d_model, "output shape");
   return 0;
 }
