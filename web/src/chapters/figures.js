@@ -2,7 +2,6 @@
 
 import { h, nextId, isFocused } from '../views/dom.js';
 import { createHeatmap } from '../views/heatmap.js';
-import { dataTable } from '../views/table.js';
 import { heatmapStrings } from '../i18n.js';
 
 // A titled heatmap: { wrap, title, hm }. The heatmap speaks the page's language (c.views) and
@@ -22,15 +21,6 @@ export function drawFigure(fig, { title, matrix, rowLabels, colLabels, domain })
 
 // Column labels 1 … n (dimensions of a vector).
 export const dims = (n) => Array.from({ length: n }, (_, j) => String(j + 1));
-
-// A data table (views/table.js) in a box that scrolls sideways on its own when it is wider than
-// the screen: caption, header cells and rows of strings; `textCols` lists columns of words
-// (left-aligned).
-export function simpleTable(caption, head, rows, textCols = []) {
-  const cells = rows.map((r) => r.map((x, k) => (textCols.includes(k) ? { text: x, class: 'text' } : x)));
-  const table = dataTable({ caption, head, rows: cells, className: 'data-table lab-table' });
-  return h('div', { class: 'table-scroll', tabindex: '0', role: 'region', 'aria-label': caption }, table);
-}
 
 // A labelled whole-number input that calls onValue(n) on change when n is in [min, max], and
 // shows `error` otherwise: { wrap, input, sync(n) }.

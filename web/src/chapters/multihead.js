@@ -8,7 +8,8 @@ import {
   tokenMatrix, layerWeights, headCounts, multiHeadOps, roleLayer, lookOf, scoreSpread, distinctWinners, ROLE_SLOTS,
 } from './multihead.logic.js';
 import { timeSideBySide } from './scores.logic.js';
-import { heatmapFigure, drawFigure, simpleTable, intInput, selectInput, tokensInput, dims } from './figures.js';
+import { heatmapFigure, drawFigure, intInput, selectInput, tokensInput, dims } from './figures.js';
+import { scrollTable } from '../views/table.js';
 import { createPredict } from './predict.js';
 import strings from './multihead.strings.js';
 import meta, { MAX_TOKENS } from './multihead.meta.js';
@@ -165,7 +166,7 @@ function drawHeads(c, p, v) {
     v.costs = measureHeads(c.engine, p.d, state.seed);
   }
   const time = (ms) => c.t('ms', { t: fmt(ms, 3) });
-  v.cost.replaceChildren(simpleTable(s('costCaption', { n: COST_N, d: p.d }), ['col.h', 'col.dk', 'col.mul', 'col.time'].map((k) => s(k)),
+  v.cost.replaceChildren(scrollTable(s('costCaption', { n: COST_N, d: p.d }), ['col.h', 'col.dk', 'col.mul', 'col.time'].map((k) => s(k)),
     v.costs.map((r) => [String(r.h), String(r.dk), fmtInt(r.mul), time(r.ms)])));
 }
 
@@ -228,7 +229,7 @@ function drawRoles(c, p, v) {
   v.predict.draw(answer, { right: said || s('roles.right', params), wrong: said || s('roles.wrong', params) });
   drawFigure(v.figs.h1, { title: s('mapHead', { i: 1 }), matrix: w1, rowLabels: t, colLabels: t, domain: [0, 1] });
   drawFigure(v.figs.h2, { title: s('mapHead', { i: 2 }), matrix: p.result.heads[1].weights, rowLabels: t, colLabels: t, domain: [0, 1] });
-  v.looks.replaceChildren(simpleTable(s('lookTable'), [s('col.token'), s('col.head1'), s('col.head2')],
+  v.looks.replaceChildren(scrollTable(s('lookTable'), [s('col.token'), s('col.head1'), s('col.head2')],
     t.map((tok, k) => [`${k + 1}. ${tok}`, s(`look.${lookOf(w1, k, t)}`), s(`look.${lookOf(p.result.heads[1].weights, k, t)}`)]), [1, 2]));
 }
 
@@ -259,7 +260,7 @@ function drawMany(c, p, v) {
   const { s, state } = c;
   const hh = headCounts(MANY_D).includes(state.mhManyH) ? state.mhManyH : 8;
   v.h.sync(hh);
-  v.table.replaceChildren(simpleTable(s('manyCaption'), ['col.h', 'col.dk', 'col.spread', 'col.winners', 'col.entropy'].map((k) => s(k)),
+  v.table.replaceChildren(scrollTable(s('manyCaption'), ['col.h', 'col.dk', 'col.spread', 'col.winners', 'col.entropy'].map((k) => s(k)),
     p.rows.map((r) => [String(r.h), String(r.dk), fmt(r.spread, 2), fmt(r.winners, 2), fmt(r.entropy, 2)])));
   const row = p.rows.find((r) => r.h === hh);
   const labels = Array.from({ length: MANY_N }, (_, k) => String(k + 1));

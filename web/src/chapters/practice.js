@@ -10,8 +10,8 @@ import { fmt } from '../format.js';
 import { runExample } from '../example.js';
 import { attentionSpec, multiHeadSpec, exportCode, LANGS } from '../export.js';
 import { layerWeights, tokenMatrix } from './multihead.logic.js';
-import { simpleTable, dims } from './figures.js';
-import { dataTable } from '../views/table.js';
+import { dims } from './figures.js';
+import { dataTable, scrollTable } from '../views/table.js';
 import strings from './practice.strings.js';
 import meta from './practice.meta.js';
 
@@ -136,9 +136,9 @@ function drawExample(c, p, v) {
   setText(v.rule, ruleText(c, p));
   v.rule.hidden = v.rule.textContent === '';
   const { queryTokens, keyTokens } = p.inputs;
-  const parts = [simpleTable(s('tableWeights'), [s('corner'), ...keyTokens], numberRows(queryTokens, p.result.weights), [0])];
+  const parts = [scrollTable(s('tableWeights'), [s('corner'), ...keyTokens], numberRows(queryTokens, p.result.weights), [0])];
   if (!p.inputs.scoresTyped) {
-    parts.push(simpleTable(s('tableOutput'), [s('corner'), ...dims(p.result.output.cols)], numberRows(queryTokens, p.result.output), [0]));
+    parts.push(scrollTable(s('tableOutput'), [s('corner'), ...dims(p.result.output.cols)], numberRows(queryTokens, p.result.output), [0]));
   }
   v.tables.replaceChildren(...parts);
 }
@@ -172,8 +172,8 @@ function drawMultiHead(c, p, v) {
   v.settings.replaceChildren(...[s('mh.tokens', { tokens: p.tokens.join(' ') }),
     s('mh.sizes', { d: p.d, h: p.heads, dk: p.d / p.heads }), s('mh.seed', { seed: state.seed })].map((t) => h('li', { text: t })));
   v.code.draw(state.prLang, exportCode(p.spec, state.prLang));
-  const parts = p.result.heads.map((head, i) => simpleTable(s('tableHead', { i: i + 1 }), [s('corner'), ...p.tokens], numberRows(p.tokens, head.weights), [0]));
-  parts.push(simpleTable(s('tableOutput'), [s('corner'), ...dims(p.d)], numberRows(p.tokens, p.result.output), [0]));
+  const parts = p.result.heads.map((head, i) => scrollTable(s('tableHead', { i: i + 1 }), [s('corner'), ...p.tokens], numberRows(p.tokens, head.weights), [0]));
+  parts.push(scrollTable(s('tableOutput'), [s('corner'), ...dims(p.d)], numberRows(p.tokens, p.result.output), [0]));
   v.tables.replaceChildren(...parts);
 }
 

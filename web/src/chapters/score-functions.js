@@ -8,7 +8,8 @@ import { fmt, fmtInt } from '../format.js';
 import { PRESETS, toMatrix } from '../example.js';
 import { embedTokens, handMadeTable } from '../embeddings.js';
 import { SCORE_KINDS, allScores, argmaxRow, opCount, scoreParams, attendWith, timeSideBySide } from './scores.logic.js';
-import { heatmapFigure, drawFigure, simpleTable, intInput, selectInput, dims } from './figures.js';
+import { heatmapFigure, drawFigure, intInput, selectInput, dims } from './figures.js';
+import { scrollTable } from '../views/table.js';
 import { createPredict } from './predict.js';
 import strings from './score-functions.strings.js';
 import meta from './score-functions.meta.js';
@@ -80,7 +81,7 @@ function drawFour(c, d, v) {
       rowLabels: CROSS.queryTokens, colLabels: CROSS.keyTokens, domain: [0, 1] });
   }
   const rows = CROSS.queryTokens.map((tok, i) => [tok, ...SCORE_KINDS.map((kind) => CROSS.keyTokens[argmaxRow(d.results[kind].weights, i)])]);
-  v.winners.replaceChildren(simpleTable(s('winners'), [s('winnersHead'), ...SCORE_KINDS.map((k) => s(`kind.${k}`))], rows));
+  v.winners.replaceChildren(scrollTable(s('winners'), [s('winnersHead'), ...SCORE_KINDS.map((k) => s(`kind.${k}`))], rows));
   setText(v.note, s('sameNote', { r: fmt(Math.sqrt(CROSS.dk), 2) }));
 }
 
@@ -162,7 +163,7 @@ function drawCost(c, d, v) {
     s(`kind.${kind}`), fmtInt(costs[kind].ops.mul), fmtInt(costs[kind].ops.tanh), time(costs[kind].ms),
     `× ${fmt(costs[kind].ms / costs.dot.ms, 2)}`, s(`par.${kind}`), s(kind === 'additive' || kind === 'general' ? 'yes' : 'no'),
   ]);
-  v.table.replaceChildren(simpleTable(s('costCaption', { n: state.sfN }),
+  v.table.replaceChildren(scrollTable(s('costCaption', { n: state.sfN }),
     ['col.kind', 'col.mul', 'col.tanh', 'col.time', 'col.ratio', 'col.parallel', 'col.sizes'].map((k) => s(k)), rows, [5, 6]));
 }
 

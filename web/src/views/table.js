@@ -69,6 +69,18 @@ export function scrollRegion(box, label) {
   return box;
 }
 
+// dataTable in a box that scrolls sideways on its own (a scroll region, as above) when it is
+// wider than the screen: a chapter's comparison table. Cells are strings; `textCols` lists the
+// columns of words (left-aligned).
+export function scrollTable(caption, head, rows, textCols = []) {
+  const cells = rows.map((r) => r.map((x, k) => (textCols.includes(k) ? { text: x, class: 'text' } : x)));
+  const box = document.createElement('div');
+  box.className = 'table-scroll';
+  box.append(dataTable({ caption, head, rows: cells, className: 'data-table lab-table' }));
+  scrollRegion(box, caption);
+  return box;
+}
+
 // A matrix { rows, cols, data } as a table (the numbers a heatmap shows), into `container`.
 export function renderTable(container, { caption, rowLabels, colLabels, matrix, digits = 2, corner = '' }) {
   const head = [corner, ...Array.from({ length: matrix.cols }, (_, j) => colLabels[j] ?? String(j + 1))];
