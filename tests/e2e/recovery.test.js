@@ -126,3 +126,41 @@ for (const lang of ['en', 'zh']) {
     await context.close();
   });
 }
+
+test('an <attention-lab> element whose engine dies loads a fresh one, says so and keeps its state', async () => {
+  const context = await lab.browser.newContext({ locale: 'en-US', viewport: { width: 1280, height: 900 } });
+  await context.addInitScript(installWasmTraps);  // the course page's own window only is trapped below
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.goto(`${lab.url}examples/course.html`);
+  await page.waitForFunction(() => {
+    const el = document.querySelector('attention-lab');
+    return el && el.state && el.engine && el.shadowRoot.querySelector('.hm-plot, .stepper');
+  }, null, WAIT);
+  await page.evaluate(() => {
+    const el = document.querySelector('attention-lab');
+    window.oldEngine = el.engine;
+    window.__attnTraps = 1;
+    el.set({ causal: true });
+  });
+  await page.waitForFunction(() => {
+    const el = document.querySelector('attention-lab');
+    return el.engine !== window.oldEngine && !el.shadowRoot.querySelector('.notice').hidden;
+  }, null, WAIT);
+  const r = await page.evaluate(() => {
+    const el = document.querySelector('attention-lab');
+    return {
+      said: el.shadowRoot.querySelector('.notice-body').textContent,
+      state: el.state,
+      oldStopped: window.oldEngine.stopped,
+      weights: Array.from(el.engine.attend({ query: [[1, 0]], key: [[1, 0], [0, 1]], value: [[1], [2]], causal: true }).weights.data),
+    };
+  });
+  assert.equal(r.said, 'The attention engine stopped after an internal error, so it was loaded again and this chapter was redrawn. Your settings are kept.');
+  assert.equal(r.oldStopped, true);
+  assert.deepEqual([r.state.lesson, r.state.stage, r.state.causal], ['pipeline', 'weights', true]);
+  assert.deepEqual(r.weights, [1, 0]);
+  assert.deepEqual(errors, []);
+  await context.close();
+});

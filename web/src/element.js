@@ -78,6 +78,7 @@ export class AttentionLab extends HTMLElement {
   #running = null;     // the chapter on screen (./chapters/shell.js)
   #mounted = '';       // lesson:lang of the chapter on screen
   #engine = null;
+  #restarting = false; // a fresh engine is being loaded after the last one stopped
   #started = false;
   #parts = null;       // { lab, notice, body, article, foot, link }
   #base = null;        // defaults that come from the reader (the language)
@@ -226,13 +227,30 @@ export class AttentionLab extends HTMLElement {
     article.replaceChildren();
     this.#mounted = `${s.lesson}:${s.lang}`;
     try {
-      const env = { state: () => this.#state, set: (patch) => this.set(patch), engine: this.#engine, lang: s.lang, notify: (m, l) => this.#notify(m, l) };
+      const env = { state: () => this.#state, set: (patch) => this.set(patch), engine: this.#engine, lang: s.lang, notify: (m, l) => this.#notify(m, l),
+        engineStopped: () => this.#restartEngine() };
       this.#running = mountChapter(chapter, article, env);
       this.#update();
     } catch (e) {
       console.error(e);
       this.#notify(this.#t('chapterError', { msg: e.message }));
     }
+  }
+
+  // The engine stopped after an internal error: load a fresh one (every element gets the same
+  // new instance), redraw with the same state and say so.
+  #restartEngine() {
+    if (this.#restarting) return;
+    this.#restarting = true;
+    loadEngine().then((fresh) => {
+      this.#restarting = false;
+      this.#engine = fresh;
+      this.#enter();
+      this.#notify(this.#t('engineRestarted'));
+    }, (e) => {
+      this.#restarting = false;
+      this.#notify(this.#t('engineFailed', { msg: e.message }));
+    });
   }
 
   #update() {
