@@ -2,7 +2,9 @@
 // every entry point runs first.
 #include "core/attention.h"
 
+#include <algorithm>
 #include <cmath>
+#include <memory>
 #include <utility>
 
 #include "core/scores.h"
@@ -35,11 +37,12 @@ static Matrix raw_scores(const AttendArgs& a) {
 
 // Finite inputs can still give scores past float32 (q·k of entries near 1e20): say which
 // argument and what range is safe instead of returning a row of NaN.
-static Error score_overflow(const AttendArgs& a, const Matrix& scores) {
+// first_row: the row of the whole score matrix that scores' row 0 is.
+static Error score_overflow(const AttendArgs& a, const Matrix& scores, int first_row = 0) {
   std::size_t c = 0;
   while (c < scores.data.size() && std::isfinite(scores.data[c])) c++;
   if (c == scores.data.size()) return {};
-  std::string where = "query " + std::to_string(c / scores.cols) + ", key " +
+  std::string where = "query " + std::to_string(first_row + c / scores.cols) + ", key " +
                       std::to_string(c % scores.cols);
   switch (a.score) {
     case ScoreKind::Additive:
@@ -52,6 +55,16 @@ static Error score_overflow(const AttendArgs& a, const Matrix& scores) {
       return "query: q·k overflows float32 at " + where +
              " (expected |q| |k| below 3.4e+38 for every query and key row)";
   }
+}
+
+static AttendResult failed(const Error& e) {
+  AttendResult r;
+  r.error = e;
+  return r;
+}
+
+static AttendResult weighted_sum_overflow() {
+  return failed("value: the weighted sum overflows float32 (expected |value| entries below 3.4e+38)");
 }
 
 static bool any_mask(const AttendArgs& a) {
@@ -79,19 +92,75 @@ static std::vector<int> mask_in_place(Matrix& s, const AttendArgs& a) {
 
 static bool all_finite(const Matrix& m) { return first_non_finite(m).empty(); }
 
-AttendResult attend(const AttendArgs& a) {
+// Stage 2 in place: scores / sqrt(d_k) (scaled-dot), then / temperature. False when a score was
+// past float32 already (q·k overflowed): scores divided by sqrt(d_k) >= 1 and by a temperature
+// >= 1 stay finite exactly when they were.
+static bool scale_scores(float* s, std::size_t count, const AttendArgs& a) {
+  bool finite = kernels::divide_finite(
+      s, count, a.score == ScoreKind::ScaledDot ? std::sqrt(static_cast<float>(a.key.cols)) : 1.0f);
+  if (a.temperature != 1.0f) kernels::divide_finite(s, count, a.temperature);  // x / 1 = x
+  return finite;
+}
+
+// The output-only path, a row at a time, when no stage is kept and nothing needs the whole
+// matrix: dot or scaled-dot scores, the stable softmax, a temperature >= 1 (dividing by it
+// cannot overflow) and no mask but the causal one with -inf fill. The same arithmetic as
+// attend's stages in the same order (kernels.h: softmax_entropy_row gives softmax_rows' weights
+// for a row whose blocked keys are -inf), so the same floats, with no (n_q, n_k) zero-fill, no
+// mask and every pass over a row while it is in cache.
+static bool rowwise(const AttendArgs& a) {
+  return !a.stages && a.stable && (a.score == ScoreKind::Dot || a.score == ScoreKind::ScaledDot) &&
+         a.temperature >= 1.0f && !given(a.mask) && !a.reverse_causal && a.key_padding.empty() &&
+         (!a.causal || a.mask_fill == MaskFill::NegInf);
+}
+
+static AttendResult attend_rowwise(const AttendArgs& a) {
   AttendResult r;
-  int n_q = a.query.rows, n_k = a.key.rows, d_k = a.key.cols;
+  const int n_q = a.query.rows, n_k = a.key.rows;
+  // the scores, then the weights: (n_q, n_k), written by the product before anything reads them
+  std::unique_ptr<float[]> s(new float[static_cast<std::size_t>(n_q) * n_k]);
+  kernels::gemm_abt(a.query.data.data(), a.key.data.data(), s.get(), n_q, n_k, a.key.cols);
+  r.entropy.resize(n_q);
+  for (int i = 0; i < n_q; i++) {
+    float* row = s.get() + static_cast<std::size_t>(i) * n_k;
+    if (!scale_scores(row, n_k, a)) {
+      Matrix scores(1, n_k);  // the overflowing row, for the message (rows before it were finite)
+      std::copy(row, row + n_k, scores.data.begin());
+      r.error = score_overflow(a, scores, i);
+      r.entropy.clear();
+      return r;
+    }
+    const int allowed_keys = a.causal ? std::min(i + 1, n_k) : n_k;  // causal: keys j <= i
+    r.entropy[i] = kernels::softmax_entropy_row(row, n_k, allowed_keys);
+  }
+  r.output = Matrix(n_q, a.value.cols);  // output: (n_q, d_v)
+  kernels::gemm_ab(s.get(), a.value.data.data(), r.output.data.data(), n_q, a.value.cols, n_k);
+  return r;
+}
+
+AttendResult attend(const AttendArgs& a) {
+  if (rowwise(a)) {
+    AttendResult r = attend_rowwise(a);
+    if (r.error.empty() && !all_finite(r.output)) return weighted_sum_overflow();
+    return r;
+  }
+  AttendResult r;
+  int n_q = a.query.rows, n_k = a.key.rows;
   // 1. scores: (n_q, n_k)
   Matrix s = raw_scores(a);
-  r.error = score_overflow(a, s);
-  if (!r.error.empty()) return r;
   if (a.stages) r.scores = s;
   // 2. scale by 1/sqrt(d_k) (scaled-dot only), then by 1/temperature
-  if (a.score == ScoreKind::ScaledDot) scale_in_place(s, std::sqrt(static_cast<float>(d_k)));
-  r.error = check_scaled_scores("temperature", s, a.temperature);
-  if (!r.error.empty()) return r;
-  scale_in_place(s, a.temperature);
+  if (a.temperature < 1.0f) {  // dividing by it can overflow: say so before it does
+    r.error = score_overflow(a, s);
+    if (r.error.empty()) {
+      if (a.score == ScoreKind::ScaledDot) scale_in_place(s, std::sqrt(static_cast<float>(a.key.cols)));
+      r.error = check_scaled_scores("temperature", s, a.temperature);
+    }
+    if (!r.error.empty()) return failed(r.error);
+    scale_in_place(s, a.temperature);
+  } else if (!scale_scores(s.data.data(), s.data.size(), a)) {
+    return failed(score_overflow(a, s));
+  }
   if (a.stages) r.scaled = s;
   // 3. mask: (n_q, n_k); blocked cells get the fill value
   if (a.stages) {
@@ -102,18 +171,17 @@ AttendResult attend(const AttendArgs& a) {
   } else if (any_mask(a)) {
     r.fully_masked_rows = mask_in_place(s, a);
   }
-  // 4. softmax along each row: weights (n_q, n_k)
-  softmax_rows_in_place(s, a.stable);
-  r.overflow = !a.stable && !all_finite(s);  // the naive softmax, overflowing on purpose
+  // 4. softmax along each row: weights (n_q, n_k), and each row's entropy
+  if (a.stable) {
+    r.entropy = softmax_entropy_in_place(s);
+  } else {
+    softmax_rows_in_place(s, false);
+    r.overflow = !all_finite(s);  // the naive softmax, overflowing on purpose
+    r.entropy = row_entropy(s);
+  }
   // 5. weights x V: output (n_q, d_v)
   r.output = weighted_sum(s, a.value);
-  r.entropy = row_entropy(s);
-  if (!r.overflow && !all_finite(r.output)) {
-    AttendResult failed;
-    failed.error = "value: the weighted sum overflows float32 (expected |value| entries below "
-                   "3.4e+38)";
-    return failed;
-  }
+  if (!r.overflow && !all_finite(r.output)) return weighted_sum_overflow();
   if (a.stages) r.weights = std::move(s);
   return r;
 }

@@ -80,8 +80,7 @@ struct RowState {
 // p = exp(s - m_new) (0 where blocked). Returns the factor the row's output must be multiplied
 // by before P V is added: exp(m_old - m_new).
 float fold_row(RowState& st, float* s, int bk, float* block_max) {
-  float bm = kNegInf;
-  for (int j = 0; j < bk; j++) bm = std::max(bm, s[j]);
+  const float bm = kernels::row_max(s, bk);
   *block_max = bm;
   if (bm == kNegInf) {  // every key of this tile blocked for this query: nothing changes
     std::fill(s, s + bk, 0.0f);
@@ -89,14 +88,8 @@ float fold_row(RowState& st, float* s, int bk, float* block_max) {
   }
   float m_new = std::max(st.m, bm);
   float rescale = st.l > 0.0f ? std::exp(st.m - m_new) : 0.0f;  // first allowed key: 0
-  float sum = 0.0f, tsum = 0.0f;
-  for (int j = 0; j < bk; j++) {
-    float x = s[j] - m_new;
-    float p = std::exp(x);  // exp(-inf) = 0 for blocked cells
-    if (p > 0.0f) tsum += p * x;
-    s[j] = p;
-    sum += p;
-  }
+  float tsum;  // Σ p (s - m_new) over the allowed keys
+  const float sum = kernels::exp_shift_sum(s, bk, m_new, &tsum);  // p = exp(s - m_new), 0 if blocked
   st.t = st.l > 0.0f ? rescale * (st.t + (st.m - m_new) * st.l) + tsum : tsum;
   st.l = rescale * st.l + sum;
   st.m = m_new;
@@ -143,6 +136,8 @@ FlashResult run(const FlashArgs& a, Recorder rec) {
   std::vector<float> tile(static_cast<std::size_t>(block) * block);  // tile: (bq, bk)
   std::vector<float> pv(static_cast<std::size_t>(block) * d_v);      // pv:   (bq, d_v)
   std::vector<RowState> state(block);
+  std::vector<float> rescale(block);  // per query row of the tile: exp(m_old - m_new)
+  kernels::Workspace packing;         // the products' packed operands, for every tile
 
   for (int i0 = 0; i0 < n_q; i0 += block) {
     const int bq = std::min(block, n_q - i0);
@@ -156,10 +151,10 @@ FlashResult run(const FlashArgs& a, Recorder rec) {
         continue;
       }
       // 1-2. scores of the tile, scaled: (bq, bk)
-      kernels::gemm_abt(a.query.row(i0), a.key.row(j0), tile.data(), bq, bk, d_k);
+      kernels::gemm_abt(a.query.row(i0), a.key.row(j0), tile.data(), bq, bk, d_k, &packing);
+      kernels::divide_finite(tile.data(), static_cast<std::size_t>(bq) * bk, root);
       for (int q = 0; q < bq; q++) {
         float* s = tile.data() + static_cast<std::size_t>(q) * bk;
-        for (int j = 0; j < bk; j++) s[j] = s[j] / root;
         // 3. mask: blocked cells -inf
         if (kind == Tile::Some) {
           for (int j = 0; j < bk; j++)
@@ -168,17 +163,13 @@ FlashResult run(const FlashArgs& a, Recorder rec) {
         rec.scores(i0 + q, j0, s, bk);
         // 4. online softmax: fold the tile row into the running max and sum
         float block_max;
-        float rescale = fold_row(state[q], s, bk, &block_max);
-        rec.row(c, i0 + q, state[q], block_max, rescale);
-        if (rescale != 1.0f) {
-          float* out = r.output.row(i0 + q);
-          for (int v = 0; v < d_v; v++) out[v] *= rescale;
-        }
+        rescale[q] = fold_row(state[q], s, bk, &block_max);
+        rec.row(c, i0 + q, state[q], block_max, rescale[q]);
       }
-      // 5. output += P V_c: (bq, bk) x (bk, d_v)
-      kernels::gemm_ab(tile.data(), a.value.row(j0), pv.data(), bq, d_v, bk);
-      float* out = r.output.row(i0);
-      for (std::size_t k = 0; k < static_cast<std::size_t>(bq) * d_v; k++) out[k] += pv[k];
+      // 5. output = output rescale + P V_c: (bq, bk) x (bk, d_v)
+      kernels::gemm_ab(tile.data(), a.value.row(j0), pv.data(), bq, d_v, bk, &packing);
+      for (int q = 0; q < bq; q++)
+        kernels::scale_add(r.output.row(i0 + q), pv.data() + static_cast<std::size_t>(q) * d_v, d_v, rescale[q]);
     }
     // divide by the row sums; a row that never met an allowed key keeps its zeros
     for (int q = 0; q < bq; q++) {

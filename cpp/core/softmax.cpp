@@ -38,6 +38,13 @@ void softmax_rows_in_place(Matrix& scores, bool stable) {
   }
 }
 
+std::vector<float> softmax_entropy_in_place(Matrix& scores) {
+  std::vector<float> entropy(scores.rows);  // entropy: (n_q)
+  for (int i = 0; i < scores.rows; i++)
+    entropy[i] = kernels::softmax_entropy_row(scores.row(i), scores.cols, scores.cols);
+  return entropy;
+}
+
 // ---- entropy: how spread out each row is (log n = uniform, 0 = one-hot) ---------------------
 
 std::vector<float> row_entropy(const Matrix& weights) {

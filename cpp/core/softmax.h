@@ -15,6 +15,11 @@ Matrix softmax_rows(const Matrix& scores, bool stable = true);
 // The same, overwriting the scores with the weights.
 void softmax_rows_in_place(Matrix& scores, bool stable = true);
 
+// The stable softmax in place and each row's entropy from the same pass (kernels.h,
+// softmax_entropy_row): the weights of softmax_rows_in_place(scores, true), bit for bit; the
+// entropy as row_entropy gives it to a few float ulps. Rows of -inf only: zeros, entropy 0.
+std::vector<float> softmax_entropy_in_place(Matrix& scores);
+
 // Entropy -Σ w log w of each row (natural log, 0·log 0 = 0). NaN rows give NaN.
 std::vector<float> row_entropy(const Matrix& weights);
 

@@ -8,7 +8,10 @@
 // return bit-identical results for them. So do gemm_abt and gemm_ab: every output is 0, then
 // + a[i][p] b[p][j] for p = 0, 1, ..., k - 1, each product and sum rounded to float (the SIMD
 // version computes 4x8 blocks of outputs at once, each in that order). softmax_rows agrees to
-// a few float ulps (its SIMD exp is a polynomial; std::exp differs between libraries anyway).
+// a few float ulps (its SIMD exp is a polynomial; std::exp differs between libraries anyway),
+// and so do softmax_entropy_row and exp_shift_sum; within one build softmax_entropy_row gives
+// the weights of softmax_rows (stable) bit for bit. divide_finite, scale_add and row_max are
+// bit-identical in every build (one rounding per element; a max is exact).
 // The SIMD horizontal sum of a vector is (l0 + l1) + (l2 + l3) (wasmsimd_util.h, hsum).
 #pragma once
 
@@ -44,6 +47,23 @@ void gemm_ab_scalar(const float* a, const float* b, float* c, int m, int n, int 
 // Row softmax in place. x: (rows, cols). stable subtracts the row max first; the naive
 // form exponentiates as is (float32 exp overflows to inf past ~88.72, giving inf/NaN).
 void softmax_rows_scalar(float* x, int rows, int cols, bool stable);
+// The stable softmax of one row and its entropy from the same pass. x: cols entries, of which
+// those from len on count as blocked (-inf, whatever they hold). In place: x becomes the weights,
+// exactly those softmax_rows(stable) gives for the row with x[len..cols) = -inf, zeros past len.
+// Returns the entropy -Σ w log w = log l - t / l, where l = Σ e_j, e_j = exp(x_j - max) and
+// t = Σ e_j (x_j - max) (every term <= 0: no cancellation). A row with no entry above -inf
+// (len = 0, or every key blocked) becomes zeros, entropy 0.
+float softmax_entropy_row_scalar(float* x, int cols, int len);
+// The largest of x[0..n), n >= 1 (scores: no NaN).
+float row_max_scalar(const float* x, int n);
+// One step of the online softmax: x_j = exp(x_j - shift) in place for shift >= every x_j (and
+// -inf entries give 0); returns Σ x_j and sets *t = Σ exp(x_j - shift) (x_j - shift) over the
+// entries that are not 0.
+float exp_shift_sum_scalar(float* x, int n, float shift, float* t);
+// x = x / divisor for n entries; true when every result is finite.
+bool divide_finite_scalar(float* x, std::size_t n, float divisor);
+// y = y r + x for n entries (the product and the sum each rounded to float).
+void scale_add_scalar(float* y, const float* x, int n, float r);
 // out[i] = a_i · b_i   a, b: (count, d)   out: (count)
 void dot_rows_scalar(const float* a, const float* b, float* out, int count, int d);
 // Standard normal draws number first .. first+count-1 of stream s (Philox4x32-10 words through
@@ -59,6 +79,11 @@ void gemm_abt_wasmsimd(const float* a, const float* b, float* c, int m, int n, i
 void gemm_ab_wasmsimd(const float* a, const float* b, float* c, int m, int n, int k,
                       Workspace* ws = nullptr);
 void softmax_rows_wasmsimd(float* x, int rows, int cols, bool stable);
+float softmax_entropy_row_wasmsimd(float* x, int cols, int len);
+float row_max_wasmsimd(const float* x, int n);
+float exp_shift_sum_wasmsimd(float* x, int n, float shift, float* t);
+bool divide_finite_wasmsimd(float* x, std::size_t n, float divisor);
+void scale_add_wasmsimd(float* y, const float* x, int n, float r);
 void dot_rows_wasmsimd(const float* a, const float* b, float* out, int count, int d);
 void fill_normal_wasmsimd(const RandomStream& s, std::uint64_t first, float* out, std::size_t count);
 #endif
@@ -91,6 +116,19 @@ inline void gemm_ab(const float* a, const float* b, float* c, int m, int n, int 
 }
 inline void softmax_rows(float* x, int rows, int cols, bool stable) {
   ATTN_KERNEL(softmax_rows)(x, rows, cols, stable);
+}
+inline float softmax_entropy_row(float* x, int cols, int len) {
+  return ATTN_KERNEL(softmax_entropy_row)(x, cols, len);
+}
+inline float row_max(const float* x, int n) { return ATTN_KERNEL(row_max)(x, n); }
+inline float exp_shift_sum(float* x, int n, float shift, float* t) {
+  return ATTN_KERNEL(exp_shift_sum)(x, n, shift, t);
+}
+inline bool divide_finite(float* x, std::size_t n, float divisor) {
+  return ATTN_KERNEL(divide_finite)(x, n, divisor);
+}
+inline void scale_add(float* y, const float* x, int n, float r) {
+  ATTN_KERNEL(scale_add)(y, x, n, r);
 }
 inline void dot_rows(const float* a, const float* b, float* out, int count, int d) {
   ATTN_KERNEL(dot_rows)(a, b, out, count, d);

@@ -11,6 +11,7 @@
 // Both agree with the scalar reference (std::exp, division) to a few float ulps.
 #include <wasm_simd128.h>
 
+#include <cmath>
 #include <cstddef>
 #include <limits>
 
@@ -70,7 +71,7 @@ static inline v128_t exp_any(v128_t x) {
 }
 
 // The largest entry of a row (the scores carry no NaN, so pmax is enough).
-static inline float row_max(const float* row, int cols) {
+static inline float largest(const float* row, int cols) {
   const int c16 = cols & ~15, c4 = cols & ~3;
   float shift = row[0];
   if (c4 > 0) {
@@ -92,39 +93,51 @@ static inline float row_max(const float* row, int cols) {
   return shift;
 }
 
-// row[j] = exp(row[j] - shift); returns their sum. 16 columns a step (four independent
-// vectors) so the exp chains overlap; the last cols % 4 one at a time.
-template <v128_t (*Exp)(v128_t)>
-static inline float exp_and_sum(float* row, int cols, float shift) {
+// row[j] = exp(row[j] - shift); returns their sum, and (kEntropy) sets *t = Σ e (row[j] - shift)
+// over the e > 0. 16 columns a step (four independent vectors) so the exp chains overlap; the
+// last cols % 4 one at a time. An entry that adds 0 leaves both sums unchanged (they start at
+// +0 and never become -0), so blocked entries past the ones given change nothing.
+template <v128_t (*Exp)(v128_t), bool kEntropy = false>
+static inline float exp_and_sum(float* row, int cols, float shift, float* t = nullptr) {
   const int c16 = cols & ~15, c4 = cols & ~3;
-  const v128_t vshift = splat_f(shift);
-  v128_t s0 = splat_f(0.0f), s1 = s0, s2 = s0, s3 = s0;
+  const v128_t vshift = splat_f(shift), zero = splat_f(0.0f);
+  v128_t s[4] = {zero, zero, zero, zero}, ts[4] = {zero, zero, zero, zero};
+  // one vector of 4 entries into accumulator a
+  auto step = [&](int j, int a) {
+    const v128_t d = wasm_f32x4_sub(wasm_v128_load(row + j), vshift);
+    const v128_t e = Exp(d);
+    wasm_v128_store(row + j, e);
+    s[a] = wasm_f32x4_add(s[a], e);
+    if (kEntropy) ts[a] = wasm_f32x4_add(ts[a], wasm_v128_and(wasm_f32x4_mul(e, d), wasm_f32x4_gt(e, zero)));
+  };
   int j = 0;
   for (; j < c16; j += 16) {
-    const v128_t e0 = Exp(wasm_f32x4_sub(wasm_v128_load(row + j), vshift));
-    const v128_t e1 = Exp(wasm_f32x4_sub(wasm_v128_load(row + j + 4), vshift));
-    const v128_t e2 = Exp(wasm_f32x4_sub(wasm_v128_load(row + j + 8), vshift));
-    const v128_t e3 = Exp(wasm_f32x4_sub(wasm_v128_load(row + j + 12), vshift));
-    wasm_v128_store(row + j, e0);
-    wasm_v128_store(row + j + 4, e1);
-    wasm_v128_store(row + j + 8, e2);
-    wasm_v128_store(row + j + 12, e3);
-    s0 = wasm_f32x4_add(s0, e0);
-    s1 = wasm_f32x4_add(s1, e1);
-    s2 = wasm_f32x4_add(s2, e2);
-    s3 = wasm_f32x4_add(s3, e3);
+    step(j, 0);
+    step(j + 4, 1);
+    step(j + 8, 2);
+    step(j + 12, 3);
   }
-  for (; j < c4; j += 4) {
-    const v128_t e = Exp(wasm_f32x4_sub(wasm_v128_load(row + j), vshift));
-    wasm_v128_store(row + j, e);
-    s0 = wasm_f32x4_add(s0, e);
-  }
-  float sum = hsum(wasm_f32x4_add(wasm_f32x4_add(s0, s1), wasm_f32x4_add(s2, s3)));
+  for (; j < c4; j += 4) step(j, 0);
+  float sum = hsum(wasm_f32x4_add(wasm_f32x4_add(s[0], s[1]), wasm_f32x4_add(s[2], s[3])));
+  float tsum = 0.0f;
+  if (kEntropy) tsum = hsum(wasm_f32x4_add(wasm_f32x4_add(ts[0], ts[1]), wasm_f32x4_add(ts[2], ts[3])));
   for (; j < cols; ++j) {
-    row[j] = wasm_f32x4_extract_lane(Exp(splat_f(row[j] - shift)), 0);
+    const float d = row[j] - shift;
+    row[j] = wasm_f32x4_extract_lane(Exp(splat_f(d)), 0);
     sum += row[j];
+    if (kEntropy && row[j] > 0.0f) tsum += row[j] * d;
   }
+  if (kEntropy) *t = tsum;
   return sum;
+}
+
+// row[0..cols) times v
+static inline void scale_row(float* row, int cols, float v) {
+  const int c4 = cols & ~3;
+  const v128_t vv = splat_f(v);
+  int j = 0;
+  for (; j < c4; j += 4) wasm_v128_store(row + j, wasm_f32x4_mul(wasm_v128_load(row + j), vv));
+  for (; j < cols; ++j) row[j] = row[j] * v;
 }
 
 // x: (rows, cols), in place. stable: exp(x - max) / sum; naive: exp(x) / sum.
@@ -133,11 +146,7 @@ void softmax_rows_wasmsimd(float* x, int rows, int cols, bool stable) {
   for (int r = 0; r < rows; ++r) {
     float* row = x + static_cast<std::ptrdiff_t>(r) * cols;
     if (stable) {
-      const float inv = 1.0f / exp_and_sum<exp_nonpositive>(row, cols, row_max(row, cols));
-      const v128_t vinv = splat_f(inv);
-      int j = 0;
-      for (; j < c4; j += 4) wasm_v128_store(row + j, wasm_f32x4_mul(wasm_v128_load(row + j), vinv));
-      for (; j < cols; ++j) row[j] = row[j] * inv;
+      scale_row(row, cols, 1.0f / exp_and_sum<exp_nonpositive>(row, cols, largest(row, cols)));
     } else {
       const float sum = exp_and_sum<exp_any>(row, cols, 0.0f);
       const v128_t vsum = splat_f(sum);
@@ -146,6 +155,59 @@ void softmax_rows_wasmsimd(float* x, int rows, int cols, bool stable) {
       for (; j < cols; ++j) row[j] = row[j] / sum;
     }
   }
+}
+
+float row_max_wasmsimd(const float* x, int n) { return largest(x, n); }
+
+float exp_shift_sum_wasmsimd(float* x, int n, float shift, float* t) {
+  return exp_and_sum<exp_nonpositive, true>(x, n, shift, t);
+}
+
+// The row as softmax_rows_wasmsimd(stable) computes it with x[len..cols) = -inf. Only the
+// prefix up to the next multiple of 16 (or cols) is processed, the blocked entries in it set to
+// -inf: up to there the accumulators see the same entries in the same lanes, and every later
+// entry would add 0 (exp_and_sum), so the max, the sums and the weights are the same floats.
+float softmax_entropy_row_wasmsimd(float* x, int cols, int len) {
+  const float neg_inf = -std::numeric_limits<float>::infinity();
+  const int used = len >= cols - 15 ? cols : (len + 15) & ~15;
+  for (int j = len; j < used; ++j) x[j] = neg_inf;
+  const float shift = used > 0 ? largest(x, used) : neg_inf;
+  if (shift == neg_inf) {
+    for (int j = 0; j < cols; ++j) x[j] = 0.0f;
+    return 0.0f;
+  }
+  float t;
+  const float sum = exp_and_sum<exp_nonpositive, true>(x, used, shift, &t);
+  scale_row(x, used, 1.0f / sum);
+  for (int j = used; j < cols; ++j) x[j] = 0.0f;
+  return std::log(sum) - t / sum;
+}
+
+bool divide_finite_wasmsimd(float* x, std::size_t n, float divisor) {
+  const std::size_t n4 = n & ~static_cast<std::size_t>(3);
+  const v128_t vd = splat_f(divisor);
+  v128_t bad = splat_f(0.0f);  // + y * 0: NaN from the first inf (or NaN) on
+  std::size_t j = 0;
+  for (; j < n4; j += 4) {
+    const v128_t y = wasm_f32x4_div(wasm_v128_load(x + j), vd);
+    wasm_v128_store(x + j, y);
+    bad = wasm_f32x4_add(bad, wasm_f32x4_mul(y, splat_f(0.0f)));
+  }
+  bool finite = hsum(bad) == 0.0f;
+  for (; j < n; ++j) {
+    x[j] = x[j] / divisor;
+    finite = finite && std::isfinite(x[j]);
+  }
+  return finite;
+}
+
+void scale_add_wasmsimd(float* y, const float* x, int n, float r) {
+  const int n4 = n & ~3;
+  const v128_t vr = splat_f(r);
+  int j = 0;
+  for (; j < n4; j += 4)
+    wasm_v128_store(y + j, wasm_f32x4_add(wasm_f32x4_mul(wasm_v128_load(y + j), vr), wasm_v128_load(x + j)));
+  for (; j < n; ++j) y[j] = y[j] * r + x[j];
 }
 
 }  // namespace attn::kernels

@@ -94,6 +94,41 @@ TEST(Attention, OutputOnlyPathGivesTheSameNumbers) {
   }
 }
 
+// The row-at-a-time output-only path (no mask or the causal one, the stable softmax, a
+// temperature >= 1) against all the stages: the same floats, at sizes where a causal row's
+// allowed keys end inside, and outside, a block of 16 columns.
+TEST(Attention, RowwiseOutputOnlyPathGivesTheSameNumbers) {
+  for (ScoreKind score : {ScoreKind::ScaledDot, ScoreKind::Dot})
+    for (bool causal : {false, true})
+      for (float temperature : {1.0f, 2.5f})
+        for (int n_k : {1, 7, 16, 37, 70}) {
+          AttendArgs a = random_args(40, n_k, 9, 5, 91 + n_k);
+          a.score = score;
+          a.causal = causal;
+          a.temperature = temperature;
+          expect_matches_reference(a);
+          AttendResult all = attn::attend(a);
+          a.stages = false;
+          AttendResult lean = attn::attend(a);
+          ASSERT_EQ(lean.output.data, all.output.data) << n_k << " causal " << causal;
+          ASSERT_EQ(lean.entropy, all.entropy) << n_k << " causal " << causal;
+          EXPECT_TRUE(lean.fully_masked_rows.empty() && all.fully_masked_rows.empty());
+        }
+}
+
+// An overflowing q·k in a later row: the row-at-a-time path names the same cell.
+TEST(Attention, RowwiseOutputOnlyPathNamesTheOverflowingScore) {
+  AttendArgs a = random_args(6, 5, 4, 2, 95);
+  a.query.at(4, 1) = 1e20f;
+  a.key.at(3, 1) = -1e20f;
+  AttendResult all = attn::attend(a);
+  a.stages = false;
+  AttendResult lean = attn::attend(a);
+  EXPECT_EQ(lean.error, "query: q·k overflows float32 at query 4, key 3 (expected |q| |k| below 3.4e+38 for every query and key row)");
+  EXPECT_EQ(lean.error, all.error);
+  EXPECT_TRUE(lean.output.empty() && lean.entropy.empty());
+}
+
 TEST(Attention, ScaledDotCrossAttention) {
   expect_matches_reference(random_args(3, 4, 16, 5, 42));  // "猫 吃 鱼" over "The cat eats fish"
   expect_matches_reference(random_args(7, 2, 4, 1, 43));

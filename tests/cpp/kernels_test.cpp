@@ -1,6 +1,7 @@
 // The kernels against double-precision references written here, independently: each scalar
 // reference, and the kernel the build dispatches to (the same one natively and in the scalar
 // wasm build, the SIMD one in the SIMD wasm build, where this file is compiled in too).
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -164,6 +165,185 @@ TEST(SoftmaxKernel, MinusInfinityGetsExactlyZero) {
     for (int j : {1, 3, 5, 6, 8}) EXPECT_EQ(x[j], 0.0f) << kernel.name << " j=" << j;
     for (int j : {0, 2, 4, 7}) EXPECT_NEAR(x[j], ref[j], 1e-6 * ref[j]) << kernel.name;
   }
+}
+
+// ---- the fused softmax + entropy, the online softmax's step, the scaling passes ---------------
+
+// A copy of v starting `offset` floats past the vector's start (misaligned for offset 1..3).
+struct Shifted {
+  std::vector<float> storage;
+  float* data;
+  Shifted(const std::vector<float>& v, int offset) : storage(v.size() + 4, -999.0f) {
+    data = storage.data() + offset;
+    std::copy(v.begin(), v.end(), data);
+  }
+};
+
+double entropy_ref(const std::vector<double>& w) {
+  double h = 0;
+  for (double p : w)
+    if (p > 0) h -= p * std::log(p);
+  return h;
+}
+
+using EntropyRowFn = float (*)(float*, int, int);
+struct FusedKernel {
+  const char* name;
+  EntropyRowFn entropy_row;
+  SoftmaxFn softmax;
+};
+const FusedKernel kFused[] = {{"scalar", softmax_entropy_row_scalar, softmax_rows_scalar},
+                              {"dispatched", softmax_entropy_row, softmax_rows}};
+
+// Every prefix length of every size 1..67 (and the lengths the SIMD version rounds up to 16),
+// misaligned starts, logits in [-20, 20], in the overflow range [90, 100], with -inf entries:
+// the weights are softmax_rows' (stable) for the row with x[len..) = -inf, bit for bit; the
+// entropy matches -Σ p log p in double.
+TEST(SoftmaxEntropyKernel, WeightsAreSoftmaxRowsAndEntropyMatchesDouble) {
+  const float inf = std::numeric_limits<float>::infinity();
+  for (const FusedKernel& kernel : kFused)
+    for (int cols = 1; cols <= 67; ++cols)
+      for (int len = 0; len <= cols; ++len)
+        for (int kind = 0; kind < 3; ++kind) {
+          const int offset = (cols + len + kind) % 4;
+          auto x = kind == 1 ? inputs(cols, cols * 7 + len, 90.0f, 100.0f)
+                             : inputs(cols, cols * 7 + len, -20.0f, 20.0f);
+          if (kind == 2)
+            for (int j = 0; j < cols; j += 3) x[j] = -inf;  // blocked keys inside the prefix
+          auto masked = x;
+          for (int j = len; j < cols; ++j) masked[j] = -inf;
+          std::vector<float> want = masked;
+          kernel.softmax(want.data(), 1, cols, true);
+          bool blocked = true;
+          for (int j = 0; j < len; ++j) blocked = blocked && x[j] == -inf;
+          if (blocked) want.assign(cols, 0.0f);  // the engine's rule for a row of -inf
+          Shifted got(x, offset);
+          const float h = kernel.entropy_row(got.data, cols, len);
+          for (int j = 0; j < cols; ++j)
+            ASSERT_EQ(got.data[j], want[j]) << kernel.name << " cols=" << cols << " len=" << len
+                                            << " kind=" << kind << " j=" << j;
+          ASSERT_EQ(got.data[cols], -999.0f) << "wrote past the end";
+          if (blocked) {
+            ASSERT_EQ(h, 0.0f);
+            continue;
+          }
+          const double href = entropy_ref(softmax_ref(masked.data(), cols, true));
+          ASSERT_NEAR(h, href, 2e-6 * std::max(1.0, href))
+              << kernel.name << " cols=" << cols << " len=" << len << " kind=" << kind;
+        }
+}
+
+// A peaked row (one weight near 1) and a flat one: entropy near 0 and exactly-ish log n.
+TEST(SoftmaxEntropyKernel, FlatAndPeakedRows) {
+  for (const FusedKernel& kernel : kFused)
+    for (int n : {1, 2, 5, 16, 64, 67, 1000}) {
+      std::vector<float> flat(n, 0.25f), peaked(n, -50.0f);
+      peaked[n / 2] = 50.0f;
+      EXPECT_NEAR(kernel.entropy_row(flat.data(), n, n), std::log(static_cast<double>(n)), 2e-6 * std::log(n + 1.0))
+          << kernel.name << " n=" << n;
+      EXPECT_NEAR(kernel.entropy_row(peaked.data(), n, n), 0.0, 1e-30) << kernel.name;
+      EXPECT_EQ(peaked[n / 2], 1.0f);
+    }
+}
+
+using RowMaxFn = float (*)(const float*, int);
+using ExpShiftSumFn = float (*)(float*, int, float, float*);
+using DivideFn = bool (*)(float*, std::size_t, float);
+using ScaleAddFn = void (*)(float*, const float*, int, float);
+struct StepKernel {
+  const char* name;
+  RowMaxFn row_max;
+  ExpShiftSumFn exp_shift_sum;
+  DivideFn divide_finite;
+  ScaleAddFn scale_add;
+};
+const StepKernel kSteps[] = {
+    {"scalar", row_max_scalar, exp_shift_sum_scalar, divide_finite_scalar, scale_add_scalar},
+    {"dispatched", row_max, exp_shift_sum, divide_finite, scale_add}};
+
+TEST(OnlineSoftmaxKernel, RowMaxIsTheLargestEntry) {
+  const float inf = std::numeric_limits<float>::infinity();
+  for (const StepKernel& kernel : kSteps)
+    for (int n = 1; n <= 67; ++n)
+      for (int offset = 0; offset < 4; ++offset) {
+        auto x = inputs(n, n * 3 + offset);
+        for (float& v : x) v *= 1e30f;
+        for (int j = 1; j < n; j += 4) x[j] = -inf;
+        float want = -inf;
+        for (float v : x) want = std::max(want, v);
+        Shifted b(x, offset);
+        ASSERT_EQ(kernel.row_max(b.data, n), want) << kernel.name << " n=" << n;
+        std::vector<float> all(n, -inf);
+        ASSERT_EQ(kernel.row_max(all.data(), n), -inf);
+      }
+}
+
+TEST(OnlineSoftmaxKernel, ExpShiftSumMatchesDouble) {
+  const float inf = std::numeric_limits<float>::infinity();
+  for (const StepKernel& kernel : kSteps)
+    for (int n = 1; n <= 67; ++n)
+      for (int offset = 0; offset < 4; ++offset) {
+        // arguments x - shift from about -120 to 0: past the smallest normal float too
+        auto x = inputs(n, n * 5 + offset, -30.0f, 30.0f);
+        if (n > 2) x[1] = -inf;
+        const float shift = n % 2 ? 90.0f : 30.0f;  // both in the overflow range of a naive exp
+        Shifted b(x, offset);
+        float t = -1;
+        const float sum = kernel.exp_shift_sum(b.data, n, shift, &t);
+        double sref = 0, tref = 0;
+        for (int j = 0; j < n; ++j) {
+          const double d = x[j] - shift, e = std::exp(d);  // the float difference, as the kernel has it
+          if (x[j] == -inf) {
+            ASSERT_EQ(b.data[j], 0.0f);
+            continue;
+          }
+          ASSERT_NEAR(b.data[j], e, 1e-6 * e + 1e-37) << kernel.name << " n=" << n << " j=" << j;
+          sref += e;
+          if (static_cast<float>(e) > 0) tref += e * d;
+        }
+        ASSERT_NEAR(sum, sref, 2e-6 * sref + 1e-37) << kernel.name << " n=" << n;
+        ASSERT_NEAR(t, tref, 2e-6 * std::fabs(tref) + 1e-35) << kernel.name << " n=" << n;
+        ASSERT_EQ(b.data[n], -999.0f);
+      }
+}
+
+TEST(ScalingKernel, DivideIsExactAndReportsOverflow) {
+  const float inf = std::numeric_limits<float>::infinity();
+  for (const StepKernel& kernel : kSteps)
+    for (int n = 1; n <= 67; ++n)
+      for (int offset = 0; offset < 4; ++offset) {
+        auto x = inputs(n, n * 11 + offset);
+        for (float& v : x) v *= 3e38f;  // up to float32's range
+        for (float divisor : {8.0f, 3.0f, 1.0f}) {
+          Shifted b(x, offset);
+          ASSERT_TRUE(kernel.divide_finite(b.data, n, divisor)) << kernel.name;
+          for (int j = 0; j < n; ++j) ASSERT_EQ(b.data[j], x[j] / divisor) << kernel.name;
+          ASSERT_EQ(b.data[n], -999.0f);
+        }
+        // 3e38 / 0.5 overflows; and an inf or NaN anywhere is reported
+        for (int bad = 0; bad < n; bad += 5) {
+          Shifted half(x, offset);
+          half.data[bad] = 3e38f;
+          ASSERT_FALSE(kernel.divide_finite(half.data, n, 0.5f)) << kernel.name << " n=" << n;
+          Shifted b(x, offset);
+          b.data[bad] = bad % 2 ? -inf : std::numeric_limits<float>::quiet_NaN();
+          ASSERT_FALSE(kernel.divide_finite(b.data, n, 8.0f)) << kernel.name << " n=" << n;
+        }
+      }
+}
+
+TEST(ScalingKernel, ScaleAddIsExact) {
+  for (const StepKernel& kernel : kSteps)
+    for (int n = 1; n <= 67; ++n)
+      for (int offset = 0; offset < 4; ++offset) {
+        auto y = inputs(n, n * 13 + offset, -1e3f, 1e3f), x = inputs(n, n * 17 + offset, -1e3f, 1e3f);
+        for (float r : {1.0f, 0.37f, 0.0f}) {
+          Shifted got(y, offset), xs(x, 3 - offset);
+          kernel.scale_add(got.data, xs.data, n, r);
+          for (int j = 0; j < n; ++j) ASSERT_EQ(got.data[j], y[j] * r + x[j]) << kernel.name;
+          ASSERT_EQ(got.data[n], -999.0f);
+        }
+      }
 }
 
 }  // namespace

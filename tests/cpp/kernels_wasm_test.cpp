@@ -193,6 +193,31 @@ TEST(WasmSimd, ExpRangeMatchesStdExp) {
       expect_close(got, want, 2, 7.2e-7, stable ? "exp range, stable" : "exp range, naive");
     }
 }
+// The scaling passes and the row max: the same floats as the scalar references; the online
+// softmax's step within the softmax's few ulps, its blocked entries exactly 0.
+TEST(WasmSimd, ScalingAndOnlineSoftmaxStepMatchScalar) {
+  const float inf = std::numeric_limits<float>::infinity();
+  for (int n = 1; n <= 67; ++n)
+    for (int offset = 0; offset < 4; ++offset) {
+      auto x = inputs(n, n * 19 + offset, -40.0f, 40.0f);
+      if (n > 3) x[n - 2] = -inf;
+      Buffer want(x, offset), got(x, 3 - offset);
+      ASSERT_EQ(row_max_wasmsimd(got.data, n), row_max_scalar(want.data, n)) << n;
+      ASSERT_EQ(divide_finite_wasmsimd(got.data, n, 3.0f), divide_finite_scalar(want.data, n, 3.0f));
+      for (int j = 0; j < n; ++j) ASSERT_EQ(got.data[j], want.data[j]) << "divide n=" << n;
+      Buffer y(inputs(n, n * 23, -5.0f, 5.0f), offset), y2(inputs(n, n * 23, -5.0f, 5.0f), 3 - offset);
+      scale_add_scalar(y.data, want.data, n, 0.3f);
+      scale_add_wasmsimd(y2.data, got.data, n, 0.3f);
+      for (int j = 0; j < n; ++j) ASSERT_EQ(y2.data[j], y.data[j]) << "scale_add n=" << n;
+      float t_want, t_got;
+      const float shift = row_max_scalar(want.data, n);
+      const float s_want = exp_shift_sum_scalar(want.data, n, shift, &t_want);
+      const float s_got = exp_shift_sum_wasmsimd(got.data, n, shift, &t_got);
+      expect_close(got.data, want.data, n, 7.2e-7, "exp_shift_sum");
+      ASSERT_NEAR(s_got, s_want, 1e-6 * s_want);
+      ASSERT_NEAR(t_got, t_want, 1e-6 * std::fabs(t_want) + 1e-30);
+    }
+}
 #endif  // ATTN_SIMD
 
 }  // namespace
