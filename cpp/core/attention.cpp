@@ -163,10 +163,13 @@ AttendResult attend(const AttendArgs& a) {
   }
   if (a.stages) r.scaled = s;
   // 3. mask: (n_q, n_k); blocked cells get the fill value
-  if (a.stages) {
+  if (a.stages && !any_mask(a)) {  // every key allowed: nothing to scan or fill
+    r.mask = Matrix(n_q, n_k, 1.0f);
+    r.masked = s;
+  } else if (a.stages) {
     r.mask = build_mask(n_q, n_k, a.mask, a.causal, a.key_padding, a.reverse_causal);
     r.fully_masked_rows = fully_masked_rows(r.mask);
-    s = apply_mask(s, r.mask, a.mask_fill);
+    apply_mask_in_place(s, r.mask, a.mask_fill);
     r.masked = s;
   } else if (any_mask(a)) {
     r.fully_masked_rows = mask_in_place(s, a);

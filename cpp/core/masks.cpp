@@ -32,11 +32,15 @@ float fill_value(MaskFill fill) {
 
 Matrix apply_mask(const Matrix& scores, const Matrix& mask, MaskFill fill) {
   Matrix masked = scores;  // masked: (n_q, n_k)
-  float blocked = fill_value(fill);
-  for (std::size_t c = 0; c < masked.data.size(); c++) {
-    if (mask.data[c] == 0.0f) masked.data[c] = blocked;
-  }
+  apply_mask_in_place(masked, mask, fill);
   return masked;
+}
+
+void apply_mask_in_place(Matrix& scores, const Matrix& mask, MaskFill fill) {
+  float blocked = fill_value(fill);
+  for (std::size_t c = 0; c < scores.data.size(); c++) {
+    if (mask.data[c] == 0.0f) scores.data[c] = blocked;
+  }
 }
 
 std::vector<int> fully_masked_rows(const Matrix& mask) {

@@ -32,6 +32,8 @@ float fill_value(MaskFill fill);
 
 // Blocked cells (mask == 0) get the fill value; allowed cells keep their score.
 Matrix apply_mask(const Matrix& scores, const Matrix& mask, MaskFill fill);
+// The same, overwriting the scores.
+void apply_mask_in_place(Matrix& scores, const Matrix& mask, MaskFill fill);
 
 // Rows of the mask with no allowed key.
 std::vector<int> fully_masked_rows(const Matrix& mask);
