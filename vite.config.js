@@ -36,8 +36,8 @@ function serviceWorker() {
 //   sw.js                   the service worker that keeps the tutorial working offline
 // index.html: the default lesson's chunk and the engine's glue, with what they import, start
 // downloading with the page (modulepreload) instead of after the main script has run.
-// 'pipeline' is the lesson a link without one opens (state.js, buildSchema).
-const FIRST_LOAD = ['/web/src/chapters/pipeline.js', '/web/src/wasm/attention-simd.js'];
+// 'start' is the lesson a link without one opens (state.js, buildSchema: the first chapter).
+const FIRST_LOAD = ['/web/src/chapters/start.js', '/web/src/wasm/attention-simd.js'];
 function preloadFirstLesson() {
   return {
     name: 'attention-lab-preload-first-lesson',

@@ -108,8 +108,8 @@ async function waitHash(page, re) {
   }
 }
 
-test('the page loads with no console errors and shows the first step', async () => {
-  const page = await lab.open('');
+test('the chapter loads with no console errors and shows its first step', async () => {
+  const page = await lab.open('lesson=pipeline');
   assert.match(await page.textContent('h2'), /pipeline/i);
   assert.equal(await page.getAttribute('.step[aria-current="step"]', 'data-stage'), 'scores');
   assert.match(await hashOf(page), /lesson=pipeline/);

@@ -27,7 +27,9 @@ test('every chapter meta file is registered, with an id, a title in both languag
   }
   const schema = buildSchema(chapters);
   assert.deepEqual(schema.lesson.values, chapters.map((c) => c.id));
-  assert.equal(schema.lesson.default, 'pipeline');
+  assert.equal(schema.lesson.default, 'start', 'a link without a lesson opens the start page');
+  assert.deepEqual(chapters.filter((c) => c.home).map((c) => c.id), ['start']);
+  assert.equal(chapters[0].id, 'start');
 });
 
 test('a chapter loads once, is the chapter its meta names, and keeps the meta’s fields', async () => {
@@ -38,7 +40,8 @@ test('a chapter loads once, is the chapter its meta names, and keeps the meta’
     assert.equal(loadedChapter(meta.id), a);
     assert.equal(a.id, meta.id);
     assert.deepEqual(a.state, meta.state, `${meta.id}: hash fields from the meta`);
-    assert.ok(Array.isArray(a.steps) && a.steps.length >= 1, `${meta.id}: steps`);
+    // the start page is one page; every chapter has steps
+    assert.ok(Array.isArray(a.steps) && a.steps.length >= (meta.home ? 0 : 1), `${meta.id}: steps`);
   }
   await assert.rejects(loadChapter('nope'), /no chapter "nope"/);
 });

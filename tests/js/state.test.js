@@ -13,7 +13,7 @@ const schema = buildSchema(chapters);
 test('an empty hash gives the defaults and no problems', () => {
   const { state, problems } = parseHash('', schema);
   assert.deepEqual(problems, []);
-  assert.equal(state.lesson, 'pipeline');
+  assert.equal(state.lesson, 'why', 'the first chapter of the list (the page puts its start page first)');
   assert.equal(state.lang, 'en');
   assert.equal(state.seed, 42);
   assert.equal(state.dk, 4);
@@ -69,8 +69,8 @@ test('serialize then parse gives the same state back', () => {
 
 test('only non-default fields are written (plus lesson and lang)', () => {
   const s = { ...defaults(schema), seed: 9 };
-  assert.equal(serializeHash(s, schema), 'lesson=pipeline&lang=en&seed=9');
-  assert.equal(serializeHash(defaults(schema), schema), 'lesson=pipeline&lang=en');
+  assert.equal(serializeHash(s, schema), 'lesson=why&lang=en&seed=9');
+  assert.equal(serializeHash(defaults(schema), schema), 'lesson=why&lang=en');
 });
 
 test('malformed values fall back to defaults and are all reported', () => {

@@ -228,7 +228,7 @@ export class AttentionLab extends HTMLElement {
     this.#mounted = `${s.lesson}:${s.lang}`;
     try {
       const env = { state: () => this.#state, set: (patch) => this.set(patch), engine: this.#engine, lang: s.lang, notify: (m, l) => this.#notify(m, l),
-        engineStopped: () => this.#restartEngine() };
+        engineStopped: () => this.#restartEngine(), chapters, schema };
       this.#running = mountChapter(chapter, article, env);
       this.#update();
     } catch (e) {

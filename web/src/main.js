@@ -36,17 +36,24 @@ async function readHash() {
   return { state: normaliseStage(s, problems), problems };
 }
 
-// The hash follows the state. Writes are throttled (at most one per HASH_MS, the last one
-// always lands) because browsers slow down pages that call replaceState too often, e.g.
-// while a slider is dragged.
+// The hash follows the state. A change of chapter or step is a new history entry (Back
+// returns to it); any other change (a slider, a typed value) rewrites the current entry.
+// Rewrites are throttled (at most one per HASH_MS, the last one always lands) because
+// browsers slow down pages that call replaceState too often, e.g. while a slider is dragged.
 const HASH_MS = 200;
+// A navigation the page did not write (a link, a typed address, Back) has its hashchange on
+// the way: a pending write must not overwrite it, so the write is dropped and the handler
+// writes the state it reads.
 let hashTimer = 0;
 let hashWrittenAt = -Infinity;
+let shownHash = null;  // what the address bar showed after our last write
 function flushHash() {
   clearTimeout(hashTimer);
   hashTimer = 0;
   hashWrittenAt = performance.now();
+  if (shownHash !== null && location.hash !== shownHash) return;
   if (location.hash !== lastHash) history.replaceState(null, '', lastHash);
+  shownHash = location.hash;
 }
 function writeHash() {
   lastHash = '#' + serializeHash(state, schema, base);
@@ -54,6 +61,16 @@ function writeHash() {
   const wait = hashWrittenAt + HASH_MS - performance.now();
   if (wait <= 0) flushHash();
   else hashTimer = setTimeout(flushHash, wait);
+}
+// A new history entry for the state: the current entry first gets its pending rewrite (so Back
+// returns to exactly what was on screen), then the new one is pushed.
+function pushHash() {
+  if (hashTimer) flushHash();
+  if (shownHash !== null && location.hash !== shownHash) return; // a navigation is on its way
+  lastHash = '#' + serializeHash(state, schema, base);
+  if (location.hash !== lastHash) history.pushState(null, '', lastHash);
+  hashWrittenAt = performance.now();
+  shownHash = location.hash;
 }
 window.addEventListener('pagehide', () => { if (hashTimer) flushHash(); });
 
@@ -101,12 +118,14 @@ function renderShell() {
   const nav = $('#chapter-nav');
   nav.setAttribute('aria-label', shellT(lang, 'chapters'));
   if (nav.childElementCount !== chapters.length) {
-    nav.replaceChildren(...chapters.map((c, k) => {
+    // The start page (home) leads the list unnumbered; the chapters are numbered from 1.
+    const course = chapters.filter((c) => !c.home);
+    nav.replaceChildren(...chapters.map((c) => {
       const b = document.createElement('button');
       b.type = 'button';
       b.dataset.lesson = c.id;
       b.addEventListener('click', () => set({ lesson: c.id, stage: '' }));
-      b.append(Object.assign(document.createElement('span'), { className: 'nav-num', textContent: `${k + 1}` }));
+      if (!c.home) b.append(Object.assign(document.createElement('span'), { className: 'nav-num', textContent: `${course.indexOf(c) + 1}` }));
       b.append(Object.assign(document.createElement('span'), { className: 'nav-title' }));
       return b;
     }));
@@ -129,7 +148,12 @@ function applyHide() {
 
 // ---- chapters -----------------------------------------------------------------------------
 
+// The chapter on screen, as a token: set() calls from a chapter that has been left (a text
+// field that commits its edit as it is removed from the page) are ignored.
+let mounted = null;
+
 function enterChapter() {
+  mounted = null;
   if (running) running.leave();
   running = null;
   const ch = chapterOf(state.lesson);
@@ -141,7 +165,9 @@ function enterChapter() {
   main.append(root);
   renderShell();
   try {
-    const env = { state: () => state, set, engine, lang, notify, engineStopped: restartEngine };
+    const token = {};
+    mounted = token;
+    const env = { state: () => state, set: (patch) => (mounted === token ? set(patch) : []), engine, lang, notify, engineStopped: restartEngine, chapters, schema };
     running = mountChapter(ch, root, env);
     runUpdate();
   } catch (e) {
@@ -190,7 +216,8 @@ function set(patch) {
   state = { ...state, ...patch };
   if (state.lesson !== prev.lesson) state = normaliseStage({ ...state, stage: patch.stage ?? '' });
   else state = normaliseStage(state);
-  writeHash();
+  if (state.lesson !== prev.lesson || state.stage !== prev.stage) pushHash();
+  else writeHash();
   if (state.lesson !== prev.lesson || state.lang !== prev.lang) {
     enterChapter();
     if (state.lesson !== prev.lesson) main.focus({ preventScroll: false });
@@ -229,14 +256,19 @@ document.querySelector('.skip-link').addEventListener('click', (e) => {
   goToAnchor('main');
 });
 
+// A link, a typed address, Back or Forward: the state is read from the hash and the chapter
+// drawn again from it alone (an edit left uncommitted in a field is dropped with the field).
 window.addEventListener('hashchange', () => {
+  shownHash = location.hash;
   if (location.hash === lastHash) return;
   if (state && isAnchor(location.hash)) {
     const id = location.hash.slice(1);
     history.replaceState(null, '', lastHash || '#');
+    shownHash = location.hash;
     goToAnchor(id);
     return;
   }
+  mounted = null;
   const asked = location.hash;
   readHash().then(({ state: s, problems }) => {
     if (location.hash !== asked) return; // a newer link arrived while the chapter loaded

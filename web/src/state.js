@@ -17,7 +17,7 @@ import { PRESET_IDS, MAX_TOKENS, MAX_TOKEN_CHARS, MAX_DK } from './example.js';
 import { CHOICES } from './choices.js';
 
 export const CORE_SCHEMA = {
-  lesson: { type: 'enum', default: 'pipeline', values: ['pipeline'] }, // values: the chapters
+  lesson: { type: 'enum', default: 'start', values: ['start'] },      // values: the chapters
   stage: { type: 'string', default: '', maxLength: 40 },               // step id of the chapter
   lang: { type: 'enum', default: 'en', values: ['en', 'zh'] },
   preset: { type: 'enum', default: 'cat-fish', values: PRESET_IDS },
@@ -45,7 +45,7 @@ export const CORE_SCHEMA = {
 export function buildSchema(chapters) {
   const schema = { ...CORE_SCHEMA };
   const ids = chapters.map((c) => c.id);
-  schema.lesson = { ...CORE_SCHEMA.lesson, values: ids, default: ids.includes('pipeline') ? 'pipeline' : ids[0] };
+  schema.lesson = { ...CORE_SCHEMA.lesson, values: ids, default: ids[0] };  // the first: the start page
   for (const c of chapters) {
     for (const [name, spec] of Object.entries(c.state || {})) {
       if (name in schema) throw new Error(`state field "${name}" of chapter "${c.id}" is already defined`);

@@ -12,6 +12,13 @@
 // export default {                        // softmax.meta.js
 //   id: 'softmax',                        // hash: #lesson=softmax
 //   title: { en: 'Softmax', zh: 'Softmax' },
+//   questions: ['softmax/cooler'],        // ids of its predict-then-reveal questions (predict.js);
+//                                         //   the start page counts the answered ones
+//   carried: ['temperature'],             // optional: shared settings that change its numbers but
+//                                         //   have no control in it; the shell shows them, with a
+//                                         //   reset, when another chapter changed them (a step
+//                                         //   may list its own `carried`)
+//   home: true,                           // only the start page: unnumbered, leads the nav
 //   state: { smShift: { type: 'float', default: 0, min: -120, max: 120 } },
 //                                         // hash fields this chapter owns (flat names, unique on
 //                                         // the page; types in ../state.js)
@@ -44,7 +51,8 @@
 // c, the chapter instance: { state, set(patch), engine, lang, s(key, params) (this chapter's
 // string), t(key, params) (a shell string, ../i18n.js), notify(message, lines), ui (this
 // instance's own view state), data (the last compute() result), step(id) (that step's v),
-// onLeave(fn) }. c.state is read-only; c.set(patch) checks the patch against the schema (an
+// onLeave(fn), chapters (this registry) }. A change of chapter or step is a history entry
+// (Back returns to it); other changes rewrite the current one. c.state is read-only; c.set(patch) checks the patch against the schema (an
 // invalid one is refused: set returns its errors and nothing changes), writes the hash and
 // redraws. A language change leaves the chapter and mounts it again; the state is kept.
 //
@@ -65,10 +73,12 @@
 //
 // To add a chapter: write <id>.meta.js, <id>.js and <id>.strings.js, and put an entry below where
 // it belongs in the course: { ...meta, load: () => import('./<id>.js') } (a literal import, so
-// the bundler makes the chapter its own chunk). A chapter imports no CSS: its stylesheet, if it
+// the bundler makes the chapter its own chunk). The start page lists it from there (a line about
+// it goes in start.strings.js as about.<id>). A chapter imports no CSS: its stylesheet, if it
 // has one, is added to ../lab.css.
 
 import { clip } from '../i18n.js';
+import start from './start.meta.js';
 import why from './why.meta.js';
 import pipeline from './pipeline.meta.js';
 import masks from './masks.meta.js';
@@ -82,6 +92,7 @@ import practice from './practice.meta.js';
 
 // The course in order: each chapter's meta and how to load the chapter itself.
 export const chapters = [
+  { ...start, load: () => import('./start.js') },
   { ...why, load: () => import('./why.js') },
   { ...pipeline, load: () => import('./pipeline.js') },
   { ...masks, load: () => import('./masks.js') },

@@ -7,6 +7,7 @@ export const PATTERN_N = 32;  // the mask patterns: 32 x 32
 export default {
   id: 'long',
   title: { en: 'Long sequences', zh: '长序列' },
+  questions: ['long/memory'],           // its predict-then-reveal questions (the start page counts them)
   state: {
     longN: { type: 'int', default: 1024, min: 64, max: 16384 },      // sequence length of the runs
     longWindow: { type: 'int', default: 128, min: 0, max: 16384 },   // w of the windowed run

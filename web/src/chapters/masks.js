@@ -14,6 +14,8 @@ import { at, leakedCells, futureCells, maxWeightOf, customGrid, customPatch } fr
 import strings from './masks.strings.js';
 import meta from './masks.meta.js';
 import { rowKind } from './pipeline.text.js';
+import { createPredict } from './predict.js';
+import { FILL_SIGNS } from '../choices.js';
 
 export default {
   ...meta,
@@ -287,9 +289,13 @@ function buildTwoToken(ctx) {
     ...radios.map((r, k) => h('label', { class: 'check' }, r, labels[k])));
   const vectors = h('div', { class: 'mk-two-vectors' });
   const verdict = msg();
+  // The engine's output stays hidden until the learner has said what the fill will do.
+  const reveal = h('div', { class: 'mk-two-reveal' }, vectors, verdict);
+  const predict = createPredict(ctx, { id: 'masks/two-token', question: '', reveal,
+    options: [{ value: 'pass', label: s('twoPredict.pass') }, { value: 'fail', label: s('twoPredict.fail') }] });
   const nodes = [h('p', { class: 'explain', text: s('p.two-token') }),
     h('fieldset', { class: 'plain', 'data-group': 'inputs' }, h('legend', { text: s('twoMask') }), pick),
-    vectors, verdict, h('p', { class: 'hint', text: s('twoCheckNote') })];
+    predict.el, reveal, h('p', { class: 'hint', text: s('twoCheckNote') })];
 
   function draw(ctx, run) {
     const { engine } = ctx;
@@ -323,6 +329,9 @@ function buildTwoToken(ctx) {
     else if (d <= 1e-6) setMsg(verdict, 'good', s('twoPass', { tok: kt[other] }));
     else setMsg(verdict, 'bad', s('twoFail', { tok: kt[other], d: fmt(d, 4) }));
     verdict.dataset.result = out.some(Number.isNaN) || d > 1e-6 ? 'fail' : 'pass';
+    const params = { tok: kt[other], masked: kt[m], fill: FILL_SIGNS[st.fill].text, d: fmt(d, 4) };
+    predict.ask(s('twoPredict.q', params));
+    predict.draw(verdict.dataset.result, { right: s(`twoPredict.${verdict.dataset.result}.why`, params), wrong: s(`twoPredict.${verdict.dataset.result}.why`, params) });
     return { cells: [] };
   }
   return { nodes, draw };

@@ -85,6 +85,11 @@ export default {
     twoPass: 'Pass: the output equals the Value of “{tok}”.',
     twoFail: 'Fail: the output differs from the Value of “{tok}” by up to {d}. The masked token leaks in.',
     twoNan: 'Fail: the output contains NaN.',
+    'twoPredict.q': '“{masked}” is masked and its score is filled with {fill}. Will the output be exactly the Value of “{tok}”?',
+    'twoPredict.pass': 'yes, exactly',
+    'twoPredict.fail': 'no, the masked token still leaks in',
+    'twoPredict.pass.why': 'With this fill the masked score’s exponential is exactly 0, so the masked token gets no weight at all.',
+    'twoPredict.fail.why': 'With this fill the masked token keeps part of the weight, so its Value leaks into the output (difference up to {d}).',
     twoCheckNote: 'The difference is a check worked out by the page from the engine’s two vectors.',
   },
   zh: {
@@ -170,6 +175,11 @@ export default {
     twoPass: '通过：输出与“{tok}”的 Value 完全相同。',
     twoFail: '未通过：输出与“{tok}”的 Value 最多相差 {d}，被屏蔽的词漏了进来。',
     twoNan: '未通过：输出里有 NaN。',
+    'twoPredict.q': '“{masked}”被屏蔽，它的分数填成 {fill}。输出会和“{tok}”的 Value 一模一样吗？',
+    'twoPredict.pass': '会，完全一样',
+    'twoPredict.fail': '不会，被屏蔽的词还是会漏进来',
+    'twoPredict.pass.why': '用这个填充值，被屏蔽分数的指数恰好是 0，被屏蔽的词一点权重也分不到。',
+    'twoPredict.fail.why': '用这个填充值，被屏蔽的词仍分到一部分权重，它的 Value 漏进了输出（最多相差 {d}）。',
     twoCheckNote: '差值是页面根据引擎给出的两个向量算出的核对值。',
   },
 };

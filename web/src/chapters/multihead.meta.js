@@ -7,6 +7,7 @@ export const MAX_TOKENS = 12; // tokens per side
 export default {
   id: 'multihead',
   title: { en: 'Projections and multi-head', zh: '投影与多头注意力' },
+  questions: ['multihead/head-1'],      // its predict-then-reveal questions (the start page counts them)
   state: {
     mhMode: { type: 'enum', default: 'cross', values: ['self', 'cross'] },
     mhTokens: { type: 'list', item: 'string', default: ['猫', '吃', '鱼'], maxItems: MAX_TOKENS },

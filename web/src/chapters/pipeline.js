@@ -16,6 +16,7 @@ import meta from './pipeline.meta.js';
 import { handCheckLink } from './softmax.meta.js';
 import { generalTex, liveTex } from './pipeline-tex.js';
 import { maskedStep, weightsStep, blockedNote, textOf, rowKind } from './pipeline.text.js';
+import { createPredict } from './predict.js';
 
 const STEPS = [
   { id: 'scores', title: { en: 'Scores', zh: '分数' } },
@@ -259,7 +260,14 @@ function buildStage(ctx) {
   ui.note = h('p', { class: 'note' });
   ui.barsBox = h('div', { class: 'bars-box' });
   ui.guessBox = h('div', { class: 'guess-box' });
-  ui.stage.append(ui.stageTitle, ui.explain, ui.general, h('p', { class: 'hint', text: s('selectHint') }), ui.maps, ui.live, ui.note, ui.barsBox, ui.guessBox);
+  // Step 1 asks what the top weight will be before step 2 shows it.
+  ui.topReveal = h('p', { class: 'msg info pl-top-reveal' });
+  ui.predict = createPredict(ctx, { id: 'pipeline/top-weight', question: '', reveal: ui.topReveal,
+    options: ['low', 'mid', 'high'].map((value) => ({ value, label: s(`predictTop.${value}`) })) });
+  ui.predictBox = h('div', { class: 'pl-predict' }, ui.predict.el, ui.topReveal);
+  // The hand-check box comes before the maps: the learner works the weights out first.
+  ui.selectHint = h('p', { class: 'hint', text: s('selectHint') });
+  ui.stage.append(ui.stageTitle, ui.explain, ui.general, ui.guessBox, ui.selectHint, ui.maps, ui.live, ui.note, ui.predictBox, ui.barsBox);
   ui.heatmaps = {};
   ui.bars = null;
   return [h('p', { class: 'hint keys-hint', text: s('keysHint') }), ui.stage];
@@ -354,6 +362,29 @@ function drawStage(ctx, run) {
   setText(ui.note, noteText(ctx, stage, run, row, col, unscaled));
   drawBars(ctx, stage, inputs, result, row);
   drawHandCheck(ctx, stage, inputs);
+  drawPredict(ctx, stage, inputs, result, row);
+  // The hand-check preset keeps the engine's weights back until the learner asks for them.
+  const hold = !!PRESETS[state.preset].publishedGuess && stage === 'weights' && !ui.handShown;
+  for (const el of [ui.selectHint, ui.maps, ui.live, ui.note, ui.barsBox]) if (el.hidden !== hold) el.hidden = hold;
+}
+
+// Step 1's question: after scaling and softmax, how large will the top weight of the selected
+// row be? (Step 2 shows the weights.)
+// The answer is the engine's weight (with the temperature, masks and fill on screen).
+function drawPredict(ctx, stage, inputs, result, i) {
+  const ui = ctx.ui;
+  const { s } = ctx;
+  if (ui.predictBox.hidden !== (stage !== 'scores')) ui.predictBox.hidden = stage !== 'scores';
+  if (stage !== 'scores') return;
+  const w = rowOf(result.weights, i);
+  const top = max(w);
+  const best = top === undefined ? -1 : w.indexOf(top);
+  const band = !(top >= 0.5) ? 'low' : top > 0.9 ? 'high' : 'mid';
+  const params = { q: inputs.queryTokens[i], k: best >= 0 ? inputs.keyTokens[best] : '—', w: fmt(top ?? NaN, 3) };
+  ui.predict.ask(s('predictTop.q', params));
+  ui.predict.draw(band, { right: s('predictTop.right', params), wrong: s('predictTop.wrong', params) });
+  setText(ui.topReveal, s('predictTop.reveal', { q: params.q,
+    list: inputs.keyTokens.map((k, j) => s('mixItem', { k, w: fmt(w[j], 3) })).join(s('listSep')) }));
 }
 
 // The heatmap whose selection drives the formula.
@@ -440,9 +471,12 @@ function drawHandCheck(ctx, stage, inputs) {
   const key = row.join(',') + ctx.lang;
   if (ui.guessBox.dataset.key === key) return;
   ui.guessBox.dataset.key = key;
+  const show = h('button', { type: 'button', class: 'btn hand-check-show', text: s('guessShow'), hidden: !!ui.handShown,
+    onclick: () => { ui.handShown = true; ctx.set({}); show.hidden = true; } });
   ui.guessBox.replaceChildren(
     h('h4', { text: s('guessTitle') }),
     h('p', { class: 'hint', text: s('guessHint', { scores: row.join(', '), printed: p.publishedGuess.join(', ') }) }),
-    h('button', { type: 'button', class: 'btn primary hand-check-go', text: s('guessGo'),
-      onclick: () => ctx.set(handCheckLink(ctx.state, row)) }));
+    h('div', { class: 'controls' },
+      h('button', { type: 'button', class: 'btn primary hand-check-go', text: s('guessGo'),
+        onclick: () => ctx.set(handCheckLink(ctx.state, row)) }), show));
 }

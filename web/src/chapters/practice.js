@@ -12,6 +12,7 @@ import { attentionSpec, multiHeadSpec, exportCode, LANGS } from '../export.js';
 import { layerWeights, tokenMatrix } from './multihead.logic.js';
 import { dims } from './figures.js';
 import { dataTable, scrollTable } from '../views/table.js';
+import { createPredict } from './predict.js';
 import strings from './practice.strings.js';
 import meta from './practice.meta.js';
 
@@ -89,9 +90,26 @@ function buildExample(c, v) {
   }
   v.rule = h('p', { class: 'lab-explain pr-rule' });
   v.tables = h('div', { class: 'pr-tables' });
+  // Before the printed numbers: which of them does softmax(dim=-1) make add up to 1?
+  v.sums = h('p', { class: 'msg info pr-sums' });
+  v.predict = createPredict(c, { id: 'practice/softmax-axis', question: s('axis.q'), reveal: v.sums,
+    options: ['rows', 'cols', 'all'].map((value) => ({ value, label: s(`axis.${value}`) })) });
   return [h('p', { class: 'about lab-explain', text: s('example.about') }),
     h('h4', { text: s('settingsTitle') }), v.settings, h('div', { class: 'controls' }, v.reset), v.links,
-    v.code.wrap, v.rule, h('h4', { text: s('printsTitle') }), v.tables];
+    v.code.wrap, v.rule, v.predict.el, v.sums, h('h4', { text: s('printsTitle') }), v.tables];
+}
+
+// Which sums of the engine's weights are 1: each query's row (softmax over the last axis), each
+// key's column, or only the whole matrix. Rows of a query with every key blocked are left out.
+function axisAnswer(c, p) {
+  const w = grid(p.result.weights);
+  const blocked = new Set(p.result.fullyMaskedRows);
+  const one = (x) => Math.abs(x - 1) <= 1e-4;
+  const rowSums = w.map((r) => r.reduce((a, b) => a + b, 0));
+  const colSums = w[0].map((_, j) => w.reduce((a, r) => a + r[j], 0));
+  const answer = rowSums.every((x, i) => blocked.has(i) || one(x)) ? 'rows' : colSums.every(one) ? 'cols' : 'all';
+  const sep = c.s('keySep');
+  return { answer, rows: rowSums.map((x) => fmt(x, 4)).join(sep), cols: colSums.map((x) => fmt(x, 4)).join(sep) };
 }
 
 function computeExample(c) {
@@ -131,6 +149,9 @@ function ruleText(c, p) {
 
 function drawExample(c, p, v) {
   const { s, state } = c;
+  const axis = axisAnswer(c, p);
+  v.predict.draw(axis.answer, { right: s(`axis.${axis.answer}.why`), wrong: s(`axis.${axis.answer}.why`) });
+  setText(v.sums, s('axis.sums', axis));
   v.settings.replaceChildren(...settingLines(c, p).map((t) => h('li', { text: t })));
   v.code.draw(state.prLang, exportCode(p.spec, state.prLang));
   setText(v.rule, ruleText(c, p));

@@ -7,6 +7,7 @@ export const CODE_LANGS = ['numpy', 'torch'];
 export default {
   id: 'practice',
   title: { en: 'From here to practice', zh: '从这里走向实践' },
+  questions: ['practice/softmax-axis'], // its predict-then-reveal questions (the start page counts them)
   state: {
     prLang: { type: 'enum', default: 'numpy', values: CODE_LANGS },
   },

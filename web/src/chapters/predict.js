@@ -29,6 +29,15 @@ export function loadProgress() {
   }
 }
 
+// Forgets every answer (the start page's "Forget my answers").
+export function clearProgress() {
+  try {
+    globalThis.localStorage?.removeItem(STORE);
+  } catch {
+    // storage not available: nothing was kept
+  }
+}
+
 function saveProgress(id, record) {
   try {
     const all = loadProgress();
@@ -55,6 +64,7 @@ export function createPredict(c, { id, question, options, reveal }) {
     h('div', { class: 'predict-options' }, ...radios.map((r) => r.label)),
     h('div', { class: 'controls' }, check, show), feedback);
 
+  if (reveal) reveal.dataset.revealOf = id;  // what the question keeps back until it is answered
   let answer = null;      // the engine's answer for the settings on screen
   let text = null;        // { right, wrong }
   let guessed = null;     // the learner's committed guess (for these settings)

@@ -4,6 +4,7 @@
 export default {
   id: 'score-functions',
   title: { en: 'Score functions', zh: '打分函数' },
+  questions: ['score-functions/winner'], // its predict-then-reveal questions (the start page counts them)
   state: {
     sfQuery: { type: 'int', default: 2, min: 0, max: 2 },
     sfSeed: { type: 'int', default: 7, min: 0, max: 2 ** 32 - 1 },

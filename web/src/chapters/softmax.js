@@ -15,6 +15,7 @@ import { closureStep } from './shell.js';
 import strings from './softmax.strings.js';
 import meta, { DEFAULT_SCORES } from './softmax.meta.js';
 import { gumbelCompare } from './softmax.text.js';
+import { createPredict } from './predict.js';
 
 // The weights an article printed for the row of the translation example while writing 猫.
 const PRINTED = PRESETS['hand-check'].publishedGuess;
@@ -33,12 +34,15 @@ export default {
   ...meta,
   prefix: 'sm',
   strings,
+  // The hand check comes first: every later step shows the weights it asks for. The budget and
+  // the hard/soft rows use the shared temperature T, which only step 3 sets (shell.js shows it
+  // with a reset on the others when it is not 1).
   steps: [
+    closureStep('hand-check', { en: 'By hand first', zh: '先手算' }, buildHandCheck),
     closureStep('overflow', { en: 'Overflow', zh: '溢出' }, buildOverflow),
     closureStep('temperature', { en: 'Temperature', zh: '温度' }, buildTemperature),
-    closureStep('budget', { en: 'A budget of 1', zh: '总额为 1 的预算' }, buildBudget),
-    closureStep('hard-soft', { en: 'Hard and soft', zh: '硬与软' }, buildHardSoft),
-    closureStep('hand-check', { en: 'Check by hand', zh: '手算核对' }, buildHandCheck),
+    { ...closureStep('budget', { en: 'A budget of 1', zh: '总额为 1 的预算' }, buildBudget), carried: ['temperature'] },
+    { ...closureStep('hard-soft', { en: 'Hard and soft', zh: '硬与软' }, buildHardSoft), carried: ['temperature'] },
   ],
   // Every step draws from the one row of scores.
   compute: (c) => c.state.smScores,
@@ -148,7 +152,11 @@ function buildTemperature(ctx) {
   barsBox.append(title);
   const bars = createBars(barsBox, { color: '#3b528b' });
   const line = h('p', { class: 'note', 'aria-live': 'polite' });
-  const nodes = [h('p', { class: 'explain', text: s('p.temperature') }), h('p', { class: 'explain', text: s('p.temperature2') }),
+  // Before moving the slider: what does a cooler softmax do to the top weight?
+  const reveal = h('p', { class: 'msg info sm-cooler-reveal' });
+  const predict = createPredict(ctx, { id: 'softmax/cooler', question: s('cooler.q'), reveal,
+    options: ['up', 'same', 'down'].map((value) => ({ value, label: s(`cooler.${value}`) })) });
+  const nodes = [h('p', { class: 'explain', text: s('p.temperature') }), predict.el, reveal, h('p', { class: 'explain', text: s('p.temperature2') }),
     formula, h('div', { class: 'controls', 'data-group': 'inputs' }, sl.wrap), barsBox, line];
 
   function draw(ctx, scores) {
@@ -163,6 +171,15 @@ function buildTemperature(ctx) {
     title.textContent = s('weightsAt', { T });
     bars.update({ values: rowOf(r.weights, 0), labels: labelsOf(scores.length), domain: [0, 1], caption: title.textContent, digits: 3 });
     line.textContent = s('entropyLine', { h: fmt(r.entropy[0], 3), n: scores.length, hmax: fmt(even.entropy[0], 3) });
+    // The question's answer: the top weight at T = 1 and at T = 0.1, from the engine.
+    const at = (temperature) => rowOf(engine.softmax({ scores: [scores], temperature }).weights, 0);
+    const w1 = at(1), w01 = at(0.1);
+    const top = w1.indexOf(Math.max(...w1));
+    const d = w01[top] - w1[top];
+    const answer = d > 1e-6 ? 'up' : d < -1e-6 ? 'down' : 'same';
+    const params = { k: labelsOf(scores.length)[top], w1: fmt(w1[top], 3), w01: fmt(w01[top], 3) };
+    predict.draw(answer, { right: s(`cooler.${answer}.why`, params), wrong: s(`cooler.${answer}.why`, params) });
+    reveal.textContent = s('cooler.reveal', params);
   }
   return { nodes, draw };
 }

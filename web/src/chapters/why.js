@@ -9,6 +9,7 @@ import { createHeatmap } from '../views/heatmap.js';
 import { dataTable } from '../views/table.js';
 import { fmt } from '../format.js';
 import { heatmapStrings } from '../i18n.js';
+import { createPredict } from './predict.js';
 import strings from './why.strings.js';
 import meta from './why.meta.js';
 
@@ -169,6 +170,11 @@ function buildLookup(c, v) {
   v.hard = createBars(hardBox, { color: '#8a5a00' });
   v.note = h('p', { class: 'note', 'aria-live': 'polite' });
   v.out = h('div', { class: 'why-output' });
+  // The engine's weights stay hidden until the learner has guessed which word wins.
+  v.reveal = h('div', { class: 'why-reveal' }, h('div', { class: 'why-bars' }, softBox, hardBox), v.note, v.out,
+    h('p', { class: 'hint', text: s('hardNote') }));
+  v.predict = createPredict(c, { id: 'why/lookup', question: '', reveal: v.reveal,
+    options: p.keyTokens.map((tok, j) => ({ value: String(j), label: tok })) });
   return [
     h('p', { class: 'explain', text: s('p.shelf') }),
     h('p', { class: 'explain', text: s('p.soft') }),
@@ -176,8 +182,7 @@ function buildLookup(c, v) {
     h('h4', { class: 'map-title', text: s('tryIt') }),
     h('p', { class: 'explain', text: s('tryIntro') }),
     h('fieldset', { class: 'why-pick', 'data-group': 'inputs' }, h('legend', { text: s('question') }), pick),
-    h('div', { class: 'why-bars' }, softBox, hardBox), v.note, v.out,
-    h('p', { class: 'hint', text: s('hardNote') }),
+    v.predict.el, v.reveal,
   ];
 }
 
@@ -195,6 +200,9 @@ function drawLookup(c, data, v) {
   v.hard.update({ values: rowOf(oneHot, 0), labels: p.keyTokens, domain: [0, 1], caption: s('hardBars'), digits: 0 });
   const best = w.indexOf(Math.max(...w));
   v.note.textContent = s('landsOn', { k: p.keyTokens[best], w: fmt(w[best], 3) });
+  const params = { tok: p.queryTokens[i], note: p.queryNotes[lang][i], k: p.keyTokens[best], w: fmt(w[best], 3) };
+  v.predict.ask(s('predict.q', params));
+  v.predict.draw(String(best), { right: s('predict.right', params), wrong: s('predict.wrong', params) });
   const feats = p.features[lang];
   v.out.replaceChildren(dataTable({
     caption: `${s('outputIs')} = Σ w · V`,
