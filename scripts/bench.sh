@@ -33,5 +33,8 @@ node bench/engine_bench.mjs
 echo "== tiled (flash) attention against the naive path: time and peak heap (Node)"
 node bench/flash_bench.mjs
 
+echo "== the playground's training step and time to learn each task (Node; PyTorch CPU for scale)"
+node bench/train_bench.mjs
+
 echo "== 1 vs 2 Web Workers (headless Chromium)"
 node bench/workers_bench.mjs

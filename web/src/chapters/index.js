@@ -89,6 +89,7 @@ import multihead from './multihead.meta.js';
 import position from './position.meta.js';
 import long from './long.meta.js';
 import practice from './practice.meta.js';
+import playground from './playground.meta.js';
 
 // The course in order: each chapter's meta and how to load the chapter itself.
 export const chapters = [
@@ -103,6 +104,7 @@ export const chapters = [
   { ...position, load: () => import('./position.js') },
   { ...long, load: () => import('./long.js') },
   { ...practice, load: () => import('./practice.js') },
+  { ...playground, load: () => import('./playground.js') },
 ];
 
 // The loaded chapters by id, and the loads under way (one per chapter, shared by every caller).
