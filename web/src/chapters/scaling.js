@@ -23,7 +23,7 @@ import { createLineChart } from '../views/line-chart.js';
 import { createBars } from '../views/bars.js';
 import { createHeatmap } from '../views/heatmap.js';
 import { renderFormula } from '../views/formula.js';
-import { dataTable } from '../views/table.js';
+import { dataTable, scrollRegion } from '../views/table.js';
 import { h, nextId, isFocused } from '../views/dom.js';
 import { DK_STOPS, SAMPLE_STOPS, TAU_STOPS, expectedCount, expectedRanges, TEX, temperatureTex } from './scaling-theory.js';
 import strings from './scaling.strings.js';
@@ -373,8 +373,10 @@ function drawVariance(c) {
         { attrs: { 'data-value': String(value) }, text: fmt(value, 4) }, theory[q], rng] });
     }
   }
-  c.ui.moments.replaceChildren(dataTable({ className: 'data-table lab-moments-table', caption: s('momentsCaption', { dk, n: fmtInt(n) }),
+  const caption = s('momentsCaption', { dk, n: fmtInt(n) });
+  c.ui.moments.replaceChildren(dataTable({ className: 'data-table lab-moments-table', caption,
     head: [s('quantity'), s('measured'), s('theory'), s('range95')], rows }));
+  scrollRegion(c.ui.moments, caption);
 
   // the d_k = 64 case
   if (dk === 64) {

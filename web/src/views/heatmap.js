@@ -250,7 +250,7 @@ export function createHeatmap(parent, { label = '', kind = 'sequential', onSelec
       const grad = svg.append('defs').append('linearGradient').attr('id', gid);
       for (let k = 0; k <= 10; k++) grad.append('stop').attr('offset', `${k * 10}%`).attr('stop-color', pal.interp(k / 10));
       svg.append('rect').attr('x', 8).attr('y', 2).attr('width', w - 16).attr('height', 10).attr('fill', `url(#${gid})`);
-      legendAxis = svg.append('g').attr('transform', 'translate(0,12)');
+      legendAxis = svg.append('g').attr('class', 'axis').attr('transform', 'translate(0,12)');
     }
     const x = scaleLinear().domain(domain).range([8, w - 8]);
     legendAxis.call(axisBottom(x).ticks(4).tickSizeOuter(0));
