@@ -9,6 +9,7 @@ import { h, setText } from '../views/dom.js';
 import { fmt } from '../format.js';
 import { createLineChart } from '../views/line-chart.js';
 import { createTrainClient } from '../train-client.js';
+import { createPredict } from './predict.js';
 import { heatmapFigure, drawFigure, intInput, selectInput, splitTokens } from './figures.js';
 import strings from './playground.strings.js';
 import meta, { TASKS, POSITIONS, COMPARES } from './playground.meta.js';
@@ -272,15 +273,32 @@ function drawProbeLines(c, el, run) {
     h('p', { text: s('predLine', { tokens: tokensText(state.pgTask, r.probe.predictions) }) }));
 }
 
+// Predict, then reveal: how often the untrained model is right. The answer is the engine's
+// held-out accuracy of this configuration at step 0 (compute()), nearest of chance, a half, all.
+const GUESSES = ['chance', 'half', 'all'];
+
+function untrainedAnswer(acc, vocab) {
+  const at = { chance: 1 / vocab, half: 0.5, all: 1 };
+  return GUESSES.reduce((best, g) => (Math.abs(acc - at[g]) < Math.abs(acc - at[best]) ? g : best));
+}
+
 function buildTrain(c, v) {
   const { s } = c;
+  v.predict = createPredict(c, { id: 'playground/untrained', question: '',
+    options: GUESSES.map((g) => ({ value: g, label: s(`untrained.${g}`) })) });
   v.charts = buildCharts(c, v, s('lossChart', { n: CHUNK }), s('accChart'));
   v.probe = h('div', { class: 'pg-probe' });
   v.heads = h('div', { class: 'pg-heads maps' });
-  return [v.charts, h('p', { class: 'about lab-explain', text: s('headsAbout') }), v.probe, v.heads];
+  return [v.predict.el, v.charts, h('p', { class: 'about lab-explain', text: s('headsAbout') }), v.probe, v.heads];
 }
 
 function drawTrain(c, data, v) {
+  if (data) {
+    const vocab = vocabOf(c.state.pgTask);
+    const params = { acc: fmt(data.untrained.accuracy, 3), vocab, chance: fmt(1 / vocab, 3) };
+    v.predict.ask(c.s('untrained.q', { task: c.s(`task.${c.state.pgTask}`) }));
+    v.predict.draw(untrainedAnswer(data.untrained.accuracy, vocab), { right: c.s('untrained.why', params), wrong: c.s('untrained.why', params) });
+  }
   curves(c, v, ['main']);
   drawProbeLines(c, v.probe, c.ui.history && c.ui.history.main);
   drawHeads(c, v.heads, c.ui.history && c.ui.history.main, true);
@@ -316,7 +334,7 @@ function drawCompare(c, data, v) {
   const twinText = state.pgCompare === 'scale' ? (twin.scale ? 'twinUnscaledBack' : 'twinScale')
     : (twin.position === 'none' ? 'twinPosition' : 'twinPositionBack');
   setText(v.mainTitle, s('runMain'));
-  setText(v.twinTitle, `${s('runTwin')}${c.lang === 'zh' ? '：' : ': '}${s(twinText)}`);
+  setText(v.twinTitle, s('twinTitle', { run: s('runTwin'), what: s(twinText) }));
   curves(c, v, ['main', 'twin']);
   drawHeads(c, v.mainHeads, c.ui.history && c.ui.history.main, false);
   drawHeads(c, v.twinHeads, c.ui.history && c.ui.history.twin, false);
@@ -401,7 +419,7 @@ function redraw(c) {
   if (ui.panel) drawPanel(c, null, ui.panel);
   const stage = c.state.stage;
   const step = STEPS.find((st) => st.id === stage);
-  if (step && c.step(stage)) step.draw(c, null, c.step(stage));
+  if (step && c.step(stage)) step.draw(c, c.data, c.step(stage));
   if (ui.error && ui.panel) setText(ui.panel.status, c.s('errEngine', { msg: ui.error }));
 }
 
@@ -422,6 +440,16 @@ export default {
     const ui = session(c);
     const key = JSON.stringify(runsOf(c.state));
     if (key !== ui.key) restart(c);
-    return null;
+    // The untrained model of this configuration on the held-out batch (for the question).
+    const config = JSON.stringify(configOf(c.state));
+    if (!ui.untrained || ui.untrained.config !== config) {
+      const t = c.engine.trainer(configOf(c.state));
+      try {
+        ui.untrained = { config, ...t.evaluate() };
+      } finally {
+        t.delete();
+      }
+    }
+    return { untrained: ui.untrained };
   },
 };

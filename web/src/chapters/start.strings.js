@@ -27,6 +27,7 @@ export default {
     'about.position': 'Attention cannot see word order by itself; position encodings and RoPE give it back.',
     'about.long': 'Long sequences: the n² cost, and how flash attention avoids storing it.',
     'about.practice': 'The example on screen as NumPy and PyTorch code that prints the same numbers.',
+    'about.playground': 'Train a tiny attention-only transformer in the browser and watch its heads learn.',
   },
   zh: {
     intro: '模型每写一个词，都要判断它读过的那些词里，此刻哪些最要紧；注意力就是做这个判断的那一步。本教程一块一块地把它搭起来，你看到的每个数都由浏览器里的引擎现场算出。请按顺序阅读：每一章都会用到前一章讲过的内容。',
@@ -53,5 +54,6 @@ export default {
     'about.position': '注意力本身看不出词序；位置编码和 RoPE 把词序补回来。',
     'about.long': '长序列：n² 的代价，以及 flash attention 如何不必把它存下来。',
     'about.practice': '把屏幕上的示例写成 NumPy 和 PyTorch 代码，打印出的数与页面一致。',
+    'about.playground': '在浏览器里训练一个只有注意力层的小 Transformer，看它的各个头如何学会分工。',
   },
 };
