@@ -43,23 +43,6 @@ val matrix_result(const Matrix& m) {
   return out;
 }
 
-// Every stage, or (stages = false) only what the output-only path computes.
-val attend_to_js(const attn::AttendResult& r, bool stages) {
-  val out = val::object();
-  if (stages) {
-    out.set("scores", to_js(r.scores));
-    out.set("scaled", to_js(r.scaled));
-    out.set("mask", to_js(r.mask));
-    out.set("masked", to_js(r.masked));
-    out.set("weights", to_js(r.weights));
-  }
-  out.set("output", to_js(r.output));
-  out.set("overflow", r.overflow);
-  out.set("entropy", copy_out(r.entropy));
-  out.set("fullyMaskedRows", copy_out(r.fully_masked_rows));
-  return out;
-}
-
 // ---- entry points -------------------------------------------------------------------------
 
 val attend(val args) {
@@ -261,7 +244,7 @@ std::string check_size_in(std::string name, double rows, double cols, double cou
   return attn::check_size(attn::matrix_option(name.c_str(), rows_limit, cols_limit), rows, cols, count);
 }
 
-// The names of every choice option, in the core's order: { score: [...], maskFill: [...] }.
+// The names of every choice option, in the core's order: { score: [...], maskFill: [...], bug: [...] }.
 template <typename E, std::size_t N>
 val names(const attn::ChoiceOption<E, N>& o) {
   val list = val::array();
@@ -273,6 +256,7 @@ val get_choices() {
   val out = val::object();
   out.set(attn::kScoreOption.name, names(attn::kScoreOption));
   out.set(attn::kMaskFillOption.name, names(attn::kMaskFillOption));
+  out.set(attn::kBugOption.name, names(attn::kBugOption));
   return out;
 }
 

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "core/attention.h"
 #include "core/check.h"
 #include "core/matrix.h"
 
@@ -223,6 +224,24 @@ inline val to_js(const Matrix& m) {
   out.set("rows", m.rows);
   out.set("cols", m.cols);
   out.set("data", copy_out(m.data));
+  return out;
+}
+
+// An attend() result as JS copies: every stage, or (stages = false) only what the output-only
+// path computes.
+inline val attend_to_js(const AttendResult& r, bool stages) {
+  val out = val::object();
+  if (stages) {
+    out.set("scores", to_js(r.scores));
+    out.set("scaled", to_js(r.scaled));
+    out.set("mask", to_js(r.mask));
+    out.set("masked", to_js(r.masked));
+    out.set("weights", to_js(r.weights));
+  }
+  out.set("output", to_js(r.output));
+  out.set("overflow", r.overflow);
+  out.set("entropy", copy_out(r.entropy));
+  out.set("fullyMaskedRows", copy_out(r.fully_masked_rows));
   return out;
 }
 

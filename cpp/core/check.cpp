@@ -83,6 +83,7 @@ const MatrixOption kMatrixOptions[] = {
     {"bq", "one row", 1, "maxDim", kD},         {"bk", "one row", 1, "maxDim", kD},
     {"bv", "one row", 1, "maxDim", kD},         {"bo", "one row", 1, "maxDim", kD},
     {"p", "one row", 1, "maxTokens", kT},       {"keyPadding", "one row", 1, "maxTokens", kT},
+    {"logits", "maxTokens", kT, "maxTokens", kT}, {"weights", "maxTokens", kT, "maxTokens", kT},
 };
 
 std::string shape_text(int rows, int cols) {

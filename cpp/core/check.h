@@ -80,6 +80,29 @@ inline constexpr ChoiceOption<MaskFill, 3> kMaskFillOption{
     "maskFill",
     {{"neg-inf", MaskFill::NegInf}, {"large-negative", MaskFill::LargeNegative}, {"zero", MaskFill::Zero}}};
 
+// The debugging lab's bugs (core/bugs.h), each one stage of attention done wrong.
+enum class Bug {
+  None,              // the healthy pipeline
+  MissingScale,      // Q Kᵀ is not divided by √d_k
+  ZeroFill,          // blocked scores become 0 instead of −∞
+  ReversedCausal,    // the causal mask keeps key j >= query i: the future leaks
+  WrongAxis,         // softmax over each column instead of each row
+  MaskAfterSoftmax,  // softmax first, then blocked weights set to 0
+  NoMaxSubtraction,  // softmax without subtracting the row max
+  ScaleByDModel,     // Q Kᵀ divided by √d_model instead of √d_k
+};
+
+inline constexpr ChoiceOption<Bug, 8> kBugOption{
+    "bug",
+    {{"none", Bug::None},
+     {"missing-scale", Bug::MissingScale},
+     {"zero-fill", Bug::ZeroFill},
+     {"reversed-causal", Bug::ReversedCausal},
+     {"wrong-axis", Bug::WrongAxis},
+     {"mask-after-softmax", Bug::MaskAfterSoftmax},
+     {"no-max-subtraction", Bug::NoMaxSubtraction},
+     {"scale-by-d-model", Bug::ScaleByDModel}}};
+
 // ---- numbers ----------------------------------------------------------------------------------
 
 constexpr double kRequired = __builtin_nan("");
@@ -128,6 +151,9 @@ inline constexpr NumberOption kDk{"dk", 1, limits::kMaxDim, true, "an integer fr
 inline constexpr NumberOption kSamples{"samples", 2, limits::kMaxSamples, true,
                                        "an integer from 2 to 1000000", 10000};
 inline constexpr NumberOption kBins{"bins", 1, limits::kMaxBins, true, "an integer from 1 to 512", 60};
+// The model width whose square root the ScaleByDModel bug divides by (heads · d_k).
+inline constexpr NumberOption kBugDModel{"dModel", 1, limits::kMaxDim * limits::kMaxHeads, true,
+                                      "an integer from 1 to 65536", 0};
 inline constexpr NumberOption kFirstSample{"firstSample", 0, limits::kMaxSamples, true,
                                            "an integer from 0 to 1000000", 0};
 

@@ -58,10 +58,11 @@ for (const simd of [true, false]) {
     // ---- the argument contract: names <-> behaviour -----------------------------------------------
 
     test('engine.choices lists the core\'s names, frozen, and each name does what it says', () => {
-      assert.deepEqual(Object.keys(engine.choices).sort(), ['maskFill', 'position', 'score', 'task']);
+      assert.deepEqual(Object.keys(engine.choices).sort(), ['bug', 'maskFill', 'position', 'score', 'task']);
       assert.deepEqual([...engine.choices.score], ['dot', 'scaled-dot', 'additive', 'general']);
       assert.deepEqual([...engine.choices.maskFill], ['neg-inf', 'large-negative', 'zero']);
       assert.ok(Object.isFrozen(engine.choices) && Object.isFrozen(engine.choices.score) && Object.isFrozen(engine.choices.maskFill));
+      assert.ok(Object.isFrozen(engine.choices.bug)); // the bugs' own test is bugs.test.js
       // every score name against the reference of that score
       const query = randomRows(3, 4, 70), key = randomRows(4, 4, 71), value = randomRows(4, 2, 72);
       const extra = {

@@ -81,6 +81,62 @@ export function multiHeadRef({ query, key, value, heads, Wq, Wk, Wv, Wo, bq, bk,
   return { heads: perHead, concat, output: linearRef(concat, Wo, bo) };
 }
 
+// The debugging lab's bugs (engine.attendWithBug), each as the bugged code computes it.
+// The naive softmax exponentiates in float32 (Math.fround), so it overflows where float32 code does.
+export function naiveSoftmaxRef(row) {
+  const e = row.map((x) => Math.fround(Math.exp(x)));
+  const s = e.reduce((a, b) => a + b, 0);
+  return e.map((x) => x / s);
+}
+
+export function attendWithBugRef({ bug = 'none', dModel, ...example }) {
+  let r;
+  switch (bug) {
+    case 'none': r = attendRef(example); break;
+    case 'missing-scale': r = attendRef({ ...example, score: 'dot' }); break;
+    case 'zero-fill': r = attendRef({ ...example, maskFill: 'zero' }); break;
+    case 'reversed-causal': r = attendRef({ ...example, causal: false, reverseCausal: true }); break;
+    case 'scale-by-d-model': r = attendRef({ ...example, score: 'dot', temperature: Math.sqrt(dModel) }); break;
+    case 'no-max-subtraction':
+      r = attendRef(example);
+      r.weights = r.masked.map(naiveSoftmaxRef);
+      break;
+    case 'wrong-axis':
+      r = attendRef(example);
+      r.weights = transpose(transpose(r.masked).map(softmaxRef));
+      break;
+    case 'mask-after-softmax': {
+      r = attendRef(example);
+      const unmasked = attendRef({ query: example.query, key: example.key, value: example.value });
+      r.masked = r.scaled;
+      r.weights = unmasked.weights.map((row, i) => row.map((x, j) => (r.mask[i][j] ? x : 0)));
+      break;
+    }
+    default: throw new Error(`no reference for the bug ${bug}`);
+  }
+  r.output = r.weights.map((w) => transpose(example.value).map((col) => dot(w, col)));
+  r.entropy = r.weights.map(entropyRef);
+  return r;
+}
+
+// engine.monitor: per row ln(allowed keys), row and column sums, weight on blocked keys; the
+// logits' mean, standard deviation (÷ cells) and largest over the allowed cells.
+export function monitorRef(logits, weights, mask) {
+  const cells = logits.flatMap((row, i) => row.filter((_, j) => mask[i][j]));
+  const mean = cells.reduce((s, x) => s + x, 0) / cells.length;
+  const sum = (xs) => xs.reduce((s, x) => s + x, 0);
+  return {
+    maxEntropy: mask.map((row) => { const n = sum(row); return n > 1 ? Math.log(n) : 0; }),
+    rowSums: weights.map(sum),
+    colSums: transpose(weights).map(sum),
+    leaked: weights.map((row, i) => sum(row.map((x, j) => (mask[i][j] ? 0 : x)))),
+    cells: cells.length,
+    logitMean: mean,
+    logitStd: Math.sqrt(sum(cells.map((x) => (x - mean) ** 2)) / cells.length),
+    logitMax: Math.max(...cells),
+  };
+}
+
 // ---- comparing ---------------------------------------------------------------------------------
 
 export function close(got, want) {

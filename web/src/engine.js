@@ -287,6 +287,39 @@ function makeEngine(mod, simd) {
       return attendResult(run('attend', args));
     },
 
+    // The running example (scaled dot, −∞ fill, stable softmax) with one bug of the debugging
+    // lab in it, computed as the bugged code computes it: bug is one of engine.choices.bug;
+    // dModel (for 'scale-by-d-model') is the width whose square root the bugged code divides
+    // by. -> attend()'s result, every stage
+    attendWithBug(options) {
+      const o = checkOptions('attendWithBug', options, ['query', 'key', 'value', 'mask', 'causal', 'keyPadding', 'bug', 'dModel']);
+      reading('query', () => checkNaiveSize(o.query, o.key));
+      return attendResult(run('attendWithBug', {
+        query: matrix('query', o.query),
+        key: matrix('key', o.key),
+        value: matrix('value', o.value),
+        mask: mask(o.mask),
+        causal: scalarArg(o.causal),
+        keyPadding: keyPadding(o.keyPadding),
+        bug: scalarArg(o.bug),
+        dModel: scalarArg(o.dModel),
+      }));
+    },
+
+    // What the debugging lab watches on an attention result, against the mask the code meant
+    // to apply: logits = the scores softmax saw (attend's `scaled`), weights, mask (0/1), all
+    // (n_q, n_k). -> { maxEntropy (ln of each row's allowed keys), rowSums, colSums, leaked
+    // (weight on blocked keys), cells, logitMean, logitStd, logitMax (over the allowed cells),
+    // nonFinite (weights that are NaN or infinite) }
+    monitor(options) {
+      const o = checkOptions('monitor', options, ['logits', 'weights', 'mask']);
+      return run('monitor', {
+        logits: matrix('logits', o.logits),
+        weights: matrix('weights', o.weights),
+        mask: matrix('mask', o.mask, { binary: true }),
+      });
+    },
+
     // Multi-head attention with torch.nn.MultiheadAttention's conventions (batch_first, no dropout).
     multiHead(options) {
       const o = checkOptions('multiHead', options, [
