@@ -13,7 +13,7 @@ before(async () => { lab = await start(); });
 after(async () => { await lab?.close(); });
 
 // Every chapter of the page, so a new chapter is covered too (the nav lists them all).
-const LESSONS = ['start', 'why', 'pipeline', 'masks', 'softmax', 'scaling', 'score-functions', 'multihead', 'position', 'long', 'practice', 'playground'];
+const LESSONS = ['start', 'why', 'pipeline', 'masks', 'softmax', 'scaling', 'score-functions', 'multihead', 'position', 'long', 'debug', 'practice', 'playground'];
 // Lower-case English words that only an untranslated sentence or label would bring.
 const ENGLISH = /\b(the|and|of|is|are|to|with|for|this|that|show|hide|table|heatmap|arrow|selects?|typed|otherwise|if|rows?|columns?|weights?|scores?|queries|keys|fullyMaskedRows)\b/;
 // Half-width punctuation right after a Chinese character (a colon or an opening parenthesis).

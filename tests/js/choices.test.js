@@ -10,6 +10,8 @@ import { CORE_SCHEMA, parseHash } from '../../web/src/state.js';
 import { SCORE_KINDS } from '../../web/src/chapters/scores.logic.js';
 import masksStrings from '../../web/src/chapters/masks.strings.js';
 import scoreStrings from '../../web/src/chapters/score-functions.strings.js';
+import debugMeta from '../../web/src/chapters/debug.meta.js';
+import debugStrings from '../../web/src/chapters/debug.strings.js';
 
 for (const simd of [true, false]) {
   test(`the page's choice names are the engine's, in its order (${simd ? 'SIMD' : 'scalar'} build)`, async () => {
@@ -29,6 +31,14 @@ test('the state schema offers exactly the engine\'s mask fills, and reads each f
     assert.equal(state.fill, fill);
   }
   assert.equal(parseHash('#fill=minus-inf', CORE_SCHEMA).problems.length, 1, 'a name the engine lacks is refused');
+});
+
+test('the debugging chapter offers exactly the engine\'s bugs, each named in both languages', async () => {
+  const engine = await loadEngine();
+  assert.deepEqual([...debugMeta.state.dbBug.values], [...engine.choices.bug]);
+  for (const bug of engine.choices.bug) {
+    for (const lang of ['en', 'zh']) assert.ok(debugStrings[lang][`bug.${bug}`], `${lang} bug.${bug}`);
+  }
 });
 
 // The sign the page writes for a fill is the value the engine puts in a blocked score.

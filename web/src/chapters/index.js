@@ -88,6 +88,7 @@ import scoreFunctions from './score-functions.meta.js';
 import multihead from './multihead.meta.js';
 import position from './position.meta.js';
 import long from './long.meta.js';
+import debug from './debug.meta.js';
 import practice from './practice.meta.js';
 import playground from './playground.meta.js';
 
@@ -103,6 +104,7 @@ export const chapters = [
   { ...multihead, load: () => import('./multihead.js') },
   { ...position, load: () => import('./position.js') },
   { ...long, load: () => import('./long.js') },
+  { ...debug, load: () => import('./debug.js') },
   { ...practice, load: () => import('./practice.js') },
   { ...playground, load: () => import('./playground.js') },
 ];
