@@ -45,6 +45,25 @@ for (const simd of [true, false]) {
   });
 }
 
+for (const simd of [true, false]) {
+  test(`a trap inside the trainer stops the engine like any other call (${simd ? 'SIMD' : 'scalar'})`, async () => {
+    const engine = await loadEngine({ simd });
+    const trainer = engine.trainer({ task: 'previous-token', layers: 1, heads: 1, dModel: 8, seed: 2 });
+    const first = trainer.step(2);
+    assert.equal(first.step, 2);
+    globalThis.__attnTraps = 1;
+    assert.throws(() => trainer.step(1), isStopped('trainer.step'));
+    assert.equal(engine.stopped, true);
+    assert.throws(() => trainer.evaluate(), isStopped('trainer.evaluate'), 'a stopped engine refuses every trainer call');
+    assert.doesNotThrow(() => trainer.delete(), 'deleting a trainer of a stopped engine is a no-op');
+    // a fresh engine trains the same run from the same seed to the same losses
+    const fresh = await loadEngine({ simd });
+    const again = fresh.trainer({ task: 'previous-token', layers: 1, heads: 1, dModel: 8, seed: 2 });
+    assert.deepEqual(Array.from(again.step(2).losses), Array.from(first.losses));
+    again.delete();
+  });
+}
+
 // A worker whose engine stopped answers every job with the engine's 'engine-stopped' error.
 const stoppedWorker = () => {
   const w = new Worker(`const p = require("worker_threads").parentPort;

@@ -48,12 +48,14 @@ function batchArg(o, limits, withTargets) {
 }
 
 // engine.trainer(options): run(name, args) calls the module and throws AttentionError on { error }.
-export function makeTrainer(mod, run, limits, options) {
+// run(name, args) and guarded(name, call) are the engine's (engine.js): every call into the module
+// goes through them, so a trap inside the trainer stops the engine like any other call.
+export function makeTrainer(mod, run, guarded, limits, options) {
   const o = checkOptions('trainer', options, TRAINER_OPTIONS);
   const args = {};
   for (const name of TRAINER_OPTIONS) args[name] = scalarArg(o[name]);
   const handle = run('createTrainer', args).trainer;
-  const tasks = mod.trainTasks();
+  const tasks = guarded('trainer', () => mod.trainTasks());
   const config = {
     task: o.task ?? 'previous-token', layers: o.layers ?? 2, heads: o.heads ?? 2, dModel: o.dModel ?? 64,
     learningRate: o.learningRate ?? 0.003, seed: o.seed ?? 1, scale: o.scale ?? true,
@@ -62,7 +64,7 @@ export function makeTrainer(mod, run, limits, options) {
   let live = true;
   const call = (what, ...a) => {
     if (!live) fail(`trainer.${what}: this trainer has been deleted`);
-    const r = handle[what](...a);
+    const r = guarded(`trainer.${what}`, () => handle[what](...a));
     if (r.error !== undefined) fail(r.error);
     return r;
   };
@@ -118,8 +120,13 @@ export function makeTrainer(mod, run, limits, options) {
       return call('stepOn', batchArg(b, limits, true));
     },
     delete() {
-      if (live) handle.delete();
+      if (!live) return;
       live = false;
+      try {
+        guarded('trainer.delete', () => handle.delete());
+      } catch (e) {
+        if (e.code !== 'engine-stopped') throw e;  // a stopped module's memory goes with it
+      }
     },
   };
 }

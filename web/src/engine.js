@@ -509,7 +509,7 @@ function makeEngine(mod, simd) {
     // The playground's trainer (engine-train.js): a tiny attention-only transformer that learns
     // a toy task; the caller owns it and must delete() it.
     trainer(options) {
-      return makeTrainer(mod, run, limits, options);
+      return makeTrainer(mod, run, guarded, limits, options);
     },
 
     // { heapBytes: size of wasm memory, usedBytes: bytes the allocator has handed out }.
