@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "core/bugs.h"
+#include "core/masks.h"
 #include "core/monitors.h"
 #include "fuzz_input.h"
 
@@ -33,9 +34,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   FUZZ_EXPECT(r.output.rows == n_q && r.output.cols == d_v, "output shape");
   FUZZ_EXPECT(r.entropy.size() == static_cast<std::size_t>(n_q), "entropy size");
 
-  BugArgs healthy = a;
-  healthy.bug = Bug::None;
-  const Matrix mask = attend_with_bug(healthy).mask;  // the mask the code meant to apply
+  // The mask the code meant to apply (built directly: the healthy call itself may be refused,
+  // e.g. with the √d_k scale where the bug's larger √d_model kept the scores in float32).
+  const Matrix mask = build_mask(n_q, n_k, a.mask, a.causal, a.key_padding, false);
   FUZZ_EXPECT(check_monitor(r.scaled, r.weights, mask).empty(), "monitor refused an attend result");
   Monitors m = monitor(r.scaled, r.weights, mask);
   FUZZ_EXPECT(m.row_sums.size() == static_cast<std::size_t>(n_q) &&
