@@ -111,8 +111,8 @@ for (const lang of ['en', 'zh']) {
       await page.keyboard.press('Enter');
     }
     await showing(page, 'start');
-    // Every chapter and every step was a history entry of its own.
-    assert.equal(await page.evaluate(() => history.length), before + entries);
+    // Every chapter and every step was a history entry of its own (Chromium keeps at most 50).
+    assert.equal(await page.evaluate(() => history.length), Math.min(50, before + entries));
     assert.deepEqual(page.errors, []);
     await page.close();
   });
