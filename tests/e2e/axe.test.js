@@ -25,8 +25,16 @@ const settle = (page) => page.evaluate(() => new Promise((r) => requestAnimation
 // load on first use, so the hash alone says nothing yet.
 async function go(page, lesson, stage, lang) {
   await page.evaluate((h) => { location.hash = h; }, `lesson=${lesson}${stage ? `&stage=${stage}` : ''}&lang=${lang}`);
-  await page.waitForFunction(([l, st]) => document.querySelector(`article.chapter-${l}`)
-    && (!st || document.querySelector(`.stepper .step[aria-current="step"][data-stage="${st}"]`)), [lesson, stage]);
+  const there = ([l, st]) => document.querySelector(`article.chapter-${l}`)
+    && (!st || document.querySelector(`.stepper .step[aria-current="step"][data-stage="${st}"]`));
+  // Polled on a timer, not on animation frames, which a busy headless page may not produce.
+  const landed = await page.waitForFunction(there, [lesson, stage], { polling: 100, timeout: 15000 }).then(() => true, () => false);
+  if (!landed) {
+    // Hash navigation has its own tests; this one checks what is drawn: get there through the state.
+    console.log(`axe: the hash navigation to ${lesson}/${stage} had not landed after 15 s`);
+    await page.evaluate(([l, st, lg]) => window.attentionLab.set({ lesson: l, lang: lg, ...(st ? { stage: st } : {}) }), [lesson, stage, lang]);
+    await page.waitForFunction(there, [lesson, stage], { polling: 100 });
+  }
   await settle(page);
 }
 
