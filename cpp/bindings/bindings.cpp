@@ -149,7 +149,7 @@ val softmax(val args) {
   out.set("weights", to_js(weights));
   out.set("entropy", copy_out(attn::row_entropy(weights)));
   // the naive softmax (stable: false) overflowing on purpose
-  out.set("overflow", !stable && !attn::first_non_finite(weights).empty());
+  out.set("overflow", !stable && attn::naive_softmax_overflowed(weights));
   return out;
 }
 

@@ -179,7 +179,7 @@ AttendResult attend(const AttendArgs& a) {
     r.entropy = softmax_entropy_in_place(s);
   } else {
     softmax_rows_in_place(s, false);
-    r.overflow = !all_finite(s);  // the naive softmax, overflowing on purpose
+    r.overflow = naive_softmax_overflowed(s);  // the naive softmax, overflowing on purpose
     r.entropy = row_entropy(s);
   }
   // 5. weights x V: output (n_q, d_v)

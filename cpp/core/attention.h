@@ -41,7 +41,8 @@ struct AttendResult {
   Matrix output;                 // (n_q, d_v) weights x V
   std::vector<float> entropy;    // n_q
   std::vector<int> fully_masked_rows;
-  // The naive softmax (stable = false) overflowed: some weight is Inf or NaN, on purpose.
+  // The naive softmax (stable = false) overflowed, on purpose: some weight is Inf or NaN, or a
+  // row is all zeros (finite exponentials whose sum passed float32; softmax.h).
   bool overflow = false;
   // Not empty when a stage would leave float32 (e.g. q·k past 3.4e38): then the result holds
   // nothing else, and the message names the argument and the range that is safe.

@@ -38,6 +38,19 @@ void softmax_rows_in_place(Matrix& scores, bool stable) {
   }
 }
 
+bool naive_softmax_overflowed(const Matrix& weights) {
+  for (int i = 0; i < weights.rows; i++) {
+    const float* row = weights.row(i);
+    bool all_zero = true;
+    for (int j = 0; j < weights.cols; j++) {
+      if (!std::isfinite(row[j])) return true;
+      if (row[j] != 0.0f) all_zero = false;
+    }
+    if (all_zero) return true;
+  }
+  return false;
+}
+
 std::vector<float> softmax_entropy_in_place(Matrix& scores) {
   std::vector<float> entropy(scores.rows);  // entropy: (n_q)
   for (int i = 0; i < scores.rows; i++)

@@ -15,6 +15,12 @@ Matrix softmax_rows(const Matrix& scores, bool stable = true);
 // The same, overwriting the scores with the weights.
 void softmax_rows_in_place(Matrix& scores, bool stable = true);
 
+// Did the naive softmax (stable = false) overflow? Yes when a weight is Inf or NaN (an
+// exponential past float32 gives inf / inf) or a row is all zeros: every exponential was finite
+// but their sum was not, and e / inf = 0. Nothing else makes a row of exact zeros (its largest
+// exponential is at least 1/n of the sum).
+bool naive_softmax_overflowed(const Matrix& weights);
+
 // The stable softmax in place and each row's entropy from the same pass (kernels.h,
 // softmax_entropy_row): the weights of softmax_rows_in_place(scores, true), bit for bit; the
 // entropy as row_entropy gives it to a few float ulps. Rows of -inf only: zeros, entropy 0.

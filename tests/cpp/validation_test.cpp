@@ -401,6 +401,31 @@ TEST(Overflow, NaiveSoftmaxIsFlaggedNotRejected) {
   EXPECT_FALSE(attn::attend(a).overflow);
 }
 
+TEST(Overflow, NaiveSoftmaxWhoseSumOverflowsIsFlagged) {
+  // Scores of 88: each exponential (1.65e38) is finite, two of them are not (3.3e38 + 1.65e38
+  // passes 3.4e38), so e / inf = 0 and the row comes out all zeros, finite but wrong. Stages
+  // kept or not, the engine says it overflowed; the outputs are not a mix of the values.
+  AttendArgs a = good_attend();
+  a.score = ScoreKind::Dot;
+  a.query = Matrix(2, 1, 8.0f);
+  a.key = Matrix(3, 1, 11.0f);
+  a.value = Matrix(3, 2, 1.0f);
+  a.stable = false;
+  for (bool stages : {true, false}) {
+    a.stages = stages;
+    attn::AttendResult r = attn::attend(a);
+    EXPECT_EQ(r.error, "");
+    EXPECT_TRUE(r.overflow) << "stages " << stages;
+    EXPECT_EQ(r.output.at(0, 0), 0.0f);
+    if (stages) {
+      EXPECT_EQ(r.weights.at(1, 2), 0.0f);
+    }
+  }
+  a.key = Matrix(1, 1, 11.0f);  // a single exponential of 88 does not overflow
+  a.value = Matrix(1, 2, 1.0f);
+  EXPECT_FALSE(attn::attend(a).overflow);
+}
+
 TEST(Overflow, JacobianRopeAndLinear) {
   EXPECT_EQ(attn::check_jacobian({2e19f, 0.5f}),
             "p: entry 0 is 2e+19 (expected |p| below 1.8e+19, so that p_i p_j stays within "

@@ -113,6 +113,12 @@ test('a row that overflows in the naive softmax is named as NaN, not as an empty
   const parts = weightsStep({ fill: 'neg-inf', stable: false }, r, ['a', 'b']);
   assert.deepEqual(parts, [['weights.naive', {}], ['weights.overflowNan', { list: ['a'], fill: '−∞' }], ['weights.entropy', {}]]);
   assert.equal(textOf((k, p) => lookup(strings, 'zh', k, p), 'zh', parts.slice(1, 2)), '“a”的权重算出了 NaN：有指数项溢出成了 ∞，或者所有指数项都下溢成了 0。');
+  // Scores of 88 and 88.2: each exponential is finite, their sum is not, so the row is all zeros.
+  const zero = engine.attend({ query: [[8, 0], [0.1, 0]], key: [[11, 0], [11.025, 0]], value: [[1], [2]], score: 'dot', stable: false });
+  assert.deepEqual(rowOf(zero.weights, 0), [0, 0], 'e / ∞ = 0');
+  assert.equal(zero.overflow, true);
+  assert.deepEqual(weightsStep({ fill: 'neg-inf', stable: false }, zero, ['a', 'b']),
+    [['weights.naive', {}], ['weights.overflowZero', { list: ['a'], fill: '−∞' }], ['weights.entropy', {}]]);
   // Stable, the same row is finite and nothing is said about NaN.
   const ok = engine.attend({ query: [[100, 0], [0.1, 0]], key: [[100, 0], [0, 1]], value: [[1], [2]], score: 'dot' });
   assert.deepEqual(keysOf(weightsStep({ fill: 'neg-inf', stable: true }, ok, ['a', 'b'])), ['weights.stable', 'weights.entropy']);

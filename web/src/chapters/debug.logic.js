@@ -130,7 +130,9 @@ export function symptoms(lab, tokens) {
       if (tokens.length > 1) say('sym.after.first', { tok: tok(first), w: mb.rowSums[first] });
       break;
     case 'no-max-subtraction':
-      say(mb.nonFinite > 0 ? 'sym.nomax.nan' : 'sym.nomax.same', { k: mb.nonFinite, n: bugged.weights.data.length, max: mb.logitMax });
+      // NaN: an exponential overflowed; overflow without NaN: only their sum did (rows of zeros)
+      say(mb.nonFinite > 0 ? 'sym.nomax.nan' : bugged.overflow ? 'sym.nomax.zero' : 'sym.nomax.same',
+        { k: mb.nonFinite, n: bugged.weights.data.length, max: mb.logitMax });
       break;
     case 'scale-by-d-model':
       say('sym.dmodel.std', { dModel: lab.dModel, dk: lab.inputs.key.cols, sb: mb.logitStd, sh: mh.logitStd });

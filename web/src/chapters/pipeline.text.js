@@ -46,17 +46,18 @@ export function maskedStep(state, result, fmt) {
 }
 
 // Step 4 (softmax): stable or naive as ticked, then what came out for the rows with every key
-// blocked and for rows that turned into NaN, then what entropy is.
+// blocked and for rows the naive softmax broke (NaN, or all zeros), then what entropy is.
 export function weightsStep(state, result, queryTokens) {
   const parts = [[state.stable ? 'weights.stable' : 'weights.naive', {}]];
   const full = new Set(result.fullyMaskedRows);
-  const groups = { emptyZero: [], emptyUniform: [], emptyNan: [], emptyOther: [], overflowNan: [] };
+  const groups = { emptyZero: [], emptyUniform: [], emptyNan: [], emptyOther: [], overflowNan: [], overflowZero: [] };
   for (let i = 0; i < result.weights.rows; i++) {
     const kind = rowKind(rowOf(result.weights, i));
     const nan = kind === 'nan' || kind === 'nanOther';
     if (full.has(i)) {
       groups[nan ? 'emptyNan' : kind === 'zero' ? 'emptyZero' : kind === 'uniform' ? 'emptyUniform' : 'emptyOther'].push(queryTokens[i]);
     } else if (nan) groups.overflowNan.push(queryTokens[i]);
+    else if (kind === 'zero') groups.overflowZero.push(queryTokens[i]);  // naive: the sum of exps overflowed
   }
   for (const [key, list] of Object.entries(groups)) {
     if (list.length) parts.push([`weights.${key}`, { list, fill: FILL_SHOWN[state.fill] }]);
