@@ -2,10 +2,9 @@
 #include "core/check.h"
 
 #include <cmath>
-#include <cstdio>
-#include <cstdlib>
 #include <limits>
 
+#include "core/decimal.h"
 #include "core/flash.h"
 #include "core/saturation.h"
 
@@ -20,19 +19,7 @@ Error expected(const std::string& name, const std::string& what, const std::stri
 // The shortest %g text that reads back as x (as a float when as_float), spelled as
 // JavaScript spells exponents: 1e-7, 1e+300.
 static std::string shortest(double x, bool as_float) {
-  char buf[40];
-  for (int digits = 1; digits <= 17; digits++) {
-    std::snprintf(buf, sizeof buf, "%.*g", digits, x);
-    double back = std::strtod(buf, nullptr);
-    if (back == x || (as_float && static_cast<float>(back) == static_cast<float>(x))) break;
-  }
-  std::string s(buf);
-  std::size_t e = s.find('e');
-  if (e != std::string::npos) {
-    std::size_t digit = e + 2;
-    while (digit + 1 < s.size() && s[digit] == '0') s.erase(digit, 1);
-  }
-  return s;
+  return g_text(x, shortest_digits(x, as_float));
 }
 
 std::string format_number(double x) {
@@ -40,9 +27,7 @@ std::string format_number(double x) {
   if (std::isinf(x)) return x > 0 ? "Infinity" : "-Infinity";
   if (x == 0) return "0";
   if (x == std::floor(x) && std::fabs(x) < 1e21) {
-    char buf[40];
-    std::snprintf(buf, sizeof buf, "%.0f", x);
-    return buf;
+    return integer_text(x);
   }
   return shortest(x, false);
 }

@@ -2,11 +2,10 @@
 #include "core/softmax.h"
 
 #include <cmath>
-#include <cstdio>
-#include <cstdlib>
 #include <limits>
 
 #include "core/check.h"
+#include "core/decimal.h"
 #include "core/rng.h"
 #include "kernels/kernels.h"
 
@@ -133,10 +132,10 @@ Error check_scaled_scores(const char* name, const Matrix& scores, double tempera
   }
   largest += margin;
   if (largest / temperature < kFloatMax) return {};
-  char bound[32];  // the smallest safe value, rounded up to 3 digits
-  std::snprintf(bound, sizeof bound, "%.3g", largest / kFloatMax * 1.005);
+  // the smallest safe value, rounded up to 3 digits
+  double bound = round_to_digits(largest / kFloatMax * 1.005, 3);
   return expected(name,
-                  "at least " + format_number(std::strtod(bound, nullptr)) +
+                  "at least " + format_number(bound) +
                       " for these scores (the largest, " + format_float(static_cast<float>(largest)) + ", divided by " +
                       name + " must stay below 3.4e+38)",
                   format_float(static_cast<float>(temperature)));
