@@ -9,14 +9,14 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
-import { loadEngine } from '../web/src/engine.js';
+import { loadTrainEngine } from '../web/src/engine-train.js';
 
 const ROUNDS = Number(process.env.TRAIN_ROUNDS || 5);
 const STEPS = Number(process.env.TRAIN_STEPS || 20);
 const SIZE = { layers: 2, heads: 2, dModel: 64, batch: 32, seed: 1 };
 const median = (v) => [...v].sort((x, y) => x - y)[v.length >> 1];
 
-const builds = { SIMD: await loadEngine({ simd: true }), scalar: await loadEngine({ simd: false }) };
+const builds = { SIMD: await loadTrainEngine({ simd: true }), scalar: await loadTrainEngine({ simd: false }) };
 
 console.log(`training step, d_model ${SIZE.dModel}, ${SIZE.layers} layers x ${SIZE.heads} heads, sequence 16, batch ${SIZE.batch} (median of ${ROUNDS} rounds of ${STEPS} steps)`);
 const times = { SIMD: [], scalar: [] };

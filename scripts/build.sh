@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the engine.
-#   scripts/build.sh wasm     the two wasm modules the page loads (SIMD and scalar)
+#   scripts/build.sh wasm     the wasm modules the page loads, SIMD and scalar builds of each: the
+#                             lessons' engine (attention-*) and the playground's trainer (attention-train-*)
 #   scripts/build.sh native   the native core, GoogleTest suite and benchmarks
 #   scripts/build.sh all      both
 # NODE (default /usr/bin/node) runs the wasm test runner under CTest.
@@ -19,7 +20,7 @@ build_wasm() {  # $1 = simd | scalar
   [ "$1" = scalar ] && simd=OFF
   emcmake cmake -S . -B "build/wasm-$1" -DCMAKE_BUILD_TYPE=Release -DATTN_SIMD="$simd" \
     -DCMAKE_CROSSCOMPILING_EMULATOR="${NODE:-/usr/bin/node}" >/dev/null
-  cmake --build "build/wasm-$1" -j "$jobs" --target attention_module ${2:-}
+  cmake --build "build/wasm-$1" -j "$jobs" --target attention_module train_module ${2:-}
 }
 
 case "$what" in

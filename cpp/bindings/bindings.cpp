@@ -7,9 +7,7 @@
 // Results are copied out of the wasm heap (typed_memory_view + slice), so JS owns them.
 
 #include <emscripten/bind.h>
-#include <emscripten/heap.h>
 #include <emscripten/val.h>
-#include <malloc.h>
 
 #include <cmath>
 #include <cstdint>
@@ -260,14 +258,6 @@ val get_choices() {
   return out;
 }
 
-// Bytes the allocator has handed out, and the size of wasm memory.
-val memory() {
-  val out = val::object();
-  out.set("usedBytes", static_cast<double>(mallinfo().uordblks));
-  out.set("heapBytes", static_cast<double>(emscripten_get_heap_size()));
-  return out;
-}
-
 val get_limits() {
   val out = val::object();
   for (const attn::Limit& l : attn::exported_limits()) out.set(l.name, l.value);
@@ -288,7 +278,6 @@ EMSCRIPTEN_BINDINGS(attention) {
   emscripten::function("rope", &rope);
   emscripten::function("linear", &linear);
   emscripten::function("randomMatrix", &random_matrix);
-  emscripten::function("memory", &memory);
   emscripten::function("limits", &get_limits);
   emscripten::function("choices", &get_choices);
   emscripten::function("checkSize", &check_size);

@@ -6,7 +6,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { start } from './harness.js';
-import { loadEngine } from '../../web/src/engine.js';
+import { loadTrainEngine } from '../../web/src/engine-train.js';
 import { fmt } from '../../web/src/format.js';
 
 let lab;
@@ -49,7 +49,7 @@ test('training runs in the worker, the page stays responsive, and the numbers ar
   assert.ok(step > 0 && step % 10 === 0, hash);
 
   // the same run in Node, with the build the page loaded
-  const engine = await loadEngine(); // the SIMD build, as Chromium loads
+  const engine = await loadTrainEngine(); // the SIMD build, as Chromium loads
   const t = engine.trainer({ task: 'previous-token', layers: 1, heads: 2, dModel: 32, learningRate: 0.003, seed: 3 });
   t.step(step);
   const e = t.evaluate();

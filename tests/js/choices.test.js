@@ -5,6 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
 import { loadEngine } from '../../web/src/engine.js';
+import { loadTrainEngine } from '../../web/src/engine-train.js';
 import { CHOICES, FILL_SIGNS } from '../../web/src/choices.js';
 import { CORE_SCHEMA, parseHash } from '../../web/src/state.js';
 import { SCORE_KINDS } from '../../web/src/chapters/scores.logic.js';
@@ -14,10 +15,15 @@ import debugMeta from '../../web/src/chapters/debug.meta.js';
 import debugStrings from '../../web/src/chapters/debug.strings.js';
 
 for (const simd of [true, false]) {
-  test(`the page's choice names are the engine's, in its order (${simd ? 'SIMD' : 'scalar'} build)`, async () => {
+  test(`the page's choice names are the engines', in their order (${simd ? 'SIMD' : 'scalar'} build)`, async () => {
+    // the lessons' engine and the playground's trainer (engine-train.js), each with its own options
     const engine = await loadEngine({ simd });
-    assert.deepEqual(Object.keys(CHOICES).sort(), Object.keys(engine.choices).sort());
-    for (const option of Object.keys(engine.choices)) assert.deepEqual([...CHOICES[option]], [...engine.choices[option]], option);
+    const trainEngine = await loadTrainEngine({ simd });
+    const both = { ...engine.choices, ...trainEngine.choices };
+    assert.equal(Object.keys(both).length, Object.keys(engine.choices).length + Object.keys(trainEngine.choices).length, 'no option in both');
+    assert.deepEqual(Object.keys(trainEngine.choices).sort(), ['position', 'task']);
+    assert.deepEqual(Object.keys(CHOICES).sort(), Object.keys(both).sort());
+    for (const option of Object.keys(both)) assert.deepEqual([...CHOICES[option]], [...both[option]], option);
   });
 }
 

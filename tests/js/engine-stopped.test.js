@@ -8,6 +8,7 @@ import { Worker } from 'node:worker_threads';
 
 import { installWasmTraps } from './wasm-traps.js';
 import { loadEngine, AttentionError } from '../../web/src/engine.js';
+import { loadTrainEngine } from '../../web/src/engine-train.js';
 import { createLabClient } from '../../web/src/lab-client.js';
 import { attendRef, expectAttend } from './reference.js';
 
@@ -46,8 +47,8 @@ for (const simd of [true, false]) {
 }
 
 for (const simd of [true, false]) {
-  test(`a trap inside the trainer stops the engine like any other call (${simd ? 'SIMD' : 'scalar'})`, async () => {
-    const engine = await loadEngine({ simd });
+  test(`a trap inside the trainer stops the trainer's engine like any other call (${simd ? 'SIMD' : 'scalar'})`, async () => {
+    const engine = await loadTrainEngine({ simd });
     const trainer = engine.trainer({ task: 'previous-token', layers: 1, heads: 1, dModel: 8, seed: 2 });
     const first = trainer.step(2);
     assert.equal(first.step, 2);
@@ -56,8 +57,11 @@ for (const simd of [true, false]) {
     assert.equal(engine.stopped, true);
     assert.throws(() => trainer.evaluate(), isStopped('trainer.evaluate'), 'a stopped engine refuses every trainer call');
     assert.doesNotThrow(() => trainer.delete(), 'deleting a trainer of a stopped engine is a no-op');
+    assert.throws(() => engine.trainer({ task: 'reverse' }), (e) => e.code === 'engine-stopped' &&
+      /call loadTrainEngine\(\) again$/.test(e.message), 'the message names the loader that gives a fresh one');
     // a fresh engine trains the same run from the same seed to the same losses
-    const fresh = await loadEngine({ simd });
+    const fresh = await loadTrainEngine({ simd });
+    assert.notEqual(fresh, engine);
     const again = fresh.trainer({ task: 'previous-token', layers: 1, heads: 1, dModel: 8, seed: 2 });
     assert.deepEqual(Array.from(again.step(2).losses), Array.from(first.losses));
     again.delete();

@@ -5,7 +5,8 @@ import { describe, test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 
-import { loadEngine, AttentionError } from '../../web/src/engine.js';
+import { AttentionError } from '../../web/src/engine.js';
+import { loadTrainEngine } from '../../web/src/engine-train.js';
 
 const REL_TOL = 1e-4;
 const GOLDEN = JSON.parse(readFileSync(new URL('../golden/train.json', import.meta.url), 'utf8')).cases;
@@ -19,7 +20,7 @@ for (const simd of [true, false]) {
   describe(`trainer (${simd ? 'SIMD' : 'scalar'} build)`, () => {
     let engine;
     before(async () => {
-      engine = await loadEngine({ simd });
+      engine = await loadTrainEngine({ simd });
     });
 
     test('the golden file has its three cases', () => {

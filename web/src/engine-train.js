@@ -1,14 +1,51 @@
-// The playground's trainer in the engine's JavaScript API (cpp/bindings/train_bindings.cpp):
-// argument conversion only; the option names, limits and checks are the core's (core/train.h),
-// exported as engine.choices.task / .position and engine.limits.maxDModel etc. No maths here.
+// The playground's trainer: its own wasm module (attention-train-simd / -scalar, built from
+// cpp/bindings/train_bindings.cpp), which only the playground loads (its chapter and
+// train-worker.js), so the module every lesson loads (engine.js) does not carry it. Argument
+// conversion only; the option names, limits and checks are the core's (core/train.h), exported as
+// trainEngine.choices.task / .position and trainEngine.limits.maxDModel etc. No maths here.
 //
-//   const t = engine.trainer({ task: 'previous-token', layers: 1, heads: 2, dModel: 32, seed: 1 });
+//   const trainEngine = await loadTrainEngine();  // the best build this runtime supports
+//   const t = trainEngine.trainer({ task: 'previous-token', layers: 1, heads: 2, dModel: 32, seed: 1 });
 //   t.step(10)        // -> { step, losses: Float32Array(10), accuracies: Float32Array(10) }
 //   t.probe()         // -> { tokens, targets, predictions, patterns: [layer][head] (n, n) matrices }
 //   t.run([3, 1, 4])  // the same on your own sequence
 //   t.delete()        // frees it; later calls throw
+//
+// Loading, the builds and a stopped module work as in engine.js (loadEngine): the same options
+// ({ simd }), the same errors.
 
 import { arrayArg, checkOptions, fail, matrixArg, reading, scalarArg } from './engine-args.js';
+import { engineLoader, frozenChoices, moduleCalls } from './engine.js';
+
+// One literal import per build, so a bundler ships both glue files.
+const TRAIN_GLUE = {
+  simd: { load: () => import('./wasm/attention-train-simd.js'), wasm: 'attention-train-simd.wasm' },
+  scalar: { load: () => import('./wasm/attention-train-scalar.js'), wasm: 'attention-train-scalar.wasm' },
+};
+
+function makeTrainEngine(mod, simd, forget) {
+  const calls = moduleCalls(mod, 'loadTrainEngine', forget);
+  const limits = Object.freeze(mod.trainLimits());
+  return {
+    simd,
+    limits,
+    choices: frozenChoices(mod.trainChoices()),
+    // true once a call has stopped this instance: loadTrainEngine() gives a fresh one
+    get stopped() { return calls.stopped; },
+    // A tiny attention-only transformer that learns a toy task; the caller owns it and must
+    // delete() it.
+    trainer(options) {
+      return makeTrainer(mod, calls.run, calls.guarded, limits, options);
+    },
+    // { heapBytes: size of this module's wasm memory, usedBytes: bytes its allocator has handed out }
+    memory() {
+      return calls.run('memory');
+    },
+  };
+}
+
+// loadTrainEngine({ simd }) -> Promise<trainEngine>. simd: true, false, or omitted for the best supported.
+export const loadTrainEngine = engineLoader('loadTrainEngine', TRAIN_GLUE, makeTrainEngine);
 
 export const TRAINER_OPTIONS = ['task', 'layers', 'heads', 'dModel', 'learningRate', 'seed', 'scale', 'position', 'batch'];
 
@@ -47,10 +84,10 @@ function batchArg(o, limits, withTargets) {
   return out;
 }
 
-// engine.trainer(options): run(name, args) calls the module and throws AttentionError on { error }.
-// run(name, args) and guarded(name, call) are the engine's (engine.js): every call into the module
-// goes through them, so a trap inside the trainer stops the engine like any other call.
-export function makeTrainer(mod, run, guarded, limits, options) {
+// trainEngine.trainer(options): run(name, args) calls the module and throws AttentionError on
+// { error }. run(name, args) and guarded(name, call) are engine.js's moduleCalls: every call into
+// the module goes through them, so a trap inside the trainer stops its engine like any other call.
+function makeTrainer(mod, run, guarded, limits, options) {
   const o = checkOptions('trainer', options, TRAINER_OPTIONS);
   const args = {};
   for (const name of TRAINER_OPTIONS) args[name] = scalarArg(o[name]);

@@ -25,7 +25,6 @@ import {
   seedArg,
   vectorArg,
 } from './engine-args.js';
-import { makeTrainer } from './engine-train.js';
 
 export { AttentionError };
 
@@ -45,7 +44,9 @@ export function simdSupported() {
   }
 }
 
-// One literal import per build, so a bundler ships both glue files.
+// One literal import per build, so a bundler ships both glue files. This module holds everything
+// the lessons compute; the playground's trainer is a module of its own (engine-train.js,
+// loadTrainEngine), which only the playground loads.
 const GLUE = {
   simd: { load: () => import('./wasm/attention-simd.js'), wasm: 'attention-simd.wasm' },
   scalar: { load: () => import('./wasm/attention-scalar.js'), wasm: 'attention-scalar.wasm' },
@@ -59,8 +60,8 @@ async function nodeFs() {
   return import(/* @vite-ignore */ name);
 }
 
-async function instantiate(simd) {
-  const build = GLUE[simd ? 'simd' : 'scalar'];
+// build: { load: () => import(glue), wasm: file name } (GLUE above, or engine-train.js's).
+async function instantiate(build) {
   const moduleArgs = {};
   const fs = await nodeFs();
   // In Node the glue (built for the web) cannot fetch a file path: hand it the bytes.
@@ -70,26 +71,69 @@ async function instantiate(simd) {
   return glue.default(moduleArgs);
 }
 
-const engines = new Map(); // simd (true/false) -> Promise<engine>, one per build
+// A loader of one kind of engine: load(options) -> Promise<engine>, options { simd }: true, false,
+// or omitted for the best supported; one engine per build, made by make(mod, simd, forget), where
+// forget() drops a stopped engine so the next load builds a fresh instance. loadEngine is one,
+// engine-train.js's loadTrainEngine another.
+export function engineLoader(what, builds, make) {
+  const engines = new Map(); // simd (true/false) -> Promise<engine>, one per build
+  return async (options) => {
+    const o = checkOptions(what, options, ['simd']);
+    const simd = o.simd === undefined ? simdSupported() : booleanArg('simd', o.simd);
+    if (simd && !simdSupported()) fail('simd: this runtime does not support WebAssembly SIMD; use { simd: false }');
+    if (!engines.has(simd)) {
+      const loading = instantiate(builds[simd ? 'simd' : 'scalar']).then(
+        (mod) => make(mod, simd, () => engines.delete(simd)),
+        (e) => {
+          engines.delete(simd);
+          throw new AttentionError(`${what}: could not load the ${simd ? 'SIMD' : 'scalar'} wasm module ` +
+            `(built by 'bash scripts/build.sh wasm'): ${e && e.message ? e.message : e}`);
+        },
+      );
+      engines.set(simd, loading);
+    }
+    return engines.get(simd);
+  };
+}
 
 // loadEngine({ simd }) -> Promise<engine>. simd: true, false, or omitted for the best supported.
-export async function loadEngine(options) {
-  const o = checkOptions('loadEngine', options, ['simd']);
-  const simd = o.simd === undefined ? simdSupported() : booleanArg('simd', o.simd);
-  if (simd && !simdSupported()) fail('simd: this runtime does not support WebAssembly SIMD; use { simd: false }');
-  if (!engines.has(simd)) {
-    const loading = instantiate(simd).then(
-      (mod) => makeEngine(mod, simd),
-      (e) => {
-        engines.delete(simd);
-        throw new AttentionError(`loadEngine: could not load the ${simd ? 'SIMD' : 'scalar'} wasm module ` +
-          `(built by 'bash scripts/build.sh wasm'): ${e && e.message ? e.message : e}`);
-      },
-    );
-    engines.set(simd, loading);
+export const loadEngine = engineLoader('loadEngine', GLUE, makeEngine);
+
+// Every call into a module goes through guarded(name, call): a trap or abort inside it (anything
+// thrown that is not the engine's own AttentionError) stops that instance for good, and every
+// later call throws an AttentionError with code 'engine-stopped' (what: the loader that gives a
+// fresh one; the page and the workers do that and say so). run(name, args) calls mod[name] and
+// turns an { error } result into an AttentionError.
+export function moduleCalls(mod, what, forget) {
+  let stopped = null; // the error that stopped the module (an abort); it is unusable afterwards
+  function stoppedError(name) {
+    const e = new AttentionError(`${name}: the engine stopped after an internal error (${stopped}); call ${what}() again`);
+    e.code = 'engine-stopped';
+    return e;
   }
-  return engines.get(simd);
+  function guarded(name, call) {
+    if (stopped) throw stoppedError(name);
+    try {
+      return call();
+    } catch (e) {
+      if (e instanceof AttentionError) throw e;
+      stopped = e && e.message ? e.message : String(e);
+      forget(); // the next load builds a fresh instance
+      throw stoppedError(name);
+    }
+  }
+  function run(name, args) {
+    const result = guarded(name, () => (args === undefined ? mod[name]() : mod[name](args)));
+    if (result.error !== undefined) fail(result.error);
+    return result;
+  }
+  return { guarded, run, get stopped() { return stopped !== null; } };
 }
+
+// A list of names, frozen; and an object of such lists, frozen (engine.choices).
+const frozenList = (list) => Object.freeze(Array.from(list));
+export const frozenChoices = (lists) => Object.freeze(Object.fromEntries(
+  Object.keys(lists).map((option) => [option, frozenList(lists[option])])));
 
 // ---- the engine ----------------------------------------------------------------------------------
 
@@ -147,45 +191,12 @@ function varianceChunk(name, x, maxBins) {
   });
 }
 
-// A list of names, frozen.
-const frozenList = (list) => Object.freeze(Array.from(list));
+function makeEngine(mod, simd, forget) {
+  const calls = moduleCalls(mod, 'loadEngine', forget);
+  const { guarded, run } = calls;
 
-function makeEngine(mod, simd) {
-  let stopped = null; // the error that stopped the module (an abort); it is unusable afterwards
-
-  // An AttentionError with code 'engine-stopped': this instance is dead, loadEngine() gives a
-  // fresh one (the page and the lab worker do that and say so).
-  function stoppedError(name) {
-    const e = new AttentionError(`${name}: the engine stopped after an internal error (${stopped}); call loadEngine() again`);
-    e.code = 'engine-stopped';
-    return e;
-  }
-
-  // Every call into the module goes through here: a trap or abort inside it (anything thrown
-  // that is not the engine's own AttentionError) stops this instance for good.
-  function guarded(name, call) {
-    if (stopped) throw stoppedError(name);
-    try {
-      return call();
-    } catch (e) {
-      if (e instanceof AttentionError) throw e;
-      stopped = e && e.message ? e.message : String(e);
-      engines.delete(simd); // the next loadEngine() builds a fresh instance
-      throw stoppedError(name);
-    }
-  }
-
-  // Calls the module; an { error } result becomes an AttentionError.
-  function run(name, args) {
-    const result = guarded(name, () => (args === undefined ? mod[name]() : mod[name](args)));
-    if (result.error !== undefined) fail(result.error);
-    return result;
-  }
-
-  const limits = Object.freeze({ ...mod.limits(), ...mod.flashLimits(), ...mod.trainLimits() });
-  const moduleChoices = { ...mod.choices(), ...mod.trainChoices() };
-  const choices = Object.freeze(Object.fromEntries(
-    Object.keys(moduleChoices).map((option) => [option, frozenList(moduleChoices[option])])));
+  const limits = Object.freeze({ ...mod.limits(), ...mod.flashLimits() });
+  const choices = frozenChoices(mod.choices());
   const sizeError = (name, rows, cols, count) => guarded(name, () => mod.checkSize(name, rows, cols, count));
   const matrix = (name, x, opts) => matrixArg(name, x, sizeError, opts);
   const optionalMatrix = (name, x, opts) => (x == null ? undefined : matrix(name, x, opts));
@@ -231,7 +242,7 @@ function makeEngine(mod, simd) {
     limits,
     choices,
     // true once a call has stopped this instance (see guarded): loadEngine() gives a fresh one
-    get stopped() { return stopped !== null; },
+    get stopped() { return calls.stopped; },
 
     // Scaled-dot attention by tiles with an online softmax: the output of attend in O(n·d)
     // memory, up to limits.maxFlashTokens tokens. -> { output, entropy, fullyMaskedRows }
@@ -398,7 +409,7 @@ function makeEngine(mod, simd) {
           return guarded('varianceRun.snapshot', () => handle.snapshot());
         },
         delete() {
-          if (live && !stopped) handle.delete();  // a stopped module's memory goes with it
+          if (live && !calls.stopped) handle.delete();  // a stopped module's memory goes with it
           live = false;
         },
       };
@@ -504,12 +515,6 @@ function makeEngine(mod, simd) {
         stream: scalarArg(o.stream),
         scale: scalarArg(o.scale),
       }).matrix;
-    },
-
-    // The playground's trainer (engine-train.js): a tiny attention-only transformer that learns
-    // a toy task; the caller owns it and must delete() it.
-    trainer(options) {
-      return makeTrainer(mod, run, guarded, limits, options);
     },
 
     // { heapBytes: size of wasm memory, usedBytes: bytes the allocator has handed out }.

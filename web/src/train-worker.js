@@ -1,4 +1,4 @@
-// A Web Worker that trains the playground's models (engine.trainer) off the page's thread, so
+// A Web Worker that trains the playground's models (trainEngine.trainer, engine-train.js) off the page's thread, so
 // training never blocks the page. It keeps one or two trainers (a run and, side by side, its
 // twin with one switch flipped) and trains them in small chunks, reporting after each.
 //
@@ -18,7 +18,7 @@
 // (held-out batch), probe: { tokens, targets, predictions, patterns }, stepsPerSecond }.
 // Also runs under Node's worker_threads (for the tests), where the port is parentPort.
 
-import { loadEngine } from './engine.js';
+import { loadTrainEngine } from './engine-train.js';
 
 function openPort() {
   if (typeof self !== 'undefined' && typeof self.postMessage === 'function') {
@@ -116,7 +116,7 @@ function inspect({ id, run, tokens }) {
 
 async function load({ simd }) {
   try {
-    engine = await loadEngine(typeof simd === 'boolean' ? { simd } : undefined);
+    engine = await loadTrainEngine(typeof simd === 'boolean' ? { simd } : undefined);
     port.post({ type: 'ready' });
   } catch (e) {
     port.post(failure(null, e));

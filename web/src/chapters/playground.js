@@ -1,5 +1,5 @@
-// Lesson 12: the attention playground. A tiny attention-only transformer (engine.trainer) learns
-// a toy task in a Web Worker (../train-client.js, ../train-worker.js); the page draws the loss
+// Lesson 12: the attention playground. A tiny attention-only transformer (../engine-train.js)
+// learns a toy task in a Web Worker (../train-client.js, ../train-worker.js); the page draws the loss
 // and accuracy curves and every head's attention on the task's fixed probe sequence after each
 // chunk of steps. A second model can train next to it with √d_k scaling or the positional
 // encoding switched. The state in the hash (task, sizes, learning rate, seed, switches and the
@@ -9,10 +9,25 @@ import { h, setText } from '../views/dom.js';
 import { fmt } from '../format.js';
 import { createLineChart } from '../views/line-chart.js';
 import { createTrainClient } from '../train-client.js';
+import { loadTrainEngine } from '../engine-train.js';
 import { createPredict } from './predict.js';
 import { heatmapFigure, drawFigure, intInput, selectInput, splitTokens } from './figures.js';
 import strings from './playground.strings.js';
 import meta, { TASKS, POSITIONS, COMPARES } from './playground.meta.js';
+
+// The trainer is a wasm module of its own (engine-train.js), loaded with this chapter: no other
+// lesson carries it. Like the page's engine, it is the best build the browser supports. The
+// training runs in train-worker.js; the page's copy answers the question on the untrained model.
+let trainEngine = await loadTrainEngine();
+
+// A trainer of this configuration. If the trainer's module stopped, a fresh one is loaded and
+// the call throws the engine's 'engine-stopped' error (the page reloads and redraws).
+function trainer(config) {
+  if (trainEngine.stopped) {
+    loadTrainEngine().then((fresh) => { trainEngine = fresh; }, () => {});
+  }
+  return trainEngine.trainer(config);
+}
 
 const D_MODELS = [16, 32, 64, 128];
 const RATES = [0.0003, 0.001, 0.003, 0.01, 0.03];
@@ -443,7 +458,7 @@ export default {
     // The untrained model of this configuration on the held-out batch (for the question).
     const config = JSON.stringify(configOf(c.state));
     if (!ui.untrained || ui.untrained.config !== config) {
-      const t = c.engine.trainer(configOf(c.state));
+      const t = trainer(configOf(c.state));
       try {
         ui.untrained = { config, ...t.evaluate() };
       } finally {
