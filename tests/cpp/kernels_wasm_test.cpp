@@ -127,6 +127,47 @@ TEST(WasmSimd, GemmLargeShapesBitIdentical) {
   }
 }
 
+// The ends of the micro-kernel's step loop and of its blocks: an empty inner dimension (k = 0:
+// every output is 0, nothing read), and inputs in the overflow range, whose products and sums
+// reach inf and NaN (inf - inf) in the same outputs as the scalar reference, with the same
+// finite floats elsewhere; every row tail (m % 4 = 1..3) and panel tail (n % 8 = 1..7).
+TEST(WasmSimd, GemmEmptyAndOverflowRange) {
+  const float big = 3e19f;  // big * big = 9e38 > FLT_MAX: one product overflows
+  for (int m : {1, 2, 3, 4, 5, 6, 7, 8, 9})
+    for (int n : {1, 3, 7, 8, 9, 15, 16, 17})
+      for (int k : {0, 1, 2, 5, 9}) {
+        const int offset = (m + n + k) % 4;
+        Buffer a(inputs(m * k, m * 7 + k, -big, big), offset);
+        Buffer bt(inputs(n * k, n * 5 + k, -big, big), 3 - offset);  // (n, k) for abt
+        Buffer b(inputs(k * n, n * 3 + k, -big, big), (offset + 2) % 4);  // (k, n) for ab
+        for (bool transposed : {true, false}) {
+          std::vector<float> want(m * n, -7.0f), got(m * n + 1, -7.0f);
+          if (transposed) {
+            gemm_abt_scalar(a.data, bt.data, want.data(), m, n, k);
+            gemm_abt_wasmsimd(a.data, bt.data, got.data(), m, n, k);
+          } else {
+            gemm_ab_scalar(a.data, b.data, want.data(), m, n, k);
+            gemm_ab_wasmsimd(a.data, b.data, got.data(), m, n, k);
+          }
+          ASSERT_EQ(got.back(), -7.0f) << "wrote past c: " << m << "x" << n << "x" << k;
+          int overflowed = 0;
+          for (int j = 0; j < m * n; ++j) {
+            if (k == 0) ASSERT_EQ(got[j], 0.0f);
+            if (std::isnan(want[j])) {
+              ASSERT_TRUE(std::isnan(got[j])) << (transposed ? "abt " : "ab ") << m << "x" << n
+                                              << "x" << k << " j=" << j;
+            } else {
+              ASSERT_EQ(got[j], want[j]) << (transposed ? "abt " : "ab ") << m << "x" << n
+                                         << "x" << k << " j=" << j;
+            }
+            overflowed += !std::isfinite(want[j]);
+          }
+          // the inputs reach the overflow range: some outputs are inf or NaN once k >= 2
+          if (k >= 2 && m * n >= 8) ASSERT_GT(overflowed, 0) << m << "x" << n << "x" << k;
+        }
+      }
+}
+
 // Relative difference in double (NaN equal to NaN, inf to inf of the same sign).
 void expect_close(const float* got, const float* want, int n, double rel, const char* what) {
   for (int j = 0; j < n; ++j) {
