@@ -22,19 +22,17 @@ after(async () => { await lab?.close(); });
 const settle = (page) => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
 
 // Moves the page to a chapter's step (by the hash) and waits until the page shows it: chapters
-// load on first use, so the hash alone says nothing yet.
+// load on first use, so the hash alone says nothing yet. A navigation that does not land is a
+// failure (hash navigation: hash-navigation.test.js).
 async function go(page, lesson, stage, lang) {
   await page.evaluate((h) => { location.hash = h; }, `lesson=${lesson}${stage ? `&stage=${stage}` : ''}&lang=${lang}`);
   const there = ([l, st]) => document.querySelector(`article.chapter-${l}`)
     && (!st || document.querySelector(`.stepper .step[aria-current="step"][data-stage="${st}"]`));
   // Polled on a timer, not on animation frames, which a busy headless page may not produce.
-  const landed = await page.waitForFunction(there, [lesson, stage], { polling: 100, timeout: 15000 }).then(() => true, () => false);
-  if (!landed) {
-    // Hash navigation has its own tests; this one checks what is drawn: get there through the state.
-    console.log(`axe: the hash navigation to ${lesson}/${stage} had not landed after 15 s`);
-    await page.evaluate(([l, st, lg]) => window.attentionLab.set({ lesson: l, lang: lg, ...(st ? { stage: st } : {}) }), [lesson, stage, lang]);
-    await page.waitForFunction(there, [lesson, stage], { polling: 100 });
-  }
+  await page.waitForFunction(there, [lesson, stage], { polling: 100, timeout: 60000 }).catch(async (e) => {
+    const seen = await page.evaluate(() => ({ hash: location.hash, lesson: window.attentionLab.state.lesson, stage: window.attentionLab.state.stage }));
+    throw new Error(`the hash navigation to ${lesson}/${stage} did not land: ${JSON.stringify(seen)} (${e.message.split('\n')[0]})`);
+  });
   await settle(page);
 }
 

@@ -21,7 +21,7 @@ const notice = $('#notice');
 let state = null;     // the one state object (replaced, never mutated)
 let engine = null;
 let running = null;   // the chapter on screen, as mounted by the shell
-let lastHash = '';    // what we wrote, so our own writes are not read back
+let started = false;  // the first chapter is on screen (until then start() reads the hash)
 
 // A chapter's meta (id, title, state) always; the whole chapter once it has loaded.
 const chapterOf = (id) => loadedChapter(id) || chapters.find((c) => c.id === id) || chapters[0];
@@ -41,22 +41,31 @@ async function readHash() {
 // Rewrites are throttled (at most one per HASH_MS, the last one always lands) because
 // browsers slow down pages that call replaceState too often, e.g. while a slider is dragged.
 const HASH_MS = 200;
-// A navigation the page did not write (a link, a typed address, Back) has its hashchange on
-// the way: a pending write must not overwrite it, so the write is dropped and the handler
-// writes the state it reads.
+// A navigation the page did not write (a link, a typed or pasted address, Back or Forward)
+// always wins over the state on screen. From the moment the address changes until the page has
+// drawn what it asks for (its chapter may still be loading), the page writes nothing into the
+// address: a rewrite still pending from the state before is dropped (it would overwrite the
+// learner's hash, or the entry Back went to), and so are the writes of any change made
+// meanwhile. The navigation then writes its own state's hash.
 let hashTimer = 0;
 let hashWrittenAt = -Infinity;
-let shownHash = null;  // what the address bar showed after our last write
+let stateHash = '';    // the hash of the state (the address shows it once the rewrite has landed)
+let shownHash = null;  // what the address showed after our last write: anything else is a navigation
+const navigationOnItsWay = () => shownHash !== null && location.hash !== shownHash;
 function flushHash() {
   clearTimeout(hashTimer);
   hashTimer = 0;
+  if (navigationOnItsWay()) return;
   hashWrittenAt = performance.now();
-  if (shownHash !== null && location.hash !== shownHash) return;
-  if (location.hash !== lastHash) history.replaceState(null, '', lastHash);
+  if (location.hash !== stateHash) history.replaceState(null, '', stateHash);
   shownHash = location.hash;
 }
+function dropPendingHash() {
+  clearTimeout(hashTimer);
+  hashTimer = 0;
+}
 function writeHash() {
-  lastHash = '#' + serializeHash(state, schema, base);
+  stateHash = '#' + serializeHash(state, schema, base);
   if (hashTimer) return;
   const wait = hashWrittenAt + HASH_MS - performance.now();
   if (wait <= 0) flushHash();
@@ -66,9 +75,9 @@ function writeHash() {
 // returns to exactly what was on screen), then the new one is pushed.
 function pushHash() {
   if (hashTimer) flushHash();
-  if (shownHash !== null && location.hash !== shownHash) return; // a navigation is on its way
-  lastHash = '#' + serializeHash(state, schema, base);
-  if (location.hash !== lastHash) history.pushState(null, '', lastHash);
+  stateHash = '#' + serializeHash(state, schema, base);
+  if (navigationOnItsWay()) return;
+  if (location.hash !== stateHash) history.pushState(null, '', stateHash);
   hashWrittenAt = performance.now();
   shownHash = location.hash;
 }
@@ -149,8 +158,13 @@ function applyHide() {
 // ---- chapters -----------------------------------------------------------------------------
 
 // The chapter on screen, as a token: set() calls from a chapter that has been left (a text
-// field that commits its edit as it is removed from the page) are ignored.
+// field that commits its edit as it is removed from the page) are ignored, and so are those
+// from the chapter a hash navigation is leaving (navigating: its state is about to be replaced).
 let mounted = null;
+let navigating = false;
+// Hash navigations so far: one whose chapter is still loading when a newer one comes is dropped,
+// and so is a change of chapter through set() whose chapter was still loading.
+let navigation = 0;
 
 function enterChapter() {
   mounted = null;
@@ -167,7 +181,7 @@ function enterChapter() {
   try {
     const token = {};
     mounted = token;
-    const env = { state: () => state, set: (patch) => (mounted === token ? set(patch) : []), engine, lang, notify, engineStopped: restartEngine, chapters, schema };
+    const env = { state: () => state, set: (patch) => (mounted === token && !navigating ? set(patch) : []), engine, lang, notify, engineStopped: restartEngine, chapters, schema };
     running = mountChapter(ch, root, env);
     runUpdate();
   } catch (e) {
@@ -209,7 +223,8 @@ function set(patch) {
   if (!check.ok) return check.errors;
   // Another chapter that has not loaded yet: the state changes once it has.
   if (patch.lesson !== undefined && !loadedChapter(patch.lesson)) {
-    loadChapter(patch.lesson).then(() => set(patch), (e) => notify(shellT(state.lang, 'chapterError', { msg: e.message })));
+    const nav = navigation;
+    loadChapter(patch.lesson).then(() => { if (nav === navigation) set(patch); }, (e) => notify(shellT(state.lang, 'chapterError', { msg: e.message })));
     return [];
   }
   const prev = state;
@@ -259,25 +274,40 @@ document.querySelector('.skip-link').addEventListener('click', (e) => {
 // A link, a typed address, Back or Forward: the state is read from the hash and the chapter
 // drawn again from it alone (an edit left uncommitted in a field is dropped with the field).
 window.addEventListener('hashchange', () => {
-  shownHash = location.hash;
-  if (location.hash === lastHash) return;
-  if (state && isAnchor(location.hash)) {
+  if (!started) return; // start() reads the address once the page has loaded
+  const nav = ++navigation;
+  dropPendingHash();
+  if (location.hash === stateHash) {
+    // What is on screen already (a navigation whose chapter is still loading is dropped).
+    navigating = false;
+    shownHash = location.hash;
+    return;
+  }
+  if (isAnchor(location.hash)) {
+    // An anchor of the page: the focus goes there and the state's hash is put back.
+    navigating = false;
     const id = location.hash.slice(1);
-    history.replaceState(null, '', lastHash || '#');
+    history.replaceState(null, '', stateHash || '#');
     shownHash = location.hash;
     goToAnchor(id);
     return;
   }
-  mounted = null;
-  const asked = location.hash;
+  navigating = true;
   readHash().then(({ state: s, problems }) => {
-    if (location.hash !== asked) return; // a newer link arrived while the chapter loaded
+    if (nav !== navigation) return; // a newer navigation came while the chapter loaded
+    navigating = false;
     state = s;
+    shownHash = location.hash; // the learner's hash: rewritten as the state's
     writeHash();
     notice.hidden = true;
     notifyProblems(problems);
-    if (engine) enterChapter();
-  }, (e) => notify(shellT(state.lang, 'chapterError', { msg: e.message })));
+    enterChapter();
+  }, (e) => {
+    if (nav !== navigation) return;
+    navigating = false;
+    shownHash = location.hash;
+    notify(shellT(state.lang, 'chapterError', { msg: e.message }));
+  });
 });
 
 async function start() {
@@ -288,21 +318,30 @@ async function start() {
   state = { ...raw, stage: '' };
   renderShell();
   $('#loading').textContent = shellT(state.lang, 'loading');
-  try {
-    const first = await readHash();
-    state = first.state;
-    notifyProblems(first.problems);
-  } catch (e) {
-    $('#loading').textContent = shellT(state.lang, 'chapterError', { msg: e.message });
-    return;
+  // A hash set while the page loads (a link followed, Back) is read again: the latest wins.
+  let first, asked;
+  for (;;) {
+    asked = location.hash;
+    try {
+      first = await readHash();
+    } catch (e) {
+      $('#loading').textContent = shellT(state.lang, 'chapterError', { msg: e.message });
+      return;
+    }
+    try {
+      engine = await engineLoad;
+    } catch (e) {
+      $('#loading').textContent = shellT(state.lang, 'engineFailed', { msg: e.message });
+      return;
+    }
+    if (isAnchor(location.hash)) history.replaceState(null, '', location.pathname + location.search + asked);
+    if (location.hash === asked) break;
   }
-  try {
-    engine = await engineLoad;
-  } catch (e) {
-    $('#loading').textContent = shellT(state.lang, 'engineFailed', { msg: e.message });
-    return;
-  }
+  state = first.state;
+  notifyProblems(first.problems);
+  shownHash = location.hash;
   writeHash();
+  started = true;
   enterChapter();
   await formulasReady; // ready: the chapter is drawn, its formulas too
   document.documentElement.dataset.ready = 'true';
