@@ -87,13 +87,14 @@ val multi_head(val args) {
   a.mask = in.matrix("mask", true);
   a.causal = in.flag("causal");
   a.key_padding = in.flags("keyPadding", limits::kMaxTokens);
+  a.stages = in.flag("stages", true);
   if (in.error.empty()) in.error = attn::check_multi_head(a);
   if (!in.error.empty()) return failure(in.error);
 
   attn::MultiHeadResult r = attn::multi_head(a);
   if (!r.error.empty()) return failure(r.error);
   val heads = val::array();
-  for (const attn::AttendResult& h : r.heads) heads.call<void>("push", attend_to_js(h, true));
+  for (const attn::AttendResult& h : r.heads) heads.call<void>("push", attend_to_js(h, a.stages));
   val out = val::object();
   out.set("heads", heads);
   out.set("concat", to_js(r.concat));

@@ -68,6 +68,7 @@ MultiHeadResult multi_head(const MultiHeadArgs& args) {
     head.mask = args.mask;
     head.causal = args.causal;
     head.key_padding = args.key_padding;
+    head.stages = args.stages;  // the same output and entropy either way, bit for bit
     r.heads.push_back(attend(head));
     if (!r.heads.back().error.empty()) {
       r.error = "heads: head " + std::to_string(h) + ": " + r.heads.back().error;

@@ -25,10 +25,11 @@ struct MultiHeadArgs {
   Matrix mask;                   // (n_q, n_k) 0/1 or empty
   bool causal = false;
   std::vector<bool> key_padding; // n_k or empty
+  bool stages = true;            // false: each head keeps only output, entropy, fully_masked_rows
 };
 
 struct MultiHeadResult {
-  std::vector<AttendResult> heads;  // one scaled-dot attend() per head
+  std::vector<AttendResult> heads;  // one scaled-dot attend() per head (stages as args.stages)
   Matrix concat;                    // (n_q, d_model) head outputs side by side
   Matrix output;                    // (n_q, d_model) concat Woᵀ + bo
   Error error;                      // not empty when a stage would leave float32 (see attend)

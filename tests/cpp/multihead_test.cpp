@@ -52,6 +52,46 @@ void expect_matches_reference(const MultiHeadArgs& a) {
   EXPECT_MATRIX_NEAR(r.output, want.output, 1e-5);
 }
 
+// stages = false: each head keeps only output, entropy and fully_masked_rows, the same floats
+// as with every stage (and so against the double reference too); no head holds an (n_q, n_k)
+// matrix.
+TEST(MultiHead, OutputOnlyHeadsEqualAllStagesBitForBit) {
+  for (int variant = 0; variant < 4; variant++) {
+    MultiHeadArgs a = random_mha(6, 6, 16, 16, 16, 4, variant % 2 == 0, 80 + variant);
+    if (variant == 1) a.causal = true;
+    if (variant == 2) a.key_padding = {false, true, false, false, true, false};
+    if (variant == 3) {
+      a.mask = Matrix(6, 6, 1.0f);
+      for (int j = 0; j < 6; j++) a.mask.at(2, j) = 0.0f;  // a fully masked row
+      a.mask.at(0, 3) = 0.0f;
+    }
+    ASSERT_EQ(attn::check_multi_head(a), "");
+    MultiHeadResult all = attn::multi_head(a);
+    a.stages = false;
+    MultiHeadResult lean = attn::multi_head(a);
+    ASSERT_EQ(lean.error, "");
+    ASSERT_EQ(lean.heads.size(), all.heads.size());
+    ref::MultiHead want = ref::multi_head(
+        ref::from(a.query), ref::from(a.key), ref::from(a.value), a.heads, ref::from(a.wq),
+        ref::from(a.wk), ref::from(a.wv), ref::from(a.wo), vec(a.bq), vec(a.bk), vec(a.bv),
+        vec(a.bo), a.mask.empty() ? ref::Mat{} : ref::from(a.mask), a.causal, a.key_padding);
+    for (std::size_t h = 0; h < lean.heads.size(); h++) {
+      const attn::AttendResult& l = lean.heads[h];
+      EXPECT_TRUE(l.scores.empty() && l.scaled.empty() && l.mask.empty() && l.masked.empty() &&
+                  l.weights.empty())
+          << "variant " << variant << " head " << h;
+      EXPECT_EQ(l.output.data, all.heads[h].output.data) << "variant " << variant << " head " << h;
+      EXPECT_EQ(l.entropy, all.heads[h].entropy) << "variant " << variant << " head " << h;
+      EXPECT_EQ(l.fully_masked_rows, all.heads[h].fully_masked_rows);
+      if (variant == 3) EXPECT_EQ(l.fully_masked_rows, std::vector<int>{2});
+      if (variant != 3) EXPECT_MATRIX_NEAR(l.output, want.heads[h].output, 1e-5) << "head " << h;
+    }
+    EXPECT_EQ(lean.concat.data, all.concat.data) << "variant " << variant;
+    EXPECT_EQ(lean.output.data, all.output.data) << "variant " << variant;
+    if (variant != 3) EXPECT_MATRIX_NEAR(lean.output, want.output, 1e-5);
+  }
+}
+
 TEST(MultiHead, LinearMatchesReference) {
   Matrix x = ref::random_matrix(4, 6, 70), w = ref::random_matrix(3, 6, 71);
   Matrix b = ref::random_matrix(1, 3, 72);

@@ -110,6 +110,7 @@ export const CASES = [
   ['type', 'attend', 'causal', (e) => e.attend(att({ causal: 'yes' })), /^expected true or false, got 'yes'$/],
   ['type', 'attend', 'stages', (e) => e.attend(att({ stages: 0 })), /^expected true or false, got 0$/],
   ['type', 'attend', 'reverseCausal', (e) => e.attend(att({ reverseCausal: new Boolean(true) })), /^expected true or false, got an object$/],
+  ['type', 'multiHead', 'stages', (e) => e.multiHead(mh({ stages: 'no' })), /^expected true or false, got 'no'$/],
   ['type', 'multiHead', 'heads', (e) => e.multiHead(mh({ heads: 2.5 })), /^expected an integer from 1 to 64, got 2\.5$/],
   ['type', 'multiHead', 'heads', (e) => e.multiHead(mh({ heads: '2' })), /^expected an integer from 1 to 64, got '2'$/],
   ['type', 'sinusoidal', 'n', (e) => e.sinusoidal({ n: 4n, d: 4 }), /^expected an integer from 1 to 2048, got a BigInt$/],

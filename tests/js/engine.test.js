@@ -364,6 +364,31 @@ for (const simd of [true, false]) {
       expectMatrix('causal output', g.output, w.output);
     });
 
+    test('multiHead stages: false: each head is attend()\'s stages: false result, the same numbers', () => {
+      const x = randomRows(5, 8, 46);
+      const W = (seed) => randomRows(8, 8, seed);
+      const mask = randomRows(5, 5, 51).map((row, i) => row.map((v) => (i === 3 ? 0 : v > -0.5 ? 1 : 0)));
+      for (const extra of [{}, { causal: true }, { causal: true, keyPadding: [false, true, false, false, false] }, { mask }]) {
+        const args = { query: x, key: x, value: x, heads: 4, Wq: W(47), Wk: W(48), Wv: W(49), Wo: W(50), ...extra };
+        const all = engine.multiHead(args);
+        const lean = engine.multiHead({ ...args, stages: false });
+        const want = multiHeadRef(args);
+        assert.deepEqual(Object.keys(lean).sort(), ['concat', 'heads', 'output']);
+        assert.equal(lean.heads.length, 4);
+        lean.heads.forEach((h, i) => {
+          assert.deepEqual(Object.keys(h).sort(), ['entropy', 'fullyMaskedRows', 'output', 'overflow']);
+          assert.deepEqual(h.output, all.heads[i].output);  // bit for bit
+          assert.deepEqual(h.entropy, all.heads[i].entropy);
+          assert.deepEqual(h.fullyMaskedRows, all.heads[i].fullyMaskedRows);
+          assert.equal(h.overflow, all.heads[i].overflow);
+          expectMatrix(`lean head ${i} output`, h.output, want.heads[i].output);
+        });
+        assert.deepEqual(lean.concat, all.concat);
+        assert.deepEqual(lean.output, all.output);
+        expectMatrix('lean output', lean.output, want.output);
+      }
+    });
+
     // ---- experiments and helpers -------------------------------------------------------------------
 
     test('varianceExperiment: Var(q·k) ≈ d_k, ≈ 1 after scaling, histogram consistent', () => {

@@ -332,10 +332,12 @@ function makeEngine(mod, simd, forget) {
     },
 
     // Multi-head attention with torch.nn.MultiheadAttention's conventions (batch_first, no dropout).
+    // With stages: false each head is attend()'s stages: false result { output, entropy,
+    // fullyMaskedRows, overflow }: no (n_q, n_k) copies.
     multiHead(options) {
       const o = checkOptions('multiHead', options, [
         'query', 'key', 'value', 'heads', 'Wq', 'Wk', 'Wv', 'Wo', 'bq', 'bk', 'bv', 'bo',
-        'mask', 'causal', 'keyPadding',
+        'mask', 'causal', 'keyPadding', 'stages',
       ]);
       const r = run('multiHead', {
         query: matrix('query', o.query),
@@ -353,6 +355,7 @@ function makeEngine(mod, simd, forget) {
         mask: mask(o.mask),
         causal: scalarArg(o.causal),
         keyPadding: keyPadding(o.keyPadding),
+        stages: scalarArg(o.stages),
       });
       return { heads: r.heads.map(attendResult), concat: r.concat, output: r.output };
     },
