@@ -235,6 +235,7 @@ function curves(c, v, names) {
   const series = (key) => names.filter((n) => hist[n] && hist[n][key].length)
     .map((n) => ({ name: label(n), color: COLORS[n], mark: 'line', points: hist[n][key] }));
   const loss = series('loss'), acc = series('acc');
+  v.lossBox.hidden = !loss.length;  // the training loss has no point before the first steps
   if (loss.length) v.loss.update({ series: loss, caption: v.lossCaption, digits: 3 });
   if (acc.length) v.acc.update({ series: acc, caption: v.accCaption, yDomain: [0, 1], digits: 3 });
 }

@@ -12,6 +12,7 @@ import { scaleLinear, scaleLog } from 'd3-scale';
 import { axisBottom, axisLeft } from 'd3-axis';
 import { select } from 'd3-selection';
 import { line } from 'd3-shape';
+import { format } from 'd3-format';
 import { fmt, colonAfter, periodAfter } from '../format.js';
 import { createChartFrame, drawAxes } from './chart-frame.js';
 
@@ -45,6 +46,7 @@ export function createLineChart(parent, { label = '', xLabel = 'x', yLabel = 'y'
     const xs = all.map((p) => p.x);
     const ys = all.map((p) => p.y).filter((v) => Number.isFinite(v) && (!yLog || v > 0));
     const xd = [Math.min(...xs), Math.max(...xs)];
+    if (xd[0] === xd[1]) xd[1] = xd[0] + 1;  // a single x (the first step of a run): a unit-wide axis
     const yd = yDomain || [yLog ? Math.min(...ys) : Math.min(0, ...ys), Math.max(...ys)];
     const x = (xLog ? scaleLog().base(2) : scaleLinear()).domain(xd).range([m.left, w - m.right]);
     const y = (yLog ? scaleLog().base(10) : scaleLinear()).domain(yd).range([height - m.bottom, m.top]);
@@ -52,6 +54,7 @@ export function createLineChart(parent, { label = '', xLabel = 'x', yLabel = 'y'
     const root = select(frame.svg);
     const xAxis = axisBottom(x);
     if (xLog) xAxis.tickValues(powerTicks(x, w >= 450 ? 1 : 2)).tickFormat((v) => String(v));
+    else if (xs.every(Number.isInteger)) xAxis.tickValues(x.ticks(6).filter(Number.isInteger)).tickFormat(format(',d'));
     else xAxis.ticks(6);
     const yAxis = axisLeft(y);
     if (yLog) yAxis.tickValues(powerTicks(y)).tickFormat((v) => (v >= 1 ? String(v) : String(+v.toPrecision(1))));
@@ -74,7 +77,7 @@ export function createLineChart(parent, { label = '', xLabel = 'x', yLabel = 'y'
           .attr('fill', 'none').attr('stroke', se.color).attr('stroke-width', 2)
           .attr('stroke-dasharray', se.dash || null);
       }
-      if (se.mark !== 'line') {
+      if (se.mark !== 'line' || pts.length === 1) {  // a line of one point is drawn as its point
         g.selectAll('circle').data(pts).join('circle')
           .attr('cx', (p) => x(p.x)).attr('cy', (p) => y(p.y)).attr('r', 4)
           .attr('fill', se.color).attr('stroke', '#fff');
