@@ -158,6 +158,29 @@ test('an iframe deep link lands on the stage with the controls hidden, and repor
   await page.closeAll();
 });
 
+test('a hash navigation in the frame wins over a rewrite of the state before it that was still waiting', async () => {
+  const page = await openPage('embed.html#lesson=pipeline&stage=weights');
+  await labReady(page, '#lab');
+  // the masks chapter's code is held at the network, so the navigation is certainly still loading
+  let release;
+  const released = new Promise((r) => { release = r; });
+  await page.route(/\/assets\/masks-[\w-]+\.js$/, async (route) => { await released; await route.continue(); });
+  const during = await page.evaluate(async () => {
+    document.getElementById('lab').set({ temperature: 2 });  // its hash is written up to 200 ms later
+    location.hash = '#lesson=masks&stage=padding';
+    await new Promise((r) => setTimeout(r, 1000));
+    return location.hash;
+  });
+  assert.equal(during, '#lesson=masks&stage=padding');
+  release();
+  await page.waitForFunction(() => document.getElementById('lab').state?.lesson === 'masks' && /lesson=masks/.test(location.hash), null, { timeout: 60000 });
+  const s = await labReady(page, '#lab');
+  assert.deepEqual([s.lesson, s.stage], ['masks', 'padding']);
+  assert.match(await page.evaluate(() => location.hash), /stage=padding/);
+  assert.deepEqual(page.errors, []);
+  await page.closeAll();
+});
+
 test('hostile postMessage payloads are ignored; a valid one from the parent is applied, the same from a sibling frame is not', async () => {
   const page = await openPage('test/frames.html');
   await page.waitForFunction(() => [...document.querySelectorAll('iframe')].every((f) => f.contentDocument?.getElementById('lab')?.state), null, { timeout: 60000 });

@@ -19,11 +19,6 @@ import { registerOffline } from './offline.js';
 const lab = document.getElementById('lab');
 const framed = window.parent !== window;
 
-// The frame's own link follows the lesson (a reload keeps it); the element reads it whole.
-const readHash = () => lab.setAttribute('state', location.hash.replace(/^#/, ''));
-readHash();
-window.addEventListener('hashchange', readHash);
-
 function post(message) {
   if (framed) window.parent.postMessage({ source: FRAME_SOURCE, version: PROTOCOL_VERSION, ...message }, '*');
 }
@@ -50,6 +45,18 @@ function writeHash(hash) {
     if (location.hash !== pendingHash) history.replaceState(null, '', pendingHash);
   }, HASH_MS);
 }
+
+// The frame's own link follows the lesson (a reload keeps it); the element reads it whole. A
+// hash navigation (the parent setting the frame's src, Back, an edited address) drops a rewrite
+// of the state before it that is still waiting: the navigation's own state is written when the
+// element reaches it.
+function readHash() {
+  clearTimeout(hashTimer);
+  hashTimer = 0;
+  lab.setAttribute('state', location.hash.replace(/^#/, ''));
+}
+readHash();
+window.addEventListener('hashchange', readHash);
 
 let lastStage = '';
 lab.addEventListener('attention-lab-change', (e) => {
