@@ -6,15 +6,21 @@
 import { fmt, valuesLabel, colonAfter } from '../format.js';
 import { h } from './dom.js';
 import { createSaveButtons } from './save.js';
-import { segmentStyle } from './segments.js';
+import { segmentStyle, patternShapes } from './segments.js';
 
 // Paints el with key k's colour and pattern (the pattern in the key's ink colour, half opaque).
 function paint(el, k) {
-  const { background, ink, pattern } = segmentStyle(k);
+  const { background, ink, pattern, patternOpacity } = segmentStyle(k);
   el.classList.add(`seg-pattern-${pattern}`);
   el.style.backgroundColor = background;
-  el.style.setProperty('--pat', ink === '#000' ? 'rgba(0, 0, 0, 0.45)' : 'rgba(255, 255, 255, 0.55)');
+  el.style.setProperty('--pat', `rgba(${ink === '#000' ? '0, 0, 0' : '255, 255, 255'}, ${patternOpacity})`);
   return { background, ink };
+}
+
+// Key k's pattern over a rectangle of a saved figure, as the page paints it (paint above).
+function pattern(k, x, y, w, h) {
+  const { ink, pattern: name, patternOpacity } = segmentStyle(k);
+  return patternShapes(name, x, y, w, h, ink, patternOpacity);
 }
 
 // The swatch of key k: its colour and pattern.
@@ -48,14 +54,14 @@ export function createStacked(parent, { label = '', legend: withLegend = true } 
       if (!(Number.isFinite(v) && v > 0)) return;
       const { background, ink: fg } = segmentStyle(i);
       const w = ((W - 16) * v) / total;
-      items.push({ t: 'rect', x, y: top, w, h: barH, fill: background });
+      items.push({ t: 'rect', x, y: top, w, h: barH, fill: background }, ...pattern(i, x, top, w, barH));
       if (v >= 0.08) items.push({ t: 'text', x: x + w / 2, y: top + barH / 2, text: labels[i], size: 12, fill: fg, anchor: 'middle', baseline: 'middle' });
       x += w;
     });
     items.push({ t: 'rect', x: 8, y: top, w: W - 16, h: barH, fill: 'none', stroke: '#8a92a0', sw: 1 });
     vals.forEach((v, i) => {
       const y = top + barH + 22 + i * 20;
-      items.push({ t: 'rect', x: 8, y: y - 10, w: 12, h: 12, fill: segmentStyle(i).background });
+      items.push({ t: 'rect', x: 8, y: y - 10, w: 12, h: 12, fill: segmentStyle(i).background }, ...pattern(i, 8, y - 10, 12, 12));
       items.push({ t: 'text', x: 26, y, text: `${labels[i]} ${fmt(v, digits)}`, size: 12, fill: ink, anchor: 'start', baseline: 'alphabetic' });
     });
     return { width: W, height: top + barH + 22 + vals.length * 20, items };
