@@ -36,6 +36,7 @@ test('no CSP violation on any chapter, in either language, while drawing formula
       const response = await page.goto(lab.url + `#${hash}&lang=${lang}`);
       assert.equal(response.headers()['content-security-policy'], POLICY);
       await page.waitForFunction(() => document.documentElement.dataset.ready === 'true', null, { timeout: 60000 });
+      await page.evaluate(() => window.attentionLab.formulas()); // KaTeX loads on demand
       // KaTeX's fonts and the favicon have loaded (or been refused) by now.
       await page.evaluate(() => document.fonts.ready);
       await page.waitForTimeout(300);

@@ -300,6 +300,7 @@ test('after a first visit the tutorial and the iframe entry reload without a net
   await page.waitForFunction(() => document.documentElement.dataset.ready === 'true', null, { timeout: 60000 });
   assert.equal(await page.evaluate(() => window.attentionLab.state.stage), 'weights');
   assert.ok(await page.locator('main .hm-plot').first().isVisible());
+  await page.evaluate(() => window.attentionLab.formulas()); // KaTeX, loaded on demand, from the cache
   assert.ok(await page.locator('main .katex').first().isVisible(), 'formulas drawn offline');
   // Another lesson (a chunk not loaded before) and the iframe entry, still offline.
   await page.evaluate(() => { location.hash = 'lesson=scaling&stage=variance&labSamples=1000'; });

@@ -66,7 +66,9 @@ export async function start({ headers } = {}) {
   return { url: server.url, browser, open, close };
 }
 
-// Waits until the page has loaded the engine and drawn its chapter.
+// Waits until the page has loaded the engine and drawn its chapter, formulas included (KaTeX
+// otherwise loads only when a formula nears the screen or at the first click or key press).
 export async function ready(page) {
   await page.waitForFunction(() => document.documentElement.dataset.ready === 'true', null, { timeout: 60000 });
+  await page.evaluate(() => window.attentionLab?.formulas?.());
 }

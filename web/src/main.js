@@ -7,7 +7,7 @@ import { chapters, loadChapter, loadedChapter, stageInChapter } from './chapters
 import { mountChapter } from './chapters/shell.js';
 import { buildSchema, parseHash, serializeHash, validatePatch } from './state.js';
 import { applyHide as hideGroups } from './hide.js';
-import { formulasReady } from './views/formula.js';
+import { drawFormulas } from './views/formula.js';
 import { registerOffline } from './offline.js';
 import { detectLang, t as shellT, reason, clip, LANG_NAMES, HTML_LANG } from './i18n.js';
 
@@ -343,10 +343,9 @@ async function start() {
   writeHash();
   started = true;
   enterChapter();
-  await formulasReady; // ready: the chapter is drawn, its formulas too
-  document.documentElement.dataset.ready = 'true';
-  // For the console, course pages and tests: the engine and the state.
-  window.attentionLab = { get engine() { return engine; }, schema, get state() { return state; }, set };
+  document.documentElement.dataset.ready = 'true'; // the chapter is drawn (its formulas on demand)
+  // For the console, course pages and tests: the engine, the state, and drawing every formula now.
+  window.attentionLab = { get engine() { return engine; }, schema, get state() { return state; }, set, formulas: drawFormulas };
   registerOffline();
 }
 

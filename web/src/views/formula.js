@@ -1,29 +1,53 @@
 // KaTeX rendered into an element; skips the work when the TeX did not change.
 //
-// KaTeX (the largest script of the page) loads beside the first chapter, not before it, and the
-// first formulas are typeset in a task of their own after the one that drew the chapter: the
-// first figures reach the screen without waiting for either. formulasReady resolves once KaTeX
-// is there and every formula asked for until then is drawn; from then on formulas are drawn
-// at once.
+// KaTeX (the largest script of the page, and its fonts after it) loads on demand: when a formula
+// comes within NEAR of the screen, at the learner's first pointer or key press, or when
+// drawFormulas() asks (printing, tests, a course page). Until then a formula keeps its TeX in
+// data-tex and its place on the page (.formula-pending); once KaTeX is there, every formula asked
+// for is drawn, and every later one at once. A lesson whose formulas sit below the fold shows its
+// figures without downloading KaTeX at all.
 
+const NEAR = '200px';
 let katex = null;
-const waiting = new Map(); // element -> display, drawn when formulasReady settles
+let loading = null;
+const waiting = new Set(); // elements with a formula to draw once KaTeX is there
 
-function draw(el, display) {
-  katex.render(el.dataset.tex, el, { displayMode: display, throwOnError: false, strict: 'ignore', output: 'htmlAndMathml' });
+function draw(el) {
+  el.classList.remove('formula-pending');
+  katex.render(el.dataset.tex, el, { displayMode: el.dataset.display === 'true', throwOnError: false, strict: 'ignore', output: 'htmlAndMathml' });
 }
 
-export const formulasReady = import('katex')
-  .then((m) => new Promise((resolve) => { setTimeout(() => resolve(m.default), 0); }))
-  .then((k) => {
-    katex = k;
-    for (const [el, display] of waiting) draw(el, display);
+// Loads KaTeX (once) and draws every formula waiting for it; resolves when they are drawn.
+export function drawFormulas() {
+  loading ??= import('katex').then((m) => {
+    katex = m.default;
+    observer?.disconnect();
+    removeEventListener('pointerdown', drawFormulas, true);
+    removeEventListener('keydown', drawFormulas, true);
+    removeEventListener('beforeprint', drawFormulas);
+    for (const el of waiting) if (el.isConnected) draw(el);
     waiting.clear();
   });
+  return loading;
+}
+
+// Where nothing can tell that a formula is near the screen, KaTeX loads at once.
+const observer = typeof IntersectionObserver === 'function'
+  ? new IntersectionObserver((entries) => { if (entries.some((e) => e.isIntersecting)) drawFormulas(); }, { rootMargin: NEAR })
+  : null;
+if (typeof addEventListener === 'function') {
+  addEventListener('pointerdown', drawFormulas, { capture: true, passive: true });
+  addEventListener('keydown', drawFormulas, { capture: true, passive: true });
+  addEventListener('beforeprint', drawFormulas);
+}
+if (!observer) drawFormulas();
 
 export function renderFormula(el, tex, { display = true } = {}) {
   if (el.dataset.tex === tex) return;
   el.dataset.tex = tex;
-  if (katex) draw(el, display);
-  else waiting.set(el, display);
+  el.dataset.display = String(display);
+  if (katex) return draw(el);
+  el.classList.add('formula-pending');
+  waiting.add(el);
+  observer?.observe(el);
 }

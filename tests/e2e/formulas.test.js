@@ -1,0 +1,61 @@
+// KaTeX on demand (web/src/views/formula.js): a lesson whose formulas sit below the fold draws
+// its figures without fetching KaTeX or its fonts; the script comes when a formula nears the
+// screen or at the first click or key press, and then every formula is drawn.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { start } from './harness.js';
+
+let lab;
+before(async () => { lab = await start(); });
+after(async () => { await lab?.close(); });
+
+// Opens hash and waits for the chapter only (not for its formulas, as harness.ready does).
+async function openChapter(hash) {
+  const page = await lab.open(hash, { wait: false });
+  page.fetched = [];
+  page.on('request', (r) => page.fetched.push(new URL(r.url()).pathname));
+  await page.waitForFunction(() => document.documentElement.dataset.ready === 'true', null, { timeout: 60000 });
+  await page.waitForTimeout(300); // a frame or two for the observer to report what is on screen
+  return page;
+}
+const katexFetched = (page) => page.evaluate(() => performance.getEntriesByType('resource')
+  .filter((e) => /\/katex-[\w-]+\.js$|KaTeX_/.test(e.name)).map((e) => e.name.split('/').pop()));
+
+test('the pipeline lesson draws its heatmaps without KaTeX; scrolling to a formula draws it', async () => {
+  const page = await openChapter('lesson=pipeline&stage=weights&lang=en');
+  assert.ok(await page.locator('main .hm-plot').first().isVisible());
+  assert.deepEqual(await katexFetched(page), [], 'nothing of KaTeX fetched');
+  assert.equal(await page.locator('.katex').count(), 0);
+  const general = page.locator('.formula.general');
+  assert.match(await general.getAttribute('class'), /formula-pending/);
+  assert.match(await general.getAttribute('data-tex'), /\\frac|\\sum|\\exp/, 'the TeX waits in data-tex');
+  assert.ok((await general.boundingBox()).height >= 40, 'a waiting formula keeps its place');
+
+  await page.mouse.wheel(0, 0); // nothing yet: a wheel is not a click or key press
+  await general.evaluate((el) => el.scrollIntoView({ block: 'center' }));
+  await page.waitForSelector('.formula.general .katex', { timeout: 30000 });
+  assert.ok((await katexFetched(page)).some((f) => /^katex-/.test(f)), 'KaTeX fetched once a formula came near');
+  // Every waiting formula is drawn, not only the one on screen; none is left pending.
+  await page.waitForSelector('.formula.live .katex');
+  assert.equal(await page.locator('.formula-pending').count(), 0);
+  assert.match(await page.textContent('.formula.general .katex-mathml'), /max/, 'the stable softmax formula');
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test('the first click or key press loads KaTeX; later formulas are drawn at once', async () => {
+  for (const act of ['click', 'key']) {
+    const page = await openChapter('lesson=pipeline&stage=scores&lang=zh');
+    assert.deepEqual(await katexFetched(page), [], `${act}: nothing of KaTeX before`);
+    if (act === 'click') await page.click('main h2');
+    else await page.keyboard.press('Shift');
+    await page.waitForSelector('.formula.live .katex', { state: 'attached', timeout: 30000 });
+    // A chapter opened afterwards has its formulas drawn as it is drawn.
+    await page.evaluate(() => { location.hash = 'lesson=softmax&lang=zh'; });
+    await page.waitForFunction(() => window.attentionLab.state.lesson === 'softmax' && document.querySelector('main .formula'));
+    assert.equal(await page.locator('main .formula-pending').count(), 0, `${act}: no formula left waiting`);
+    assert.ok(await page.locator('main .formula .katex').count() > 0);
+    assert.deepEqual(page.errors, []);
+    await page.close();
+  }
+});
