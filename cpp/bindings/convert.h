@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -250,5 +251,38 @@ inline val failure(const Error& message) {
   out.set("error", message);
   return out;
 }
+
+// ---- objects kept between calls -------------------------------------------------------------
+
+// A variance run or a trainer lives in the module between calls; JS holds it as a number (its
+// address), and every call looks that number up among the live ones, so a stale or made-up one
+// is an error, not a crash. (Embind's class_ would hand JS an object instead, at about 3 KB
+// gzipped of glue per module.) When the last one goes, the list's own storage goes too, so the
+// allocator's count is back where it was.
+template <typename T>
+class Live {
+ public:
+  double add(std::unique_ptr<T> p) {
+    items_.push_back(std::move(p));
+    return id(items_.back().get());
+  }
+  T* find(double handle) const {
+    for (const auto& p : items_)
+      if (id(p.get()) == handle) return p.get();
+    return nullptr;
+  }
+  void remove(double handle) {
+    for (auto it = items_.begin(); it != items_.end(); ++it) {
+      if (id(it->get()) != handle) continue;
+      items_.erase(it);
+      if (items_.empty()) std::vector<std::unique_ptr<T>>().swap(items_);
+      return;
+    }
+  }
+
+ private:
+  static double id(const T* p) { return static_cast<double>(reinterpret_cast<std::uintptr_t>(p)); }
+  std::vector<std::unique_ptr<T>> items_;
+};
 
 }  // namespace attn::bindings

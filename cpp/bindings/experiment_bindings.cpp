@@ -172,8 +172,8 @@ val variance_sample(val args) {
   return out;
 }
 
-// The variance experiment as an object that grows step by step (attn::VarianceRun). Created by
-// createVarianceRun, owned (and deleted) by its JavaScript wrapper in engine.js.
+// The variance experiment as an object that grows step by step (attn::VarianceRun). Made by
+// createVarianceRun, kept in `runs`, owned (and deleted) by its JavaScript wrapper in engine.js.
 class VarianceRunHandle {
  public:
   explicit VarianceRunHandle(const attn::VarianceRunArgs& a) : run_(a) {}
@@ -193,7 +193,16 @@ class VarianceRunHandle {
   attn::VarianceRun run_;
 };
 
-// { run: VarianceRun } or { error }.
+Live<VarianceRunHandle> runs;
+
+// A live run, or nullptr with its error in *out.
+VarianceRunHandle* find_run(double handle, val* out) {
+  VarianceRunHandle* r = runs.find(handle);
+  if (!r) *out = failure("varianceRun: not a live run (deleted, or not made by createVarianceRun)");
+  return r;
+}
+
+// { run: handle } or { error }.
 val create_variance_run(val args) {
   Reader in{args, {}};
   attn::VarianceRunArgs a;
@@ -204,9 +213,23 @@ val create_variance_run(val args) {
   if (in.error.empty()) in.error = attn::check_variance_run(a);
   if (!in.error.empty()) return failure(in.error);
   val out = val::object();
-  out.set("run", val(VarianceRunHandle(a)));
+  out.set("run", runs.add(std::make_unique<VarianceRunHandle>(a)));
   return out;
 }
+
+val variance_run_step(double handle, val samples) {
+  val out = val::undefined();
+  VarianceRunHandle* r = find_run(handle, &out);
+  return r ? r->step(samples) : out;
+}
+
+val variance_run_snapshot(double handle) {
+  val out = val::undefined();
+  const VarianceRunHandle* r = find_run(handle, &out);
+  return r ? r->snapshot() : out;
+}
+
+void variance_run_delete(double handle) { runs.remove(handle); }
 
 }  // namespace
 
@@ -216,7 +239,7 @@ EMSCRIPTEN_BINDINGS(experiments) {
   emscripten::function("mergeVariance", &merge_variance);
   emscripten::function("varianceSample", &variance_sample);
   emscripten::function("createVarianceRun", &create_variance_run);
-  emscripten::class_<VarianceRunHandle>("VarianceRun")
-      .function("step", &VarianceRunHandle::step)
-      .function("snapshot", &VarianceRunHandle::snapshot);
+  emscripten::function("varianceRunStep", &variance_run_step);
+  emscripten::function("varianceRunSnapshot", &variance_run_snapshot);
+  emscripten::function("varianceRunDelete", &variance_run_delete);
 }

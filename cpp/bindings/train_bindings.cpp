@@ -78,7 +78,7 @@ val run_to_js(const attn::Trainer& t, const attn::Batch& batch) {
   return out;
 }
 
-// A trainer owned (and deleted) by its JavaScript wrapper in engine.js.
+// A trainer, kept in `trainers`, owned (and deleted) by its JavaScript wrapper in engine-train.js.
 class TrainerHandle {
  public:
   explicit TrainerHandle(const attn::TrainConfig& c) : trainer_(c) {}
@@ -170,7 +170,29 @@ class TrainerHandle {
   attn::Trainer trainer_;
 };
 
-// { trainer } or { error }.
+Live<TrainerHandle> trainers;
+
+// The methods of a live trainer, called from JS as trainerStep(handle, arg) and the like.
+val no_trainer() { return failure("trainer: not a live trainer (deleted, or not made by createTrainer)"); }
+template <val (TrainerHandle::*M)()>
+val call0(double handle) {
+  TrainerHandle* t = trainers.find(handle);
+  return t ? (t->*M)() : no_trainer();
+}
+template <val (TrainerHandle::*M)() const>
+val call0c(double handle) {
+  const TrainerHandle* t = trainers.find(handle);
+  return t ? (t->*M)() : no_trainer();
+}
+template <val (TrainerHandle::*M)(val)>
+val call1(double handle, val arg) {
+  TrainerHandle* t = trainers.find(handle);
+  return t ? (t->*M)(arg) : no_trainer();
+}
+
+void delete_trainer(double handle) { trainers.remove(handle); }
+
+// { trainer: handle } or { error }.
 val create_trainer(val args) {
   Reader in{args, {}};
   attn::TrainConfig c;
@@ -186,7 +208,7 @@ val create_trainer(val args) {
   if (in.error.empty()) in.error = attn::check_train_config(c);
   if (!in.error.empty()) return failure(in.error);
   val out = val::object();
-  out.set("trainer", val(TrainerHandle(c)));
+  out.set("trainer", trainers.add(std::make_unique<TrainerHandle>(c)));
   return out;
 }
 
@@ -230,13 +252,13 @@ EMSCRIPTEN_BINDINGS(train) {
   emscripten::function("trainChoices", &train_choices);
   emscripten::function("trainLimits", &train_limits);
   emscripten::function("trainTasks", &train_tasks);
-  emscripten::class_<TrainerHandle>("Trainer")
-      .function("step", &TrainerHandle::step)
-      .function("evaluate", &TrainerHandle::evaluate)
-      .function("probe", &TrainerHandle::probe)
-      .function("run", &TrainerHandle::run)
-      .function("parameters", &TrainerHandle::parameters)
-      .function("setParameters", &TrainerHandle::set_parameters)
-      .function("gradients", &TrainerHandle::gradients)
-      .function("stepOn", &TrainerHandle::step_on);
+  emscripten::function("trainerStep", &call1<&TrainerHandle::step>);
+  emscripten::function("trainerEvaluate", &call0<&TrainerHandle::evaluate>);
+  emscripten::function("trainerProbe", &call0<&TrainerHandle::probe>);
+  emscripten::function("trainerRun", &call1<&TrainerHandle::run>);
+  emscripten::function("trainerParameters", &call0c<&TrainerHandle::parameters>);
+  emscripten::function("trainerSetParameters", &call1<&TrainerHandle::set_parameters>);
+  emscripten::function("trainerGradients", &call1<&TrainerHandle::gradients>);
+  emscripten::function("trainerStepOn", &call1<&TrainerHandle::step_on>);
+  emscripten::function("trainerDelete", &delete_trainer);
 }

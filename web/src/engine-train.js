@@ -99,9 +99,11 @@ function makeTrainer(mod, run, guarded, limits, options) {
     position: o.position ?? 'learned', batch: o.batch ?? 32,
   };
   let live = true;
+  // trainer.step(...) is the module's trainerStep(handle, ...), and so on
   const call = (what, ...a) => {
     if (!live) fail(`trainer.${what}: this trainer has been deleted`);
-    const r = guarded(`trainer.${what}`, () => handle[what](...a));
+    const fn = 'trainer' + what[0].toUpperCase() + what.slice(1);
+    const r = guarded(`trainer.${what}`, () => mod[fn](handle, ...a));
     if (r.error !== undefined) fail(r.error);
     return r;
   };
@@ -160,7 +162,7 @@ function makeTrainer(mod, run, guarded, limits, options) {
       if (!live) return;
       live = false;
       try {
-        guarded('trainer.delete', () => handle.delete());
+        guarded('trainer.delete', () => mod.trainerDelete(handle));
       } catch (e) {
         if (e.code !== 'engine-stopped') throw e;  // a stopped module's memory goes with it
       }

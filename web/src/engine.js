@@ -404,15 +404,17 @@ function makeEngine(mod, simd, forget) {
         step(samples) {
           alive('step');
           const n = integerArg('samples', samples, 1, limits.maxSamples);
-          const r = guarded('varianceRun.step', () => handle.step(n));
+          const r = guarded('varianceRun.step', () => mod.varianceRunStep(handle, n));
           if (r.error !== undefined) fail(r.error);
         },
         snapshot() {
           alive('snapshot');
-          return guarded('varianceRun.snapshot', () => handle.snapshot());
+          const r = guarded('varianceRun.snapshot', () => mod.varianceRunSnapshot(handle));
+          if (r.error !== undefined) fail(r.error);
+          return r;
         },
         delete() {
-          if (live && !calls.stopped) handle.delete();  // a stopped module's memory goes with it
+          if (live && !calls.stopped) mod.varianceRunDelete(handle);  // a stopped module's memory goes with it
           live = false;
         },
       };

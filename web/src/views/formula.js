@@ -22,24 +22,26 @@ export function drawFormulas() {
   loading ??= import('katex').then((m) => {
     katex = m.default;
     observer?.disconnect();
-    removeEventListener('pointerdown', drawFormulas, true);
-    removeEventListener('keydown', drawFormulas, true);
-    removeEventListener('beforeprint', drawFormulas);
+    listen(false);
     for (const el of waiting) if (el.isConnected) draw(el);
     waiting.clear();
   });
   return loading;
 }
 
-// Where nothing can tell that a formula is near the screen, KaTeX loads at once.
+// The learner's first pointer or key press, and printing, load KaTeX too.
+const TRIGGERS = ['pointerdown', 'keydown', 'beforeprint'];
+function listen(on) {
+  if (typeof addEventListener !== 'function') return;
+  for (const type of TRIGGERS) (on ? addEventListener : removeEventListener)(type, drawFormulas, { capture: true, passive: true });
+}
+
+// Where nothing can tell that a formula is near the screen (no IntersectionObserver), KaTeX
+// loads at once.
 const observer = typeof IntersectionObserver === 'function'
   ? new IntersectionObserver((entries) => { if (entries.some((e) => e.isIntersecting)) drawFormulas(); }, { rootMargin: NEAR })
   : null;
-if (typeof addEventListener === 'function') {
-  addEventListener('pointerdown', drawFormulas, { capture: true, passive: true });
-  addEventListener('keydown', drawFormulas, { capture: true, passive: true });
-  addEventListener('beforeprint', drawFormulas);
-}
+listen(true);
 if (!observer) drawFormulas();
 
 export function renderFormula(el, tex, { display = true } = {}) {
