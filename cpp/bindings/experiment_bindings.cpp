@@ -195,12 +195,7 @@ class VarianceRunHandle {
 
 Live<VarianceRunHandle> runs;
 
-// A live run, or nullptr with its error in *out.
-VarianceRunHandle* find_run(double handle, val* out) {
-  VarianceRunHandle* r = runs.find(handle);
-  if (!r) *out = failure("varianceRun: not a live run (deleted, or not made by createVarianceRun)");
-  return r;
-}
+val no_run() { return failure("varianceRun: not a live run (deleted, or not made by createVarianceRun)"); }
 
 // { run: handle } or { error }.
 val create_variance_run(val args) {
@@ -218,15 +213,13 @@ val create_variance_run(val args) {
 }
 
 val variance_run_step(double handle, val samples) {
-  val out = val::undefined();
-  VarianceRunHandle* r = find_run(handle, &out);
-  return r ? r->step(samples) : out;
+  VarianceRunHandle* r = runs.find(handle);
+  return r ? r->step(samples) : no_run();
 }
 
 val variance_run_snapshot(double handle) {
-  val out = val::undefined();
-  const VarianceRunHandle* r = find_run(handle, &out);
-  return r ? r->snapshot() : out;
+  const VarianceRunHandle* r = runs.find(handle);
+  return r ? r->snapshot() : no_run();
 }
 
 void variance_run_delete(double handle) { runs.remove(handle); }

@@ -174,17 +174,12 @@ Live<TrainerHandle> trainers;
 
 // The methods of a live trainer, called from JS as trainerStep(handle, arg) and the like.
 val no_trainer() { return failure("trainer: not a live trainer (deleted, or not made by createTrainer)"); }
-template <val (TrainerHandle::*M)()>
+template <auto M>
 val call0(double handle) {
   TrainerHandle* t = trainers.find(handle);
   return t ? (t->*M)() : no_trainer();
 }
-template <val (TrainerHandle::*M)() const>
-val call0c(double handle) {
-  const TrainerHandle* t = trainers.find(handle);
-  return t ? (t->*M)() : no_trainer();
-}
-template <val (TrainerHandle::*M)(val)>
+template <auto M>
 val call1(double handle, val arg) {
   TrainerHandle* t = trainers.find(handle);
   return t ? (t->*M)(arg) : no_trainer();
@@ -256,7 +251,7 @@ EMSCRIPTEN_BINDINGS(train) {
   emscripten::function("trainerEvaluate", &call0<&TrainerHandle::evaluate>);
   emscripten::function("trainerProbe", &call0<&TrainerHandle::probe>);
   emscripten::function("trainerRun", &call1<&TrainerHandle::run>);
-  emscripten::function("trainerParameters", &call0c<&TrainerHandle::parameters>);
+  emscripten::function("trainerParameters", &call0<&TrainerHandle::parameters>);
   emscripten::function("trainerSetParameters", &call1<&TrainerHandle::set_parameters>);
   emscripten::function("trainerGradients", &call1<&TrainerHandle::gradients>);
   emscripten::function("trainerStepOn", &call1<&TrainerHandle::step_on>);
