@@ -59,3 +59,18 @@ test('the first click or key press loads KaTeX; later formulas are drawn at once
     await page.close();
   }
 });
+
+test('a failed KaTeX download leaves the formulas waiting, with no error, and the next trigger tries again', async () => {
+  const page = await openChapter('lesson=pipeline&stage=scores&lang=en');
+  let refused = 0;
+  await page.route(/\/katex-[\w-]+\.js$/, (route) => (refused++ === 0 ? route.abort() : route.continue()));
+  await page.click('main h2');
+  await page.waitForTimeout(500);
+  assert.equal(refused, 1, 'the first download was refused');
+  assert.ok(await page.locator('.formula-pending').count() > 0, 'the formulas still wait');
+  await page.keyboard.press('Shift');
+  await page.waitForSelector('.formula.live .katex', { state: 'attached', timeout: 30000 });
+  assert.equal(await page.locator('main .formula-pending').count(), 0);
+  assert.deepEqual(page.errors.filter((e) => !/ERR_FAILED|Failed to load resource/.test(e)), []);
+  await page.close();
+});

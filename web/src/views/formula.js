@@ -17,7 +17,8 @@ function draw(el) {
   katex.render(el.dataset.tex, el, { displayMode: el.dataset.display === 'true', throwOnError: false, strict: 'ignore', output: 'htmlAndMathml' });
 }
 
-// Loads KaTeX (once) and draws every formula waiting for it; resolves when they are drawn.
+// Loads KaTeX (once) and draws every formula waiting for it; resolves when they are drawn. A
+// failed download (the network dropped) is tried again at the next trigger.
 export function drawFormulas() {
   loading ??= import('katex').then((m) => {
     katex = m.default;
@@ -25,24 +26,28 @@ export function drawFormulas() {
     listen(false);
     for (const el of waiting) if (el.isConnected) draw(el);
     waiting.clear();
+  }, (e) => {
+    loading = null;
+    throw e;
   });
   return loading;
 }
+const trigger = () => { drawFormulas().catch(() => {}); }; // the formulas keep waiting
 
 // The learner's first pointer or key press, and printing, load KaTeX too.
 const TRIGGERS = ['pointerdown', 'keydown', 'beforeprint'];
 function listen(on) {
   if (typeof addEventListener !== 'function') return;
-  for (const type of TRIGGERS) (on ? addEventListener : removeEventListener)(type, drawFormulas, { capture: true, passive: true });
+  for (const type of TRIGGERS) (on ? addEventListener : removeEventListener)(type, trigger, { capture: true, passive: true });
 }
 
 // Where nothing can tell that a formula is near the screen (no IntersectionObserver), KaTeX
 // loads at once.
 const observer = typeof IntersectionObserver === 'function'
-  ? new IntersectionObserver((entries) => { if (entries.some((e) => e.isIntersecting)) drawFormulas(); }, { rootMargin: NEAR })
+  ? new IntersectionObserver((entries) => { if (entries.some((e) => e.isIntersecting)) trigger(); }, { rootMargin: NEAR })
   : null;
 listen(true);
-if (!observer) drawFormulas();
+if (!observer) trigger();
 
 export function renderFormula(el, tex, { display = true } = {}) {
   if (el.dataset.tex === tex) return;
