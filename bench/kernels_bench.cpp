@@ -32,7 +32,8 @@ void BM_GemmAbt(benchmark::State& state) {
     gemm_abt_scalar(q.data(), k.data(), c.data(), n, n, d);
     benchmark::DoNotOptimize(c.data());
   }
-  state.counters["GFLOP/s"] = benchmark::Counter(2.0 * n * n * d, benchmark::Counter::kIsIterationInvariantRate, benchmark::Counter::kIs1000);
+  state.counters["GFLOP/s"] = benchmark::Counter(
+      2.0 * n * n * d, benchmark::Counter::kIsIterationInvariantRate, benchmark::Counter::kIs1000);
 }
 BENCHMARK(BM_GemmAbt)->Args({64, 64})->Args({256, 64})->Args({1024, 64});
 
@@ -45,7 +46,8 @@ void BM_GemmAb(benchmark::State& state) {
     gemm_ab_scalar(w.data(), v.data(), c.data(), n, d, n);
     benchmark::DoNotOptimize(c.data());
   }
-  state.counters["GFLOP/s"] = benchmark::Counter(2.0 * n * n * d, benchmark::Counter::kIsIterationInvariantRate, benchmark::Counter::kIs1000);
+  state.counters["GFLOP/s"] = benchmark::Counter(
+      2.0 * n * n * d, benchmark::Counter::kIsIterationInvariantRate, benchmark::Counter::kIs1000);
 }
 BENCHMARK(BM_GemmAb)->Args({256, 64})->Args({1024, 64});
 
@@ -114,6 +116,9 @@ void BM_VarianceExperiment(benchmark::State& state) {
   }
   state.SetItemsProcessed(state.iterations() * args.samples);
 }
-BENCHMARK(BM_VarianceExperiment)->Args({64, 10000})->Args({256, 10000})->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_VarianceExperiment)
+    ->Args({64, 10000})
+    ->Args({256, 10000})
+    ->Unit(benchmark::kMillisecond);
 
 }  // namespace

@@ -60,8 +60,10 @@ int main() {
 #else
   const char* build = "scalar";
 #endif
-  std::printf("Kernels, %s build (dispatched kernel vs scalar reference, medians of CPU time)\n", build);
-  std::printf("%-34s %5s %9s %9s %9s %9s\n", "kernel", "n", "ms", "GFLOP/s", "scalar ms", "speed-up");
+  std::printf("Kernels, %s build (dispatched kernel vs scalar reference, medians of CPU time)\n",
+              build);
+  std::printf("%-34s %5s %9s %9s %9s %9s\n", "kernel", "n", "ms", "GFLOP/s", "scalar ms",
+              "speed-up");
   for (int n : {256, 1024, 2048}) {
     const int runs = n <= 256 ? 41 : n <= 1024 ? 9 : 5;
     const std::size_t nn = static_cast<std::size_t>(n) * n;
@@ -79,9 +81,20 @@ int main() {
     // softmax rewrites its input: time a copy and the softmax, minus the copy alone
     auto x = inputs(nn, 8.0f);
     const double copy = median_ms([&] { s = x; }, runs);
-    const double sm = median_ms([&] { s = x; softmax_rows(s.data(), n, n, true); }, runs) - copy;
-    const double sm_scalar =
-        median_ms([&] { s = x; softmax_rows_scalar(s.data(), n, n, true); }, runs) - copy;
+    const double sm = median_ms(
+                          [&] {
+                            s = x;
+                            softmax_rows(s.data(), n, n, true);
+                          },
+                          runs) -
+                      copy;
+    const double sm_scalar = median_ms(
+                                 [&] {
+                                   s = x;
+                                   softmax_rows_scalar(s.data(), n, n, true);
+                                 },
+                                 runs) -
+                             copy;
     std::printf("%-34s %5d %9.3f %9s %9.3f %8.2fx   (%.2f ns per element)\n",
                 "softmax_rows (stable)", n, sm, "-", sm_scalar, sm_scalar / sm, sm * 1e6 / nn);
     // the three kernels of attention in a row (4 n² d flops)
@@ -98,8 +111,8 @@ int main() {
         }
       };
     };
-    row("attention kernels (abt, softmax, ab)", n, 2 * gemm_flops, median_ms(attention(false), runs),
-        median_ms(attention(true), runs));
+    row("attention kernels (abt, softmax, ab)", n, 2 * gemm_flops,
+        median_ms(attention(false), runs), median_ms(attention(true), runs));
   }
   return 0;
 }

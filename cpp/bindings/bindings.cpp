@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "bindings/convert.h"
 #include "core/attention.h"
 #include "core/check.h"
 #include "core/experiments.h"
@@ -24,7 +25,6 @@
 #include "core/rng.h"
 #include "core/scores.h"
 #include "core/softmax.h"
-#include "bindings/convert.h"
 
 using emscripten::val;
 using namespace attn::bindings;
@@ -224,8 +224,8 @@ val random_matrix(val args) {
   if (in.error.empty()) in.error = attn::check_random_matrix(rows, cols, seed, stream, scale);
   if (!in.error.empty()) return failure(in.error);
   attn::Rng rng(static_cast<std::uint64_t>(seed), static_cast<std::uint32_t>(stream));
-  return matrix_result(rng.normal_matrix(static_cast<int>(rows), static_cast<int>(cols),
-                                         static_cast<float>(scale)));
+  return matrix_result(
+      rng.normal_matrix(static_cast<int>(rows), static_cast<int>(cols), static_cast<float>(scale)));
 }
 
 // "" when a matrix argument `name` of (rows, cols) holding `count` numbers is within the
@@ -240,10 +240,12 @@ std::string check_size(std::string name, double rows, double cols, double count)
 // attention: "maxFlashTokens" or "maxTraceTokens" rows).
 std::string check_size_in(std::string name, double rows, double cols, double count,
                           std::string rows_limit, std::string cols_limit) {
-  return attn::check_size(attn::matrix_option(name.c_str(), rows_limit, cols_limit), rows, cols, count);
+  return attn::check_size(attn::matrix_option(name.c_str(), rows_limit, cols_limit), rows, cols,
+                          count);
 }
 
-// The names of every choice option, in the core's order: { score: [...], maskFill: [...], bug: [...] }.
+// The names of every choice option, in the core's order: { score: [...], maskFill: [...], bug:
+// [...] }.
 template <typename E, std::size_t N>
 val names(const attn::ChoiceOption<E, N>& o) {
   val list = val::array();

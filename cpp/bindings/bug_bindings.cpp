@@ -6,11 +6,11 @@
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
+#include "bindings/convert.h"
 #include "core/bugs.h"
 #include "core/check.h"
 #include "core/matrix.h"
 #include "core/monitors.h"
-#include "bindings/convert.h"
 
 using emscripten::val;
 using namespace attn::bindings;

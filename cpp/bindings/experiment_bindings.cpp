@@ -13,10 +13,10 @@
 #include <string>
 #include <vector>
 
+#include "bindings/convert.h"
 #include "core/experiments.h"
 #include "core/matrix.h"
 #include "core/saturation.h"
-#include "bindings/convert.h"
 
 using emscripten::val;
 using namespace attn::bindings;
@@ -28,13 +28,16 @@ namespace limits = attn::limits;
 
 // ---- JS -> C++ ------------------------------------------------------------------------------
 
-// { raw: {mean, variance}, scaled: {...}, histogram: {edges, scaledEdges?, rawCounts, scaledCounts} },
-// every number read as a double: the core checks them (attn::check_merge_variance).
+// { raw: {mean, variance}, scaled: {...}, histogram: {edges, scaledEdges?, rawCounts, scaledCounts}
+// }, every number read as a double: the core checks them (attn::check_merge_variance).
 attn::VarianceChunk read_chunk(const char* name, val v, Reader& in) {
   attn::VarianceChunk c;
   if (!in.error.empty()) return c;
-  auto is_object = [](const val& x) { return !x.isNull() && x.typeOf().as<std::string>() == "object"; };
-  if (!is_object(v) || !is_object(v["raw"]) || !is_object(v["scaled"]) || !is_object(v["histogram"])) {
+  auto is_object = [](const val& x) {
+    return !x.isNull() && x.typeOf().as<std::string>() == "object";
+  };
+  if (!is_object(v) || !is_object(v["raw"]) || !is_object(v["scaled"]) ||
+      !is_object(v["histogram"])) {
     in.fail(std::string(name) + ": expected { raw, scaled, histogram } of a variance experiment");
     return c;
   }
@@ -44,7 +47,8 @@ attn::VarianceChunk read_chunk(const char* name, val v, Reader& in) {
   c.scaled.mean = scaled.number("mean");
   c.scaled.variance = scaled.number("variance");
   c.edges = hist.numbers<double>("edges", limits::kMaxBins + 1);
-  if (hist.has("scaledEdges")) c.scaled_edges = hist.numbers<double>("scaledEdges", limits::kMaxBins + 1);
+  if (hist.has("scaledEdges"))
+    c.scaled_edges = hist.numbers<double>("scaledEdges", limits::kMaxBins + 1);
   c.raw_counts = hist.numbers<double>("rawCounts", limits::kMaxBins);
   c.scaled_counts = hist.numbers<double>("scaledCounts", limits::kMaxBins);
   const char* parts[] = {".raw.", ".scaled.", ".histogram."};
@@ -97,7 +101,8 @@ val query_probe(val args) {
   a.n_keys = static_cast<int>(in.integer("nKeys", 2, limits::kMaxTokens));
   a.seed = static_cast<std::uint64_t>(in.integer("seed", 0, 4294967295.0));
   a.trial = static_cast<int>(in.integer("trial", 0, limits::kMaxTrials - 1));
-  a.tau = static_cast<float>(in.number(attn::kTau));  // checked as the double passed, then converted
+  a.tau =
+      static_cast<float>(in.number(attn::kTau));  // checked as the double passed, then converted
   a.scaled = in.flag("scaled");
   a.gumbel_samples = static_cast<int>(in.integer("gumbelSamples", 0, 64));
   if (in.error.empty()) in.error = attn::check_query_probe(a);
@@ -195,7 +200,9 @@ class VarianceRunHandle {
 
 Live<VarianceRunHandle> runs;
 
-val no_run() { return failure("varianceRun: not a live run (deleted, or not made by createVarianceRun)"); }
+val no_run() {
+  return failure("varianceRun: not a live run (deleted, or not made by createVarianceRun)");
+}
 
 // { run: handle } or { error }.
 val create_variance_run(val args) {

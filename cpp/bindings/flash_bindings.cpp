@@ -7,9 +7,9 @@
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
+#include "bindings/convert.h"
 #include "core/flash.h"
 #include "core/matrix.h"
-#include "bindings/convert.h"
 
 using emscripten::val;
 using namespace attn::bindings;
@@ -18,8 +18,8 @@ namespace {
 
 namespace limits = attn::limits;
 
-// { query, key, value, causal, keyPadding, window, stride, blockSize, queryOffset } with up to max_tokens
-// rows; window and stride absent (or null) = no such pattern.
+// { query, key, value, causal, keyPadding, window, stride, blockSize, queryOffset } with up to
+// max_tokens rows; window and stride absent (or null) = no such pattern.
 attn::FlashArgs read_flash(Reader& in, int max_tokens) {
   attn::FlashArgs a;
   a.query = in.matrix("query", max_tokens, limits::kMaxDim);
@@ -27,8 +27,10 @@ attn::FlashArgs read_flash(Reader& in, int max_tokens) {
   a.value = in.matrix("value", max_tokens, limits::kMaxDim);
   a.causal = in.flag("causal");
   a.key_padding = in.flags("keyPadding", max_tokens);
-  if (in.has("window")) a.window = static_cast<int>(in.integer("window", 0, limits::kMaxFlashTokens));
-  if (in.has("stride")) a.stride = static_cast<int>(in.integer("stride", 1, limits::kMaxFlashTokens));
+  if (in.has("window"))
+    a.window = static_cast<int>(in.integer("window", 0, limits::kMaxFlashTokens));
+  if (in.has("stride"))
+    a.stride = static_cast<int>(in.integer("stride", 1, limits::kMaxFlashTokens));
   a.block_size = static_cast<int>(in.integer("blockSize", 1, limits::kMaxFlashBlock));
   a.query_offset = static_cast<int>(in.integer("queryOffset", 0, limits::kMaxFlashTokens));
   if (in.error.empty()) in.error = attn::check_flash(a, max_tokens);

@@ -20,6 +20,4 @@ val memory() {
 
 }  // namespace
 
-EMSCRIPTEN_BINDINGS(memory) {
-  emscripten::function("memory", &memory);
-}
+EMSCRIPTEN_BINDINGS(memory) { emscripten::function("memory", &memory); }

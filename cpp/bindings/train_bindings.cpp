@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "core/train.h"
 #include "bindings/convert.h"
+#include "core/train.h"
 
 using emscripten::val;
 using namespace attn::bindings;
@@ -55,7 +55,8 @@ val tensors_to_js(const attn::Transformer& m, const std::vector<float>& flat) {
     o.set("name", t.name);
     o.set("rows", t.rows);
     o.set("cols", t.cols);
-    o.set("data", val(emscripten::typed_memory_view(t.size(), flat.data() + t.offset)).call<val>("slice"));
+    o.set("data",
+          val(emscripten::typed_memory_view(t.size(), flat.data() + t.offset)).call<val>("slice"));
     list.call<void>("push", o);
   }
   return list;
@@ -67,7 +68,8 @@ val run_to_js(const attn::Trainer& t, const attn::Batch& batch) {
   val layers = val::array();
   for (int l = 0; l < m.config().layers; l++) {
     val heads = val::array();
-    for (int h = 0; h < m.config().heads; h++) heads.call<void>("push", to_js(m.attention(l, h, 0)));
+    for (int h = 0; h < m.config().heads; h++)
+      heads.call<void>("push", to_js(m.attention(l, h, 0)));
     layers.call<void>("push", heads);
   }
   val out = val::object();
@@ -126,7 +128,8 @@ class TrainerHandle {
 
   val parameters() const { return tensors_to_js(trainer_.model(), trainer_.model().parameters()); }
 
-  // { name: { rows, cols, data } } for some or all tensors: {} or { error }, nothing changed on error.
+  // { name: { rows, cols, data } } for some or all tensors: {} or { error }, nothing changed on
+  // error.
   val set_parameters(val args) {
     Reader in{args, {}};
     std::vector<std::pair<const attn::Tensor*, attn::Matrix>> updates;
@@ -138,11 +141,13 @@ class TrainerHandle {
       updates.emplace_back(&t, m);
     }
     if (!in.error.empty()) return failure(in.error);
-    for (auto& [t, m] : updates) std::copy(m.data.begin(), m.data.end(), trainer_.model().parameters().begin() + t->offset);
+    for (auto& [t, m] : updates)
+      std::copy(m.data.begin(), m.data.end(), trainer_.model().parameters().begin() + t->offset);
     return val::object();
   }
 
-  // { size, length, tokens, targets } -> { loss, accuracy, gradients: [{ name, rows, cols, data }] }
+  // { size, length, tokens, targets } -> { loss, accuracy, gradients: [{ name, rows, cols, data }]
+  // }
   val gradients(val args) {
     Reader in{args, {}};
     attn::Batch b = read_batch(in, true);
@@ -173,7 +178,9 @@ class TrainerHandle {
 Live<TrainerHandle> trainers;
 
 // The methods of a live trainer, called from JS as trainerStep(handle, arg) and the like.
-val no_trainer() { return failure("trainer: not a live trainer (deleted, or not made by createTrainer)"); }
+val no_trainer() {
+  return failure("trainer: not a live trainer (deleted, or not made by createTrainer)");
+}
 template <auto M>
 val call0(double handle) {
   TrainerHandle* t = trainers.find(handle);

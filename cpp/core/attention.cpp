@@ -27,10 +27,12 @@ Matrix weighted_sum(const Matrix& weights, const Matrix& value) {
 static Matrix raw_scores(const AttendArgs& a) {
   switch (a.score) {
     case ScoreKind::Dot:
-    case ScoreKind::ScaledDot: return score_dot(a.query, a.key);
+    case ScoreKind::ScaledDot:
+      return score_dot(a.query, a.key);
     case ScoreKind::Additive:
       return score_additive(a.query, a.key, a.additive_wq, a.additive_wk, a.additive_v);
-    case ScoreKind::General: return score_general(a.query, a.key, a.general_w);
+    case ScoreKind::General:
+      return score_general(a.query, a.key, a.general_w);
   }
   return {};
 }
@@ -64,7 +66,8 @@ static AttendResult failed(const Error& e) {
 }
 
 static AttendResult weighted_sum_overflow() {
-  return failed("value: the weighted sum overflows float32 (expected |value| entries below 3.4e+38)");
+  return failed(
+      "value: the weighted sum overflows float32 (expected |value| entries below 3.4e+38)");
 }
 
 static bool any_mask(const AttendArgs& a) {
@@ -153,7 +156,8 @@ AttendResult attend(const AttendArgs& a) {
   if (a.temperature < 1.0f) {  // dividing by it can overflow: say so before it does
     r.error = score_overflow(a, s);
     if (r.error.empty()) {
-      if (a.score == ScoreKind::ScaledDot) scale_in_place(s, std::sqrt(static_cast<float>(a.key.cols)));
+      if (a.score == ScoreKind::ScaledDot)
+        scale_in_place(s, std::sqrt(static_cast<float>(a.key.cols)));
       r.error = check_scaled_scores("temperature", s, a.temperature);
     }
     if (!r.error.empty()) return failed(r.error);
@@ -198,17 +202,18 @@ Error check_attend(const AttendArgs& a) {
   if (!e.empty()) return e;
   int n_q = a.query.rows, d_q = a.query.cols, n_k = a.key.rows, d_k = a.key.cols;
   if (a.value.rows != n_k) {
-    return expected("value", std::to_string(n_k) + " rows (one per key)", std::to_string(a.value.rows));
+    return expected("value", std::to_string(n_k) + " rows (one per key)",
+                    std::to_string(a.value.rows));
   }
   e = kScoreOption.check(a.score);
   if (e.empty()) e = kMaskFillOption.check(a.mask_fill);
   if (!e.empty()) return e;
   if ((a.score == ScoreKind::Dot || a.score == ScoreKind::ScaledDot) && d_k != d_q) {
     const char* kind_name = a.score == ScoreKind::Dot ? "dot" : "scaled-dot";
-    return expected("key",
-                    std::to_string(d_q) + " columns (d_k must equal the query's d_q for " +
-                        kind_name + ")",
-                    std::to_string(d_k));
+    return expected(
+        "key",
+        std::to_string(d_q) + " columns (d_k must equal the query's d_q for " + kind_name + ")",
+        std::to_string(d_k));
   }
   if (a.score == ScoreKind::Additive) {
     if (!given(a.additive_wq) && !given(a.additive_wk) && !given(a.additive_v)) {

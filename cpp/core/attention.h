@@ -14,32 +14,32 @@ namespace attn {
 // ScoreKind and MaskFill, with their option names, live in core/check.h.
 
 struct AttendArgs {
-  Matrix query;                  // (n_q, d_q)
-  Matrix key;                    // (n_k, d_k)
-  Matrix value;                  // (n_k, d_v)
+  Matrix query;  // (n_q, d_q)
+  Matrix key;    // (n_k, d_k)
+  Matrix value;  // (n_k, d_v)
   ScoreKind score = ScoreKind::ScaledDot;
-  Matrix mask;                   // (n_q, n_k) of 0/1, or empty for none
+  Matrix mask;  // (n_q, n_k) of 0/1, or empty for none
   bool causal = false;
-  bool reverse_causal = false;   // key j >= query i only: the reversed-causal bug, on purpose
-  std::vector<bool> key_padding; // n_k flags (true = padding), or empty for none
+  bool reverse_causal = false;    // key j >= query i only: the reversed-causal bug, on purpose
+  std::vector<bool> key_padding;  // n_k flags (true = padding), or empty for none
   MaskFill mask_fill = MaskFill::NegInf;
   float temperature = 1.0f;
   bool stable = true;
-  bool stages = true;            // false: only output, entropy and fully_masked_rows
-  Matrix additive_wq;            // (h, d_q)   score == Additive
-  Matrix additive_wk;            // (h, d_k)
-  Matrix additive_v;             // (1, h)
-  Matrix general_w;              // (d_q, d_k) score == General
+  bool stages = true;  // false: only output, entropy and fully_masked_rows
+  Matrix additive_wq;  // (h, d_q)   score == Additive
+  Matrix additive_wk;  // (h, d_k)
+  Matrix additive_v;   // (1, h)
+  Matrix general_w;    // (d_q, d_k) score == General
 };
 
 struct AttendResult {
-  Matrix scores;                 // (n_q, n_k) raw scores                        } empty when
-  Matrix scaled;                 // (n_q, n_k) after 1/sqrt(d_k) and temperature } stages is
-  Matrix mask;                   // (n_q, n_k) combined 0/1 mask actually applied} false
-  Matrix masked;                 // (n_q, n_k) blocked cells set to the fill value}
-  Matrix weights;                // (n_q, n_k) softmax rows                      }
-  Matrix output;                 // (n_q, d_v) weights x V
-  std::vector<float> entropy;    // n_q
+  Matrix scores;               // (n_q, n_k) raw scores                        } empty when
+  Matrix scaled;               // (n_q, n_k) after 1/sqrt(d_k) and temperature } stages is
+  Matrix mask;                 // (n_q, n_k) combined 0/1 mask actually applied} false
+  Matrix masked;               // (n_q, n_k) blocked cells set to the fill value}
+  Matrix weights;              // (n_q, n_k) softmax rows                      }
+  Matrix output;               // (n_q, d_v) weights x V
+  std::vector<float> entropy;  // n_q
   std::vector<int> fully_masked_rows;
   // The naive softmax (stable = false) overflowed, on purpose: some weight is Inf or NaN, or a
   // row is all zeros (finite exponentials whose sum passed float32; softmax.h).

@@ -51,20 +51,27 @@ static AttendArgs example_args(const BugArgs& b) {
 static AttendArgs bugged_options(const BugArgs& b) {
   AttendArgs a = example_args(b);
   switch (b.bug) {
-    case Bug::MissingScale: a.score = ScoreKind::Dot; break;
-    case Bug::ZeroFill: a.mask_fill = MaskFill::Zero; break;
+    case Bug::MissingScale:
+      a.score = ScoreKind::Dot;
+      break;
+    case Bug::ZeroFill:
+      a.mask_fill = MaskFill::Zero;
+      break;
     case Bug::ReversedCausal:
       a.causal = false;  // the code meant to be causal, and wrote the comparison the wrong way
       a.reverse_causal = true;
       break;
-    case Bug::NoMaxSubtraction: a.stable = false; break;
+    case Bug::NoMaxSubtraction:
+      a.stable = false;
+      break;
     case Bug::ScaleByDModel:
       // Q Kᵀ / √d_model: the raw scores divided by √d_model, which is the temperature stage's
       // arithmetic with T = √d_model (the same float division as score_scaled's √d_k)
       a.score = ScoreKind::Dot;
       a.temperature = std::sqrt(static_cast<float>(b.d_model));
       break;
-    default: break;
+    default:
+      break;
   }
   return a;
 }
@@ -86,8 +93,9 @@ AttendResult attend_with_bug(const BugArgs& b) {
   r.entropy = row_entropy(r.weights);
   if (!first_non_finite(r.output).empty()) {  // a column softmax's row can sum to n_q
     AttendResult failed;
-    failed.error = "value: the weighted sum overflows float32 (expected |value| entries below "
-                   "3.4e+38 / n_q)";
+    failed.error =
+        "value: the weighted sum overflows float32 (expected |value| entries below "
+        "3.4e+38 / n_q)";
     return failed;
   }
   return r;

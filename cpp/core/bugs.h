@@ -15,14 +15,14 @@ namespace attn {
 // The running example (scaled-dot score, −∞ fill, stable softmax, temperature 1, with its
 // masks), the bug to put in it, and d_model for ScaleByDModel.
 struct BugArgs {
-  Matrix query;                  // (n_q, d_k)
-  Matrix key;                    // (n_k, d_k)
-  Matrix value;                  // (n_k, d_v)
-  Matrix mask;                   // (n_q, n_k) of 0/1, or empty
+  Matrix query;  // (n_q, d_k)
+  Matrix key;    // (n_k, d_k)
+  Matrix value;  // (n_k, d_v)
+  Matrix mask;   // (n_q, n_k) of 0/1, or empty
   bool causal = false;
-  std::vector<bool> key_padding; // n_k flags (true = padding), or empty
+  std::vector<bool> key_padding;  // n_k flags (true = padding), or empty
   Bug bug = Bug::None;
-  int d_model = 0;               // ScaleByDModel only: the model width (heads · d_k), >= 1
+  int d_model = 0;  // ScaleByDModel only: the model width (heads · d_k), >= 1
 };
 
 // Empty when args are valid; otherwise a message naming the argument.

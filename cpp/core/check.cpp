@@ -57,18 +57,30 @@ constexpr int kT = limits::kMaxTokens;
 constexpr int kD = limits::kMaxDim;
 // name, rows limit, cols limit
 const MatrixOption kMatrixOptions[] = {
-    {"query", "maxTokens", kT, "maxDim", kD},   {"key", "maxTokens", kT, "maxDim", kD},
-    {"value", "maxTokens", kT, "maxDim", kD},   {"x", "maxTokens", kT, "maxDim", kD},
-    {"scores", "maxTokens", kT, "maxTokens", kT}, {"mask", "maxTokens", kT, "maxTokens", kT},
-    {"W", "maxDim", kD, "maxDim", kD},          {"Wq", "maxDim", kD, "maxDim", kD},
-    {"Wk", "maxDim", kD, "maxDim", kD},         {"Wv", "maxDim", kD, "maxDim", kD},
-    {"Wo", "maxDim", kD, "maxDim", kD},         {"general.W", "maxDim", kD, "maxDim", kD},
-    {"additive.Wq", "maxDim", kD, "maxDim", kD}, {"additive.Wk", "maxDim", kD, "maxDim", kD},
-    {"additive.v", "one row", 1, "maxDim", kD}, {"b", "one row", 1, "maxDim", kD},
-    {"bq", "one row", 1, "maxDim", kD},         {"bk", "one row", 1, "maxDim", kD},
-    {"bv", "one row", 1, "maxDim", kD},         {"bo", "one row", 1, "maxDim", kD},
-    {"p", "one row", 1, "maxTokens", kT},       {"keyPadding", "one row", 1, "maxTokens", kT},
-    {"logits", "maxTokens", kT, "maxTokens", kT}, {"weights", "maxTokens", kT, "maxTokens", kT},
+    {"query", "maxTokens", kT, "maxDim", kD},
+    {"key", "maxTokens", kT, "maxDim", kD},
+    {"value", "maxTokens", kT, "maxDim", kD},
+    {"x", "maxTokens", kT, "maxDim", kD},
+    {"scores", "maxTokens", kT, "maxTokens", kT},
+    {"mask", "maxTokens", kT, "maxTokens", kT},
+    {"W", "maxDim", kD, "maxDim", kD},
+    {"Wq", "maxDim", kD, "maxDim", kD},
+    {"Wk", "maxDim", kD, "maxDim", kD},
+    {"Wv", "maxDim", kD, "maxDim", kD},
+    {"Wo", "maxDim", kD, "maxDim", kD},
+    {"general.W", "maxDim", kD, "maxDim", kD},
+    {"additive.Wq", "maxDim", kD, "maxDim", kD},
+    {"additive.Wk", "maxDim", kD, "maxDim", kD},
+    {"additive.v", "one row", 1, "maxDim", kD},
+    {"b", "one row", 1, "maxDim", kD},
+    {"bq", "one row", 1, "maxDim", kD},
+    {"bk", "one row", 1, "maxDim", kD},
+    {"bv", "one row", 1, "maxDim", kD},
+    {"bo", "one row", 1, "maxDim", kD},
+    {"p", "one row", 1, "maxTokens", kT},
+    {"keyPadding", "one row", 1, "maxTokens", kT},
+    {"logits", "maxTokens", kT, "maxTokens", kT},
+    {"weights", "maxTokens", kT, "maxTokens", kT},
 };
 
 std::string shape_text(int rows, int cols) {
@@ -105,8 +117,9 @@ Error check_size(const MatrixOption& o, double rows, double cols, double count) 
     return expected(o.name, count_text(o.max_cols, "columns", o.cols_limit), format_number(cols));
   }
   if (count != rows * cols) {
-    return expected(o.name, format_number(rows * cols) + " numbers for " + format_number(rows) +
-                                " rows x " + format_number(cols) + " columns",
+    return expected(o.name,
+                    format_number(rows * cols) + " numbers for " + format_number(rows) +
+                        " rows x " + format_number(cols) + " columns",
                     format_number(count));
   }
   return {};
@@ -124,7 +137,8 @@ static Error check_entries(const char* name, const Matrix& m, bool allow_neg_inf
   const float* d = m.data.data();
   std::size_t n = m.data.size(), bad = n;
   for (std::size_t i = 0; i < n; i++) {
-    if (d[i] - d[i] != 0.0f && !(allow_neg_inf && d[i] == -std::numeric_limits<float>::infinity())) {
+    if (d[i] - d[i] != 0.0f &&
+        !(allow_neg_inf && d[i] == -std::numeric_limits<float>::infinity())) {
       bad = i;
       break;
     }
@@ -153,7 +167,8 @@ static const Limit* find_limit(const std::string& limit) {
   return nullptr;
 }
 
-MatrixOption matrix_option(const char* name, const std::string& rows_limit, const std::string& cols_limit) {
+MatrixOption matrix_option(const char* name, const std::string& rows_limit,
+                           const std::string& cols_limit) {
   static const Limit one_row{"one row", 1}, none{"", 0};
   auto find = [](const std::string& limit) {
     const Limit* l = limit == one_row.name ? &one_row : find_limit(limit);
@@ -173,8 +188,8 @@ Error check_matrix(const char* name, const Matrix& m, int max_rows, int max_cols
 
 Error check_shape(const char* name, const Matrix& m, int rows, int cols, const char* meaning) {
   if (m.rows == rows && m.cols == cols) return {};
-  std::string what = "shape " + (meaning ? std::string(meaning) + " = " : std::string()) +
-                     shape_text(rows, cols);
+  std::string what =
+      "shape " + (meaning ? std::string(meaning) + " = " : std::string()) + shape_text(rows, cols);
   return expected(name, what, shape_text(m.rows, m.cols));
 }
 
@@ -224,14 +239,21 @@ std::string first_non_finite(const Matrix& m) {
 
 const std::vector<Limit>& exported_limits() {
   static const std::vector<Limit> all = {
-      {"maxTokens", limits::kMaxTokens},       {"maxDim", limits::kMaxDim},
-      {"maxHeads", limits::kMaxHeads},         {"maxSamples", limits::kMaxSamples},
-      {"maxBins", limits::kMaxBins},           {"maxTrials", limits::kMaxTrials},
-      {"maxHeadCells", limits::kMaxHeadCells}, {"maxPosition", limits::kMaxPosition},
-      {"maxSweepDks", kMaxSweepDks},           {"maxSweepKeys", kMaxSweepKeys},
-      {"minTemperature", kMinScale},           {"maxTemperature", kMaxScale},
+      {"maxTokens", limits::kMaxTokens},
+      {"maxDim", limits::kMaxDim},
+      {"maxHeads", limits::kMaxHeads},
+      {"maxSamples", limits::kMaxSamples},
+      {"maxBins", limits::kMaxBins},
+      {"maxTrials", limits::kMaxTrials},
+      {"maxHeadCells", limits::kMaxHeadCells},
+      {"maxPosition", limits::kMaxPosition},
+      {"maxSweepDks", kMaxSweepDks},
+      {"maxSweepKeys", kMaxSweepKeys},
+      {"minTemperature", kMinScale},
+      {"maxTemperature", kMaxScale},
       {"maxScale", kMaxScale},
-      {"maxFlashTokens", limits::kMaxFlashTokens}, {"maxFlashBlock", limits::kMaxFlashBlock},
+      {"maxFlashTokens", limits::kMaxFlashTokens},
+      {"maxFlashBlock", limits::kMaxFlashBlock},
       {"maxTraceTokens", limits::kMaxTraceTokens},
   };
   return all;

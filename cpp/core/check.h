@@ -69,16 +69,17 @@ struct ChoiceOption {
   }
 };
 
-inline constexpr ChoiceOption<ScoreKind, 4> kScoreOption{
-    "score",
-    {{"dot", ScoreKind::Dot},
-     {"scaled-dot", ScoreKind::ScaledDot},
-     {"additive", ScoreKind::Additive},
-     {"general", ScoreKind::General}}};
+inline constexpr ChoiceOption<ScoreKind, 4> kScoreOption{"score",
+                                                         {{"dot", ScoreKind::Dot},
+                                                          {"scaled-dot", ScoreKind::ScaledDot},
+                                                          {"additive", ScoreKind::Additive},
+                                                          {"general", ScoreKind::General}}};
 
 inline constexpr ChoiceOption<MaskFill, 3> kMaskFillOption{
     "maskFill",
-    {{"neg-inf", MaskFill::NegInf}, {"large-negative", MaskFill::LargeNegative}, {"zero", MaskFill::Zero}}};
+    {{"neg-inf", MaskFill::NegInf},
+     {"large-negative", MaskFill::LargeNegative},
+     {"zero", MaskFill::Zero}}};
 
 // The debugging lab's bugs (core/bugs.h), each one stage of attention done wrong.
 enum class Bug {
@@ -92,16 +93,15 @@ enum class Bug {
   ScaleByDModel,     // Q Kᵀ divided by √d_model instead of √d_k
 };
 
-inline constexpr ChoiceOption<Bug, 8> kBugOption{
-    "bug",
-    {{"none", Bug::None},
-     {"missing-scale", Bug::MissingScale},
-     {"zero-fill", Bug::ZeroFill},
-     {"reversed-causal", Bug::ReversedCausal},
-     {"wrong-axis", Bug::WrongAxis},
-     {"mask-after-softmax", Bug::MaskAfterSoftmax},
-     {"no-max-subtraction", Bug::NoMaxSubtraction},
-     {"scale-by-d-model", Bug::ScaleByDModel}}};
+inline constexpr ChoiceOption<Bug, 8> kBugOption{"bug",
+                                                 {{"none", Bug::None},
+                                                  {"missing-scale", Bug::MissingScale},
+                                                  {"zero-fill", Bug::ZeroFill},
+                                                  {"reversed-causal", Bug::ReversedCausal},
+                                                  {"wrong-axis", Bug::WrongAxis},
+                                                  {"mask-after-softmax", Bug::MaskAfterSoftmax},
+                                                  {"no-max-subtraction", Bug::NoMaxSubtraction},
+                                                  {"scale-by-d-model", Bug::ScaleByDModel}}};
 
 // ---- numbers ----------------------------------------------------------------------------------
 
@@ -129,33 +129,40 @@ constexpr double kMinScale = 1e-30;
 constexpr double kMaxScale = 1e30;
 constexpr double kFloatMax = 3.4028234663852886e38;  // the largest float32
 
-inline constexpr NumberOption kTemperature{"temperature", kMinScale, kMaxScale, false,
-                                           "a number from 1e-30 to 1e+30", 1};
-inline constexpr NumberOption kTau{"tau", kMinScale, kMaxScale, false, "a number from 1e-30 to 1e+30", 1};
-inline constexpr NumberOption kBase{"base", kMinScale, kMaxScale, false, "a number from 1e-30 to 1e+30", 10000};
+inline constexpr NumberOption kTemperature{
+    "temperature", kMinScale, kMaxScale, false, "a number from 1e-30 to 1e+30", 1};
+inline constexpr NumberOption kTau{
+    "tau", kMinScale, kMaxScale, false, "a number from 1e-30 to 1e+30", 1};
+inline constexpr NumberOption kBase{
+    "base", kMinScale, kMaxScale, false, "a number from 1e-30 to 1e+30", 10000};
 // randomMatrix: N(0, 1) draws are below 7 in size, so |scale| <= 1e30 keeps them finite.
-inline constexpr NumberOption kScale{"scale", -kMaxScale, kMaxScale, false,
-                                     "a number from -1e+30 to 1e+30", 1};
-inline constexpr NumberOption kSeed{"seed", 0, 4294967295.0, true,
-                                    "a non-negative integer below 2^32 (seeds are uint32)", 1};
-inline constexpr NumberOption kStream{"stream", 0, 4294967295.0, true,
-                                      "a non-negative integer below 2^32 (seeds are uint32)", 0};
-inline constexpr NumberOption kHeads{"heads", 1, limits::kMaxHeads, true, "an integer from 1 to 64"};
-inline constexpr NumberOption kRows{"rows", 1, limits::kMaxTokens, true, "an integer from 1 to 2048"};
-inline constexpr NumberOption kCols{"cols", 1, limits::kMaxTokens, true, "an integer from 1 to 2048"};
-inline constexpr NumberOption kPositions{"n", 1, limits::kMaxTokens, true, "an integer from 1 to 2048"};
+inline constexpr NumberOption kScale{
+    "scale", -kMaxScale, kMaxScale, false, "a number from -1e+30 to 1e+30", 1};
+inline constexpr NumberOption kSeed{
+    "seed", 0, 4294967295.0, true, "a non-negative integer below 2^32 (seeds are uint32)", 1};
+inline constexpr NumberOption kStream{
+    "stream", 0, 4294967295.0, true, "a non-negative integer below 2^32 (seeds are uint32)", 0};
+inline constexpr NumberOption kHeads{"heads", 1, limits::kMaxHeads, true,
+                                     "an integer from 1 to 64"};
+inline constexpr NumberOption kRows{"rows", 1, limits::kMaxTokens, true,
+                                    "an integer from 1 to 2048"};
+inline constexpr NumberOption kCols{"cols", 1, limits::kMaxTokens, true,
+                                    "an integer from 1 to 2048"};
+inline constexpr NumberOption kPositions{"n", 1, limits::kMaxTokens, true,
+                                         "an integer from 1 to 2048"};
 inline constexpr NumberOption kDims{"d", 1, limits::kMaxDim, true, "an integer from 1 to 1024"};
-inline constexpr NumberOption kFirstPosition{"first", 0, limits::kMaxPosition, true,
-                                             "an integer from 0 to 1000000", 0};
+inline constexpr NumberOption kFirstPosition{
+    "first", 0, limits::kMaxPosition, true, "an integer from 0 to 1000000", 0};
 inline constexpr NumberOption kDk{"dk", 1, limits::kMaxDim, true, "an integer from 1 to 1024", 64};
-inline constexpr NumberOption kSamples{"samples", 2, limits::kMaxSamples, true,
-                                       "an integer from 2 to 1000000", 10000};
-inline constexpr NumberOption kBins{"bins", 1, limits::kMaxBins, true, "an integer from 1 to 512", 60};
+inline constexpr NumberOption kSamples{
+    "samples", 2, limits::kMaxSamples, true, "an integer from 2 to 1000000", 10000};
+inline constexpr NumberOption kBins{"bins", 1, limits::kMaxBins, true, "an integer from 1 to 512",
+                                    60};
 // The model width whose square root the ScaleByDModel bug divides by (heads · d_k).
-inline constexpr NumberOption kBugDModel{"dModel", 1, limits::kMaxDim * limits::kMaxHeads, true,
-                                      "an integer from 1 to 65536", 0};
-inline constexpr NumberOption kFirstSample{"firstSample", 0, limits::kMaxSamples, true,
-                                           "an integer from 0 to 1000000", 0};
+inline constexpr NumberOption kBugDModel{
+    "dModel", 1, limits::kMaxDim* limits::kMaxHeads, true, "an integer from 1 to 65536", 0};
+inline constexpr NumberOption kFirstSample{
+    "firstSample", 0, limits::kMaxSamples, true, "an integer from 0 to 1000000", 0};
 
 // ---- matrices ---------------------------------------------------------------------------------
 
@@ -175,7 +182,8 @@ const MatrixOption* matrix_option(const std::string& name);
 MatrixOption matrix_option(const char* name, int max_rows, int max_cols);
 // An argument `name` whose rows and columns are bounded by the exported limits of these names
 // (e.g. "maxFlashTokens", "maxDim"; "one row" is 1). Unknown names allow nothing.
-MatrixOption matrix_option(const char* name, const std::string& rows_limit, const std::string& cols_limit);
+MatrixOption matrix_option(const char* name, const std::string& rows_limit,
+                           const std::string& cols_limit);
 
 // rows and cols within the option's limits and `count` = rows * cols numbers, checked before
 // anything is allocated. Doubles, so a JS length of 2^32 - 1 is judged as it is.
@@ -187,7 +195,8 @@ Error check_matrix(const char* name, const Matrix& m, bool allow_neg_inf = false
 // The same with the entry point's own row and column limits (e.g. a longer sequence).
 Error check_matrix(const char* name, const Matrix& m, int max_rows, int max_cols);
 // Exactly (rows, cols): "<name>: expected shape <meaning> = (r, c), got (r', c')".
-Error check_shape(const char* name, const Matrix& m, int rows, int cols, const char* meaning = nullptr);
+Error check_shape(const char* name, const Matrix& m, int rows, int cols,
+                  const char* meaning = nullptr);
 // An optional matrix argument is absent when it is (0, 0) with no data.
 bool given(const Matrix& m);
 // mask: absent or (n_q, n_k) of exact 0/1; key_padding: empty or n_k flags.

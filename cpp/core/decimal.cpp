@@ -33,7 +33,7 @@ void multiply_add(Big& a, std::uint32_t m, std::uint32_t add) {  // a = a * m + 
   while (!a.empty() && a.back() == 0) a.pop_back();
 }
 
-void multiply_pow5(Big& a, int k) {  // a *= 5^k
+void multiply_pow5(Big& a, int k) {                          // a *= 5^k
   for (; k >= 13; k -= 13) multiply_add(a, 1220703125u, 0);  // 5^13 < 2^32
   std::uint32_t rest = 1;
   while (k-- > 0) rest *= 5;
@@ -95,7 +95,8 @@ std::string decimal_digits(Big a) {  // a > 0
   std::string out;
   while (!a.empty()) {
     std::uint32_t chunk = divide(a, 1000000000u);
-    for (int i = 0; i < 9 && (chunk || !a.empty()); i++, chunk /= 10) out.push_back('0' + chunk % 10);
+    for (int i = 0; i < 9 && (chunk || !a.empty()); i++, chunk /= 10)
+      out.push_back('0' + chunk % 10);
   }
   return std::string(out.rbegin(), out.rend());
 }

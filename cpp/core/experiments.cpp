@@ -119,9 +119,7 @@ VarianceRun::VarianceRun(const VarianceRunArgs& args)
       scaled_counts_(args.bins, 0),
       draws_(2 * static_cast<std::size_t>(args.dk)) {}
 
-int VarianceRun::remaining() const {
-  return limits::kMaxSamples - args_.first_sample - samples();
-}
+int VarianceRun::remaining() const { return limits::kMaxSamples - args_.first_sample - samples(); }
 
 Error VarianceRun::check_step(int samples) const {
   if (samples >= 1 && samples <= remaining()) return {};
@@ -184,7 +182,8 @@ static Error check_chunk(const char* name, const VarianceChunk& c, double sample
     if (!(std::fabs(m->mean) <= kMaxChunkMean))
       return side + ".mean: expected a number from -1e12 to 1e12, got " + format_number(m->mean);
     if (!(m->variance >= 0 && m->variance <= kMaxChunkVariance))
-      return side + ".variance: expected a number from 0 to 1e24, got " + format_number(m->variance);
+      return side + ".variance: expected a number from 0 to 1e24, got " +
+             format_number(m->variance);
   }
   if (c.edges.size() < 2) return n + ".histogram.edges: expected at least 2 edges";
   for (const std::vector<double>* e : {&c.edges, &c.scaled_edges}) {
@@ -199,7 +198,8 @@ static Error check_chunk(const char* name, const VarianceChunk& c, double sample
   }
   const std::size_t bins = c.edges.size() - 1;
   for (const std::vector<double>* counts : {&c.raw_counts, &c.scaled_counts}) {
-    const char* field = counts == &c.raw_counts ? ".histogram.rawCounts" : ".histogram.scaledCounts";
+    const char* field =
+        counts == &c.raw_counts ? ".histogram.rawCounts" : ".histogram.scaledCounts";
     if (counts->size() != bins)
       return n + field + ": expected " + std::to_string(bins) + " counts (one per bin)";
     double sum = 0;

@@ -32,11 +32,11 @@ struct Welford {
 std::vector<float> theory_edges(double sd, int bins);
 
 struct VarianceResult {
-  Moments raw;                    // of q·k
-  Moments scaled;                 // of q·k / sqrt(d_k)
-  std::vector<float> edges;       // bins + 1 edges over +-4 sqrt(d_k), for raw_counts
+  Moments raw;                      // of q·k
+  Moments scaled;                   // of q·k / sqrt(d_k)
+  std::vector<float> edges;         // bins + 1 edges over +-4 sqrt(d_k), for raw_counts
   std::vector<float> scaled_edges;  // bins + 1 edges over +-4, for scaled_counts
-  std::vector<int> raw_counts;    // bins
+  std::vector<int> raw_counts;      // bins
   std::vector<int> scaled_counts;
 };
 
@@ -66,11 +66,11 @@ class VarianceRun {
 
  private:
   VarianceRunArgs args_;
-  double root_;                 // sqrt(d_k)
-  Welford raw_;                 // of q·k
+  double root_;  // sqrt(d_k)
+  Welford raw_;  // of q·k
   std::vector<float> edges_, scaled_edges_;
   std::vector<int> raw_counts_, scaled_counts_;
-  std::vector<float> draws_;    // (2 d_k) q then k of the current sample
+  std::vector<float> draws_;  // (2 d_k) q then k of the current sample
 };
 
 // ---- one call: samples first_sample .. first_sample + samples - 1 -------------------------

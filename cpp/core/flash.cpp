@@ -89,7 +89,8 @@ float fold_row(RowState& st, float* s, int bk, float* block_max) {
   float m_new = std::max(st.m, bm);
   float rescale = st.l > 0.0f ? std::exp(st.m - m_new) : 0.0f;  // first allowed key: 0
   float tsum;  // Σ p (s - m_new) over the allowed keys
-  const float sum = kernels::exp_shift_sum(s, bk, m_new, &tsum);  // p = exp(s - m_new), 0 if blocked
+  const float sum =
+      kernels::exp_shift_sum(s, bk, m_new, &tsum);  // p = exp(s - m_new), 0 if blocked
   st.t = st.l > 0.0f ? rescale * (st.t + (st.m - m_new) * st.l) + tsum : tsum;
   st.l = rescale * st.l + sum;
   st.m = m_new;
@@ -144,7 +145,8 @@ FlashResult run(const FlashArgs& a, Recorder rec) {
     std::fill(state.begin(), state.begin() + bq, RowState{});
     for (int j0 = 0, c = 0; j0 < n_k; j0 += block, c++) {
       const int bk = std::min(block, n_k - j0);
-      Tile kind = classify(a, i0, i0 + bq, j0, j0 + bk, padding_before[j0 + bk] - padding_before[j0]);
+      Tile kind =
+          classify(a, i0, i0 + bq, j0, j0 + bk, padding_before[j0 + bk] - padding_before[j0]);
       rec.tile(c, i0, bq, kind == Tile::None);
       if (kind == Tile::None) {
         for (int q = 0; q < bq; q++) rec.row(c, i0 + q, state[q], kNegInf, 1.0f);
@@ -169,7 +171,8 @@ FlashResult run(const FlashArgs& a, Recorder rec) {
       // 5. output = output rescale + P V_c: (bq, bk) x (bk, d_v)
       kernels::gemm_ab(tile.data(), a.value.row(j0), pv.data(), bq, d_v, bk, &packing);
       for (int q = 0; q < bq; q++)
-        kernels::scale_add(r.output.row(i0 + q), pv.data() + static_cast<std::size_t>(q) * d_v, d_v, rescale[q]);
+        kernels::scale_add(r.output.row(i0 + q), pv.data() + static_cast<std::size_t>(q) * d_v, d_v,
+                           rescale[q]);
     }
     // divide by the row sums; a row that never met an allowed key keeps its zeros
     for (int q = 0; q < bq; q++) {

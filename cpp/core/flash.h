@@ -29,9 +29,9 @@ constexpr int kMaxTraceTokens = 64;     // n_q, n_k of flash_trace (it keeps (bl
 //   stride s  (s >= 1): the strided pattern of Sparse Transformers (Child et al. 2019), the union
 //                       of a local band and every s-th key: |i - j| < s or |i - j| mod s == 0
 struct FlashArgs {
-  Matrix query;                   // (n_q, d_k)
-  Matrix key;                     // (n_k, d_k)
-  Matrix value;                   // (n_k, d_v)
+  Matrix query;  // (n_q, d_k)
+  Matrix key;    // (n_k, d_k)
+  Matrix value;  // (n_k, d_v)
   bool causal = false;
   std::vector<bool> key_padding;  // n_k flags (true = padding), or empty for none
   int window = -1;                // -1 = no window
@@ -43,8 +43,8 @@ struct FlashArgs {
 };
 
 struct FlashResult {
-  Matrix output;                  // (n_q, d_v)
-  std::vector<float> entropy;     // n_q, -Σ w log w of each row's weights (natural log)
+  Matrix output;                       // (n_q, d_v)
+  std::vector<float> entropy;          // n_q, -Σ w log w of each row's weights (natural log)
   std::vector<int> fully_masked_rows;  // rows with no allowed key: zero output, entropy 0
 };
 
@@ -52,15 +52,15 @@ struct FlashResult {
 // column per query i (tables of (key blocks, n_q)), recorded after block c was folded in.
 struct FlashTrace {
   int block_size = 0;
-  int blocks = 0;                 // key blocks: ceil(n_k / block_size)
-  Matrix scores;                  // (n_q, n_k) scaled scores, blocked cells -inf
-  Matrix block_max;               // max of the allowed scores of block c (-inf: none allowed)
-  Matrix running_max;             // m after block c (-inf until a key was allowed)
-  Matrix rescale;                 // exp(m_before - m_after): what the old sum and output were
-                                  // multiplied by (1 = max unchanged, 0 = first allowed block)
-  Matrix running_sum;             // l after block c: Σ exp(s_j - m) over the keys seen so far
-  Matrix skipped;                 // 1 where the (query block, key block) tile was skipped whole
-                                  // because the mask blocks all of it
+  int blocks = 0;      // key blocks: ceil(n_k / block_size)
+  Matrix scores;       // (n_q, n_k) scaled scores, blocked cells -inf
+  Matrix block_max;    // max of the allowed scores of block c (-inf: none allowed)
+  Matrix running_max;  // m after block c (-inf until a key was allowed)
+  Matrix rescale;      // exp(m_before - m_after): what the old sum and output were
+                       // multiplied by (1 = max unchanged, 0 = first allowed block)
+  Matrix running_sum;  // l after block c: Σ exp(s_j - m) over the keys seen so far
+  Matrix skipped;      // 1 where the (query block, key block) tile was skipped whole
+                       // because the mask blocks all of it
   FlashResult result;
 };
 

@@ -23,9 +23,12 @@ Matrix build_mask(int n_q, int n_k, const Matrix& explicit_mask, bool causal,
 
 float fill_value(MaskFill fill) {
   switch (fill) {
-    case MaskFill::NegInf: return -std::numeric_limits<float>::infinity();
-    case MaskFill::LargeNegative: return -1e9f;
-    case MaskFill::Zero: return 0.0f;  // the classic bug: 0 is an ordinary score
+    case MaskFill::NegInf:
+      return -std::numeric_limits<float>::infinity();
+    case MaskFill::LargeNegative:
+      return -1e9f;
+    case MaskFill::Zero:
+      return 0.0f;  // the classic bug: 0 is an ordinary score
   }
   return -std::numeric_limits<float>::infinity();
 }

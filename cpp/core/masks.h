@@ -22,8 +22,8 @@ inline bool allowed(int i, int j, int n_k, const Matrix& explicit_mask, bool cau
                     const std::vector<bool>& key_padding, bool reverse_causal) {
   if (!explicit_mask.empty() && explicit_mask.data[static_cast<std::size_t>(i) * n_k + j] == 0.0f)
     return false;
-  if (causal && j > i) return false;          // no peeking at later keys
-  if (reverse_causal && j < i) return false;  // the bug: no looking back
+  if (causal && j > i) return false;              // no peeking at later keys
+  if (reverse_causal && j < i) return false;      // the bug: no looking back
   return key_padding.empty() || !key_padding[j];  // padding is never a key
 }
 

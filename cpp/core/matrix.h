@@ -29,14 +29,15 @@ using Error = std::string;
 
 // Size limits, checked before anything is allocated (documented in the README).
 namespace limits {
-constexpr int kMaxTokens = 2048;        // n_q, n_k
-constexpr int kMaxDim = 1024;           // d_q, d_k, d_v, d_model, hidden size of additive
+constexpr int kMaxTokens = 2048;  // n_q, n_k
+constexpr int kMaxDim = 1024;     // d_q, d_k, d_v, d_model, hidden size of additive
 constexpr int kMaxHeads = 64;
-constexpr int kMaxSamples = 1000000;    // variance experiment
-constexpr int kMaxBins = 512;           // histogram bins
-constexpr int kMaxTrials = 100000;      // repeated softmax trials in experiments
-constexpr int kMaxHeadCells = 1 << 23;  // heads * n_q * n_k in multi-head (every head keeps its matrices)
-constexpr int kMaxPosition = 1000000;   // largest first position of RoPE
+constexpr int kMaxSamples = 1000000;  // variance experiment
+constexpr int kMaxBins = 512;         // histogram bins
+constexpr int kMaxTrials = 100000;    // repeated softmax trials in experiments
+constexpr int kMaxHeadCells =
+    1 << 23;  // heads * n_q * n_k in multi-head (every head keeps its matrices)
+constexpr int kMaxPosition = 1000000;  // largest first position of RoPE
 }  // namespace limits
 
 }  // namespace attn

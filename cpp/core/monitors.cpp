@@ -37,7 +37,8 @@ Monitors monitor(const Matrix& logits, const Matrix& weights, const Matrix& mask
     }
     m.row_sums[i] = static_cast<float>(row);
     m.leaked[i] = static_cast<float>(leak);
-    m.max_entropy[i] = allowed > 1 ? static_cast<float>(std::log(static_cast<double>(allowed))) : 0.0f;
+    m.max_entropy[i] =
+        allowed > 1 ? static_cast<float>(std::log(static_cast<double>(allowed))) : 0.0f;
     m.cells += allowed;
   }
   for (int j = 0; j < n_k; j++) m.col_sums[j] = static_cast<float>(cols[j]);
@@ -63,7 +64,8 @@ Monitors monitor(const Matrix& logits, const Matrix& weights, const Matrix& mask
 Error check_monitor(const Matrix& logits, const Matrix& weights, const Matrix& mask) {
   Error e = check_size("logits", logits);
   if (e.empty()) e = check_size("weights", weights);
-  if (e.empty()) e = check_shape("weights", weights, logits.rows, logits.cols, "(n_q, n_k) of logits");
+  if (e.empty())
+    e = check_shape("weights", weights, logits.rows, logits.cols, "(n_q, n_k) of logits");
   if (e.empty()) e = check_mask_args(mask, {}, logits.rows, logits.cols);
   if (e.empty() && !given(mask)) e = expected("mask", "a matrix { rows, cols, data }", "nothing");
   if (!e.empty()) return e;

@@ -115,7 +115,8 @@ Error check_multi_head(const MultiHeadArgs& a) {
            " (columns of query) is not divisible by " + std::to_string(a.heads) + " heads";
   }
   if (a.value.rows != n_k) {
-    return expected("value", std::to_string(n_k) + " rows (one per key)", std::to_string(a.value.rows));
+    return expected("value", std::to_string(n_k) + " rows (one per key)",
+                    std::to_string(a.value.rows));
   }
   e = check_weight("Wq", a.wq, d_model, d_model, "(d_model, d_model)");
   if (e.empty()) e = check_weight("Wk", a.wk, d_model, kdim, "(d_model, kdim)");

@@ -16,16 +16,17 @@ Error check_linear(const Matrix& x, const Matrix& w, const Matrix& b);
 Error linear_overflow(const char* name, const Matrix& y);
 
 struct MultiHeadArgs {
-  Matrix query;                  // (n_q, d_model)
-  Matrix key;                    // (n_k, kdim)
-  Matrix value;                  // (n_k, vdim)
-  int heads = 1;                 // d_model % heads == 0, d_head = d_model / heads
-  Matrix wq, wk, wv, wo;         // (d_model, d_model), (d_model, kdim), (d_model, vdim), (d_model, d_model)
-  Matrix bq, bk, bv, bo;         // (1, d_model) each, or empty for no bias
-  Matrix mask;                   // (n_q, n_k) 0/1 or empty
+  Matrix query;   // (n_q, d_model)
+  Matrix key;     // (n_k, kdim)
+  Matrix value;   // (n_k, vdim)
+  int heads = 1;  // d_model % heads == 0, d_head = d_model / heads
+  Matrix wq, wk, wv,
+      wo;  // (d_model, d_model), (d_model, kdim), (d_model, vdim), (d_model, d_model)
+  Matrix bq, bk, bv, bo;  // (1, d_model) each, or empty for no bias
+  Matrix mask;            // (n_q, n_k) 0/1 or empty
   bool causal = false;
-  std::vector<bool> key_padding; // n_k or empty
-  bool stages = true;            // false: each head keeps only output, entropy, fully_masked_rows
+  std::vector<bool> key_padding;  // n_k or empty
+  bool stages = true;             // false: each head keeps only output, entropy, fully_masked_rows
 };
 
 struct MultiHeadResult {

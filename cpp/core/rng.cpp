@@ -9,7 +9,8 @@
 
 namespace attn {
 
-kernels::RandomStream random_stream(std::uint64_t seed, std::uint32_t stream, std::uint32_t purpose) {
+kernels::RandomStream random_stream(std::uint64_t seed, std::uint32_t stream,
+                                    std::uint32_t purpose) {
   kernels::RandomStream s;
   s.k0 = static_cast<std::uint32_t>(seed);
   s.k1 = static_cast<std::uint32_t>(seed >> 32);

@@ -15,7 +15,8 @@ namespace attn {
 
 // Stream `stream` of `seed`: the Philox key is the seed, the stream is counter word 2, and
 // counter word 3 keeps the normal and the uniform draws apart.
-kernels::RandomStream random_stream(std::uint64_t seed, std::uint32_t stream, std::uint32_t purpose);
+kernels::RandomStream random_stream(std::uint64_t seed, std::uint32_t stream,
+                                    std::uint32_t purpose);
 
 class Rng {
  public:

@@ -14,10 +14,9 @@ namespace attn {
 // ---- drawing one trial: q and n keys with N(0, 1) entries ------------------------------------
 
 // Trial t draws q, then the keys, from RNG stream t of the seed.
-static void draw_trial(int dk, int n_keys, std::uint64_t seed, int trial, Matrix& q,
-                       Matrix& keys) {
+static void draw_trial(int dk, int n_keys, std::uint64_t seed, int trial, Matrix& q, Matrix& keys) {
   Rng rng(seed, static_cast<std::uint32_t>(trial));
-  q = rng.normal_matrix(1, dk);         // q: (1, d_k)
+  q = rng.normal_matrix(1, dk);          // q: (1, d_k)
   keys = rng.normal_matrix(n_keys, dk);  // keys: (n_keys, d_k)
 }
 
@@ -37,8 +36,8 @@ Error check_query_probe(const QueryProbeArgs& a) {
            std::to_string(a.dk);
   }
   if (a.n_keys < 2 || a.n_keys > limits::kMaxTokens) {
-    return "nKeys: expected an integer from 2 to " + std::to_string(limits::kMaxTokens) +
-           ", got " + std::to_string(a.n_keys);
+    return "nKeys: expected an integer from 2 to " + std::to_string(limits::kMaxTokens) + ", got " +
+           std::to_string(a.n_keys);
   }
   if (a.trial < 0 || a.trial >= limits::kMaxTrials) {
     return "trial: expected an integer from 0 to " + std::to_string(limits::kMaxTrials - 1) +
@@ -56,8 +55,8 @@ Error check_query_probe(const QueryProbeArgs& a) {
 QueryProbeResult query_probe(const QueryProbeArgs& a) {
   Matrix q, keys;
   draw_trial(a.dk, a.n_keys, a.seed, a.trial, q, keys);
-  Matrix raw = score_dot(q, keys);           // raw: (1, n_keys)
-  Matrix scaled = score_scaled(raw, a.dk);   // scaled: (1, n_keys)
+  Matrix raw = score_dot(q, keys);          // raw: (1, n_keys)
+  Matrix scaled = score_scaled(raw, a.dk);  // scaled: (1, n_keys)
   Matrix raw_w = softmax_rows(apply_temperature(raw, a.tau));
   Matrix scaled_w = softmax_rows(apply_temperature(scaled, a.tau));
 
@@ -124,9 +123,9 @@ Error check_saturation(const SaturationArgs& a) {
 
 // Adds one trial's softmax statistics to acc.   scores: (1, n)
 static void add_trial(const Matrix& scores, SaturationStats& acc) {
-  Matrix w = softmax_rows(scores);                 // w: (1, n)
+  Matrix w = softmax_rows(scores);  // w: (1, n)
   int a = argmax(w.data);
-  Matrix jac = softmax_jacobian(w.data);           // jac: (n, n)
+  Matrix jac = softmax_jacobian(w.data);  // jac: (n, n)
   double fro = 0, row = 0;
   for (int i = 0; i < jac.rows; i++) {
     for (int j = 0; j < jac.cols; j++) {

@@ -25,14 +25,14 @@ struct QueryProbeArgs {
 };
 
 struct QueryProbeResult {
-  std::vector<float> raw_scores;      // (n_keys) q·k_j
-  std::vector<float> scaled_scores;   // (n_keys) q·k_j / sqrt(d_k)
-  std::vector<float> raw_weights;     // (n_keys) softmax(raw / tau)
-  std::vector<float> scaled_weights;  // (n_keys) softmax(scaled / tau)
+  std::vector<float> raw_scores;              // (n_keys) q·k_j
+  std::vector<float> scaled_scores;           // (n_keys) q·k_j / sqrt(d_k)
+  std::vector<float> raw_weights;             // (n_keys) softmax(raw / tau)
+  std::vector<float> scaled_weights;          // (n_keys) softmax(scaled / tau)
   float raw_entropy = 0, scaled_entropy = 0;  // -Σ w log w
   float raw_max = 0, scaled_max = 0;          // largest weight
-  std::vector<float> hard;            // (n_keys) one-hot at the argmax of the chosen scores
-  Matrix gumbel;                      // (gumbel_samples, n_keys) Gumbel-softmax at tau
+  std::vector<float> hard;                    // (n_keys) one-hot at the argmax of the chosen scores
+  Matrix gumbel;                              // (gumbel_samples, n_keys) Gumbel-softmax at tau
 };
 
 Error check_query_probe(const QueryProbeArgs& args);
@@ -63,7 +63,7 @@ struct SaturationPoint {
 };
 
 struct SaturationResult {
-  double log_n = 0;  // the largest possible entropy, log n_keys
+  double log_n = 0;                     // the largest possible entropy, log n_keys
   std::vector<SaturationPoint> points;  // one per d_k, in the order given
 };
 

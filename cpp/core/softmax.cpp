@@ -135,9 +135,9 @@ Error check_scaled_scores(const char* name, const Matrix& scores, double tempera
   // the smallest safe value, rounded up to 3 digits
   double bound = round_to_digits(largest / kFloatMax * 1.005, 3);
   return expected(name,
-                  "at least " + format_number(bound) +
-                      " for these scores (the largest, " + format_float(static_cast<float>(largest)) + ", divided by " +
-                      name + " must stay below 3.4e+38)",
+                  "at least " + format_number(bound) + " for these scores (the largest, " +
+                      format_float(static_cast<float>(largest)) + ", divided by " + name +
+                      " must stay below 3.4e+38)",
                   format_float(static_cast<float>(temperature)));
 }
 

@@ -6,8 +6,8 @@
 namespace attn {
 
 namespace {
-constexpr std::uint32_t kDataStream = 2;      // the seed's stream for the training batches
-constexpr std::uint32_t kHeldOutStream = 3;   // ... and for the held-out batch
+constexpr std::uint32_t kDataStream = 2;     // the seed's stream for the training batches
+constexpr std::uint32_t kHeldOutStream = 3;  // ... and for the held-out batch
 constexpr int kHeldOutSize = 64;
 }  // namespace
 
@@ -23,7 +23,8 @@ Error check_train_config(const TrainConfig& c) {
   if (e.empty()) e = check_number(kSeed, c.seed);
   if (e.empty()) e = check_number(kBatch, c.batch);
   if (e.empty() && c.d_model % c.heads != 0) {
-    e = expected(kDModel.name, "a multiple of heads (" + std::to_string(c.heads) + ")", std::to_string(c.d_model));
+    e = expected(kDModel.name, "a multiple of heads (" + std::to_string(c.heads) + ")",
+                 std::to_string(c.d_model));
   }
   return e;
 }
@@ -42,13 +43,16 @@ ModelConfig model_config(const TrainConfig& c) {
 
 Error check_batch(const Batch& b, const ModelConfig& m, bool need_targets) {
   if (b.size < 1 || b.size > limits::kMaxBatch) {
-    return expected("tokens", "1 to " + std::to_string(limits::kMaxBatch) + " sequences", std::to_string(b.size));
+    return expected("tokens", "1 to " + std::to_string(limits::kMaxBatch) + " sequences",
+                    std::to_string(b.size));
   }
   if (b.length < 1 || b.length > m.length) {
-    return expected("tokens", "sequences of 1 to " + std::to_string(m.length) + " tokens", std::to_string(b.length));
+    return expected("tokens", "sequences of 1 to " + std::to_string(m.length) + " tokens",
+                    std::to_string(b.length));
   }
   const std::size_t n = static_cast<std::size_t>(b.size) * b.length;
-  if (b.tokens.size() != n) return expected("tokens", std::to_string(n) + " tokens", std::to_string(b.tokens.size()));
+  if (b.tokens.size() != n)
+    return expected("tokens", std::to_string(n) + " tokens", std::to_string(b.tokens.size()));
   for (std::size_t i = 0; i < n; i++) {
     if (b.tokens[i] < 0 || b.tokens[i] >= m.vocab) {
       return "tokens: entry " + std::to_string(i) + " is " + std::to_string(b.tokens[i]) +
@@ -56,7 +60,8 @@ Error check_batch(const Batch& b, const ModelConfig& m, bool need_targets) {
     }
   }
   if (!need_targets && b.targets.empty()) return {};
-  if (b.targets.size() != n) return expected("targets", std::to_string(n) + " targets", std::to_string(b.targets.size()));
+  if (b.targets.size() != n)
+    return expected("targets", std::to_string(n) + " targets", std::to_string(b.targets.size()));
   for (std::size_t i = 0; i < n; i++) {
     if (b.targets[i] < kNoTarget || b.targets[i] >= m.vocab) {
       return "targets: entry " + std::to_string(i) + " is " + std::to_string(b.targets[i]) +

@@ -26,11 +26,16 @@ constexpr int kMaxTrainLength = 32;  // the longest sequence a model may be buil
 }  // namespace limits
 
 inline constexpr NumberOption kLayers{"layers", 1, limits::kMaxLayers, true, "1 or 2", 2};
-inline constexpr NumberOption kTrainHeads{"heads", 1, limits::kMaxTrainHeads, true, "an integer from 1 to 4", 2};
-inline constexpr NumberOption kDModel{"dModel", 4, limits::kMaxDModel, true, "an integer from 4 to 128", 64};
-inline constexpr NumberOption kLearningRate{"learningRate", 1e-5, 1, false, "a number from 1e-05 to 1", 0.003};
-inline constexpr NumberOption kBatch{"batch", 1, limits::kMaxBatch, true, "an integer from 1 to 64", 32};
-inline constexpr NumberOption kSteps{"steps", 1, limits::kMaxStepsPerCall, true, "an integer from 1 to 1000", 1};
+inline constexpr NumberOption kTrainHeads{
+    "heads", 1, limits::kMaxTrainHeads, true, "an integer from 1 to 4", 2};
+inline constexpr NumberOption kDModel{
+    "dModel", 4, limits::kMaxDModel, true, "an integer from 4 to 128", 64};
+inline constexpr NumberOption kLearningRate{
+    "learningRate", 1e-5, 1, false, "a number from 1e-05 to 1", 0.003};
+inline constexpr NumberOption kBatch{"batch", 1, limits::kMaxBatch, true, "an integer from 1 to 64",
+                                     32};
+inline constexpr NumberOption kSteps{
+    "steps", 1, limits::kMaxStepsPerCall, true, "an integer from 1 to 1000", 1};
 
 struct TrainConfig {
   TrainTask task = TrainTask::PreviousToken;
@@ -59,7 +64,8 @@ Error check_parameter(const Transformer& model, const std::string& name, const M
 
 class Adam {
  public:
-  Adam(std::size_t size, float learning_rate, float beta1 = 0.9f, float beta2 = 0.999f, float eps = 1e-8f);
+  Adam(std::size_t size, float learning_rate, float beta1 = 0.9f, float beta2 = 0.999f,
+       float eps = 1e-8f);
   void update(std::vector<float>& params, const std::vector<float>& grads);
   int steps() const { return t_; }
 

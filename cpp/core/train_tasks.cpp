@@ -6,11 +6,11 @@
 namespace attn {
 
 namespace {
-constexpr int kDigits = 10;       // reverse and sort draw digits 0..9
-constexpr int kSeparator = 10;    // ... and mark the turn with token 10
+constexpr int kDigits = 10;     // reverse and sort draw digits 0..9
+constexpr int kSeparator = 10;  // ... and mark the turn with token 10
 constexpr int kHalf = kTaskLength / 2;
-constexpr int kTokens = 16;       // previous-token and induction draw tokens 0..15
-constexpr int kMinBlock = 5, kMaxBlock = 8;  // induction's repeated block
+constexpr int kTokens = 16;                        // previous-token and induction draw tokens 0..15
+constexpr int kMinBlock = 5, kMaxBlock = 8;        // induction's repeated block
 constexpr std::uint64_t kProbeSeed = 0x9E3779B9u;  // the probe is the same for every run
 
 // An integer in [0, n) from a uniform draw in [0, 1).
@@ -85,11 +85,19 @@ Batch make_batch(TrainTask task, Rng& rng, int size) {
     int* tokens = b.tokens.data() + static_cast<std::size_t>(s) * kTaskLength;
     int* targets = b.targets.data() + static_cast<std::size_t>(s) * kTaskLength;
     switch (task) {
-      case TrainTask::Reverse: digits_then_answer(rng, false, tokens, targets); break;
-      case TrainTask::Sort: digits_then_answer(rng, true, tokens, targets); break;
-      case TrainTask::Induction: induction(rng, tokens, targets); break;
+      case TrainTask::Reverse:
+        digits_then_answer(rng, false, tokens, targets);
+        break;
+      case TrainTask::Sort:
+        digits_then_answer(rng, true, tokens, targets);
+        break;
+      case TrainTask::Induction:
+        induction(rng, tokens, targets);
+        break;
       case TrainTask::PreviousToken:
-      default: previous_token(rng, tokens, targets); break;
+      default:
+        previous_token(rng, tokens, targets);
+        break;
     }
   }
   return b;

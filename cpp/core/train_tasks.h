@@ -26,9 +26,9 @@ constexpr int kTaskLength = 16;  // tokens in every task's sequence
 constexpr int kNoTarget = -1;
 
 struct TaskSpec {
-  int vocab;        // tokens are 0 .. vocab - 1
-  int separator;    // the separator token of reverse and sort; -1 when the task has none
-  const char* rule; // one line: what the model must learn
+  int vocab;         // tokens are 0 .. vocab - 1
+  int separator;     // the separator token of reverse and sort; -1 when the task has none
+  const char* rule;  // one line: what the model must learn
 };
 
 TaskSpec task_spec(TrainTask task);

@@ -16,7 +16,8 @@ constexpr std::uint32_t kInitStream = 1;  // the seed's stream for the initial w
 // out (cols, rows) = a (rows, cols) transposed
 void transpose(const float* a, float* out, int rows, int cols) {
   for (int r = 0; r < rows; r++)
-    for (int c = 0; c < cols; c++) out[static_cast<std::size_t>(c) * rows + r] = a[static_cast<std::size_t>(r) * cols + c];
+    for (int c = 0; c < cols; c++)
+      out[static_cast<std::size_t>(c) * rows + r] = a[static_cast<std::size_t>(r) * cols + c];
 }
 
 // y (rows, cols) += b (cols) on every row
@@ -38,12 +39,16 @@ void column_sums(const float* g, float* out, int rows, int cols) {
 
 // dst (rows, width) <- columns col..col+width of src (rows, stride)
 void gather(const float* src, int stride, int col, float* dst, int rows, int width) {
-  for (int r = 0; r < rows; r++) std::copy_n(src + static_cast<std::size_t>(r) * stride + col, width, dst + static_cast<std::size_t>(r) * width);
+  for (int r = 0; r < rows; r++)
+    std::copy_n(src + static_cast<std::size_t>(r) * stride + col, width,
+                dst + static_cast<std::size_t>(r) * width);
 }
 
 // columns col..col+width of dst (rows, stride) <- src (rows, width)
 void scatter(const float* src, float* dst, int stride, int col, int rows, int width) {
-  for (int r = 0; r < rows; r++) std::copy_n(src + static_cast<std::size_t>(r) * width, width, dst + static_cast<std::size_t>(r) * stride + col);
+  for (int r = 0; r < rows; r++)
+    std::copy_n(src + static_cast<std::size_t>(r) * width, width,
+                dst + static_cast<std::size_t>(r) * stride + col);
 }
 
 template <typename T>
@@ -54,7 +59,8 @@ void grow(std::vector<T>& v, std::size_t n) {
 
 // ---- parameters ----------------------------------------------------------------------------
 
-Transformer::Transformer(const ModelConfig& config) : config_(config), d_k_(config.d_model / config.heads) {
+Transformer::Transformer(const ModelConfig& config)
+    : config_(config), d_k_(config.d_model / config.heads) {
   const int D = config.d_model, V = config.vocab;
   std::size_t offset = 0;
   auto add = [&](const std::string& name, int rows, int cols) {
@@ -79,7 +85,8 @@ Transformer::Transformer(const ModelConfig& config) : config_(config), d_k_(conf
   unembedding_bias_ = add("unembeddingBias", 1, V);
   params_.assign(offset, 0.0f);
   grads_.assign(offset, 0.0f);
-  if (config.position == PositionKind::Sinusoidal) sinusoid_ = sinusoidal_encoding(config.length, D);
+  if (config.position == PositionKind::Sinusoidal)
+    sinusoid_ = sinusoidal_encoding(config.length, D);
   x_.resize(config.layers + 1);
   qkv_.resize(config.layers);
   att_.resize(config.layers);
@@ -103,7 +110,8 @@ void Transformer::init(std::uint64_t seed) {
       continue;
     }
     rng.normal(p, t.size());
-    if (t.offset != embedding_ && !(config_.position == PositionKind::Learned && t.offset == position_))
+    if (t.offset != embedding_ &&
+        !(config_.position == PositionKind::Learned && t.offset == position_))
       for (std::size_t i = 0; i < t.size(); i++) p[i] *= weight_std;
   }
 }
@@ -122,7 +130,8 @@ ForwardStats Transformer::forward(const Batch& batch) {
     grow(z_[l], nd);
   }
   grow(probs_, static_cast<std::size_t>(n_) * V);
-  const std::size_t head = static_cast<std::size_t>(T) * d_k_, square = static_cast<std::size_t>(T) * T;
+  const std::size_t head = static_cast<std::size_t>(T) * d_k_,
+                    square = static_cast<std::size_t>(T) * T;
   for (auto* v : {&qh_, &kh_, &vh_, &zh_, &dzh_, &dqh_, &dkh_, &dvh_}) grow(*v, head);
   for (auto* v : {&da_, &t1_, &t2_}) grow(*v, square);
 
@@ -163,7 +172,8 @@ ForwardStats Transformer::forward(const Batch& batch) {
       correct += top == target;
       target_count_++;
     }
-    for (int v = 0; v < V; v++) row[v] = static_cast<float>(std::exp(static_cast<double>(row[v]) - max) / sum);
+    for (int v = 0; v < V; v++)
+      row[v] = static_cast<float>(std::exp(static_cast<double>(row[v]) - max) / sum);
   }
   ForwardStats s;
   s.targets = target_count_;
@@ -189,13 +199,14 @@ void Transformer::layer_forward(int l) {
   for (int b = 0; b < batch_.size; b++) {
     const float* rows = qkv + static_cast<std::size_t>(b) * T * 3 * D;
     for (int h = 0; h < H; h++) {
-      gather(rows, 3 * D, h * dk, qh_.data(), T, dk);          // q_h (T, d_k)
-      gather(rows, 3 * D, D + h * dk, kh_.data(), T, dk);      // k_h (T, d_k)
-      gather(rows, 3 * D, 2 * D + h * dk, vh_.data(), T, dk);  // v_h (T, d_k)
+      gather(rows, 3 * D, h * dk, qh_.data(), T, dk);                             // q_h (T, d_k)
+      gather(rows, 3 * D, D + h * dk, kh_.data(), T, dk);                         // k_h (T, d_k)
+      gather(rows, 3 * D, 2 * D + h * dk, vh_.data(), T, dk);                     // v_h (T, d_k)
       float* a = att_[l].data() + (static_cast<std::size_t>(b) * H + h) * T * T;  // (T, T)
-      kernels::gemm_abt(qh_.data(), kh_.data(), a, T, T, dk, &ws_);  // scores
+      kernels::gemm_abt(qh_.data(), kh_.data(), a, T, T, dk, &ws_);               // scores
       for (int i = 0; i < T; i++)
-        for (int j = 0; j < T; j++) a[i * T + j] = j > i ? neg_inf : a[i * T + j] * scale;  // scale, causal mask
+        for (int j = 0; j < T; j++)
+          a[i * T + j] = j > i ? neg_inf : a[i * T + j] * scale;  // scale, causal mask
       kernels::softmax_rows(a, T, T, true);
       kernels::gemm_ab(a, vh_.data(), zh_.data(), T, dk, T, &ws_);  // z_h = A v_h  (T, d_k)
       scatter(zh_.data(), z + static_cast<std::size_t>(b) * T * D, D, h * dk, T, dk);
@@ -229,7 +240,8 @@ void Transformer::backward() {
     const float* p = probs_.data() + static_cast<std::size_t>(n) * V;
     float* g = dlogits + static_cast<std::size_t>(n) * V;
     const int target = batch_.targets[n];
-    for (int v = 0; v < V; v++) g[v] = target == kNoTarget ? 0.0f : (p[v] - (v == target ? 1.0f : 0.0f)) * inv;
+    for (int v = 0; v < V; v++)
+      g[v] = target == kNoTarget ? 0.0f : (p[v] - (v == target ? 1.0f : 0.0f)) * inv;
   }
   // dU = dlogits^T x_L (V, D); dbu = column sums; dx = dlogits U (N, D)
   transpose(dlogits, big_t_.data(), n_, V);
@@ -258,7 +270,7 @@ void Transformer::layer_backward(int l, float* dx) {
   const float* qkv = qkv_[l].data();
   const float* z = z_[l].data();
   const float scale = config_.scale ? 1.0f / std::sqrt(static_cast<float>(dk)) : 1.0f;
-  float* dz = big_.data();     // (N, D)
+  float* dz = big_.data();  // (N, D)
   float* scratch = big_t_.data();
 
   // out = z Wo^T + bo:  dWo = dout^T z (D, D), dbo = column sums, dz = dout Wo   (dout = dx)
@@ -310,7 +322,8 @@ void Transformer::layer_backward(int l, float* dx) {
 Matrix Transformer::attention(int layer, int head, int sequence) const {
   const int T = batch_.length;
   Matrix m(T, T);
-  const float* a = att_[layer].data() + (static_cast<std::size_t>(sequence) * config_.heads + head) * T * T;
+  const float* a =
+      att_[layer].data() + (static_cast<std::size_t>(sequence) * config_.heads + head) * T * T;
   std::copy_n(a, static_cast<std::size_t>(T) * T, m.data.data());
   return m;
 }

@@ -1,10 +1,11 @@
 // A tiny attention-only transformer with its backward pass, for the playground.
 //
 //   x0     = E[token] + P[position]                         (N, D)   N = batch * length
-//   layer: q, k, v = x Wq^T + bq, x Wk^T + bk, x Wv^T + bv  (N, D) each, split into H heads of d_k = D / H
-//          A_h     = softmax(mask(q_h k_h^T * s))            (length, length) per sequence, s = 1/sqrt(d_k) or 1
-//          z       = concat_h(A_h v_h)                       (N, D)
-//          x      += z Wo^T + bo                             (residual)
+//   layer: q, k, v = x Wq^T + bq, x Wk^T + bk, x Wv^T + bv  (N, D) each, split into H heads of d_k
+//   = D / H
+//          A_h     = softmax(mask(q_h k_h^T * s))            (length, length) per sequence, s =
+//          1/sqrt(d_k) or 1 z       = concat_h(A_h v_h)                       (N, D) x      += z
+//          Wo^T + bo                             (residual)
 //   logits = x U^T + bu                                      (N, vocab)
 //   loss   = mean over target positions of -log softmax(logits)[target]
 //
@@ -30,7 +31,9 @@ enum class PositionKind { Learned, Sinusoidal, None };
 
 inline constexpr ChoiceOption<PositionKind, 3> kPositionOption{
     "position",
-    {{"learned", PositionKind::Learned}, {"sinusoidal", PositionKind::Sinusoidal}, {"none", PositionKind::None}}};
+    {{"learned", PositionKind::Learned},
+     {"sinusoidal", PositionKind::Sinusoidal},
+     {"none", PositionKind::None}}};
 
 struct ModelConfig {
   int vocab = 16;
@@ -44,7 +47,8 @@ struct ModelConfig {
 
 // A named part of the flat parameter vector: (rows, cols) floats from offset.
 struct Tensor {
-  std::string name;  // "embedding", "position", "layers.0.Wq", ..., "unembedding", "unembeddingBias"
+  std::string
+      name;  // "embedding", "position", "layers.0.Wq", ..., "unembedding", "unembeddingBias"
   int rows = 0;
   int cols = 0;
   std::size_t offset = 0;
@@ -88,7 +92,8 @@ class Transformer {
 
  private:
   void layer_forward(int l);
-  void layer_backward(int l, float* dx);  // dx: (N, D), gradient at the layer's output; becomes the input's
+  void layer_backward(
+      int l, float* dx);  // dx: (N, D), gradient at the layer's output; becomes the input's
   float* param(std::size_t offset) { return params_.data() + offset; }
   float* grad(std::size_t offset) { return grads_.data() + offset; }
 
@@ -98,7 +103,8 @@ class Transformer {
   std::vector<float> params_, grads_;
   // offsets of each tensor in params_ / grads_
   std::size_t embedding_ = 0, position_ = 0, unembedding_ = 0, unembedding_bias_ = 0;
-  std::vector<std::size_t> wqkv_, bqkv_, wo_, bo_;  // per layer; Wq Wk Wv are adjacent: one (3D, D) block
+  std::vector<std::size_t> wqkv_, bqkv_, wo_,
+      bo_;           // per layer; Wq Wk Wv are adjacent: one (3D, D) block
   Matrix sinusoid_;  // (length, D) when position is sinusoidal
 
   // the last forward
@@ -113,7 +119,7 @@ class Transformer {
 
   // scratch
   std::vector<float> qh_, kh_, vh_, zh_, dzh_, da_, dqh_, dkh_, dvh_, t1_, t2_;  // per head
-  std::vector<float> big_, big_t_, dqkv_, dx_;                                     // per batch
+  std::vector<float> big_, big_t_, dqkv_, dx_;                                   // per batch
   kernels::Workspace ws_;
 };
 

@@ -42,8 +42,7 @@ void dot_rows_wasmsimd(const float* a, const float* b, float* out, int count, in
     const float* ai = a + static_cast<std::ptrdiff_t>(i) * d;
     const float* bi = b + static_cast<std::ptrdiff_t>(i) * d;
     v128_t acc = wasm_f32x4_splat(0.0f);
-    for (int p = 0; p < d4; p += 4)
-      acc = madd(acc, wasm_v128_load(ai + p), wasm_v128_load(bi + p));
+    for (int p = 0; p < d4; p += 4) acc = madd(acc, wasm_v128_load(ai + p), wasm_v128_load(bi + p));
     out[i] = finish_row(acc, ai, bi, d4, d);
   }
 }

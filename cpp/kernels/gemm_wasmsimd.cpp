@@ -109,7 +109,8 @@ void gemm_abt_wasmsimd(const float* a, const float* b, float* c, int m, int n, i
   }
   // Columns in chunks of about 128 KB of panels, so a chunk stays in cache across all rows.
   const int chunk = std::max(kCols, 32768 / std::max(k, 1) / kCols * kCols);
-  for (int j0 = 0; j0 < n; j0 += chunk) multiply_panels(a, panels, c, m, n, k, j0, std::min(n, j0 + chunk));
+  for (int j0 = 0; j0 < n; j0 += chunk)
+    multiply_panels(a, panels, c, m, n, k, j0, std::min(n, j0 + chunk));
 }
 
 // ---- c = a b -------------------------------------------------------------------------------

@@ -85,7 +85,8 @@ float exp_shift_sum_wasmsimd(float* x, int n, float shift, float* t);
 bool divide_finite_wasmsimd(float* x, std::size_t n, float divisor);
 void scale_add_wasmsimd(float* y, const float* x, int n, float r);
 void dot_rows_wasmsimd(const float* a, const float* b, float* out, int count, int d);
-void fill_normal_wasmsimd(const RandomStream& s, std::uint64_t first, float* out, std::size_t count);
+void fill_normal_wasmsimd(const RandomStream& s, std::uint64_t first, float* out,
+                          std::size_t count);
 #endif
 
 // ---- dispatch: one place per operation ----------------------------------------------------
@@ -136,7 +137,8 @@ inline void dot_rows(const float* a, const float* b, float* out, int count, int 
 inline void fill_normal(const RandomStream& s, std::uint64_t first, float* out, std::size_t count) {
   ATTN_KERNEL(fill_normal)(s, first, out, count);
 }
-inline void fill_uniform(const RandomStream& s, std::uint64_t first, float* out, std::size_t count) {
+inline void fill_uniform(const RandomStream& s, std::uint64_t first, float* out,
+                         std::size_t count) {
   fill_uniform_scalar(s, first, out, count);
 }
 

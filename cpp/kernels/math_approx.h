@@ -1,7 +1,7 @@
 // Our own float32 arithmetic for the random draws (Box–Muller: log, sin, square roots) and exp:
-// the constants and the scalar forms. The SIMD kernels apply the same operations, in the same order, to each lane,
-// so that every build draws bit-identical numbers (compiled with -ffp-contract=off: no FMA).
-// Polynomials after musl/FreeBSD (logf) and Cephes (sinf, expf).
+// the constants and the scalar forms. The SIMD kernels apply the same operations, in the same
+// order, to each lane, so that every build draws bit-identical numbers (compiled with
+// -ffp-contract=off: no FMA). Polynomials after musl/FreeBSD (logf) and Cephes (sinf, expf).
 #pragma once
 
 #include <cmath>
@@ -73,8 +73,8 @@ inline float sin_small(float a) {
 // Two normal draws from two random words u (radius) and v (angle):
 //   u1 = (2^24 - top 24 bits of u) 2^-24: in [2^-24, 1], never 0, exact;  L = -2 ln u1.
 //   a  = [1.m] pi/2 - 3pi/4 with m = low 23 bits of v: in [-pi/4, pi/4).
-//   (r cos a, r sin a) with r = sqrt(L): r sin a from the polynomial, r cos a = sqrt(L - (r sin a)^2)
-//   (cos a >= 0.7 there, so this loses nothing). Bit 31 of v negates the cos part, bit 30
+//   (r cos a, r sin a) with r = sqrt(L): r sin a from the polynomial, r cos a = sqrt(L - (r sin
+//   a)^2) (cos a >= 0.7 there, so this loses nothing). Bit 31 of v negates the cos part, bit 30
 //   swaps the two: the point lands in one of four quarter-turn sectors, uniform on the circle.
 constexpr float kHalfPi = 1.5707963267948966f;
 constexpr float kThreeQuarterPi = 2.3561944901923448f;
@@ -87,7 +87,8 @@ inline float uniform_from_bits(std::uint32_t h) {  // [0, 1), the top 24 bits
 }
 
 inline void box_muller(std::uint32_t u, std::uint32_t v, float* first, float* second) {
-  const float u1 = static_cast<float>(static_cast<std::int32_t>(0x01000000U - (u >> 8))) * kTwoPowMinus24;
+  const float u1 =
+      static_cast<float>(static_cast<std::int32_t>(0x01000000U - (u >> 8))) * kTwoPowMinus24;
   const float big_l = log_normal_positive(u1) * -2.0f;
   const float r = std::sqrt(big_l);
   float a = bits_float(kOne | (v & 0x007fffffU));
@@ -103,8 +104,8 @@ inline void box_muller(std::uint32_t u, std::uint32_t v, float* first, float* se
 
 // ---- exp (Cephes expf), for the SIMD softmax ----------------------------------------------
 constexpr float kLog2e = 1.44269504088896341f;
-constexpr float kExpOverflow = 88.72283935546875f;   // above: +inf
-constexpr float kExpUnderflow = -103.97208404541016f; // below: 0
+constexpr float kExpOverflow = 88.72283935546875f;     // above: +inf
+constexpr float kExpUnderflow = -103.97208404541016f;  // below: 0
 constexpr float kExpP0 = 1.9875691500e-4f;
 constexpr float kExpP1 = 1.3981999507e-3f;
 constexpr float kExpP2 = 8.3334519073e-3f;

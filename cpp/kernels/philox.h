@@ -48,8 +48,8 @@ constexpr std::uint32_t kUniformDraws = 1;
 
 inline PhiloxWords philox_block(const RandomStream& s, std::uint64_t block) {
   return philox4x32_10({{static_cast<std::uint32_t>(block), static_cast<std::uint32_t>(block >> 32),
-                      s.stream, s.purpose}},
-                    s.k0, s.k1);
+                         s.stream, s.purpose}},
+                       s.k0, s.k1);
 }
 
 }  // namespace attn::kernels

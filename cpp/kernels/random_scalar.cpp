@@ -37,7 +37,8 @@ void fill_normal_scalar(const RandomStream& s, std::uint64_t first, float* out, 
 }
 
 // Uniform draws in [0, 1): draw i is the top 24 bits of word i % 4 of block i / 4, times 2^-24.
-void fill_uniform_scalar(const RandomStream& s, std::uint64_t first, float* out, std::size_t count) {
+void fill_uniform_scalar(const RandomStream& s, std::uint64_t first, float* out,
+                         std::size_t count) {
   const std::uint64_t last = first + count;
   for (std::uint64_t block = first / 4; block * 4 < last; ++block) {
     const PhiloxWords w = philox_block(s, block);

@@ -32,10 +32,14 @@ static ATTN_INLINE void philox_xw(int ways, v128_t* c, std::uint32_t k0, std::ui
     EACH(j) {
       v128_t* w = c + 4 * j;
       // 64-bit products of lanes 0, 1 and 2, 3; hi = their odd 32-bit halves, lo = the even
-      const v128_t p0l = wasm_u64x2_extmul_low_u32x4(w[0], m0), p0h = wasm_u64x2_extmul_high_u32x4(w[0], m0);
-      const v128_t p1l = wasm_u64x2_extmul_low_u32x4(w[2], m1), p1h = wasm_u64x2_extmul_high_u32x4(w[2], m1);
-      const v128_t hi0 = wasm_i32x4_shuffle(p0l, p0h, 1, 3, 5, 7), lo0 = wasm_i32x4_shuffle(p0l, p0h, 0, 2, 4, 6);
-      const v128_t hi1 = wasm_i32x4_shuffle(p1l, p1h, 1, 3, 5, 7), lo1 = wasm_i32x4_shuffle(p1l, p1h, 0, 2, 4, 6);
+      const v128_t p0l = wasm_u64x2_extmul_low_u32x4(w[0], m0),
+                   p0h = wasm_u64x2_extmul_high_u32x4(w[0], m0);
+      const v128_t p1l = wasm_u64x2_extmul_low_u32x4(w[2], m1),
+                   p1h = wasm_u64x2_extmul_high_u32x4(w[2], m1);
+      const v128_t hi0 = wasm_i32x4_shuffle(p0l, p0h, 1, 3, 5, 7),
+                   lo0 = wasm_i32x4_shuffle(p0l, p0h, 0, 2, 4, 6);
+      const v128_t hi1 = wasm_i32x4_shuffle(p1l, p1h, 1, 3, 5, 7),
+                   lo1 = wasm_i32x4_shuffle(p1l, p1h, 0, 2, 4, 6);
       const v128_t n0 = wasm_v128_xor(wasm_v128_xor(hi1, w[1]), key0);
       const v128_t n2 = wasm_v128_xor(wasm_v128_xor(hi0, w[3]), key1);
       w[0] = n0;
@@ -60,8 +64,10 @@ static ATTN_INLINE void log_xw(int ways, const v128_t* x, v128_t* out) {
   EACH(j) z[j] = wasm_f32x4_mul(s[j], s[j]);
   EACH(j) w[j] = wasm_f32x4_mul(z[j], z[j]);
   EACH(j) {
-    const v128_t t1 = wasm_f32x4_mul(w[j], wasm_f32x4_add(splat_f(kLg2), wasm_f32x4_mul(w[j], splat_f(kLg4))));
-    const v128_t t2 = wasm_f32x4_mul(z[j], wasm_f32x4_add(splat_f(kLg1), wasm_f32x4_mul(w[j], splat_f(kLg3))));
+    const v128_t t1 =
+        wasm_f32x4_mul(w[j], wasm_f32x4_add(splat_f(kLg2), wasm_f32x4_mul(w[j], splat_f(kLg4))));
+    const v128_t t2 =
+        wasm_f32x4_mul(z[j], wasm_f32x4_add(splat_f(kLg1), wasm_f32x4_mul(w[j], splat_f(kLg3))));
     r[j] = wasm_f32x4_add(t2, t1);
   }
   EACH(j) hfsq[j] = wasm_f32x4_mul(wasm_f32x4_mul(f[j], f[j]), splat_f(0.5f));
@@ -88,7 +94,8 @@ static ATTN_INLINE void box_muller_xw(int ways, const v128_t* u, const v128_t* v
     a[j] = wasm_f32x4_sub(wasm_f32x4_mul(a[j], splat_f(kHalfPi)), splat_f(kThreeQuarterPi));
     z[j] = wasm_f32x4_mul(a[j], a[j]);
   }
-  EACH(j) sa[j] = wasm_f32x4_add(wasm_f32x4_mul(splat_f(kSin1), z[j]), splat_f(kSin2));  // sin_small
+  EACH(j)
+  sa[j] = wasm_f32x4_add(wasm_f32x4_mul(splat_f(kSin1), z[j]), splat_f(kSin2));  // sin_small
   EACH(j) sa[j] = wasm_f32x4_add(wasm_f32x4_mul(sa[j], z[j]), splat_f(kSin3));
   EACH(j) sa[j] = wasm_f32x4_mul(sa[j], z[j]);
   EACH(j) sa[j] = wasm_f32x4_mul(sa[j], a[j]);
@@ -112,8 +119,9 @@ static ATTN_INLINE void normal_groups(int ways, const RandomStream& s, std::uint
     const std::uint64_t b = block0 + 4 * j;  // lane l: block b + l
     c[4 * j + 0] = wasm_i32x4_make(static_cast<int>(b), static_cast<int>(b + 1),
                                    static_cast<int>(b + 2), static_cast<int>(b + 3));
-    c[4 * j + 1] = wasm_i32x4_make(static_cast<int>(b >> 32), static_cast<int>((b + 1) >> 32),
-                                   static_cast<int>((b + 2) >> 32), static_cast<int>((b + 3) >> 32));
+    c[4 * j + 1] =
+        wasm_i32x4_make(static_cast<int>(b >> 32), static_cast<int>((b + 1) >> 32),
+                        static_cast<int>((b + 2) >> 32), static_cast<int>((b + 3) >> 32));
     c[4 * j + 2] = splat_u(s.stream);
     c[4 * j + 3] = splat_u(s.purpose);
   }
@@ -128,9 +136,12 @@ static ATTN_INLINE void normal_groups(int ways, const RandomStream& s, std::uint
   }
   box_muller_xw(2 * ways, u, v, first, second);
   EACH(j) {  // lane l holds draws 4(b + l) + 0..3: transpose the four vectors to draw order
-    const v128_t d0 = first[2 * j], d1 = second[2 * j], d2 = first[2 * j + 1], d3 = second[2 * j + 1];
-    const v128_t t0 = wasm_i32x4_shuffle(d0, d1, 0, 4, 1, 5), t1 = wasm_i32x4_shuffle(d0, d1, 2, 6, 3, 7);
-    const v128_t t2 = wasm_i32x4_shuffle(d2, d3, 0, 4, 1, 5), t3 = wasm_i32x4_shuffle(d2, d3, 2, 6, 3, 7);
+    const v128_t d0 = first[2 * j], d1 = second[2 * j], d2 = first[2 * j + 1],
+                 d3 = second[2 * j + 1];
+    const v128_t t0 = wasm_i32x4_shuffle(d0, d1, 0, 4, 1, 5),
+                 t1 = wasm_i32x4_shuffle(d0, d1, 2, 6, 3, 7);
+    const v128_t t2 = wasm_i32x4_shuffle(d2, d3, 0, 4, 1, 5),
+                 t3 = wasm_i32x4_shuffle(d2, d3, 2, 6, 3, 7);
     float* o = dst + 16 * j;
     wasm_v128_store(o, wasm_i32x4_shuffle(t0, t2, 0, 1, 4, 5));
     wasm_v128_store(o + 4, wasm_i32x4_shuffle(t0, t2, 2, 3, 6, 7));
@@ -150,9 +161,10 @@ __attribute__((noinline)) static void normal_groups_1(const RandomStream& s, std
 }
 
 // Standard normal draws first .. first+count-1 of stream s.
-void fill_normal_wasmsimd(const RandomStream& s, std::uint64_t first, float* out, std::size_t count) {
+void fill_normal_wasmsimd(const RandomStream& s, std::uint64_t first, float* out,
+                          std::size_t count) {
   const std::uint64_t last = first + count;  // one past the last draw
-  std::uint64_t base = first / 4 * 4;         // first draw of the current block
+  std::uint64_t base = first / 4 * 4;        // first draw of the current block
   while (base < last) {
     if (base >= first && base + 16 * kWays <= last) {  // kWays whole groups: straight to out
       normal_groups_n(s, base / 4, out + (base - first));

@@ -108,7 +108,8 @@ static inline float exp_and_sum(float* row, int cols, float shift, float* t = nu
     const v128_t e = Exp(d);
     wasm_v128_store(row + j, e);
     s[a] = wasm_f32x4_add(s[a], e);
-    if (kEntropy) ts[a] = wasm_f32x4_add(ts[a], wasm_v128_and(wasm_f32x4_mul(e, d), wasm_f32x4_gt(e, zero)));
+    if (kEntropy)
+      ts[a] = wasm_f32x4_add(ts[a], wasm_v128_and(wasm_f32x4_mul(e, d), wasm_f32x4_gt(e, zero)));
   };
   int j = 0;
   for (; j < c16; j += 16) {
@@ -120,7 +121,8 @@ static inline float exp_and_sum(float* row, int cols, float shift, float* t = nu
   for (; j < c4; j += 4) step(j, 0);
   float sum = hsum(wasm_f32x4_add(wasm_f32x4_add(s[0], s[1]), wasm_f32x4_add(s[2], s[3])));
   float tsum = 0.0f;
-  if (kEntropy) tsum = hsum(wasm_f32x4_add(wasm_f32x4_add(ts[0], ts[1]), wasm_f32x4_add(ts[2], ts[3])));
+  if (kEntropy)
+    tsum = hsum(wasm_f32x4_add(wasm_f32x4_add(ts[0], ts[1]), wasm_f32x4_add(ts[2], ts[3])));
   for (; j < cols; ++j) {
     const float d = row[j] - shift;
     row[j] = wasm_f32x4_extract_lane(Exp(splat_f(d)), 0);
@@ -151,7 +153,8 @@ void softmax_rows_wasmsimd(float* x, int rows, int cols, bool stable) {
       const float sum = exp_and_sum<exp_any>(row, cols, 0.0f);
       const v128_t vsum = splat_f(sum);
       int j = 0;
-      for (; j < c4; j += 4) wasm_v128_store(row + j, wasm_f32x4_div(wasm_v128_load(row + j), vsum));
+      for (; j < c4; j += 4)
+        wasm_v128_store(row + j, wasm_f32x4_div(wasm_v128_load(row + j), vsum));
       for (; j < cols; ++j) row[j] = row[j] / sum;
     }
   }
@@ -206,7 +209,8 @@ void scale_add_wasmsimd(float* y, const float* x, int n, float r) {
   const v128_t vr = splat_f(r);
   int j = 0;
   for (; j < n4; j += 4)
-    wasm_v128_store(y + j, wasm_f32x4_add(wasm_f32x4_mul(wasm_v128_load(y + j), vr), wasm_v128_load(x + j)));
+    wasm_v128_store(
+        y + j, wasm_f32x4_add(wasm_f32x4_mul(wasm_v128_load(y + j), vr), wasm_v128_load(x + j)));
   for (; j < n; ++j) y[j] = y[j] * r + x[j];
 }
 

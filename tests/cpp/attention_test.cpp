@@ -25,8 +25,9 @@ ref::AttendInput reference_input(const AttendArgs& a) {
   if (!a.mask.empty()) in.explicit_mask = ref::from(a.mask);
   in.causal = a.causal;
   in.key_padding = a.key_padding;
-  in.fill = a.mask_fill == MaskFill::NegInf ? -ref::kInf
-            : a.mask_fill == MaskFill::LargeNegative ? -1e9 : 0.0;
+  in.fill = a.mask_fill == MaskFill::NegInf          ? -ref::kInf
+            : a.mask_fill == MaskFill::LargeNegative ? -1e9
+                                                     : 0.0;
   in.temperature = a.temperature;
   if (a.score == ScoreKind::Additive) {
     in.additive_wq = ref::from(a.additive_wq);
@@ -64,7 +65,10 @@ TEST(Attention, ScaledDotSelfAttention) { expect_matches_reference(random_args(5
 
 // stages = false runs the same arithmetic in place: the same output bit for bit, no stages.
 TEST(Attention, OutputOnlyPathGivesTheSameNumbers) {
-  struct Case { bool causal, reverse, padding, mask, stable; MaskFill fill; };
+  struct Case {
+    bool causal, reverse, padding, mask, stable;
+    MaskFill fill;
+  };
   for (Case c : {Case{false, false, false, false, true, MaskFill::NegInf},
                  Case{true, false, true, false, true, MaskFill::NegInf},
                  Case{false, true, false, true, true, MaskFill::Zero},
@@ -84,9 +88,12 @@ TEST(Attention, OutputOnlyPathGivesTheSameNumbers) {
     AttendResult lean = attn::attend(a);
     ASSERT_EQ(lean.output.data.size(), all.output.data.size());
     EXPECT_EQ(std::memcmp(lean.output.data.data(), all.output.data.data(),
-                          all.output.data.size() * sizeof(float)), 0);
+                          all.output.data.size() * sizeof(float)),
+              0);
     ASSERT_EQ(lean.entropy.size(), all.entropy.size());
-    EXPECT_EQ(std::memcmp(lean.entropy.data(), all.entropy.data(), all.entropy.size() * sizeof(float)), 0);
+    EXPECT_EQ(
+        std::memcmp(lean.entropy.data(), all.entropy.data(), all.entropy.size() * sizeof(float)),
+        0);
     EXPECT_EQ(lean.fully_masked_rows, all.fully_masked_rows);
     EXPECT_EQ(lean.overflow, all.overflow);
     EXPECT_TRUE(lean.scores.empty() && lean.scaled.empty() && lean.mask.empty() &&
@@ -124,7 +131,9 @@ TEST(Attention, RowwiseOutputOnlyPathNamesTheOverflowingScore) {
   AttendResult all = attn::attend(a);
   a.stages = false;
   AttendResult lean = attn::attend(a);
-  EXPECT_EQ(lean.error, "query: q·k overflows float32 at query 4, key 3 (expected |q| |k| below 3.4e+38 for every query and key row)");
+  EXPECT_EQ(lean.error,
+            "query: q·k overflows float32 at query 4, key 3 (expected |q| |k| below 3.4e+38 for "
+            "every query and key row)");
   EXPECT_EQ(lean.error, all.error);
   EXPECT_TRUE(lean.output.empty() && lean.entropy.empty());
 }
@@ -249,7 +258,10 @@ TEST(Attention, FullyBlockedRowNegInfNaiveIsNaN) {
 }
 
 TEST(Attention, FullyBlockedRowFiniteFillsBecomeUniform) {
-  struct Case { MaskFill fill; bool stable; };
+  struct Case {
+    MaskFill fill;
+    bool stable;
+  };
   for (Case c : {Case{MaskFill::LargeNegative, true}, Case{MaskFill::Zero, true},
                  Case{MaskFill::Zero, false}}) {
     AttendArgs a = blocked_row_args(c.fill, c.stable);

@@ -40,7 +40,8 @@ ref::Mat naive_softmax(const ref::Mat& s) {
   ref::Mat w(s.rows(), s.cols());
   for (Eigen::Index i = 0; i < s.rows(); i++) {
     double sum = 0;
-    for (Eigen::Index j = 0; j < s.cols(); j++) sum += w(i, j) = std::exp(static_cast<float>(s(i, j)));
+    for (Eigen::Index j = 0; j < s.cols(); j++)
+      sum += w(i, j) = std::exp(static_cast<float>(s(i, j)));
     w.row(i) /= sum;
   }
   return w;
@@ -54,7 +55,8 @@ void expect_bug(const BugArgs& a, const ref::Mat& weights, double tol = 1e-5) {
   EXPECT_MATRIX_NEAR(r.weights, weights, tol) << name;
   EXPECT_MATRIX_NEAR(r.output, ref::Mat(weights * ref::from(a.value)), tol) << name;
   std::vector<double> h = ref::entropy(weights);
-  for (int i = 0; i < a.query.rows; i++) EXPECT_NEAR(r.entropy[i], h[i], tol) << name << " row " << i;
+  for (int i = 0; i < a.query.rows; i++)
+    EXPECT_NEAR(r.entropy[i], h[i], tol) << name << " row " << i;
 }
 
 double row_sum(const Matrix& w, int i) {
@@ -75,7 +77,8 @@ TEST(Bugs, NoneIsTheHealthyPipeline) {
   BugArgs a = example(Bug::None);
   a.causal = true;
   a.key_padding = {false, false, true, false, false};
-  expect_bug(a, ref::softmax(ref::apply_mask(logits(a, std::sqrt(8.0)), mask_of(a, true), -ref::kInf)));
+  expect_bug(
+      a, ref::softmax(ref::apply_mask(logits(a, std::sqrt(8.0)), mask_of(a, true), -ref::kInf)));
 }
 
 TEST(Bugs, MissingScaleUsesRawScoresAndSaturatesAtLargeDk) {
@@ -134,7 +137,8 @@ TEST(Bugs, WrongAxisMakesColumnsSumToOne) {
     EXPECT_NEAR(s, 1.0, 1e-5) << j;
   }
   bool some_row_off = false;
-  for (int i = 0; i < 3; i++) some_row_off = some_row_off || std::fabs(row_sum(r.weights, i) - 1.0) > 0.05;
+  for (int i = 0; i < 3; i++)
+    some_row_off = some_row_off || std::fabs(row_sum(r.weights, i) - 1.0) > 0.05;
   EXPECT_TRUE(some_row_off);
 }
 
@@ -155,7 +159,8 @@ TEST(Bugs, NoMaxSubtractionOverflowsAtLargeLogits) {
   BugArgs a = example(Bug::NoMaxSubtraction);
   a.causal = true;
   // small logits: the naive softmax gives the same numbers as the stable one
-  expect_bug(a, naive_softmax(ref::apply_mask(logits(a, std::sqrt(8.0)), mask_of(a, true), -ref::kInf)));
+  expect_bug(
+      a, naive_softmax(ref::apply_mask(logits(a, std::sqrt(8.0)), mask_of(a, true), -ref::kInf)));
   a.query.at(2, 0) = 400;  // q_2 · k_0 / √8 is now far past 88.72, where expf overflows
   a.key.at(0, 0) = 2;
   attn::AttendResult r = attn::attend_with_bug(a);
@@ -231,7 +236,9 @@ TEST(Monitors, AgainstTheirDefinitions) {
     const double keys = allowed.row(i).sum();
     EXPECT_NEAR(m.max_entropy[i], keys > 1 ? std::log(keys) : 0.0, 1e-6) << i;
     EXPECT_NEAR(m.row_sums[i], w.row(i).sum(), 1e-6) << i;
-    EXPECT_NEAR(m.leaked[i], (allowed.row(i).array() == 0).select(w.row(i).array(), 0.0).sum(), 1e-6) << i;
+    EXPECT_NEAR(m.leaked[i], (allowed.row(i).array() == 0).select(w.row(i).array(), 0.0).sum(),
+                1e-6)
+        << i;
     sum += (allowed.row(i).array() == 1).select(x.row(i).array(), 0.0).sum();
     n += keys;
   }

@@ -61,20 +61,51 @@ double from_bits(std::uint64_t b) {
 // The same as the C library for every digit count (the round trip and the text).
 void expect_like_c(double x, bool as_float = false) {
   for (int digits = 1; digits <= 17; digits++) {
-    ASSERT_EQ(attn::g_text(x, digits), c_g_text(x, digits)) << "x = " << c_g_text(x, 17) << ", digits " << digits;
+    ASSERT_EQ(attn::g_text(x, digits), c_g_text(x, digits))
+        << "x = " << c_g_text(x, 17) << ", digits " << digits;
     double mine = attn::round_to_digits(x, digits), theirs = c_round_to_digits(x, digits);
     ASSERT_EQ(std::memcmp(&mine, &theirs, sizeof mine), 0)
-        << "x = " << c_g_text(x, 17) << ", digits " << digits << ": " << c_g_text(mine, 17) << " vs " << c_g_text(theirs, 17);
+        << "x = " << c_g_text(x, 17) << ", digits " << digits << ": " << c_g_text(mine, 17)
+        << " vs " << c_g_text(theirs, 17);
   }
-  ASSERT_EQ(attn::shortest_digits(x, as_float), c_shortest_digits(x, as_float)) << "x = " << c_g_text(x, 17);
+  ASSERT_EQ(attn::shortest_digits(x, as_float), c_shortest_digits(x, as_float))
+      << "x = " << c_g_text(x, 17);
 }
 
 std::vector<double> edge_values() {
-  std::vector<double> v = {DBL_MAX, DBL_MIN, DBL_TRUE_MIN, FLT_MAX, FLT_MIN, 1e21, 1e20, 1e22, 1e23,
-                           0.1, 0.5, 1.5, 2.5, 0.125, 0.375, 9.5, 99.5, 999.5, 0.0001, 0.00001, 9.9999e-5,
-                           1.005, 5e-324, 1e-320, 1e308, 1.7976931348623157e308, 2.2250738585072009e-308,
-                           3.4028234663852886e38, 1.1754943508222875e-38, 1.18e-28, 123456789012345678.0};
-  for (int e = -1074; e <= 1023; e += 7) v.push_back(std::ldexp(1.0, e));  // powers of two: uneven gaps
+  std::vector<double> v = {DBL_MAX,
+                           DBL_MIN,
+                           DBL_TRUE_MIN,
+                           FLT_MAX,
+                           FLT_MIN,
+                           1e21,
+                           1e20,
+                           1e22,
+                           1e23,
+                           0.1,
+                           0.5,
+                           1.5,
+                           2.5,
+                           0.125,
+                           0.375,
+                           9.5,
+                           99.5,
+                           999.5,
+                           0.0001,
+                           0.00001,
+                           9.9999e-5,
+                           1.005,
+                           5e-324,
+                           1e-320,
+                           1e308,
+                           1.7976931348623157e308,
+                           2.2250738585072009e-308,
+                           3.4028234663852886e38,
+                           1.1754943508222875e-38,
+                           1.18e-28,
+                           123456789012345678.0};
+  for (int e = -1074; e <= 1023; e += 7)
+    v.push_back(std::ldexp(1.0, e));  // powers of two: uneven gaps
   for (int e = -1074; e <= 1023; e += 11) v.push_back(std::nextafter(std::ldexp(1.0, e), 0.0));
   return v;
 }
@@ -123,11 +154,13 @@ TEST(Decimal, ShortDecimalsAndHalfwayCasesLikeTheCLibrary) {
 
 TEST(Decimal, IntegersLikeTheCLibrary) {
   std::mt19937_64 gen(5);
-  for (double x : {1.0, 3.0, -3.0, 268435456.0, 1e20, 999999999999999999999.0, 9007199254740993.0}) {
+  for (double x :
+       {1.0, 3.0, -3.0, 268435456.0, 1e20, 999999999999999999999.0, 9007199254740993.0}) {
     EXPECT_EQ(attn::integer_text(x), c_integer_text(x));
   }
   for (int i = 0; i < 3000; i++) {
-    double x = std::floor(std::ldexp(static_cast<double>(gen() >> 11), static_cast<int>(gen() % 70)) / 53.0);
+    double x = std::floor(
+        std::ldexp(static_cast<double>(gen() >> 11), static_cast<int>(gen() % 70)) / 53.0);
     if (x >= 1e21) continue;
     ASSERT_EQ(attn::integer_text(x), c_integer_text(x)) << c_g_text(x, 17);
     ASSERT_EQ(attn::integer_text(-x), c_integer_text(-x)) << c_g_text(x, 17);

@@ -87,7 +87,8 @@ void expect_flash_exact(const FlashArgs& a, double tol = 1e-5) {
   EXPECT_EQ(got.fully_masked_rows, want_f.fully_masked_rows);
   ASSERT_EQ(got.entropy.size(), want.entropy.size());
   for (std::size_t i = 0; i < got.entropy.size(); i++)
-    EXPECT_NEAR(got.entropy[i], want.entropy[i], 1e-5 * std::max(1.0, want.entropy[i])) << "row " << i;
+    EXPECT_NEAR(got.entropy[i], want.entropy[i], 1e-5 * std::max(1.0, want.entropy[i]))
+        << "row " << i;
 }
 
 // Each pattern at block sizes below, dividing, not dividing and above n.
@@ -227,8 +228,10 @@ TEST(Flash, QuerySliceWithOffsetGivesTheSameRows) {
       FlashResult got = attn::flash_attend(part);
       for (int r = 0; r < part.query.rows; r++)
         for (int c = 0; c < 8; c++) {
-          if (first % 16 == 0) EXPECT_EQ(got.output.at(r, c), all.output.at(first + r, c));
-          else EXPECT_NEAR(got.output.at(r, c), all.output.at(first + r, c), 1e-5);
+          if (first % 16 == 0)
+            EXPECT_EQ(got.output.at(r, c), all.output.at(first + r, c));
+          else
+            EXPECT_NEAR(got.output.at(r, c), all.output.at(first + r, c), 1e-5);
         }
     }
   }
@@ -268,10 +271,14 @@ TEST(FlashTrace, RunningMaxAndSumBlockByBlock) {
         l = rescale * l + sum;
         m = m_new;
       }
-      if (bm != -ref::kInf) EXPECT_NEAR(t.block_max.at(c, i), bm, 1e-5);
-      else EXPECT_EQ(t.block_max.at(c, i), -INFINITY);
-      if (m != -ref::kInf) EXPECT_NEAR(t.running_max.at(c, i), m, 1e-5);
-      else EXPECT_EQ(t.running_max.at(c, i), -INFINITY);
+      if (bm != -ref::kInf)
+        EXPECT_NEAR(t.block_max.at(c, i), bm, 1e-5);
+      else
+        EXPECT_EQ(t.block_max.at(c, i), -INFINITY);
+      if (m != -ref::kInf)
+        EXPECT_NEAR(t.running_max.at(c, i), m, 1e-5);
+      else
+        EXPECT_EQ(t.running_max.at(c, i), -INFINITY);
       EXPECT_NEAR(t.rescale.at(c, i), rescale, 1e-5);
       EXPECT_NEAR(t.running_sum.at(c, i), l, 1e-5 * std::max(1.0, l));
       // causal, blocks of 4: query block 0 (rows 0-3) skips key blocks 1 and 2 whole
@@ -288,7 +295,8 @@ TEST(FlashCheck, MessagesNameTheArgument) {
   EXPECT_EQ(attn::check_flash(a), "");
   FlashArgs b = a;
   b.key = ref::random_matrix(5, 4, 18);
-  EXPECT_EQ(attn::check_flash(b), "key: expected 3 columns (d_k must equal the query's d_q), got 4");
+  EXPECT_EQ(attn::check_flash(b),
+            "key: expected 3 columns (d_k must equal the query's d_q), got 4");
   b = a;
   b.value = ref::random_matrix(4, 2, 19);
   EXPECT_EQ(attn::check_flash(b), "value: expected 5 rows (one per key), got 4");
@@ -298,7 +306,8 @@ TEST(FlashCheck, MessagesNameTheArgument) {
   b = a;
   b.window = 3;
   b.stride = 2;
-  EXPECT_EQ(attn::check_flash(b), "stride: cannot be combined with window (pick one sparse pattern)");
+  EXPECT_EQ(attn::check_flash(b),
+            "stride: cannot be combined with window (pick one sparse pattern)");
   b = a;
   b.query_offset = -1;
   EXPECT_EQ(attn::check_flash(b), "queryOffset: expected an integer from 0 to 16384, got -1");
@@ -309,7 +318,8 @@ TEST(FlashCheck, MessagesNameTheArgument) {
   b.query.at(1, 2) = NAN;
   EXPECT_EQ(attn::check_flash(b), "query: row 1, column 2 is NaN (expected finite numbers)");
   b = random_flash(65, 65, 2, 2, 20);
-  EXPECT_EQ(attn::check_flash(b, attn::limits::kMaxTraceTokens), "query: expected 1 to 64 rows, got 65");
+  EXPECT_EQ(attn::check_flash(b, attn::limits::kMaxTraceTokens),
+            "query: expected 1 to 64 rows, got 65");
 }
 
 }  // namespace

@@ -39,9 +39,7 @@ const json& golden(const std::string& file) {
   return cache[file] = doc;
 }
 
-const json& golden_case(const std::string& file, int index) {
-  return golden(file)["cases"][index];
-}
+const json& golden_case(const std::string& file, int index) { return golden(file)["cases"][index]; }
 
 std::vector<int> case_indices(const std::string& file) {
   std::vector<int> out;
@@ -61,9 +59,7 @@ std::string test_name(const std::string& file, int index) {
   return name;
 }
 
-float number(const json& v) {
-  return v.is_null() ? -INFINITY : v.get<float>();
-}
+float number(const json& v) { return v.is_null() ? -INFINITY : v.get<float>(); }
 
 // A list of rows -> (rows, cols); a plain list -> (1, n).
 Matrix to_matrix(const json& j) {
@@ -102,8 +98,8 @@ void expect_matrix(const char* what, const Matrix& got, const json& want) {
     for (int c = 0; c < got.cols; c++) {
       const json& w = want[0].is_array() ? want[r][c] : want[c];
       if (!close(got.at(r, c), w) && bad++ < 5) {
-        ADD_FAILURE() << what << "[" << r << "][" << c << "]: got " << got.at(r, c)
-                      << ", torch " << w.dump();
+        ADD_FAILURE() << what << "[" << r << "][" << c << "]: got " << got.at(r, c) << ", torch "
+                      << w.dump();
       }
     }
   }
@@ -131,15 +127,14 @@ ScoreKind score_kind(const std::string& s) {
 
 // ---- one fixture per golden file ----------------------------------------------------------
 
-#define GOLDEN_SUITE(Suite, file)                                                       \
-  class Suite : public ::testing::TestWithParam<int> {                                \
-   protected:                                                                          \
-    const json& c() const { return golden_case(file, GetParam()); }                    \
-  };                                                                                   \
-  INSTANTIATE_TEST_SUITE_P(Golden, Suite, ::testing::ValuesIn(case_indices(file)),     \
-                           [](const ::testing::TestParamInfo<int>& info) {             \
-                             return test_name(file, info.param);                       \
-                           });
+#define GOLDEN_SUITE(Suite, file)                                   \
+  class Suite : public ::testing::TestWithParam<int> {              \
+   protected:                                                       \
+    const json& c() const { return golden_case(file, GetParam()); } \
+  };                                                                \
+  INSTANTIATE_TEST_SUITE_P(                                         \
+      Golden, Suite, ::testing::ValuesIn(case_indices(file)),       \
+      [](const ::testing::TestParamInfo<int>& info) { return test_name(file, info.param); });
 
 GOLDEN_SUITE(SoftmaxGolden, "softmax.json")
 GOLDEN_SUITE(JacobianGolden, "softmax_jacobian.json")
@@ -151,9 +146,8 @@ GOLDEN_SUITE(PositionalGolden, "positional.json")
 
 // Every golden file is present and holds cases (an empty suite would pass silently).
 TEST(GoldenFiles, EveryFileLoadsWithCases) {
-  for (const char* file : {"softmax.json", "softmax_jacobian.json", "attention.json",
-                           "scores.json", "multihead.json", "positional.json",
-                           "multihead_masks.json"}) {
+  for (const char* file : {"softmax.json", "softmax_jacobian.json", "attention.json", "scores.json",
+                           "multihead.json", "positional.json", "multihead_masks.json"}) {
     EXPECT_FALSE(case_indices(file).empty()) << "tests/golden/" << file;
   }
 }

@@ -30,76 +30,80 @@ struct Kernel {
 const Kernel kKernels[] = {
     {"scalar", gemm_abt_scalar, gemm_ab_scalar, softmax_rows_scalar, dot_rows_scalar},
     {"dispatched",
-     [](const float* a, const float* b, float* c, int m, int n, int k) { gemm_abt(a, b, c, m, n, k); },
-     [](const float* a, const float* b, float* c, int m, int n, int k) { gemm_ab(a, b, c, m, n, k); },
+     [](const float* a, const float* b, float* c, int m, int n, int k) {
+       gemm_abt(a, b, c, m, n, k);
+     },
+     [](const float* a, const float* b, float* c, int m, int n, int k) {
+       gemm_ab(a, b, c, m, n, k);
+     },
      softmax_rows, dot_rows},
 };
 
 TEST(GemmKernel, AbtMatchesDoubleReference) {
   for (const Kernel& kernel : kKernels)
-  for (int m : {1, 3, 4, 7, 17}) {
-    for (int n : {1, 2, 5, 16, 33}) {
-      for (int k : {1, 3, 4, 9, 64, 67}) {
-        auto a = inputs(m * k, 1 + m + n + k);
-        auto b = inputs(n * k, 7 + m * n * k);
-        std::vector<float> c(m * n, -999.0f);
-        kernel.abt(a.data(), b.data(), c.data(), m, n, k);
-        for (int i = 0; i < m; ++i)
-          for (int j = 0; j < n; ++j) {
-            double ref = 0, abs_sum = 0;
-            for (int p = 0; p < k; ++p) {
-              ref += static_cast<double>(a[i * k + p]) * b[j * k + p];
-              abs_sum += std::fabs(static_cast<double>(a[i * k + p]) * b[j * k + p]);
+    for (int m : {1, 3, 4, 7, 17}) {
+      for (int n : {1, 2, 5, 16, 33}) {
+        for (int k : {1, 3, 4, 9, 64, 67}) {
+          auto a = inputs(m * k, 1 + m + n + k);
+          auto b = inputs(n * k, 7 + m * n * k);
+          std::vector<float> c(m * n, -999.0f);
+          kernel.abt(a.data(), b.data(), c.data(), m, n, k);
+          for (int i = 0; i < m; ++i)
+            for (int j = 0; j < n; ++j) {
+              double ref = 0, abs_sum = 0;
+              for (int p = 0; p < k; ++p) {
+                ref += static_cast<double>(a[i * k + p]) * b[j * k + p];
+                abs_sum += std::fabs(static_cast<double>(a[i * k + p]) * b[j * k + p]);
+              }
+              ASSERT_NEAR(c[i * n + j], ref, dot_bound(abs_sum, k))
+                  << kernel.name << " " << m << "x" << n << "x" << k;
             }
-            ASSERT_NEAR(c[i * n + j], ref, dot_bound(abs_sum, k))
-                << kernel.name << " " << m << "x" << n << "x" << k;
-          }
+        }
       }
     }
-  }
 }
 
 TEST(GemmKernel, AbMatchesDoubleReference) {
   for (const Kernel& kernel : kKernels)
-  for (int m : {1, 3, 4, 7, 17}) {
-    for (int n : {1, 2, 5, 16, 33}) {
-      for (int k : {1, 3, 4, 9, 64, 67}) {
-        auto a = inputs(m * k, 3 + m + n + k);
-        auto b = inputs(k * n, 11 + m * n * k);
-        std::vector<float> c(m * n, -999.0f);
-        kernel.ab(a.data(), b.data(), c.data(), m, n, k);
-        for (int i = 0; i < m; ++i)
-          for (int j = 0; j < n; ++j) {
-            double ref = 0, abs_sum = 0;
-            for (int p = 0; p < k; ++p) {
-              ref += static_cast<double>(a[i * k + p]) * b[p * n + j];
-              abs_sum += std::fabs(static_cast<double>(a[i * k + p]) * b[p * n + j]);
+    for (int m : {1, 3, 4, 7, 17}) {
+      for (int n : {1, 2, 5, 16, 33}) {
+        for (int k : {1, 3, 4, 9, 64, 67}) {
+          auto a = inputs(m * k, 3 + m + n + k);
+          auto b = inputs(k * n, 11 + m * n * k);
+          std::vector<float> c(m * n, -999.0f);
+          kernel.ab(a.data(), b.data(), c.data(), m, n, k);
+          for (int i = 0; i < m; ++i)
+            for (int j = 0; j < n; ++j) {
+              double ref = 0, abs_sum = 0;
+              for (int p = 0; p < k; ++p) {
+                ref += static_cast<double>(a[i * k + p]) * b[p * n + j];
+                abs_sum += std::fabs(static_cast<double>(a[i * k + p]) * b[p * n + j]);
+              }
+              ASSERT_NEAR(c[i * n + j], ref, dot_bound(abs_sum, k))
+                  << kernel.name << " " << m << "x" << n << "x" << k;
             }
-            ASSERT_NEAR(c[i * n + j], ref, dot_bound(abs_sum, k))
-                << kernel.name << " " << m << "x" << n << "x" << k;
-          }
+        }
       }
     }
-  }
 }
 
 TEST(DotRowsKernel, MatchesDoubleReference) {
   for (const Kernel& kernel : kKernels)
-  for (int d = 1; d <= 67; ++d) {
-    const int count = 5;
-    auto a = inputs(count * d, d);
-    auto b = inputs(count * d, d + 100);
-    std::vector<float> out(count);
-    kernel.dot_rows(a.data(), b.data(), out.data(), count, d);
-    for (int i = 0; i < count; ++i) {
-      double ref = 0, abs_sum = 0;
-      for (int p = 0; p < d; ++p) {
-        ref += static_cast<double>(a[i * d + p]) * b[i * d + p];
-        abs_sum += std::fabs(static_cast<double>(a[i * d + p]) * b[i * d + p]);
+    for (int d = 1; d <= 67; ++d) {
+      const int count = 5;
+      auto a = inputs(count * d, d);
+      auto b = inputs(count * d, d + 100);
+      std::vector<float> out(count);
+      kernel.dot_rows(a.data(), b.data(), out.data(), count, d);
+      for (int i = 0; i < count; ++i) {
+        double ref = 0, abs_sum = 0;
+        for (int p = 0; p < d; ++p) {
+          ref += static_cast<double>(a[i * d + p]) * b[i * d + p];
+          abs_sum += std::fabs(static_cast<double>(a[i * d + p]) * b[i * d + p]);
+        }
+        ASSERT_NEAR(out[i], ref, dot_bound(abs_sum, d)) << kernel.name << " d=" << d;
       }
-      ASSERT_NEAR(out[i], ref, dot_bound(abs_sum, d)) << kernel.name << " d=" << d;
     }
-  }
 }
 
 // Double softmax of one row; entries of -inf get weight 0.
@@ -118,27 +122,26 @@ std::vector<double> softmax_ref(const float* x, int n, bool stable) {
 
 // Float error of a softmax weight: x - max rounds by up to half an ulp of the spread
 // (relative error spread 2^-24 after exp), plus a few roundings in exp, the sum and the division.
-double softmax_tol(double ref, double spread) {
-  return ref * (spread * 6e-8 + 1e-6) + 1e-37;
-}
+double softmax_tol(double ref, double spread) { return ref * (spread * 6e-8 + 1e-6) + 1e-37; }
 
 TEST(SoftmaxKernel, StableMatchesDoubleReference) {
   for (const Kernel& kernel : kKernels)
-  for (int cols = 1; cols <= 67; ++cols) {
-    const int rows = 3;
-    auto x = inputs(rows * cols, cols, -20.0f, 20.0f);
-    auto y = x;
-    kernel.softmax(y.data(), rows, cols, true);
-    for (int r = 0; r < rows; ++r) {
-      auto ref = softmax_ref(&x[r * cols], cols, true);
-      double total = 0;
-      for (int j = 0; j < cols; ++j) {
-        total += y[r * cols + j];
-        ASSERT_NEAR(y[r * cols + j], ref[j], softmax_tol(ref[j], 40.0)) << kernel.name << " " << cols;
+    for (int cols = 1; cols <= 67; ++cols) {
+      const int rows = 3;
+      auto x = inputs(rows * cols, cols, -20.0f, 20.0f);
+      auto y = x;
+      kernel.softmax(y.data(), rows, cols, true);
+      for (int r = 0; r < rows; ++r) {
+        auto ref = softmax_ref(&x[r * cols], cols, true);
+        double total = 0;
+        for (int j = 0; j < cols; ++j) {
+          total += y[r * cols + j];
+          ASSERT_NEAR(y[r * cols + j], ref[j], softmax_tol(ref[j], 40.0))
+              << kernel.name << " " << cols;
+        }
+        EXPECT_NEAR(total, 1.0, 1e-5);
       }
-      EXPECT_NEAR(total, 1.0, 1e-5);
     }
-  }
 }
 
 TEST(SoftmaxKernel, LargeLogitsNaiveOverflowsStableDoesNot) {
@@ -239,7 +242,8 @@ TEST(SoftmaxEntropyKernel, FlatAndPeakedRows) {
     for (int n : {1, 2, 5, 16, 64, 67, 1000}) {
       std::vector<float> flat(n, 0.25f), peaked(n, -50.0f);
       peaked[n / 2] = 50.0f;
-      EXPECT_NEAR(kernel.entropy_row(flat.data(), n, n), std::log(static_cast<double>(n)), 2e-6 * std::log(n + 1.0))
+      EXPECT_NEAR(kernel.entropy_row(flat.data(), n, n), std::log(static_cast<double>(n)),
+                  2e-6 * std::log(n + 1.0))
           << kernel.name << " n=" << n;
       EXPECT_NEAR(kernel.entropy_row(peaked.data(), n, n), 0.0, 1e-30) << kernel.name;
       EXPECT_EQ(peaked[n / 2], 1.0f);
@@ -292,7 +296,8 @@ TEST(OnlineSoftmaxKernel, ExpShiftSumMatchesDouble) {
         const float sum = kernel.exp_shift_sum(b.data, n, shift, &t);
         double sref = 0, tref = 0;
         for (int j = 0; j < n; ++j) {
-          const double d = x[j] - shift, e = std::exp(d);  // the float difference, as the kernel has it
+          const double d = x[j] - shift,
+                       e = std::exp(d);  // the float difference, as the kernel has it
           if (x[j] == -inf) {
             ASSERT_EQ(b.data[j], 0.0f);
             continue;
@@ -336,7 +341,8 @@ TEST(ScalingKernel, ScaleAddIsExact) {
   for (const StepKernel& kernel : kSteps)
     for (int n = 1; n <= 67; ++n)
       for (int offset = 0; offset < 4; ++offset) {
-        auto y = inputs(n, n * 13 + offset, -1e3f, 1e3f), x = inputs(n, n * 17 + offset, -1e3f, 1e3f);
+        auto y = inputs(n, n * 13 + offset, -1e3f, 1e3f),
+             x = inputs(n, n * 17 + offset, -1e3f, 1e3f);
         for (float r : {1.0f, 0.37f, 0.0f}) {
           Shifted got(y, offset), xs(x, 3 - offset);
           kernel.scale_add(got.data, xs.data, n, r);

@@ -47,10 +47,9 @@ TEST(WasmSimd, DotRowsBitIdentical) {
 }
 
 TEST(WasmSimd, FillNormalBitIdentical) {
-  const RandomStream streams[] = {attn::random_stream(0, 0, kNormalDraws),
-                                  attn::random_stream(42, 0, kNormalDraws),
-                                  attn::random_stream(7, 123, kNormalDraws),
-                                  attn::random_stream(~0ULL, ~0U, ~0U)};
+  const RandomStream streams[] = {
+      attn::random_stream(0, 0, kNormalDraws), attn::random_stream(42, 0, kNormalDraws),
+      attn::random_stream(7, 123, kNormalDraws), attn::random_stream(~0ULL, ~0U, ~0U)};
   // draws near 2^34 (block counters near 2^32) check the high word of the counter, also in
   // the two-group path (from first = 2^34 - 20, a run of 32 draws crosses it)
   const std::uint64_t firsts[] = {0, 1, 3, 4, 7, 8, 13, 1000, (1ULL << 34) - 5, (1ULL << 34) - 20};
@@ -110,13 +109,16 @@ TEST(WasmSimd, GemmAbBitIdentical) {
 // products pack over the stale panels of larger ones; inputs in [90, 100] keep their exact
 // floats too.
 TEST(WasmSimd, GemmLargeShapesBitIdentical) {
-  struct Shape { int m, n, k; float lo, hi; };
+  struct Shape {
+    int m, n, k;
+    float lo, hi;
+  };
   Workspace ws;
   for (Shape s : {Shape{37, 1100, 63, -1.0f, 1.0f}, Shape{6, 77, 256, 90.0f, 100.0f},
                   Shape{130, 64, 1029, -1.0f, 1.0f}, Shape{5, 3, 7, -1.0f, 1.0f}}) {
     auto a = inputs(s.m * s.k, s.m + s.k, s.lo, s.hi);
-    auto bt = inputs(s.n * s.k, s.n + 3, s.lo, s.hi);   // (n, k) for abt
-    auto b = inputs(s.k * s.n, s.n + 5, s.lo, s.hi);    // (k, n) for ab
+    auto bt = inputs(s.n * s.k, s.n + 3, s.lo, s.hi);  // (n, k) for abt
+    auto b = inputs(s.k * s.n, s.n + 5, s.lo, s.hi);   // (k, n) for ab
     std::vector<float> want(s.m * s.n), got(s.m * s.n);
     gemm_abt_scalar(a.data(), bt.data(), want.data(), s.m, s.n, s.k);
     gemm_abt_wasmsimd(a.data(), bt.data(), got.data(), s.m, s.n, s.k, &ws);
@@ -138,7 +140,7 @@ TEST(WasmSimd, GemmEmptyAndOverflowRange) {
       for (int k : {0, 1, 2, 5, 9}) {
         const int offset = (m + n + k) % 4;
         Buffer a(inputs(m * k, m * 7 + k, -big, big), offset);
-        Buffer bt(inputs(n * k, n * 5 + k, -big, big), 3 - offset);  // (n, k) for abt
+        Buffer bt(inputs(n * k, n * 5 + k, -big, big), 3 - offset);       // (n, k) for abt
         Buffer b(inputs(k * n, n * 3 + k, -big, big), (offset + 2) % 4);  // (k, n) for ab
         for (bool transposed : {true, false}) {
           std::vector<float> want(m * n, -7.0f), got(m * n + 1, -7.0f);
@@ -154,11 +156,11 @@ TEST(WasmSimd, GemmEmptyAndOverflowRange) {
           for (int j = 0; j < m * n; ++j) {
             if (k == 0) ASSERT_EQ(got[j], 0.0f);
             if (std::isnan(want[j])) {
-              ASSERT_TRUE(std::isnan(got[j])) << (transposed ? "abt " : "ab ") << m << "x" << n
-                                              << "x" << k << " j=" << j;
+              ASSERT_TRUE(std::isnan(got[j]))
+                  << (transposed ? "abt " : "ab ") << m << "x" << n << "x" << k << " j=" << j;
             } else {
-              ASSERT_EQ(got[j], want[j]) << (transposed ? "abt " : "ab ") << m << "x" << n
-                                         << "x" << k << " j=" << j;
+              ASSERT_EQ(got[j], want[j])
+                  << (transposed ? "abt " : "ab ") << m << "x" << n << "x" << k << " j=" << j;
             }
             overflowed += !std::isfinite(want[j]);
           }
@@ -176,8 +178,7 @@ void expect_close(const float* got, const float* want, int n, double rel, const 
     } else if (std::isinf(want[j])) {
       ASSERT_EQ(got[j], want[j]) << what << " j=" << j;
     } else {
-      ASSERT_NEAR(got[j], want[j], rel * std::fabs(double(want[j])) + 1e-37)
-          << what << " j=" << j;
+      ASSERT_NEAR(got[j], want[j], rel * std::fabs(double(want[j])) + 1e-37) << what << " j=" << j;
     }
   }
 }
@@ -244,9 +245,11 @@ TEST(WasmSimd, ScalingAndOnlineSoftmaxStepMatchScalar) {
       if (n > 3) x[n - 2] = -inf;
       Buffer want(x, offset), got(x, 3 - offset);
       ASSERT_EQ(row_max_wasmsimd(got.data, n), row_max_scalar(want.data, n)) << n;
-      ASSERT_EQ(divide_finite_wasmsimd(got.data, n, 3.0f), divide_finite_scalar(want.data, n, 3.0f));
+      ASSERT_EQ(divide_finite_wasmsimd(got.data, n, 3.0f),
+                divide_finite_scalar(want.data, n, 3.0f));
       for (int j = 0; j < n; ++j) ASSERT_EQ(got.data[j], want.data[j]) << "divide n=" << n;
-      Buffer y(inputs(n, n * 23, -5.0f, 5.0f), offset), y2(inputs(n, n * 23, -5.0f, 5.0f), 3 - offset);
+      Buffer y(inputs(n, n * 23, -5.0f, 5.0f), offset),
+          y2(inputs(n, n * 23, -5.0f, 5.0f), 3 - offset);
       scale_add_scalar(y.data, want.data, n, 0.3f);
       scale_add_wasmsimd(y2.data, got.data, n, 0.3f);
       for (int j = 0; j < n; ++j) ASSERT_EQ(y2.data[j], y.data[j]) << "scale_add n=" << n;

@@ -10,8 +10,8 @@
 
 namespace {
 
-using attn::Matrix;
 using attn::MaskFill;
+using attn::Matrix;
 constexpr float kInf = std::numeric_limits<float>::infinity();
 
 Matrix from_rows(int rows, int cols, std::vector<float> data) {
@@ -44,9 +44,10 @@ TEST(Masks, KeyPaddingBlocksColumns) {
 }
 
 TEST(Masks, ExplicitCausalAndPaddingCombine) {
-  Matrix e = from_rows(3, 4, {1, 0, 1, 1,  //
-                              1, 1, 1, 0,  //
-                              0, 1, 1, 1});
+  Matrix e = from_rows(3, 4,
+                       {1, 0, 1, 1,  //
+                        1, 1, 1, 0,  //
+                        0, 1, 1, 1});
   std::vector<bool> pad = {false, true, false, false};
   Matrix m = attn::build_mask(3, 4, e, true, pad);
   EXPECT_MATRIX_NEAR(m, ref::mask(3, 4, ref::from(e), true, pad), 0);
@@ -60,7 +61,10 @@ TEST(Masks, ExplicitCausalAndPaddingCombine) {
 TEST(Masks, EachFillReplacesOnlyBlockedCells) {
   Matrix s = from_rows(2, 2, {1.5f, -2.0f, 3.0f, 4.0f});
   Matrix m = from_rows(2, 2, {1, 0, 0, 1});
-  struct Case { MaskFill fill; float value; };
+  struct Case {
+    MaskFill fill;
+    float value;
+  };
   for (Case c : {Case{MaskFill::NegInf, -kInf}, Case{MaskFill::LargeNegative, -1e9f},
                  Case{MaskFill::Zero, 0.0f}}) {
     Matrix out = attn::apply_mask(s, m, c.fill);

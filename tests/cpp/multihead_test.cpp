@@ -15,8 +15,8 @@ std::vector<double> vec(const Matrix& m) {
   return m.empty() ? std::vector<double>{} : ref::from(m)[0];
 }
 
-MultiHeadArgs random_mha(int n_q, int n_k, int d_model, int kdim, int vdim, int heads,
-                         bool biases, std::uint32_t seed) {
+MultiHeadArgs random_mha(int n_q, int n_k, int d_model, int kdim, int vdim, int heads, bool biases,
+                         std::uint32_t seed) {
   MultiHeadArgs a;
   a.query = ref::random_matrix(n_q, d_model, seed);
   a.key = ref::random_matrix(n_k, kdim, seed + 1);
@@ -40,8 +40,8 @@ void expect_matches_reference(const MultiHeadArgs& a) {
   MultiHeadResult r = attn::multi_head(a);
   ref::MultiHead want = ref::multi_head(
       ref::from(a.query), ref::from(a.key), ref::from(a.value), a.heads, ref::from(a.wq),
-      ref::from(a.wk), ref::from(a.wv), ref::from(a.wo), vec(a.bq), vec(a.bk), vec(a.bv),
-      vec(a.bo), a.mask.empty() ? ref::Mat{} : ref::from(a.mask), a.causal, a.key_padding);
+      ref::from(a.wk), ref::from(a.wv), ref::from(a.wo), vec(a.bq), vec(a.bk), vec(a.bv), vec(a.bo),
+      a.mask.empty() ? ref::Mat{} : ref::from(a.mask), a.causal, a.key_padding);
   ASSERT_EQ(r.heads.size(), static_cast<std::size_t>(a.heads));
   for (int h = 0; h < a.heads; h++) {
     EXPECT_MATRIX_NEAR(r.heads[h].scores, want.heads[h].scores, 1e-5) << "head " << h;

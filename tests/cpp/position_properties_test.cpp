@@ -50,7 +50,8 @@ TEST(PositionProperties, WithoutPositionShufflingOnlyPermutesScoresAndOutputs) {
         EXPECT_EQ(p.scores.at(i, j), r.scores.at(perm[i], perm[j])) << i << "," << j;
         EXPECT_NEAR(p.weights.at(i, j), r.weights.at(perm[i], perm[j]), 1e-6);
       }
-      for (int c = 0; c < x.cols; c++) EXPECT_NEAR(p.output.at(i, c), r.output.at(perm[i], c), 1e-6);
+      for (int c = 0; c < x.cols; c++)
+        EXPECT_NEAR(p.output.at(i, c), r.output.at(perm[i], c), 1e-6);
     }
   }
 }
@@ -114,7 +115,8 @@ TEST(PositionProperties, RopeDotIsAFunctionOfTheOffsetOnly) {
     return s;
   };
   for (int m = 0; m < 12; m++)
-    for (int n = 0; n < 12; n++) EXPECT_NEAR(engine_dot(m, n), closed_form(m - n), 1e-4) << m << "," << n;
+    for (int n = 0; n < 12; n++)
+      EXPECT_NEAR(engine_dot(m, n), closed_form(m - n), 1e-4) << m << "," << n;
   // two pairs with the same offset give the same number; another offset gives another
   EXPECT_NEAR(engine_dot(5, 2), engine_dot(9, 6), 1e-4);
   EXPECT_GT(std::fabs(engine_dot(5, 2) - engine_dot(5, 3)), 1e-3);

@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include <Eigen/Dense>
 #include <gtest/gtest.h>
+#include <Eigen/Dense>
 
 #include "core/matrix.h"
 
@@ -90,7 +90,9 @@ inline Mat additive_scores(const Mat& q, const Mat& k, const Mat& wq, const Mat&
 }
 
 // score_ij = q_i W k_jᵀ
-inline Mat general_scores(const Mat& q, const Mat& k, const Mat& w) { return q * w * k.transpose(); }
+inline Mat general_scores(const Mat& q, const Mat& k, const Mat& w) {
+  return q * w * k.transpose();
+}
 
 // ---- stage 3: masks -------------------------------------------------------------------------
 
@@ -171,7 +173,8 @@ struct AttendInput {
 inline Attention attend(const AttendInput& in) {
   Attention r;
   if (in.kind == 0 || in.kind == 1) r.scores = dot_scores(in.q, in.k);
-  if (in.kind == 2) r.scores = additive_scores(in.q, in.k, in.additive_wq, in.additive_wk, in.additive_v);
+  if (in.kind == 2)
+    r.scores = additive_scores(in.q, in.k, in.additive_wq, in.additive_wk, in.additive_v);
   if (in.kind == 3) r.scores = general_scores(in.q, in.k, in.general_w);
   const double d_k = static_cast<double>(in.k.cols());
   r.scaled = r.scores / ((in.kind == 1 ? std::sqrt(d_k) : 1.0) * in.temperature);
@@ -236,7 +239,8 @@ inline Mat rope(const Mat& x, int first, double base) {
   for (Eigen::Index r = 0; r < x.rows(); r++)
     for (Eigen::Index i = 0; 2 * i < d; i++) {
       const double theta = (first + static_cast<double>(r)) * std::pow(base, -2.0 * i / d);
-      out.block<1, 2>(r, 2 * i) = x.block<1, 2>(r, 2 * i) * Eigen::Rotation2Dd(theta).toRotationMatrix().transpose();
+      out.block<1, 2>(r, 2 * i) =
+          x.block<1, 2>(r, 2 * i) * Eigen::Rotation2Dd(theta).toRotationMatrix().transpose();
     }
   return out;
 }

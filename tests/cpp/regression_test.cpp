@@ -15,7 +15,8 @@ using attn::check_merge_variance;
 using attn::VarianceChunk;
 
 // A chunk of n samples over edges {0, 1, 2}, counts as given.
-VarianceChunk chunk(std::vector<double> raw, std::vector<double> scaled, double mean = 0, double variance = 1) {
+VarianceChunk chunk(std::vector<double> raw, std::vector<double> scaled, double mean = 0,
+                    double variance = 1) {
   VarianceChunk r;
   r.edges = {0, 1, 2};
   r.raw = {mean, variance};
@@ -34,9 +35,12 @@ bool refused(const std::string& error, const std::string& name) {
 TEST(FuzzMergeVariance, CountsMustAddUpToTheSamples) {
   VarianceChunk ok = chunk({1, 2}, {3, 0});
   EXPECT_EQ(check_merge_variance(ok, 3, ok, 3), "");
-  EXPECT_TRUE(refused(check_merge_variance(ok, 3, chunk({2147483647, 0}, {1, 2}), 3), "b.histogram.rawCounts"));
-  EXPECT_TRUE(refused(check_merge_variance(chunk({-1, 4}, {3, 0}), 3, ok, 3), "a.histogram.rawCounts"));
-  EXPECT_TRUE(refused(check_merge_variance(ok, 3, chunk({1, 2}, {1, 1}), 3), "b.histogram.scaledCounts"));
+  EXPECT_TRUE(refused(check_merge_variance(ok, 3, chunk({2147483647, 0}, {1, 2}), 3),
+                      "b.histogram.rawCounts"));
+  EXPECT_TRUE(
+      refused(check_merge_variance(chunk({-1, 4}, {3, 0}), 3, ok, 3), "a.histogram.rawCounts"));
+  EXPECT_TRUE(
+      refused(check_merge_variance(ok, 3, chunk({1, 2}, {1, 1}), 3), "b.histogram.scaledCounts"));
   // bSamples that does not match b's counts
   EXPECT_TRUE(refused(check_merge_variance(ok, 3, ok, 4), "b.histogram.rawCounts"));
   // nothing merged yet: b alone is still checked
@@ -50,7 +54,8 @@ TEST(FuzzMergeVariance, MomentsMustBeFiniteAndInRange) {
   const double inf = std::numeric_limits<double>::infinity();
   EXPECT_TRUE(refused(check_merge_variance(ok, 3, chunk({1, 2}, {3, 0}, nan), 3), "b.raw.mean"));
   EXPECT_TRUE(refused(check_merge_variance(chunk({1, 2}, {3, 0}, -inf), 3, ok, 3), "a.raw.mean"));
-  EXPECT_TRUE(refused(check_merge_variance(ok, 3, chunk({1, 2}, {3, 0}, 0, -1), 3), "b.raw.variance"));
+  EXPECT_TRUE(
+      refused(check_merge_variance(ok, 3, chunk({1, 2}, {3, 0}, 0, -1), 3), "b.raw.variance"));
   EXPECT_TRUE(refused(check_merge_variance(ok, 3, chunk({1, 2}, {3, 0}, 1e300), 3), "b.raw.mean"));
   // means of opposite extremes within range: the merge stays finite
   VarianceChunk lo = chunk({1, 2}, {3, 0}, -1e12, 1e24), hi = chunk({1, 2}, {3, 0}, 1e12, 1e24);

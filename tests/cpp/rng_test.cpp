@@ -45,8 +45,8 @@ std::vector<float> uniforms(std::uint64_t seed, std::uint64_t stream, std::size_
 }
 
 // ---- Philox4x32-10 -------------------------------------------------------------------------
-using attn::kernels::PhiloxWords;
 using attn::kernels::philox4x32_10;
+using attn::kernels::PhiloxWords;
 
 // The known-answer vectors published with Random123 (kat_vectors: philox4x32 10 ...):
 // counter, key, random bits.
@@ -57,9 +57,13 @@ struct Kat {
 };
 const Kat kKats[] = {
     {{{0, 0, 0, 0}}, 0, 0, {{0x6627e8d5, 0xe169c58d, 0xbc57ac4c, 0x9b00dbd8}}},
-    {{{0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff}}, 0xffffffff, 0xffffffff,
+    {{{0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff}},
+     0xffffffff,
+     0xffffffff,
      {{0x408f276d, 0x41c83b0e, 0xa20bc7c6, 0x6d5451fd}}},
-    {{{0x243f6a88, 0x85a308d3, 0x13198a2e, 0x03707344}}, 0xa4093822, 0x299f31d0,
+    {{{0x243f6a88, 0x85a308d3, 0x13198a2e, 0x03707344}},
+     0xa4093822,
+     0x299f31d0,
      {{0xd16cfe09, 0x94fdcceb, 0x5001e420, 0x24126ea1}}},
 };
 
@@ -141,7 +145,8 @@ TEST(Philox, DrawsAreRandom123WordsInTheLayout) {
   }
   // the high word of the block counter: draws from 2^34 on are block 2^32, counter (0, 1, ...)
   const std::uint64_t first = 1ULL << 34;
-  const attn::kernels::RandomStream s = attn::random_stream(seed, stream, attn::kernels::kNormalDraws);
+  const attn::kernels::RandomStream s =
+      attn::random_stream(seed, stream, attn::kernels::kNormalDraws);
   float got[6];
   attn::kernels::fill_normal(s, first - 2, got, 6);
   const PhiloxWords below = random123({{0xffffffffU, 0, stream, 0}}, 42, 0);
@@ -191,8 +196,8 @@ TEST(Rng, PiecesEqualOneDraw) {
 // ---- pinned values: any change to the generator, in any build, shows up here ---------------
 TEST(Rng, PinnedValuesSeed42) {
   const std::vector<float> expect_normal = {
-      0.838143885f,  1.09360349f,  0.0129320212f, 0.389789879f, -0.202760249f, 2.95943141f,
-      0.205743149f,  1.18337512f,  -1.43604994f,  -1.19734299f, -0.840626121f, -1.06756544f};
+      0.838143885f, 1.09360349f, 0.0129320212f, 0.389789879f, -0.202760249f, 2.95943141f,
+      0.205743149f, 1.18337512f, -1.43604994f,  -1.19734299f, -0.840626121f, -1.06756544f};
   const std::vector<float> expect_uniform = {0.126031578f, 0.593870163f, 0.328521371f,
                                              0.785070062f, 0.123131573f, 0.353812158f,
                                              0.148909986f, 0.573690414f};
@@ -311,8 +316,8 @@ TEST(DetLog, MatchesStdLog) {
     else
       max_abs_near_one = std::max(max_abs_near_one, std::fabs(got - ref));
   }
-  EXPECT_LT(max_rel, 3e-7);            // about 2.5 float ulps
-  EXPECT_LT(max_abs_near_one, 6e-8);   // near x = 1, where ln x -> 0: absolute
+  EXPECT_LT(max_rel, 3e-7);           // about 2.5 float ulps
+  EXPECT_LT(max_abs_near_one, 6e-8);  // near x = 1, where ln x -> 0: absolute
 }
 
 TEST(DetLog, SpecialValues) {

@@ -34,14 +34,16 @@ std::vector<double> ref_softmax(const std::vector<double>& s, double tau) {
 
 double ref_entropy(const std::vector<double>& w) {
   double h = 0;
-  for (double x : w) if (x > 0) h -= x * std::log(x);
+  for (double x : w)
+    if (x > 0) h -= x * std::log(x);
   return h;
 }
 
 // ‖diag(p) - p pᵀ‖_F, and the norm of its row at the argmax
 void ref_jacobian(const std::vector<double>& p, double& fro, double& row) {
   std::size_t a = 0;
-  for (std::size_t j = 1; j < p.size(); j++) if (p[j] > p[a]) a = j;
+  for (std::size_t j = 1; j < p.size(); j++)
+    if (p[j] > p[a]) a = j;
   fro = 0;
   row = 0;
   for (std::size_t i = 0; i < p.size(); i++) {

@@ -56,8 +56,9 @@ TEST(Scores, AdditiveWithDifferentQueryAndKeySizes) {
   Matrix wq = ref::random_matrix(h, d_q, 8), wk = ref::random_matrix(h, d_k, 9);
   Matrix v = ref::random_matrix(1, h, 10);
   Matrix s = attn::score_additive(q, k, wq, wk, v);
-  EXPECT_MATRIX_NEAR(s, ref::additive_scores(ref::from(q), ref::from(k), ref::from(wq),
-                                             ref::from(wk), ref::from(v)[0]),
+  EXPECT_MATRIX_NEAR(s,
+                     ref::additive_scores(ref::from(q), ref::from(k), ref::from(wq), ref::from(wk),
+                                          ref::from(v)[0]),
                      1e-5);
 }
 

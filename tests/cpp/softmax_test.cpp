@@ -125,8 +125,8 @@ TEST(Softmax, JacobianOfOneHotVanishes) {
 
 TEST(Softmax, HardAttentionIsOneHotAtFirstArgmax) {
   Matrix s(3, 4);
-  s.data = {0.1f, 2.0f, -1.0f, 0.5f,  //
-            3.0f, 3.0f, 1.0f, 3.0f,   // tie: the first wins
+  s.data = {0.1f,  2.0f,  -1.0f, 0.5f,  //
+            3.0f,  3.0f,  1.0f,  3.0f,  // tie: the first wins
             -kInf, -2.0f, -kInf, -3.0f};
   Matrix h = attn::hard_attention(s);
   const float want[] = {0, 1, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0};

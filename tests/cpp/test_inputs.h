@@ -9,7 +9,8 @@
 namespace test_inputs {
 
 // n floats in [lo, hi).
-inline std::vector<float> inputs(std::size_t n, std::uint32_t seed, float lo = -1.0f, float hi = 1.0f) {
+inline std::vector<float> inputs(std::size_t n, std::uint32_t seed, float lo = -1.0f,
+                                 float hi = 1.0f) {
   std::vector<float> v(n);
   std::uint32_t s = seed * 2654435761U + 12345U;
   for (float& x : v) {

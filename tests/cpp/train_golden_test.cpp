@@ -18,7 +18,8 @@ using nlohmann::json;
 
 namespace {
 
-constexpr double kRelTol = 1e-4;  // the loss, and each gradient tensor relative to its largest entry
+constexpr double kRelTol =
+    1e-4;  // the loss, and each gradient tensor relative to its largest entry
 
 const json& doc() {
   static json d = [] {
@@ -133,7 +134,8 @@ TEST(TrainGolden, TwentyAdamStepsMatchTorchOptimAdam) {
       EXPECT_NEAR(got, want, kRelTol * std::fabs(want)) << "step " << i;
     }
     EXPECT_EQ(t.steps(), 20);
-    std::printf("%s: 20 Adam losses, worst relative error %.3g\n", c["name"].get<std::string>().c_str(), worst);
+    std::printf("%s: 20 Adam losses, worst relative error %.3g\n",
+                c["name"].get<std::string>().c_str(), worst);
   }
 }
 

@@ -22,8 +22,8 @@ using attn::ModelConfig;
 using attn::PositionKind;
 using attn::TrainConfig;
 using attn::Trainer;
-using attn::Transformer;
 using attn::TrainTask;
+using attn::Transformer;
 using Mat = Eigen::MatrixXd;
 
 // ---- the double-precision reference model ------------------------------------------------------
@@ -39,7 +39,8 @@ RefParams ref_params(const Transformer& model, const std::vector<double>& flat) 
   for (const attn::Tensor& t : model.tensors()) {
     Mat x(t.rows, t.cols);
     for (int r = 0; r < t.rows; r++)
-      for (int c = 0; c < t.cols; c++) x(r, c) = flat[t.offset + static_cast<std::size_t>(r) * t.cols + c];
+      for (int c = 0; c < t.cols; c++)
+        x(r, c) = flat[t.offset + static_cast<std::size_t>(r) * t.cols + c];
     p.m[t.name] = x;
   }
   return p;
@@ -156,8 +157,8 @@ TEST_P(GradientCheck, MatchesCentralFiniteDifferencesOfADoubleModel) {
       largest = std::max(largest, std::fabs(fd));
       if (err > worst) {
         worst = err;
-        worst_at = t.name + "[" + std::to_string(i - t.offset) + "]: engine " + std::to_string(grads[i]) +
-                   ", finite difference " + std::to_string(fd);
+        worst_at = t.name + "[" + std::to_string(i - t.offset) + "]: engine " +
+                   std::to_string(grads[i]) + ", finite difference " + std::to_string(fd);
       }
     }
   }
@@ -169,10 +170,13 @@ TEST_P(GradientCheck, MatchesCentralFiniteDifferencesOfADoubleModel) {
 
 INSTANTIATE_TEST_SUITE_P(
     Models, GradientCheck,
-    ::testing::Values(GradCase{"two_layers_learned", TrainTask::PreviousToken, 2, 2, 8, true, PositionKind::Learned},
-                      GradCase{"one_layer_unscaled_sinusoidal", TrainTask::Reverse, 1, 1, 8, false, PositionKind::Sinusoidal},
-                      GradCase{"four_heads_no_position", TrainTask::Induction, 2, 4, 8, true, PositionKind::None},
-                      GradCase{"sort_three_heads", TrainTask::Sort, 1, 3, 12, true, PositionKind::Learned}),
+    ::testing::Values(
+        GradCase{"two_layers_learned", TrainTask::PreviousToken, 2, 2, 8, true,
+                 PositionKind::Learned},
+        GradCase{"one_layer_unscaled_sinusoidal", TrainTask::Reverse, 1, 1, 8, false,
+                 PositionKind::Sinusoidal},
+        GradCase{"four_heads_no_position", TrainTask::Induction, 2, 4, 8, true, PositionKind::None},
+        GradCase{"sort_three_heads", TrainTask::Sort, 1, 3, 12, true, PositionKind::Learned}),
     [](const ::testing::TestParamInfo<GradCase>& info) { return std::string(info.param.name); });
 
 // ---- tasks ---------------------------------------------------------------------------------
@@ -207,8 +211,10 @@ TEST(TrainTasks, ReverseAndSortAnswerAfterTheSeparator) {
       EXPECT_EQ(x[8], 10);
       for (int i = 0; i < 7; i++) EXPECT_EQ(x[9 + i], answer[i]);  // the answer so far is the input
       std::vector<int> want = digits;
-      if (task == TrainTask::Sort) std::sort(want.begin(), want.end());
-      else std::reverse(want.begin(), want.end());
+      if (task == TrainTask::Sort)
+        std::sort(want.begin(), want.end());
+      else
+        std::reverse(want.begin(), want.end());
       EXPECT_EQ(answer, want);
     }
   }
@@ -241,7 +247,8 @@ TEST(TrainTasks, InductionRepeatsABlockOfDistinctTokens) {
 TEST(TrainTasks, TheProbeIsFixed) {
   Batch a = attn::probe_batch(TrainTask::Induction), b = attn::probe_batch(TrainTask::Induction);
   EXPECT_EQ(a.tokens, b.tokens);
-  EXPECT_NE(attn::probe_batch(TrainTask::PreviousToken).tokens, attn::probe_batch(TrainTask::Sort).tokens);
+  EXPECT_NE(attn::probe_batch(TrainTask::PreviousToken).tokens,
+            attn::probe_batch(TrainTask::Sort).tokens);
 }
 
 // ---- Adam ----------------------------------------------------------------------------------
@@ -300,7 +307,8 @@ TEST(Trainer, InitialisationHasTheDocumentedScales) {
   EXPECT_NEAR(stddev("layers.0.Wq"), 1.0 / std::sqrt(128.0), 0.005);
   EXPECT_NEAR(stddev("unembedding"), 1.0 / std::sqrt(128.0), 0.01);
   const attn::Tensor* bq = m.tensor("layers.0.bq");
-  for (std::size_t i = bq->offset; i < bq->offset + bq->size(); i++) EXPECT_EQ(m.parameters()[i], 0.0f);
+  for (std::size_t i = bq->offset; i < bq->offset + bq->size(); i++)
+    EXPECT_EQ(m.parameters()[i], 0.0f);
 }
 
 // Attention rows are causal distributions.
@@ -396,12 +404,14 @@ TEST(TrainChecks, BatchesAreCheckedAgainstTheModel) {
   b.size = 1;
   b.length = 3;
   b.tokens = {1, 2, 11};
-  EXPECT_EQ(attn::check_batch(b, m, false), "tokens: entry 2 is 11 (expected a token from 0 to 10)");
+  EXPECT_EQ(attn::check_batch(b, m, false),
+            "tokens: entry 2 is 11 (expected a token from 0 to 10)");
   b.tokens = {1, 2, 3};
   EXPECT_EQ(attn::check_batch(b, m, false), "");
   EXPECT_EQ(attn::check_batch(b, m, true), "targets: expected 3 targets, got 0");
   b.targets = {-1, 4, -2};
-  EXPECT_EQ(attn::check_batch(b, m, true), "targets: entry 2 is -2 (expected -1 = none, or a token from 0 to 10)");
+  EXPECT_EQ(attn::check_batch(b, m, true),
+            "targets: entry 2 is -2 (expected -1 = none, or a token from 0 to 10)");
   b.length = 17;
   EXPECT_EQ(attn::check_batch(b, m, false), "tokens: expected sequences of 1 to 16 tokens, got 17");
 }

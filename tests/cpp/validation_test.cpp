@@ -48,25 +48,30 @@ TEST(Validation, GoodArgumentsPass) {
 TEST(Validation, EmptySequences) {
   AttendArgs a = good_attend();
   a.query = Matrix(0, 4);
-  EXPECT_EQ(attn::check_attend(a), "query: expected 1 to 2048 rows (engine.limits.maxTokens), got 0");
+  EXPECT_EQ(attn::check_attend(a),
+            "query: expected 1 to 2048 rows (engine.limits.maxTokens), got 0");
   a = good_attend();
   a.key = Matrix();
   EXPECT_EQ(attn::check_attend(a), "key: expected 1 to 2048 rows (engine.limits.maxTokens), got 0");
   a = good_attend();
   a.value = Matrix(5, 0);
-  EXPECT_EQ(attn::check_attend(a), "value: expected 1 to 1024 columns (engine.limits.maxDim), got 0");
+  EXPECT_EQ(attn::check_attend(a),
+            "value: expected 1 to 1024 columns (engine.limits.maxDim), got 0");
 }
 
 TEST(Validation, OverTheLimits) {
   AttendArgs a = good_attend();
   a.query = claimed(2049, 4);
-  EXPECT_EQ(attn::check_attend(a), "query: expected 1 to 2048 rows (engine.limits.maxTokens), got 2049");
+  EXPECT_EQ(attn::check_attend(a),
+            "query: expected 1 to 2048 rows (engine.limits.maxTokens), got 2049");
   a = good_attend();
   a.key = claimed(5, 1025);
-  EXPECT_EQ(attn::check_attend(a), "key: expected 1 to 1024 columns (engine.limits.maxDim), got 1025");
+  EXPECT_EQ(attn::check_attend(a),
+            "key: expected 1 to 1024 columns (engine.limits.maxDim), got 1025");
   a = good_attend();
   a.value = claimed(-1, 2);
-  EXPECT_EQ(attn::check_attend(a), "value: expected 1 to 2048 rows (engine.limits.maxTokens), got -1");
+  EXPECT_EQ(attn::check_attend(a),
+            "value: expected 1 to 2048 rows (engine.limits.maxTokens), got -1");
 }
 
 TEST(Validation, DataLengthMustMatchTheShape) {
@@ -109,16 +114,19 @@ TEST(Validation, Temperature) {
   a.temperature = std::nanf("");
   EXPECT_EQ(attn::check_attend(a), "temperature: expected a number from 1e-30 to 1e+30, got NaN");
   a.temperature = kInf;
-  EXPECT_EQ(attn::check_attend(a), "temperature: expected a number from 1e-30 to 1e+30, got Infinity");
+  EXPECT_EQ(attn::check_attend(a),
+            "temperature: expected a number from 1e-30 to 1e+30, got Infinity");
 }
 
 TEST(Validation, MaskValuesAndShape) {
   AttendArgs a = good_attend();
   a.mask = Matrix(3, 5, 1.0f);
   a.mask.at(0, 2) = 0.5f;
-  EXPECT_EQ(attn::check_attend(a), "mask: row 0, column 2 is 0.5 (expected 0 = blocked or 1 = may attend)");
+  EXPECT_EQ(attn::check_attend(a),
+            "mask: row 0, column 2 is 0.5 (expected 0 = blocked or 1 = may attend)");
   a.mask.at(0, 2) = std::nanf("");
-  EXPECT_EQ(attn::check_attend(a), "mask: row 0, column 2 is NaN (expected 0 = blocked or 1 = may attend)");
+  EXPECT_EQ(attn::check_attend(a),
+            "mask: row 0, column 2 is NaN (expected 0 = blocked or 1 = may attend)");
   a.mask = Matrix(5, 3, 1.0f);
   EXPECT_EQ(attn::check_attend(a), "mask: expected shape (n_q, n_k) = (3, 5), got (5, 3)");
   a.mask = claimed(3, 5);
@@ -213,7 +221,8 @@ TEST(Validation, Heads) {
   MultiHeadArgs a = good_mha();
   a.query = ref::random_matrix(3, 10, 27);
   a.heads = 3;
-  EXPECT_EQ(attn::check_multi_head(a), "heads: d_model = 10 (columns of query) is not divisible by 3 heads");
+  EXPECT_EQ(attn::check_multi_head(a),
+            "heads: d_model = 10 (columns of query) is not divisible by 3 heads");
   a = good_mha();
   a.heads = 0;
   EXPECT_EQ(attn::check_multi_head(a), "heads: expected an integer from 1 to 64, got 0");
@@ -229,9 +238,9 @@ TEST(Validation, MultiHeadMemoryLimit) {
   a.query = Matrix(2048, 64);  // 64 heads of 2048 x 2048 would not fit in memory
   a.key = Matrix(2048, 6);
   a.value = Matrix(2048, 5);
-  EXPECT_EQ(attn::check_multi_head(a),
-            "heads: heads * n_q * n_k = 268435456 is more than " +
-                std::to_string(attn::limits::kMaxHeadCells) + " (engine.limits.maxHeadCells)");
+  EXPECT_EQ(attn::check_multi_head(a), "heads: heads * n_q * n_k = 268435456 is more than " +
+                                           std::to_string(attn::limits::kMaxHeadCells) +
+                                           " (engine.limits.maxHeadCells)");
 }
 
 TEST(Validation, MultiHeadWeightsAndBiases) {
@@ -252,10 +261,12 @@ TEST(Validation, MultiHeadWeightsAndBiases) {
   EXPECT_EQ(attn::check_multi_head(a), "value: expected 4 rows (one per key), got 3");
   a = good_mha();
   a.query = Matrix(0, 8);
-  EXPECT_EQ(attn::check_multi_head(a), "query: expected 1 to 2048 rows (engine.limits.maxTokens), got 0");
+  EXPECT_EQ(attn::check_multi_head(a),
+            "query: expected 1 to 2048 rows (engine.limits.maxTokens), got 0");
   a = good_mha();
   a.mask = Matrix(3, 4, 2.0f);
-  EXPECT_EQ(attn::check_multi_head(a), "mask: row 0, column 0 is 2 (expected 0 = blocked or 1 = may attend)");
+  EXPECT_EQ(attn::check_multi_head(a),
+            "mask: row 0, column 0 is 2 (expected 0 = blocked or 1 = may attend)");
 }
 
 // ---- the other entry points -----------------------------------------------------------------
@@ -268,8 +279,10 @@ TEST(Validation, SoftmaxInputs) {
   s.at(1, 2) = kInf;
   EXPECT_EQ(attn::check_scores("scores", s),
             "scores: row 1, column 2 is Infinity (expected finite numbers or -Infinity)");
-  EXPECT_EQ(attn::check_scores("scores", Matrix(0, 3)), "scores: expected 1 to 2048 rows (engine.limits.maxTokens), got 0");
-  EXPECT_EQ(attn::check_temperature("tau", 0.0f), "tau: expected a number from 1e-30 to 1e+30, got 0");
+  EXPECT_EQ(attn::check_scores("scores", Matrix(0, 3)),
+            "scores: expected 1 to 2048 rows (engine.limits.maxTokens), got 0");
+  EXPECT_EQ(attn::check_temperature("tau", 0.0f),
+            "tau: expected a number from 1e-30 to 1e+30, got 0");
   EXPECT_EQ(attn::check_temperature("tau", 0.3f), "");
   EXPECT_EQ(attn::check_jacobian({}), "p: expected 1 to 2048 numbers, got 0");
   EXPECT_EQ(attn::check_jacobian({0.5f, std::nanf("")}),
@@ -280,16 +293,20 @@ TEST(Validation, SoftmaxInputs) {
 TEST(Validation, PositionalInputs) {
   EXPECT_EQ(attn::check_sinusoidal(10, 7, 10000.0f), "");
   EXPECT_EQ(attn::check_sinusoidal(0, 8, 10000.0f), "n: expected an integer from 1 to 2048, got 0");
-  EXPECT_EQ(attn::check_sinusoidal(4, 1025, 10000.0f), "d: expected an integer from 1 to 1024, got 1025");
-  EXPECT_EQ(attn::check_sinusoidal(4, 8, -1.0f), "base: expected a number from 1e-30 to 1e+30, got -1");
+  EXPECT_EQ(attn::check_sinusoidal(4, 1025, 10000.0f),
+            "d: expected an integer from 1 to 1024, got 1025");
+  EXPECT_EQ(attn::check_sinusoidal(4, 8, -1.0f),
+            "base: expected a number from 1e-30 to 1e+30, got -1");
   Matrix x = ref::random_matrix(3, 5, 30);
   EXPECT_EQ(attn::check_rope(x, 0, 10000.0f),
             "x: expected an even number of columns (RoPE rotates pairs), got 5");
   x = ref::random_matrix(3, 6, 31);
   EXPECT_EQ(attn::check_rope(x, 0, 10000.0f), "");
-  EXPECT_EQ(attn::check_rope(x, -1, 10000.0f), "first: expected an integer from 0 to 1000000, got -1");
+  EXPECT_EQ(attn::check_rope(x, -1, 10000.0f),
+            "first: expected an integer from 0 to 1000000, got -1");
   x.at(2, 5) = std::nanf("");
-  EXPECT_EQ(attn::check_rope(x, 0, 10000.0f), "x: row 2, column 5 is NaN (expected finite numbers)");
+  EXPECT_EQ(attn::check_rope(x, 0, 10000.0f),
+            "x: row 2, column 5 is NaN (expected finite numbers)");
 }
 
 TEST(Validation, CheckShape) {
@@ -334,7 +351,7 @@ TEST(Contract, NumbersQuoteFaithfully) {
   EXPECT_EQ(attn::format_number(1e-7), "1e-7");
   EXPECT_EQ(attn::format_number(0.1), "0.1");
   EXPECT_EQ(attn::format_number(1e20), "100000000000000000000");  // as JavaScript prints it
-  EXPECT_EQ(attn::format_float(1e20f), "1e+20");  // a float32 entry
+  EXPECT_EQ(attn::format_float(1e20f), "1e+20");                  // a float32 entry
   EXPECT_EQ(attn::format_float(0.1f), "0.1");
   EXPECT_EQ(attn::format_float(3.0f), "3");
   EXPECT_EQ(attn::format_number(std::nan("")), "NaN");
@@ -348,18 +365,22 @@ TEST(Contract, NumberOptions) {
   EXPECT_EQ(attn::check_number(attn::kSeed, 4294967295.0), "");
   EXPECT_EQ(attn::check_number(attn::kSeed, 4294967296.0),
             "seed: expected a non-negative integer below 2^32 (seeds are uint32), got 4294967296");
-  EXPECT_EQ(attn::check_number(attn::kHeads, 2.5), "heads: expected an integer from 1 to 64, got 2.5");
+  EXPECT_EQ(attn::check_number(attn::kHeads, 2.5),
+            "heads: expected an integer from 1 to 64, got 2.5");
   EXPECT_EQ(attn::check_random_matrix(2, 2, 1, 0, 1e300),
             "scale: expected a number from -1e+30 to 1e+30, got 1e+300");
-  EXPECT_EQ(attn::check_random_matrix(2, 0, 1, 0, 1), "cols: expected an integer from 1 to 2048, got 0");
+  EXPECT_EQ(attn::check_random_matrix(2, 0, 1, 0, 1),
+            "cols: expected an integer from 1 to 2048, got 0");
   EXPECT_EQ(attn::check_random_matrix(2, 3, 1, 0, -2), "");
 }
 
 TEST(Contract, MatrixSizesBeforeAllocating) {
   const attn::MatrixOption* q = attn::matrix_option("query");
   ASSERT_NE(q, nullptr);
-  EXPECT_EQ(attn::check_size(*q, 4294967295.0, 3, 1), "query: expected 1 to 2048 rows (engine.limits.maxTokens), got 4294967295");
-  EXPECT_EQ(attn::check_size(*q, 2, 3, 5), "query: expected 6 numbers for 2 rows x 3 columns, got 5");
+  EXPECT_EQ(attn::check_size(*q, 4294967295.0, 3, 1),
+            "query: expected 1 to 2048 rows (engine.limits.maxTokens), got 4294967295");
+  EXPECT_EQ(attn::check_size(*q, 2, 3, 5),
+            "query: expected 6 numbers for 2 rows x 3 columns, got 5");
   EXPECT_EQ(attn::check_size(*q, 2, 3, 6), "");
   EXPECT_EQ(attn::matrix_option("nonsense"), nullptr);
 }
@@ -372,7 +393,9 @@ TEST(Overflow, QueryKeyProductsPastFloat32AreRejected) {
   a.key.at(1, 0) = 1e20f;
   ASSERT_EQ(attn::check_attend(a), "");
   attn::AttendResult r = attn::attend(a);
-  EXPECT_EQ(r.error, "query: q·k overflows float32 at query 0, key 1 (expected |q| |k| below 3.4e+38 for every query and key row)");
+  EXPECT_EQ(r.error,
+            "query: q·k overflows float32 at query 0, key 1 (expected |q| |k| below 3.4e+38 for "
+            "every query and key row)");
   EXPECT_TRUE(r.weights.empty());
 }
 
@@ -383,7 +406,8 @@ TEST(Overflow, TinyTemperatureNamesTheSafeBound) {
   a.query = Matrix(3, 4, 1e5f);
   a.key = Matrix(5, 4, 1e5f);  // scores 4e10: / 1e-30 = 4e40
   attn::AttendResult r = attn::attend(a);
-  EXPECT_EQ(r.error.rfind("temperature: expected at least 1.18e-28 for these scores", 0), 0u) << r.error;
+  EXPECT_EQ(r.error.rfind("temperature: expected at least 1.18e-28 for these scores", 0), 0u)
+      << r.error;
   a.temperature = 2e-28f;
   EXPECT_EQ(attn::attend(a).error, "");
 }

@@ -19,8 +19,7 @@
 
 namespace {
 
-attn::VarianceResult run(int dk, int samples, std::uint64_t seed, int bins = 60,
-                         int first = 0) {
+attn::VarianceResult run(int dk, int samples, std::uint64_t seed, int bins = 60, int first = 0) {
   attn::VarianceArgs a;
   a.dk = dk;
   a.samples = samples;
@@ -140,7 +139,8 @@ TEST(Variance, BothHistogramsSpreadOverTheirBins) {
   auto r = run(64, n, 8, bins);
   auto phi = [](double z) { return 0.5 * std::erfc(-z / std::sqrt(2.0)); };
   for (int b = 0; b < bins; ++b) {
-    const double lo = b == 0 ? -INFINITY : -4 + 0.5 * b, hi = b == bins - 1 ? INFINITY : -3.5 + 0.5 * b;
+    const double lo = b == 0 ? -INFINITY : -4 + 0.5 * b,
+                 hi = b == bins - 1 ? INFINITY : -3.5 + 0.5 * b;
     const double p = phi(hi) - phi(lo), sd = std::sqrt(n * p * (1 - p));
     EXPECT_NEAR(r.raw_counts[b], n * p, 5 * sd + 1) << "raw bin " << b;
     EXPECT_NEAR(r.scaled_counts[b], n * p, 5 * sd + 1) << "scaled bin " << b;
@@ -204,7 +204,9 @@ TEST(Variance, RunStopsAtTheSampleLimit) {
   a.first_sample = 999990;
   attn::VarianceRun r(a);
   EXPECT_EQ(r.remaining(), 10);
-  EXPECT_EQ(r.check_step(0), "samples: expected an integer from 1 to 10 (a run draws at most 1000000 samples), got 0");
+  EXPECT_EQ(
+      r.check_step(0),
+      "samples: expected an integer from 1 to 10 (a run draws at most 1000000 samples), got 0");
   EXPECT_NE(r.check_step(11), "");
   EXPECT_EQ(r.check_step(10), "");
   r.step(10);
@@ -216,7 +218,8 @@ TEST(Variance, RunStopsAtTheSampleLimit) {
   a = {};
   a.dk = 0;
   EXPECT_EQ(attn::check_variance_run(a), "dk: expected an integer from 1 to 1024, got 0");
-  EXPECT_EQ(attn::check_variance_sample(64, 1000000), "sample: expected an integer from 0 to 999999, got 1000000");
+  EXPECT_EQ(attn::check_variance_sample(64, 1000000),
+            "sample: expected an integer from 0 to 999999, got 1000000");
 }
 
 TEST(Variance, SameSeedSameResultOtherSeedDiffers) {
@@ -344,8 +347,7 @@ TEST(Variance, ValidationNamesTheArgument) {
   EXPECT_EQ(attn::check_variance(a), "samples: expected an integer from 2 to 1000000, got 1");
   a = {};
   a.samples = 1000001;
-  EXPECT_EQ(attn::check_variance(a),
-            "samples: expected an integer from 2 to 1000000, got 1000001");
+  EXPECT_EQ(attn::check_variance(a), "samples: expected an integer from 2 to 1000000, got 1000001");
   a = {};
   a.bins = 0;
   EXPECT_EQ(attn::check_variance(a), "bins: expected an integer from 1 to 512, got 0");

@@ -104,7 +104,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     for (int i = 0; i < n_q; i++) {
       for (int j = 0; j < n_k; j++) {
         if (!allowed[static_cast<std::size_t>(i) * n_k + j]) {
-          FUZZ_EXPECT(r.weights.at(i, j) == 0.0f, fuzz::where("weights", i) + ": blocked key has weight");
+          FUZZ_EXPECT(r.weights.at(i, j) == 0.0f,
+                      fuzz::where("weights", i) + ": blocked key has weight");
         }
       }
     }
@@ -133,9 +134,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       if (blocked_row[i] && a.mask_fill == MaskFill::NegInf) {
         FUZZ_EXPECT(o == 0.0, fuzz::where("output", i) + " of a blocked row is not 0");
       } else {
-        FUZZ_EXPECT(o >= lo - slack && o <= hi + slack,
-                    fuzz::where("output", i) + " column " + std::to_string(c) +
-                        " outside the value range");
+        FUZZ_EXPECT(
+            o >= lo - slack && o <= hi + slack,
+            fuzz::where("output", i) + " column " + std::to_string(c) + " outside the value range");
       }
     }
   }

@@ -44,7 +44,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
               "monitor sizes");
   if (a.bug == Bug::NoMaxSubtraction) return 0;  // the naive softmax may overflow: its lesson
 
-  FUZZ_EXPECT(fuzz::all_finite(r.weights) && fuzz::all_finite(r.output), "weights or output not finite");
+  FUZZ_EXPECT(fuzz::all_finite(r.weights) && fuzz::all_finite(r.output),
+              "weights or output not finite");
   FUZZ_EXPECT(m.non_finite == 0, "monitor counts non-finite weights in finite ones");
   double tol = fuzz::sum_tolerance(n_k > n_q ? n_k : n_q);
   for (int i = 0; i < n_q; i++) {
@@ -55,16 +56,20 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       row += w;
     }
     FUZZ_EXPECT(std::fabs(m.row_sums[i] - row) <= tol, fuzz::where("rowSums", i));
-    FUZZ_EXPECT(m.leaked[i] >= 0.0f && m.leaked[i] <= m.row_sums[i] + tol, fuzz::where("leaked", i));
-    FUZZ_EXPECT(m.max_entropy[i] >= 0.0f && m.max_entropy[i] <= std::log(static_cast<float>(n_k)) + 1e-5f,
-                fuzz::where("maxEntropy", i));
+    FUZZ_EXPECT(m.leaked[i] >= 0.0f && m.leaked[i] <= m.row_sums[i] + tol,
+                fuzz::where("leaked", i));
+    FUZZ_EXPECT(
+        m.max_entropy[i] >= 0.0f && m.max_entropy[i] <= std::log(static_cast<float>(n_k)) + 1e-5f,
+        fuzz::where("maxEntropy", i));
     bool row_softmax = a.bug != Bug::WrongAxis && a.bug != Bug::MaskAfterSoftmax;
     bool blocked = true;
     for (int j = 0; j < n_k; j++) blocked = blocked && r.mask.at(i, j) == 0.0f;
     if (a.bug == Bug::ZeroFill || (row_softmax && !blocked)) {
-      FUZZ_EXPECT(std::fabs(row - 1.0) <= tol, fuzz::where("weights", i) + " sums to " + std::to_string(row));
+      FUZZ_EXPECT(std::fabs(row - 1.0) <= tol,
+                  fuzz::where("weights", i) + " sums to " + std::to_string(row));
     }
-    if (a.bug == Bug::MaskAfterSoftmax) FUZZ_EXPECT(row <= 1.0 + tol, fuzz::where("weights", i) + " above 1");
+    if (a.bug == Bug::MaskAfterSoftmax)
+      FUZZ_EXPECT(row <= 1.0 + tol, fuzz::where("weights", i) + " above 1");
     if (row_softmax && a.bug != Bug::ZeroFill && a.bug != Bug::ReversedCausal) {
       FUZZ_EXPECT(m.leaked[i] == 0.0f, fuzz::where("leaked", i) + " with the mask applied");
     }

@@ -29,8 +29,8 @@ constexpr int kMaxSide = 32;  // tokens and dimensions decoded by the harnesses
   std::abort();
 }
 
-#define FUZZ_EXPECT(cond, what)                                      \
-  do {                                                               \
+#define FUZZ_EXPECT(cond, what)                                         \
+  do {                                                                  \
     if (!(cond)) ::attn::fuzz::fail(std::string(#cond " | ") + (what)); \
   } while (0)
 
@@ -62,7 +62,10 @@ class Input {
     Matrix m(rows, cols);
     for (float& x : m.data) x = number();
     if (range(0, 63) == 0) {
-      if (flag() || m.data.empty()) m.data.push_back(1.0f); else m.data.pop_back();
+      if (flag() || m.data.empty())
+        m.data.push_back(1.0f);
+      else
+        m.data.pop_back();
     }
     return m;
   }
@@ -88,28 +91,56 @@ class Input {
   // A shape that is usually the expected one and sometimes off by one (to reach the checks).
   int near(int expected) {
     switch (range(0, 15)) {
-      case 0: return expected + 1;
-      case 1: return expected - 1;
-      default: return expected;
+      case 0:
+        return expected + 1;
+      case 1:
+        return expected - 1;
+      default:
+        return expected;
     }
   }
 
  private:
   float any_float() {
-    static const float kSpecial[] = {
-        0.0f, -0.0f, 1.0f, -1.0f, 0.5f, 1e-45f, -1e-45f, FLT_MIN, 1e-38f, 1e-30f, 1e-6f,
-        88.72f, 89.0f, 100.0f, 1e4f, 1e9f, -1e9f, 1e10f, 1e19f, 1e20f, -1e20f, 1e30f, 1e38f,
-        FLT_MAX, -FLT_MAX, std::numeric_limits<float>::infinity(),
-        -std::numeric_limits<float>::infinity(), std::numeric_limits<float>::quiet_NaN()};
+    static const float kSpecial[] = {0.0f,
+                                     -0.0f,
+                                     1.0f,
+                                     -1.0f,
+                                     0.5f,
+                                     1e-45f,
+                                     -1e-45f,
+                                     FLT_MIN,
+                                     1e-38f,
+                                     1e-30f,
+                                     1e-6f,
+                                     88.72f,
+                                     89.0f,
+                                     100.0f,
+                                     1e4f,
+                                     1e9f,
+                                     -1e9f,
+                                     1e10f,
+                                     1e19f,
+                                     1e20f,
+                                     -1e20f,
+                                     1e30f,
+                                     1e38f,
+                                     FLT_MAX,
+                                     -FLT_MAX,
+                                     std::numeric_limits<float>::infinity(),
+                                     -std::numeric_limits<float>::infinity(),
+                                     std::numeric_limits<float>::quiet_NaN()};
     switch (p_.ConsumeIntegralInRange<int>(0, 7)) {
-      case 0: return kSpecial[p_.ConsumeIntegralInRange<std::size_t>(0, std::size(kSpecial) - 1)];
+      case 0:
+        return kSpecial[p_.ConsumeIntegralInRange<std::size_t>(0, std::size(kSpecial) - 1)];
       case 1: {
         std::uint32_t bits = p_.ConsumeIntegral<std::uint32_t>();
         float f;
         std::memcpy(&f, &bits, sizeof f);
         return f;
       }
-      default: return p_.ConsumeFloatingPointInRange<float>(-10.0f, 10.0f);
+      default:
+        return p_.ConsumeFloatingPointInRange<float>(-10.0f, 10.0f);
     }
   }
 

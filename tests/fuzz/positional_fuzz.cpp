@@ -17,7 +17,8 @@ int sinusoidal_case(Input& in) {
   if (!check_sinusoidal(n, d, base).empty()) return 0;
   Matrix pe = sinusoidal_encoding(n, d, base);
   FUZZ_EXPECT(pe.rows == n && pe.cols == d, "sinusoidal shape");
-  for (float x : pe.data) FUZZ_EXPECT(x >= -1.0f && x <= 1.0f, "sinusoidal value " + std::to_string(x));
+  for (float x : pe.data)
+    FUZZ_EXPECT(x >= -1.0f && x <= 1.0f, "sinusoidal value " + std::to_string(x));
   return 0;
 }
 

@@ -92,7 +92,8 @@ int jacobian_case(Input& in) {
       sum += jac.at(i, j);
     }
     if (probabilities) {
-      FUZZ_EXPECT(std::fabs(sum) <= fuzz::sum_tolerance(n), fuzz::where("Jacobian", i) + " sums to " + std::to_string(sum));
+      FUZZ_EXPECT(std::fabs(sum) <= fuzz::sum_tolerance(n),
+                  fuzz::where("Jacobian", i) + " sums to " + std::to_string(sum));
     }
   }
   return 0;
@@ -108,7 +109,8 @@ int hard_case(Input& in) {
       if (scores.at(i, j) > scores.at(i, best)) best = j;
     }
     for (int j = 0; j < scores.cols; j++) {
-      FUZZ_EXPECT(onehot.at(i, j) == (j == best ? 1.0f : 0.0f), fuzz::where("hard", i) + " is not one-hot at the first argmax");
+      FUZZ_EXPECT(onehot.at(i, j) == (j == best ? 1.0f : 0.0f),
+                  fuzz::where("hard", i) + " is not one-hot at the first argmax");
     }
   }
   return 0;
@@ -132,9 +134,13 @@ int gumbel_case(Input& in) {
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   Input in(data, size);
   switch (in.range(0, 3)) {
-    case 0: return softmax_case(in);
-    case 1: return jacobian_case(in);
-    case 2: return hard_case(in);
-    default: return gumbel_case(in);
+    case 0:
+      return softmax_case(in);
+    case 1:
+      return jacobian_case(in);
+    case 2:
+      return hard_case(in);
+    default:
+      return gumbel_case(in);
   }
 }

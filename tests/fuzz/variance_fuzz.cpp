@@ -46,7 +46,9 @@ VarianceChunk to_chunk(const VarianceResult& r) {
   return c;
 }
 
-bool close(double a, double b) { return std::fabs(a - b) <= 1e-9 * (std::fabs(a) + std::fabs(b)) + 1e-12; }
+bool close(double a, double b) {
+  return std::fabs(a - b) <= 1e-9 * (std::fabs(a) + std::fabs(b)) + 1e-12;
+}
 
 int run_case(Input& in) {
   VarianceArgs a;
@@ -68,7 +70,8 @@ int run_case(Input& in) {
   second.first_sample = a.first_sample + split;
   if (first.samples < 2 || second.samples < 2) return 0;
   VarianceChunk x = to_chunk(variance_experiment(first)), y = to_chunk(variance_experiment(second));
-  FUZZ_EXPECT(check_merge_variance(x, first.samples, y, second.samples).empty(), "merge refused two chunks");
+  FUZZ_EXPECT(check_merge_variance(x, first.samples, y, second.samples).empty(),
+              "merge refused two chunks");
   VarianceResult m = merge_variance(x, first.samples, y, second.samples);
   FUZZ_EXPECT(m.raw_counts == whole.raw_counts && m.scaled_counts == whole.scaled_counts,
               "merged counts differ from one run");
@@ -89,11 +92,20 @@ VarianceChunk chunk(Input& in, int bins, const std::vector<double>& edges) {
   for (std::vector<double>* counts : {&r.raw_counts, &r.scaled_counts}) {
     for (double& c : *counts) {
       switch (in.range(0, 4)) {
-        case 0: c = in.range(-2, 2); break;
-        case 1: c = in.range(0, 1000); break;
-        case 2: c = in.range(2147483000, 2147483647); break;
-        case 3: c = in.number(); break;  // fractional, huge, NaN, ...
-        default: c = static_cast<int>(in.u64());
+        case 0:
+          c = in.range(-2, 2);
+          break;
+        case 1:
+          c = in.range(0, 1000);
+          break;
+        case 2:
+          c = in.range(2147483000, 2147483647);
+          break;
+        case 3:
+          c = in.number();
+          break;  // fractional, huge, NaN, ...
+        default:
+          c = static_cast<int>(in.u64());
       }
     }
   }
