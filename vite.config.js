@@ -3,7 +3,7 @@ import crypto from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 
-// sw.js: web/src/sw.js with the list of files to keep for offline use, emitted next to
+// sw.js: web/src/hosts/sw.js with the list of files to keep for offline use, emitted next to
 // index.html (its scope is the whole folder). Left out: source maps, and the woff and ttf fonts
 // (every browser the page runs in reads woff2).
 function serviceWorker() {
@@ -14,7 +14,7 @@ function serviceWorker() {
     generateBundle(_, bundle) {
       const files = Object.keys(bundle).filter((f) => !/\.(map|woff|ttf)$/.test(f)).sort();
       const version = crypto.createHash('sha256').update(files.join('\n')).digest('hex').slice(0, 12);
-      const source = fs.readFileSync(new URL('./web/src/sw.js', import.meta.url), 'utf8');
+      const source = fs.readFileSync(new URL('./web/src/hosts/sw.js', import.meta.url), 'utf8');
       this.emitFile({
         type: 'asset',
         fileName: 'sw.js',
@@ -24,7 +24,8 @@ function serviceWorker() {
   };
 }
 
-// The page lives in web/; the engine's wasm glue is built into web/src/wasm/.
+// The page lives in web/; the engine's wasm glue is built into build/wasm/ (outside the root:
+// server.fs.allow lets the dev server read it).
 //
 // The build (npm run build) is one static folder, dist/, that works from any path
 // (https://school.example/courses/nlp/lab/): every URL in it is relative (base './') and every
@@ -37,7 +38,7 @@ function serviceWorker() {
 // index.html: the default lesson's chunk and the engine's glue, with what they import, start
 // downloading with the page (modulepreload) instead of after the main script has run.
 // 'start' is the lesson a link without one opens (state.js, buildSchema: the first chapter).
-const FIRST_LOAD = ['/web/src/chapters/start.js', '/web/src/wasm/attention-simd.js'];
+const FIRST_LOAD = ['/web/src/chapters/start/index.js', '/build/wasm/attention-simd.js'];
 function preloadFirstLesson() {
   return {
     name: 'attention-lab-preload-first-lesson',
@@ -81,14 +82,21 @@ export default defineConfig({
         index: fileURLToPath(new URL('./web/index.html', import.meta.url)),
         embed: fileURLToPath(new URL('./web/embed.html', import.meta.url)),
         course: fileURLToPath(new URL('./web/examples/course.html', import.meta.url)),
-        'attention-lab': fileURLToPath(new URL('./web/src/element.js', import.meta.url)),
+        'attention-lab': fileURLToPath(new URL('./web/src/hosts/element.js', import.meta.url)),
       },
       output: {
         entryFileNames: (chunk) => (chunk.name === 'attention-lab' ? 'attention-lab.js' : 'assets/[name]-[hash].js'),
+        // a chapter's chunks are named after its folder: chapters/masks/index.js -> masks-<hash>.js,
+        // chapters/masks/meta.js -> masks.meta-<hash>.js
+        chunkFileNames: (chunk) => {
+          const m = (chunk.facadeModuleId ?? chunk.moduleIds.at(-1))?.match(/chapters\/([^/]+)\/([^/]+)\.js$/);
+          if (!m || m[1] === 'kit') return 'assets/[name]-[hash].js';
+          return m[2] === 'index' ? `assets/${m[1]}-[hash].js` : `assets/${m[1]}.${m[2]}-[hash].js`;
+        },
       },
     },
   },
   worker: { format: 'es' },
-  server: { port: 5173, strictPort: false },
+  server: { port: 5173, strictPort: false, fs: { allow: ['..'] } },
   preview: { port: 4173 },
 });

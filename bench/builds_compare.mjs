@@ -1,9 +1,10 @@
 // Two builds of the engine side by side, for a change of compile or link flags: each a copy of
-// web/src with its wasm/ (e.g. `cp -r web/src /tmp/before` before the change, then build again),
+// web/src with its build/wasm beside it (e.g. `cp -r --parents web/src build/wasm /tmp/before` before
+// the change, then build again, and pass /tmp/before/web/src),
 // both loaded in ONE Node process, interleaved rounds, CPU-time medians, the ratio after/before
 // for each engine entry on the hot and the cold paths. Figures only; nothing is asserted.
-//   node bench/builds_compare.mjs /tmp/before web/src            (SIMD builds)
-//   SCALAR=1 ROUNDS=21 node bench/builds_compare.mjs /tmp/before web/src
+//   node bench/builds_compare.mjs /tmp/before/web/src web/src    (SIMD builds)
+//   SCALAR=1 ROUNDS=21 node bench/builds_compare.mjs /tmp/before/web/src web/src
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 

@@ -11,12 +11,12 @@
 import { Worker } from 'node:worker_threads';
 
 import { loadEngine } from '../web/src/engine.js';
-import { createAttendPool } from '../web/src/attend-pool.js';
+import { createAttendPool } from '../web/src/workers/attend-pool.js';
 
 const D = 64;
 const SIZES = (process.env.FLASH_SIZES || '256 1024 2048 4096 16384').split(/[\s,]+/).map(Number);
 const ROUNDS = (n) => Number(process.env.FLASH_ROUNDS || (n <= 1024 ? 7 : n <= 4096 ? 3 : 1));
-const WORKER_URL = new URL('../web/src/attend-worker.js', import.meta.url);
+const WORKER_URL = new URL('../web/src/workers/attend-worker.js', import.meta.url);
 const MIB = 2 ** 20;
 
 const median = (v) => [...v].sort((x, y) => x - y)[v.length >> 1];

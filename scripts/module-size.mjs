@@ -1,4 +1,4 @@
-// The engine's download size: for each wasm build in web/src/wasm, the .wasm and its JS glue,
+// The engine's download size: for each wasm build in build/wasm, the .wasm and its JS glue,
 // raw and gzip -9 (Node's zlib at level 9), and the sum a page fetches for that build. When a
 // built page is in dist/ (npm run build), also the glue as it ships there, minified by Vite.
 //   node scripts/module-size.mjs            (after scripts/build.sh wasm)
@@ -6,7 +6,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 
-const dir = new URL('../web/src/wasm/', import.meta.url);
+const dir = new URL('../build/wasm/', import.meta.url);
 const dist = new URL('../dist/assets/', import.meta.url);
 const kb = (n) => (n / 1000).toFixed(1);
 
@@ -21,7 +21,7 @@ const names = readdirSync(dir)
   .map((f) => f.slice(0, -'.wasm'.length))
   .sort();
 if (names.length === 0) {
-  console.error('no wasm modules in web/src/wasm: run scripts/build.sh wasm first');
+  console.error('no wasm modules in build/wasm: run scripts/build.sh wasm first');
   process.exit(1);
 }
 

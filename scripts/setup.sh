@@ -10,7 +10,7 @@ packages=(emscripten binaryen cmake g++)
 if [ "${1:-}" = "--test" ]; then
   packages+=(libgtest-dev libbenchmark-dev chromium fonts-noto-cjk nlohmann-json3-dev librandom123-dev libeigen3-dev)
   # the sanitizer suite and the fuzzers: clang 14 with its ASan, UBSan and libFuzzer runtimes
-  packages+=(clang-14 libclang-rt-14-dev)
+  packages+=(clang-14 libclang-rt-14-dev clang-format)
   # tests/js/export.test.js runs the page's exported NumPy and PyTorch code with /usr/bin/python3
   packages+=(python3-numpy python3-torch)
 fi

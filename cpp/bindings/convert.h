@@ -22,7 +22,7 @@ using emscripten::val;
 // ---- JS -> C++ ----------------------------------------------------------------------------
 
 // How a JS value reads in a message: 'cosine', 2.5, 1e+300, true, null, an array, an object.
-// (The same words as describe() in web/src/engine-args.js.)
+// (The same words as describe() in web/src/engine/args.js.)
 inline std::string describe(const val& v) {
   std::string type = v.typeOf().as<std::string>();
   if (type == "string") return "'" + v.as<std::string>() + "'";

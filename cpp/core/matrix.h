@@ -35,8 +35,8 @@ constexpr int kMaxHeads = 64;
 constexpr int kMaxSamples = 1000000;  // variance experiment
 constexpr int kMaxBins = 512;         // histogram bins
 constexpr int kMaxTrials = 100000;    // repeated softmax trials in experiments
-constexpr int kMaxHeadCells =
-    1 << 23;  // heads * n_q * n_k in multi-head (every head keeps its matrices)
+// heads * n_q * n_k in multi-head (every head keeps its matrices)
+constexpr int kMaxHeadCells = 1 << 23;
 constexpr int kMaxPosition = 1000000;  // largest first position of RoPE
 }  // namespace limits
 

@@ -10,7 +10,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { start } from './harness.js';
 import { loadEngine } from '../../web/src/engine.js';
-import { tokenStream } from '../../web/src/embeddings.js';
+import { tokenStream } from '../../web/src/lesson/embeddings.js';
 import { attendWithBugRef, monitorRef, attendRef } from '../js/reference.js';
 import { readMap, answer, assertNoSideScroll, assertShown } from './lesson-page.js';
 

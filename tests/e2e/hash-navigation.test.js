@@ -20,7 +20,7 @@ let lab;
 before(async () => { lab = await start(); });
 after(async () => { await lab?.close(); });
 
-// Longer than the page's throttle of hash rewrites (200 ms in main.js).
+// Longer than the page's throttle of hash rewrites (200 ms in hosts/page.js).
 const SETTLE_MS = 1000;
 
 const stateOf = (page) => page.evaluate(() => JSON.parse(JSON.stringify(window.attentionLab.state)));

@@ -41,7 +41,7 @@ test('a 100,000-character token is cut to 32 characters, with a short notice', a
 });
 
 // The page's own work on a link (reading the hash, drawing the chapter): the 'attn-update'
-// measures main.js records. (Chromium itself is slow to load a page with a megabyte URL.)
+// measures hosts/page.js records. (Chromium itself is slow to load a page with a megabyte URL.)
 const updateMs = (page) => page.evaluate(() => performance.getEntriesByName('attn-update').reduce((a, e) => a + e.duration, 0));
 
 test('a megabyte value is refused quickly and echoed short; a NUL in a token is dropped', async () => {

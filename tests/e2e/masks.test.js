@@ -5,7 +5,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { start } from './harness.js';
-import { PRESETS } from '../../web/src/example.js';
+import { PRESETS } from '../../web/src/lesson/example.js';
 
 let lab;
 before(async () => { lab = await start(); });

@@ -7,7 +7,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { start } from './harness.js';
 import { loadEngine } from '../../web/src/engine.js';
-import { tokenStream } from '../../web/src/embeddings.js';
+import { tokenStream } from '../../web/src/lesson/embeddings.js';
 import { readMap, typeInto, answer, assertNoSideScroll, rowsOf, assertShown } from './lesson-page.js';
 
 let lab;

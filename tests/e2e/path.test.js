@@ -258,7 +258,7 @@ const softmaxRef = (row, T = 1) => {
 
 test('the new questions: the right option is the one a double-precision reference gives, and the answer is kept back until then', async () => {
   // Pipeline, step 1: 猫's top weight in the cat-fish example (scaled scores, T = 1).
-  const { PRESETS } = await import('../../web/src/example.js');
+  const { PRESETS } = await import('../../web/src/lesson/example.js');
   const p = PRESETS['cat-fish'];
   const scaled = p.K.map((k) => p.Q[0].reduce((a, x, d) => a + x * k[d], 0) / Math.sqrt(p.dk));
   const top = Math.max(...softmaxRef(scaled));

@@ -6,7 +6,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { start, ready } from './harness.js';
 import { loadEngine } from '../../web/src/engine.js';
-import { tokenStream } from '../../web/src/embeddings.js';
+import { tokenStream } from '../../web/src/lesson/embeddings.js';
 
 let lab;
 let engine;

@@ -7,7 +7,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { start } from './harness.js';
 import { loadTrainEngine } from '../../web/src/engine-train.js';
-import { fmt } from '../../web/src/format.js';
+import { fmt } from '../../web/src/text/format.js';
 
 let lab;
 before(async () => { lab = await start(); });

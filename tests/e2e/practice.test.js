@@ -9,10 +9,10 @@ import assert from 'node:assert/strict';
 import { start } from './harness.js';
 import { assertNoSideScroll } from './lesson-page.js';
 import { loadEngine } from '../../web/src/engine.js';
-import { CORE_SCHEMA, parseHash } from '../../web/src/state.js';
-import { runExample } from '../../web/src/example.js';
-import { attentionSpec, multiHeadSpec, exportCode } from '../../web/src/export.js';
-import { layerWeights, tokenMatrix } from '../../web/src/chapters/multihead.logic.js';
+import { CORE_SCHEMA, parseHash } from '../../web/src/hosts/state.js';
+import { runExample } from '../../web/src/lesson/example.js';
+import { attentionSpec, multiHeadSpec, exportCode } from '../../web/src/lesson/export.js';
+import { layerWeights, tokenMatrix } from '../../web/src/chapters/multihead/logic.js';
 
 let lab;
 let engine;

@@ -1,6 +1,6 @@
 // Recovery in headless Chromium, against the built page (dist/): a √d_k lab worker that stops
-// answering is replaced by the page's watchdog (lab-client.js), and an engine module that
-// traps on the page's own thread is loaded again (engine.js, main.js). Each time the page says
+// answering is replaced by the page's watchdog (variance-client.js), and an engine module that
+// traps on the page's own thread is loaded again (engine.js, hosts/page.js). Each time the page says
 // what happened in plain words, keeps the state and runs the next computation correctly.
 // Nothing here waits on a clock: every step waits for what the page shows.
 

@@ -6,7 +6,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { start } from './harness.js';
 import { loadEngine } from '../../web/src/engine.js';
-import { VARIANCE_BINS } from '../../web/src/lab-jobs.js';
+import { VARIANCE_BINS } from '../../web/src/workers/variance-jobs.js';
 
 let lab;
 let engine;

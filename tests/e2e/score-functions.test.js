@@ -6,7 +6,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { start } from './harness.js';
 import { loadEngine } from '../../web/src/engine.js';
-import { PRESETS } from '../../web/src/example.js';
+import { PRESETS } from '../../web/src/lesson/example.js';
 import { readMap, typeInto, answer, assertNoSideScroll, rowsOf, assertShown } from './lesson-page.js';
 
 let lab;

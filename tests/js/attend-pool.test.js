@@ -5,9 +5,9 @@ import assert from 'node:assert/strict';
 import { Worker } from 'node:worker_threads';
 
 import { loadEngine, AttentionError } from '../../web/src/engine.js';
-import { createAttendPool, planSlices } from '../../web/src/attend-pool.js';
+import { createAttendPool, planSlices } from '../../web/src/workers/attend-pool.js';
 
-const WORKER_URL = new URL('../../web/src/attend-worker.js', import.meta.url);
+const WORKER_URL = new URL('../../web/src/workers/attend-worker.js', import.meta.url);
 const nodeWorker = () => new Worker(WORKER_URL);
 
 function mulberry32(seed) {

@@ -6,13 +6,13 @@ import assert from 'node:assert/strict';
 
 import { loadEngine } from '../../web/src/engine.js';
 import { loadTrainEngine } from '../../web/src/engine-train.js';
-import { CHOICES, FILL_SIGNS } from '../../web/src/choices.js';
-import { CORE_SCHEMA, parseHash } from '../../web/src/state.js';
-import { SCORE_KINDS } from '../../web/src/chapters/scores.logic.js';
-import masksStrings from '../../web/src/chapters/masks.strings.js';
-import scoreStrings from '../../web/src/chapters/score-functions.strings.js';
-import debugMeta from '../../web/src/chapters/debug.meta.js';
-import debugStrings from '../../web/src/chapters/debug.strings.js';
+import { CHOICES, FILL_SIGNS } from '../../web/src/engine/choices.js';
+import { CORE_SCHEMA, parseHash } from '../../web/src/hosts/state.js';
+import { SCORE_KINDS } from '../../web/src/chapters/score-functions/logic.js';
+import masksStrings from '../../web/src/chapters/masks/strings.js';
+import scoreStrings from '../../web/src/chapters/score-functions/strings.js';
+import debugMeta from '../../web/src/chapters/debug/meta.js';
+import debugStrings from '../../web/src/chapters/debug/strings.js';
 
 for (const simd of [true, false]) {
   test(`the page's choice names are the engines', in their order (${simd ? 'SIMD' : 'scalar'} build)`, async () => {

@@ -3,8 +3,8 @@
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { chapters, loadChapter } from '../../web/src/chapters/index.js';
-import { buildSchema } from '../../web/src/state.js';
-import { readMessage } from '../../web/src/embed-protocol.js';
+import { buildSchema } from '../../web/src/hosts/state.js';
+import { readMessage } from '../../web/src/hosts/embed-protocol.js';
 
 const schema = buildSchema(chapters);
 const loaded = new Map();

@@ -4,9 +4,9 @@ import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 
 import { loadEngine } from '../../web/src/engine.js';
-import { tokenHash, tokenStream, handMadeTable, tokenVector, embedTokens } from '../../web/src/embeddings.js';
-import { PRESETS, buildInputs, presetPatch, runExample, toGrid } from '../../web/src/example.js';
-import { buildSchema, defaults } from '../../web/src/state.js';
+import { tokenHash, tokenStream, handMadeTable, tokenVector, embedTokens } from '../../web/src/lesson/embeddings.js';
+import { PRESETS, buildInputs, presetPatch, runExample, toGrid } from '../../web/src/lesson/example.js';
+import { buildSchema, defaults } from '../../web/src/hosts/state.js';
 
 let engine;
 before(async () => {

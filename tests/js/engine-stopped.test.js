@@ -9,7 +9,7 @@ import { Worker } from 'node:worker_threads';
 import { installWasmTraps } from './wasm-traps.js';
 import { loadEngine, AttentionError } from '../../web/src/engine.js';
 import { loadTrainEngine } from '../../web/src/engine-train.js';
-import { createLabClient } from '../../web/src/lab-client.js';
+import { createLabClient } from '../../web/src/workers/variance-client.js';
 import { attendRef, expectAttend } from './reference.js';
 
 installWasmTraps();  // before any engine of this file is made
@@ -90,7 +90,7 @@ test('the lab client replaces a worker whose engine stopped, runs the job again 
   const made = [];
   const restarts = [];
   const real = () => {
-    const w = new Worker(new URL('../../web/src/lab-worker.js', import.meta.url));
+    const w = new Worker(new URL('../../web/src/workers/variance-worker.js', import.meta.url));
     return { thread: w, postMessage: (m) => w.postMessage(m), addEventListener: (type, f) => w.on(type, type === 'message' ? (data) => f({ data }) : (err) => f({ message: err && err.message })), terminate: () => w.terminate() };
   };
   const client = createLabClient({

@@ -10,10 +10,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { loadEngine } from '../../web/src/engine.js';
-import { CORE_SCHEMA, defaults } from '../../web/src/state.js';
-import { runExample, presetPatch } from '../../web/src/example.js';
-import { attentionSpec, multiHeadSpec, exportCode, float32Text, LANGS } from '../../web/src/export.js';
-import { layerWeights, tokenMatrix } from '../../web/src/chapters/multihead.logic.js';
+import { CORE_SCHEMA, defaults } from '../../web/src/hosts/state.js';
+import { runExample, presetPatch } from '../../web/src/lesson/example.js';
+import { attentionSpec, multiHeadSpec, exportCode, float32Text, LANGS } from '../../web/src/lesson/export.js';
+import { layerWeights, tokenMatrix } from '../../web/src/chapters/multihead/logic.js';
 
 const TOL = 1e-5;
 const PYTHON = '/usr/bin/python3';

@@ -1,7 +1,7 @@
 // Number formatting of the page: −∞, +∞, NaN, fixed digits, exponents, parsing typed numbers.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fmt, tex, texVector, fmtVector, parseNumber, parseList, nearestStop, isFlagged, valuesLabel, colonAfter, commaAfter, periodAfter } from '../../web/src/format.js';
+import { fmt, tex, texVector, fmtVector, parseNumber, parseList, nearestStop, isFlagged, valuesLabel, colonAfter, commaAfter, periodAfter } from '../../web/src/text/format.js';
 
 test('fmt: fixed digits with a typographic minus', () => {
   assert.equal(fmt(2.1), '2.10');
@@ -79,7 +79,7 @@ test('valuesLabel: punctuation follows the caption’s language, not the tokens�
 });
 
 test('fmt agrees with toFixed/toExponential, written out here, over a sweep of magnitudes', async () => {
-  const { fmt } = await import('../../web/src/format.js');
+  const { fmt } = await import('../../web/src/text/format.js');
   const ref = (x, digits) => {
     const a = Math.abs(x);
     const s = a !== 0 && (a >= 1e5 || a < 0.5 * 10 ** -digits)
@@ -100,7 +100,7 @@ test('fmt agrees with toFixed/toExponential, written out here, over a sweep of m
 });
 
 test('fmtInt: thousands separators', async () => {
-  const { fmtInt } = await import('../../web/src/format.js');
+  const { fmtInt } = await import('../../web/src/text/format.js');
   assert.equal(fmtInt(100000), '100,000');
   assert.equal(fmtInt(1000000), '1,000,000');
   assert.equal(fmtInt(999), '999');

@@ -6,7 +6,7 @@ import { describe, test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 
-const wasm = (name) => new URL(`../../web/src/wasm/${name}`, import.meta.url);
+const wasm = (name) => new URL(`../../build/wasm/${name}`, import.meta.url);
 async function load(name) {
   const glue = await import(wasm(`${name}.js`).href);
   return glue.default({ wasmBinary: fs.readFileSync(wasm(`${name}.wasm`)) });

@@ -4,13 +4,13 @@ import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 
 import { loadEngine } from '../../web/src/engine.js';
-import { SCORE_KINDS, scoreParams, allScores, argmaxRow, opCount, timeSideBySide } from '../../web/src/chapters/scores.logic.js';
+import { SCORE_KINDS, scoreParams, allScores, argmaxRow, opCount, timeSideBySide } from '../../web/src/chapters/score-functions/logic.js';
 import {
   headCounts, multiHeadOps, roleLayer, lookOf, wordIds, scoreSpread, distinctWinners, layerWeights, tokenMatrix,
-} from '../../web/src/chapters/multihead.logic.js';
+} from '../../web/src/chapters/multihead/logic.js';
 import {
   addPositions, sentenceLayer, permutationBetween, permutedDifference, ropeDots, ropeDot,
-} from '../../web/src/chapters/position.logic.js';
+} from '../../web/src/chapters/position/logic.js';
 
 let engine;
 before(async () => {

@@ -1,8 +1,8 @@
-// What the Masks chapter reads off a result (web/src/chapters/mask-cells.js), on small
+// What the Masks chapter reads off a result (web/src/chapters/masks/cells.js), on small
 // hand-made results: the 0-fill leak, the future leak, and the custom mask grid.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { at, leakedCells, futureCells, maxWeightOf, customGrid, customPatch } from '../../web/src/chapters/mask-cells.js';
+import { at, leakedCells, futureCells, maxWeightOf, customGrid, customPatch } from '../../web/src/chapters/masks/cells.js';
 
 const mat = (rows, cols, data) => ({ rows, cols, data: Float32Array.from(data) });
 

@@ -1,9 +1,9 @@
-// The pipeline chapter's formulas (web/src/chapters/pipeline-tex.js): tokens escaped for TeX,
+// The pipeline chapter's formulas (web/src/chapters/pipeline/tex.js): tokens escaped for TeX,
 // the fill as TeX, and the live formulas filled with given numbers, checked against TeX
 // written out by hand.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { tok, paren, fillTex, generalTex, liveTex } from '../../web/src/chapters/pipeline-tex.js';
+import { tok, paren, fillTex, generalTex, liveTex } from '../../web/src/chapters/pipeline/tex.js';
 
 const mat = (rows, cols, data) => ({ rows, cols, data: Float32Array.from(data) });
 const s = (key, params) => `<${key}${params ? JSON.stringify(params) : ''}>`;

@@ -1,4 +1,4 @@
-// The pipeline's setting-dependent sentences (web/src/chapters/pipeline.text.js), fed with what
+// The pipeline's setting-dependent sentences (web/src/chapters/pipeline/text.js), fed with what
 // the real engine returns for every fill × stable combination. The expected outcome of each
 // combination is written out here from the float32 arithmetic (exp(−∞) = 0, exp(−1e9) underflows,
 // 0 is an ordinary score, 0/0 = NaN, and the engine's own zero rule for an empty row with −∞ and the
@@ -8,12 +8,12 @@
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadEngine } from '../../web/src/engine.js';
-import { maskedStep, weightsStep, blockedNote, textOf, rowKind, FILL_SHOWN } from '../../web/src/chapters/pipeline.text.js';
-import { gumbelCompare } from '../../web/src/chapters/softmax.text.js';
-import strings from '../../web/src/chapters/pipeline.strings.js';
-import softmaxStrings from '../../web/src/chapters/softmax.strings.js';
-import { lookup } from '../../web/src/i18n.js';
-import { fmt } from '../../web/src/format.js';
+import { maskedStep, weightsStep, blockedNote, textOf, rowKind, FILL_SHOWN } from '../../web/src/chapters/pipeline/text.js';
+import { gumbelCompare } from '../../web/src/chapters/softmax/text.js';
+import strings from '../../web/src/chapters/pipeline/strings.js';
+import softmaxStrings from '../../web/src/chapters/softmax/strings.js';
+import { lookup } from '../../web/src/text/i18n.js';
+import { fmt } from '../../web/src/text/format.js';
 
 let engine;
 before(async () => { engine = await loadEngine(); });

@@ -1,6 +1,6 @@
 // The chapter registry (web/src/chapters/index.js): every chapter is data (id, title, hash
 // fields, a loader) before its module loads, and its module, once loaded, is that chapter.
-// Stylesheets: every one is in web/src/lab.css (the page and the element use that one), and no
+// Stylesheets: every one is in web/src/styles/lab.css (the page and the element use that one), and no
 // module imports CSS itself (a lazily loaded chapter would add a <link> to a course page).
 // shadowCss: the page's CSS made to work inside the element's shadow root.
 import { test } from 'node:test';
@@ -9,15 +9,15 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chapters, loadChapter, loadedChapter, stageInChapter } from '../../web/src/chapters/index.js';
-import { buildSchema } from '../../web/src/state.js';
-import { shadowCss } from '../../web/src/shadow-css.js';
+import { buildSchema } from '../../web/src/hosts/state.js';
+import { shadowCss } from '../../web/src/hosts/shadow-css.js';
 
 const SRC = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/src');
 const walk = (dir) => fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory()
   ? (e.name === 'wasm' ? [] : walk(path.join(dir, e.name))) : [path.join(dir, e.name)]));
 
 test('every chapter meta file is registered, with an id, a title in both languages and its hash fields', () => {
-  const metas = fs.readdirSync(path.join(SRC, 'chapters')).filter((f) => f.endsWith('.meta.js')).map((f) => f.replace('.meta.js', '')).sort();
+  const metas = fs.readdirSync(path.join(SRC, 'chapters')).filter((id) => fs.existsSync(path.join(SRC, 'chapters', id, 'meta.js'))).sort();
   assert.deepEqual(chapters.map((c) => c.id).sort(), metas);
   for (const c of chapters) {
     assert.equal(typeof c.title.en, 'string', c.id);
@@ -58,9 +58,9 @@ test('stageInChapter keeps a stage of the lesson, else takes the first step and 
 });
 
 test('every stylesheet is in lab.css (or belongs to one entry), and no module imports CSS', () => {
-  const ENTRY_ONLY = ['lab.css', 'element-shell.css', 'embed.css', 'katex-fonts.css'];
-  const lab = fs.readFileSync(path.join(SRC, 'lab.css'), 'utf8');
-  const listed = [...lab.matchAll(/@import '\.\/([^']+)'/g)].map((m) => m[1]);
+  const ENTRY_ONLY = ['styles/lab.css', 'hosts/element-shell.css', 'hosts/embed.css', 'katex-fonts.css'];
+  const lab = fs.readFileSync(path.join(SRC, 'styles/lab.css'), 'utf8');
+  const listed = [...lab.matchAll(/@import '(\.\.?\/[^']+)'/g)].map((m) => path.relative(SRC, path.join(SRC, 'styles', m[1])));
   const sheets = walk(SRC).filter((f) => f.endsWith('.css')).map((f) => path.relative(SRC, f));
   for (const f of sheets) if (!ENTRY_ONLY.includes(f)) assert.ok(listed.includes(f), `${f} is not in lab.css`);
   for (const f of listed) assert.ok(fs.existsSync(path.join(SRC, f)), `lab.css lists ${f}, which does not exist`);
@@ -68,7 +68,7 @@ test('every stylesheet is in lab.css (or belongs to one entry), and no module im
     const rel = path.relative(SRC, f);
     const imports = [...fs.readFileSync(f, 'utf8').matchAll(/^import\s+(?:\w+\s+from\s+)?'([^']+\.css)(\?\w+)?'/gm)];
     for (const m of imports) {
-      const ok = (rel === 'main.js' && m[1] === './lab.css' && !m[2]) || (m[2] && ['element.js', 'lab-root.js'].includes(rel));
+      const ok = (rel === 'hosts/page.js' && m[1] === '../styles/lab.css' && !m[2]) || (m[2] && ['hosts/element.js', 'hosts/root-url.js'].includes(rel));
       assert.ok(ok, `${rel} imports ${m[1]}${m[2] || ''}`);
     }
   }

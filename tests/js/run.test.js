@@ -2,7 +2,7 @@
 // throttled, and every run ends exactly once (done, stopped or failed).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createRun } from '../../web/src/run.js';
+import { createRun } from '../../web/src/workers/run.js';
 
 // A job we drive by hand: each started run is { args, progress(d, t, p), finish(r), fail(e) }.
 function harness(opts = {}) {

@@ -1,8 +1,8 @@
-// The √d_k chapter's theory (web/src/chapters/scaling-theory.js) against tabulated values of
+// The √d_k chapter's theory (web/src/chapters/scaling/theory.js) against tabulated values of
 // the normal distribution and the moments of q·k worked out by hand.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { normalCdf, expectedCount, expectedRanges, DK_STOPS, SAMPLE_STOPS, TAU_STOPS, temperatureTex } from '../../web/src/chapters/scaling-theory.js';
+import { normalCdf, expectedCount, expectedRanges, DK_STOPS, SAMPLE_STOPS, TAU_STOPS, temperatureTex } from '../../web/src/chapters/scaling/theory.js';
 
 test('normalCdf matches the table of Φ to 1.5e-7', () => {
   // Φ(z) from a standard table (to 10 digits).

@@ -1,7 +1,7 @@
 // The page state schema: hash parse/serialize round trip, malformed values, chapter fields.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildSchema, parseHash, serializeHash, defaults, validatePatch, CORE_SCHEMA } from '../../web/src/state.js';
+import { buildSchema, parseHash, serializeHash, defaults, validatePatch, CORE_SCHEMA } from '../../web/src/hosts/state.js';
 
 const chapters = [
   { id: 'why' },
@@ -158,7 +158,7 @@ test('a chapter may not redefine a core field or another chapter\'s field', () =
 });
 
 test('language: Chinese browsers default to zh, others to en; schema reasons read in Chinese', async () => {
-  const { detectLang, reason, t } = await import('../../web/src/i18n.js');
+  const { detectLang, reason, t } = await import('../../web/src/text/i18n.js');
   assert.equal(detectLang(['zh-CN', 'en']), 'zh');
   assert.equal(detectLang(['zh-TW']), 'zh');
   assert.equal(detectLang(['en-GB', 'zh-CN']), 'en');

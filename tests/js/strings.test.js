@@ -1,4 +1,4 @@
-// Every strings table of the page (the shell's and each chapter's <id>.strings.js) has the same
+// Every strings table of the page (the shell's and each chapter's <id>/strings.js) has the same
 // keys in English and Chinese, with the same {placeholders}: a lookup of a missing key would
 // silently print the key itself. Chapters found by file name, so a new chapter is covered too.
 import { test } from 'node:test';
@@ -6,10 +6,11 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { STRINGS, REASONS, LANGS } from '../../web/src/i18n.js';
+import { STRINGS, REASONS, LANGS } from '../../web/src/text/i18n.js';
 
 const CHAPTERS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/src/chapters');
-const files = fs.readdirSync(CHAPTERS).filter((f) => f.endsWith('.strings.js')).sort();
+const files = fs.readdirSync(CHAPTERS).filter((id) => fs.existsSync(path.join(CHAPTERS, id, 'strings.js')))
+  .map((id) => `${id}/strings.js`).sort();
 
 const placeholders = (text) => (typeof text === 'string' ? [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort() : null);
 

@@ -1,17 +1,17 @@
 // The √d_k lab's long jobs: the job checks, the chunked runs against one engine call, progress,
-// cancellation, the real worker (lab-worker.js) under Node's worker_threads, and the client's
+// cancellation, the real worker (variance-worker.js) under Node's worker_threads, and the client's
 // watchdog: a worker that hangs, is killed or crashes is replaced and the run still finishes.
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { Worker } from 'node:worker_threads';
 
 import { loadEngine } from '../../web/src/engine.js';
-import { chunkSize, checkJob, runJob, yieldToEvents, LabError, SWEEP_DKS, VARIANCE_BINS } from '../../web/src/lab-jobs.js';
-import { createLabClient } from '../../web/src/lab-client.js';
+import { chunkSize, checkJob, runJob, yieldToEvents, LabError, SWEEP_DKS, VARIANCE_BINS } from '../../web/src/workers/variance-jobs.js';
+import { createLabClient } from '../../web/src/workers/variance-client.js';
 
-const WORKER_URL = new URL('../../web/src/lab-worker.js', import.meta.url);
+const WORKER_URL = new URL('../../web/src/workers/variance-worker.js', import.meta.url);
 
-// A worker_threads Worker with the Web Worker interface lab-client.js uses.
+// A worker_threads Worker with the Web Worker interface variance-client.js uses.
 function threadWorker(url, options) {
   const w = new Worker(url, options);
   return {
@@ -145,7 +145,7 @@ describe('lab client without Worker support (runs the jobs on this thread)', () 
   });
 });
 
-describe('lab-worker.js under worker_threads', () => {
+describe('variance-worker.js under worker_threads', () => {
   let worker;
   const messages = [];
   let waiters = [];

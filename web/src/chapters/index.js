@@ -9,7 +9,7 @@
 // A chapter comes in two files. <id>.meta.js is what the page needs before the chapter loads
 // (the nav, the hash schema): small, no imports of views or heavy modules.
 //
-// export default {                        // softmax.meta.js
+// export default {                        // softmax/meta.js
 //   id: 'softmax',                        // hash: #lesson=softmax
 //   title: { en: 'Softmax', zh: 'Softmax' },
 //   questions: ['softmax/cooler'],        // ids of its predict-then-reveal questions (predict.js);
@@ -26,11 +26,11 @@
 //
 // <id>.js is the chapter itself, loaded when it is first shown (a chunk of its own):
 //
-// import meta from './softmax.meta.js';
+// import meta from './softmax/meta.js';
 // export default {
 //   ...meta,
 //   prefix: 'sm',                         // optional: CSS/id prefix of its sections (default: id)
-//   strings,                              // import strings from './softmax.strings.js':
+//   strings,                              // import strings from './softmax/strings.js':
 //                                         //   { en: {...}, zh: {...} } with the same keys in both
 //                                         //   (tests/js/strings.test.js checks). Keys the shell
 //                                         //   reads: intro (the lead), errEngine ({msg}: what the
@@ -68,45 +68,45 @@
 // use inputs.
 //
 // Chapters never read or write each other's state fields. To send the learner to another
-// chapter in a given state, call the link that chapter's meta exports (e.g. softmax.meta.js's
+// chapter in a given state, call the link that chapter's meta exports (e.g. softmax/meta.js's
 // handCheckLink(state, scores) -> patch) and pass its patch to c.set.
 //
 // To add a chapter: write <id>.meta.js, <id>.js and <id>.strings.js, and put an entry below where
 // it belongs in the course: { ...meta, load: () => import('./<id>.js') } (a literal import, so
 // the bundler makes the chapter its own chunk). The start page lists it from there (a line about
-// it goes in start.strings.js as about.<id>). A chapter imports no CSS: its stylesheet, if it
+// it goes in start/strings.js as about.<id>). A chapter imports no CSS: its stylesheet, if it
 // has one, is added to ../lab.css.
 
-import { clip } from '../i18n.js';
-import start from './start.meta.js';
-import why from './why.meta.js';
-import pipeline from './pipeline.meta.js';
-import masks from './masks.meta.js';
-import softmax from './softmax.meta.js';
-import scaling from './scaling.meta.js';
-import scoreFunctions from './score-functions.meta.js';
-import multihead from './multihead.meta.js';
-import position from './position.meta.js';
-import long from './long.meta.js';
-import debug from './debug.meta.js';
-import practice from './practice.meta.js';
-import playground from './playground.meta.js';
+import { clip } from '../text/i18n.js';
+import start from './start/meta.js';
+import why from './why/meta.js';
+import pipeline from './pipeline/meta.js';
+import masks from './masks/meta.js';
+import softmax from './softmax/meta.js';
+import scaling from './scaling/meta.js';
+import scoreFunctions from './score-functions/meta.js';
+import multihead from './multihead/meta.js';
+import position from './position/meta.js';
+import long from './long/meta.js';
+import debug from './debug/meta.js';
+import practice from './practice/meta.js';
+import playground from './playground/meta.js';
 
 // The course in order: each chapter's meta and how to load the chapter itself.
 export const chapters = [
-  { ...start, load: () => import('./start.js') },
-  { ...why, load: () => import('./why.js') },
-  { ...pipeline, load: () => import('./pipeline.js') },
-  { ...masks, load: () => import('./masks.js') },
-  { ...softmax, load: () => import('./softmax.js') },
-  { ...scaling, load: () => import('./scaling.js') },
-  { ...scoreFunctions, load: () => import('./score-functions.js') },
-  { ...multihead, load: () => import('./multihead.js') },
-  { ...position, load: () => import('./position.js') },
-  { ...long, load: () => import('./long.js') },
-  { ...debug, load: () => import('./debug.js') },
-  { ...practice, load: () => import('./practice.js') },
-  { ...playground, load: () => import('./playground.js') },
+  { ...start, load: () => import('./start/index.js') },
+  { ...why, load: () => import('./why/index.js') },
+  { ...pipeline, load: () => import('./pipeline/index.js') },
+  { ...masks, load: () => import('./masks/index.js') },
+  { ...softmax, load: () => import('./softmax/index.js') },
+  { ...scaling, load: () => import('./scaling/index.js') },
+  { ...scoreFunctions, load: () => import('./score-functions/index.js') },
+  { ...multihead, load: () => import('./multihead/index.js') },
+  { ...position, load: () => import('./position/index.js') },
+  { ...long, load: () => import('./long/index.js') },
+  { ...debug, load: () => import('./debug/index.js') },
+  { ...practice, load: () => import('./practice/index.js') },
+  { ...playground, load: () => import('./playground/index.js') },
 ];
 
 // The loaded chapters by id, and the loads under way (one per chapter, shared by every caller).

@@ -6,7 +6,7 @@ import { scaleBand, scaleLinear } from 'd3-scale';
 import { axisBottom } from 'd3-axis';
 import { select } from 'd3-selection';
 import { max } from 'd3-array';
-import { fmt, valuesLabel } from '../format.js';
+import { fmt, valuesLabel } from '../text/format.js';
 import { createSaveButtons, svgScene } from './save.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';

@@ -23,7 +23,7 @@ import { interpolateViridis, interpolateRdBu } from 'd3-scale-chromatic';
 import { axisBottom } from 'd3-axis';
 import { select } from 'd3-selection';
 import { rgb as toRgb } from 'd3-color';
-import { fmt, colonAfter } from '../format.js';
+import { fmt, colonAfter } from '../text/format.js';
 import { renderTable } from './table.js';
 import { createSaveButtons, textWidth } from './save.js';
 

@@ -12,7 +12,7 @@ import { scaleLinear } from 'd3-scale';
 import { axisBottom, axisLeft } from 'd3-axis';
 import { select } from 'd3-selection';
 import { line } from 'd3-shape';
-import { fmt, colonAfter, commaAfter } from '../format.js';
+import { fmt, colonAfter, commaAfter } from '../text/format.js';
 import { createChartFrame, drawAxes } from './chart-frame.js';
 
 export function createHistogram(parent, { label = '', color = '#2451b3', strings = {} } = {}) {

@@ -13,7 +13,7 @@ import { axisBottom, axisLeft } from 'd3-axis';
 import { select } from 'd3-selection';
 import { line } from 'd3-shape';
 import { format } from 'd3-format';
-import { fmt, colonAfter, periodAfter } from '../format.js';
+import { fmt, colonAfter, periodAfter } from '../text/format.js';
 import { createChartFrame, drawAxes } from './chart-frame.js';
 
 // The ticks of a log axis at the powers of its base (1, 2, 4 ... for base 2; 0.01, 0.1, 1 ...

@@ -12,7 +12,7 @@
 //   const save = createSaveButtons(() => scene, () => 'attention-weights')   // { el, label(lang) }
 
 import { h } from './dom.js';
-import { t as shellT } from '../i18n.js';
+import { t as shellT } from '../text/i18n.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 const FONT = 'system-ui, -apple-system, "Segoe UI", "Noto Sans", "Noto Sans CJK SC", sans-serif';

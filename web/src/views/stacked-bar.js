@@ -3,7 +3,7 @@
 // caller (the engine); nothing here computes them. Each key has a colour and a fill pattern
 // (./segments.js), repeated in the legend's swatch, so no segment is told apart by colour alone.
 
-import { fmt, valuesLabel, colonAfter } from '../format.js';
+import { fmt, valuesLabel, colonAfter } from '../text/format.js';
 import { h } from './dom.js';
 import { createSaveButtons } from './save.js';
 import { segmentStyle, patternShapes } from './segments.js';

@@ -8,7 +8,7 @@
 // data-label for the stacked phone layout). A row is an array of cells or { cells, attrs }.
 // The first cell of a row is its header (<th scope="row">).
 
-import { fmt } from '../format.js';
+import { fmt } from '../text/format.js';
 
 function fillCell(el, cell) {
   if (cell == null) return el;

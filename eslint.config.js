@@ -1,0 +1,33 @@
+// ESLint (flat config) for the JavaScript of web/, tests/, scripts/ and bench/; npm test runs it.
+// Layout is Prettier's (.prettierrc.json); ESLint keeps what Prettier cannot: lines <= 120 (long
+// strings of the strings tables excepted), and no module-level mutable state in a chapter.
+import js from '@eslint/js';
+import globals from 'globals';
+
+export default [
+  { ignores: ['build/**', 'dist/**', 'node_modules/**', 'test-results/**'] },
+  js.configs.recommended,
+  {
+    files: ['**/*.js', '**/*.mjs'],
+    languageOptions: {
+      ecmaVersion: 2024,
+      sourceType: 'module',
+      globals: { ...globals.browser, ...globals.node, ...globals.worker },
+    },
+    rules: {
+      'max-len': ['error', { code: 120, ignoreStrings: true, ignoreTemplateLiterals: true, ignoreUrls: true, ignoreRegExpLiterals: true }],
+      'no-unused-vars': ['error', { args: 'none', caughtErrors: 'none', ignoreRestSiblings: true }],
+    },
+  },
+  {
+    // A chapter is data: its state lives in the host's one state object, never in its module.
+    files: ['web/src/chapters/**/*.js'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        { selector: "Program > VariableDeclaration[kind='let']", message: 'no module-level let in a chapter: keep state in the instance' },
+        { selector: "Program > VariableDeclaration[kind='var']", message: 'no module-level var in a chapter: keep state in the instance' },
+      ],
+    },
+  },
+];

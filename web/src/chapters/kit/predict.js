@@ -1,0 +1,126 @@
+// Predict, then reveal: the learner commits to a guess before the engine's answer is shown.
+//
+//   const p = createPredict(c, { id: 'sf-winner', question, options: [{ value, label }], reveal })
+//   el.append(p.el)                      // a fieldset of radio buttons and a "Check" button
+//   p.ask(question)                      // a question that depends on the settings
+//   p.draw(answer, feedback)             // after every compute: the engine's answer (a value of
+//                                        // options) and the sentences for right / wrong
+//   reveal: an element shown only once the learner has answered (or pressed "Show me").
+//
+// Progress (which questions were answered, and whether right) lives in localStorage under
+// "attention-lab-progress" on this device only; it is never sent anywhere.
+
+import { h, nextId } from '../../views/dom.js';
+
+const STORE = 'attention-lab-progress';
+
+const STRINGS = {
+  en: { predict: 'Predict: ', check: 'Check my guess', showMe: 'Just show me', right: 'Right.', wrong: 'Not this time.',
+    shown: 'Here is what the engine computed.', pickFirst: 'Pick an answer first.', gap: ' ' },
+  zh: { predict: '先猜一猜：', check: '核对', showMe: '直接看结果', right: '答对了。', wrong: '这次没猜中。',
+    shown: '下面是引擎算出的结果。', pickFirst: '请先选一个答案。', gap: '' },
+};
+
+export function loadProgress() {
+  try {
+    return JSON.parse(globalThis.localStorage?.getItem(STORE) || '{}') || {};
+  } catch {
+    return {};
+  }
+}
+
+// Forgets every answer (the start page's "Forget my answers").
+export function clearProgress() {
+  try {
+    globalThis.localStorage?.removeItem(STORE);
+  } catch {
+    // storage not available: nothing was kept
+  }
+}
+
+function saveProgress(id, record) {
+  try {
+    const all = loadProgress();
+    all[id] = record;
+    globalThis.localStorage?.setItem(STORE, JSON.stringify(all));
+  } catch {
+    // private mode or storage full: progress is a convenience, the page works without it
+  }
+}
+
+export function createPredict(c, { id, question, options, reveal }) {
+  const name = nextId('pr');
+  const str = STRINGS[c.lang] || STRINGS.en;
+  const radios = options.map((o) => {
+    const input = h('input', { type: 'radio', name, value: o.value });
+    return { value: o.value, input, label: h('label', { class: 'check predict-option' }, input, h('span', { text: o.label })) };
+  });
+  const feedback = h('p', { class: 'predict-feedback', role: 'status', 'aria-live': 'polite' });
+  const check = h('button', { type: 'button', class: 'btn predict-check', text: str.check });
+  const show = h('button', { type: 'button', class: 'btn predict-show', text: str.showMe });
+  const legend = h('legend', { text: `${str.predict}${question}` });
+  const el = h('fieldset', { class: 'predict', 'data-predict': id },
+    legend,
+    h('div', { class: 'predict-options' }, ...radios.map((r) => r.label)),
+    h('div', { class: 'controls' }, check, show), feedback);
+
+  if (reveal) reveal.dataset.revealOf = id;  // what the question keeps back until it is answered
+  let answer = null;      // the engine's answer for the settings on screen
+  let text = null;        // { right, wrong }
+  let guessed = null;     // the learner's committed guess (for these settings)
+  let shown = false;
+  const stored = loadProgress()[id];
+  if (stored && stored.guess !== undefined) {
+    const r = radios.find((x) => x.value === stored.guess);
+    if (r) r.input.checked = true;
+  }
+
+  function render() {
+    const open = guessed !== null || shown;
+    if (reveal && reveal.hidden !== !open) reveal.hidden = !open;
+    if (guessed === null) {
+      feedback.textContent = shown ? str.shown : '';
+      feedback.className = 'predict-feedback';
+      return;
+    }
+    const right = guessed === answer;
+    feedback.className = `predict-feedback ${right ? 'right' : 'wrong'}`;
+    feedback.textContent = `${right ? str.right : str.wrong}${str.gap}${right ? text.right : text.wrong}`;
+  }
+
+  check.addEventListener('click', () => {
+    const picked = radios.find((r) => r.input.checked);
+    if (!picked) {
+      feedback.className = 'predict-feedback';
+      feedback.textContent = str.pickFirst;
+      return;
+    }
+    guessed = picked.value;
+    saveProgress(id, { guess: guessed, right: guessed === answer });
+    render();
+  });
+  show.addEventListener('click', () => {
+    shown = true;
+    render();
+  });
+
+  return {
+    el,
+    // The question for the settings on screen.
+    ask(text) {
+      const t = `${str.predict}${text}`;
+      if (legend.textContent !== t) legend.textContent = t;
+    },
+    // A new answer (the settings changed): the old guess no longer applies. What was revealed
+    // stays on screen, so the learner can watch the change they made.
+    draw(nextAnswer, nextText) {
+      if (nextAnswer !== answer && answer !== null && guessed !== null) {
+        guessed = null;
+        shown = true;
+      }
+      answer = nextAnswer;
+      text = nextText;
+      render();
+    },
+  };
+}

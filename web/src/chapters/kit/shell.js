@@ -1,0 +1,193 @@
+// Runs one chapter on screen. The shell owns what every chapter has: the heading and lead, the
+// panel of controls, the step bar, the error banner, one <section> per step (only the current
+// one shown), and the lifecycle (enter on mount, update after every state change, leave).
+// The chapter only builds and draws its own parts (the contract is in ./index.js).
+//
+//   const running = mountChapter(chapter, root, { state: () => state, set, engine, lang, notify, engineStopped })
+//   running.update()   // after every state change
+//   running.leave()    // before another chapter (or language) takes the page
+
+import { h } from '../../views/dom.js';
+import { createStepper, stepSection } from '../../views/stepper.js';
+import { lookup, hasString, t as shellT } from '../../text/i18n.js';
+import { FILL_SIGNS } from '../../engine/choices.js';
+
+// An error the engine raised about its input (engine.js's AttentionError): the banner shows
+// its message and keeps the last picture; any other error is a defect and is logged too.
+// An engine that stopped (code 'engine-stopped') is the page's to replace: env.engineStopped().
+const isEngineError = (e) => e && e.name === 'AttentionError';
+
+export function mountChapter(chapter, root, env) {
+  const lang = env.lang;
+  const cleanups = [];
+  const stepViews = new Map(); // step id -> that step's own view object
+  const c = {
+    get state() { return env.state(); },
+    set: env.set,
+    engine: env.engine,
+    lang,
+    s: (key, params) => lookup(chapter.strings, lang, key, params),
+    t: (key, params) => shellT(lang, key, params),
+    notify: env.notify,
+    ui: {},        // this instance's own view state (handles shared by its parts)
+    data: null,    // the last result compute() returned (what is on screen)
+    step: (id) => stepViews.get(id),
+    onLeave: (fn) => { cleanups.push(fn); },
+    chapters: env.chapters || [],  // the registry (./index.js), for the start page and the path
+  };
+
+  const prefix = chapter.prefix || chapter.id;
+  const children = (x) => (x == null ? [] : Array.isArray(x) ? x : [x]);
+  root.append(h('h2', { text: chapter.title[lang] ?? chapter.title.en }));
+  if (hasString(chapter.strings, lang, 'intro')) root.append(h('p', { class: 'lead', text: c.s('intro') }));
+
+  const panelView = {};
+  if (chapter.panel) root.append(...children(chapter.panel.build(c, panelView)));
+  const carried = createCarried(c, chapter, env.schema);
+  if (carried) root.append(carried.el);
+  const banner = h('div', { class: 'field-error engine-error', role: 'alert', hidden: true });
+  root.append(banner);
+
+  const steps = chapter.steps || [];
+  const stepper = steps.length ? createStepper(c, steps) : null;
+  if (stepper) root.append(stepper.el);
+
+  // One section per step that builds something; headed by the chapter's h.<id> string, or by
+  // "k. title" when it has none.
+  const sections = new Map();
+  steps.forEach((st, k) => {
+    const v = {};
+    stepViews.set(st.id, v);
+    if (!st.build) return;
+    const heading = hasString(chapter.strings, lang, `h.${st.id}`) ? c.s(`h.${st.id}`) : `${k + 1}. ${st.title[lang] ?? st.title.en}`;
+    const sec = stepSection(prefix, st.id, heading, ...children(st.build(c, v)));
+    sec.classList.add(`${prefix}-step`);
+    sec.dataset.step = st.id;
+    sections.set(st.id, sec);
+    root.append(sec);
+  });
+
+  const afterView = {};
+  if (chapter.after) root.append(...children(chapter.after.build(c, afterView)));
+  const path = pathNav(c, chapter);
+  if (path) root.append(path);
+
+  function showError(e) {
+    if (!isEngineError(e)) console.error(e);
+    const stopped = isEngineError(e) && e.code === 'engine-stopped';
+    if (stopped && env.engineStopped) env.engineStopped();
+    const msg = stopped ? c.t('engineStopping')
+      : isEngineError(e) ? c.s('errEngine', { msg: e.message }) : c.t('chapterError', { msg: e && e.message });
+    if (banner.textContent !== msg) banner.textContent = msg;
+    banner.hidden = false;
+  }
+
+  function update() {
+    const stage = c.state.stage;
+    if (stepper) stepper.sync(stage);
+    if (carried) carried.sync(stage);
+    for (const [id, sec] of sections) if (sec.hidden !== (id !== stage)) sec.hidden = id !== stage;
+    let data;
+    try {
+      data = chapter.compute ? chapter.compute(c) : null;
+    } catch (e) {
+      showError(e); // the last picture stays on screen
+      return;
+    }
+    c.data = data;
+    try {
+      if (chapter.panel?.draw) chapter.panel.draw(c, data, panelView);
+      const step = steps.find((st) => st.id === stage);
+      const out = step?.draw ? step.draw(c, data, stepViews.get(stage)) : undefined;
+      if (chapter.after?.draw) chapter.after.draw(c, data, afterView, out);
+      banner.hidden = true;
+      banner.textContent = '';
+    } catch (e) {
+      showError(e);
+    }
+  }
+
+  function leave() {
+    for (const fn of cleanups.splice(0).reverse()) fn();
+    if (chapter.leave) chapter.leave(c);
+  }
+
+  return { update, leave, context: c };
+}
+
+// A step whose build keeps its handles in a closure: make(c) -> { nodes, draw(c, data), ...more }
+// (more: handles other parts reach through c.step(id)).
+//   steps: [closureStep('overflow', { en: 'Overflow', zh: '溢出' }, buildOverflow), ...]
+export function closureStep(id, title, make) {
+  return {
+    id,
+    title,
+    build(c, v) {
+      const { nodes, ...rest } = make(c);
+      Object.assign(v, rest);
+      return nodes;
+    },
+    draw: (c, data, v) => (v.draw ? v.draw(c, data) : undefined),
+  };
+}
+
+// ---- settings carried from other chapters -------------------------------------------------------
+
+// How a shared setting reads when it is not its default (shell strings carried.<name>).
+const SHOWN = {
+  temperature: (c, v) => c.t('carried.temperature', { v }),
+  fill: (c, v) => c.t('carried.fill', { v: FILL_SIGNS[v].text }),
+  stable: (c) => c.t('carried.stable'),
+  causal: (c) => c.t('carried.causal'),
+  reverseCausal: (c) => c.t('carried.reverseCausal'),
+  customMask: (c) => c.t('carried.customMask'),
+  keyPadding: (c, v) => c.t('carried.keyPadding', { n: v.filter(Boolean).length }),
+};
+const isDefault = (v, d) => JSON.stringify(v) === JSON.stringify(d);
+
+// A chapter lists the shared settings that change its numbers but have no control of its own
+// (`carried: ['temperature', ...]`, or per step `carried` on the step): when one of them is not
+// at its default (set in another chapter), a line under the lead says so, with a reset.
+function createCarried(c, chapter, schema) {
+  const steps = chapter.steps || [];
+  if (!schema || !(chapter.carried || steps.some((st) => st.carried))) return null;
+  const list = h('ul', { class: 'carried-list' });
+  const el = h('div', { class: 'msg info carried', role: 'group', 'aria-label': c.t('carried.title'), hidden: true },
+    h('span', { class: 'carried-title', text: c.t('carried.title') }), list);
+  let key = null;
+  function sync(stage) {
+    const step = steps.find((st) => st.id === stage);
+    const names = (step && step.carried) || chapter.carried || [];
+    const st = c.state;
+    const on = names.filter((n) => schema[n] && SHOWN[n] && !isDefault(st[n], schema[n].default));
+    const next = JSON.stringify(on.map((n) => [n, st[n]]));
+    if (next === key) return;
+    key = next;
+    el.hidden = on.length === 0;
+    list.replaceChildren(...on.map((n) => {
+      const text = SHOWN[n](c, st[n]);
+      return h('li', { 'data-setting': n }, h('span', { text }), ' ',
+        h('button', { type: 'button', class: 'btn carried-reset', 'aria-label': c.t('carried.resetOne', { what: text }),
+          text: c.t('carried.reset'), onclick: () => c.set({ [n]: schema[n].default }) }));
+    }));
+  }
+  return { el, sync };
+}
+
+// ---- the path: previous and next chapter ---------------------------------------------------------
+
+// Under every chapter: the chapter before and the one after it in the course (the start page,
+// marked `home`, is not numbered and has its own list).
+function pathNav(c, chapter) {
+  const course = c.chapters.filter((ch) => !ch.home);
+  const k = course.findIndex((ch) => ch.id === chapter.id);
+  if (k < 0) return null;
+  const go = (ch, cls, label) => h('button', { type: 'button', class: `btn ${cls}`, 'data-lesson': ch.id,
+    onclick: () => c.set({ lesson: ch.id, stage: '' }) }, label);
+  const title = (ch) => ch.title[c.lang] ?? ch.title.en;
+  const prev = k > 0 ? course[k - 1] : c.chapters.find((ch) => ch.home);
+  const next = course[k + 1];
+  return h('nav', { class: 'chapter-path', 'aria-label': c.t('path.label') },
+    prev ? go(prev, 'path-prev', prev.home ? c.t('path.home') : c.t('path.prev', { n: k, title: title(prev) })) : null,
+    next ? go(next, 'path-next primary', c.t('path.next', { n: k + 2, title: title(next) })) : go(c.chapters.find((ch) => ch.home) || course[0], 'path-next', c.t('path.home')));
+}

@@ -1,0 +1,98 @@
+// The pipeline chapter's formulas as TeX for KaTeX: the general formula of each step, and the
+// live one for the selected cell or row, filled with the engine's numbers. Pure: strings in,
+// strings out (tests/js/pipeline-tex.test.js). s(key, params) gives the chapter's words.
+
+import { max } from 'd3-array';
+import { MAX_TOKEN_CHARS, rowOf } from '../../lesson/example.js';
+import { tex, texVector } from '../../text/format.js';
+import { FILL_SIGNS } from '../../engine/choices.js';
+
+const VEC_MAX = 6; // entries of a vector written out in a formula (the table has them all)
+
+// TeX of a token (KaTeX \text, with TeX specials escaped; control characters dropped and at
+// most MAX_TOKEN_CHARS characters, whatever the caller passes).
+export function tok(t) {
+  const chars = [...String(t).replace(/[\u0000-\u001f\u007f-\u009f]/g, '')];
+  const short = chars.length > MAX_TOKEN_CHARS ? chars.slice(0, MAX_TOKEN_CHARS).join('') + '…' : chars.join('');
+  return '\\text{' + short.replace(/[\\{}$&#^_%~]/g, (c) => '\\' + (c === '\\' ? 'textbackslash ' : c)) + '}';
+}
+
+// The general formula of a step.
+export function generalTex(s, stage, inputs, state) {
+  const T = state.temperature !== 1 ? 'T' : '';
+  switch (stage) {
+    case 'scores': return 'S = QK^{\\top},\\qquad s_{ij} = q_i \\cdot k_j = \\sum_{d=1}^{d_k} q_{i,d}\\,k_{j,d}';
+    case 'scaled': return inputs.scoresTyped
+      ? '\\tilde S = S' + (T ? ' / T' : '')
+      : `\\tilde S = \\frac{QK^{\\top}}{\\sqrt{d_k}${T ? '\\,T' : ''}},\\qquad d_k = ${inputs.dk}` + (T ? `,\\ T = ${state.temperature}` : '');
+    case 'masked': return `m_{ij} = \\begin{cases} \\tilde s_{ij} & \\text{${s('tex.if')}} \\\\ ` +
+      fillTex(state.fill) + ` & \\text{${s('tex.otherwise')}} \\end{cases}`;
+    case 'weights': return state.stable
+      ? 'w_{ij} = \\frac{e^{\\,m_{ij} - \\max_k m_{ik}}}{\\sum_{k} e^{\\,m_{ik} - \\max_k m_{ik}}}'
+      : 'w_{ij} = \\frac{e^{\\,m_{ij}}}{\\sum_{k} e^{\\,m_{ik}}}';
+    case 'output': return 'o_i = \\sum_{j} w_{ij}\\, v_j,\\qquad O = WV';
+    default: return '';
+  }
+}
+
+export function fillTex(fill) {
+  return FILL_SIGNS[fill].tex;
+}
+
+// The formula for the selected cell or row (j < 0: the whole row), filled with the engine's
+// numbers; a string, or an array of lines.
+export function liveTex(s, stage, inputs, result, i, j, state) {
+  // A vector that may break after a comma on a narrow screen.
+  const vec = (v, digits) => texVector(v, digits, VEC_MAX).replaceAll(',\\ ', ',\\allowbreak\\ ');
+  const qt = inputs.queryTokens, kt = inputs.keyTokens;
+  const at = (m, r, c) => m.data[r * m.cols + c];
+  const jj = j < 0 ? 0 : j;
+  const sub = (a, b) => `_{${tok(a)},\\,${tok(b)}}`;
+  switch (stage) {
+    case 'scores': {
+      if (inputs.scoresTyped) return `s${sub(qt[i], kt[jj])} = ${tex(at(result.scores, i, jj))}\\quad(\\text{${s('tex.typed')}})`;
+      const q = rowOf(inputs.query, i), k = rowOf(inputs.key, jj);
+      const terms = q.slice(0, 6).map((x, d) => `{${d ? paren(tex(x)) : tex(x)}\\times${paren(tex(k[d]))}}`);
+      if (q.length > 6) terms.push('\\cdots');
+      return `s${sub(qt[i], kt[jj])} = q_{${tok(qt[i])}}\\cdot k_{${tok(kt[jj])}} = ${terms.join(' + ')} = ${tex(at(result.scores, i, jj))}`;
+    }
+    case 'scaled': {
+      const sc = at(result.scores, i, jj), scl = at(result.scaled, i, jj);
+      const T = state.temperature !== 1 ? `\\,\\times ${state.temperature}` : '';
+      if (inputs.scoresTyped) return `\\tilde s${sub(qt[i], kt[jj])} = ${tex(scl)}`;
+      return `\\tilde s${sub(qt[i], kt[jj])} = \\dfrac{q_i\\cdot k_j}{\\sqrt{d_k}${T}} = \\dfrac{${tex(sc)}}{\\sqrt{${inputs.dk}}${T}} = ${tex(scl)}`;
+    }
+    case 'masked': {
+      const allowed = at(result.mask, i, jj) !== 0;
+      const v = at(result.masked, i, jj);
+      return allowed
+        ? `m${sub(qt[i], kt[jj])} = \\tilde s${sub(qt[i], kt[jj])} = ${tex(v)}`
+        : `m${sub(qt[i], kt[jj])} = ${tex(v)}`;
+    }
+    case 'weights': {
+      const m = rowOf(result.masked, i);
+      const finite = m.filter((x) => !Number.isNaN(x));
+      const top = max(finite);
+      const w = at(result.weights, i, jj);
+      const row = `w_{${tok(qt[i])}} = \\operatorname{softmax}(${vec(m, 2)}) = ${vec(rowOf(result.weights, i), 3)}`;
+      const cell = state.stable
+        ? `w${sub(qt[i], kt[jj])} = \\dfrac{e^{\\,${paren(tex(m[jj]))} - ${paren(tex(top))}}}{\\sum_k e^{\\,m_{ik} - ${paren(tex(top))}}} = ${tex(w, 3)}`
+        : `w${sub(qt[i], kt[jj])} = \\dfrac{e^{\\,${paren(tex(m[jj]))}}}{\\sum_k e^{\\,m_{ik}}} = ${tex(w, 3)}`;
+      return j < 0 ? [row] : [cell, row];
+    }
+    case 'output': {
+      const w = rowOf(result.weights, i);
+      const terms = w.map((x, k) => ({ x, k })).filter(({ x }) => x !== 0).slice(0, 5)
+        .map(({ x, k }) => `${tex(x, 2)}\\,v_{${tok(kt[k])}}`);
+      if (w.filter((x) => x !== 0).length > 5) terms.push('\\cdots');
+      return `o_{${tok(qt[i])}} = ${terms.join(' + ') || '0'} = ${vec(rowOf(result.output, i), 2)}`;
+    }
+    default: return '';
+  }
+}
+
+// Negative numbers in parentheses inside products and sums.
+export function paren(t) {
+  return t.startsWith('-') ? `(${t})` : t;
+}
+

@@ -1,0 +1,471 @@
+// Lesson 12: the attention playground. A tiny attention-only transformer (../engine-train.js)
+// learns a toy task in a Web Worker (../train-client.js, ../train-worker.js); the page draws the loss
+// and accuracy curves and every head's attention on the task's fixed probe sequence after each
+// chunk of steps. A second model can train next to it with √d_k scaling or the positional
+// encoding switched. The state in the hash (task, sizes, learning rate, seed, switches and the
+// step the run stopped at) replays the same run: a seed fixes the weights and every batch.
+
+import { h, setText } from '../../views/dom.js';
+import { fmt } from '../../text/format.js';
+import { createLineChart } from '../../views/line-chart.js';
+import { createTrainClient } from '../../workers/train-client.js';
+import { loadTrainEngine } from '../../engine/train-api.js';
+import { createPredict } from '../kit/predict.js';
+import { heatmapFigure, drawFigure, intInput, selectInput, splitTokens } from '../kit/figures.js';
+import strings from './strings.js';
+import meta, { TASKS, POSITIONS, COMPARES } from './meta.js';
+
+// The trainer is a wasm module of its own (engine-train.js), loaded with this chapter: no other
+// lesson carries it. Like the page's engine, it is the best build the browser supports. The
+// training runs in train-worker.js; the page's copy answers the question on the untrained model.
+let trainEngine = await loadTrainEngine();
+
+// A trainer of this configuration. If the trainer's module stopped, a fresh one is loaded and
+// the call throws the engine's 'engine-stopped' error (the page reloads and redraws).
+function trainer(config) {
+  if (trainEngine.stopped) {
+    loadTrainEngine().then((fresh) => { trainEngine = fresh; }, () => {});
+  }
+  return trainEngine.trainer(config);
+}
+
+const D_MODELS = [16, 32, 64, 128];
+const RATES = [0.0003, 0.001, 0.003, 0.01, 0.03];
+const CHUNK = 10;          // steps between two reports of the worker
+const MAX_POINTS = 400;    // points kept per curve (older ones thinned)
+const LEARNED = 0.99;      // held-out accuracy that counts as learned
+const COLORS = { main: '#2451b3', twin: '#c2410c' };
+
+// ---- the configuration of the runs ---------------------------------------------------------------
+
+function configOf(state) {
+  return {
+    task: state.pgTask, layers: state.pgLayers, heads: state.pgHeads, dModel: state.pgD,
+    learningRate: state.pgLr, seed: state.pgSeed, scale: state.pgScale, position: state.pgPos,
+  };
+}
+
+// The twin of a run: the same with one switch flipped (or none).
+function twinOf(config, compare) {
+  if (compare === 'scale') return { ...config, scale: !config.scale };
+  if (compare === 'position') return { ...config, position: config.position === 'none' ? 'learned' : 'none' };
+  return null;
+}
+
+function runsOf(state) {
+  const main = configOf(state);
+  const twin = twinOf(main, state.pgCompare);
+  return twin ? { main, twin } : { main };
+}
+
+// How a token reads: the separator of reverse and sort is |.
+const tokenText = (task, x) => ((task === 'reverse' || task === 'sort') && x === 10 ? '|' : String(x));
+const tokensText = (task, list) => Array.from(list, (x) => (x < 0 ? '·' : tokenText(task, x))).join(' ');
+
+// ---- the session: the worker, the history of the runs, play / pause --------------------------------
+
+function newHistory() {
+  return { step: 0, loss: [], acc: [], latest: null, speed: 0, learnedAt: null };
+}
+
+// Keeps at most MAX_POINTS points: drops every other one of the older half when full.
+function pushPoint(list, point) {
+  list.push(point);
+  if (list.length > MAX_POINTS) {
+    const half = Math.floor(list.length / 2);
+    const thinned = list.slice(0, half).filter((_, k) => k % 2 === 0);
+    list.splice(0, half, ...thinned);
+  }
+}
+
+function session(c) {
+  const ui = c.ui;
+  if (ui.client) return ui;
+  ui.history = {};
+  ui.playing = false;
+  ui.key = null;
+  ui.client = createTrainClient({
+    simd: c.engine.simd,
+    onReport: (runs, training) => {
+      for (const [name, r] of Object.entries(runs)) {
+        const hist = ui.history[name] || (ui.history[name] = newHistory());
+        hist.step = r.step;
+        hist.latest = r;
+        if (r.losses.length) {
+          const mean = r.losses.reduce((a, b) => a + b, 0) / r.losses.length;
+          pushPoint(hist.loss, { x: r.step, y: mean });
+          hist.speed = r.stepsPerSecond;
+        }
+        pushPoint(hist.acc, { x: r.step, y: r.evalAccuracy });
+        if (hist.learnedAt === null && r.evalAccuracy >= LEARNED) hist.learnedAt = r.step;
+      }
+      // the first report after a reset is the runs at step 0, not the end of a run
+      const finished = !training && ui.playing && !ui.freshReset;
+      ui.freshReset = false;
+      if (finished) {
+        ui.playing = false;
+        ui.until = null;
+      }
+      ui.error = null;
+      redraw(c);
+      if (finished && ui.history.main) stopped(c, ui.history.main.step);
+    },
+    onPaused: (step) => stopped(c, step),
+    onError: (e) => {
+      ui.playing = false;
+      ui.error = e.message;
+      redraw(c);
+    },
+  });
+  c.onLeave(() => {
+    ui.client.terminate();
+    ui.client = null;
+  });
+  return ui;
+}
+
+// Starts the runs of the current state again from step 0 (and replays to state.pgStep).
+function restart(c) {
+  const ui = session(c);
+  const runs = runsOf(c.state);
+  ui.key = JSON.stringify(runs);
+  ui.history = Object.fromEntries(Object.keys(runs).map((name) => [name, newHistory()]));
+  ui.playing = false;
+  ui.inspected = null;
+  ui.freshReset = true;
+  ui.client.reset(runs);
+  if (c.state.pgStep > 0) {
+    ui.playing = true;
+    ui.until = c.state.pgStep;
+    ui.client.train(c.state.pgStep, CHUNK);
+  }
+}
+
+function play(c) {
+  const ui = session(c);
+  ui.playing = true;
+  ui.until = Infinity;
+  ui.client.train(Infinity, CHUNK);
+  redraw(c);
+}
+
+// Pausing writes the step into the hash (once the worker has stopped), so the link replays the
+// run to here.
+function pause(c) {
+  const ui = session(c);
+  ui.client.pause();
+  ui.playing = false;
+  redraw(c);
+}
+
+// The run stopped at `step` (paused, or a finite run reached its end): the link says so.
+function stopped(c, step) {
+  if (c.ui.client && c.state.pgStep !== step) c.set({ pgStep: step });
+}
+
+function stepTen(c) {
+  const ui = session(c);
+  const step = (ui.history.main ? ui.history.main.step : 0) + CHUNK;
+  ui.playing = true;
+  ui.until = step;
+  ui.client.train(step, CHUNK);
+  redraw(c);
+}
+
+// ---- the panel: settings and play / pause / step / reset ---------------------------------------------
+
+function buildPanel(c, v) {
+  const { s } = c;
+  const set = (patch) => c.set({ ...patch, pgStep: 0 });
+  v.task = selectInput(s('task'), TASKS.map((t) => ({ value: t, label: s(`task.${t}`) })), (x) => set({ pgTask: x }));
+  v.layers = selectInput(s('layers'), [1, 2].map((n) => ({ value: n, label: String(n) })), (x) => set({ pgLayers: Number(x) }));
+  v.heads = selectInput(s('heads'), [1, 2, 4].map((n) => ({ value: n, label: String(n) })), (x) => set({ pgHeads: Number(x) }));
+  v.d = selectInput(s('dModel'), D_MODELS.map((n) => ({ value: n, label: String(n) })), (x) => set({ pgD: Number(x) }));
+  v.lr = selectInput(s('learningRate'), RATES.map((n) => ({ value: n, label: String(n) })), (x) => set({ pgLr: Number(x) }));
+  v.seed = intInput(s('seed'), { min: 0, max: 2 ** 32 - 1, onValue: (x) => set({ pgSeed: x }), error: (min, max) => s('errInt', { min, max }) });
+  v.pos = selectInput(s('position'), POSITIONS.map((p) => ({ value: p, label: s(`position.${p}`) })), (x) => set({ pgPos: x }));
+  v.scale = h('input', { type: 'checkbox', onchange: (e) => set({ pgScale: e.target.checked }) });
+  v.rule = h('p', { class: 'about pg-rule' });
+  v.play = h('button', { type: 'button', class: 'btn primary pg-play', onclick: () => (session(c).playing ? pause(c) : play(c)) });
+  v.step = h('button', { type: 'button', class: 'btn pg-step', text: s('stepOnce'), onclick: () => stepTen(c) });
+  v.reset = h('button', { type: 'button', class: 'btn pg-reset', text: s('reset'), onclick: () => { c.set({ pgStep: 0 }); restart(c); } });
+  v.status = h('p', { class: 'pg-status', 'aria-live': 'polite' });
+  v.learned = h('p', { class: 'pg-learned', 'aria-live': 'polite' });
+  c.ui.panel = v;
+  return h('div', { class: 'pg-panel', 'data-group': 'inputs' },
+    h('div', { class: 'controls pg-controls' }, v.task.wrap, v.layers.wrap, v.heads.wrap, v.d.wrap, v.lr.wrap, v.seed.wrap, v.pos.wrap),
+    h('label', { class: 'check' }, v.scale, h('span', { text: s('scale') })),
+    v.rule,
+    h('div', { class: 'pg-buttons' }, v.play, v.step, v.reset),
+    v.status, v.learned);
+}
+
+function drawPanel(c, data, v) {
+  const { s, state } = c;
+  v.task.sync(state.pgTask);
+  v.layers.sync(state.pgLayers);
+  v.heads.sync(state.pgHeads);
+  v.d.sync(state.pgD);
+  v.lr.sync(state.pgLr);
+  v.seed.sync(state.pgSeed);
+  v.pos.sync(state.pgPos);
+  v.scale.checked = state.pgScale;
+  setText(v.rule, s(`rule.${state.pgTask}`));
+  const ui = c.ui;
+  const main = ui.history && ui.history.main;
+  setText(v.play, ui.playing ? s('pause') : s('play'));
+  v.play.setAttribute('aria-pressed', String(!!ui.playing));
+  if (!main || !main.latest) {
+    setText(v.status, s('loading'));
+  } else {
+    const r = main.latest;
+    const params = { step: main.step, acc: fmt(r.evalAccuracy, 3), loss: fmt(r.evalLoss, 3), speed: fmt(main.speed, 1) };
+    setText(v.status, ui.playing && ui.until !== Infinity && ui.until > CHUNK + main.step ? s('replaying', { step: ui.until })
+      : s(main.speed > 0 ? 'status' : 'statusIdle', params));
+  }
+  setText(v.learned, main && main.learnedAt !== null ? s('learned', { step: main.learnedAt, acc: fmt(LEARNED, 2) }) : '');
+}
+
+// ---- step 1: train and watch the heads ------------------------------------------------------------
+
+function curves(c, v, names) {
+  const { s } = c;
+  const label = (name) => (name === 'main' ? s('runMain') : s('runTwin'));
+  const hist = c.ui.history || {};
+  const series = (key) => names.filter((n) => hist[n] && hist[n][key].length)
+    .map((n) => ({ name: label(n), color: COLORS[n], mark: 'line', points: hist[n][key] }));
+  const loss = series('loss'), acc = series('acc');
+  v.lossBox.hidden = !loss.length;  // the training loss has no point before the first steps
+  if (loss.length) v.loss.update({ series: loss, caption: v.lossCaption, digits: 3 });
+  if (acc.length) v.acc.update({ series: acc, caption: v.accCaption, yDomain: [0, 1], digits: 3 });
+}
+
+function buildCharts(c, v, lossCaption, accCaption) {
+  const { s } = c;
+  const strs = { showTable: c.t('showTable'), hideTable: s('hideTable') };
+  v.lossBox = h('div', { class: 'pg-chart' });
+  v.accBox = h('div', { class: 'pg-chart' });
+  v.lossCaption = lossCaption;
+  v.accCaption = accCaption;
+  v.loss = createLineChart(v.lossBox, { label: lossCaption, xLabel: s('xStep'), yLabel: s('yLoss'), strings: strs });
+  v.acc = createLineChart(v.accBox, { label: accCaption, xLabel: s('xStep'), yLabel: s('yAcc'), strings: strs });
+  return h('div', { class: 'pg-charts' }, v.lossBox, v.accBox);
+}
+
+// One heatmap per head of a run's latest probe; each with a button to inspect it.
+function drawHeads(c, box, run, withButtons) {
+  const { s, state } = c;
+  const r = run && run.latest;
+  if (!r) return;
+  const patterns = r.probe.patterns;
+  const key = `${patterns.length}x${patterns[0].length}:${c.lang}`;
+  if (box.dataset.built !== key) {
+    box.dataset.built = key;
+    box.replaceChildren();
+    box.figs = [];
+    patterns.forEach((layer, l) => layer.forEach((_, hd) => {
+      const fig = heatmapFigure(c, { kind: 'sequential', className: 'pg-head' });
+      if (withButtons) {
+        fig.wrap.append(h('button', { type: 'button', class: 'btn pg-inspect-head', text: s('inspectHead', { l: l + 1, h: hd + 1 }),
+          onclick: () => c.set({ pgLayer: l + 1, pgHead: hd + 1, stage: 'inspect' }) }));
+      }
+      box.figs.push({ l, hd, fig });
+      box.append(fig.wrap);
+    }));
+  }
+  const labels = Array.from(r.probe.tokens, (x, i) => `${i}:${tokenText(state.pgTask, x)}`);
+  for (const { l, hd, fig } of box.figs) {
+    drawFigure(fig, { title: s('headTitle', { l: l + 1, h: hd + 1 }), matrix: patterns[l][hd], rowLabels: labels, colLabels: labels, domain: [0, 1] });
+  }
+}
+
+function drawProbeLines(c, el, run) {
+  const { s, state } = c;
+  const r = run && run.latest;
+  if (!r) return;
+  el.replaceChildren(
+    h('p', { text: s('probeLine', { tokens: tokensText(state.pgTask, r.probe.tokens) }) }),
+    h('p', { text: s('targetLine', { tokens: tokensText(state.pgTask, r.probe.targets) }) }),
+    h('p', { text: s('predLine', { tokens: tokensText(state.pgTask, r.probe.predictions) }) }));
+}
+
+// Predict, then reveal: how often the untrained model is right. The answer is the engine's
+// held-out accuracy of this configuration at step 0 (compute()), nearest of chance, a half, all.
+const GUESSES = ['chance', 'half', 'all'];
+
+function untrainedAnswer(acc, vocab) {
+  const at = { chance: 1 / vocab, half: 0.5, all: 1 };
+  return GUESSES.reduce((best, g) => (Math.abs(acc - at[g]) < Math.abs(acc - at[best]) ? g : best));
+}
+
+function buildTrain(c, v) {
+  const { s } = c;
+  v.predict = createPredict(c, { id: 'playground/untrained', question: '',
+    options: GUESSES.map((g) => ({ value: g, label: s(`untrained.${g}`) })) });
+  v.charts = buildCharts(c, v, s('lossChart', { n: CHUNK }), s('accChart'));
+  v.probe = h('div', { class: 'pg-probe' });
+  v.heads = h('div', { class: 'pg-heads maps' });
+  return [v.predict.el, v.charts, h('p', { class: 'about lab-explain', text: s('headsAbout') }), v.probe, v.heads];
+}
+
+function drawTrain(c, data, v) {
+  if (data) {
+    const vocab = vocabOf(c.state.pgTask);
+    const params = { acc: fmt(data.untrained.accuracy, 3), vocab, chance: fmt(1 / vocab, 3) };
+    v.predict.ask(c.s('untrained.q', { task: c.s(`task.${c.state.pgTask}`) }));
+    v.predict.draw(untrainedAnswer(data.untrained.accuracy, vocab), { right: c.s('untrained.why', params), wrong: c.s('untrained.why', params) });
+  }
+  curves(c, v, ['main']);
+  drawProbeLines(c, v.probe, c.ui.history && c.ui.history.main);
+  drawHeads(c, v.heads, c.ui.history && c.ui.history.main, true);
+}
+
+// ---- step 2: side by side ----------------------------------------------------------------------------
+
+function buildCompare(c, v) {
+  const { s } = c;
+  v.compare = selectInput(s('compare'), COMPARES.map((x) => ({ value: x, label: s(`compare.${x}`) })),
+    (x) => c.set({ pgCompare: x, pgStep: 0 }));
+  v.hint = h('p', { class: 'about' });
+  v.charts = buildCharts(c, v, s('compareLoss'), s('compareAcc'));
+  v.mainTitle = h('h4', { class: 'pg-run-title' });
+  v.twinTitle = h('h4', { class: 'pg-run-title' });
+  v.mainHeads = h('div', { class: 'pg-heads maps' });
+  v.twinHeads = h('div', { class: 'pg-heads maps' });
+  v.body = h('div', { class: 'pg-side' },
+    h('div', { class: 'pg-run' }, v.mainTitle, v.mainHeads), h('div', { class: 'pg-run' }, v.twinTitle, v.twinHeads));
+  return [h('p', { class: 'about lab-explain', text: s('compareAbout') }),
+    h('div', { class: 'controls', 'data-group': 'inputs' }, v.compare.wrap), v.hint, v.charts, v.body];
+}
+
+function drawCompare(c, data, v) {
+  const { s, state } = c;
+  v.compare.sync(state.pgCompare);
+  const on = state.pgCompare !== 'none';
+  setText(v.hint, on ? s(state.pgCompare === 'scale' ? 'compareScaleHint' : 'comparePositionHint') : s('compareNone'));
+  v.charts.hidden = !on;
+  v.body.hidden = !on;
+  if (!on) return;
+  const twin = twinOf(configOf(state), state.pgCompare);
+  const twinText = state.pgCompare === 'scale' ? (twin.scale ? 'twinUnscaledBack' : 'twinScale')
+    : (twin.position === 'none' ? 'twinPosition' : 'twinPositionBack');
+  setText(v.mainTitle, s('runMain'));
+  setText(v.twinTitle, s('twinTitle', { run: s('runTwin'), what: s(twinText) }));
+  curves(c, v, ['main', 'twin']);
+  drawHeads(c, v.mainHeads, c.ui.history && c.ui.history.main, false);
+  drawHeads(c, v.twinHeads, c.ui.history && c.ui.history.twin, false);
+}
+
+// ---- step 3: your own sequence -----------------------------------------------------------------------
+
+function vocabOf(task) {
+  return task === 'reverse' || task === 'sort' ? 11 : 16;
+}
+
+function buildInspect(c, v) {
+  const { s } = c;
+  v.tokensId = 'pg-own-tokens';
+  v.input = h('input', { type: 'text', class: 'wide', id: v.tokensId, autocomplete: 'off', spellcheck: false });
+  v.err = h('div', { class: 'field-error', role: 'alert', id: `${v.tokensId}-e` });
+  v.input.setAttribute('aria-describedby', `${v.tokensId}-e`);
+  v.label = h('label', { for: v.tokensId });
+  v.input.addEventListener('change', () => {
+    const max = vocabOf(c.state.pgTask) - 1;
+    const list = splitTokens(v.input.value.replace(/\|/g, ' 10 '));
+    const ok = list.length >= 1 && list.length <= 16 && list.every((t) => /^\d+$/.test(t) && Number(t) <= max);
+    v.input.setAttribute('aria-invalid', String(!ok));
+    v.err.textContent = ok ? '' : s('errTokens', { max });
+    if (ok) c.set({ pgInput: list });
+  });
+  v.layer = selectInput(s('inspectLayer'), [1, 2].map((n) => ({ value: n, label: String(n) })), (x) => c.set({ pgLayer: Number(x) }));
+  v.head = selectInput(s('inspectHeadNo'), [1, 2, 3, 4].map((n) => ({ value: n, label: String(n) })), (x) => c.set({ pgHead: Number(x) }));
+  v.fig = heatmapFigure(c, { kind: 'sequential', className: 'pg-own' });
+  v.pred = h('p', { class: 'pg-pred', 'aria-live': 'polite' });
+  v.waiting = h('p', { class: 'hint' });
+  return [h('p', { class: 'about lab-explain', text: s('inspectAbout') }),
+    h('div', { class: 'controls', 'data-group': 'inputs' }, h('div', { class: 'field' }, v.label, v.input, v.err), v.layer.wrap, v.head.wrap),
+    v.waiting, v.fig.wrap, v.pred];
+}
+
+function drawInspect(c, data, v) {
+  const { s, state } = c;
+  const ui = c.ui;
+  const max = vocabOf(state.pgTask) - 1;
+  setText(v.label, s('inspectTokens', { max }));
+  const tokens = (state.pgInput.length ? state.pgInput.map(Number) : null);
+  if (document.activeElement !== v.input && v.input.getAttribute('aria-invalid') !== 'true') {
+    v.input.value = tokens ? tokensText(state.pgTask, tokens) : '';
+  }
+  v.layer.sync(Math.min(state.pgLayer, state.pgLayers));
+  v.head.sync(Math.min(state.pgHead, state.pgHeads));
+  for (const [sel, most] of [[v.layer.select, state.pgLayers], [v.head.select, state.pgHeads]]) {
+    for (const o of sel.options) o.disabled = Number(o.value) > most;
+  }
+  const main = ui.history && ui.history.main;
+  const trained = main && main.step > 0;
+  setText(v.waiting, trained ? '' : s('inspectWaiting'));
+  v.fig.wrap.hidden = !trained;
+  if (!trained) return;
+  const l = Math.min(state.pgLayer, state.pgLayers) - 1, hd = Math.min(state.pgHead, state.pgHeads) - 1;
+  const list = tokens && tokens.every((x) => x <= max) ? tokens : Array.from(main.latest.probe.tokens);
+  const key = JSON.stringify([ui.key, main.step, list]);
+  const show = (r) => {
+    const labels = Array.from(r.tokens, (x, i) => `${i}:${tokenText(state.pgTask, x)}`);
+    drawFigure(v.fig, { title: s('inspectTitle', { l: l + 1, h: hd + 1 }), matrix: r.patterns[l][hd], rowLabels: labels, colLabels: labels, domain: [0, 1] });
+    setText(v.pred, s('predictions', { tokens: tokensText(state.pgTask, r.predictions) }));
+  };
+  if (ui.inspected && ui.inspected.key === key) {
+    show(ui.inspected.result);
+    return;
+  }
+  ui.client.inspect('main', list).then((r) => {
+    if (!r || !c.ui.client) return;
+    ui.inspected = { key, result: r };
+    if (c.state.stage === 'inspect') show(r);
+  }, (e) => {
+    ui.error = e.message;
+    redraw(c);
+  });
+}
+
+// ---- redrawing on a report (not a state change) -----------------------------------------------------
+
+function redraw(c) {
+  const ui = c.ui;
+  if (ui.panel) drawPanel(c, null, ui.panel);
+  const stage = c.state.stage;
+  const step = STEPS.find((st) => st.id === stage);
+  if (step && c.step(stage)) step.draw(c, c.data, c.step(stage));
+  if (ui.error && ui.panel) setText(ui.panel.status, c.s('errEngine', { msg: ui.error }));
+}
+
+const STEPS = [
+  { id: 'train', title: { en: 'Train', zh: '训练' }, build: buildTrain, draw: drawTrain },
+  { id: 'compare', title: { en: 'Side by side', zh: '并排对比' }, build: buildCompare, draw: drawCompare },
+  { id: 'inspect', title: { en: 'Your sequence', zh: '你的序列' }, build: buildInspect, draw: drawInspect },
+];
+
+export default {
+  ...meta,
+  prefix: 'pg',
+  strings,
+  panel: { build: buildPanel, draw: drawPanel },
+  steps: STEPS,
+  // The runs follow the state: a new configuration (or a link) starts them again.
+  compute(c) {
+    const ui = session(c);
+    const key = JSON.stringify(runsOf(c.state));
+    if (key !== ui.key) restart(c);
+    // The untrained model of this configuration on the held-out batch (for the question).
+    const config = JSON.stringify(configOf(c.state));
+    if (!ui.untrained || ui.untrained.config !== config) {
+      const t = trainer(configOf(c.state));
+      try {
+        ui.untrained = { config, ...t.evaluate() };
+      } finally {
+        t.delete();
+      }
+    }
+    return { untrained: ui.untrained };
+  },
+};

@@ -1,0 +1,30 @@
+// What the page needs of this chapter before its module loads (./index.js): its id, its title
+// and the hash fields it owns. The task and position names are the engine's (engine.choices,
+// pinned in ../choices.js).
+
+import { CHOICES } from '../../engine/choices.js';
+
+export const TASKS = CHOICES.task;
+export const POSITIONS = CHOICES.position;
+export const COMPARES = ['none', 'scale', 'position']; // the second run: nothing, √d_k flipped, positions flipped
+
+export default {
+  id: 'playground',
+  title: { en: 'Attention playground', zh: '注意力训练场' },
+  questions: ['playground/untrained'], // its predict-then-reveal questions (the start page counts them)
+  state: {
+    pgTask: { type: 'enum', default: 'previous-token', values: [...TASKS] },
+    pgLayers: { type: 'int', default: 2, min: 1, max: 2 },
+    pgHeads: { type: 'int', default: 2, min: 1, max: 4 },
+    pgD: { type: 'int', default: 32, min: 4, max: 128 },
+    pgLr: { type: 'float', default: 0.003, min: 0.00001, max: 1 },
+    pgSeed: { type: 'int', default: 1, min: 0, max: 2 ** 32 - 1 },
+    pgScale: { type: 'bool', default: true },
+    pgPos: { type: 'enum', default: 'learned', values: [...POSITIONS] },
+    pgCompare: { type: 'enum', default: 'none', values: COMPARES },
+    pgStep: { type: 'int', default: 0, min: 0, max: 100000 },
+    pgLayer: { type: 'int', default: 1, min: 1, max: 2 },
+    pgHead: { type: 'int', default: 1, min: 1, max: 4 },
+    pgInput: { type: 'list', item: 'string', default: [], maxItems: 16, itemMaxLength: 2 },
+  },
+};

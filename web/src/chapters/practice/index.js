@@ -1,0 +1,229 @@
+// Lesson 11: from here to practice. The example on screen (the worked example of the pipeline,
+// masks and softmax chapters, and the multi-head chapter's layer) as a NumPy script and a
+// PyTorch script that print the numbers shown here, with a copy button; then PyTorch's
+// conventions for torch.nn.MultiheadAttention. The code comes from ../export.js; every number
+// shown comes from the engine. The multi-head step reads the multi-head chapter's fields
+// (mhTokens, mhD, mhH) without writing them: it shows that chapter's layer as code.
+
+import { h, setText } from '../../views/dom.js';
+import { fmt } from '../../text/format.js';
+import { runExample } from '../../lesson/example.js';
+import { attentionSpec, multiHeadSpec, exportCode, LANGS } from '../../lesson/export.js';
+import { layerWeights, tokenMatrix } from '../multihead/logic.js';
+import { dims } from '../kit/figures.js';
+import { dataTable, scrollTable } from '../../views/table.js';
+import { createPredict } from '../kit/predict.js';
+import strings from './strings.js';
+import meta from './meta.js';
+
+const DIGITS = 4;
+
+// The patch that opens this chapter on `step` ('example' or 'multihead'): the example's own
+// fields are shared, so it shows the same state.
+export function practiceLink(step = 'example') {
+  return { lesson: 'practice', stage: step };
+}
+
+// ---- the code box: language switch, code, copy button -------------------------------------------
+
+function codeBox(c, name) {
+  const { s } = c;
+  const group = h('div', { class: 'pr-langs', role: 'radiogroup', 'aria-label': s('lang') });
+  const radios = {};
+  for (const lang of LANGS) {
+    const input = h('input', { type: 'radio', name: `pr-lang-${name}`, value: lang, onchange: () => c.set({ prLang: lang }) });
+    radios[lang] = input;
+    group.append(h('label', { class: 'check' }, input, h('span', { text: s(`lang.${lang}`) })));
+  }
+  const code = h('code', { lang: 'en' });
+  const pre = h('pre', { class: 'pr-code', tabindex: '0', role: 'region', 'aria-label': s('codeLabel') }, code);
+  const status = h('p', { class: 'pr-status', 'aria-live': 'polite' });
+  const copy = h('button', { type: 'button', class: 'pr-copy', text: s('copy') });
+  copy.addEventListener('click', async () => {
+    const text = code.textContent;
+    try {
+      if (!navigator.clipboard || !navigator.clipboard.writeText) throw new Error('no clipboard');
+      await navigator.clipboard.writeText(text);
+      status.dataset.state = 'copied';
+      setText(status, s('copied'));
+    } catch {
+      // No clipboard access: select the code so the learner can copy it by hand.
+      const range = document.createRange();
+      range.selectNodeContents(code);
+      const sel = window.getSelection();
+      sel.removeAllRanges();
+      sel.addRange(range);
+      pre.focus();
+      status.dataset.state = 'selected';
+      setText(status, s('copyFallback'));
+    }
+  });
+  const wrap = h('div', { class: 'pr-box', 'data-code': name },
+    h('div', { class: 'controls pr-bar' }, group, copy), status, pre);
+  return {
+    wrap,
+    draw(lang, text) {
+      for (const l of LANGS) radios[l].checked = l === lang;
+      if (code.textContent !== text) {
+        code.textContent = text;
+        status.dataset.state = '';
+        setText(status, '');
+      }
+    },
+  };
+}
+
+const grid = (m) => Array.from({ length: m.rows }, (_, i) => Array.from(m.data.subarray(i * m.cols, (i + 1) * m.cols)));
+const numberRows = (labels, m) => grid(m).map((row, i) => [labels[i], ...row.map((x) => fmt(x, DIGITS))]);
+
+// ---- step 1: the worked example -----------------------------------------------------------------
+
+function buildExample(c, v) {
+  const { s } = c;
+  v.code = codeBox(c, 'example');
+  v.settings = h('ul', { class: 'pr-settings' });
+  v.reset = h('button', { type: 'button', text: s('reset'), 'data-group': 'inputs',
+    onclick: () => c.set({ causal: false, keyPadding: [], customMask: [], reverseCausal: false, fill: 'neg-inf', temperature: 1, stable: true }) });
+  v.links = h('p', { class: 'lab-explain' });
+  for (const lesson of ['pipeline', 'masks', 'softmax']) {
+    v.links.append(h('button', { type: 'button', class: 'linklike', text: s(`goto.${lesson}`), onclick: () => c.set({ lesson, stage: '' }) }), ' ');
+  }
+  v.rule = h('p', { class: 'lab-explain pr-rule' });
+  v.tables = h('div', { class: 'pr-tables' });
+  // Before the printed numbers: which of them does softmax(dim=-1) make add up to 1?
+  v.sums = h('p', { class: 'msg info pr-sums' });
+  v.predict = createPredict(c, { id: 'practice/softmax-axis', question: s('axis.q'), reveal: v.sums,
+    options: ['rows', 'cols', 'all'].map((value) => ({ value, label: s(`axis.${value}`) })) });
+  return [h('p', { class: 'about lab-explain', text: s('example.about') }),
+    h('h4', { text: s('settingsTitle') }), v.settings, h('div', { class: 'controls' }, v.reset), v.links,
+    v.code.wrap, v.rule, v.predict.el, v.sums, h('h4', { text: s('printsTitle') }), v.tables];
+}
+
+// Which sums of the engine's weights are 1: each query's row (softmax over the last axis), each
+// key's column, or only the whole matrix. Rows of a query with every key blocked are left out.
+function axisAnswer(c, p) {
+  const w = grid(p.result.weights);
+  const blocked = new Set(p.result.fullyMaskedRows);
+  const one = (x) => Math.abs(x - 1) <= 1e-4;
+  const rowSums = w.map((r) => r.reduce((a, b) => a + b, 0));
+  const colSums = w[0].map((_, j) => w.reduce((a, r) => a + r[j], 0));
+  const answer = rowSums.every((x, i) => blocked.has(i) || one(x)) ? 'rows' : colSums.every(one) ? 'cols' : 'all';
+  const sep = c.s('keySep');
+  return { answer, rows: rowSums.map((x) => fmt(x, 4)).join(sep), cols: colSums.map((x) => fmt(x, 4)).join(sep) };
+}
+
+function computeExample(c) {
+  const { inputs, args, result } = runExample(c.engine, c.state);
+  const spec = attentionSpec({ args, queryTokens: inputs.queryTokens, keyTokens: inputs.keyTokens, scoresTyped: inputs.scoresTyped });
+  return { inputs, args, result, spec };
+}
+
+function settingLines(c, p) {
+  const { s, state } = c;
+  const { spec } = p;
+  const lines = [s('set.preset', { name: s(`preset.${state.preset}`) }),
+    s('set.tokens', { q: spec.queryTokens.join(' '), k: spec.keyTokens.join(' ') })];
+  lines.push(spec.scores ? s('set.typed') : s(`set.score.${spec.score}`, { dk: spec.K[0].length }));
+  lines.push(s(spec.causal ? 'set.causal.on' : 'set.causal.off'));
+  const pad = spec.keyPadding ? spec.keyTokens.filter((_, j) => spec.keyPadding[j]) : [];
+  lines.push(pad.length ? s('set.padding', { keys: pad.join(s('keySep')) }) : s('set.padding.none'));
+  if (spec.reverseCausal) lines.push(s('set.mask.reversed'));
+  else if (spec.mask) lines.push(s('set.mask'));
+  lines.push(s(`set.fill.${spec.fill}`));
+  lines.push(s('set.temperature', { t: String(spec.temperature) }));
+  lines.push(s(spec.stable ? 'set.stable.on' : 'set.stable.off'));
+  return lines;
+}
+
+// What the engine returned for a query whose every key is blocked, in words ('' when none is):
+// zeros (this engine's rule for −∞ with the stable softmax), NaN (0 / 0) or equal weights.
+function ruleText(c, p) {
+  const i = p.result.fullyMaskedRows[0];
+  if (i === undefined) return '';
+  const w = p.result.weights;
+  const row = Array.from(w.data.subarray(i * w.cols, (i + 1) * w.cols));
+  if (row.some(Number.isNaN)) return c.s('rule.nan');
+  if (row.every((x) => x === 0)) return c.s(`rule.zero.${c.state.prLang}`);
+  return c.s('rule.even', { fill: c.s(`fillName.${p.spec.fill}`) });
+}
+
+function drawExample(c, p, v) {
+  const { s, state } = c;
+  const axis = axisAnswer(c, p);
+  v.predict.draw(axis.answer, { right: s(`axis.${axis.answer}.why`), wrong: s(`axis.${axis.answer}.why`) });
+  setText(v.sums, s('axis.sums', axis));
+  v.settings.replaceChildren(...settingLines(c, p).map((t) => h('li', { text: t })));
+  v.code.draw(state.prLang, exportCode(p.spec, state.prLang));
+  setText(v.rule, ruleText(c, p));
+  v.rule.hidden = v.rule.textContent === '';
+  const { queryTokens, keyTokens } = p.inputs;
+  const parts = [scrollTable(s('tableWeights'), [s('corner'), ...keyTokens], numberRows(queryTokens, p.result.weights), [0])];
+  if (!p.inputs.scoresTyped) {
+    parts.push(scrollTable(s('tableOutput'), [s('corner'), ...dims(p.result.output.cols)], numberRows(queryTokens, p.result.output), [0]));
+  }
+  v.tables.replaceChildren(...parts);
+}
+
+// ---- step 2: the multi-head layer ---------------------------------------------------------------
+
+function buildMultiHead(c, v) {
+  const { s } = c;
+  v.code = codeBox(c, 'multihead');
+  v.settings = h('ul', { class: 'pr-settings' });
+  v.link = h('button', { type: 'button', class: 'linklike', text: s('goto.multihead'), onclick: () => c.set({ lesson: 'multihead', stage: 'heads' }) });
+  v.tables = h('div', { class: 'pr-tables' });
+  return [h('p', { class: 'about lab-explain', text: s('multihead.about') }),
+    h('h4', { text: s('settingsTitle') }), v.settings, h('p', { class: 'lab-explain' }, v.link),
+    v.code.wrap, h('h4', { text: s('printsTitle') }), v.tables];
+}
+
+function computeMultiHead(c) {
+  const { state, engine } = c;
+  const d = state.mhD;
+  const tokens = state.mhTokens;
+  const X = tokenMatrix(engine, tokens, d, state.seed);
+  const W = layerWeights(engine, d, state.seed);
+  const args = { query: X, key: X, value: X, heads: state.mhH, ...W };
+  const result = engine.multiHead(args);
+  return { tokens, d, heads: state.mhH, result, spec: multiHeadSpec({ args, tokens }) };
+}
+
+function drawMultiHead(c, p, v) {
+  const { s, state } = c;
+  v.settings.replaceChildren(...[s('mh.tokens', { tokens: p.tokens.join(' ') }),
+    s('mh.sizes', { d: p.d, h: p.heads, dk: p.d / p.heads }), s('mh.seed', { seed: state.seed })].map((t) => h('li', { text: t })));
+  v.code.draw(state.prLang, exportCode(p.spec, state.prLang));
+  const parts = p.result.heads.map((head, i) => scrollTable(s('tableHead', { i: i + 1 }), [s('corner'), ...p.tokens], numberRows(p.tokens, head.weights), [0]));
+  parts.push(scrollTable(s('tableOutput'), [s('corner'), ...dims(p.d)], numberRows(p.tokens, p.result.output), [0]));
+  v.tables.replaceChildren(...parts);
+}
+
+// ---- step 3: PyTorch's conventions --------------------------------------------------------------
+
+function buildConventions(c) {
+  const { s } = c;
+  const rows = ['batch', 'weights', 'stacked', 'needWeights', 'average', 'mask', 'padding', 'scale'].map((k) => [s(`conv.${k}.page`), s(`conv.${k}.torch`)]);
+  return [h('p', { class: 'about lab-explain', text: s('conventions.about') }),
+    h('div', { class: 'pr-conv-wrap' }, dataTable({ caption: s('conv.caption'), head: [s('conv.colPage'), s('conv.colTorch')], rows, className: 'data-table pr-conv' })),
+    h('p', { class: 'lab-explain', text: s('conventions.check') })];
+}
+
+// ---- the chapter ----------------------------------------------------------------------------------
+
+const STEPS = [
+  { id: 'example', title: { en: 'The example as code', zh: '示例写成代码' }, build: buildExample, draw: drawExample, compute: computeExample },
+  { id: 'multihead', title: { en: 'Multi-head in PyTorch', zh: 'PyTorch 中的多头注意力' }, build: buildMultiHead, draw: drawMultiHead, compute: computeMultiHead },
+  { id: 'conventions', title: { en: 'PyTorch’s conventions', zh: 'PyTorch 的约定' }, build: buildConventions },
+];
+
+export default {
+  ...meta,
+  prefix: 'pr',
+  strings,
+  steps: STEPS,
+  compute(c) {
+    const step = STEPS.find((st) => st.id === c.state.stage);
+    return step && step.compute ? step.compute(c) : null;
+  },
+};
+

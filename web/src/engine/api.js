@@ -1,0 +1,530 @@
+// The engine's JavaScript API: loads the wasm module (SIMD or scalar build) and wraps each
+// of its functions: it converts the arguments to the types the module reads and turns the
+// module's errors into AttentionError. The option names, defaults, limits and checks are the
+// core's (cpp/core/check.h), exported as engine.choices and engine.limits. No maths here and
+// no DOM: the same file runs in the browser (through Vite) and in Node 20.
+//
+//   const engine = await loadEngine();          // the best build this runtime supports
+//   const r = engine.attend({ query, key, value, causal: true });
+//   r.weights  // { rows, cols, data: Float32Array }
+//
+// Every bad argument throws an AttentionError whose message names the argument.
+
+import {
+  AttentionError,
+  arrayArg,
+  booleanArg,
+  checkOptions,
+  fail,
+  flagsArg,
+  integerArg,
+  matrixArg,
+  positiveArg,
+  reading,
+  scalarArg,
+  seedArg,
+  vectorArg,
+} from './args.js';
+
+export { AttentionError };
+
+// ---- choosing and loading a build --------------------------------------------------------------
+
+// A tiny module using a SIMD128 instruction: (func (result v128) i32.const 0 i8x16.splat i8x16.popcnt).
+const SIMD_PROBE = new Uint8Array([
+  0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 10, 1, 8, 0, 65, 0, 253, 15, 253, 98, 11,
+]);
+
+// Whether this runtime can run the SIMD build.
+export function simdSupported() {
+  try {
+    return WebAssembly.validate(SIMD_PROBE);
+  } catch {
+    return false;
+  }
+}
+
+// One literal import per build, so a bundler ships both glue files. This module holds everything
+// the lessons compute; the playground's trainer is a module of its own (engine-train.js,
+// loadTrainEngine), which only the playground loads.
+const GLUE = {
+  simd: { load: () => import('../../../build/wasm/attention-simd.js'), wasm: 'attention-simd.wasm' },
+  scalar: { load: () => import('../../../build/wasm/attention-scalar.js'), wasm: 'attention-scalar.wasm' },
+};
+
+// Node's fs, reached at run time so a page bundler never sees an import of it; null in a browser.
+async function nodeFs() {
+  if (typeof process === 'undefined' || !process.versions || !process.versions.node) return null;
+  if (typeof process.getBuiltinModule === 'function') return process.getBuiltinModule('fs');
+  const name = 'node:fs'; // Node before 20.16
+  return import(/* @vite-ignore */ name);
+}
+
+// build: { load: () => import(glue), wasm: file name } (GLUE above, or engine-train.js's).
+async function instantiate(build) {
+  const moduleArgs = {};
+  const fs = await nodeFs();
+  // In Node the glue (built for the web) cannot fetch a file path: hand it the bytes.
+  // In a browser the glue finds the .wasm next to itself (new URL(..., import.meta.url)).
+  if (fs) moduleArgs.wasmBinary = fs.readFileSync(new URL('../../../build/wasm/' + build.wasm, import.meta.url));
+  const glue = await build.load();
+  return glue.default(moduleArgs);
+}
+
+// A loader of one kind of engine: load(options) -> Promise<engine>, options { simd }: true, false,
+// or omitted for the best supported; one engine per build, made by make(mod, simd, forget), where
+// forget() drops a stopped engine so the next load builds a fresh instance. loadEngine is one,
+// engine-train.js's loadTrainEngine another.
+export function engineLoader(what, builds, make) {
+  const engines = new Map(); // simd (true/false) -> Promise<engine>, one per build
+  return async (options) => {
+    const o = checkOptions(what, options, ['simd']);
+    const simd = o.simd === undefined ? simdSupported() : booleanArg('simd', o.simd);
+    if (simd && !simdSupported()) fail('simd: this runtime does not support WebAssembly SIMD; use { simd: false }');
+    if (!engines.has(simd)) {
+      const loading = instantiate(builds[simd ? 'simd' : 'scalar']).then(
+        (mod) => make(mod, simd, () => engines.delete(simd)),
+        (e) => {
+          engines.delete(simd);
+          throw new AttentionError(`${what}: could not load the ${simd ? 'SIMD' : 'scalar'} wasm module ` +
+            `(built by 'bash scripts/build.sh wasm'): ${e && e.message ? e.message : e}`);
+        },
+      );
+      engines.set(simd, loading);
+    }
+    return engines.get(simd);
+  };
+}
+
+// loadEngine({ simd }) -> Promise<engine>. simd: true, false, or omitted for the best supported.
+export const loadEngine = engineLoader('loadEngine', GLUE, makeEngine);
+
+// Every call into a module goes through guarded(name, call): a trap or abort inside it (anything
+// thrown that is not the engine's own AttentionError) stops that instance for good, and every
+// later call throws an AttentionError with code 'engine-stopped' (what: the loader that gives a
+// fresh one; the page and the workers do that and say so). run(name, args) calls mod[name] and
+// turns an { error } result into an AttentionError.
+export function moduleCalls(mod, what, forget) {
+  let stopped = null; // the error that stopped the module (an abort); it is unusable afterwards
+  function stoppedError(name) {
+    const e = new AttentionError(`${name}: the engine stopped after an internal error (${stopped}); call ${what}() again`);
+    e.code = 'engine-stopped';
+    return e;
+  }
+  function guarded(name, call) {
+    if (stopped) throw stoppedError(name);
+    try {
+      return call();
+    } catch (e) {
+      if (e instanceof AttentionError) throw e;
+      stopped = e && e.message ? e.message : String(e);
+      forget(); // the next load builds a fresh instance
+      throw stoppedError(name);
+    }
+  }
+  function run(name, args) {
+    const result = guarded(name, () => (args === undefined ? mod[name]() : mod[name](args)));
+    if (result.error !== undefined) fail(result.error);
+    return result;
+  }
+  return { guarded, run, get stopped() { return stopped !== null; } };
+}
+
+// A list of names, frozen; and an object of such lists, frozen (engine.choices).
+const frozenList = (list) => Object.freeze(Array.from(list));
+export const frozenChoices = (lists) => Object.freeze(Object.fromEntries(
+  Object.keys(lists).map((option) => [option, frozenList(lists[option])])));
+
+// ---- the engine ----------------------------------------------------------------------------------
+
+// An attend() result as the module returns it, with fullyMaskedRows as a plain array.
+// With stages: false only { output, entropy, fullyMaskedRows, overflow } are there.
+function attendResult(r) {
+  const out = r.scores === undefined ? {} : {
+    scores: r.scores,
+    scaled: r.scaled,
+    mask: r.mask,
+    masked: r.masked,
+    weights: r.weights,
+  };
+  out.output = r.output;
+  out.entropy = r.entropy;
+  out.fullyMaskedRows = Array.from(r.fullyMaskedRows);
+  out.overflow = r.overflow;
+  return out;
+}
+
+// Tiled attention's default block: 64 queries x 64 keys per tile.
+export const FLASH_BLOCK = 64;
+
+// Rows of a matrix argument before it is read: nested arrays or { rows }; NaN otherwise.
+const rowsOf = (x) => (Array.isArray(x) ? x.length : x != null && Number.isInteger(x.rows) ? x.rows : NaN);
+const formatBytes = (bytes) => (bytes >= 2 ** 30 ? `${(bytes / 2 ** 30).toFixed(1)} GiB`
+  : bytes >= 2 ** 20 ? `${(bytes / 2 ** 20).toFixed(1)} MiB` : `${(bytes / 2 ** 10).toFixed(1)} KiB`);
+
+// A snapshot of a varianceExperiment result { raw, scaled, histogram } for mergeVariance:
+// plain objects of numbers and fixed-length typed arrays, read once (lengths checked first),
+// so nothing the caller's objects do later can change what the module reads. Missing parts
+// become empty objects, which the module reports by name.
+function varianceChunk(name, x, maxBins) {
+  if (x == null) return x;
+  return reading(name, () => {
+    const moments = (m) => ({ mean: scalarArg(m?.mean), variance: scalarArg(m?.variance) });
+    const numbers = (field, v, max) => {
+      if (v == null) return v;
+      const list = arrayArg(`${name}.histogram.${field}`, v, max);
+      const out = new Float64Array(list.length);
+      for (let i = 0; i < out.length; i++) out[i] = typeof list[i] === 'number' ? list[i] : NaN;
+      return out;
+    };
+    const h = x.histogram;
+    return {
+      raw: moments(x.raw),
+      scaled: moments(x.scaled),
+      histogram: {
+        edges: numbers('edges', h?.edges, maxBins + 1),
+        scaledEdges: numbers('scaledEdges', h?.scaledEdges, maxBins + 1),
+        rawCounts: numbers('rawCounts', h?.rawCounts, maxBins),
+        scaledCounts: numbers('scaledCounts', h?.scaledCounts, maxBins),
+      },
+    };
+  });
+}
+
+function makeEngine(mod, simd, forget) {
+  const calls = moduleCalls(mod, 'loadEngine', forget);
+  const { guarded, run } = calls;
+
+  const limits = Object.freeze({ ...mod.limits(), ...mod.flashLimits() });
+  const choices = frozenChoices(mod.choices());
+  const sizeError = (name, rows, cols, count) => guarded(name, () => mod.checkSize(name, rows, cols, count));
+  const matrix = (name, x, opts) => matrixArg(name, x, sizeError, opts);
+  const optionalMatrix = (name, x, opts) => (x == null ? undefined : matrix(name, x, opts));
+  const optionalVector = (name, x) => (x == null ? undefined : vectorArg(name, x, sizeError));
+  const mask = (x) => optionalMatrix('mask', x, { binary: true });
+  const keyPadding = (x) => (x == null ? undefined : flagsArg('keyPadding', x, sizeError));
+  const scoreMatrix = (x) => matrix('scores', x, { rowVector: true });
+
+  // ---- tiled attention (flash_bindings.cpp) ----
+  // attend keeps five (n_q, n_k) matrices; past maxTokens the error says what they would take.
+  function checkNaiveSize(query, key) {
+    const nQ = rowsOf(query), nK = rowsOf(key);
+    for (const [name, rows] of [['query', nQ], ['key', nK]]) {
+      if (!(rows > limits.maxTokens)) continue;
+      const need = Number.isInteger(nQ) && Number.isInteger(nK)
+        ? `, which would need 5 × ${nQ} × ${nK} × 4 bytes = ${formatBytes(5 * nQ * nK * 4)} here` : '';
+      fail(`${name}: expected 1 to ${limits.maxTokens} rows (engine.limits.maxTokens), got ${rows}: attend keeps ` +
+        `five (n_q, n_k) float32 matrices${need}; flashAttend computes the same output for up to ` +
+        `${limits.maxFlashTokens} tokens in O(n·d) memory`);
+    }
+  }
+  const FLASH_OPTIONS = ['query', 'key', 'value', 'causal', 'keyPadding', 'window', 'stride', 'blockSize', 'queryOffset'];
+  function flashArgs(o, tokens) {
+    // flash attention's own limits: up to limits[tokens] rows
+    const size = (name, rows, cols, count) => guarded(name, () => mod.checkSizeIn(name, rows, cols, count, tokens, 'maxDim'));
+    const flagsSize = (name, rows, cols, count) => guarded(name, () => mod.checkSizeIn(name, rows, cols, count, 'one row', tokens));
+    return {
+      query: matrixArg('query', o.query, size),
+      key: matrixArg('key', o.key, size),
+      value: matrixArg('value', o.value, size),
+      causal: booleanArg('causal', o.causal ?? false),
+      keyPadding: o.keyPadding == null ? undefined : flagsArg('keyPadding', o.keyPadding, flagsSize),
+      window: o.window == null ? undefined : integerArg('window', o.window, 0, limits.maxFlashTokens),
+      stride: o.stride == null ? undefined : integerArg('stride', o.stride, 1, limits.maxFlashTokens),
+      blockSize: integerArg('blockSize', o.blockSize ?? FLASH_BLOCK, 1, limits.maxFlashBlock),
+      queryOffset: integerArg('queryOffset', o.queryOffset ?? 0, 0, limits.maxFlashTokens),
+    };
+  }
+  const flashResult = (r) => ({ output: r.output, entropy: r.entropy, fullyMaskedRows: Array.from(r.fullyMaskedRows) });
+
+  return {
+    simd,
+    limits,
+    choices,
+    // true once a call has stopped this instance (see guarded): loadEngine() gives a fresh one
+    get stopped() { return calls.stopped; },
+
+    // Scaled-dot attention by tiles with an online softmax: the output of attend in O(n·d)
+    // memory, up to limits.maxFlashTokens tokens. -> { output, entropy, fullyMaskedRows }
+    flashAttend(options) {
+      const o = checkOptions('flashAttend', options, FLASH_OPTIONS);
+      return flashResult(run('flashAttend', flashArgs(o, 'maxFlashTokens')));
+    },
+
+    // flashAttend on up to limits.maxTraceTokens tokens, with the online softmax's running
+    // max, rescale factor and sum after every key block ((blocks, n_q) tables).
+    flashTrace(options) {
+      const o = checkOptions('flashTrace', options, FLASH_OPTIONS);
+      const r = run('flashTrace', flashArgs(o, 'maxTraceTokens'));
+      return {
+        blockSize: r.blockSize, blocks: r.blocks, scores: r.scores, blockMax: r.blockMax,
+        runningMax: r.runningMax, rescale: r.rescale, runningSum: r.runningSum, skipped: r.skipped,
+        ...flashResult(r),
+      };
+    },
+
+    // The whole pipeline: score -> scale -> mask -> softmax -> weighted sum, every stage kept
+    // (or, with stages: false, only { output, entropy, fullyMaskedRows }).
+    attend(options) {
+      const o = checkOptions('attend', options, [
+        'query', 'key', 'value', 'score', 'mask', 'causal', 'reverseCausal', 'keyPadding',
+        'maskFill', 'temperature', 'stable', 'stages', 'additive', 'general',
+      ]);
+      reading('query', () => checkNaiveSize(o.query, o.key));
+      const args = {
+        query: matrix('query', o.query),
+        key: matrix('key', o.key),
+        value: matrix('value', o.value),
+        score: scalarArg(o.score),
+        mask: mask(o.mask),
+        causal: scalarArg(o.causal),
+        reverseCausal: scalarArg(o.reverseCausal),
+        keyPadding: keyPadding(o.keyPadding),
+        maskFill: scalarArg(o.maskFill),
+        temperature: scalarArg(o.temperature),
+        stable: scalarArg(o.stable),
+        stages: scalarArg(o.stages),
+      };
+      if (o.additive != null) {
+        const a = checkOptions('additive', o.additive, ['Wq', 'Wk', 'v']);
+        args['additive.Wq'] = matrix('additive.Wq', a.Wq);
+        args['additive.Wk'] = matrix('additive.Wk', a.Wk);
+        args['additive.v'] = vectorArg('additive.v', a.v, sizeError);
+      }
+      if (o.general != null) {
+        const g = checkOptions('general', o.general, ['W']);
+        args['general.W'] = matrix('general.W', g.W);
+      }
+      return attendResult(run('attend', args));
+    },
+
+    // The running example (scaled dot, −∞ fill, stable softmax) with one bug of the debugging
+    // lab in it, computed as the bugged code computes it: bug is one of engine.choices.bug;
+    // dModel (for 'scale-by-d-model') is the width whose square root the bugged code divides
+    // by. -> attend()'s result, every stage
+    attendWithBug(options) {
+      const o = checkOptions('attendWithBug', options, ['query', 'key', 'value', 'mask', 'causal', 'keyPadding', 'bug', 'dModel']);
+      reading('query', () => checkNaiveSize(o.query, o.key));
+      return attendResult(run('attendWithBug', {
+        query: matrix('query', o.query),
+        key: matrix('key', o.key),
+        value: matrix('value', o.value),
+        mask: mask(o.mask),
+        causal: scalarArg(o.causal),
+        keyPadding: keyPadding(o.keyPadding),
+        bug: scalarArg(o.bug),
+        dModel: scalarArg(o.dModel),
+      }));
+    },
+
+    // What the debugging lab watches on an attention result, against the mask the code meant
+    // to apply: logits = the scores softmax saw (attend's `scaled`), weights, mask (0/1), all
+    // (n_q, n_k). -> { maxEntropy (ln of each row's allowed keys), rowSums, colSums, leaked
+    // (weight on blocked keys), cells, logitMean, logitStd, logitMax (over the allowed cells),
+    // nonFinite (weights that are NaN or infinite) }
+    monitor(options) {
+      const o = checkOptions('monitor', options, ['logits', 'weights', 'mask']);
+      return run('monitor', {
+        logits: matrix('logits', o.logits),
+        weights: matrix('weights', o.weights),
+        mask: matrix('mask', o.mask, { binary: true }),
+      });
+    },
+
+    // Multi-head attention with torch.nn.MultiheadAttention's conventions (batch_first, no dropout).
+    // With stages: false each head is attend()'s stages: false result { output, entropy,
+    // fullyMaskedRows, overflow }: no (n_q, n_k) copies.
+    multiHead(options) {
+      const o = checkOptions('multiHead', options, [
+        'query', 'key', 'value', 'heads', 'Wq', 'Wk', 'Wv', 'Wo', 'bq', 'bk', 'bv', 'bo',
+        'mask', 'causal', 'keyPadding', 'stages',
+      ]);
+      const r = run('multiHead', {
+        query: matrix('query', o.query),
+        key: matrix('key', o.key),
+        value: matrix('value', o.value),
+        heads: scalarArg(o.heads),
+        Wq: matrix('Wq', o.Wq),
+        Wk: matrix('Wk', o.Wk),
+        Wv: matrix('Wv', o.Wv),
+        Wo: matrix('Wo', o.Wo),
+        bq: optionalVector('bq', o.bq),
+        bk: optionalVector('bk', o.bk),
+        bv: optionalVector('bv', o.bv),
+        bo: optionalVector('bo', o.bo),
+        mask: mask(o.mask),
+        causal: scalarArg(o.causal),
+        keyPadding: keyPadding(o.keyPadding),
+        stages: scalarArg(o.stages),
+      });
+      return { heads: r.heads.map(attendResult), concat: r.concat, output: r.output };
+    },
+
+    // Histogram and moments of q·k and q·k/sqrt(d_k) for random N(0, 1) vectors.
+    varianceExperiment(options) {
+      const o = checkOptions('varianceExperiment', options, ['dk', 'samples', 'seed', 'bins', 'firstSample']);
+      const r = run('varianceExperiment', {
+        dk: scalarArg(o.dk),
+        samples: scalarArg(o.samples),
+        seed: scalarArg(o.seed),
+        bins: scalarArg(o.bins),
+        firstSample: scalarArg(o.firstSample),
+      });
+      return { raw: r.raw, scaled: r.scaled, histogram: r.histogram };
+    },
+
+    // Two consecutive chunks of varianceExperiment combined: a (aSamples, 0 = none yet) then b.
+    // -> { raw: { mean, variance, std }, scaled: {...}, histogram, samples }
+    mergeVariance(options) {
+      const o = checkOptions('mergeVariance', options, ['a', 'aSamples', 'b', 'bSamples']);
+      return run('mergeVariance', {
+        a: varianceChunk('a', o.a, limits.maxBins),
+        aSamples: integerArg('aSamples', o.aSamples ?? 0, 0, limits.maxSamples),
+        b: varianceChunk('b', o.b, limits.maxBins),
+        bSamples: integerArg('bSamples', o.bSamples, 1, limits.maxSamples),
+      });
+    },
+
+    // ---- the variance experiment as a run that grows (C++ VarianceRun) ----------------------
+    // varianceRun({ dk, seed, bins, firstSample }) -> { step(samples), snapshot(), delete() }.
+    // step draws the next samples into the run; snapshot() -> { raw, scaled, histogram, samples }
+    // (histogram: edges over ±4√d_k for rawCounts, scaledEdges over ±4 for scaledCounts);
+    // delete() frees the run (later calls throw). The caller owns it and must delete it.
+    varianceRun(options) {
+      const o = checkOptions('varianceRun', options, ['dk', 'seed', 'bins', 'firstSample']);
+      const handle = run('createVarianceRun', {
+        dk: integerArg('dk', o.dk ?? 64, 1, limits.maxDim),
+        seed: seedArg('seed', o.seed ?? 1),
+        bins: integerArg('bins', o.bins ?? 60, 1, limits.maxBins),
+        firstSample: integerArg('firstSample', o.firstSample ?? 0, 0, limits.maxSamples - 1),
+      }).run;
+      let live = true;
+      const alive = (what) => { if (!live) fail(`varianceRun.${what}: this run has been deleted`); };
+      return {
+        step(samples) {
+          alive('step');
+          const n = integerArg('samples', samples, 1, limits.maxSamples);
+          const r = guarded('varianceRun.step', () => mod.varianceRunStep(handle, n));
+          if (r.error !== undefined) fail(r.error);
+        },
+        snapshot() {
+          alive('snapshot');
+          const r = guarded('varianceRun.snapshot', () => mod.varianceRunSnapshot(handle));
+          if (r.error !== undefined) fail(r.error);
+          return r;
+        },
+        delete() {
+          if (live && !calls.stopped) mod.varianceRunDelete(handle);  // a stopped module's memory goes with it
+          live = false;
+        },
+      };
+    },
+
+    // Sample `sample` of the variance experiment, drawn explicitly: the same q and k (and q·k)
+    // the experiment uses for it. -> { q: Float32Array(dk), k: Float32Array(dk), dot }
+    varianceSample(options) {
+      const o = checkOptions('varianceSample', options, ['dk', 'seed', 'sample']);
+      return run('varianceSample', {
+        dk: integerArg('dk', o.dk ?? 64, 1, limits.maxDim),
+        seed: seedArg('seed', o.seed ?? 1),
+        sample: integerArg('sample', o.sample ?? 0, 0, limits.maxSamples - 1),
+      });
+    },
+
+    // One query against nKeys random keys at d_k: raw and scaled scores and weights (at tau),
+    // the hard one-hot and gumbelSamples Gumbel-softmax rows of the raw or scaled scores.
+    queryProbe(options) {
+      const o = checkOptions('queryProbe', options, ['dk', 'nKeys', 'seed', 'trial', 'tau', 'scaled', 'gumbelSamples']);
+      return run('queryProbe', {
+        dk: integerArg('dk', o.dk ?? 64, 1, limits.maxDim),
+        nKeys: integerArg('nKeys', o.nKeys ?? 16, 2, limits.maxTokens),
+        seed: seedArg('seed', o.seed ?? 1),
+        trial: integerArg('trial', o.trial ?? 0, 0, limits.maxTrials - 1),
+        tau: positiveArg('tau', o.tau ?? 1),
+        scaled: booleanArg('scaled', o.scaled ?? true),
+        gumbelSamples: integerArg('gumbelSamples', o.gumbelSamples ?? 0, 0, 64),
+      });
+    },
+
+    // Means over trials of the max weight, entropy and softmax Jacobian norm, raw vs scaled,
+    // for each d_k in dks. -> { logN, points: [{ dk, raw: {...}, scaled: {...} }] }
+    saturationSweep(options) {
+      const o = checkOptions('saturationSweep', options, ['dks', 'nKeys', 'trials', 'seed']);
+      const dks = arrayArg('dks', o.dks, limits.maxSweepDks, 'd_k values');
+      return run('saturationSweep', {
+        dks: reading('dks', () => Array.from({ length: dks.length }, (_, i) => integerArg(`dks[${i}]`, dks[i], 1, limits.maxDim))),
+        nKeys: integerArg('nKeys', o.nKeys ?? 16, 2, 256),
+        trials: integerArg('trials', o.trials ?? 200, 1, limits.maxTrials),
+        seed: seedArg('seed', o.seed ?? 1),
+      });
+    },
+
+    // Row softmax of scores / temperature, and each row's entropy. -Infinity = a blocked cell.
+    // overflow: true when the naive softmax (stable: false) overflowed, as the lesson shows.
+    softmax(options) {
+      const o = checkOptions('softmax', options, ['scores', 'stable', 'temperature']);
+      const r = run('softmax', {
+        scores: scoreMatrix(o.scores),
+        stable: scalarArg(o.stable),
+        temperature: scalarArg(o.temperature),
+      });
+      return { weights: r.weights, entropy: r.entropy, overflow: r.overflow };
+    },
+
+    // J = diag(p) - p pᵀ for one row of weights p (an array of n numbers) -> (n, n).
+    softmaxJacobian(p) {
+      return run('softmaxJacobian', { p: vectorArg('p', p, sizeError).data }).matrix;
+    },
+
+    // One-hot at each row's argmax.
+    hardAttention(options) {
+      const o = checkOptions('hardAttention', options, ['scores']);
+      return run('hardAttention', { scores: scoreMatrix(o.scores) }).matrix;
+    },
+
+    // softmax((scores + Gumbel noise) / tau), the noise drawn from seed.
+    gumbelSoftmax(options) {
+      const o = checkOptions('gumbelSoftmax', options, ['scores', 'tau', 'seed']);
+      return run('gumbelSoftmax', {
+        scores: scoreMatrix(o.scores),
+        tau: scalarArg(o.tau),
+        seed: scalarArg(o.seed),
+      }).matrix;
+    },
+
+    // Sinusoidal position encodings (n, d).
+    sinusoidal(options) {
+      const o = checkOptions('sinusoidal', options, ['n', 'd', 'base']);
+      return run('sinusoidal', { n: scalarArg(o.n), d: scalarArg(o.d), base: scalarArg(o.base) }).matrix;
+    },
+
+    // RoPE: rotates pairs of columns of x; row r sits at position first + r.
+    rope(options) {
+      const o = checkOptions('rope', options, ['x', 'first', 'base']);
+      return run('rope', { x: matrix('x', o.x), first: scalarArg(o.first), base: scalarArg(o.base) }).matrix;
+    },
+
+    // y = x Wᵀ + b (torch.nn.Linear): x (n, in), W (out, in), b (out) or omitted.
+    linear(options) {
+      const o = checkOptions('linear', options, ['x', 'W', 'b']);
+      return run('linear', { x: matrix('x', o.x), W: matrix('W', o.W), b: optionalVector('b', o.b) }).matrix;
+    },
+
+    // (rows, cols) of N(0, 1) * scale from the engine's RNG: the same in every build.
+    randomMatrix(options) {
+      const o = checkOptions('randomMatrix', options, ['rows', 'cols', 'seed', 'stream', 'scale']);
+      return run('randomMatrix', {
+        rows: scalarArg(o.rows),
+        cols: scalarArg(o.cols),
+        seed: scalarArg(o.seed),
+        stream: scalarArg(o.stream),
+        scale: scalarArg(o.scale),
+      }).matrix;
+    },
+
+    // { heapBytes: size of wasm memory, usedBytes: bytes the allocator has handed out }.
+    memory() {
+      return run('memory');
+    },
+  };
+}

@@ -1,0 +1,171 @@
+// The playground's trainer: its own wasm module (attention-train-simd / -scalar, built from
+// cpp/bindings/train_bindings.cpp), which only the playground loads (its chapter and
+// train-worker.js), so the module every lesson loads (engine.js) does not carry it. Argument
+// conversion only; the option names, limits and checks are the core's (core/train.h), exported as
+// trainEngine.choices.task / .position and trainEngine.limits.maxDModel etc. No maths here.
+//
+//   const trainEngine = await loadTrainEngine();  // the best build this runtime supports
+//   const t = trainEngine.trainer({ task: 'previous-token', layers: 1, heads: 2, dModel: 32, seed: 1 });
+//   t.step(10)        // -> { step, losses: Float32Array(10), accuracies: Float32Array(10) }
+//   t.probe()         // -> { tokens, targets, predictions, patterns: [layer][head] (n, n) matrices }
+//   t.run([3, 1, 4])  // the same on your own sequence
+//   t.delete()        // frees it; later calls throw
+//
+// Loading, the builds and a stopped module work as in engine.js (loadEngine): the same options
+// ({ simd }), the same errors.
+
+import { arrayArg, checkOptions, fail, matrixArg, reading, scalarArg } from './args.js';
+import { engineLoader, frozenChoices, moduleCalls } from './api.js';
+
+// One literal import per build, so a bundler ships both glue files.
+const TRAIN_GLUE = {
+  simd: { load: () => import('../../../build/wasm/attention-train-simd.js'), wasm: 'attention-train-simd.wasm' },
+  scalar: { load: () => import('../../../build/wasm/attention-train-scalar.js'), wasm: 'attention-train-scalar.wasm' },
+};
+
+function makeTrainEngine(mod, simd, forget) {
+  const calls = moduleCalls(mod, 'loadTrainEngine', forget);
+  const limits = Object.freeze(mod.trainLimits());
+  return {
+    simd,
+    limits,
+    choices: frozenChoices(mod.trainChoices()),
+    // true once a call has stopped this instance: loadTrainEngine() gives a fresh one
+    get stopped() { return calls.stopped; },
+    // A tiny attention-only transformer that learns a toy task; the caller owns it and must
+    // delete() it.
+    trainer(options) {
+      return makeTrainer(mod, calls.run, calls.guarded, limits, options);
+    },
+    // { heapBytes: size of this module's wasm memory, usedBytes: bytes its allocator has handed out }
+    memory() {
+      return calls.run('memory');
+    },
+  };
+}
+
+// loadTrainEngine({ simd }) -> Promise<trainEngine>. simd: true, false, or omitted for the best supported.
+export const loadTrainEngine = engineLoader('loadTrainEngine', TRAIN_GLUE, makeTrainEngine);
+
+export const TRAINER_OPTIONS = ['task', 'layers', 'heads', 'dModel', 'learningRate', 'seed', 'scale', 'position', 'batch'];
+
+// tokens (and targets) as nested rows [[...], ...] or one flat row -> { size, length, tokens, targets }
+function batchArg(o, limits, withTargets) {
+  const rowsOf = (name, x) => reading(name, () => {
+    const list = arrayArg(name, x, limits.maxBatch * limits.trainLength, 'tokens');
+    const nested = list.length > 0 && typeof list[0] === 'object' && list[0] !== null;
+    const rows = nested ? Array.from(list) : [list];
+    if (rows.length > limits.maxBatch) fail(`${name}: expected at most ${limits.maxBatch} sequences, got ${rows.length}`);
+    const rowName = (r) => (nested ? `${name}[${r}]` : name);
+    const where = (r, i) => (nested ? `sequence ${r}, entry ${i}` : `entry ${i}`);
+    const length = rows.length ? arrayArg(rowName(0), rows[0], limits.trainLength, 'tokens').length : 0;
+    if (length === 0) fail(`${name}: expected 1 to ${limits.trainLength} tokens, got none`);
+    const flat = new Int32Array(rows.length * length);
+    rows.forEach((row, r) => {
+      arrayArg(rowName(r), row, limits.trainLength, 'tokens');
+      if (row.length !== length) fail(`${name}: sequence ${r} has ${row.length} tokens, expected ${length} (as sequence 0)`);
+      for (let i = 0; i < length; i++) {
+        const v = row[i];
+        if (typeof v !== 'number' || !Number.isInteger(v)) fail(`${name}: ${where(r, i)} is ${typeof v === 'string' ? `'${v}'` : String(v)} (expected an integer token)`);
+        flat[r * length + i] = v;
+      }
+    });
+    return { size: rows.length, length, data: flat };
+  });
+  const tokens = rowsOf('tokens', o.tokens);
+  const out = { size: tokens.size, length: tokens.length, tokens: tokens.data };
+  if (withTargets) {
+    const targets = rowsOf('targets', o.targets);
+    if (targets.size !== tokens.size || targets.length !== tokens.length) {
+      fail(`targets: expected ${tokens.size} × ${tokens.length} like tokens, got ${targets.size} × ${targets.length}`);
+    }
+    out.targets = targets.data;
+  }
+  return out;
+}
+
+// trainEngine.trainer(options): run(name, args) calls the module and throws AttentionError on
+// { error }. run(name, args) and guarded(name, call) are engine.js's moduleCalls: every call into
+// the module goes through them, so a trap inside the trainer stops its engine like any other call.
+function makeTrainer(mod, run, guarded, limits, options) {
+  const o = checkOptions('trainer', options, TRAINER_OPTIONS);
+  const args = {};
+  for (const name of TRAINER_OPTIONS) args[name] = scalarArg(o[name]);
+  const handle = run('createTrainer', args).trainer;
+  const tasks = guarded('trainer', () => mod.trainTasks());
+  const config = {
+    task: o.task ?? 'previous-token', layers: o.layers ?? 2, heads: o.heads ?? 2, dModel: o.dModel ?? 64,
+    learningRate: o.learningRate ?? 0.003, seed: o.seed ?? 1, scale: o.scale ?? true,
+    position: o.position ?? 'learned', batch: o.batch ?? 32,
+  };
+  let live = true;
+  // trainer.step(...) is the module's trainerStep(handle, ...), and so on
+  const call = (what, ...a) => {
+    if (!live) fail(`trainer.${what}: this trainer has been deleted`);
+    const fn = 'trainer' + what[0].toUpperCase() + what.slice(1);
+    const r = guarded(`trainer.${what}`, () => mod[fn](handle, ...a));
+    if (r.error !== undefined) fail(r.error);
+    return r;
+  };
+  const named = (list) => Object.fromEntries(list.map((t) => [t.name, { rows: t.rows, cols: t.cols, data: t.data }]));
+  return {
+    config: Object.freeze(config),
+    task: Object.freeze({ ...tasks[config.task], length: limits.trainLength }),
+    // n Adam steps on fresh batches of the task -> { step, losses, accuracies } (one per step)
+    step(n = 1) {
+      return call('step', scalarArg(n));
+    },
+    // loss and accuracy on a held-out batch of the task (the same for the whole run)
+    evaluate() {
+      return call('evaluate');
+    },
+    // the fixed probe sequence of the task: tokens, targets, predictions, patterns[layer][head]
+    probe() {
+      return call('probe');
+    },
+    // your own sequence (up to limits.trainLength tokens of 0 .. vocab - 1)
+    run(tokens) {
+      const b = batchArg({ tokens }, limits, false);
+      if (b.size !== 1) fail(`tokens: expected one sequence, got ${b.size}`);
+      return call('run', { tokens: b.tokens, length: b.length });
+    },
+    // { name: { rows, cols, data } } of every tensor, in the model's order
+    parameters() {
+      return named(call('parameters'));
+    },
+    // replaces the named tensors (exact shapes, finite numbers); nothing changes on an error
+    setParameters(values) {
+      const v = reading('setParameters', () => {
+        if (values === null || typeof values !== 'object') fail(`setParameters: expected { name: matrix }, got ${String(values)}`);
+        return { ...values };
+      });
+      const known = new Set(call('parameters').map((t) => t.name));
+      const args = {};
+      for (const name of Object.keys(v)) {
+        if (!known.has(name)) fail(`${name}: not a tensor of this model (expected one of ${[...known].join(', ')})`);
+        args[name] = matrixArg(name, v[name], () => '');
+      }
+      call('setParameters', args);
+    },
+    // loss, accuracy and every gradient on a given batch { tokens, targets } (-1 = no target)
+    gradients(batch) {
+      const b = checkOptions('gradients', batch, ['tokens', 'targets']);
+      const r = call('gradients', batchArg(b, limits, true));
+      return { loss: r.loss, accuracy: r.accuracy, gradients: named(r.gradients) };
+    },
+    // one Adam step on a given batch -> { loss, accuracy, step }
+    stepOn(batch) {
+      const b = checkOptions('stepOn', batch, ['tokens', 'targets']);
+      return call('stepOn', batchArg(b, limits, true));
+    },
+    delete() {
+      if (!live) return;
+      live = false;
+      try {
+        guarded('trainer.delete', () => mod.trainerDelete(handle));
+      } catch (e) {
+        if (e.code !== 'engine-stopped') throw e;  // a stopped module's memory goes with it
+      }
+    },
+  };
+}

@@ -1,0 +1,264 @@
+// All page state: one plain object with a typed schema, read from and written to the URL
+// hash (#lesson=pipeline&stage=scaled&seed=7...). Pure: no DOM.
+//
+// A field spec is { type, default, min, max, values, maxItems, item }:
+//   int | float      number in [min, max]
+//   bool             0/1 in the hash
+//   enum             one of `values`
+//   string           free text (at most maxLength characters)
+//   list             comma-separated items of `item` ('string' | 'bool' | 'float'), at most maxItems;
+//                    string items at most itemMaxLength characters (64), no control characters
+//   matrix           rows separated by ';', numbers by ',' (at most maxRows x maxCols)
+// Only fields that differ from their default are written, so a link stays short. Unknown or
+// malformed values fall back to the default and are reported as problems (for the notice);
+// a list of strings that is too long (tokens) is cut to fit instead, and reported too.
+
+import { PRESET_IDS, MAX_TOKENS, MAX_TOKEN_CHARS, MAX_DK } from '../lesson/example.js';
+import { CHOICES } from '../engine/choices.js';
+
+export const CORE_SCHEMA = {
+  lesson: { type: 'enum', default: 'start', values: ['start'] },      // values: the chapters
+  stage: { type: 'string', default: '', maxLength: 40 },               // step id of the chapter
+  lang: { type: 'enum', default: 'en', values: ['en', 'zh'] },
+  preset: { type: 'enum', default: 'cat-fish', values: PRESET_IDS },
+  queryTokens: { type: 'list', item: 'string', default: [], maxItems: MAX_TOKENS, itemMaxLength: MAX_TOKEN_CHARS },
+  keyTokens: { type: 'list', item: 'string', default: [], maxItems: MAX_TOKENS, itemMaxLength: MAX_TOKEN_CHARS },
+  seed: { type: 'int', default: 42, min: 0, max: 2 ** 32 - 1 },
+  dk: { type: 'int', default: 4, min: 1, max: MAX_DK },
+  inputMode: { type: 'enum', default: 'typed', values: ['random', 'typed'] },
+  Q: { type: 'matrix', default: [], maxRows: MAX_TOKENS, maxCols: MAX_DK },
+  K: { type: 'matrix', default: [], maxRows: MAX_TOKENS, maxCols: MAX_DK },
+  V: { type: 'matrix', default: [], maxRows: MAX_TOKENS, maxCols: MAX_DK },
+  scores: { type: 'matrix', default: [], maxRows: MAX_TOKENS, maxCols: MAX_TOKENS },
+  keyPadding: { type: 'list', item: 'bool', default: [], maxItems: MAX_TOKENS },
+  causal: { type: 'bool', default: false },
+  customMask: { type: 'matrix', default: [], maxRows: MAX_TOKENS, maxCols: MAX_TOKENS },
+  reverseCausal: { type: 'bool', default: false },
+  fill: { type: 'enum', default: 'neg-inf', values: CHOICES.maskFill },  // the engine's maskFill
+  temperature: { type: 'float', default: 1, min: 0.01, max: 100 },
+  stable: { type: 'bool', default: true },
+  hide: { type: 'list', item: 'string', default: [], maxItems: 16, itemMaxLength: 40 },
+};
+
+// The full schema: core fields, the lesson enum set to the chapter ids, and each chapter's
+// own fields. A chapter field may not reuse a core name or another chapter's name.
+export function buildSchema(chapters) {
+  const schema = { ...CORE_SCHEMA };
+  const ids = chapters.map((c) => c.id);
+  schema.lesson = { ...CORE_SCHEMA.lesson, values: ids, default: ids[0] };  // the first: the start page
+  for (const c of chapters) {
+    for (const [name, spec] of Object.entries(c.state || {})) {
+      if (name in schema) throw new Error(`state field "${name}" of chapter "${c.id}" is already defined`);
+      schema[name] = spec;
+    }
+  }
+  return schema;
+}
+
+export function defaults(schema, overrides = {}) {
+  const s = {};
+  for (const [name, spec] of Object.entries(schema)) s[name] = clone(spec.default);
+  return Object.assign(s, overrides);
+}
+
+function clone(v) {
+  return Array.isArray(v) ? v.map(clone) : v;
+}
+
+// ---- one value: text -> typed value (or an error string) -----------------------------------
+
+function parseNumberText(text) {
+  if (!/^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(text)) return NaN;
+  const x = Number(text);
+  return Number.isFinite(x) ? x : NaN;
+}
+
+// A schema error or warning: { code, params }, put into words by i18n.js (reason()).
+const err = (code, params = {}) => ({ error: { code, params } });
+
+// Control characters (NUL, newlines, escapes...) never reach the page's text or its formulas.
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
+const HAS_CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+
+// The longest hash text a field can need; anything longer is refused before it is parsed (a
+// megabyte of pasted link is not read character by character). An escaped character takes up
+// to 12 characters (%XX for each UTF-8 byte of a surrogate pair). Lists of strings (tokens)
+// get room for overlong items, which are cut to fit rather than refused.
+function maxTextLength(spec) {
+  switch (spec.type) {
+    case 'string': return 12 * (spec.maxLength ?? 200);
+    case 'list': return spec.item === 'string' ? 200000 : spec.maxItems * 64;
+    case 'matrix': return spec.maxRows * spec.maxCols * 32;
+    default: return 64;
+  }
+}
+
+// Returns { value } or { error: { code, params } }; a value that was cut to fit (a list of
+// strings: too many items, too long an item, control characters) also carries
+// { warning: { code, params } }.
+export function parseValue(spec, text) {
+  if (text.length > maxTextLength(spec)) return err('tooLong');
+  switch (spec.type) {
+    case 'int': {
+      const x = parseNumberText(text);
+      if (!Number.isInteger(x)) return err('notInteger');
+      if (x < spec.min || x > spec.max) return err('outside', { min: spec.min, max: spec.max });
+      return { value: x };
+    }
+    case 'float': {
+      const x = parseNumberText(text);
+      if (Number.isNaN(x)) return err('notNumber');
+      if (x < spec.min || x > spec.max) return err('outside', { min: spec.min, max: spec.max });
+      return { value: x };
+    }
+    case 'bool':
+      if (text === '1' || text === 'true') return { value: true };
+      if (text === '0' || text === 'false') return { value: false };
+      return err('notBool');
+    case 'enum':
+      if (!spec.values.includes(text)) return err('notOneOf', { values: spec.values.join(', ') });
+      return { value: text };
+    case 'string':
+      if (text.length > (spec.maxLength ?? 200)) return err('tooLong');
+      if (HAS_CONTROL.test(text)) return err('controlChars');
+      return { value: text };
+    case 'list': {
+      if (text === '') return { value: [] };
+      let items = text.split(',');
+      let warning;
+      if (items.length > spec.maxItems) {
+        if (spec.item !== 'string') return err('tooManyItems', { max: spec.maxItems });
+        items = items.slice(0, spec.maxItems); // tokens: keep the first ones, and say so
+        warning = { code: 'keptFirst', params: { max: spec.maxItems } };
+      }
+      const out = [];
+      for (const raw of items) {
+        let item;
+        try { item = decodeURIComponent(raw); } catch { return err('badEscape'); }
+        if (spec.item === 'bool') {
+          if (item !== '0' && item !== '1') return err('itemsBool');
+          out.push(item === '1');
+        } else if (spec.item === 'float') {
+          const x = parseNumberText(item);
+          if (Number.isNaN(x)) return err('itemsNumbers');
+          out.push(x);
+        } else {
+          const clean = item.replace(CONTROL, '');
+          if (clean !== item) warning = warning || { code: 'controlChars', params: {} };
+          const max = spec.itemMaxLength ?? 64;
+          const chars = [...clean];
+          if (chars.length > max) warning = warning || { code: 'cutItems', params: { max } };
+          const cut = chars.length > max ? chars.slice(0, max).join('') : clean;
+          if (cut.trim() === '') return err('emptyItem');
+          out.push(cut);
+        }
+      }
+      return warning ? { value: out, warning } : { value: out };
+    }
+    case 'matrix': {
+      if (text === '') return { value: [] };
+      const rows = text.split(';');
+      if (rows.length > spec.maxRows) return err('tooManyRows', { max: spec.maxRows });
+      const grid = rows.map((r) => r.split(',').map(parseNumberText));
+      const cols = grid[0].length;
+      if (cols > spec.maxCols) return err('tooManyCols', { max: spec.maxCols });
+      if (grid.some((r) => r.length !== cols)) return err('unevenRows');
+      if (grid.some((r) => r.some(Number.isNaN))) return err('notAllNumbers');
+      return { value: grid };
+    }
+    default:
+      return err('unknownType', { type: spec.type });
+  }
+}
+
+// typed value -> hash text
+export function formatValue(spec, value) {
+  switch (spec.type) {
+    case 'int':
+    case 'float':
+      return String(value);
+    case 'bool':
+      return value ? '1' : '0';
+    case 'enum':
+      return value;
+    case 'string':
+      return encodeURIComponent(value);
+    case 'list':
+      if (spec.item === 'bool') return value.map((b) => (b ? '1' : '0')).join(',');
+      if (spec.item === 'float') return value.map(String).join(',');
+      return value.map((s) => encodeURIComponent(s)).join(',');
+    case 'matrix':
+      return value.map((r) => r.map(String).join(',')).join(';');
+    default:
+      return '';
+  }
+}
+
+function equal(a, b) {
+  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => equal(x, b[i]));
+  return a === b;
+}
+
+// ---- the whole hash ---------------------------------------------------------------------
+
+// hash ("#a=1&b=2" or "a=1&b=2") -> { state, problems: [{ key, value, reason: { code, params }, kept }] }
+// (kept: the value was used, cut to fit; otherwise the default is used).
+// `base` overrides the schema defaults (e.g. lang from the browser).
+export function parseHash(hash, schema, base = {}) {
+  const state = defaults(schema, base);
+  const problems = [];
+  const text = (hash || '').replace(/^#/, '');
+  if (text === '') return { state, problems };
+  for (const pair of text.split('&')) {
+    if (pair === '') continue;
+    const eq = pair.indexOf('=');
+    const key = eq < 0 ? pair : pair.slice(0, eq);
+    const raw = eq < 0 ? '' : pair.slice(eq + 1);
+    const spec = Object.hasOwn(schema, key) ? schema[key] : null;
+    if (!spec) {
+      problems.push({ key, value: raw, reason: { code: 'unknownField', params: {} } });
+      continue;
+    }
+    let textValue = raw;
+    // Lists and matrices decode item by item (an item may contain an escaped comma).
+    if (spec.type !== 'list' && spec.type !== 'matrix') {
+      try { textValue = decodeURIComponent(raw); } catch {
+        problems.push({ key, value: raw, reason: { code: 'badEscape', params: {} } });
+        continue;
+      }
+    }
+    const r = parseValue(spec, textValue);
+    if (r.error) problems.push({ key, value: raw, reason: r.error });
+    else {
+      state[key] = r.value;
+      if (r.warning) problems.push({ key, value: raw, reason: r.warning, kept: true });
+    }
+  }
+  return { state, problems };
+}
+
+// state -> hash text (without '#'): lesson, lang and the fields that differ from the defaults,
+// in schema order.
+// `base` must be the same overrides given to parseHash.
+export function serializeHash(state, schema, base = {}) {
+  const d = defaults(schema, base);
+  const parts = [];
+  for (const [name, spec] of Object.entries(schema)) {
+    if (name === 'lesson' || name === 'lang' || !equal(state[name], d[name])) parts.push(`${name}=${formatValue(spec, state[name])}`);
+  }
+  return parts.join('&');
+}
+
+// Checks a patch against the schema before it is applied: { ok: true } or
+// { ok: false, errors: [{ key, code, params }] }. A value that would have to be cut is refused.
+export function validatePatch(patch, schema) {
+  const errors = [];
+  for (const [name, value] of Object.entries(patch)) {
+    const spec = Object.hasOwn(schema, name) ? schema[name] : null;
+    if (!spec) { errors.push({ key: name, code: 'unknownField', params: {} }); continue; }
+    const r = parseValue(spec, typeof value === 'string' && spec.type === 'string' ? value : formatValue(spec, value));
+    const bad = r.error || r.warning;
+    if (bad) errors.push({ key: name, ...bad });
+  }
+  return errors.length ? { ok: false, errors } : { ok: true };
+}

@@ -1,0 +1,152 @@
+// A Web Worker that trains the playground's models (trainEngine.trainer, engine-train.js) off the page's thread, so
+// training never blocks the page. It keeps one or two trainers (a run and, side by side, its
+// twin with one switch flipped) and trains them in small chunks, reporting after each.
+//
+// page -> worker   { type: 'load', simd }                               load the engine
+//                  { type: 'reset', id, runs: { main: config, twin?: config } }
+//                                                                        new trainers (step 0)
+//                  { type: 'train', id, until, chunk }                   train every run to step `until`
+//                                                                        (Infinity: until paused)
+//                  { type: 'pause', id }                                 stop after the current chunk
+//                  { type: 'inspect', id, run, tokens }                  every head on your own tokens
+// worker -> page   { type: 'ready' }
+//                  { type: 'report', id, runs: { name: report }, training }  after reset and each chunk
+//                  { type: 'paused', id, steps: { name: step } }             after a pause
+//                  { type: 'inspected', id, result } | { type: 'error', id, message, name }
+//
+// A report: { step, losses, accuracies (the steps since the last report), evalLoss, evalAccuracy
+// (held-out batch), probe: { tokens, targets, predictions, patterns }, stepsPerSecond }.
+// Also runs under Node's worker_threads (for the tests), where the port is parentPort.
+
+import { loadTrainEngine } from '../engine/train-api.js';
+
+function openPort() {
+  if (typeof self !== 'undefined' && typeof self.postMessage === 'function') {
+    return { post: (m) => self.postMessage(m), listen: (f) => self.addEventListener('message', (e) => f(e.data)) };
+  }
+  const { parentPort } = process.getBuiltinModule('worker_threads');
+  return { post: (m) => parentPort.postMessage(m), listen: (f) => parentPort.on('message', f) };
+}
+
+const port = openPort();
+let engine = null;
+let runs = new Map();  // name -> trainer
+const steps = new Map();  // name -> the steps its trainer has taken
+let session = 0;       // the id of the current reset; older messages are ignored
+let training = null;   // the id of the train request running now
+const now = () => (typeof performance !== 'undefined' ? performance.now() : Date.now());
+const pauseForMessages = () => new Promise((resolve) => setTimeout(resolve, 0));
+const failure = (id, e) => ({ type: 'error', id, message: e && e.message ? e.message : String(e), name: (e && e.name) || 'Error' });
+
+function report(t, r, ms) {
+  const e = t.evaluate();
+  return {
+    step: r.step,
+    losses: r.losses, accuracies: r.accuracies,
+    evalLoss: e.loss, evalAccuracy: e.accuracy,
+    probe: t.probe(),
+    stepsPerSecond: ms > 0 ? (r.losses.length * 1000) / ms : 0,
+  };
+}
+
+function deleteRuns() {
+  for (const t of runs.values()) t.delete();
+  runs = new Map();
+  steps.clear();
+}
+
+async function reset({ id, runs: configs }) {
+  session = id;
+  training = null;
+  deleteRuns();
+  try {
+    for (const [name, config] of Object.entries(configs)) {
+      runs.set(name, engine.trainer(config));
+      steps.set(name, 0);
+    }
+    const out = {};
+    for (const [name, t] of runs) out[name] = report(t, { step: 0, losses: new Float32Array(0), accuracies: new Float32Array(0) }, 0);
+    port.post({ type: 'report', id, runs: out, training: false });
+  } catch (e) {
+    deleteRuns();
+    port.post(failure(id, e));
+  }
+}
+
+async function train({ id, until, chunk }) {
+  if (id !== session || !runs.size) return;
+  const me = {};
+  training = me;
+  try {
+    for (;;) {
+      const out = {};
+      for (const [name, t] of runs) {
+        const n = Math.min(chunk, until - (steps.get(name) ?? 0));
+        if (n <= 0) continue;
+        const t0 = now();
+        const r = t.step(n);
+        const ms = now() - t0;
+        steps.set(name, r.step);
+        out[name] = report(t, r, ms);
+      }
+      const finished = [...steps.values()].every((n) => n >= until);
+      port.post({ type: 'report', id, runs: out, training: !finished && training === me });
+      if (finished) break;
+      await pauseForMessages();
+      if (training !== me || id !== session) return;
+    }
+  } catch (e) {
+    port.post(failure(id, e));
+  }
+  if (training === me) training = null;
+}
+
+function inspect({ id, run, tokens }) {
+  const t = runs.get(run);
+  if (!t) {
+    port.post(failure(id, new Error(`no run '${run}'`)));
+    return;
+  }
+  try {
+    port.post({ type: 'inspected', id, result: t.run(tokens) });
+  } catch (e) {
+    port.post(failure(id, e));
+  }
+}
+
+async function load({ simd }) {
+  try {
+    engine = await loadTrainEngine(typeof simd === 'boolean' ? { simd } : undefined);
+    port.post({ type: 'ready' });
+  } catch (e) {
+    port.post(failure(null, e));
+  }
+}
+
+// Stops training after the current chunk (messages only arrive between chunks, so every report
+// of the run has been sent) and says where each run stands.
+function pause({ id }) {
+  if (id !== session) return;
+  training = null;
+  port.post({ type: 'paused', id, steps: Object.fromEntries(steps) });
+}
+
+let loaded = null;  // the engine's loading; every other message waits for it, in order
+port.listen((m) => {
+  if (m === null || typeof m !== 'object') return;
+  if (m.type === 'load') {
+    loaded = load(m);
+    return;
+  }
+  if (!loaded) {
+    port.post(failure(m.id ?? null, new Error('the engine is not loaded yet')));
+    return;
+  }
+  loaded.then(() => {
+    if (!engine) port.post(failure(m.id ?? null, new Error('the engine could not be loaded')));
+    else if (m.type === 'reset') reset(m);
+    else if (m.type === 'train') train(m);
+    else if (m.type === 'pause') pause(m);
+    else if (m.type === 'inspect') inspect(m);
+  });
+});

@@ -1,0 +1,75 @@
+// A Web Worker that runs the √d_k lab's long jobs (variance-jobs.js) off the page's thread.
+//
+// page -> worker   { type: 'load', simd }                             load the engine
+//                  { type: 'run', id, simd, job: { kind, args } }     start a job
+//                  { type: 'cancel', id }                             stop it after the current chunk
+// worker -> page   { type: 'ready' }                                  the engine is loaded
+//                  { type: 'progress', id, done, total, partial }     after every chunk
+//                  { type: 'done', id, result } | { type: 'cancelled', id }
+//                  | { type: 'error', id, message, name, code }
+//
+// A new 'run' of the same kind supersedes the older one, so a moving slider never queues work.
+// A job is checked before any work (variance-jobs.js checkJob); a message that is not a job is
+// answered with an error when it has an id, and ignored otherwise. The page's client
+// (variance-client.js) replaces this worker if it stops answering.
+// Also runs under Node's worker_threads (for the tests), where the port is parentPort.
+
+import { loadEngine } from '../engine/api.js';
+import { checkJob, runJob, yieldToEvents } from './variance-jobs.js';
+
+function openPort() {
+  if (typeof self !== 'undefined' && typeof self.postMessage === 'function') {
+    return { post: (m) => self.postMessage(m), listen: (f) => self.addEventListener('message', (e) => f(e.data)) };
+  }
+  const { parentPort } = process.getBuiltinModule('worker_threads');
+  return { post: (m) => parentPort.postMessage(m), listen: (f) => parentPort.on('message', f) };
+}
+
+const port = openPort();
+const cancelled = new Set();   // ids asked to stop
+const latest = new Map();      // kind -> id of its newest job
+
+const failure = (id, e) => ({ type: 'error', id, message: e && e.message ? e.message : String(e), name: (e && e.name) || 'Error', code: e && e.code });
+
+async function run({ id, simd, job }) {
+  try {
+    checkJob(job);
+  } catch (e) {
+    port.post(failure(id, e));
+    return;
+  }
+  const older = latest.get(job.kind);
+  if (older !== undefined) cancelled.add(older);
+  latest.set(job.kind, id);
+  const hooks = {
+    cancelled: () => cancelled.has(id),
+    progress: (done, total, partial) => port.post({ type: 'progress', id, done, total, partial }),
+    pause: yieldToEvents,
+  };
+  try {
+    const engine = await loadEngine(typeof simd === 'boolean' ? { simd } : undefined);
+    const result = await runJob(engine, job, hooks);
+    port.post(result === null ? { type: 'cancelled', id } : { type: 'done', id, result });
+  } catch (e) {
+    port.post(failure(id, e));
+  } finally {
+    cancelled.delete(id);
+    if (latest.get(job.kind) === id) latest.delete(job.kind);
+  }
+}
+
+async function load({ simd }) {
+  try {
+    await loadEngine(typeof simd === 'boolean' ? { simd } : undefined);
+    port.post({ type: 'ready' });
+  } catch (e) {
+    port.post(failure(null, e));  // no 'ready': the page's watchdog replaces this worker
+  }
+}
+
+port.listen((m) => {
+  if (m === null || typeof m !== 'object') return;
+  if (m.type === 'load') load(m);
+  else if (m.type === 'run') run(m);
+  else if (m.type === 'cancel') cancelled.add(m.id);
+});
