@@ -19,18 +19,32 @@ import { chromium } from 'playwright-core';
 import { serveDist, ROOT } from './serve-dist.mjs';
 
 const args = process.argv.slice(2);
-const opt = (name, fallback) => { const k = args.indexOf(name); return k >= 0 ? args[k + 1] : fallback; };
+const opt = (name, fallback) => {
+  const k = args.indexOf(name);
+  return k >= 0 ? args[k + 1] : fallback;
+};
 const RUNS = Number(opt('--runs', '5'));
 const HASH = opt('--hash', 'lesson=pipeline'); // the first lesson that draws a heatmap
 const DIST = path.resolve(opt('--dist', path.join(ROOT, 'dist')));
 const PREFIX = opt('--prefix', '/courses/nlp/lab/');
 const BASELINE = opt('--baseline', '');
 const BASELINE_PREFIX = opt('--baseline-prefix', PREFIX);
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 const kb = (n) => (n / 1024).toFixed(1);
-const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2; };
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
 
 async function once(browser, url) {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } }); // its own, empty cache
@@ -40,37 +54,65 @@ async function once(browser, url) {
   await cdp.send('Network.setCacheDisabled', { cacheDisabled: false });
   const requests = new Map(); // requestId -> { url, type, bytes, done }
   let lastActivity = Date.now();
-  cdp.on('Network.requestWillBeSent', (e) => { requests.set(e.requestId, { url: e.request.url, type: e.type, bytes: 0, done: false }); lastActivity = Date.now(); });
-  cdp.on('Network.loadingFinished', (e) => { const r = requests.get(e.requestId); if (r) { r.bytes = e.encodedDataLength; r.done = true; } lastActivity = Date.now(); });
-  cdp.on('Network.loadingFailed', (e) => { const r = requests.get(e.requestId); if (r) r.done = true; lastActivity = Date.now(); });
+  cdp.on('Network.requestWillBeSent', (e) => {
+    requests.set(e.requestId, { url: e.request.url, type: e.type, bytes: 0, done: false });
+    lastActivity = Date.now();
+  });
+  cdp.on('Network.loadingFinished', (e) => {
+    const r = requests.get(e.requestId);
+    if (r) {
+      r.bytes = e.encodedDataLength;
+      r.done = true;
+    }
+    lastActivity = Date.now();
+  });
+  cdp.on('Network.loadingFailed', (e) => {
+    const r = requests.get(e.requestId);
+    if (r) r.done = true;
+    lastActivity = Date.now();
+  });
   await page.goto(url);
   await page.waitForFunction(() => document.documentElement.dataset.ready === 'true', null, { timeout: 60000 });
   await page.evaluate(() => document.fonts.ready);
-  while (Date.now() - lastActivity < 500 || [...requests.values()].some((r) => !r.done)) await new Promise((r) => setTimeout(r, 100));
+  while (Date.now() - lastActivity < 500 || [...requests.values()].some((r) => !r.done))
+    await new Promise((r) => setTimeout(r, 100));
   // NaN on a lesson whose first step draws no heatmap (the start page, Why attention)
-  const firstHeatmap = await page.evaluate(() => performance.getEntriesByName('attn-first-heatmap')[0]?.startTime ?? NaN);
+  const firstHeatmap = await page.evaluate(
+    () => performance.getEntriesByName('attn-first-heatmap')[0]?.startTime ?? NaN,
+  );
   const list = [...requests.values()].filter((r) => !r.url.startsWith('data:'));
   await context.close();
   return { firstHeatmap, bytes: list.reduce((s, r) => s + r.bytes, 0), list };
 }
 
 function report(name, runs) {
-  const bytes = runs.map((r) => r.bytes), times = runs.map((r) => r.firstHeatmap);
+  const bytes = runs.map((r) => r.bytes),
+    times = runs.map((r) => r.firstHeatmap);
   const last = runs[runs.length - 1];
-  console.log(`${name} transferred: ${kb(median(bytes))} KB median in ${last.list.length} requests (runs: ${bytes.map(kb).join(', ')} KB); target <= 200 KB`);
+  console.log(
+    `${name} transferred: ${kb(median(bytes))} KB median in ${last.list.length} requests (runs: ${bytes.map(kb).join(', ')} KB); target <= 200 KB`,
+  );
   if (times.some(Number.isNaN)) console.log(`${name} first heatmap: none (this step draws no heatmap)`);
-  else console.log(`${name} first heatmap: ${median(times).toFixed(0)} ms median after navigation (runs: ${times.map((t) => t.toFixed(0)).join(', ')} ms); target <= 600 ms`);
+  else
+    console.log(
+      `${name} first heatmap: ${median(times).toFixed(0)} ms median after navigation (runs: ${times.map((t) => t.toFixed(0)).join(', ')} ms); target <= 600 ms`,
+    );
   return { bytes: median(bytes), time: median(times) };
 }
 
 const server = await serveDist({ dir: DIST, prefix: PREFIX });
 const base = BASELINE ? await serveDist({ dir: path.resolve(BASELINE), prefix: BASELINE_PREFIX }) : null;
-const browser = await chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', args: ARGS, headless: true });
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+  args: ARGS,
+  headless: true,
+});
 try {
   const url = server.url + (HASH ? '#' + HASH : '');
   const baseUrl = base ? base.url + (HASH ? '#' + HASH : '') : '';
   console.log(`first lesson: ${url} (gzip, cold cache, ${RUNS} runs)${base ? `, side by side with ${baseUrl}` : ''}`);
-  const runs = [], baseRuns = [];
+  const runs = [],
+    baseRuns = [];
   for (let k = 0; k < RUNS; k++) {
     if (base) baseRuns.push(await once(browser, baseUrl));
     runs.push(await once(browser, url));
@@ -78,13 +120,17 @@ try {
   const last = runs[runs.length - 1];
   console.log('\nrequests (last run):');
   for (const r of [...last.list].sort((a, b) => b.bytes - a.bytes)) {
-    console.log(`  ${kb(r.bytes).padStart(7)} KB  ${r.type.padEnd(10)} ${decodeURIComponent(new URL(r.url).pathname).split('/').pop() || '(page)'}`);
+    console.log(
+      `  ${kb(r.bytes).padStart(7)} KB  ${r.type.padEnd(10)} ${decodeURIComponent(new URL(r.url).pathname).split('/').pop() || '(page)'}`,
+    );
   }
   console.log('');
   const now = report(base ? 'this build:' : '', runs);
   if (base) {
     const was = report('baseline:  ', baseRuns);
-    console.log(`ratio (this / baseline): transfer ${(now.bytes / was.bytes).toFixed(2)}, first heatmap ${(now.time / was.time).toFixed(2)}`);
+    console.log(
+      `ratio (this / baseline): transfer ${(now.bytes / was.bytes).toFixed(2)}, first heatmap ${(now.time / was.time).toFixed(2)}`,
+    );
   }
 } finally {
   await browser.close();

@@ -48,6 +48,8 @@ if (process.argv.includes('--json')) {
   }
   for (const r of rows.filter((x) => x.shippedGlue)) {
     const g = r.shippedGlue;
-    console.log(`${r.name} as dist/ ships it: glue ${g.raw} raw / ${g.gzip} gz (minified), wasm + glue ${r.shippedGzip} gz = ${kb(r.shippedGzip)} KB`);
+    console.log(
+      `${r.name} as dist/ ships it: glue ${g.raw} raw / ${g.gzip} gz (minified), wasm + glue ${r.shippedGzip} gz = ${kb(r.shippedGzip)} KB`,
+    );
   }
 }

@@ -35,25 +35,46 @@ export const MIME = {
 const COMPRESS = new Set(['.html', '.js', '.mjs', '.css', '.json', '.webmanifest', '.wasm', '.svg', '.txt']);
 
 // extra: { 'relative/path.html': 'text' }, files served as if they were in the folder (test pages).
-export async function serveDist({ dir = path.join(ROOT, 'dist'), prefix = '/', headers = {}, port = 0, host = '127.0.0.1', extra = {} } = {}) {
-  if (!prefix.startsWith('/') || !prefix.endsWith('/')) throw new Error(`prefix must start and end with "/": ${prefix}`);
+export async function serveDist({
+  dir = path.join(ROOT, 'dist'),
+  prefix = '/',
+  headers = {},
+  port = 0,
+  host = '127.0.0.1',
+  extra = {},
+} = {}) {
+  if (!prefix.startsWith('/') || !prefix.endsWith('/'))
+    throw new Error(`prefix must start and end with "/": ${prefix}`);
   const root = path.resolve(dir);
-  if (!fs.existsSync(path.join(root, 'index.html'))) throw new Error(`${root}/index.html not found: build the page first (npm run build)`);
+  if (!fs.existsSync(path.join(root, 'index.html')))
+    throw new Error(`${root}/index.html not found: build the page first (npm run build)`);
   const gzipped = new Map(); // file -> gzip bytes (the folder does not change while served)
-  const hits = new Map();    // path inside the folder -> requests served
+  const hits = new Map(); // path inside the folder -> requests served
 
   const server = http.createServer((req, res) => {
     const url = new URL(req.url, 'http://x');
     let pathname;
-    try { pathname = decodeURIComponent(url.pathname); } catch { pathname = ''; }
-    if (!pathname.startsWith(prefix)) { res.writeHead(404).end('not found'); return; }
+    try {
+      pathname = decodeURIComponent(url.pathname);
+    } catch {
+      pathname = '';
+    }
+    if (!pathname.startsWith(prefix)) {
+      res.writeHead(404).end('not found');
+      return;
+    }
     let rel = pathname.slice(prefix.length);
     if (rel === '' || rel.endsWith('/')) rel += 'index.html';
     hits.set(rel, (hits.get(rel) || 0) + 1);
     const file = path.resolve(root, rel);
     if (Object.hasOwn(extra, rel)) {
       const body = Buffer.from(extra[rel]);
-      res.writeHead(200, { 'content-type': MIME[path.extname(rel)] || 'text/plain', 'cache-control': 'no-cache', 'content-length': String(body.length), ...headers });
+      res.writeHead(200, {
+        'content-type': MIME[path.extname(rel)] || 'text/plain',
+        'cache-control': 'no-cache',
+        'content-length': String(body.length),
+        ...headers,
+      });
       res.end(req.method === 'HEAD' ? undefined : body);
       return;
     }
@@ -82,13 +103,20 @@ export async function serveDist({ dir = path.join(ROOT, 'dist'), prefix = '/', h
     origin,
     url: origin + prefix,
     hits,
-    close: () => new Promise((resolve) => { server.closeAllConnections?.(); server.close(() => resolve()); }),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections?.();
+        server.close(() => resolve());
+      }),
   };
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const args = process.argv.slice(2);
-  const opt = (name, fallback) => { const k = args.indexOf(name); return k >= 0 ? args.splice(k, 2)[1] : fallback; };
+  const opt = (name, fallback) => {
+    const k = args.indexOf(name);
+    return k >= 0 ? args.splice(k, 2)[1] : fallback;
+  };
   const prefix = opt('--prefix', '/');
   const port = Number(opt('--port', '8080'));
   const dir = args[0] ? path.resolve(args[0]) : path.join(ROOT, 'dist');

@@ -17,8 +17,12 @@ import { start, ROOT } from './harness.js';
 const AXE = fs.readFileSync(path.join(ROOT, 'node_modules/axe-core/axe.min.js'), 'utf8');
 
 let lab;
-before(async () => { lab = await start(); });
-after(async () => { await lab?.close(); });
+before(async () => {
+  lab = await start();
+});
+after(async () => {
+  await lab?.close();
+});
 
 // Two animation frames: whatever the last state change scheduled has been drawn.
 const settle = (page) => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
@@ -27,13 +31,25 @@ const settle = (page) => page.evaluate(() => new Promise((r) => requestAnimation
 // load on first use, so the hash alone says nothing yet. A navigation that does not land is a
 // failure (hash navigation: hash-navigation.test.js).
 async function go(page, lesson, stage, lang) {
-  await page.evaluate((h) => { location.hash = h; }, `lesson=${lesson}${stage ? `&stage=${stage}` : ''}&lang=${lang}`);
-  const there = ([l, st]) => document.querySelector(`article.chapter-${l}`)
-    && (!st || document.querySelector(`.stepper .step[aria-current="step"][data-stage="${st}"]`));
+  await page.evaluate(
+    (h) => {
+      location.hash = h;
+    },
+    `lesson=${lesson}${stage ? `&stage=${stage}` : ''}&lang=${lang}`,
+  );
+  const there = ([l, st]) =>
+    document.querySelector(`article.chapter-${l}`) &&
+    (!st || document.querySelector(`.stepper .step[aria-current="step"][data-stage="${st}"]`));
   // Polled on a timer, not on animation frames, which a busy headless page may not produce.
   await page.waitForFunction(there, [lesson, stage], { polling: 100, timeout: 60000 }).catch(async (e) => {
-    const seen = await page.evaluate(() => ({ hash: location.hash, lesson: window.attentionLab.state.lesson, stage: window.attentionLab.state.stage }));
-    throw new Error(`the hash navigation to ${lesson}/${stage} did not land: ${JSON.stringify(seen)} (${e.message.split('\n')[0]})`);
+    const seen = await page.evaluate(() => ({
+      hash: location.hash,
+      lesson: window.attentionLab.state.lesson,
+      stage: window.attentionLab.state.stage,
+    }));
+    throw new Error(
+      `the hash navigation to ${lesson}/${stage} did not land: ${JSON.stringify(seen)} (${e.message.split('\n')[0]})`,
+    );
   });
   await settle(page);
 }
@@ -54,7 +70,11 @@ async function openTables(page) {
 async function violations(page) {
   return page.evaluate(async () => {
     const r = await window.axe.run(document, { resultTypes: ['violations'] });
-    return r.violations.flatMap((v) => v.nodes.map((n) => `${v.id} (${v.impact}): ${n.target.join(' ')} — ${n.failureSummary.replace(/\s+/g, ' ').slice(0, 200)}`));
+    return r.violations.flatMap((v) =>
+      v.nodes.map(
+        (n) => `${v.id} (${v.impact}): ${n.target.join(' ')} — ${n.failureSummary.replace(/\s+/g, ' ').slice(0, 200)}`,
+      ),
+    );
   });
 }
 
@@ -75,7 +95,8 @@ async function layoutProblems(page) {
           r.setStart(n, m.index);
           r.setEnd(n, m.index + m[0].length);
           const lines = new Set([...r.getClientRects()].filter((b) => b.width > 0).map((b) => Math.round(b.top)));
-          if (lines.size > 1) out.push(`word broken across lines in a table: "${m[0]}" in "${cell.textContent.slice(0, 40)}"`);
+          if (lines.size > 1)
+            out.push(`word broken across lines in a table: "${m[0]}" in "${cell.textContent.slice(0, 40)}"`);
         }
       }
     }
@@ -86,14 +107,19 @@ async function layoutProblems(page) {
       const vb = svg.viewBox.baseVal;
       const scale = vb && vb.width ? svg.getBoundingClientRect().width / vb.width : 1;
       const px = parseFloat(getComputedStyle(t).fontSize) * scale;
-      if (px < 11.5) out.push(`chart text ${px.toFixed(1)} px: "${t.textContent.slice(0, 20)}" in ${svg.parentElement.className}`);
+      if (px < 11.5)
+        out.push(`chart text ${px.toFixed(1)} px: "${t.textContent.slice(0, 20)}" in ${svg.parentElement.className}`);
     }
     return [...new Set(out)];
   });
 }
 
 // English wide and Chinese narrow, with axe and the layout checks; English narrow, layout only.
-for (const [lang, width, withAxe] of [['en', 1280, true], ['zh', 360, true], ['en', 360, false]]) {
+for (const [lang, width, withAxe] of [
+  ['en', 1280, true],
+  ['zh', 360, true],
+  ['en', 360, false],
+]) {
   test(`${withAxe ? 'axe-core finds no violation and ' : ''}no layout problem on any step of any chapter (${lang}, ${width} px), tables open`, async () => {
     const page = await lab.open(`lang=${lang}`, { width, height: 800 });
     await page.addScriptTag({ content: AXE });
@@ -101,7 +127,8 @@ for (const [lang, width, withAxe] of [['en', 1280, true], ['zh', 360, true], ['e
     assert.ok(lessons.length >= 9, `lessons: ${lessons}`);
     const found = [];
     const layout = [];
-    let checked = 0, tables = 0;
+    let checked = 0,
+      tables = 0;
     for (const lesson of lessons) {
       await go(page, lesson, '', lang);
       const stages = await page.$$eval('.stepper button.step', (bs) => bs.map((b) => b.dataset.stage));
@@ -112,8 +139,10 @@ for (const [lang, width, withAxe] of [['en', 1280, true], ['zh', 360, true], ['e
         const opened = await openTables(page);
         if (opened) {
           tables += opened;
-          if (withAxe) for (const v of await violations(page)) found.push(`${lang} ${lesson}/${stage} (tables open): ${v}`);
-          for (const v of await layoutProblems(page)) layout.push(`${lang} ${width}px ${lesson}/${stage} (tables open): ${v}`);
+          if (withAxe)
+            for (const v of await violations(page)) found.push(`${lang} ${lesson}/${stage} (tables open): ${v}`);
+          for (const v of await layoutProblems(page))
+            layout.push(`${lang} ${width}px ${lesson}/${stage} (tables open): ${v}`);
         }
         checked++;
       }

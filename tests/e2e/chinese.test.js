@@ -9,13 +9,32 @@ import assert from 'node:assert/strict';
 import { start } from './harness.js';
 
 let lab;
-before(async () => { lab = await start(); });
-after(async () => { await lab?.close(); });
+before(async () => {
+  lab = await start();
+});
+after(async () => {
+  await lab?.close();
+});
 
 // Every chapter of the page, so a new chapter is covered too (the nav lists them all).
-const LESSONS = ['start', 'why', 'pipeline', 'masks', 'softmax', 'scaling', 'score-functions', 'multihead', 'position', 'long', 'debug', 'practice', 'playground'];
+const LESSONS = [
+  'start',
+  'why',
+  'pipeline',
+  'masks',
+  'softmax',
+  'scaling',
+  'score-functions',
+  'multihead',
+  'position',
+  'long',
+  'debug',
+  'practice',
+  'playground',
+];
 // Lower-case English words that only an untranslated sentence or label would bring.
-const ENGLISH = /\b(the|and|of|is|are|to|with|for|this|that|show|hide|table|heatmap|arrow|selects?|typed|otherwise|if|rows?|columns?|weights?|scores?|queries|keys|fullyMaskedRows)\b/;
+const ENGLISH =
+  /\b(the|and|of|is|are|to|with|for|this|that|show|hide|table|heatmap|arrow|selects?|typed|otherwise|if|rows?|columns?|weights?|scores?|queries|keys|fullyMaskedRows)\b/;
 // Half-width punctuation right after a Chinese character (a colon or an opening parenthesis).
 const HALF_WIDTH = /[\u4e00-\u9fff][:(]|[:(][\u4e00-\u9fff]/;
 
@@ -50,9 +69,17 @@ for (const lesson of LESSONS) {
       const { text, attrs } = await wordsOnScreen(page);
       for (const t of [text, ...attrs]) {
         const m = ENGLISH.exec(t);
-        assert.equal(m, null, `${lesson}/${stage}: English “${m?.[0]}” in: ${m ? t.slice(Math.max(0, m.index - 60), m.index + 60) : ''}`);
+        assert.equal(
+          m,
+          null,
+          `${lesson}/${stage}: English “${m?.[0]}” in: ${m ? t.slice(Math.max(0, m.index - 60), m.index + 60) : ''}`,
+        );
         const p = HALF_WIDTH.exec(t);
-        assert.equal(p, null, `${lesson}/${stage}: half-width punctuation “${p?.[0]}” in: ${p ? t.slice(Math.max(0, p.index - 40), p.index + 40) : ''}`);
+        assert.equal(
+          p,
+          null,
+          `${lesson}/${stage}: half-width punctuation “${p?.[0]}” in: ${p ? t.slice(Math.max(0, p.index - 40), p.index + 40) : ''}`,
+        );
       }
       for (const plot of await page.$$eval('.hm-plot', (ps) => ps.map((p) => p.getAttribute('aria-roledescription')))) {
         assert.equal(plot, '热力图', `${lesson}/${stage}: heatmap description`);
@@ -65,6 +92,9 @@ for (const lesson of LESSONS) {
 
 test('the list above covers every chapter the page offers', async () => {
   const page = await lab.open('lang=zh');
-  assert.deepEqual((await page.$$eval('#chapter-nav button', (bs) => bs.map((b) => b.dataset.lesson))).sort(), [...LESSONS].sort());
+  assert.deepEqual(
+    (await page.$$eval('#chapter-nav button', (bs) => bs.map((b) => b.dataset.lesson))).sort(),
+    [...LESSONS].sort(),
+  );
   await page.close();
 });

@@ -7,12 +7,21 @@ import { start } from './harness.js';
 export const POLICY = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'";
 
 let lab;
-before(async () => { lab = await start({ headers: { 'content-security-policy': POLICY } }); });
-after(async () => { await lab?.close(); });
+before(async () => {
+  lab = await start({ headers: { 'content-security-policy': POLICY } });
+});
+after(async () => {
+  await lab?.close();
+});
 
 test('no CSP violation on any chapter, in either language, while drawing formulas and heatmaps', async () => {
-  const stages = ['lesson=why&stage=self-cross', 'lesson=pipeline&stage=weights', 'lesson=masks&stage=causal&causal=1',
-    'lesson=softmax&stage=overflow&smShift=100', 'lesson=scaling&stage=variance&labSamples=2000'];
+  const stages = [
+    'lesson=why&stage=self-cross',
+    'lesson=pipeline&stage=weights',
+    'lesson=masks&stage=causal&causal=1',
+    'lesson=softmax&stage=overflow&smShift=100',
+    'lesson=scaling&stage=variance&labSamples=2000',
+  ];
   // Every other chapter of the page (chapters added later included), at its first step.
   const probe = await lab.open('');
   const lessons = await probe.evaluate(() => window.attentionLab.schema.lesson.values);
@@ -24,7 +33,9 @@ test('no CSP violation on any chapter, in either language, while drawing formula
       const context = await lab.browser.newContext({ viewport: { width: 1280, height: 900 }, serviceWorkers: 'block' });
       const page = await context.newPage();
       page.errors = [];
-      page.on('console', (msg) => { if (msg.type() === 'error') page.errors.push(msg.text()); });
+      page.on('console', (msg) => {
+        if (msg.type() === 'error') page.errors.push(msg.text());
+      });
       page.on('pageerror', (e) => page.errors.push(String(e)));
       // Listen before anything loads: the favicon and the fonts are fetched early.
       await page.addInitScript(() => {
@@ -55,9 +66,18 @@ test('the favicon and the formula fonts are files, not data: URLs', async () => 
   assert.ok(!icon.startsWith('data:'), icon);
   const res = await page.request.get(new URL(icon, lab.url).href);
   assert.equal(res.status(), 200);
-  const fontUrls = await page.evaluate(() => [...document.styleSheets].flatMap((sh) => {
-    try { return [...sh.cssRules]; } catch { return []; }
-  }).filter((r) => r instanceof CSSFontFaceRule).map((r) => r.style.getPropertyValue('src')));
+  const fontUrls = await page.evaluate(() =>
+    [...document.styleSheets]
+      .flatMap((sh) => {
+        try {
+          return [...sh.cssRules];
+        } catch {
+          return [];
+        }
+      })
+      .filter((r) => r instanceof CSSFontFaceRule)
+      .map((r) => r.style.getPropertyValue('src')),
+  );
   assert.ok(fontUrls.length > 10, `${fontUrls.length} font faces`);
   for (const src of fontUrls) assert.ok(!src.includes('data:'), src.slice(0, 80));
   await page.close();

@@ -20,13 +20,16 @@ before(async () => {
   lab = await start();
   engine = await loadEngine();
 });
-after(async () => { await lab?.close(); });
+after(async () => {
+  await lab?.close();
+});
 
 const TOKENS = ['The', 'cat', 'sat', 'on', 'a', 'mat', '<pad>', '<pad>'];
 const SEED = 42;
 
 // The example's inputs (nested rows): each token's vector for a role, queries times σ.
-const draw = (role, t, cols, scale = 1) => Array.from(engine.randomMatrix({ rows: 1, cols, seed: SEED, stream: tokenStream(role, t), scale }).data);
+const draw = (role, t, cols, scale = 1) =>
+  Array.from(engine.randomMatrix({ rows: 1, cols, seed: SEED, stream: tokenStream(role, t), scale }).data);
 function example({ dk = 16, scale = 1, tokens = TOKENS } = {}) {
   return {
     query: tokens.map((t) => draw('q', t, dk, scale)),
@@ -39,7 +42,8 @@ function example({ dk = 16, scale = 1, tokens = TOKENS } = {}) {
 
 // Numbers in a text, as the page prints them (typographic minus).
 const numbersIn = (text) => (text.replace(/\u2212/g, '-').match(/-?\d+(\.\d+)?(e-?\d+)?/g) || []).map(Number);
-const near = (got, want, digits, what) => assert.ok(Math.abs(got - want) <= 0.5 * 10 ** -digits + 1e-9, `${what}: shown ${got}, reference ${want}`);
+const near = (got, want, digits, what) =>
+  assert.ok(Math.abs(got - want) <= 0.5 * 10 ** -digits + 1e-9, `${what}: shown ${got}, reference ${want}`);
 
 async function symptomText(page) {
   return (await page.$$eval('.db-symptoms li', (lis) => lis.map((li) => li.textContent))).join('\n');
@@ -51,7 +55,10 @@ async function toggle(page, bug) {
   await page.focus(`.db-bug[data-bug="${bug}"]`);
   await page.keyboard.press('Space');
   await page.waitForFunction((b) => location.hash.includes(`dbBug=${b}`), bug);
-  await page.waitForFunction((t) => [...document.querySelectorAll('.db-symptoms li')].map((li) => li.textContent).join('\n') !== t, before);
+  await page.waitForFunction(
+    (t) => [...document.querySelectorAll('.db-symptoms li')].map((li) => li.textContent).join('\n') !== t,
+    before,
+  );
   assert.equal(await page.getAttribute(`.db-bug[data-bug="${bug}"]`, 'aria-pressed'), 'true');
 }
 
@@ -77,7 +84,10 @@ function checkSymptom(bug, text, ref, healthy, mon, monHealthy) {
       const [cols, rows] = [...text.matchAll(/[(（]([^)）]*)[)）]/g)].map((m) => numbersIn(m[1]));
       mon.colSums.forEach((x, j) => near(cols[j], x, 2, `column sum ${j}`));
       mon.rowSums.forEach((x, i) => near(rows[i], x, 2, `row sum ${i}`));
-      assert.ok(mon.rowSums.some((x) => Math.abs(x - 1) > 0.05), 'rows do not sum to 1');
+      assert.ok(
+        mon.rowSums.some((x) => Math.abs(x - 1) > 0.05),
+        'rows do not sum to 1',
+      );
       break;
     }
     case 'mask-after-softmax':
@@ -104,7 +114,11 @@ for (const lang of ['en', 'zh']) {
   test(`${lang}: every bug toggle shows the bug's weights and its symptom with the reference's numbers`, async () => {
     const page = await lab.open(`lesson=debug&lang=${lang}&stage=checklist`);
     const bugs = await page.$$eval('.db-bug', (bs) => bs.map((b) => b.dataset.bug));
-    assert.deepEqual(bugs, engine.choices.bug.filter((b) => b !== 'none'), 'the list is the engine’s');
+    assert.deepEqual(
+      bugs,
+      engine.choices.bug.filter((b) => b !== 'none'),
+      'the list is the engine’s',
+    );
     const ex = example();
     const healthy = attendRef(ex);
     assertShown((await readMap(page, '.db-map-healthy')).values, healthy.weights, 2, 'healthy weights');
@@ -134,7 +148,12 @@ test('the symptoms that need a setting: d_k 1024 saturates the missing scale, σ
   const saturated = (w) => w.filter((_, i) => i > 0).filter((r) => Math.max(...r) > 0.99).length; // row 0 has one key
   const rows = saturated(ref.weights);
   assert.ok(rows >= 5, `saturated rows: ${rows}`);
-  assert.match(await symptomText(page), new RegExp(`${rows} of 7 rows give more than 0\\.99 of their weight to one key \\(healthy: ${saturated(attendRef(ex).weights)}\\)`));
+  assert.match(
+    await symptomText(page),
+    new RegExp(
+      `${rows} of 7 rows give more than 0\\.99 of their weight to one key \\(healthy: ${saturated(attendRef(ex).weights)}\\)`,
+    ),
+  );
   assert.deepEqual(page.errors, []);
   await page.close();
   // σ from the keyboard: the naive softmax turns NaN
@@ -162,7 +181,9 @@ for (const lang of ['en', 'zh']) {
     const ref = attendWithBugRef({ ...ex, bug: 'scale-by-d-model', dModel: 1024 });
     const mon = monitorRef(ref.scaled, ref.weights, healthy.mask);
     const monHealthy = monitorRef(healthy.scaled, healthy.weights, healthy.mask);
-    const rows = await page.$$eval('.db-mon-table tbody tr', (trs) => trs.map((tr) => [...tr.cells].map((c) => c.textContent)));
+    const rows = await page.$$eval('.db-mon-table tbody tr', (trs) =>
+      trs.map((tr) => [...tr.cells].map((c) => c.textContent)),
+    );
     assert.equal(rows.length, 8);
     rows.forEach((r, i) => {
       near(Number(r[1]), healthy.entropy[i], 3, `healthy entropy ${i}`);
@@ -173,8 +194,13 @@ for (const lang of ['en', 'zh']) {
         assert.equal(r[7], lang === 'en' ? 'near uniform' : '接近均匀', `row ${i} flagged`);
       }
     });
-    const logits = await page.$$eval('.db-logit-table tbody tr', (trs) => trs.map((tr) => [...tr.cells].map((c) => c.textContent.replace('\u2212', '-'))));
-    for (const [r, m] of [[logits[0], monHealthy], [logits[1], mon]]) {
+    const logits = await page.$$eval('.db-logit-table tbody tr', (trs) =>
+      trs.map((tr) => [...tr.cells].map((c) => c.textContent.replace('\u2212', '-'))),
+    );
+    for (const [r, m] of [
+      [logits[0], monHealthy],
+      [logits[1], mon],
+    ]) {
       near(Number(r[1]), m.logitMean, 3, 'mean');
       near(Number(r[2]), m.logitStd, 3, 'std');
       near(Number(r[3]), m.logitMax, 3, 'max');
@@ -182,7 +208,10 @@ for (const lang of ['en', 'zh']) {
     assert.ok(mon.logitStd < 0.5 * monHealthy.logitStd, '√d_model flattens the logits');
     const line = await page.textContent('.db-mon-line');
     const uniform = mon.maxEntropy.filter((mx, i) => mx > 0 && ref.entropy[i] >= 0.95 * mx).length;
-    assert.match(line, lang === 'en' ? new RegExp(`Degraded: ${uniform} of 7 rows`) : new RegExp(`7 行中有 ${uniform} 行`));
+    assert.match(
+      line,
+      lang === 'en' ? new RegExp(`Degraded: ${uniform} of 7 rows`) : new RegExp(`7 行中有 ${uniform} 行`),
+    );
     assert.deepEqual(page.errors, []);
     await page.close();
   });
@@ -191,7 +220,11 @@ for (const lang of ['en', 'zh']) {
     const page = await lab.open(`lesson=debug&lang=${lang}&stage=explanation`);
     // the near-uniform row: the query of “mat” at 0.03 of its size against the keys up to “mat”
     const keys = TOKENS.slice(0, 6);
-    const flat = attendRef({ query: [draw('q', 'mat', 16, 0.03)], key: keys.map((t) => draw('k', t, 16)), value: keys.map((t) => draw('v', t, 3)) });
+    const flat = attendRef({
+      query: [draw('q', 'mat', 16, 0.03)],
+      key: keys.map((t) => draw('k', t, 16)),
+      value: keys.map((t) => draw('v', t, 3)),
+    });
     const shown = await page.$$eval('.db-flat-table tbody tr td', (tds) => tds.map((td) => Number(td.textContent)));
     assertShown([shown], flat.weights, 3, 'near-uniform row');
     const line = await page.textContent('.db-flat-line');
@@ -208,7 +241,10 @@ for (const lang of ['en', 'zh']) {
     const ob = await readMap(page, '.db-map-ob');
     assert.notDeepEqual(oa.text, ob.text);
     assertShown(oa.values, attendRef(example()).output, 2, 'output with the first values');
-    assert.match(await page.textContent('.db-same-line'), lang === 'en' ? /identical, entry for entry/ : /逐项完全相同/);
+    assert.match(
+      await page.textContent('.db-same-line'),
+      lang === 'en' ? /identical, entry for entry/ : /逐项完全相同/,
+    );
     assert.deepEqual(page.errors, []);
     await page.close();
   });
@@ -216,7 +252,11 @@ for (const lang of ['en', 'zh']) {
   test(`${lang}: the predict question on the 0 fill, answered by keyboard`, async () => {
     const page = await lab.open(`lesson=debug&lang=${lang}&stage=predict`);
     assert.equal(await page.isVisible('.db-reveal'), false, 'nothing revealed before the answer');
-    const fb = await answer(page, '[data-predict="debug/zero-fill"]', lang === 'en' ? 'some weight, as if their score were 0' : '分到一些权重');
+    const fb = await answer(
+      page,
+      '[data-predict="debug/zero-fill"]',
+      lang === 'en' ? 'some weight, as if their score were 0' : '分到一些权重',
+    );
     const ref = attendWithBugRef({ ...example(), bug: 'zero-fill' });
     const leak = ref.weights[5][6] + ref.weights[5][7];
     assert.ok(leak > 0.01);
@@ -240,7 +280,12 @@ test('an unknown bug in the link is reported and the example stays healthy', asy
 
 test('every step fits 360 px without sideways scrolling, in both languages', async () => {
   for (const lang of ['en', 'zh']) {
-    for (const [stage, extra] of [['predict', ''], ['checklist', '&dbBug=wrong-axis'], ['monitors', '&dbBug=missing-scale'], ['explanation', '']]) {
+    for (const [stage, extra] of [
+      ['predict', ''],
+      ['checklist', '&dbBug=wrong-axis'],
+      ['monitors', '&dbBug=missing-scale'],
+      ['explanation', ''],
+    ]) {
       const page = await lab.open(`lesson=debug&lang=${lang}&stage=${stage}${extra}`, { width: 360, height: 800 });
       if (stage === 'predict') await page.click('.predict-show');
       await assertNoSideScroll(page, `${lang} ${stage}`);

@@ -32,7 +32,12 @@ const PAGES = {
 
 let server, browser;
 before(async () => {
-  server = await serveDist({ dir: DIST, prefix: '/courses/nlp/lab/', headers: { 'content-security-policy': POLICY }, extra: PAGES });
+  server = await serveDist({
+    dir: DIST,
+    prefix: '/courses/nlp/lab/',
+    headers: { 'content-security-policy': POLICY },
+    extra: PAGES,
+  });
   browser = await launchBrowser();
 });
 after(async () => {
@@ -46,11 +51,15 @@ async function openPage(path, { width = 1280, height = 900, serviceWorkers = 'bl
   const context = await browser.newContext({ viewport: { width, height }, serviceWorkers });
   const page = await context.newPage();
   page.errors = [];
-  page.on('console', (m) => { if (m.type() === 'error') page.errors.push(m.text()); });
+  page.on('console', (m) => {
+    if (m.type() === 'error') page.errors.push(m.text());
+  });
   page.on('pageerror', (e) => page.errors.push(String(e)));
   await context.addInitScript(() => {
     window.__violations = [];
-    document.addEventListener('securitypolicyviolation', (e) => window.__violations.push(`${e.violatedDirective} ${e.blockedURI}`));
+    document.addEventListener('securitypolicyviolation', (e) =>
+      window.__violations.push(`${e.violatedDirective} ${e.blockedURI}`),
+    );
   });
   page.closeAll = () => context.close();
   const response = await page.goto(server.url + path);
@@ -61,14 +70,19 @@ async function openPage(path, { width = 1280, height = 900, serviceWorkers = 'bl
 // Requests the server has answered for files whose path matches re (e.g. the engine's wasm).
 const served = (re) => [...server.hits].filter(([k]) => re.test(k)).reduce((n, [, c]) => n + c, 0);
 
-const violations = async (page) => (await Promise.all(page.frames().map((f) => f.evaluate(() => window.__violations || []).catch(() => [])))).flat();
+const violations = async (page) =>
+  (await Promise.all(page.frames().map((f) => f.evaluate(() => window.__violations || []).catch(() => [])))).flat();
 
 // Waits until the element (selector) has drawn its chapter; returns its state.
 async function labReady(frameOrPage, selector = 'attention-lab') {
-  await frameOrPage.waitForFunction((sel) => {
-    const el = document.querySelector(sel);
-    return el && el.state && el.shadowRoot.querySelector('.hm-plot, .stepper');
-  }, selector, { timeout: 60000 });
+  await frameOrPage.waitForFunction(
+    (sel) => {
+      const el = document.querySelector(sel);
+      return el && el.state && el.shadowRoot.querySelector('.hm-plot, .stepper');
+    },
+    selector,
+    { timeout: 60000 },
+  );
   return frameOrPage.evaluate((sel) => document.querySelector(sel).state, selector);
 }
 
@@ -89,21 +103,34 @@ test('the example course page: prose, one element and two iframes, each on its s
   assert.deepEqual(await labReady(page).then((s) => [s.lesson, s.stage, s.hide]), ['pipeline', 'weights', ['inputs']]);
   const frames = page.locator('iframe.lab-frame');
   assert.equal(await frames.count(), 2);
-  const expected = [['masks', 'padding'], ['softmax', 'temperature']];
+  const expected = [
+    ['masks', 'padding'],
+    ['softmax', 'temperature'],
+  ];
   for (let k = 0; k < 2; k++) {
     const frame = await (await frames.nth(k).elementHandle()).contentFrame();
     const s = await labReady(frame, '#lab');
     assert.deepEqual([s.lesson, s.stage], expected[k]);
     // The frame told the page its height and stage, and the page sized the frame.
-    await page.waitForFunction((i) => {
-      const f = document.querySelectorAll('iframe.lab-frame')[i];
-      return f.dataset.stage && parseFloat(f.style.height) > 300;
-    }, k, { timeout: 30000 });
+    await page.waitForFunction(
+      (i) => {
+        const f = document.querySelectorAll('iframe.lab-frame')[i];
+        return f.dataset.stage && parseFloat(f.style.height) > 300;
+      },
+      k,
+      { timeout: 30000 },
+    );
     const { frameHeight, contentHeight } = await page.evaluate((i) => {
       const f = document.querySelectorAll('iframe.lab-frame')[i];
-      return { frameHeight: parseFloat(f.style.height), contentHeight: Math.ceil(f.contentDocument.getElementById('lab').getBoundingClientRect().height) };
+      return {
+        frameHeight: parseFloat(f.style.height),
+        contentHeight: Math.ceil(f.contentDocument.getElementById('lab').getBoundingClientRect().height),
+      };
     }, k);
-    assert.ok(Math.abs(frameHeight - contentHeight) <= 1, `frame ${k}: ${frameHeight} px for ${contentHeight} px of content`);
+    assert.ok(
+      Math.abs(frameHeight - contentHeight) <= 1,
+      `frame ${k}: ${frameHeight} px for ${contentHeight} px of content`,
+    );
   }
   // The padding frame shows the fill it uses as text although its controls are hidden.
   const masks = await (await frames.nth(0).elementHandle()).contentFrame();
@@ -111,12 +138,20 @@ test('the example course page: prose, one element and two iframes, each on its s
     const root = document.getElementById('lab').shadowRoot;
     return {
       inputsVisible: [...root.querySelectorAll('[data-group="inputs"]')].some((el) => el.offsetParent !== null),
-      values: [...root.querySelectorAll('.hidden-values')].filter((el) => el.offsetParent !== null).map((el) => el.textContent),
+      values: [...root.querySelectorAll('.hidden-values')]
+        .filter((el) => el.offsetParent !== null)
+        .map((el) => el.textContent),
     };
   });
   assert.equal(shown.inputsVisible, false);
-  assert.ok(shown.values.some((t) => /Fill value for blocked scores: 0/.test(t)), shown.values.join(' | '));
-  assert.ok(shown.values.some((t) => /“老鼠” as padding: on/.test(t)), shown.values.join(' | '));
+  assert.ok(
+    shown.values.some((t) => /Fill value for blocked scores: 0/.test(t)),
+    shown.values.join(' | '),
+  );
+  assert.ok(
+    shown.values.some((t) => /“老鼠” as padding: on/.test(t)),
+    shown.values.join(' | '),
+  );
   assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= 1280));
   assert.deepEqual(await violations(page), []);
   assert.deepEqual(page.errors, []);
@@ -129,9 +164,13 @@ test('an iframe deep link lands on the stage with the controls hidden, and repor
   await page.evaluate(() => {
     window.__got = [];
     window.addEventListener('message', (e) => window.__got.push(e.data));
-    document.getElementById('f1').src = document.getElementById('f1').src.replace('stage=padding', 'stage=causal&hide=inputs,stepper&causal=1');
+    document.getElementById('f1').src = document
+      .getElementById('f1')
+      .src.replace('stage=padding', 'stage=causal&hide=inputs,stepper&causal=1');
   });
-  await page.waitForFunction(() => window.__got.some((m) => m.type === 'stage' && m.stage === 'causal'), null, { timeout: 60000 });
+  await page.waitForFunction(() => window.__got.some((m) => m.type === 'stage' && m.stage === 'causal'), null, {
+    timeout: 60000,
+  });
   const f1 = page.frame({ url: /embed\.html#lesson=masks/ });
   const s = await labReady(f1, '#lab');
   assert.deepEqual([s.lesson, s.stage, s.causal, s.hide], ['masks', 'causal', true, ['inputs', 'stepper']]);
@@ -151,7 +190,11 @@ test('an iframe deep link lands on the stage with the controls hidden, and repor
   assert.equal(view.inputs, false);
   assert.match(view.hash, /stage=causal/);
   const got = await page.evaluate(() => window.__got);
-  for (const m of got) assert.deepEqual(Object.keys(m).sort(), m.type === 'height' ? ['height', 'source', 'type', 'version'] : ['lesson', 'source', 'stage', 'type', 'version']);
+  for (const m of got)
+    assert.deepEqual(
+      Object.keys(m).sort(),
+      m.type === 'height' ? ['height', 'source', 'type', 'version'] : ['lesson', 'source', 'stage', 'type', 'version'],
+    );
   assert.ok(got.some((m) => m.type === 'height' && m.height > 100));
   assert.deepEqual(await violations(page), []);
   assert.deepEqual(page.errors, []);
@@ -163,17 +206,26 @@ test('a hash navigation in the frame wins over a rewrite of the state before it 
   await labReady(page, '#lab');
   // the masks chapter's code is held at the network, so the navigation is certainly still loading
   let release;
-  const released = new Promise((r) => { release = r; });
-  await page.route(/\/assets\/masks-[\w-]+\.js$/, async (route) => { await released; await route.continue(); });
+  const released = new Promise((r) => {
+    release = r;
+  });
+  await page.route(/\/assets\/masks-[\w-]+\.js$/, async (route) => {
+    await released;
+    await route.continue();
+  });
   const during = await page.evaluate(async () => {
-    document.getElementById('lab').set({ temperature: 2 });  // its hash is written up to 200 ms later
+    document.getElementById('lab').set({ temperature: 2 }); // its hash is written up to 200 ms later
     location.hash = '#lesson=masks&stage=padding';
     await new Promise((r) => setTimeout(r, 1000));
     return location.hash;
   });
   assert.equal(during, '#lesson=masks&stage=padding');
   release();
-  await page.waitForFunction(() => document.getElementById('lab').state?.lesson === 'masks' && /lesson=masks/.test(location.hash), null, { timeout: 60000 });
+  await page.waitForFunction(
+    () => document.getElementById('lab').state?.lesson === 'masks' && /lesson=masks/.test(location.hash),
+    null,
+    { timeout: 60000 },
+  );
   const s = await labReady(page, '#lab');
   assert.deepEqual([s.lesson, s.stage], ['masks', 'padding']);
   assert.match(await page.evaluate(() => location.hash), /stage=padding/);
@@ -183,26 +235,51 @@ test('a hash navigation in the frame wins over a rewrite of the state before it 
 
 test('hostile postMessage payloads are ignored; a valid one from the parent is applied, the same from a sibling frame is not', async () => {
   const page = await openPage('test/frames.html');
-  await page.waitForFunction(() => [...document.querySelectorAll('iframe')].every((f) => f.contentDocument?.getElementById('lab')?.state), null, { timeout: 60000 });
+  await page.waitForFunction(
+    () => [...document.querySelectorAll('iframe')].every((f) => f.contentDocument?.getElementById('lab')?.state),
+    null,
+    { timeout: 60000 },
+  );
   const f1 = page.frame({ url: /lesson=masks/ });
   await labReady(f1, '#lab');
   const before = await f1.evaluate(() => JSON.stringify(document.getElementById('lab').state));
   await page.evaluate(() => {
     const w = document.getElementById('f1').contentWindow;
     const host = 'attention-lab-host';
-    const payloads = [null, 1, 'set stage=causal', [host], { source: host }, { type: 'set', state: { stage: 'causal' } },
-      { source: host, type: 'set', state: { stage: 'weights' } }, { source: host, type: 'set', state: { lesson: 'nope' } },
-      { source: host, type: 'set', state: { seed: '7' } }, { source: host, type: 'set', state: { hide: 'inputs' } },
-      { source: host, type: 'set', state: { stage: 'causal' }, extra: true }, { source: host, type: 'set', state: { stage: 'causal', evil: 1 } },
-      { source: host, type: 'set', state: { queryTokens: Array(5000).fill('x') } }, { source: host, type: 'set', state: { temperature: -1 } },
-      { source: host, type: 'set', state: JSON.parse('{"__proto__": {"stage": "causal"}}') }, { source: host, type: 'eval', code: 'alert(1)' }];
+    const payloads = [
+      null,
+      1,
+      'set stage=causal',
+      [host],
+      { source: host },
+      { type: 'set', state: { stage: 'causal' } },
+      { source: host, type: 'set', state: { stage: 'weights' } },
+      { source: host, type: 'set', state: { lesson: 'nope' } },
+      { source: host, type: 'set', state: { seed: '7' } },
+      { source: host, type: 'set', state: { hide: 'inputs' } },
+      { source: host, type: 'set', state: { stage: 'causal' }, extra: true },
+      { source: host, type: 'set', state: { stage: 'causal', evil: 1 } },
+      { source: host, type: 'set', state: { queryTokens: Array(5000).fill('x') } },
+      { source: host, type: 'set', state: { temperature: -1 } },
+      { source: host, type: 'set', state: JSON.parse('{"__proto__": {"stage": "causal"}}') },
+      { source: host, type: 'eval', code: 'alert(1)' },
+    ];
     for (const p of payloads) w.postMessage(p, '*');
   });
   // A sibling frame sends a valid message: not from the parent, so ignored.
   const f2 = page.frame({ url: /lesson=softmax/ });
-  await f2.evaluate(() => window.parent.frames[0].postMessage({ source: 'attention-lab-host', type: 'set', state: { stage: 'blocked' } }, '*'));
+  await f2.evaluate(() =>
+    window.parent.frames[0].postMessage(
+      { source: 'attention-lab-host', type: 'set', state: { stage: 'blocked' } },
+      '*',
+    ),
+  );
   // Then the parent sends a valid one: applied (messages arrive in order, so the others were read first).
-  await page.evaluate(() => document.getElementById('f1').contentWindow.postMessage({ source: 'attention-lab-host', type: 'set', state: { stage: 'two-token' } }, '*'));
+  await page.evaluate(() =>
+    document
+      .getElementById('f1')
+      .contentWindow.postMessage({ source: 'attention-lab-host', type: 'set', state: { stage: 'two-token' } }, '*'),
+  );
   await f1.waitForFunction(() => document.getElementById('lab').state.stage === 'two-token', null, { timeout: 30000 });
   const after = await f1.evaluate(() => JSON.parse(JSON.stringify(document.getElementById('lab').state)));
   assert.deepEqual({ ...after, stage: 'padding' }, JSON.parse(before), 'nothing but the stage changed');
@@ -217,29 +294,43 @@ test('two elements on one page are independent and share one engine download', a
   const page = await openPage('test/two.html');
   await labReady(page, '#a');
   await labReady(page, '#b');
-  await page.evaluate(() => document.getElementById('a').shadowRoot.querySelector('.stepper button[data-stage="causal"]').click());
+  await page.evaluate(() =>
+    document.getElementById('a').shadowRoot.querySelector('.stepper button[data-stage="causal"]').click(),
+  );
   await page.waitForFunction(() => document.getElementById('a').state.stage === 'causal');
   const states = await page.evaluate(() => ['a', 'b'].map((id) => document.getElementById(id).state));
   assert.equal(states[0].stage, 'causal');
   assert.equal(states[1].stage, 'padding', 'the other element did not move');
   assert.deepEqual(states[1].hide, ['inputs', 'stepper']);
-  const seen = await page.evaluate(() => ['a', 'b'].map((id) => {
-    const root = document.getElementById(id).shadowRoot;
-    const visible = (el) => el.offsetParent !== null;
-    return { stepper: [...root.querySelectorAll('.stepper')].some(visible), inputs: [...root.querySelectorAll('[data-group="inputs"]')].some(visible) };
-  }));
-  assert.deepEqual(seen, [{ stepper: true, inputs: true }, { stepper: false, inputs: false }]);
+  const seen = await page.evaluate(() =>
+    ['a', 'b'].map((id) => {
+      const root = document.getElementById(id).shadowRoot;
+      const visible = (el) => el.offsetParent !== null;
+      return {
+        stepper: [...root.querySelectorAll('.stepper')].some(visible),
+        inputs: [...root.querySelectorAll('[data-group="inputs"]')].some(visible),
+      };
+    }),
+  );
+  assert.deepEqual(seen, [
+    { stepper: true, inputs: true },
+    { stepper: false, inputs: false },
+  ]);
   // height="320": the second element is 320 px tall and scrolls inside; the first is as tall as its content.
-  const heights = await page.evaluate(() => ['a', 'b'].map((id) => {
-    const el = document.getElementById(id);
-    const lab = el.shadowRoot.querySelector('.lab');
-    return { host: Math.round(el.getBoundingClientRect().height), scroll: lab.scrollHeight };
-  }));
+  const heights = await page.evaluate(() =>
+    ['a', 'b'].map((id) => {
+      const el = document.getElementById(id);
+      const lab = el.shadowRoot.querySelector('.lab');
+      return { host: Math.round(el.getBoundingClientRect().height), scroll: lab.scrollHeight };
+    }),
+  );
   assert.equal(heights[1].host, 320);
   assert.ok(heights[1].scroll > 320, `scrolls inside: ${heights[1].scroll}`);
   assert.ok(heights[0].host > 600 && heights[0].host >= heights[0].scroll - 2, JSON.stringify(heights[0]));
   // The element's CSS stays in its shadow roots: the page got one stylesheet, KaTeX's font faces.
-  const sheets = await page.evaluate(() => [...document.querySelectorAll('link[rel="stylesheet"], style')].map((l) => l.getAttribute('href') || 'style'));
+  const sheets = await page.evaluate(() =>
+    [...document.querySelectorAll('link[rel="stylesheet"], style')].map((l) => l.getAttribute('href') || 'style'),
+  );
   assert.equal(sheets.length, 1);
   assert.match(sheets[0], /katex-fonts-.*\.css$/);
   assert.equal(served(/\.wasm$/) - wasm, 1, 'one wasm download');
@@ -259,11 +350,18 @@ test('a host page with hostile CSS (* { all: unset }, huge fonts) does not break
     const cs = (x) => getComputedStyle(x);
     const host = document.getElementById('host-text');
     return {
-      hostDisplay: cs(el).display, hostWidth: el.getBoundingClientRect().width, hostBorder: cs(el).borderTopWidth,
-      labFont: cs(lab).fontSize, labFamily: cs(lab).fontFamily, labTransform: cs(lab).textTransform,
-      title: cs(root.querySelector('h2')).fontSize, step: cs(root.querySelector('.stepper button')).fontSize,
-      plotWidth: plot.getBoundingClientRect().width, canvasMargin: cs(root.querySelector('canvas')).marginTop,
-      hostTextBg: cs(host).backgroundColor, hostTextFont: cs(host).fontSize,
+      hostDisplay: cs(el).display,
+      hostWidth: el.getBoundingClientRect().width,
+      hostBorder: cs(el).borderTopWidth,
+      labFont: cs(lab).fontSize,
+      labFamily: cs(lab).fontFamily,
+      labTransform: cs(lab).textTransform,
+      title: cs(root.querySelector('h2')).fontSize,
+      step: cs(root.querySelector('.stepper button')).fontSize,
+      plotWidth: plot.getBoundingClientRect().width,
+      canvasMargin: cs(root.querySelector('canvas')).marginTop,
+      hostTextBg: cs(host).backgroundColor,
+      hostTextFont: cs(host).fontSize,
     };
   });
   assert.equal(m.hostDisplay, 'block');
@@ -291,7 +389,11 @@ test('after a first visit the tutorial and the iframe entry reload without a net
   await page.evaluate(async () => {
     const reg = await navigator.serviceWorker.ready;
     if (reg.active.state !== 'activated') {
-      await new Promise((resolve) => reg.active.addEventListener('statechange', () => { if (reg.active.state === 'activated') resolve(); }));
+      await new Promise((resolve) =>
+        reg.active.addEventListener('statechange', () => {
+          if (reg.active.state === 'activated') resolve();
+        }),
+      );
     }
   });
   const context = page.context();
@@ -303,14 +405,23 @@ test('after a first visit the tutorial and the iframe entry reload without a net
   await page.evaluate(() => window.attentionLab.formulas()); // KaTeX, loaded on demand, from the cache
   assert.ok(await page.locator('main .katex').first().isVisible(), 'formulas drawn offline');
   // Another lesson (a chunk not loaded before) and the iframe entry, still offline.
-  await page.evaluate(() => { location.hash = 'lesson=scaling&stage=variance&labSamples=1000'; });
-  await page.waitForFunction(() => window.attentionLab.state.lesson === 'scaling' && document.querySelector('main .chapter-scaling'), null, { timeout: 60000 });
+  await page.evaluate(() => {
+    location.hash = 'lesson=scaling&stage=variance&labSamples=1000';
+  });
+  await page.waitForFunction(
+    () => window.attentionLab.state.lesson === 'scaling' && document.querySelector('main .chapter-scaling'),
+    null,
+    { timeout: 60000 },
+  );
   await page.goto(server.url + 'embed.html#lesson=softmax&stage=overflow');
   const s = await labReady(page, '#lab');
   assert.equal(s.stage, 'overflow');
   await context.setOffline(false);
   assert.deepEqual(await violations(page), []);
-  assert.deepEqual(page.errors.filter((e) => !/ERR_INTERNET_DISCONNECTED/.test(e)), []);
+  assert.deepEqual(
+    page.errors.filter((e) => !/ERR_INTERNET_DISCONNECTED/.test(e)),
+    [],
+  );
   await page.closeAll();
 });
 
@@ -319,33 +430,40 @@ async function inspectImage(png, svg, cells) {
   const context = await browser.newContext();
   const page = await context.newPage();
   await page.setContent('<!doctype html><body></body>');
-  const out = await page.evaluate(async ({ png, svg, cells }) => {
-    const img = new Image();
-    img.src = `data:image/png;base64,${png}`;
-    await img.decode();
-    const c = document.createElement('canvas');
-    c.width = img.naturalWidth;
-    c.height = img.naturalHeight;
-    const ctx = c.getContext('2d');
-    ctx.drawImage(img, 0, 0);
-    const px = ctx.getImageData(0, 0, c.width, c.height).data;
-    const count = new Map();
-    for (let k = 0; k < px.length; k += 4) {
-      const key = `${px[k]},${px[k + 1]},${px[k + 2]}`;
-      count.set(key, (count.get(key) || 0) + 1);
-    }
-    const doc = new DOMParser().parseFromString(svg, 'image/svg+xml');
-    const hex = (rgb) => `#${rgb.split(',').map((v) => (+v).toString(16).padStart(2, '0')).join('')}`;
-    const fills = new Set([...doc.querySelectorAll('rect')].map((r) => (r.getAttribute('fill') || '').toLowerCase()));
-    return {
-      size: [c.width, c.height],
-      pngCells: cells.map((rgb) => count.get(rgb) || 0),
-      svgError: doc.querySelector('parsererror')?.textContent || '',
-      svgRoot: doc.documentElement.nodeName,
-      svgCells: cells.map((rgb) => fills.has(hex(rgb))),
-      svgText: [...doc.querySelectorAll('text')].map((t) => t.textContent),
-    };
-  }, { png, svg, cells });
+  const out = await page.evaluate(
+    async ({ png, svg, cells }) => {
+      const img = new Image();
+      img.src = `data:image/png;base64,${png}`;
+      await img.decode();
+      const c = document.createElement('canvas');
+      c.width = img.naturalWidth;
+      c.height = img.naturalHeight;
+      const ctx = c.getContext('2d');
+      ctx.drawImage(img, 0, 0);
+      const px = ctx.getImageData(0, 0, c.width, c.height).data;
+      const count = new Map();
+      for (let k = 0; k < px.length; k += 4) {
+        const key = `${px[k]},${px[k + 1]},${px[k + 2]}`;
+        count.set(key, (count.get(key) || 0) + 1);
+      }
+      const doc = new DOMParser().parseFromString(svg, 'image/svg+xml');
+      const hex = (rgb) =>
+        `#${rgb
+          .split(',')
+          .map((v) => (+v).toString(16).padStart(2, '0'))
+          .join('')}`;
+      const fills = new Set([...doc.querySelectorAll('rect')].map((r) => (r.getAttribute('fill') || '').toLowerCase()));
+      return {
+        size: [c.width, c.height],
+        pngCells: cells.map((rgb) => count.get(rgb) || 0),
+        svgError: doc.querySelector('parsererror')?.textContent || '',
+        svgRoot: doc.documentElement.nodeName,
+        svgCells: cells.map((rgb) => fills.has(hex(rgb))),
+        svgText: [...doc.querySelectorAll('text')].map((t) => t.textContent),
+      };
+    },
+    { png, svg, cells },
+  );
   await context.close();
   return out;
 }
@@ -362,7 +480,9 @@ test('a heatmap and a chart saved as PNG and SVG are valid files showing the fig
     for (let k = 0; k < d.length; k += 4) out.push(`${d[k]},${d[k + 1]},${d[k + 2]}`);
     return out;
   });
-  const labels = await map.evaluate((fig) => [...fig.querySelectorAll('.hm-rows span, .hm-cols span')].map((s) => s.textContent));
+  const labels = await map.evaluate((fig) =>
+    [...fig.querySelectorAll('.hm-rows span, .hm-cols span')].map((s) => s.textContent),
+  );
   assert.ok(cells.length >= 9, `${cells.length} cells`);
   const save = async (locator, cls) => {
     const [download] = await Promise.all([page.waitForEvent('download'), locator.locator(`button.${cls}`).click()]);
@@ -397,10 +517,16 @@ test('a heatmap and a chart saved as PNG and SVG are valid files showing the fig
   assert.ok(barsSvg.bytes.toString('utf8').includes('<path'), 'bars drawn as paths');
 
   // The stacked bar (HTML, not SVG): its segments in both files.
-  await page.evaluate(() => { location.hash = 'lesson=softmax&stage=budget&lang=en'; });
+  await page.evaluate(() => {
+    location.hash = 'lesson=softmax&stage=budget&lang=en';
+  });
   const stacked = page.locator('figure.stacked').first();
   await stacked.waitFor({ timeout: 60000 });
-  const segs = await stacked.evaluate((fig) => [...fig.querySelectorAll('.stacked-seg:not([hidden])')].map((s) => getComputedStyle(s).backgroundColor.match(/\d+/g).join(',')));
+  const segs = await stacked.evaluate((fig) =>
+    [...fig.querySelectorAll('.stacked-seg:not([hidden])')].map((s) =>
+      getComputedStyle(s).backgroundColor.match(/\d+/g).join(','),
+    ),
+  );
   assert.ok(segs.length >= 2);
   const stPng = await save(stacked, 'save-png');
   const stSvg = await save(stacked, 'save-svg');

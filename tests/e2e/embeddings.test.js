@@ -49,15 +49,19 @@ for (const lang of ['en', 'zh']) {
     await page.waitForFunction(() => document.querySelector('.map-scores table tbody tr th')?.textContent === '老鼠');
     const after = await scoresTable(page);
     const perm = [2, 1, 0];
-    for (let i = 0; i < 3; i++) for (let j = 0; j < 3; j++) {
-      assert.equal(after.text[i][j], before.text[perm[i]][perm[j]], `score ${i},${j}`);
-    }
+    for (let i = 0; i < 3; i++)
+      for (let j = 0; j < 3; j++) {
+        assert.equal(after.text[i][j], before.text[perm[i]][perm[j]], `score ${i},${j}`);
+      }
 
     await typeTokens(page, kLabel, '老鼠 追 猫 狗');
     await page.waitForFunction(() => document.querySelector('.map-scores table thead tr')?.cells.length === 5);
     const added = await scoresTable(page);
     const dogColumn = added.text.map((r) => r[3]);
-    assert.ok(dogColumn.some((x) => Number(x.replace('\u2212', '-')) !== 0), `狗 has a non-zero score: ${dogColumn}`);
+    assert.ok(
+      dogColumn.some((x) => Number(x.replace('\u2212', '-')) !== 0),
+      `狗 has a non-zero score: ${dogColumn}`,
+    );
     const drawn = await page.$$eval('.token-sources .src-drawn', (b) => b.map((x) => x.textContent));
     assert.equal(drawn.length, 1);
     assert.match(drawn[0], lang === 'en' ? /狗.*drawn/ : /狗.*随机生成/);

@@ -6,8 +6,12 @@ import assert from 'node:assert/strict';
 import { start } from './harness.js';
 
 let lab;
-before(async () => { lab = await start(); });
-after(async () => { await lab?.close(); });
+before(async () => {
+  lab = await start();
+});
+after(async () => {
+  await lab?.close();
+});
 
 // Opens hash and waits for the chapter only (not for its formulas, as harness.ready does).
 async function openChapter(hash) {
@@ -18,8 +22,13 @@ async function openChapter(hash) {
   await page.waitForTimeout(300); // a frame or two for the observer to report what is on screen
   return page;
 }
-const katexFetched = (page) => page.evaluate(() => performance.getEntriesByType('resource')
-  .filter((e) => /\/katex-[\w-]+\.js$|KaTeX_/.test(e.name)).map((e) => e.name.split('/').pop()));
+const katexFetched = (page) =>
+  page.evaluate(() =>
+    performance
+      .getEntriesByType('resource')
+      .filter((e) => /\/katex-[\w-]+\.js$|KaTeX_/.test(e.name))
+      .map((e) => e.name.split('/').pop()),
+  );
 
 test('the pipeline lesson draws its heatmaps without KaTeX; scrolling to a formula draws it', async () => {
   const page = await openChapter('lesson=pipeline&stage=weights&lang=en');
@@ -34,7 +43,10 @@ test('the pipeline lesson draws its heatmaps without KaTeX; scrolling to a formu
   await page.mouse.wheel(0, 0); // nothing yet: a wheel is not a click or key press
   await general.evaluate((el) => el.scrollIntoView({ block: 'center' }));
   await page.waitForSelector('.formula.general .katex', { timeout: 30000 });
-  assert.ok((await katexFetched(page)).some((f) => /^katex-/.test(f)), 'KaTeX fetched once a formula came near');
+  assert.ok(
+    (await katexFetched(page)).some((f) => /^katex-/.test(f)),
+    'KaTeX fetched once a formula came near',
+  );
   // Every waiting formula is drawn, not only the one on screen; none is left pending.
   await page.waitForSelector('.formula.live .katex');
   assert.equal(await page.locator('.formula-pending').count(), 0);
@@ -51,10 +63,14 @@ test('the first click or key press loads KaTeX; later formulas are drawn at once
     else await page.keyboard.press('Shift');
     await page.waitForSelector('.formula.live .katex', { state: 'attached', timeout: 30000 });
     // A chapter opened afterwards has its formulas drawn as it is drawn.
-    await page.evaluate(() => { location.hash = 'lesson=softmax&lang=zh'; });
-    await page.waitForFunction(() => window.attentionLab.state.lesson === 'softmax' && document.querySelector('main .formula'));
+    await page.evaluate(() => {
+      location.hash = 'lesson=softmax&lang=zh';
+    });
+    await page.waitForFunction(
+      () => window.attentionLab.state.lesson === 'softmax' && document.querySelector('main .formula'),
+    );
     assert.equal(await page.locator('main .formula-pending').count(), 0, `${act}: no formula left waiting`);
-    assert.ok(await page.locator('main .formula .katex').count() > 0);
+    assert.ok((await page.locator('main .formula .katex').count()) > 0);
     assert.deepEqual(page.errors, []);
     await page.close();
   }
@@ -67,10 +83,13 @@ test('a failed KaTeX download leaves the formulas waiting, with no error, and th
   await page.click('main h2');
   await page.waitForTimeout(500);
   assert.equal(refused, 1, 'the first download was refused');
-  assert.ok(await page.locator('.formula-pending').count() > 0, 'the formulas still wait');
+  assert.ok((await page.locator('.formula-pending').count()) > 0, 'the formulas still wait');
   await page.keyboard.press('Shift');
   await page.waitForSelector('.formula.live .katex', { state: 'attached', timeout: 30000 });
   assert.equal(await page.locator('main .formula-pending').count(), 0);
-  assert.deepEqual(page.errors.filter((e) => !/ERR_FAILED|Failed to load resource/.test(e)), []);
+  assert.deepEqual(
+    page.errors.filter((e) => !/ERR_FAILED|Failed to load resource/.test(e)),
+    [],
+  );
   await page.close();
 });

@@ -14,8 +14,16 @@ export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 // The built page: dist/, or the directory named by PAGE_DIST (e.g. a build kept apart from others).
 export const DIST = process.env.PAGE_DIST ? path.resolve(process.env.PAGE_DIST) : path.join(ROOT, 'dist');
 
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 // `vite preview` of dir on a free port, with extra response headers (e.g. a
 // Content-Security-Policy): { url, close() }.
@@ -27,14 +35,24 @@ export async function serve(dir = DIST, { headers = {} } = {}) {
     configFile: path.join(ROOT, 'vite.config.js'),
     logLevel: 'silent',
     build: { outDir: dir },
-    preview: { host: '127.0.0.1', port: 0, strictPort: false, open: false, headers: { 'cache-control': 'no-store', ...headers } },
+    preview: {
+      host: '127.0.0.1',
+      port: 0,
+      strictPort: false,
+      open: false,
+      headers: { 'cache-control': 'no-store', ...headers },
+    },
   });
   return { url: server.resolvedUrls.local[0], close: () => server.close() };
 }
 
 // The system Chromium, headless, on a fresh temporary profile (removed on close).
 export function launchBrowser() {
-  return chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', args: CHROMIUM_ARGS, headless: true });
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    args: CHROMIUM_ARGS,
+    headless: true,
+  });
 }
 
 // Starts the server and the browser. Returns { url, browser, open(hash, options), close() }.
@@ -50,9 +68,13 @@ export async function start({ headers } = {}) {
     const context = await browser.newContext({ locale, viewport: { width, height }, serviceWorkers: 'block' });
     const page = await context.newPage();
     page.errors = [];
-    page.on('console', (msg) => { if (msg.type() === 'error') page.errors.push(msg.text()); });
+    page.on('console', (msg) => {
+      if (msg.type() === 'error') page.errors.push(msg.text());
+    });
     page.on('pageerror', (e) => page.errors.push(String(e)));
-    page.on('close', () => { context.close().catch(() => {}); });
+    page.on('close', () => {
+      context.close().catch(() => {});
+    });
     await page.goto(server.url + (hash ? '#' + hash.replace(/^#/, '') : ''));
     if (wait) await ready(page);
     return page;

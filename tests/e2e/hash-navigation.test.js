@@ -17,8 +17,12 @@ import path from 'node:path';
 import { start, ready, DIST } from './harness.js';
 
 let lab;
-before(async () => { lab = await start(); });
-after(async () => { await lab?.close(); });
+before(async () => {
+  lab = await start();
+});
+after(async () => {
+  await lab?.close();
+});
 
 // Longer than the page's throttle of hash rewrites (200 ms in hosts/page.js).
 const SETTLE_MS = 1000;
@@ -30,11 +34,18 @@ const snapshot = async (page) => ({ hash: await page.evaluate(() => location.has
 // The chapter must not have loaded in the page yet (else nothing would be held).
 async function hold(page, id) {
   const chunk = new RegExp(`/assets/${id}-[\\w-]+\\.js$`);
-  const fetched = await page.evaluate((src) => performance.getEntriesByType('resource').some((e) => new RegExp(src).test(e.name)), chunk.source);
+  const fetched = await page.evaluate(
+    (src) => performance.getEntriesByType('resource').some((e) => new RegExp(src).test(e.name)),
+    chunk.source,
+  );
   assert.equal(fetched, false, `the ${id} chapter has not loaded yet`);
   let release, requested;
-  const released = new Promise((r) => { release = r; });
-  const asked = new Promise((r) => { requested = r; });
+  const released = new Promise((r) => {
+    release = r;
+  });
+  const asked = new Promise((r) => {
+    requested = r;
+  });
   await page.route(chunk, async (route) => {
     requested(route.request().url());
     await released;
@@ -50,30 +61,33 @@ async function hold(page, id) {
 // 'back'); then SETTLE_MS, after which any rewrite pending from before the navigation has had
 // its turn. Returns the address's hash at that moment.
 function moveThenGo(page, go, { move = true } = {}) {
-  return page.evaluate(async ({ go, move, settle }) => {
-    const lab = window.attentionLab;
-    const slider = [...document.querySelectorAll('main input[type=range]')].find((el) => el.offsetParent !== null);
-    for (const k of move ? [1, 2] : []) {
-      if (slider) {
-        slider.value = String(k % 2 ? Number(slider.min) : Number(slider.max));
-        slider.dispatchEvent(new Event('input', { bubbles: true }));
-        slider.dispatchEvent(new Event('change', { bubbles: true }));
-      } else {
-        lab.set({ temperature: k % 2 ? 0.5 : 2 });
+  return page.evaluate(
+    async ({ go, move, settle }) => {
+      const lab = window.attentionLab;
+      const slider = [...document.querySelectorAll('main input[type=range]')].find((el) => el.offsetParent !== null);
+      for (const k of move ? [1, 2] : []) {
+        if (slider) {
+          slider.value = String(k % 2 ? Number(slider.min) : Number(slider.max));
+          slider.dispatchEvent(new Event('input', { bubbles: true }));
+          slider.dispatchEvent(new Event('change', { bubbles: true }));
+        } else {
+          lab.set({ temperature: k % 2 ? 0.5 : 2 });
+        }
       }
-    }
-    const seen = () => new Promise((r) => window.addEventListener('hashchange', r, { once: true }));
-    if (go === 'back') history.back();
-    else {
-      for (const [i, h] of go.entries()) {
-        const change = seen();
-        location.hash = h;
-        if (i < go.length - 1) await change;
+      const seen = () => new Promise((r) => window.addEventListener('hashchange', r, { once: true }));
+      if (go === 'back') history.back();
+      else {
+        for (const [i, h] of go.entries()) {
+          const change = seen();
+          location.hash = h;
+          if (i < go.length - 1) await change;
+        }
       }
-    }
-    await new Promise((r) => setTimeout(r, settle));
-    return location.hash;
-  }, { go, move, settle: SETTLE_MS });
+      await new Promise((r) => setTimeout(r, settle));
+      return location.hash;
+    },
+    { go, move, settle: SETTLE_MS },
+  );
 }
 
 // Waits until the page shows the state `want` asks for (lesson, stage, lang, any field): the
@@ -85,7 +99,8 @@ async function landed(page, want) {
     const s = lab.state;
     if (!Object.entries(w).every(([k, v]) => s[k] === v)) return false;
     if (!document.querySelector(`main article.chapter-${s.lesson}`)) return false;
-    if (s.stage && !document.querySelector(`.stepper .step[aria-current="step"][data-stage="${s.stage}"]`)) return false;
+    if (s.stage && !document.querySelector(`.stepper .step[aria-current="step"][data-stage="${s.stage}"]`))
+      return false;
     if (document.documentElement.lang !== (s.lang === 'zh' ? 'zh-CN' : 'en')) return false;
     const h = new URLSearchParams(location.hash.slice(1));
     return h.get('lesson') === s.lesson && h.get('lang') === s.lang && (h.get('stage') ?? '') === s.stage;
@@ -113,7 +128,9 @@ test('a hash set right after a control moved lands, also while its chapter is st
 test('Back and Forward right after a control moved land, also while the chapter is still loading', async () => {
   const page = await lab.open('lesson=pipeline&stage=scaled&lang=en');
   const first = await snapshot(page);
-  await page.evaluate(() => { location.hash = 'lesson=softmax&stage=temperature&lang=en'; });
+  await page.evaluate(() => {
+    location.hash = 'lesson=softmax&stage=temperature&lang=en';
+  });
   await landed(page, { lesson: 'softmax', stage: 'temperature' });
   // A new document on the same history: the pipeline's chapter has not loaded in it.
   await page.reload();
@@ -133,10 +150,22 @@ test('Back and Forward right after a control moved land, also while the chapter 
 
 test('several hashes in a row while their chapters load: the last one wins', async () => {
   const page = await lab.open('lesson=why&stage=lookup&lang=en');
-  const [masks, position, softmax] = [await hold(page, 'masks'), await hold(page, 'position'), await hold(page, 'softmax')];
-  const shown = await moveThenGo(page, ['lesson=masks&stage=causal', 'lesson=position&lang=zh', 'lesson=softmax&stage=budget&lang=en']);
+  const [masks, position, softmax] = [
+    await hold(page, 'masks'),
+    await hold(page, 'position'),
+    await hold(page, 'softmax'),
+  ];
+  const shown = await moveThenGo(page, [
+    'lesson=masks&stage=causal',
+    'lesson=position&lang=zh',
+    'lesson=softmax&stage=budget&lang=en',
+  ]);
   for (const p of [masks, position, softmax]) await p.asked;
-  assert.equal(shown, '#lesson=softmax&stage=budget&lang=en', 'while the chapters load, the address keeps the last hash');
+  assert.equal(
+    shown,
+    '#lesson=softmax&stage=budget&lang=en',
+    'while the chapters load, the address keeps the last hash',
+  );
   softmax.release();
   await landed(page, { lesson: 'softmax', stage: 'budget', lang: 'en' });
   masks.release();
@@ -172,17 +201,29 @@ test('a hash set while the page itself is still loading wins over the one it ope
   const context = await lab.browser.newContext({ locale: 'en-US', serviceWorkers: 'block' });
   const page = await context.newPage();
   const errors = [];
-  page.on('console', (msg) => { if (msg.type() === 'error') errors.push(msg.text()); });
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') errors.push(msg.text());
+  });
   page.on('pageerror', (e) => errors.push(String(e)));
   let release;
-  const released = new Promise((r) => { release = r; });
+  const released = new Promise((r) => {
+    release = r;
+  });
   let requested;
-  const asked = new Promise((r) => { requested = r; });
-  await page.route(/\/assets\/pipeline-[\w-]+\.js$/, async (route) => { requested(); await released; await route.continue(); });
+  const asked = new Promise((r) => {
+    requested = r;
+  });
+  await page.route(/\/assets\/pipeline-[\w-]+\.js$/, async (route) => {
+    requested();
+    await released;
+    await route.continue();
+  });
   await page.goto(lab.url + '#lesson=pipeline&lang=en', { waitUntil: 'commit' });
-  await asked;                                                   // the page has read its hash and is loading its chapter
+  await asked; // the page has read its hash and is loading its chapter
   await page.waitForFunction(() => document.getElementById('site-tagline').textContent !== '');
-  await page.evaluate(() => { location.hash = 'lang=zh&lesson=why'; });
+  await page.evaluate(() => {
+    location.hash = 'lang=zh&lesson=why';
+  });
   // The why chapter loaded in the page (whoever asks for it next has it at once), then the
   // page's own chapter is let through.
   const why = fs.readdirSync(path.join(DIST, 'assets')).find((f) => /^why-[\w-]+\.js$/.test(f));

@@ -42,15 +42,23 @@ export async function answer(page, sel, option) {
 
 // No sideways scrolling of the page.
 export async function assertNoSideScroll(page, what) {
-  const { sw, cw } = await page.evaluate(() => ({ sw: document.documentElement.scrollWidth, cw: document.documentElement.clientWidth }));
+  const { sw, cw } = await page.evaluate(() => ({
+    sw: document.documentElement.scrollWidth,
+    cw: document.documentElement.clientWidth,
+  }));
   assert.ok(sw <= cw, `${what}: page is ${sw} px wide in a ${cw} px window`);
 }
 
-export const rowsOf = (m) => Array.from({ length: m.rows }, (_, i) => Array.from(m.data.subarray(i * m.cols, (i + 1) * m.cols)));
+export const rowsOf = (m) =>
+  Array.from({ length: m.rows }, (_, i) => Array.from(m.data.subarray(i * m.cols, (i + 1) * m.cols)));
 
 // Shown numbers (rounded to `digits`) against the engine's.
 export function assertShown(shown, expected, digits, what) {
   const tol = 0.5 * 10 ** -digits + 1e-9;
   assert.equal(shown.length, expected.length, `${what}: rows`);
-  shown.forEach((r, i) => r.forEach((x, j) => assert.ok(Math.abs(x - expected[i][j]) <= tol, `${what}[${i}][${j}]: shown ${x}, engine ${expected[i][j]}`)));
+  shown.forEach((r, i) =>
+    r.forEach((x, j) =>
+      assert.ok(Math.abs(x - expected[i][j]) <= tol, `${what}[${i}][${j}]: shown ${x}, engine ${expected[i][j]}`),
+    ),
+  );
 }

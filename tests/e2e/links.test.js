@@ -5,8 +5,12 @@ import assert from 'node:assert/strict';
 import { start } from './harness.js';
 
 let lab;
-before(async () => { lab = await start(); });
-after(async () => { await lab?.close(); });
+before(async () => {
+  lab = await start();
+});
+after(async () => {
+  await lab?.close();
+});
 
 test('"Skip to content" moves the focus to the lesson and keeps the state', async () => {
   const page = await lab.open('lesson=masks&stage=causal&causal=1');
@@ -28,7 +32,7 @@ test('"Skip to content" moves the focus to the lesson and keeps the state', asyn
 
 test('a 100,000-character token is cut to 32 characters, with a short notice', async () => {
   const page = await lab.open('lesson=pipeline&stage=scores&preset=cat-chase&queryTokens=' + 'x'.repeat(100000) + ',b');
-  assert.ok(await updateMs(page) < 3000, 'the chapter draws quickly');
+  assert.ok((await updateMs(page)) < 3000, 'the chapter draws quickly');
   const st = await page.evaluate(() => window.attentionLab.state.queryTokens);
   assert.deepEqual(st, ['x'.repeat(32), 'b']);
   const items = await page.$$eval('#notice li', (li) => li.map((x) => x.textContent));
@@ -42,11 +46,12 @@ test('a 100,000-character token is cut to 32 characters, with a short notice', a
 
 // The page's own work on a link (reading the hash, drawing the chapter): the 'attn-update'
 // measures hosts/page.js records. (Chromium itself is slow to load a page with a megabyte URL.)
-const updateMs = (page) => page.evaluate(() => performance.getEntriesByName('attn-update').reduce((a, e) => a + e.duration, 0));
+const updateMs = (page) =>
+  page.evaluate(() => performance.getEntriesByName('attn-update').reduce((a, e) => a + e.duration, 0));
 
 test('a megabyte value is refused quickly and echoed short; a NUL in a token is dropped', async () => {
   const page = await lab.open('lesson=pipeline&Q=' + '1,'.repeat(500000));
-  assert.ok(await updateMs(page) < 3000, 'the chapter draws quickly');
+  assert.ok((await updateMs(page)) < 3000, 'the chapter draws quickly');
   const items = await page.$$eval('#notice li', (li) => li.map((x) => x.textContent));
   assert.equal(items.length, 1);
   assert.match(items[0], /^Q=1,1,.*…: too long$/);

@@ -9,20 +9,35 @@ import assert from 'node:assert/strict';
 import { start } from './harness.js';
 
 let lab;
-before(async () => { lab = await start(); });
-after(async () => { await lab?.close(); });
+before(async () => {
+  lab = await start();
+});
+after(async () => {
+  await lab?.close();
+});
 
-const runsTable = (page) => page.$$eval('.long-cost .long-table tbody tr', (rows) =>
-  rows.map((r) => Array.from(r.cells, (c) => c.textContent.trim())));
+const runsTable = (page) =>
+  page.$$eval('.long-cost .long-table tbody tr', (rows) =>
+    rows.map((r) => Array.from(r.cells, (c) => c.textContent.trim())),
+  );
 
 test('running all three at n = 256: three measured rows, bars, and the workers finish', async () => {
   const page = await lab.open('lesson=long&lang=en&stage=cost&longN=256&longWorkers=2&longWindow=32');
   assert.match(await page.textContent('.long-cost .long-value'), /n = 256/);
   await page.getByRole('button', { name: 'Run all three' }).click();
-  await page.waitForFunction(() => document.querySelectorAll('.long-cost .long-table tbody tr').length === 3, null, { timeout: 120000 });
+  await page.waitForFunction(() => document.querySelectorAll('.long-cost .long-table tbody tr').length === 3, null, {
+    timeout: 120000,
+  });
   await page.waitForFunction(() => !document.querySelector('.long-cost .btn.primary').disabled);
   const rows = await runsTable(page);
-  assert.deepEqual(rows.map((r) => r.slice(0, 2)), [['256', 'naive'], ['256', 'flash'], ['256', 'window 32']]);
+  assert.deepEqual(
+    rows.map((r) => r.slice(0, 2)),
+    [
+      ['256', 'naive'],
+      ['256', 'flash'],
+      ['256', 'window 32'],
+    ],
+  );
   for (const r of rows) {
     assert.ok(Number(r[2].replace(/,/g, '')) >= 0, `time ${r[2]}`);
     assert.ok(Number(r[3]) >= 64, `two workers of at least 32 MiB each: ${r[3]}`);
@@ -31,7 +46,10 @@ test('running all three at n = 256: three measured rows, bars, and the workers f
   const bars = await page.$$eval('.long-cost .bars svg', (s) => s.map((x) => x.getAttribute('aria-label')));
   assert.match(bars[0], /^Time at n = 256/);
   assert.match(bars[1], /^Memory at n = 256/);
-  assert.match(await page.textContent('.long-cost .long-status'), /window 32 at n = 256: \d+ ms, \d+ MiB of wasm memory in 2 worker\(s\)\./);
+  assert.match(
+    await page.textContent('.long-cost .long-status'),
+    /window 32 at n = 256: \d+ ms, \d+ MiB of wasm memory in 2 worker\(s\)\./,
+  );
   assert.deepEqual(page.errors, []);
 });
 
@@ -40,7 +58,10 @@ test('naive attention at 16,384 tokens is refused before it allocates, with the 
   await page.getByRole('button', { name: 'Run naive' }).click();
   await page.waitForFunction(() => document.querySelector('.long-refused').textContent !== '');
   const text = await page.textContent('.long-refused');
-  assert.match(text, /^Naive attention at n = 16384 is refused before anything is allocated\. The engine says: query: expected 1 to 2048 rows/);
+  assert.match(
+    text,
+    /^Naive attention at n = 16384 is refused before anything is allocated\. The engine says: query: expected 1 to 2048 rows/,
+  );
   assert.match(text, /5 × 16384 × 16384 × 4 bytes = 5\.0 GiB here; flashAttend computes the same output/);
   assert.deepEqual((await runsTable(page))[0], ['16384', 'naive', 'refused', '—', '2']);
   assert.deepEqual(page.errors, []);
@@ -63,7 +84,8 @@ test('the keyboard moves n, and the prediction is checked', async () => {
 function replay(q, k, i, block, dk) {
   const s = k.map((kj) => q[i].reduce((a, x, c) => a + x * kj[c], 0) / Math.sqrt(dk));
   const out = [];
-  let m = -Infinity, l = 0;
+  let m = -Infinity,
+    l = 0;
   for (let j0 = 0; j0 < s.length; j0 += block) {
     const part = s.slice(j0, j0 + block);
     const bm = Math.max(...part);
@@ -87,15 +109,22 @@ test('the online softmax, stepped with the keyboard: every number the double rep
   }
   const { q, k } = await page.evaluate(() => {
     const e = window.attentionLab.engine;
-    const rows = (m) => Array.from({ length: m.rows }, (_, r) => Array.from(m.data.subarray(r * m.cols, (r + 1) * m.cols)));
-    return { q: rows(e.randomMatrix({ rows: 16, cols: 8, seed: 42, stream: 1 })), k: rows(e.randomMatrix({ rows: 16, cols: 8, seed: 42, stream: 2 })) };
+    const rows = (m) =>
+      Array.from({ length: m.rows }, (_, r) => Array.from(m.data.subarray(r * m.cols, (r + 1) * m.cols)));
+    return {
+      q: rows(e.randomMatrix({ rows: 16, cols: 8, seed: 42, stream: 1 })),
+      k: rows(e.randomMatrix({ rows: 16, cols: 8, seed: 42, stream: 2 })),
+    };
   });
   const want = replay(q, k, 9, 4, 8);
-  const rows = await page.$$eval('.long-tiling .long-table tbody tr', (tr) => tr.map((r) => Array.from(r.cells, (c) => c.textContent.trim())));
+  const rows = await page.$$eval('.long-tiling .long-table tbody tr', (tr) =>
+    tr.map((r) => Array.from(r.cells, (c) => c.textContent.trim())),
+  );
   assert.equal(rows.length, 4);
   rows.forEach((r, c) => {
     assert.equal(r[1], `${4 * c}–${4 * c + 3}`);
-    const near = (got, x, what) => assert.ok(Math.abs(Number(got) - x) <= 6e-4 * Math.max(1, Math.abs(x)), `block ${c} ${what}: ${got} vs ${x}`);
+    const near = (got, x, what) =>
+      assert.ok(Math.abs(Number(got) - x) <= 6e-4 * Math.max(1, Math.abs(x)), `block ${c} ${what}: ${got} vs ${x}`);
     near(r[2], want[c].bm, 'block max');
     near(r[3], want[c].m, 'm');
     if (c > 0) near(r[4], want[c].r, 'rescale');
@@ -104,12 +133,20 @@ test('the online softmax, stepped with the keyboard: every number the double rep
   assert.equal(await next.isDisabled(), true, 'no block after the last');
   const outputs = await page.$$eval('.long-outputs .long-vec', (p) => p.map((x) => x.textContent));
   assert.equal(outputs.length, 2);
-  assert.equal(outputs[0].replace(/^flash: /, ''), outputs[1].replace(/^naive: /, ''), 'flash and naive outputs agree to 4 decimals');
+  assert.equal(
+    outputs[0].replace(/^flash: /, ''),
+    outputs[1].replace(/^naive: /, ''),
+    'flash and naive outputs agree to 4 decimals',
+  );
   assert.deepEqual(page.errors, []);
 });
 
 test('masks: a window of 3 and a stride of 4 on 32 tokens, counted from their definitions', async () => {
-  const count = (ok) => { let n = 0; for (let i = 0; i < 32; i++) for (let j = 0; j < 32; j++) n += ok(Math.abs(i - j)) ? 1 : 0; return n; };
+  const count = (ok) => {
+    let n = 0;
+    for (let i = 0; i < 32; i++) for (let j = 0; j < 32; j++) n += ok(Math.abs(i - j)) ? 1 : 0;
+    return n;
+  };
   const page = await lab.open('lesson=long&lang=en&stage=patterns&longPattern=window&longWidth=3');
   let caption = await page.textContent('.long-patterns .hint');
   assert.match(caption, new RegExp(`^${count((d) => d <= 3)} of 1024 cells attended`));
@@ -123,7 +160,10 @@ test('masks: a window of 3 and a stride of 4 on 32 tokens, counted from their de
   assert.match(caption, new RegExp(`^${count((d) => d < 4 || d % 4 === 0)} of 1024 cells attended`));
   // the same mask as a table: 32 rows of 32 cells
   await page.click('.long-patterns .hm-toggle');
-  const shape = await page.$eval('.long-patterns table', (t) => `${t.tBodies[0].rows.length}x${t.tHead.rows[0].cells.length - 1}`);
+  const shape = await page.$eval(
+    '.long-patterns table',
+    (t) => `${t.tBodies[0].rows.length}x${t.tHead.rows[0].cells.length - 1}`,
+  );
   assert.equal(shape, '32x32');
   assert.deepEqual(page.errors, []);
 });
@@ -133,7 +173,8 @@ test('Chinese, and no sideways scroll at 360 px on any step', async () => {
     const page = await lab.open(`lesson=long&lang=zh&stage=${stage}`, { width: 360, height: 800, locale: 'zh-CN' });
     const width = await page.evaluate(() => document.documentElement.scrollWidth);
     assert.ok(width <= 360, `${stage}: scrollWidth ${width}`);
-    if (stage === 'when') assert.match(await page.textContent('.long-when'), /大约 2000 个 token 以内，完整注意力就够了/);
+    if (stage === 'when')
+      assert.match(await page.textContent('.long-when'), /大约 2000 个 token 以内，完整注意力就够了/);
     if (stage === 'cost') assert.match(await page.textContent('.long-cost'), /三种都运行/);
     assert.deepEqual(page.errors, [], stage);
     await page.close();

@@ -8,8 +8,12 @@ import { start } from './harness.js';
 import { PRESETS } from '../../web/src/lesson/example.js';
 
 let lab;
-before(async () => { lab = await start(); });
-after(async () => { await lab?.close(); });
+before(async () => {
+  lab = await start();
+});
+after(async () => {
+  await lab?.close();
+});
 
 // ---- double-precision reference -----------------------------------------------------------------
 
@@ -45,7 +49,9 @@ async function readMap(page, name) {
   const sel = `.mk-map-${name}`;
   const toggle = page.locator(`${sel} .hm-toggle`);
   await toggle.click();
-  const text = await page.$eval(`${sel} table`, (t) => [...t.tBodies[0].rows].map((r) => [...r.cells].slice(1).map((c) => c.textContent)));
+  const text = await page.$eval(`${sel} table`, (t) =>
+    [...t.tBodies[0].rows].map((r) => [...r.cells].slice(1).map((c) => c.textContent)),
+  );
   await toggle.click();
   return text.map((r) => r.map(parseShown));
 }
@@ -59,7 +65,9 @@ async function clickCell(page, name, [rows, cols], i, j) {
 
 function assertRowClose(shown, expected, tol, what) {
   assert.equal(shown.length, expected.length, `${what}: length`);
-  shown.forEach((x, j) => assert.ok(Math.abs(x - expected[j]) <= tol, `${what}[${j}]: shown ${x}, expected ${expected[j]}`));
+  shown.forEach((x, j) =>
+    assert.ok(Math.abs(x - expected[j]) <= tol, `${what}[${j}]: shown ${x}, expected ${expected[j]}`),
+  );
 }
 
 // ---- tests -------------------------------------------------------------------------------------------
@@ -107,7 +115,15 @@ test('the causal mask zeroes the upper triangle; the reversed one puts weight ab
   let w = await readMap(page, 'weights');
   for (let i = 0; i < 3; i++) {
     for (let j = i + 1; j < 3; j++) assert.equal(w[i][j], 0, `(${i}, ${j}) above the diagonal`);
-    assertRowClose(w[i], refSoftmax(S[i], [0, 1, 2].map((j) => j <= i)), 0.006, `causal row ${i}`);
+    assertRowClose(
+      w[i],
+      refSoftmax(
+        S[i],
+        [0, 1, 2].map((j) => j <= i),
+      ),
+      0.006,
+      `causal row ${i}`,
+    );
   }
   assert.equal(w[0][0], 1, 'the first query sees only itself');
   assert.match(await page.textContent('.mk-causal .mk-note'), /no query reads the future/);
@@ -119,8 +135,19 @@ test('the causal mask zeroes the upper triangle; the reversed one puts weight ab
   let above = 0;
   for (let i = 0; i < 3; i++) {
     for (let j = 0; j < i; j++) assert.equal(w[i][j], 0, `(${i}, ${j}) below the diagonal is blocked`);
-    for (let j = i + 1; j < 3; j++) { assert.ok(w[i][j] > 0, `(${i}, ${j}) leaks the future`); above++; }
-    assertRowClose(w[i], refSoftmax(S[i], [0, 1, 2].map((j) => j >= i)), 0.006, `reversed row ${i}`);
+    for (let j = i + 1; j < 3; j++) {
+      assert.ok(w[i][j] > 0, `(${i}, ${j}) leaks the future`);
+      above++;
+    }
+    assertRowClose(
+      w[i],
+      refSoftmax(
+        S[i],
+        [0, 1, 2].map((j) => j >= i),
+      ),
+      0.006,
+      `reversed row ${i}`,
+    );
   }
   assert.equal(above, 3);
   assert.match(await page.textContent('.mk-causal .mk-note.bad'), /Future leak: 3 cells above the diagonal/);
@@ -132,8 +159,12 @@ test('the causal mask zeroes the upper triangle; the reversed one puts weight ab
   await page.check('input[name="mk-fill"][value="zero"]');
   await page.waitForFunction(() => /fill=zero/.test(location.hash) && /[#&]causal=1/.test(location.hash));
   w = await readMap(page, 'weights');
-  for (let i = 0; i < 3; i++) assertRowClose(w[i], refSoftmax(S[i].map((x, j) => (j <= i ? x : 0))), 0.006, `causal + 0 fill row ${i}`);
-  assert.match(await page.textContent('.mk-causal .mk-note.bad'), /Future leak: 3 cells.*a 0 fill does not block anything/);
+  for (let i = 0; i < 3; i++)
+    assertRowClose(w[i], refSoftmax(S[i].map((x, j) => (j <= i ? x : 0))), 0.006, `causal + 0 fill row ${i}`);
+  assert.match(
+    await page.textContent('.mk-causal .mk-note.bad'),
+    /Future leak: 3 cells.*a 0 fill does not block anything/,
+  );
   assert.deepEqual(page.errors, []);
 });
 
@@ -167,7 +198,14 @@ test('a fully blocked row: zeros with −∞, uniform with −1e9, NaN with the 
   await page.selectOption('#mk-block-row', '1');
   await page.getByRole('button', { name: 'Block every key for this query' }).click();
   await page.waitForSelector('.mk-blocked tr[data-case="neg-inf"]');
-  const cells = (c) => page.$$eval(`.mk-blocked tr[data-case="${c}"] td`, (tds) => tds.map((td) => [...td.querySelectorAll('.vec-cell')].map((e) => e.textContent).concat(td.querySelector('.vec-cell') ? [] : [td.textContent])));
+  const cells = (c) =>
+    page.$$eval(`.mk-blocked tr[data-case="${c}"] td`, (tds) =>
+      tds.map((td) =>
+        [...td.querySelectorAll('.vec-cell')]
+          .map((e) => e.textContent)
+          .concat(td.querySelector('.vec-cell') ? [] : [td.textContent]),
+      ),
+    );
   const negInf = await cells('neg-inf');
   assert.deepEqual(negInf[0].map(parseShown), [0, 0, 0, 0], 'weights');
   assert.deepEqual(negInf[1].map(parseShown), [0, 0, 0, 0], 'output');
@@ -176,10 +214,19 @@ test('a fully blocked row: zeros with −∞, uniform with −1e9, NaN with the 
   assertRowClose(large[0].map(parseShown), [0.25, 0.25, 0.25, 0.25], 1e-6, '−1e9 weights');
   // Uniform weights: the output is the mean of the Value rows (computed here from the preset).
   const V = PRESETS['cat-fish'].V;
-  assertRowClose(large[1].map(parseShown), V[0].map((_, d) => V.reduce((a, r) => a + r[d], 0) / 4), 0.0006, '−1e9 output');
+  assertRowClose(
+    large[1].map(parseShown),
+    V[0].map((_, d) => V.reduce((a, r) => a + r[d], 0) / 4),
+    0.0006,
+    '−1e9 output',
+  );
   const naive = await cells('naive');
   assert.ok(naive[0].map(parseShown).every(Number.isNaN), 'naive weights are NaN');
-  assert.equal(await page.locator('.mk-blocked tr[data-case="naive"] .vec-cell.flagged').count(), 8, 'NaN cells flagged');
+  assert.equal(
+    await page.locator('.mk-blocked tr[data-case="naive"] .vec-cell.flagged').count(),
+    8,
+    'NaN cells flagged',
+  );
   // The main heatmap (−∞, stable) shows the zero row.
   const w = await readMap(page, 'weights');
   assert.deepEqual(w[1], [0, 0, 0, 0]);
@@ -189,7 +236,12 @@ test('a fully blocked row: zeros with −∞, uniform with −1e9, NaN with the 
 test('the two-token check passes with −∞ and fails with a 0 fill', async () => {
   const page = await lab.open('lesson=masks&lang=en&preset=cat-fish&stage=two-token');
   const V = PRESETS['cat-fish'].V;
-  const vec = async (k) => (await page.$$eval('.mk-two-vectors .vec-row', (rows) => rows.map((r) => [...r.querySelectorAll('.vec-cell')].map((c) => c.textContent))))[k].map(parseShown);
+  const vec = async (k) =>
+    (
+      await page.$$eval('.mk-two-vectors .vec-row', (rows) =>
+        rows.map((r) => [...r.querySelectorAll('.vec-cell')].map((c) => c.textContent)),
+      )
+    )[k].map(parseShown);
   // "cat" is masked: the output must be the Value of "The".
   assert.equal(await page.getAttribute('.mk-two-token .mk-note', 'data-result'), 'pass');
   assert.deepEqual(await vec(1), V[0], 'output = V[The]');

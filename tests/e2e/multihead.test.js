@@ -21,8 +21,10 @@ after(async () => {
 });
 
 // A token's drawn vector (role 'x') and a weight drawn as the chapter documents it, in double.
-const tokenRow = (t, d, seed) => Array.from(engine.randomMatrix({ rows: 1, cols: d, seed, stream: tokenStream('x', t) }).data);
-const weight = (d, seed, stream) => rowsOf(engine.randomMatrix({ rows: d, cols: d, seed, stream, scale: 1 / Math.sqrt(d) }));
+const tokenRow = (t, d, seed) =>
+  Array.from(engine.randomMatrix({ rows: 1, cols: d, seed, stream: tokenStream('x', t) }).data);
+const weight = (d, seed, stream) =>
+  rowsOf(engine.randomMatrix({ rows: d, cols: d, seed, stream, scale: 1 / Math.sqrt(d) }));
 const project = (X, W) => X.map((x) => W.map((w) => w.reduce((s, a, c) => s + a * x[c], 0)));
 
 test('projections: Q = X W_qᵀ and K = Y W_kᵀ as the engine computes them; cross has its own length', async () => {
@@ -39,7 +41,13 @@ test('projections: Q = X W_qᵀ and K = Y W_kᵀ as the engine computes them; cr
   await page.keyboard.press('ArrowUp');
   await page.waitForFunction(() => /mhMode=self/.test(location.hash));
   const w2 = await readMap(page, '.map-mh-W');
-  assert.deepEqual([w2.rows, w2.cols], [['猫', '吃', '鱼'], ['猫', '吃', '鱼']]);
+  assert.deepEqual(
+    [w2.rows, w2.cols],
+    [
+      ['猫', '吃', '鱼'],
+      ['猫', '吃', '鱼'],
+    ],
+  );
   assert.deepEqual(page.errors, []);
   await page.close();
 });
@@ -50,13 +58,20 @@ for (const lang of ['en', 'zh']) {
     assert.equal(await page.locator('.map-mh-head:visible').count(), 3);
     await typeInto(page, lang === 'en' ? 'Heads h' : '头数 h', 5);
     await page.waitForFunction(() => /mhH=5/.test(location.hash));
-    assert.match(await page.textContent('.mh-heads + .mh-maps, section[aria-labelledby$="heads"] p[aria-live]'),
-      /heads: d_model = 12 \(columns of query\) is not divisible by 5 heads/);
+    assert.match(
+      await page.textContent('.mh-heads + .mh-maps, section[aria-labelledby$="heads"] p[aria-live]'),
+      /heads: d_model = 12 \(columns of query\) is not divisible by 5 heads/,
+    );
     await typeInto(page, lang === 'en' ? 'Heads h' : '头数 h', 4);
     await page.waitForFunction(() => document.querySelectorAll('.map-mh-head:not([hidden])').length === 4);
     assert.match(await page.textContent('section[aria-labelledby$="heads"] p[aria-live]'), /12 \/ 4 = 3/);
-    const costRows = await page.$$eval('.mh-cost tbody tr', (trs) => trs.map((tr) => [...tr.cells].map((c) => c.textContent)));
-    assert.deepEqual(costRows.map((r) => r[0]), ['1', '2', '3', '4', '6', '12']);
+    const costRows = await page.$$eval('.mh-cost tbody tr', (trs) =>
+      trs.map((tr) => [...tr.cells].map((c) => c.textContent)),
+    );
+    assert.deepEqual(
+      costRows.map((r) => r[0]),
+      ['1', '2', '3', '4', '6', '12'],
+    );
     assert.equal(new Set(costRows.map((r) => r[2])).size, 1, 'the same multiplications for every h');
     assert.deepEqual(page.errors, []);
     await page.close();
@@ -64,8 +79,17 @@ for (const lang of ['en', 'zh']) {
 
   test(`${lang}: the hand-built heads; the question is answered, then head 1 is broken by keyboard`, async () => {
     const page = await lab.open(`lesson=multihead&lang=${lang}&stage=roles`);
-    const fb = await answer(page, '[data-predict="multihead/head-1"]', lang === 'en' ? 'at the token before it' : '前一个词上');
-    assert.match(fb, lang === 'en' ? /^Right\. Head 1 puts 0\.\d\d of its weight at the token before it/ : /^答对了。第 1 个头把 0\.\d\d 的权重放在前一个词上/);
+    const fb = await answer(
+      page,
+      '[data-predict="multihead/head-1"]',
+      lang === 'en' ? 'at the token before it' : '前一个词上',
+    );
+    assert.match(
+      fb,
+      lang === 'en'
+        ? /^Right\. Head 1 puts 0\.\d\d of its weight at the token before it/
+        : /^答对了。第 1 个头把 0\.\d\d 的权重放在前一个词上/,
+    );
     const before = await readMap(page, '.map-mh-h1');
     assert.ok(before.values[2][1] > 0.5, 'sat looks at cat');
     const box = page.getByLabel(lang === 'en' ? 'Scramble head 1’s W_q' : '打乱第 1 个头的 W_q');
@@ -75,7 +99,10 @@ for (const lang of ['en', 'zh']) {
     const after = await readMap(page, '.map-mh-h1');
     assert.notDeepEqual(after.values, before.values);
     const head2 = await readMap(page, '.map-mh-h2');
-    assert.ok(Math.abs(head2.values[4][0] - head2.values[4][4]) < 0.006, 'head 2: the second “the” splits between both');
+    assert.ok(
+      Math.abs(head2.values[4][0] - head2.values[4][4]) < 0.006,
+      'head 2: the second “the” splits between both',
+    );
     assert.deepEqual(page.errors, []);
     await page.close();
   });
@@ -83,8 +110,13 @@ for (const lang of ['en', 'zh']) {
 
 test('too many heads: at h = 64 (d_k = 1) at most two keys win per head', async () => {
   const page = await lab.open('lesson=multihead&lang=en&stage=many');
-  const rows = await page.$$eval('section[aria-labelledby$="many"] tbody tr', (trs) => trs.map((tr) => [...tr.cells].map((c) => c.textContent)));
-  assert.deepEqual(rows.map((r) => r[0]), ['1', '2', '4', '8', '16', '32', '64']);
+  const rows = await page.$$eval('section[aria-labelledby$="many"] tbody tr', (trs) =>
+    trs.map((tr) => [...tr.cells].map((c) => c.textContent)),
+  );
+  assert.deepEqual(
+    rows.map((r) => r[0]),
+    ['1', '2', '4', '8', '16', '32', '64'],
+  );
   assert.ok(Number(rows[6][3]) <= 2);
   rows.forEach((r) => assert.ok(Number(r[2]) > 0.6 && Number(r[2]) < 1.5, `spread ${r[2]}`));
   const sel = page.getByLabel('h of the heatmap below', { exact: true });

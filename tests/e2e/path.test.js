@@ -12,18 +12,27 @@ import { start } from './harness.js';
 import { answer, assertNoSideScroll } from './lesson-page.js';
 
 let lab;
-before(async () => { lab = await start(); });
-after(async () => { await lab?.close(); });
+before(async () => {
+  lab = await start();
+});
+after(async () => {
+  await lab?.close();
+});
 
 const stateOf = (page) => page.evaluate(() => JSON.parse(JSON.stringify(window.attentionLab.state)));
 const hashOf = (page) => page.evaluate(() => location.hash);
 const chaptersOf = (page) => page.evaluate(() => window.attentionLab.schema.lesson.values);
-const activeIs = (page, sel) => page.evaluate((s) => !!document.activeElement && document.activeElement.matches(s), sel);
+const activeIs = (page, sel) =>
+  page.evaluate((s) => !!document.activeElement && document.activeElement.matches(s), sel);
 // Waits for the page to show `lesson` (and `stage` when given).
-const showing = (page, lesson, stage) => page.waitForFunction(([l, st]) => {
-  const s = window.attentionLab.state;
-  return s.lesson === l && (st === undefined || s.stage === st);
-}, [lesson, stage]);
+const showing = (page, lesson, stage) =>
+  page.waitForFunction(
+    ([l, st]) => {
+      const s = window.attentionLab.state;
+      return s.lesson === l && (st === undefined || s.stage === st);
+    },
+    [lesson, stage],
+  );
 
 // Back / Forward, then the page has drawn what the address now says.
 async function travel(page, dir, expect) {
@@ -43,15 +52,30 @@ for (const lang of ['en', 'zh']) {
     assert.match(await hashOf(page), /^#lesson=start&/);
     assert.equal(await page.textContent('main h2'), lang === 'en' ? 'Start here' : '从这里开始');
     const chapters = (await chaptersOf(page)).filter((id) => id !== 'start');
-    assert.deepEqual(await page.$$eval('.path-item', (li) => li.map((x) => x.dataset.lesson)), chapters, 'the registry, in order');
-    assert.match(await page.textContent('.start-go'), lang === 'en' ? /^Begin: 1\. Why attention$/ : /^开始：1\. 为什么需要注意力$/);
-    assert.match(await page.textContent('.start-progress'), lang === 'en' ? /not answered any question yet/ : /还没有回答过任何问题/);
+    assert.deepEqual(
+      await page.$$eval('.path-item', (li) => li.map((x) => x.dataset.lesson)),
+      chapters,
+      'the registry, in order',
+    );
+    assert.match(
+      await page.textContent('.start-go'),
+      lang === 'en' ? /^Begin: 1\. Why attention$/ : /^开始：1\. 为什么需要注意力$/,
+    );
+    assert.match(
+      await page.textContent('.start-progress'),
+      lang === 'en' ? /not answered any question yet/ : /还没有回答过任何问题/,
+    );
     assert.equal(await page.isVisible('.start-clear'), false);
 
     // Answer the first chapter's question, come back: the path shows it, and points on.
     await page.click('.start-go');
     await showing(page, chapters[0]);
-    const [{ stage, ids: [qid] }] = await questionsOf(page, chapters[0]);
+    const [
+      {
+        stage,
+        ids: [qid],
+      },
+    ] = await questionsOf(page, chapters[0]);
     await page.click(`.stepper button.step[data-stage="${stage}"]`);
     const first = await page.$eval(`[data-predict="${qid}"] .predict-option span`, (s) => s.textContent);
     await answer(page, `[data-predict="${qid}"]`, first);
@@ -61,8 +85,16 @@ for (const lang of ['en', 'zh']) {
     const ids = Object.keys(stored);
     assert.equal(ids.length, 1);
     assert.ok(ids[0].startsWith(`${chapters[0]}/`), ids[0]);
-    assert.match(await page.textContent(`.path-item[data-lesson="${chapters[0]}"] .path-status`), lang === 'en' ? /all 1 answered/ : /全部答完/);
-    assert.match(await page.textContent('.start-progress'), lang === 'en' ? /You have answered 1 of \d+ questions; [01] of your answers were right\./ : /道题中的 1 道，其中答对 [01] 道。/);
+    assert.match(
+      await page.textContent(`.path-item[data-lesson="${chapters[0]}"] .path-status`),
+      lang === 'en' ? /all 1 answered/ : /全部答完/,
+    );
+    assert.match(
+      await page.textContent('.start-progress'),
+      lang === 'en'
+        ? /You have answered 1 of \d+ questions; [01] of your answers were right\./
+        : /道题中的 1 道，其中答对 [01] 道。/,
+    );
     assert.match(await page.textContent('.start-go'), lang === 'en' ? /^Continue: 2\./ : /^继续：2\./);
     assert.ok(await page.isVisible(`.path-item.next[data-lesson="${chapters[1]}"]`));
     // Forgetting the answers empties the store and the path.
@@ -71,61 +103,71 @@ for (const lang of ['en', 'zh']) {
     assert.match(await page.textContent('.start-go'), lang === 'en' ? /^Begin:/ : /^开始：/);
     // Nothing left this page for another address.
     const origin = new URL(lab.url).origin;
-    assert.deepEqual(requests.filter((u) => new URL(u).origin !== origin), []);
+    assert.deepEqual(
+      requests.filter((u) => new URL(u).origin !== origin),
+      [],
+    );
     assert.deepEqual(page.errors, []);
     await page.close();
   });
 
-  test(`${lang}: a walk by keyboard from the start page through every step of every chapter, and back to the start`, { timeout: 600000 }, async () => {
-    const page = await lab.open(`lang=${lang}`);
-    const chapters = (await chaptersOf(page)).filter((id) => id !== 'start');
-    const before = await page.evaluate(() => history.length);
-    // Tab from the top of the page to the start button, Enter.
-    for (let k = 0; k < 60 && !(await activeIs(page, '.start-go')); k++) await page.keyboard.press('Tab');
-    assert.ok(await activeIs(page, '.start-go'), 'the start button is reached with Tab');
-    await page.keyboard.press('Enter');
-    let entries = 1;
-    for (const [k, id] of chapters.entries()) {
-      await showing(page, id);
-      assert.ok(await activeIs(page, 'main'), `${id}: the focus moves to the chapter`);
-      const steps = await page.$$eval('.stepper button.step', (bs) => bs.map((b) => b.dataset.stage));
-      assert.ok(steps.length >= 1, `${id}: steps`);
-      assert.equal((await stateOf(page)).stage, steps[0]);
-      // The step bar by keyboard: → through every step.
-      await page.focus(`.stepper button.step[data-stage="${steps[0]}"]`);
-      for (const stage of steps.slice(1)) {
-        await page.keyboard.press('ArrowRight');
-        await showing(page, id, stage);
-        assert.equal(await page.getAttribute('.stepper .step[aria-current="step"]', 'data-stage'), stage);
-      }
-      entries += steps.length;
-      await assertNoSideScroll(page, `${id}, last step`);
-      // Under the chapter: "Next: k+2. …" (the last one leads back to the start page).
-      const next = page.locator('.chapter-path .path-next');
-      const label = await next.textContent();
-      if (k + 1 < chapters.length) {
-        const title = await page.$eval(`#chapter-nav button[data-lesson="${chapters[k + 1]}"] .nav-title`, (el) => el.textContent);
-        assert.equal(label, lang === 'en' ? `Next: ${k + 2}. ${title} →` : `下一章：${k + 2}. ${title} →`);
-      }
-      await next.focus();
+  test(
+    `${lang}: a walk by keyboard from the start page through every step of every chapter, and back to the start`,
+    { timeout: 600000 },
+    async () => {
+      const page = await lab.open(`lang=${lang}`);
+      const chapters = (await chaptersOf(page)).filter((id) => id !== 'start');
+      const before = await page.evaluate(() => history.length);
+      // Tab from the top of the page to the start button, Enter.
+      for (let k = 0; k < 60 && !(await activeIs(page, '.start-go')); k++) await page.keyboard.press('Tab');
+      assert.ok(await activeIs(page, '.start-go'), 'the start button is reached with Tab');
       await page.keyboard.press('Enter');
-    }
-    await showing(page, 'start');
-    // Every chapter and every step was a history entry of its own (Chromium keeps at most 50).
-    assert.equal(await page.evaluate(() => history.length), Math.min(50, before + entries));
-    assert.deepEqual(page.errors, []);
-    await page.close();
-  });
+      let entries = 1;
+      for (const [k, id] of chapters.entries()) {
+        await showing(page, id);
+        assert.ok(await activeIs(page, 'main'), `${id}: the focus moves to the chapter`);
+        const steps = await page.$$eval('.stepper button.step', (bs) => bs.map((b) => b.dataset.stage));
+        assert.ok(steps.length >= 1, `${id}: steps`);
+        assert.equal((await stateOf(page)).stage, steps[0]);
+        // The step bar by keyboard: → through every step.
+        await page.focus(`.stepper button.step[data-stage="${steps[0]}"]`);
+        for (const stage of steps.slice(1)) {
+          await page.keyboard.press('ArrowRight');
+          await showing(page, id, stage);
+          assert.equal(await page.getAttribute('.stepper .step[aria-current="step"]', 'data-stage'), stage);
+        }
+        entries += steps.length;
+        await assertNoSideScroll(page, `${id}, last step`);
+        // Under the chapter: "Next: k+2. …" (the last one leads back to the start page).
+        const next = page.locator('.chapter-path .path-next');
+        const label = await next.textContent();
+        if (k + 1 < chapters.length) {
+          const title = await page.$eval(
+            `#chapter-nav button[data-lesson="${chapters[k + 1]}"] .nav-title`,
+            (el) => el.textContent,
+          );
+          assert.equal(label, lang === 'en' ? `Next: ${k + 2}. ${title} →` : `下一章：${k + 2}. ${title} →`);
+        }
+        await next.focus();
+        await page.keyboard.press('Enter');
+      }
+      await showing(page, 'start');
+      // Every chapter and every step was a history entry of its own (Chromium keeps at most 50).
+      assert.equal(await page.evaluate(() => history.length), Math.min(50, before + entries));
+      assert.deepEqual(page.errors, []);
+      await page.close();
+    },
+  );
 }
 
 test('Back and Forward restore exactly: chapters and steps are entries, a toggle rewrites the current one', async () => {
   const page = await lab.open('lesson=why&lang=en');
-  const at = [await snapshot(page)];                       // why / bottleneck
+  const at = [await snapshot(page)]; // why / bottleneck
   await page.click('.step[data-stage="lookup"]');
   await showing(page, 'why', 'lookup');
-  await page.click('.why-pick label:nth-child(3) input');   // a setting on this step (no new entry)
+  await page.click('.why-pick label:nth-child(3) input'); // a setting on this step (no new entry)
   await page.waitForFunction(() => window.attentionLab.state.whyQuery === 2);
-  await page.waitForFunction(() => /whyQuery=2/.test(location.hash));  // the throttled rewrite has landed
+  await page.waitForFunction(() => /whyQuery=2/.test(location.hash)); // the throttled rewrite has landed
   at.push(await snapshot(page));
   await page.click('#chapter-nav button[data-lesson="masks"]');
   await showing(page, 'masks', 'padding');
@@ -157,7 +199,7 @@ test('Back with an edit left uncommitted in a text field: no error, and the edit
   const field = page.getByLabel('Key / value tokens', { exact: true });
   await field.focus();
   await page.keyboard.press('End');
-  await page.keyboard.type(' dog');                        // no Enter: not committed
+  await page.keyboard.type(' dog'); // no Enter: not committed
   assert.match(await field.inputValue(), / dog$/);
   await travel(page, 'back', scores);
   assert.equal((await stateOf(page)).keyTokens.length, 0, 'the typed token did not reach the state');
@@ -182,7 +224,7 @@ test('a link followed while a slider write is pending is not overwritten, and Ba
   const page = await lab.open('lesson=softmax&lang=en&stage=temperature');
   const slider = page.locator('#sm-temp');
   await slider.focus();
-  for (let k = 0; k < 3; k++) await page.keyboard.press('ArrowLeft');   // three writes in quick succession
+  for (let k = 0; k < 3; k++) await page.keyboard.press('ArrowLeft'); // three writes in quick succession
   const T = (await stateOf(page)).temperature;
   assert.ok(T < 1, `T = ${T}`);
   await page.click('#chapter-nav button[data-lesson="masks"]');
@@ -203,47 +245,59 @@ async function questionsOf(page, id) {
   for (const stage of steps) {
     await page.click(`.stepper button.step[data-stage="${stage}"]`);
     await showing(page, id, stage);
-    const ids = await page.$$eval('[data-predict]', (els) => els.filter((e) => e.offsetParent !== null).map((e) => e.dataset.predict));
+    const ids = await page.$$eval('[data-predict]', (els) =>
+      els.filter((e) => e.offsetParent !== null).map((e) => e.dataset.predict),
+    );
     if (ids.length) out.push({ stage, ids });
   }
   return out;
 }
 
 for (const lang of ['en', 'zh']) {
-  test(`${lang}: every chapter asks a question before it shows the engine's answer, and answers by keyboard`, { timeout: 600000 }, async () => {
-    const probe = await lab.open(`lang=${lang}`);
-    const chapters = (await chaptersOf(probe)).filter((id) => id !== 'start');
-    await probe.close();
-    for (const id of chapters) {
-      const page = await lab.open(`lesson=${id}&lang=${lang}`);
-      const found = await questionsOf(page, id);
-      assert.ok(found.length >= 1, `${id}: a predict-then-reveal question`);
-      const { stage, ids } = found[0];
-      await page.click(`.stepper button.step[data-stage="${stage}"]`);
-      await showing(page, id, stage);
-      const sel = `[data-predict="${ids[0]}"]`;
-      assert.ok(ids[0].startsWith(`${id}/`), `${ids[0]}: named after its chapter`);
-      const reveal = `[data-reveal-of="${ids[0]}"]`;
-      if (await page.$(reveal)) assert.equal(await page.isVisible(reveal), false, `${id}: the answer is kept back`);
-      // Check without a pick: asked to pick first.
-      await page.click(`${sel} .predict-check`);
-      assert.equal(await page.textContent(`${sel} .predict-feedback`), lang === 'en' ? 'Pick an answer first.' : '请先选一个答案。');
-      const options = await page.$$eval(`${sel} .predict-option span`, (s) => s.map((x) => x.textContent));
-      const feedback = await answer(page, sel, options[0]);
-      assert.match(feedback, lang === 'en' ? /^(Right\.|Not this time\.) \S/ : /^(答对了。|这次没猜中。)\S/);
-      if (await page.$(reveal)) assert.equal(await page.isVisible(reveal), true, `${id}: revealed after the answer`);
-      const stored = await page.evaluate(() => JSON.parse(localStorage.getItem('attention-lab-progress')));
-      assert.ok(stored[ids[0]], `${id}: progress kept`);
-      assert.equal(stored[ids[0]].right, /^(Right|答对)/.test(feedback));
-      await assertNoSideScroll(page, `${id}/${stage}`);
-      // The chapter's data lists the question, so the start page counts it.
-      await page.click('#chapter-nav button[data-lesson="start"]');
-      await showing(page, 'start');
-      assert.match(await page.textContent(`.path-item[data-lesson="${id}"] .path-status`), lang === 'en' ? /answered/ : /已答|答完/);
-      assert.deepEqual(page.errors, []);
-      await page.close();
-    }
-  });
+  test(
+    `${lang}: every chapter asks a question before it shows the engine's answer, and answers by keyboard`,
+    { timeout: 600000 },
+    async () => {
+      const probe = await lab.open(`lang=${lang}`);
+      const chapters = (await chaptersOf(probe)).filter((id) => id !== 'start');
+      await probe.close();
+      for (const id of chapters) {
+        const page = await lab.open(`lesson=${id}&lang=${lang}`);
+        const found = await questionsOf(page, id);
+        assert.ok(found.length >= 1, `${id}: a predict-then-reveal question`);
+        const { stage, ids } = found[0];
+        await page.click(`.stepper button.step[data-stage="${stage}"]`);
+        await showing(page, id, stage);
+        const sel = `[data-predict="${ids[0]}"]`;
+        assert.ok(ids[0].startsWith(`${id}/`), `${ids[0]}: named after its chapter`);
+        const reveal = `[data-reveal-of="${ids[0]}"]`;
+        if (await page.$(reveal)) assert.equal(await page.isVisible(reveal), false, `${id}: the answer is kept back`);
+        // Check without a pick: asked to pick first.
+        await page.click(`${sel} .predict-check`);
+        assert.equal(
+          await page.textContent(`${sel} .predict-feedback`),
+          lang === 'en' ? 'Pick an answer first.' : '请先选一个答案。',
+        );
+        const options = await page.$$eval(`${sel} .predict-option span`, (s) => s.map((x) => x.textContent));
+        const feedback = await answer(page, sel, options[0]);
+        assert.match(feedback, lang === 'en' ? /^(Right\.|Not this time\.) \S/ : /^(答对了。|这次没猜中。)\S/);
+        if (await page.$(reveal)) assert.equal(await page.isVisible(reveal), true, `${id}: revealed after the answer`);
+        const stored = await page.evaluate(() => JSON.parse(localStorage.getItem('attention-lab-progress')));
+        assert.ok(stored[ids[0]], `${id}: progress kept`);
+        assert.equal(stored[ids[0]].right, /^(Right|答对)/.test(feedback));
+        await assertNoSideScroll(page, `${id}/${stage}`);
+        // The chapter's data lists the question, so the start page counts it.
+        await page.click('#chapter-nav button[data-lesson="start"]');
+        await showing(page, 'start');
+        assert.match(
+          await page.textContent(`.path-item[data-lesson="${id}"] .path-status`),
+          lang === 'en' ? /answered/ : /已答|答完/,
+        );
+        assert.deepEqual(page.errors, []);
+        await page.close();
+      }
+    },
+  );
 }
 
 // ---- the questions' answers come from the engine's numbers ----------------------------------------
@@ -283,12 +337,21 @@ test('the new questions: the right option is the one a double-precision referenc
   assert.ok(softmaxRef(row, 0.1)[2] > softmaxRef(row, 1)[2]);
   assert.equal(await page.isVisible('.sm-cooler-reveal'), false);
   assert.match(await answer(page, '[data-predict="softmax/cooler"]', 'it stays the same'), /^Not this time\./);
-  assert.match(await page.textContent('.sm-cooler-reveal'), new RegExp(`eats gets ${softmaxRef(row)[2].toFixed(3)} at T = 1 and ${softmaxRef(row, 0.1)[2].toFixed(3)} at T = 0\\.1`));
+  assert.match(
+    await page.textContent('.sm-cooler-reveal'),
+    new RegExp(
+      `eats gets ${softmaxRef(row)[2].toFixed(3)} at T = 1 and ${softmaxRef(row, 0.1)[2].toFixed(3)} at T = 0\\.1`,
+    ),
+  );
   assert.match(await answer(page, '[data-predict="softmax/cooler"]', 'it grows toward 1'), /^Right\./);
   await page.close();
 
   // Masks, two-token check: −∞ and −1e9 keep the masked key out exactly; 0 lets it in.
-  for (const [fill, option, right] of [['neg-inf', 'yes, exactly', true], ['large-negative', 'yes, exactly', true], ['zero', 'yes, exactly', false]]) {
+  for (const [fill, option, right] of [
+    ['neg-inf', 'yes, exactly', true],
+    ['large-negative', 'yes, exactly', true],
+    ['zero', 'yes, exactly', false],
+  ]) {
     page = await lab.open(`lesson=masks&lang=en&preset=cat-fish&stage=two-token&fill=${fill}`);
     assert.equal(await page.isVisible('.mk-two-reveal'), false);
     const fb = await answer(page, '[data-predict="masks/two-token"]', option);
@@ -318,8 +381,14 @@ test('the new questions: the right option is the one a double-precision referenc
 test('the hand-check preset keeps the engine’s weights back, and Softmax starts with the hand check', async () => {
   const page = await lab.open('lesson=pipeline&lang=en&preset=hand-check&stage=weights');
   // The box that asks for the learner's own weights comes before any weight is shown.
-  assert.ok(await page.$eval('.guess-box', (box) => !!(box.compareDocumentPosition(document.querySelector('.maps')) & Node.DOCUMENT_POSITION_FOLLOWING)));
-  for (const sel of ['.maps', '.bars-box', '.formula.live']) assert.equal(await page.isVisible(sel), false, `${sel} kept back`);
+  assert.ok(
+    await page.$eval(
+      '.guess-box',
+      (box) => !!(box.compareDocumentPosition(document.querySelector('.maps')) & Node.DOCUMENT_POSITION_FOLLOWING),
+    ),
+  );
+  for (const sel of ['.maps', '.bars-box', '.formula.live'])
+    assert.equal(await page.isVisible(sel), false, `${sel} kept back`);
   assert.ok(!(await page.evaluate(() => document.querySelector('main').innerText)).includes('0.949'));
   await page.click('.hand-check-show');
   await page.waitForSelector('.maps', { state: 'visible' });
@@ -353,7 +422,10 @@ for (const lang of ['en', 'zh']) {
     assert.equal(await page.isVisible('.carried [data-setting="fill"]'), false);
     await page.click('#chapter-nav button[data-lesson="pipeline"]');
     await showing(page, 'pipeline');
-    assert.match(await page.textContent('.carried [data-setting="fill"]'), lang === 'en' ? /masked scores filled with 0/ : /被屏蔽的分数填成 0/);
+    assert.match(
+      await page.textContent('.carried [data-setting="fill"]'),
+      lang === 'en' ? /masked scores filled with 0/ : /被屏蔽的分数填成 0/,
+    );
     assert.ok(await page.isVisible(line));
     // Reset, by keyboard: the setting returns to its default and the line goes.
     await page.focus(`${line} .carried-reset`);

@@ -60,7 +60,8 @@ function assertClose(shown, expected, tol, what) {
     assert.equal(r.length, expected[i].length, `${what}: cols of row ${i}`);
     r.forEach((x, j) => {
       const e = expected[i][j];
-      if (!Number.isFinite(e) || !Number.isFinite(x)) assert.ok(Object.is(x, e) || (Number.isNaN(x) && Number.isNaN(e)), `${what}[${i}][${j}] ${x} vs ${e}`);
+      if (!Number.isFinite(e) || !Number.isFinite(x))
+        assert.ok(Object.is(x, e) || (Number.isNaN(x) && Number.isNaN(e)), `${what}[${i}][${j}] ${x} vs ${e}`);
       else assert.ok(Math.abs(x - e) <= tol, `${what}[${i}][${j}]: shown ${x}, expected ${e}`);
     });
   });
@@ -84,15 +85,32 @@ function reference(Q, K, V, padding = []) {
 
 // The translation preset's vectors, as authored (The cat eats fish -> 猫 吃 鱼).
 const CAT_FISH = {
-  Q: [[4, 0.4, 0, -1], [0, 4, 1, -1], [1, 0, 4, -1]],
-  K: [[0.1, 0, 0.1, 1], [1, 0.1, 0.2, 0], [0.1, 1, 0.3, 0], [0.5, 0, 1, 0]],
-  V: [[0, 0, 0, 1], [1, 0, 0.1, 0], [0, 1, 0.2, 0], [0.6, 0, 1, 0]],
+  Q: [
+    [4, 0.4, 0, -1],
+    [0, 4, 1, -1],
+    [1, 0, 4, -1],
+  ],
+  K: [
+    [0.1, 0, 0.1, 1],
+    [1, 0.1, 0.2, 0],
+    [0.1, 1, 0.3, 0],
+    [0.5, 0, 1, 0],
+  ],
+  V: [
+    [0, 0, 0, 1],
+    [1, 0, 0.1, 0],
+    [0, 1, 0.2, 0],
+    [0.6, 0, 1, 0],
+  ],
 };
 
 // Clicks cell (i, j) of a heatmap, by position on its plot.
 async function clickCell(page, map, i, j) {
   const plot = page.locator(`.map-${map} .hm-plot`);
-  const { rows, cols } = await plot.evaluate((el) => ({ rows: el.querySelector('canvas').height, cols: el.querySelector('canvas').width }));
+  const { rows, cols } = await plot.evaluate((el) => ({
+    rows: el.querySelector('canvas').height,
+    cols: el.querySelector('canvas').width,
+  }));
   const box = await plot.boundingBox();
   await plot.click({ position: { x: ((j + 0.5) * box.width) / cols, y: ((i + 0.5) * box.height) / rows } });
 }
@@ -140,7 +158,10 @@ test('every stage is reached with the keyboard alone', async () => {
     await page.keyboard.press('Tab');
     if (await page.evaluate(() => !!document.activeElement.closest('.map-weights .hm-plot'))) break;
   }
-  assert.ok(await page.evaluate(() => !!document.activeElement.closest('.map-weights .hm-plot')), 'the weights heatmap takes the focus');
+  assert.ok(
+    await page.evaluate(() => !!document.activeElement.closest('.map-weights .hm-plot')),
+    'the weights heatmap takes the focus',
+  );
   await page.keyboard.press('ArrowDown');
   await page.keyboard.press('ArrowRight');
   await page.keyboard.press('ArrowRight');
@@ -161,7 +182,11 @@ test('the numbers on screen are the engine’s, for the translation preset', asy
   assert.deepEqual(scores.cols, ['The', 'cat', 'eats', 'fish']);
   assertClose(scores.values, rowsOf(eng.scores), 0.005, 'scores vs engine');
   assertClose(scores.values, ref.scores, 0.006, 'scores vs reference');
-  for (const [stage, map, key, tol] of [['scaled', 'scaled', 'scaled', 0.005], ['weights', 'weights', 'weights', 0.005], ['output', 'output', 'output', 0.005]]) {
+  for (const [stage, map, key, tol] of [
+    ['scaled', 'scaled', 'scaled', 0.005],
+    ['weights', 'weights', 'weights', 0.005],
+    ['output', 'output', 'output', 0.005],
+  ]) {
     await page.click(`.step[data-stage="${stage}"]`);
     const t = await readTable(page, map);
     assertClose(t.values, rowsOf(eng[key]), tol, `${key} vs engine`);
@@ -169,7 +194,10 @@ test('the numbers on screen are the engine’s, for the translation preset', asy
   }
   // The lesson's claim: 猫 lands on cat, 吃 on eats, 鱼 on fish.
   const w = (await readTable(page, 'weights')).values;
-  assert.deepEqual(w.map((r) => r.indexOf(Math.max(...r))), [1, 2, 3]);
+  assert.deepEqual(
+    w.map((r) => r.indexOf(Math.max(...r))),
+    [1, 2, 3],
+  );
   // The filled formula for the selected scaled cell shows the engine's score and scaled score.
   await page.click('.step[data-stage="scaled"]');
   await clickCell(page, 'scaled', 0, 1);
@@ -204,7 +232,12 @@ test('the Scale step shows the weights without and with the scale, both against 
   assert.match(await page.textContent('.map-weights .map-title'), /with the scale/);
   // The note reads the selected row: 猫's top key without and with the scale.
   const note = await page.textContent('.stage .note');
-  assert.ok(note.includes(`“猫” puts ${rawWeights[0][1].toFixed(2)} of its attention on “cat”; with it, ${ref.weights[0][1].toFixed(2)}`), note);
+  assert.ok(
+    note.includes(
+      `“猫” puts ${rawWeights[0][1].toFixed(2)} of its attention on “cat”; with it, ${ref.weights[0][1].toFixed(2)}`,
+    ),
+    note,
+  );
   // Typed scores have no scale: only the scores are shown.
   const typed = await lab.open('lesson=pipeline&lang=en&preset=hand-check&stage=scaled');
   assert.equal(await typed.locator('.map-unscaledWeights').count(), 0);
@@ -237,13 +270,15 @@ test('a causal mask on the cross-attention example is flagged; on self-attention
 });
 
 // Each token's vectors: the engine's draw of its own stream (a hash of role and text) from the seed.
-const tokenRows = (tokens, role, cols, seed) => tokens.map((t) =>
-  Array.from(engine.randomMatrix({ rows: 1, cols, seed, stream: tokenStream(role, t) }).data));
+const tokenRows = (tokens, role, cols, seed) =>
+  tokens.map((t) => Array.from(engine.randomMatrix({ rows: 1, cols, seed, stream: tokenStream(role, t) }).data));
 const matrixOf = (rows) => ({ rows: rows.length, cols: rows[0].length, data: Float32Array.from(rows.flat()) });
 
 test('random vectors come from the seed; padding gives −∞ and zero weight; the link reproduces them', async () => {
   const tokens = ['a', 'b', 'c', 'd', 'e'];
-  const page = await lab.open(`lesson=pipeline&lang=en&preset=random&inputMode=random&seed=7&dk=8&queryTokens=${tokens.join(',')}&keyTokens=${tokens.join(',')}&keyPadding=0,0,1,0,0&stage=masked`);
+  const page = await lab.open(
+    `lesson=pipeline&lang=en&preset=random&inputMode=random&seed=7&dk=8&queryTokens=${tokens.join(',')}&keyTokens=${tokens.join(',')}&keyPadding=0,0,1,0,0&stage=masked`,
+  );
   const Q = matrixOf(tokenRows(tokens, 'q', 8, 7));
   const K = matrixOf(tokenRows(tokens, 'k', 8, 7));
   const V = matrixOf(tokenRows(tokens, 'v', 8, 7));
@@ -252,12 +287,18 @@ test('random vectors come from the seed; padding gives −∞ and zero weight; t
   const masked = await readTable(page, 'masked');
   assertClose(masked.values, rowsOf(eng.masked), 0.005, 'masked vs engine');
   assertClose(masked.values, ref.masked, 0.006, 'masked vs reference');
-  assert.ok(masked.text.every((r) => r[2] === '\u2212\u221e'), 'padding column shows −∞');
+  assert.ok(
+    masked.text.every((r) => r[2] === '\u2212\u221e'),
+    'padding column shows −∞',
+  );
   await page.click('.step[data-stage="weights"]');
   const weights = await readTable(page, 'weights');
   assertClose(weights.values, rowsOf(eng.weights), 0.005, 'weights vs engine');
   assertClose(weights.values, ref.weights, 0.006, 'weights vs reference');
-  assert.ok(weights.values.every((r) => r[2] === 0), 'padding key gets zero weight');
+  assert.ok(
+    weights.values.every((r) => r[2] === 0),
+    'padding key gets zero weight',
+  );
 
   // Reload: the hash alone reproduces the same numbers.
   await waitHash(page, /stage=weights/);
@@ -287,7 +328,9 @@ test('random vectors come from the seed; padding gives −∞ and zero weight; t
 });
 
 test('switching language changes the text and keeps the state', async () => {
-  const page = await lab.open('lesson=pipeline&lang=en&preset=random&inputMode=random&seed=11&stage=weights&selRow=2&selCol=1');
+  const page = await lab.open(
+    'lesson=pipeline&lang=en&preset=random&inputMode=random&seed=11&stage=weights&selRow=2&selCol=1',
+  );
   const before = await readTable(page, 'weights');
   const titleEn = await page.textContent('h2');
   await page.click('.lang-switch button[data-lang="zh"]');
@@ -299,7 +342,8 @@ test('switching language changes the text and keeps the state', async () => {
   assert.match(await page.textContent('.stage-title'), /Softmax/);
   assert.match(await page.textContent('.explain'), /[\u4e00-\u9fff]/);
   const h = await hashOf(page);
-  for (const part of ['lang=zh', 'seed=11', 'stage=weights', 'selRow=2', 'selCol=1', 'preset=random']) assert.ok(h.includes(part), `${part} in ${h}`);
+  for (const part of ['lang=zh', 'seed=11', 'stage=weights', 'selRow=2', 'selCol=1', 'preset=random'])
+    assert.ok(h.includes(part), `${part} in ${h}`);
   const after = await readTable(page, 'weights');
   assert.deepEqual(after.text, before.text);
   await page.click('.lang-switch button[data-lang="en"]');
@@ -321,7 +365,8 @@ test('a malformed hash shows the notice and falls back to defaults, without erro
   const notice = page.locator('#notice');
   assert.ok(await notice.isVisible());
   const text = await notice.textContent();
-  for (const k of ['seed=abc', 'dk=0', 'fill=minus', 'Q=1,x', 'stage=nowhere', 'wat=1']) assert.ok(text.includes(k), `${k} in notice`);
+  for (const k of ['seed=abc', 'dk=0', 'fill=minus', 'Q=1,x', 'stage=nowhere', 'wat=1'])
+    assert.ok(text.includes(k), `${k} in notice`);
   assert.equal(await page.getAttribute('.step[aria-current="step"]', 'data-stage'), 'scores');
   const scores = await readTable(page, 'scores');
   assert.deepEqual(scores.rows, ['猫', '吃', '鱼'], 'the default example is drawn');
@@ -402,7 +447,11 @@ test('hide flags hide control groups for embedding', async () => {
 test('no horizontal scrolling at 360 px, in both languages, at every stage, up to 32 tokens', async () => {
   const toks = Array.from({ length: 32 }, (_, i) => `tok${i}`).join(',');
   for (const lang of ['en', 'zh']) {
-    for (const extra of ['preset=cat-fish', `preset=random&inputMode=random&dk=16&queryTokens=${toks}&keyTokens=${toks}`, 'preset=hand-check']) {
+    for (const extra of [
+      'preset=cat-fish',
+      `preset=random&inputMode=random&dk=16&queryTokens=${toks}&keyTokens=${toks}`,
+      'preset=hand-check',
+    ]) {
       const page = await lab.open(`lesson=pipeline&lang=${lang}&${extra}`, { width: 360, height: 740 });
       for (const stage of STAGES) {
         await page.click(`.step[data-stage="${stage}"]`);
@@ -443,21 +492,61 @@ test('hand check: the preset takes its scores to the Softmax chapter’s check; 
 // For every fill × stable combination, the Mask and Softmax steps say what the engine returned:
 // 猫 追 老鼠, causal, with 猫 as padding, so the query 猫 may see nothing and the others keep keys.
 const EMPTY_ROW = [
-  { fill: 'neg-inf', stable: 1, weights: 'zero', mask: /Every one of them gets weight exactly 0/, note: /this engine’s own rule it gets zero weights and a zero output/ },
-  { fill: 'neg-inf', stable: 0, weights: 'nan', mask: /3 of them get weight exactly 0 in step 4\. 3 of them get NaN weights/, note: /weights and its output are NaN/ },
-  { fill: 'large-negative', stable: 1, weights: 'uniform', mask: /3 of them still get weight in step 4 \(up to 0\.333\)/, note: /each key gets 0\.333, and the output is the mean of all the Values/ },
-  { fill: 'large-negative', stable: 0, weights: 'nan', mask: /3 of them get NaN weights/, note: /weights and its output are NaN/ },
-  { fill: 'zero', stable: 1, weights: 'uniform', mask: /6 of them still get weight in step 4/, note: /each key gets 0\.333/ },
-  { fill: 'zero', stable: 0, weights: 'uniform', mask: /6 of them still get weight in step 4/, note: /each key gets 0\.333/ },
+  {
+    fill: 'neg-inf',
+    stable: 1,
+    weights: 'zero',
+    mask: /Every one of them gets weight exactly 0/,
+    note: /this engine’s own rule it gets zero weights and a zero output/,
+  },
+  {
+    fill: 'neg-inf',
+    stable: 0,
+    weights: 'nan',
+    mask: /3 of them get weight exactly 0 in step 4\. 3 of them get NaN weights/,
+    note: /weights and its output are NaN/,
+  },
+  {
+    fill: 'large-negative',
+    stable: 1,
+    weights: 'uniform',
+    mask: /3 of them still get weight in step 4 \(up to 0\.333\)/,
+    note: /each key gets 0\.333, and the output is the mean of all the Values/,
+  },
+  {
+    fill: 'large-negative',
+    stable: 0,
+    weights: 'nan',
+    mask: /3 of them get NaN weights/,
+    note: /weights and its output are NaN/,
+  },
+  {
+    fill: 'zero',
+    stable: 1,
+    weights: 'uniform',
+    mask: /6 of them still get weight in step 4/,
+    note: /each key gets 0\.333/,
+  },
+  {
+    fill: 'zero',
+    stable: 0,
+    weights: 'uniform',
+    mask: /6 of them still get weight in step 4/,
+    note: /each key gets 0\.333/,
+  },
 ];
 const SHOWN_FILL = { 'neg-inf': '−∞', 'large-negative': '−1e9', zero: '0' };
 
 test('the Mask and Softmax steps name what the engine returned, for every fill × stable combination', async () => {
   const page = await lab.open('lesson=pipeline&lang=en');
   for (const c of EMPTY_ROW) {
-    await page.evaluate((h) => { location.hash = h; },
-      `lesson=pipeline&lang=en&preset=cat-chase&causal=1&keyPadding=1,0,0&fill=${c.fill}&stable=${c.stable}&stage=masked&selRow=0&selCol=0`);
-    await page.waitForFunction((f) => document.querySelector('.explain')?.textContent.includes(`here ${f}.`), SHOWN_FILL[c.fill]);
+    await page.evaluate((h) => {
+      location.hash = h;
+    }, `lesson=pipeline&lang=en&preset=cat-chase&causal=1&keyPadding=1,0,0&fill=${c.fill}&stable=${c.stable}&stage=masked&selRow=0&selCol=0`);
+    await page.waitForFunction(
+      (f) => document.querySelector('.explain')?.textContent.includes(`here ${f}.`),
+      SHOWN_FILL[c.fill],
+    );
     const what = `${c.fill}, stable=${c.stable}`;
     const explain = await page.textContent('.explain');
     assert.match(explain, /Blocked cells here: 6\./, what);
@@ -471,9 +560,20 @@ test('the Mask and Softmax steps name what the engine returned, for every fill �
     if (c.weights === 'nan') assert.ok(w.every(Number.isNaN), what);
     if (c.weights === 'uniform') w.forEach((x) => assert.ok(Math.abs(x - 1 / 3) <= 0.005, what));
     const softmax = await page.textContent('.explain');
-    assert.match(softmax, c.stable ? /engine subtracts the row’s largest score/ : /takes the exponentials of the scores as they are/, what);
-    assert.match(softmax, { zero: /this engine’s own rule gives such a row zero weights/, nan: /every exponential is 0, and 0 \/ 0 = NaN/,
-      uniform: /every key gets the same weight/ }[c.weights], `${what}: ${softmax}`);
+    assert.match(
+      softmax,
+      c.stable ? /engine subtracts the row’s largest score/ : /takes the exponentials of the scores as they are/,
+      what,
+    );
+    assert.match(
+      softmax,
+      {
+        zero: /this engine’s own rule gives such a row zero weights/,
+        nan: /every exponential is 0, and 0 \/ 0 = NaN/,
+        uniform: /every key gets the same weight/,
+      }[c.weights],
+      `${what}: ${softmax}`,
+    );
     assert.match(softmax, /−Σ w ln w \(in nats\)/);
     // The formula shows the max subtraction only when the engine does it.
     assert.equal((await page.textContent('.formula.general')).includes('max'), c.stable === 1, `${what}: formula`);
@@ -483,15 +583,22 @@ test('the Mask and Softmax steps name what the engine returned, for every fill �
 });
 
 test('the Chinese page has no English in its formulas, heatmap descriptions or punctuation', async () => {
-  const page = await lab.open('lesson=pipeline&lang=zh&preset=cat-chase&causal=1&keyPadding=1,0,0&stage=masked&selRow=0&selCol=0');
+  const page = await lab.open(
+    'lesson=pipeline&lang=zh&preset=cat-chase&causal=1&keyPadding=1,0,0&stage=masked&selRow=0&selCol=0',
+  );
   const general = await page.textContent('.formula.general');
   assert.ok(general.includes('否则') && !general.includes('otherwise'), general);
-  assert.match(await page.textContent('.explain'), /这里是 −∞。exp\(−∞\) 恰好等于 0，所以被屏蔽的 Key 对这一行毫无贡献。这里共有 6 个格子被屏蔽。它们在第 4 步得到的权重都恰好为 0。/);
+  assert.match(
+    await page.textContent('.explain'),
+    /这里是 −∞。exp\(−∞\) 恰好等于 0，所以被屏蔽的 Key 对这一行毫无贡献。这里共有 6 个格子被屏蔽。它们在第 4 步得到的权重都恰好为 0。/,
+  );
   assert.match(await page.textContent('.note'), /按本引擎的规则，它的权重全为 0，输出也全为 0/);
   assert.equal(await page.getAttribute('.map-masked .hm-plot', 'aria-roledescription'), '热力图');
   assert.match(await page.getAttribute('.map-masked .hm-plot', 'aria-label'), /方向键在格子间移动/);
   assert.equal(await page.textContent('.pad-box .field-label'), '填充位：');
-  await page.evaluate(() => { location.hash = 'lesson=pipeline&lang=zh&preset=hand-check&stage=scores&selRow=0&selCol=0'; });
+  await page.evaluate(() => {
+    location.hash = 'lesson=pipeline&lang=zh&preset=hand-check&stage=scores&selRow=0&selCol=0';
+  });
   await page.waitForFunction(() => document.querySelector('.formula.live')?.textContent.includes('直接输入'));
   assert.ok(!(await page.textContent('.formula.live')).includes('typed'));
   assert.deepEqual(page.errors, []);

@@ -10,31 +10,27 @@ import { loadTrainEngine } from '../../web/src/engine-train.js';
 import { fmt } from '../../web/src/text/format.js';
 
 let lab;
-before(async () => { lab = await start(); });
-after(async () => { await lab?.close(); });
+before(async () => {
+  lab = await start();
+});
+after(async () => {
+  await lab?.close();
+});
 
 const CONFIG = 'pgLayers=1&pgD=32&pgSeed=3';
 const status = (page) => page.$eval('.pg-status', (e) => e.textContent);
-const stepOf = (text) => Number((/Step (\d+)/.exec(text) || [])[1]);
 // the status without the speed (which depends on the machine)
 const numbers = (text) => text.replace(/ · [\d.]+ steps\/s$/, '');
 
-async function playUntil(page, step) {
-  await page.click('.pg-play');
-  await page.waitForFunction((n) => {
-    const m = /Step (\d+)/.exec(document.querySelector('.pg-status').textContent);
-    return m && Number(m[1]) >= n;
-  }, step, { timeout: 240000, polling: 200 });
-  await page.click('.pg-play'); // pause
-  await page.waitForFunction(() => /pgStep=\d+/.test(location.hash) && document.querySelector('.pg-play').getAttribute('aria-pressed') === 'false',
-    null, { timeout: 60000 });
-}
-
-test('training runs in the worker, the page stays responsive, and the numbers are the engine\'s', async () => {
+test("training runs in the worker, the page stays responsive, and the numbers are the engine's", async () => {
   const page = await lab.open(`lesson=playground&${CONFIG}`);
-  await page.waitForFunction(() => /Step 0/.test(document.querySelector('.pg-status').textContent), null, { timeout: 60000 });
+  await page.waitForFunction(() => /Step 0/.test(document.querySelector('.pg-status').textContent), null, {
+    timeout: 60000,
+  });
   await page.click('.pg-play');
-  await page.waitForFunction(() => /Step [1-9]/.test(document.querySelector('.pg-status').textContent), null, { timeout: 120000 });
+  await page.waitForFunction(() => /Step [1-9]/.test(document.querySelector('.pg-status').textContent), null, {
+    timeout: 120000,
+  });
   // while it trains the page answers: a click on a step of the step bar is handled at once
   await page.click('.stepper button.step[data-stage="compare"]');
   await page.waitForFunction(() => location.hash.includes('stage=compare'), null, { timeout: 10000 });
@@ -44,7 +40,9 @@ test('training runs in the worker, the page stays responsive, and the numbers ar
   await page.waitForFunction(() => /pgStep=\d+/.test(location.hash), null, { timeout: 60000 });
   const hash = await page.evaluate(() => location.hash);
   const step = Number(/pgStep=(\d+)/.exec(hash)[1]);
-  await page.waitForFunction((n) => document.querySelector('.pg-status').textContent.includes(`Step ${n} `), step, { timeout: 30000 });
+  await page.waitForFunction((n) => document.querySelector('.pg-status').textContent.includes(`Step ${n} `), step, {
+    timeout: 30000,
+  });
   const shown = await status(page);
   assert.ok(step > 0 && step % 10 === 0, hash);
 
@@ -63,16 +61,30 @@ test('training runs in the worker, the page stays responsive, and the numbers ar
 
 test('the previous-token task is learned, and the link replays the run to the same numbers', async () => {
   const page = await lab.open(`lesson=playground&${CONFIG}`);
-  await page.waitForFunction(() => /Step 0/.test(document.querySelector('.pg-status').textContent), null, { timeout: 60000 });
+  await page.waitForFunction(() => /Step 0/.test(document.querySelector('.pg-status').textContent), null, {
+    timeout: 60000,
+  });
   await page.click('.pg-play');
-  await page.waitForFunction(() => document.querySelector('.pg-learned').textContent !== '', null, { timeout: 240000, polling: 250 });
-  assert.match(await page.$eval('.pg-learned', (e) => e.textContent), /^Learned: held-out accuracy reached 0\.99 at step \d+\.$/);
+  await page.waitForFunction(() => document.querySelector('.pg-learned').textContent !== '', null, {
+    timeout: 240000,
+    polling: 250,
+  });
+  assert.match(
+    await page.$eval('.pg-learned', (e) => e.textContent),
+    /^Learned: held-out accuracy reached 0\.99 at step \d+\.$/,
+  );
   await page.click('.pg-play'); // pause
-  await page.waitForFunction(() => /pgStep=\d+/.test(location.hash) && document.querySelector('.pg-play').getAttribute('aria-pressed') === 'false',
-    null, { timeout: 60000 });
+  await page.waitForFunction(
+    () =>
+      /pgStep=\d+/.test(location.hash) && document.querySelector('.pg-play').getAttribute('aria-pressed') === 'false',
+    null,
+    { timeout: 60000 },
+  );
   const hash = await page.evaluate(() => location.hash);
   const step = Number(/pgStep=(\d+)/.exec(hash)[1]);
-  await page.waitForFunction((n) => document.querySelector('.pg-status').textContent.includes(`Step ${n} `), step, { timeout: 30000 });
+  await page.waitForFunction((n) => document.querySelector('.pg-status').textContent.includes(`Step ${n} `), step, {
+    timeout: 30000,
+  });
   const first = numbers(await status(page));
   const firstProbe = await page.$eval('.pg-probe', (e) => e.textContent);
   // a previous-token head: on the probe, the model outputs every target
@@ -81,10 +93,14 @@ test('the previous-token task is learned, and the link replays the run to the sa
   await page.close();
 
   const again = await lab.open(hash.slice(1));
-  await again.waitForFunction((n) => {
-    const s = document.querySelector('.pg-status').textContent;
-    return s.includes(`Step ${n} `) && document.querySelector('.pg-play').getAttribute('aria-pressed') === 'false';
-  }, step, { timeout: 240000, polling: 250 });
+  await again.waitForFunction(
+    (n) => {
+      const s = document.querySelector('.pg-status').textContent;
+      return s.includes(`Step ${n} `) && document.querySelector('.pg-play').getAttribute('aria-pressed') === 'false';
+    },
+    step,
+    { timeout: 240000, polling: 250 },
+  );
   assert.equal(numbers(await status(again)), first);
   assert.equal(await again.$eval('.pg-probe', (e) => e.textContent), firstProbe);
   assert.equal(await again.evaluate(() => location.hash), hash);
@@ -94,8 +110,13 @@ test('the previous-token task is learned, and the link replays the run to the sa
 
 test('a head on your own tokens, and bad tokens are refused with a message', async () => {
   const page = await lab.open(`lesson=playground&${CONFIG}&pgStep=20&stage=inspect&pgInput=5,4,3,2,1`);
-  await page.waitForFunction(() => document.querySelector('.pg-own').hidden === false &&
-    document.querySelector('.pg-pred').textContent.startsWith('Predictions'), null, { timeout: 120000 });
+  await page.waitForFunction(
+    () =>
+      document.querySelector('.pg-own').hidden === false &&
+      document.querySelector('.pg-pred').textContent.startsWith('Predictions'),
+    null,
+    { timeout: 120000 },
+  );
   assert.equal(await page.$eval('.pg-own .map-title', (e) => e.textContent), 'Layer 1, head 1 on your tokens');
   assert.match(await page.$eval('.pg-pred', (e) => e.textContent), /^Predictions on your tokens: \d+ \d+ \d+ \d+ \d+$/);
   await page.fill('#pg-own-tokens', '3 99');

@@ -32,7 +32,9 @@ for (const lang of ['en', 'zh']) {
     assert.match(await page.textContent('.perm-list'), /你 1 → 3/);
 
     // sinusoidal encodings on, by keyboard
-    const box = page.getByLabel(lang === 'en' ? 'Add sinusoidal position encodings to the token vectors' : '在词向量上加上正弦位置编码');
+    const box = page.getByLabel(
+      lang === 'en' ? 'Add sinusoidal position encodings to the token vectors' : '在词向量上加上正弦位置编码',
+    );
     await box.focus();
     await page.keyboard.press('Space');
     await page.waitForFunction(() => /posPE=1/.test(location.hash));
@@ -42,7 +44,11 @@ for (const lang of ['en', 'zh']) {
     for (let i = 0; i < 3; i++) for (let j = 0; j < 3; j++) differs ||= b2.text[i][j] !== a2.text[perm[i]][perm[j]];
     assert.ok(differs, 'with positions the scores are no longer a permutation');
     assert.notDeepEqual(a2.values, a.values);
-    const fb2 = await answer(page, Q, lang === 'en' ? 'yes, the same numbers, reordered' : '是，数值相同，只是顺序变了');
+    const fb2 = await answer(
+      page,
+      Q,
+      lang === 'en' ? 'yes, the same numbers, reordered' : '是，数值相同，只是顺序变了',
+    );
     assert.match(fb2, lang === 'en' ? /^Not this time\./ : /^这次没猜中。/);
     assert.deepEqual(page.errors, []);
     await page.close();
@@ -56,11 +62,13 @@ test('the sinusoidal table is sin/cos(p / 10000^(2i/d)); n and d typed by keyboa
   await page.waitForFunction(() => /posN=6/.test(location.hash) && /posDim=4/.test(location.hash));
   const m = await readMap(page, '.map-pos-sin');
   assert.deepEqual([m.rows.length, m.cols.length], [6, 4]);
-  m.values.forEach((r, p) => r.forEach((x, c) => {
-    const angle = p / 10000 ** ((c - (c % 2)) / 4);
-    const want = c % 2 ? Math.cos(angle) : Math.sin(angle);
-    assert.ok(Math.abs(x - want) <= 0.006, `PE[${p}, ${c}] shown ${x}, want ${want}`);
-  }));
+  m.values.forEach((r, p) =>
+    r.forEach((x, c) => {
+      const angle = p / 10000 ** ((c - (c % 2)) / 4);
+      const want = c % 2 ? Math.cos(angle) : Math.sin(angle);
+      assert.ok(Math.abs(x - want) <= 0.006, `PE[${p}, ${c}] shown ${x}, want ${want}`);
+    }),
+  );
   assert.deepEqual(page.errors, []);
   await page.close();
 });
@@ -78,7 +86,7 @@ test('RoPE: two pairs with the same offset give the same number; another offset 
   await page.waitForFunction(() => /posN2=400/.test(location.hash));
   [l1, l2] = await lines();
   assert.match(l2, /q_403 · k_400/);
-  const number = (l) => Number(value(l).replace('−', '-'));  // the page writes a minus sign
+  const number = (l) => Number(value(l).replace('−', '-')); // the page writes a minus sign
   assert.ok(Number.isFinite(number(l1)) && Math.abs(number(l1) - number(l2)) < 2e-4, `${l1} vs ${l2}`);
   await typeInto(page, 'n (second pair)', 401);
   await page.waitForFunction(() => /posN2=401/.test(location.hash));

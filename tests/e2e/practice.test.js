@@ -31,7 +31,12 @@ async function expectedExample(page, lang) {
   const hash = await page.evaluate(() => location.hash);
   const { state } = parseHash(hash, CORE_SCHEMA);
   const { inputs, args, result } = runExample(engine, state);
-  const spec = attentionSpec({ args, queryTokens: inputs.queryTokens, keyTokens: inputs.keyTokens, scoresTyped: inputs.scoresTyped });
+  const spec = attentionSpec({
+    args,
+    queryTokens: inputs.queryTokens,
+    keyTokens: inputs.keyTokens,
+    scoresTyped: inputs.scoresTyped,
+  });
   return { code: exportCode(spec, lang), result };
 }
 
@@ -47,12 +52,21 @@ for (const lang of ['en', 'zh']) {
     assert.match(numpy.code, /temperature T/);
 
     // the weights in the table are the engine's (4 decimals); row 0 has every key blocked
-    const cells = await page.$$eval('.pr-tables table:first-of-type tbody tr', (trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)));
+    const cells = await page.$$eval('.pr-tables table:first-of-type tbody tr', (trs) =>
+      trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)),
+    );
     const w = numpy.result.weights;
-    for (let i = 0; i < w.rows; i++) for (let j = 0; j < w.cols; j++) {
-      assert.ok(Math.abs(Number(cells[i][j].replace('\u2212', '-')) - w.data[i * w.cols + j]) <= 5e-5, `weights[${i}][${j}]`);
-    }
-    assert.match(await page.textContent('.pr-rule'), lang === 'en' ? /every key blocked.*−1e9.*equal/ : /所有 Key 都被屏蔽.*−1e9.*全都相等/);
+    for (let i = 0; i < w.rows; i++)
+      for (let j = 0; j < w.cols; j++) {
+        assert.ok(
+          Math.abs(Number(cells[i][j].replace('\u2212', '-')) - w.data[i * w.cols + j]) <= 5e-5,
+          `weights[${i}][${j}]`,
+        );
+      }
+    assert.match(
+      await page.textContent('.pr-rule'),
+      lang === 'en' ? /every key blocked.*−1e9.*equal/ : /所有 Key 都被屏蔽.*−1e9.*全都相等/,
+    );
 
     // PyTorch, by keyboard: the radio group moves with the arrow keys
     await page.focus('[data-code="example"] input[value="numpy"]');
@@ -89,7 +103,9 @@ test('the copy button puts the code on the clipboard; without access it selects 
   assert.match(await page.textContent('[data-code="example"] .pr-status'), /Copied/);
 
   // no clipboard access: the code is selected and the message says how to copy it
-  await page.evaluate(() => { navigator.clipboard.writeText = () => Promise.reject(new Error('denied')); });
+  await page.evaluate(() => {
+    navigator.clipboard.writeText = () => Promise.reject(new Error('denied'));
+  });
   await page.click('[data-code="example"] .pr-copy');
   await page.waitForSelector('[data-code="example"] .pr-status[data-state="selected"]');
   // (the selection's text leaves out the code's last newline)
@@ -100,19 +116,30 @@ test('the copy button puts the code on the clipboard; without access it selects 
   await page.close();
 });
 
-test('the multi-head step shows the multi-head chapter\'s layer as torch.nn.MultiheadAttention code', async () => {
-  const page = await lab.open('lesson=practice&stage=multihead&prLang=torch&mhTokens=the,cat,sat,down&mhD=8&mhH=2&seed=5');
+test("the multi-head step shows the multi-head chapter's layer as torch.nn.MultiheadAttention code", async () => {
+  const page = await lab.open(
+    'lesson=practice&stage=multihead&prLang=torch&mhTokens=the,cat,sat,down&mhD=8&mhH=2&seed=5',
+  );
   const X = tokenMatrix(engine, ['the', 'cat', 'sat', 'down'], 8, 5);
   const args = { query: X, key: X, value: X, heads: 2, ...layerWeights(engine, 8, 5) };
   const want = exportCode(multiHeadSpec({ args, tokens: ['the', 'cat', 'sat', 'down'] }), 'torch');
   assert.equal(await shownCode(page, 'multihead'), want);
-  assert.match(want, /torch\.nn\.MultiheadAttention\(embed_dim=X\.shape\[1\], num_heads=2, bias=False, batch_first=True\)/);
+  assert.match(
+    want,
+    /torch\.nn\.MultiheadAttention\(embed_dim=X\.shape\[1\], num_heads=2, bias=False, batch_first=True\)/,
+  );
   // the engine's output, shown under the code
   const r = engine.multiHead(args);
-  const cells = await page.$$eval('.pr-tables .table-scroll:last-child tbody tr', (trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)));
-  for (let i = 0; i < 4; i++) for (let j = 0; j < 8; j++) {
-    assert.ok(Math.abs(Number(cells[i][j].replace('\u2212', '-')) - r.output.data[i * 8 + j]) <= 5e-5, `output[${i}][${j}]`);
-  }
+  const cells = await page.$$eval('.pr-tables .table-scroll:last-child tbody tr', (trs) =>
+    trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)),
+  );
+  for (let i = 0; i < 4; i++)
+    for (let j = 0; j < 8; j++) {
+      assert.ok(
+        Math.abs(Number(cells[i][j].replace('\u2212', '-')) - r.output.data[i * 8 + j]) <= 5e-5,
+        `output[${i}][${j}]`,
+      );
+    }
   await page.click('.stepper button.step[data-stage="conventions"]');
   assert.match(await page.textContent('[data-step="conventions"]'), /batch_first=True.*average_attn_weights=True/s);
   assert.deepEqual(page.errors, []);

@@ -24,15 +24,18 @@ const WAIT = { timeout: 180000 };
 async function expectVarianceDone(page, seed) {
   await page.waitForSelector(`${VISIBLE} .lab-progress[data-state="done"]`, WAIT);
   const shown = await page.$$eval('.lab-moments tr[data-row]', (rows) =>
-    Object.fromEntries(rows.map((r) => [r.dataset.row, Number(r.querySelector('td[data-value]').dataset.value)])));
+    Object.fromEntries(rows.map((r) => [r.dataset.row, Number(r.querySelector('td[data-value]').dataset.value)])),
+  );
   const here = await page.evaluate((s) => {
     const e = window.attentionLab.engine;
     const st = window.attentionLab.state;
     const a = { dk: st.labDk, samples: st.labSamples, seed: s, bins: 60 };
     return e.mergeVariance({ b: e.varianceExperiment(a), bSamples: a.samples }).raw;
   }, seed);
-  assert.ok(Math.abs(shown['raw-variance'] - here.variance) <= 1e-9 * here.variance,
-    `seed ${seed}: variance on screen ${shown['raw-variance']}, engine ${here.variance}`);
+  assert.ok(
+    Math.abs(shown['raw-variance'] - here.variance) <= 1e-9 * here.variance,
+    `seed ${seed}: variance on screen ${shown['raw-variance']}, engine ${here.variance}`,
+  );
 }
 
 test('a lab worker that stops answering is replaced; the page says so, keeps the state, and runs again', async () => {
@@ -41,19 +44,42 @@ test('a lab worker that stops answering is replaced; the page says so, keeps the
 
   // Stop the worker from answering: it spins forever from its next turn on.
   const worker = page.workers().find((w) => w.url().includes('lab-worker'));
-  assert.ok(worker, `a lab worker runs (${page.workers().map((w) => w.url()).join(', ')})`);
-  await worker.evaluate(() => { setTimeout(() => { for (;;) { /* never answers again */ } }, 0); });
+  assert.ok(
+    worker,
+    `a lab worker runs (${page
+      .workers()
+      .map((w) => w.url())
+      .join(', ')})`,
+  );
+  await worker.evaluate(() => {
+    setTimeout(() => {
+      for (;;) {
+        /* never answers again */
+      }
+    }, 0);
+  });
   const closed = new Promise((resolve) => worker.once('close', resolve));
 
   // A new run goes to the dead worker; the watchdog replaces it and sends the run again.
   await page.evaluate(() => window.attentionLab.set({ labSeed: 4 }));
-  await page.waitForFunction(() => !document.querySelector('#notice').hidden &&
-    document.querySelector('#notice').textContent.includes('stopped answering'), null, WAIT);
+  await page.waitForFunction(
+    () =>
+      !document.querySelector('#notice').hidden &&
+      document.querySelector('#notice').textContent.includes('stopped answering'),
+    null,
+    WAIT,
+  );
   const notice = await page.textContent('#notice .notice-body');
-  assert.match(notice, /^The background computation stopped answering, so it was restarted and the run was started again in it\. Your settings are kept\.$/);
+  assert.match(
+    notice,
+    /^The background computation stopped answering, so it was restarted and the run was started again in it\. Your settings are kept\.$/,
+  );
   await expectVarianceDone(page, 4);
-  await closed;  // the stuck worker was terminated, and another one ran the lab
-  assert.ok(page.workers().some((w) => w !== worker && w.url().includes('lab-worker')), 'a new worker runs the lab');
+  await closed; // the stuck worker was terminated, and another one ran the lab
+  assert.ok(
+    page.workers().some((w) => w !== worker && w.url().includes('lab-worker')),
+    'a new worker runs the lab',
+  );
 
   // The state is kept (page, link) and the next run works in the new worker.
   const state = await page.evaluate(() => ({ ...window.attentionLab.state, hash: location.hash }));
@@ -67,21 +93,23 @@ test('a lab worker that stops answering is replaced; the page says so, keeps the
   await page.close();
 });
 
-
 for (const lang of ['en', 'zh']) {
   test(`an engine that dies on the page's thread is loaded again; the page says so and keeps the state (${lang})`, async () => {
     const context = await lab.browser.newContext({ locale: 'en-US', viewport: { width: 1280, height: 900 } });
-    await context.addInitScript(installWasmTraps);  // window.__attnTraps = n: the next n wasm calls trap
+    await context.addInitScript(installWasmTraps); // window.__attnTraps = n: the next n wasm calls trap
     const page = await context.newPage();
     const errors = [];
     page.on('pageerror', (e) => errors.push(String(e)));
-    page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+    page.on('console', (m) => {
+      if (m.type() === 'error') errors.push(m.text());
+    });
     await page.goto(`${lab.url}#lesson=pipeline&stage=weights&lang=${lang}&temperature=2`);
     await ready(page);
-    const weights = () => page.evaluate(() => {
-      const st = window.attentionLab.state;
-      return { causal: st.causal, shown: document.querySelector('#main').textContent.length };
-    });
+    const weights = () =>
+      page.evaluate(() => {
+        const st = window.attentionLab.state;
+        return { causal: st.causal, shown: document.querySelector('#main').textContent.length };
+      });
     assert.equal((await weights()).causal, false);
 
     // The next call into the module traps, inside the redraw that the causal switch starts.
@@ -90,11 +118,18 @@ for (const lang of ['en', 'zh']) {
       window.__attnTraps = 1;
       window.attentionLab.set({ causal: true });
     });
-    await page.waitForFunction(() => window.attentionLab.engine !== window.oldEngine && !document.querySelector('#notice').hidden, null, WAIT);
+    await page.waitForFunction(
+      () => window.attentionLab.engine !== window.oldEngine && !document.querySelector('#notice').hidden,
+      null,
+      WAIT,
+    );
     const said = await page.textContent('#notice .notice-body');
-    assert.equal(said, lang === 'en'
-      ? 'The attention engine stopped after an internal error, so it was loaded again and this chapter was redrawn. Your settings are kept.'
-      : '注意力计算引擎因内部错误停止了，已经重新加载，本章也重新画好了。你的设置都还在。');
+    assert.equal(
+      said,
+      lang === 'en'
+        ? 'The attention engine stopped after an internal error, so it was loaded again and this chapter was redrawn. Your settings are kept.'
+        : '注意力计算引擎因内部错误停止了，已经重新加载，本章也重新画好了。你的设置都还在。',
+    );
     const after = await page.evaluate(() => ({
       oldStopped: window.oldEngine.stopped,
       newStopped: window.attentionLab.engine.stopped,
@@ -116,7 +151,21 @@ for (const lang of ['en', 'zh']) {
     const r = await page.evaluate(() => {
       window.attentionLab.set({ stage: 'weights' });
       const e = window.attentionLab.engine;
-      const w = e.attend({ query: [[1, 0], [0, 1]], key: [[1, 0], [0, 1]], value: [[1, 2], [3, 4]], causal: true }).weights;
+      const w = e.attend({
+        query: [
+          [1, 0],
+          [0, 1],
+        ],
+        key: [
+          [1, 0],
+          [0, 1],
+        ],
+        value: [
+          [1, 2],
+          [3, 4],
+        ],
+        causal: true,
+      }).weights;
       return Array.from(w.data);
     });
     assert.deepEqual(r.slice(0, 2), [1, 0]);
@@ -129,35 +178,56 @@ for (const lang of ['en', 'zh']) {
 
 test('an <attention-lab> element whose engine dies loads a fresh one, says so and keeps its state', async () => {
   const context = await lab.browser.newContext({ locale: 'en-US', viewport: { width: 1280, height: 900 } });
-  await context.addInitScript(installWasmTraps);  // the course page's own window only is trapped below
+  await context.addInitScript(installWasmTraps); // the course page's own window only is trapped below
   const page = await context.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(String(e)));
   await page.goto(`${lab.url}examples/course.html`);
-  await page.waitForFunction(() => {
-    const el = document.querySelector('attention-lab');
-    return el && el.state && el.engine && el.shadowRoot.querySelector('.hm-plot, .stepper');
-  }, null, WAIT);
+  await page.waitForFunction(
+    () => {
+      const el = document.querySelector('attention-lab');
+      return el && el.state && el.engine && el.shadowRoot.querySelector('.hm-plot, .stepper');
+    },
+    null,
+    WAIT,
+  );
   await page.evaluate(() => {
     const el = document.querySelector('attention-lab');
     window.oldEngine = el.engine;
     window.__attnTraps = 1;
     el.set({ causal: true });
   });
-  await page.waitForFunction(() => {
-    const el = document.querySelector('attention-lab');
-    return el.engine !== window.oldEngine && !el.shadowRoot.querySelector('.notice').hidden;
-  }, null, WAIT);
+  await page.waitForFunction(
+    () => {
+      const el = document.querySelector('attention-lab');
+      return el.engine !== window.oldEngine && !el.shadowRoot.querySelector('.notice').hidden;
+    },
+    null,
+    WAIT,
+  );
   const r = await page.evaluate(() => {
     const el = document.querySelector('attention-lab');
     return {
       said: el.shadowRoot.querySelector('.notice-body').textContent,
       state: el.state,
       oldStopped: window.oldEngine.stopped,
-      weights: Array.from(el.engine.attend({ query: [[1, 0]], key: [[1, 0], [0, 1]], value: [[1], [2]], causal: true }).weights.data),
+      weights: Array.from(
+        el.engine.attend({
+          query: [[1, 0]],
+          key: [
+            [1, 0],
+            [0, 1],
+          ],
+          value: [[1], [2]],
+          causal: true,
+        }).weights.data,
+      ),
     };
   });
-  assert.equal(r.said, 'The attention engine stopped after an internal error, so it was loaded again and this chapter was redrawn. Your settings are kept.');
+  assert.equal(
+    r.said,
+    'The attention engine stopped after an internal error, so it was loaded again and this chapter was redrawn. Your settings are kept.',
+  );
   assert.equal(r.oldStopped, true);
   assert.deepEqual([r.state.lesson, r.state.stage, r.state.causal], ['pipeline', 'weights', true]);
   assert.deepEqual(r.weights, [1, 0]);

@@ -27,14 +27,17 @@ async function waitDone(page, timeout = 60000) {
 // The moments table: { 'raw-mean': x, 'raw-variance': x, ... } at full precision.
 function readMoments(page) {
   return page.$$eval('.lab-moments tr[data-row]', (rows) =>
-    Object.fromEntries(rows.map((r) => [r.dataset.row, Number(r.querySelector('td[data-value]').dataset.value)])));
+    Object.fromEntries(rows.map((r) => [r.dataset.row, Number(r.querySelector('td[data-value]').dataset.value)])),
+  );
 }
 
 // The histogram's accessible table: the counts of the bins on screen.
 async function readHistogram(page) {
   const toggle = page.locator(`${VISIBLE} .histogram .hm-toggle`);
   if ((await toggle.getAttribute('aria-expanded')) !== 'true') await toggle.click();
-  const counts = await page.$$eval(`${VISIBLE} .histogram table tbody tr`, (rows) => rows.map((r) => Number(r.cells[1].textContent)));
+  const counts = await page.$$eval(`${VISIBLE} .histogram table tbody tr`, (rows) =>
+    rows.map((r) => Number(r.cells[1].textContent)),
+  );
   await toggle.click();
   return counts;
 }
@@ -44,7 +47,12 @@ function mainThread(page, args) {
   return page.evaluate((a) => {
     const e = window.attentionLab.engine;
     const r = e.mergeVariance({ b: e.varianceExperiment(a), bSamples: a.samples });
-    return { raw: r.raw, scaled: r.scaled, rawCounts: Array.from(r.histogram.rawCounts), edges: Array.from(r.histogram.edges) };
+    return {
+      raw: r.raw,
+      scaled: r.scaled,
+      rawCounts: Array.from(r.histogram.rawCounts),
+      edges: Array.from(r.histogram.edges),
+    };
   }, args);
 }
 
@@ -62,7 +70,10 @@ async function checkVarianceShown(page, dk, samples, seed = 1) {
   for (const side of ['raw', 'scaled']) {
     for (const q of ['mean', 'variance', 'std']) {
       const tol = q === 'mean' ? 1e-9 : 1e-9 * Math.abs(here[side][q]);
-      assert.ok(Math.abs(m[`${side}-${q}`] - here[side][q]) <= tol, `d_k ${dk} ${side} ${q}: screen ${m[`${side}-${q}`]}, page engine ${here[side][q]}`);
+      assert.ok(
+        Math.abs(m[`${side}-${q}`] - here[side][q]) <= tol,
+        `d_k ${dk} ${side} ${q}: screen ${m[`${side}-${q}`]}, page engine ${here[side][q]}`,
+      );
     }
   }
   // and the engine loaded in Node (scalar build): same RNG, same numbers
@@ -70,11 +81,18 @@ async function checkVarianceShown(page, dk, samples, seed = 1) {
   assert.ok(rel(m['raw-variance'], node.raw.variance) < 1e-6, `d_k ${dk}: Node engine variance ${node.raw.variance}`);
   const shown = await readHistogram(page);
   const root = Math.sqrt(dk);
-  assert.deepEqual(shown, visibleCounts(here.edges, here.rawCounts, -4 * root, 4 * root), `d_k ${dk}: histogram counts`);
-  assert.deepEqual(visibleCounts(Array.from(node.histogram.edges), Array.from(node.histogram.rawCounts), -4 * root, 4 * root), shown);
+  assert.deepEqual(
+    shown,
+    visibleCounts(here.edges, here.rawCounts, -4 * root, 4 * root),
+    `d_k ${dk}: histogram counts`,
+  );
+  assert.deepEqual(
+    visibleCounts(Array.from(node.histogram.edges), Array.from(node.histogram.rawCounts), -4 * root, 4 * root),
+    shown,
+  );
 }
 
-test('the variance step shows the engine\'s histogram and moments; d_k = 64 gives std 8', async () => {
+test("the variance step shows the engine's histogram and moments; d_k = 64 gives std 8", async () => {
   const page = await lab.open('lesson=scaling');
   await waitDone(page);
   await checkVarianceShown(page, 64, 100000);
@@ -87,7 +105,7 @@ test('the variance step shows the engine\'s histogram and moments; d_k = 64 give
   await page.close();
 });
 
-test('moving d_k with the keyboard changes the histogram and the table to the engine\'s values', async () => {
+test("moving d_k with the keyboard changes the histogram and the table to the engine's values", async () => {
   const page = await lab.open('lesson=scaling&labSamples=20000');
   await waitDone(page);
   const slider = page.locator('input[data-field="dk"]');
@@ -97,8 +115,8 @@ test('moving d_k with the keyboard changes the histogram and the table to the en
   await waitDone(page);
   assert.equal(await page.getAttribute(`${VISIBLE} .histogram`, 'data-dk'), '1024');
   await checkVarianceShown(page, 1024, 20000);
-  await slider.focus();  // reading the histogram's table moved the focus
-  for (let k = 0; k < 12; k++) await page.keyboard.press('ArrowLeft');  // 1024 -> 512 (12 stops per octave)
+  await slider.focus(); // reading the histogram's table moved the focus
+  for (let k = 0; k < 12; k++) await page.keyboard.press('ArrowLeft'); // 1024 -> 512 (12 stops per octave)
   await page.waitForFunction(() => location.hash.includes('labDk=512'));
   await waitDone(page);
   await checkVarianceShown(page, 512, 20000);
@@ -148,7 +166,9 @@ test('bad input is refused with a clear message and changes nothing', async () =
 
 test('a million samples at d_k = 1024 run in the worker: progress, partial histograms, a responsive page, cancel', async () => {
   const page = await lab.open('lesson=scaling&labDk=1024&labSamples=1000000');
-  await page.waitForFunction(() => Number(document.querySelector('.lab-step:not([hidden]) .histogram')?.dataset.samples) > 0);
+  await page.waitForFunction(
+    () => Number(document.querySelector('.lab-step:not([hidden]) .histogram')?.dataset.samples) > 0,
+  );
   // while it runs: timers and input are handled promptly
   const lags = await page.evaluate(async () => {
     const out = [];
@@ -162,12 +182,20 @@ test('a million samples at d_k = 1024 run in the worker: progress, partial histo
   // One whole run on this thread would block it for seconds (a million pairs at d_k = 1024 take
   // about 25 s). The bounds leave room for a busy CI machine: most timers on time, none stuck.
   const sorted = [...lags].sort((a, b) => a - b);
-  assert.ok(sorted[Math.floor(lags.length / 2)] < 50, `main thread busy: median timer lag ${sorted[Math.floor(lags.length / 2)]} ms`);
+  assert.ok(
+    sorted[Math.floor(lags.length / 2)] < 50,
+    `main thread busy: median timer lag ${sorted[Math.floor(lags.length / 2)]} ms`,
+  );
   assert.ok(sorted[lags.length - 1] < 1500, `main thread blocked: timer lag up to ${sorted[lags.length - 1]} ms`);
-  const workerLoaded = await page.evaluate(() => performance.getEntriesByType('resource').some((r) => /lab-worker/.test(r.name)));
+  const workerLoaded = await page.evaluate(() =>
+    performance.getEntriesByType('resource').some((r) => /lab-worker/.test(r.name)),
+  );
   assert.ok(workerLoaded, 'the run happens in the lab worker');
   const first = Number(await page.getAttribute(`${VISIBLE} .histogram`, 'data-samples'));
-  await page.waitForFunction((n) => Number(document.querySelector('.lab-step:not([hidden]) .histogram').dataset.samples) > n, first);
+  await page.waitForFunction(
+    (n) => Number(document.querySelector('.lab-step:not([hidden]) .histogram').dataset.samples) > n,
+    first,
+  );
   assert.equal(await page.getAttribute(`${VISIBLE} .lab-progress`, 'data-state'), 'running');
   const t0 = Date.now();
   await page.click(`${VISIBLE} .lab-stop`);
@@ -191,7 +219,7 @@ test('moving the slider quickly cancels stale work: only the last d_k is drawn',
   const page = await lab.open('lesson=scaling&labDk=1024&labSamples=100000');
   const slider = page.locator('input[data-field="dk"]');
   await slider.focus();
-  for (let k = 0; k < 5; k++) await page.keyboard.press('ArrowLeft');  // 1024 967 912 861 813 767
+  for (let k = 0; k < 5; k++) await page.keyboard.press('ArrowLeft'); // 1024 967 912 861 813 767
   await page.waitForFunction(() => location.hash.includes('labDk=767'));
   const dk = 767;
   await waitDone(page, 120000);
@@ -200,19 +228,29 @@ test('moving the slider quickly cancels stale work: only the last d_k is drawn',
   await page.close();
 });
 
-test('the sweeps: variance, max weight and Jacobian against d_k are the engine\'s numbers', async () => {
+test("the sweeps: variance, max weight and Jacobian against d_k are the engine's numbers", async () => {
   const page = await lab.open('lesson=scaling&stage=softmax');
   await waitDone(page, 120000);
-  const sweep = engine.saturationSweep({ dks: [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024], nKeys: 16, trials: 400, seed: 1 });
+  const sweep = engine.saturationSweep({
+    dks: [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024],
+    nKeys: 16,
+    trials: 400,
+    seed: 1,
+  });
   // the max-weight chart's table: d_k, raw, scaled (3 decimals)
   const chart = page.locator(`${VISIBLE} .line-chart`).first();
   await chart.locator('.hm-toggle').click();
-  const rows = await chart.locator('table tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.cells].map((c) => c.textContent)));
+  const rows = await chart
+    .locator('table tbody tr')
+    .evaluateAll((trs) => trs.map((tr) => [...tr.cells].map((c) => c.textContent)));
   assert.equal(rows.length, 11);
   rows.forEach((r, i) => {
     assert.equal(Number(r[0]), sweep.points[i].dk);
     assert.ok(Math.abs(Number(r[1]) - sweep.points[i].raw.maxWeight) <= 0.0006, `raw max at d_k ${r[0]}: ${r[1]}`);
-    assert.ok(Math.abs(Number(r[2]) - sweep.points[i].scaled.maxWeight) <= 0.0006, `scaled max at d_k ${r[0]}: ${r[2]}`);
+    assert.ok(
+      Math.abs(Number(r[2]) - sweep.points[i].scaled.maxWeight) <= 0.0006,
+      `scaled max at d_k ${r[0]}: ${r[2]}`,
+    );
   });
   // one query: raw saturates at d_k = 64, scaled does not
   const rawMax = Number(await page.getAttribute('[data-out="raw-stats"]', 'data-max'));
@@ -239,7 +277,9 @@ test('temperature: raw scores at τ = √d_k give the scaled weights', async () 
   await page.press('input[data-field="tau-box"]', 'Enter');
   await page.waitForFunction(() => location.hash.includes('labTau=0.01'));
   await page.click(`${VISIBLE} .map .hm-toggle`);
-  const rows = await page.$$eval(`${VISIBLE} .map table tbody tr`, (trs) => trs.map((tr) => [...tr.cells].slice(1).map((c) => Number(c.textContent.replace('\u2212', '-')))));
+  const rows = await page.$$eval(`${VISIBLE} .map table tbody tr`, (trs) =>
+    trs.map((tr) => [...tr.cells].slice(1).map((c) => Number(c.textContent.replace('\u2212', '-')))),
+  );
   assert.equal(rows.length, 8);
   // nearly one-hot, unless two noisy scores happen to land within ~0.03 of each other
   assert.ok(rows.filter((r) => Math.max(...r) > 0.95).length >= 6, `Gumbel rows at τ = 0.01: ${rows.join(' | ')}`);
@@ -263,19 +303,20 @@ test('Chinese and a 360 px screen', async () => {
 test('one drawn pair: the q, k and q·k the engine draws for the run; another pair moves the link; raw and scaled on one axis', async () => {
   const page = await lab.open('lesson=scaling&labDk=16&labSamples=2000&labSeed=3');
   await waitDone(page);
-  const shownPair = () => page.evaluate(() => {
-    const box = document.querySelector('[data-out="drawn-pair"]');
-    const rows = [...box.querySelectorAll('tbody tr')].filter((r) => r.querySelector('td[data-value]'));
-    return {
-      q: rows.map((r) => Number(r.querySelectorAll('td')[0].dataset.value)),
-      k: rows.map((r) => Number(r.querySelectorAll('td')[1].dataset.value)),
-      dot: Number(box.querySelector('[data-out="pair-dot"]').dataset.value),
-      more: box.querySelector('tbody').textContent,
-    };
-  });
+  const shownPair = () =>
+    page.evaluate(() => {
+      const box = document.querySelector('[data-out="drawn-pair"]');
+      const rows = [...box.querySelectorAll('tbody tr')].filter((r) => r.querySelector('td[data-value]'));
+      return {
+        q: rows.map((r) => Number(r.querySelectorAll('td')[0].dataset.value)),
+        k: rows.map((r) => Number(r.querySelectorAll('td')[1].dataset.value)),
+        dot: Number(box.querySelector('[data-out="pair-dot"]').dataset.value),
+        more: box.querySelector('tbody').textContent,
+      };
+    });
   for (const sample of [0, 1]) {
     const shown = await shownPair();
-    const want = engine.varianceSample({ dk: 16, seed: 3, sample });  // the Node engine: same RNG, same numbers
+    const want = engine.varianceSample({ dk: 16, seed: 3, sample }); // the Node engine: same RNG, same numbers
     assert.deepEqual(shown.q, Array.from(want.q.slice(0, 8)), `pair ${sample}: q`);
     assert.deepEqual(shown.k, Array.from(want.k.slice(0, 8)), `pair ${sample}: k`);
     assert.equal(shown.dot, want.dot, `pair ${sample}: q·k`);
@@ -283,7 +324,9 @@ test('one drawn pair: the q, k and q·k the engine draws for the run; another pa
     if (sample === 0) {
       // the experiment's first two pairs are these pairs: their mean is the run's mean at 2 samples
       const two = engine.varianceExperiment({ dk: 16, samples: 2, seed: 3 });
-      assert.ok(Math.abs(two.raw.mean - (want.dot + engine.varianceSample({ dk: 16, seed: 3, sample: 1 }).dot) / 2) < 1e-6);
+      assert.ok(
+        Math.abs(two.raw.mean - (want.dot + engine.varianceSample({ dk: 16, seed: 3, sample: 1 }).dot) / 2) < 1e-6,
+      );
       await page.click('[data-field="another-pair"]');
       await page.waitForFunction(() => location.hash.includes('labPair=1'));
     }

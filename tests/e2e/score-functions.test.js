@@ -27,15 +27,24 @@ const softmax = (r) => {
   return e.map((x) => x / z);
 };
 // Double-precision weights of the translation example's hand-made vectors.
-const scaledRef = () => P.Q.map((q) => softmax(P.K.map((k) => q.reduce((s, x, d) => s + x * k[d], 0) / Math.sqrt(P.dk))));
+const scaledRef = () =>
+  P.Q.map((q) => softmax(P.K.map((k) => q.reduce((s, x, d) => s + x * k[d], 0) / Math.sqrt(P.dk))));
 function additiveRef(seed, hidden) {
-  const draw = (rows, cols, stream) => rowsOf(engine.randomMatrix({ rows, cols, seed, stream, scale: 1 / Math.sqrt(cols) }));
-  const Wq = draw(hidden, 4, 10), Wk = draw(hidden, 4, 11), v = draw(1, hidden, 12)[0];
+  const draw = (rows, cols, stream) =>
+    rowsOf(engine.randomMatrix({ rows, cols, seed, stream, scale: 1 / Math.sqrt(cols) }));
+  const Wq = draw(hidden, 4, 10),
+    Wk = draw(hidden, 4, 11),
+    v = draw(1, hidden, 12)[0];
   const proj = (W, x) => W.map((w) => w.reduce((s, a, c) => s + a * x[c], 0));
-  return P.Q.map((q) => softmax(P.K.map((k) => {
-    const a = proj(Wq, q), b = proj(Wk, k);
-    return a.reduce((s, x, t) => s + v[t] * Math.tanh(x + b[t]), 0);
-  })));
+  return P.Q.map((q) =>
+    softmax(
+      P.K.map((k) => {
+        const a = proj(Wq, q),
+          b = proj(Wk, k);
+        return a.reduce((s, x, t) => s + v[t] * Math.tanh(x + b[t]), 0);
+      }),
+    ),
+  );
 }
 
 for (const lang of ['en', 'zh']) {
@@ -69,7 +78,12 @@ test('the seed and the hidden size, typed by keyboard, change the additive weigh
   const after = (await readMap(page, '.map-sf-additive')).values;
   assert.notDeepEqual(after, before);
   assertShown(after, additiveRef(8, 6), 3, 'additive weights at seed 8, h = 6');
-  assertShown((await readMap(page, '.map-sf-dot')).values, P.Q.map((q) => softmax(P.K.map((k) => q.reduce((s, x, d) => s + x * k[d], 0)))), 3, 'dot weights');
+  assertShown(
+    (await readMap(page, '.map-sf-dot')).values,
+    P.Q.map((q) => softmax(P.K.map((k) => q.reduce((s, x, d) => s + x * k[d], 0)))),
+    3,
+    'dot weights',
+  );
   assert.deepEqual(page.errors, []);
   await page.close();
 });
@@ -89,9 +103,14 @@ test('different sizes: the engine refuses the dot products and computes additive
 
 test('the cost table is measured live: four rows, counts from the shapes, dot = × 1.00', async () => {
   const page = await lab.open('lesson=score-functions&lang=en&stage=cost&sfN=16');
-  const rows = await page.$$eval('.sf-cost tbody tr', (trs) => trs.map((tr) => [...tr.cells].map((c) => c.textContent)));
+  const rows = await page.$$eval('.sf-cost tbody tr', (trs) =>
+    trs.map((tr) => [...tr.cells].map((c) => c.textContent)),
+  );
   assert.equal(rows.length, 4);
-  assert.deepEqual(rows.map((r) => r[0]), ['Additive', 'Dot product', 'Scaled dot product', 'General']);
+  assert.deepEqual(
+    rows.map((r) => r[0]),
+    ['Additive', 'Dot product', 'Scaled dot product', 'General'],
+  );
   assert.equal(rows[1][1], (16 * 16 * 64).toLocaleString('en-US'));
   assert.equal(rows[0][2], (16 * 16 * 64).toLocaleString('en-US'), 'additive: n·n·h tanh');
   assert.equal(rows[1][4], '× 1.00');
@@ -103,7 +122,10 @@ test('the cost table is measured live: four rows, counts from the shapes, dot = 
 test('every step fits 360 px without sideways scrolling, in both languages', async () => {
   for (const lang of ['en', 'zh']) {
     for (const stage of ['four', 'sizes', 'cost']) {
-      const page = await lab.open(`lesson=score-functions&lang=${lang}&stage=${stage}&sfN=16`, { width: 360, height: 800 });
+      const page = await lab.open(`lesson=score-functions&lang=${lang}&stage=${stage}&sfN=16`, {
+        width: 360,
+        height: 800,
+      });
       if (stage === 'four') await page.click('.predict-show');
       await assertNoSideScroll(page, `${lang} ${stage}`);
       assert.deepEqual(page.errors, []);

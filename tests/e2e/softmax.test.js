@@ -7,8 +7,12 @@ import assert from 'node:assert/strict';
 import { start } from './harness.js';
 
 let lab;
-before(async () => { lab = await start(); });
-after(async () => { await lab?.close(); });
+before(async () => {
+  lab = await start();
+});
+after(async () => {
+  await lab?.close();
+});
 
 const SCORES = [2.6, 1.2, 6.1, 2.0];
 
@@ -50,7 +54,9 @@ test('stable vs naive: pushing the scores past ~88.7 turns the naive weights int
   let t = await readOverflow(page);
   const ref = refSoftmax(SCORES);
   t.stable.map(parseShown).forEach((x, k) => assert.ok(Math.abs(x - ref[k]) <= 6e-5, `stable ${k}`));
-  t.naive.map(parseShown).forEach((x, k) => assert.ok(Math.abs(x - ref[k]) <= 6e-5, `naive ${k} agrees before any overflow`));
+  t.naive
+    .map(parseShown)
+    .forEach((x, k) => assert.ok(Math.abs(x - ref[k]) <= 6e-5, `naive ${k} agrees before any overflow`));
   assert.equal(t.naiveFlagged, 0);
 
   // Drive the slider with the keyboard: End = +120, every exp overflows.
@@ -86,7 +92,13 @@ test('underflow: at shift −120 every float32 exp is 0, the naive weights are 0
   assert.ok(t.naive.map(parseShown).every(Number.isNaN), 'every naive weight is NaN');
   assert.equal(t.naiveFlagged, 4);
   assert.equal(t.scoreFlagged, 4, 'every shifted score is flagged');
-  assert.equal(await page.$$eval('.sm-overflow-table .flag-mark', (m) => m.filter((x) => /exp underflows to 0/.test(x.textContent)).length), 4);
+  assert.equal(
+    await page.$$eval(
+      '.sm-overflow-table .flag-mark',
+      (m) => m.filter((x) => /exp underflows to 0/.test(x.textContent)).length,
+    ),
+    4,
+  );
   const ref = refSoftmax(SCORES);
   t.stable.map(parseShown).forEach((x, k) => assert.ok(Math.abs(x - ref[k]) <= 6e-5, `stable ${k}`));
   assert.equal(await page.getAttribute('.sm-overflow .msg', 'data-cause'), 'underflow');
@@ -96,7 +108,10 @@ test('underflow: at shift −120 every float32 exp is 0, the naive weights are 0
   // naive weights are finite but wrong, the two zeros are flagged, and the page names the cause.
   await page.fill('#sm-shift', '-106');
   await page.waitForFunction(() => /smShift=-106/.test(location.hash));
-  assert.deepEqual(SCORES.map((x) => Math.fround(Math.exp(x - 106)) === 0), [false, true, false, true]);
+  assert.deepEqual(
+    SCORES.map((x) => Math.fround(Math.exp(x - 106)) === 0),
+    [false, true, false, true],
+  );
   t = await readOverflow(page);
   const naive = t.naive.map(parseShown);
   assert.ok(naive.every(Number.isFinite));
@@ -117,21 +132,37 @@ test('underflow: at shift −120 every float32 exp is 0, the naive weights are 0
 
 test('Gumbel: 1000 seeded draws; each key wins about as often as its softmax weight at T = 1', async () => {
   const page = await lab.open('lesson=softmax&lang=en&stage=hard-soft&gumbelSeed=3');
-  const table = () => page.$eval('.sm-gumbel-freq-table', (t) => [...t.tBodies[0].rows].map((r) => [...r.cells].map((c) => c.textContent)));
+  const table = () =>
+    page.$eval('.sm-gumbel-freq-table', (t) =>
+      [...t.tBodies[0].rows].map((r) => [...r.cells].map((c) => c.textContent)),
+    );
   const rows = await table();
-  assert.deepEqual(rows.map((r) => r[0]), ['The', 'cat', 'eats', 'fish']);
+  assert.deepEqual(
+    rows.map((r) => r[0]),
+    ['The', 'cat', 'eats', 'fish'],
+  );
   const p = refSoftmax(SCORES);
   const wins = rows.map((r) => Number(r[2]));
-  assert.equal(wins.reduce((a, b) => a + b, 0), 1000);
+  assert.equal(
+    wins.reduce((a, b) => a + b, 0),
+    1000,
+  );
   rows.forEach((r, k) => {
     assert.ok(Math.abs(parseShown(r[1]) - p[k]) <= 6e-4, `weight ${k}`);
     assert.ok(Math.abs(parseShown(r[3]) - wins[k] / 1000) <= 6e-4, `share ${k}`);
     // Four binomial standard deviations: a seeded draw that fails this is not a softmax sampler.
-    assert.ok(Math.abs(wins[k] / 1000 - p[k]) <= 4 * Math.sqrt(p[k] * (1 - p[k]) / 1000) + 1e-3, `key ${k}: ${wins[k]} wins, weight ${p[k]}`);
+    assert.ok(
+      Math.abs(wins[k] / 1000 - p[k]) <= 4 * Math.sqrt((p[k] * (1 - p[k])) / 1000) + 1e-3,
+      `key ${k}: ${wins[k]} wins, weight ${p[k]}`,
+    );
   });
   // The counts are the engine's own draws: the argmax of each row of gumbelSoftmax, same seed.
   const direct = await page.evaluate((scores) => {
-    const g = window.attentionLab.engine.gumbelSoftmax({ scores: Array.from({ length: 1000 }, () => scores), tau: 0.5, seed: 3 });
+    const g = window.attentionLab.engine.gumbelSoftmax({
+      scores: Array.from({ length: 1000 }, () => scores),
+      tau: 0.5,
+      seed: 3,
+    });
     const c = new Array(scores.length).fill(0);
     for (let i = 0; i < g.rows; i++) {
       const r = Array.from(g.data.subarray(i * g.cols, (i + 1) * g.cols));
@@ -143,7 +174,10 @@ test('Gumbel: 1000 seeded draws; each key wins about as often as its softmax wei
   // A larger τ changes the draws' sharpness, not who wins.
   await page.fill('#sm-tau', '7');
   await page.waitForFunction(() => /gumbelTau=2/.test(location.hash));
-  assert.deepEqual((await table()).map((r) => Number(r[2])), wins);
+  assert.deepEqual(
+    (await table()).map((r) => Number(r[2])),
+    wins,
+  );
   assert.deepEqual(page.errors, []);
 });
 
@@ -158,23 +192,33 @@ test('colour alone tells no segment apart: each key has its own pattern, shown i
       keyText: key ? [...key.querySelectorAll('li')].map((li) => li.textContent) : [],
       keySwatches: key ? [...key.querySelectorAll('.stacked-swatch')].map(style) : [],
       bars: bars.map((b) => [...b.querySelectorAll('.stacked-seg')].map(style)),
-      unlabelled: bars.flatMap((b) => [...b.querySelectorAll('.stacked-seg:not([hidden])')].filter((s) => !s.textContent).map((s) => s.className)),
+      unlabelled: bars.flatMap((b) =>
+        [...b.querySelectorAll('.stacked-seg:not([hidden])')].filter((s) => !s.textContent).map((s) => s.className),
+      ),
     };
   });
   assert.ok(info.keyShown, 'the key is visible');
   assert.deepEqual(info.keyText, ['The', 'cat', 'eats', 'fish']);
   assert.equal(new Set(info.keySwatches.map((x) => x.split('|')[1])).size, 4, `four patterns: ${info.keySwatches}`);
   assert.equal(info.keySwatches.filter((x) => x.startsWith('none')).length, 1, 'one plain key, three patterned');
-  for (const bar of info.bars) assert.deepEqual(bar, info.keySwatches, 'each segment wears its key\'s pattern');
+  for (const bar of info.bars) assert.deepEqual(bar, info.keySwatches, "each segment wears its key's pattern");
   assert.ok(info.unlabelled.length > 0, 'some segments are too narrow for a name');
   assert.deepEqual(page.errors, []);
 });
 
 test('temperature: the slider divides the scores; the weights follow a double-precision softmax', async () => {
   const page = await lab.open('lesson=softmax&lang=en&stage=temperature');
-  const bars = async () => (await page.getAttribute('.sm-temperature .bars svg', 'aria-label'))
-    .split(': ').slice(1).join(': ').split(', ').map((p) => parseShown(p.split(' ').pop()));
-  for (const [stop, T] of [[2, 0.3], [9, 5]]) {
+  const bars = async () =>
+    (await page.getAttribute('.sm-temperature .bars svg', 'aria-label'))
+      .split(': ')
+      .slice(1)
+      .join(': ')
+      .split(', ')
+      .map((p) => parseShown(p.split(' ').pop()));
+  for (const [stop, T] of [
+    [2, 0.3],
+    [9, 5],
+  ]) {
     await page.fill('#sm-temp', String(stop));
     await page.waitForFunction((t) => location.hash.includes(`temperature=${t}`), T);
     const ref = refSoftmax(SCORES, T);
@@ -192,7 +236,10 @@ test('temperature: the slider divides the scores; the weights follow a double-pr
 
 test('the budget bar: nudging one score up takes share from all the others', async () => {
   const page = await lab.open('lesson=softmax&lang=en&stage=budget');
-  const shares = async () => (await page.$$eval('.sm-budget .stacked-legend li', (li) => li.map((l) => l.textContent.split(' ').pop()))).map(parseShown);
+  const shares = async () =>
+    (await page.$$eval('.sm-budget .stacked-legend li', (li) => li.map((l) => l.textContent.split(' ').pop()))).map(
+      parseShown,
+    );
   const before = await shares();
   await page.getByRole('button', { name: 'Raise The by 1' }).click();
   await page.waitForFunction(() => /smScores=3.6/.test(location.hash));
@@ -207,14 +254,22 @@ test('the budget bar: nudging one score up takes share from all the others', asy
 
 test('hard attention is the engine’s one-hot; Gumbel samples follow the seed', async () => {
   const page = await lab.open('lesson=softmax&lang=en&stage=hard-soft&gumbelSeed=7');
-  const rows = () => page.$$eval('.sm-hard-soft > .gumbel-list > .gumbel-row .stacked-bar', (bars) => bars.map((b) => b.getAttribute('aria-label')));
+  const rows = () =>
+    page.$$eval('.sm-hard-soft > .gumbel-list > .gumbel-row .stacked-bar', (bars) =>
+      bars.map((b) => b.getAttribute('aria-label')),
+    );
   const first = await rows();
   assert.equal(first.length, 7);
   assert.match(first[1], /The 0\.000, cat 0\.000, eats 1\.000, fish 0\.000/);
   assert.match(await page.textContent('.gumbel-row:nth-of-type(2) .gumbel-label'), /picks eats/);
   // The same link gives the same samples; "Draw again" moves the seed and changes them.
   const again = await lab.open('lesson=softmax&lang=en&stage=hard-soft&gumbelSeed=7');
-  assert.deepEqual(await again.$$eval('.sm-hard-soft > .gumbel-list > .gumbel-row .stacked-bar', (b) => b.map((x) => x.getAttribute('aria-label'))), first);
+  assert.deepEqual(
+    await again.$$eval('.sm-hard-soft > .gumbel-list > .gumbel-row .stacked-bar', (b) =>
+      b.map((x) => x.getAttribute('aria-label')),
+    ),
+    first,
+  );
   await page.getByRole('button', { name: 'Draw again' }).click();
   await page.waitForFunction(() => /gumbelSeed=8/.test(location.hash));
   const next = await rows();
@@ -228,7 +283,12 @@ test('hard attention is the engine’s one-hot; Gumbel samples follow the seed',
   const samples = (await rows()).slice(2);
   let oneHot = 0;
   for (const label of samples) {
-    const w = label.split(': ').slice(1).join(': ').split(', ').map((p) => Number(p.split(' ').pop()));
+    const w = label
+      .split(': ')
+      .slice(1)
+      .join(': ')
+      .split(', ')
+      .map((p) => Number(p.split(' ').pop()));
     const [top, second] = [...w].sort((a, b) => b - a);
     if (top >= 0.99) oneHot += 1;
     assert.ok(top + second >= 0.99, `on at most two keys: ${label}`);

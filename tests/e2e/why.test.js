@@ -8,8 +8,12 @@ import { start } from './harness.js';
 import { PRESETS } from '../../web/src/lesson/example.js';
 
 let lab;
-before(async () => { lab = await start(); });
-after(async () => { await lab?.close(); });
+before(async () => {
+  lab = await start();
+});
+after(async () => {
+  await lab?.close();
+});
 
 // Row i of softmax(Q Kᵀ / √d_k) for a preset, in double.
 function refWeights(id, i) {
@@ -23,7 +27,12 @@ function refWeights(id, i) {
 
 // "caption: 猫 0.685, 追 0.119, 老鼠 0.196" -> [0.685, 0.119, 0.196]
 function barValues(label) {
-  return label.split(': ').slice(1).join(': ').split(', ').map((p) => Number(p.split(' ').pop()));
+  return label
+    .split(': ')
+    .slice(1)
+    .join(': ')
+    .split(', ')
+    .map((p) => Number(p.split(' ').pop()));
 }
 
 test('“who chases?” lands on 猫: the bars are the engine’s weights; the hard lookup is one-hot', async () => {
@@ -72,7 +81,9 @@ test('self vs cross: the weight matrices have the shapes the text states', async
   assert.match(text, /a 3\s×\s3 matrix/);
   // The same matrices as accessible tables: 3 rows × 4 columns and 3 × 3.
   for (const b of await page.$$('.why-self-cross .hm-toggle')) await b.click();
-  const shapes = await page.$$eval('.why-self-cross table', (ts) => ts.map((t) => `${t.tBodies[0].rows.length}x${t.tHead.rows[0].cells.length - 1}`));
+  const shapes = await page.$$eval('.why-self-cross table', (ts) =>
+    ts.map((t) => `${t.tBodies[0].rows.length}x${t.tHead.rows[0].cells.length - 1}`),
+  );
   assert.deepEqual(shapes, ['3x4', '3x3']);
   assert.deepEqual(page.errors, []);
 });

@@ -28,8 +28,14 @@ function randomMatrix(rows, cols, seed) {
 
 describe('slice plan', () => {
   test('whole blocks, in order, covering every row', () => {
-    for (const [rows, block, parts, causal] of [[1000, 64, 2, false], [1000, 64, 2, true], [100, 64, 4, false],
-      [64, 64, 2, false], [4096, 32, 3, true], [5, 1, 8, false]]) {
+    for (const [rows, block, parts, causal] of [
+      [1000, 64, 2, false],
+      [1000, 64, 2, true],
+      [100, 64, 4, false],
+      [64, 64, 2, false],
+      [4096, 32, 3, true],
+      [5, 1, 8, false],
+    ]) {
       const slices = planSlices(rows, block, parts, causal);
       assert.ok(slices.length >= 1 && slices.length <= parts);
       let next = 0;
@@ -41,14 +47,21 @@ describe('slice plan', () => {
       }
       assert.equal(next, rows);
     }
-    assert.deepEqual(planSlices(1024, 64, 2), [{ first: 0, rows: 512 }, { first: 512, rows: 512 }]);
+    assert.deepEqual(planSlices(1024, 64, 2), [
+      { first: 0, rows: 512 },
+      { first: 512, rows: 512 },
+    ]);
   });
 
   test('causal slices balance the work: the later slice is shorter', () => {
     const [a, b] = planSlices(4096, 64, 2, true);
     assert.ok(a.rows > b.rows, `${a.rows} > ${b.rows}`);
     // work of a slice ~ Σ (block + 1) over its blocks: within one block's work of half
-    const work = (s) => { let w = 0; for (let k = s.first / 64; k < (s.first + s.rows) / 64; k++) w += k + 1; return w; };
+    const work = (s) => {
+      let w = 0;
+      for (let k = s.first / 64; k < (s.first + s.rows) / 64; k++) w += k + 1;
+      return w;
+    };
     assert.ok(Math.abs(work(a) - work(b)) <= 64 + 1);
   });
 });
@@ -66,10 +79,19 @@ describe('the pool under worker_threads', () => {
     one.terminate();
   });
 
-  const inputs = (n, d, seed) => ({ query: randomMatrix(n, d, seed), key: randomMatrix(n, d, seed + 1), value: randomMatrix(n, d, seed + 2) });
+  const inputs = (n, d, seed) => ({
+    query: randomMatrix(n, d, seed),
+    key: randomMatrix(n, d, seed + 1),
+    value: randomMatrix(n, d, seed + 2),
+  });
 
-  for (const [name, pattern] of [['full', {}], ['causal', { causal: true }], ['causal window', { causal: true, window: 50 }],
-    ['stride, blocks of 32', { stride: 9, blockSize: 32 }], ['padding', { keyPadding: Array.from({ length: 300 }, (_, j) => j > 250) }]]) {
+  for (const [name, pattern] of [
+    ['full', {}],
+    ['causal', { causal: true }],
+    ['causal window', { causal: true, window: 50 }],
+    ['stride, blocks of 32', { stride: 9, blockSize: 32 }],
+    ['padding', { keyPadding: Array.from({ length: 300 }, (_, j) => j > 250) }],
+  ]) {
     test(`flash, ${name}: 2 workers give the bits of one engine call and of 1 worker`, async () => {
       const o = { ...inputs(300, 16, 1), ...pattern };
       const progress = [];
@@ -90,7 +112,11 @@ describe('the pool under worker_threads', () => {
   }
 
   test('fully blocked rows are listed by their row in the whole query', async () => {
-    const o = { ...inputs(200, 4, 7), causal: true, keyPadding: Array.from({ length: 200 }, (_, j) => j < 3 || j === 150) };
+    const o = {
+      ...inputs(200, 4, 7),
+      causal: true,
+      keyPadding: Array.from({ length: 200 }, (_, j) => j < 3 || j === 150),
+    };
     const r = await pool.run('flash', o);
     assert.deepEqual(r.fullyMaskedRows, [0, 1, 2]);
     assert.deepEqual(r.fullyMaskedRows, engine.flashAttend(o).fullyMaskedRows);
@@ -105,14 +131,23 @@ describe('the pool under worker_threads', () => {
   });
 
   test("naive refuses the position-dependent masks; the engine's errors arrive as AttentionError", async () => {
-    await assert.rejects(pool.run('naive', { ...inputs(10, 4, 1), causal: true }),
-      (e) => e instanceof AttentionError && /^naive: unknown option 'causal'/.test(e.message));
-    await assert.rejects(pool.run('flash', { ...inputs(10, 4, 1), window: 2, stride: 3 }),
-      (e) => e instanceof AttentionError && e.message === 'stride: cannot be combined with window (pick one sparse pattern)');
+    await assert.rejects(
+      pool.run('naive', { ...inputs(10, 4, 1), causal: true }),
+      (e) => e instanceof AttentionError && /^naive: unknown option 'causal'/.test(e.message),
+    );
+    await assert.rejects(
+      pool.run('flash', { ...inputs(10, 4, 1), window: 2, stride: 3 }),
+      (e) =>
+        e instanceof AttentionError && e.message === 'stride: cannot be combined with window (pick one sparse pattern)',
+    );
     const x = randomMatrix(4096, 4, 2);
-    await assert.rejects(pool.run('naive', { query: x, key: x, value: x }),
+    await assert.rejects(
+      pool.run('naive', { query: x, key: x, value: x }),
       // each worker would hold its own slice: 2048 queries over 4096 keys
-      (e) => e instanceof AttentionError && /^key: expected 1 to 2048 rows .* 5 × 2048 × 4096 × 4 bytes = 160\.0 MiB here/.test(e.message));
+      (e) =>
+        e instanceof AttentionError &&
+        /^key: expected 1 to 2048 rows .* 5 × 2048 × 4096 × 4 bytes = 160\.0 MiB here/.test(e.message),
+    );
     // the pool still works afterwards
     const o = inputs(70, 4, 3);
     assert.deepEqual((await pool.run('flash', o)).output, engine.flashAttend(o).output);

@@ -11,142 +11,846 @@ const Q = randomRows(2, 3, 1);
 const K = randomRows(3, 3, 2);
 const V = randomRows(3, 2, 3);
 export const att = (extra = {}) => ({ query: Q, key: K, value: V, ...extra });
-const X = [[1, 0, 0, 1], [0, 1, 1, 0], [1, 1, 0, 0]];
-export const mh = (extra = {}) => ({ query: X, key: X, value: X, heads: 2, Wq: eye(4), Wk: eye(4), Wv: eye(4), Wo: eye(4), ...extra });
+const X = [
+  [1, 0, 0, 1],
+  [0, 1, 1, 0],
+  [1, 1, 0, 0],
+];
+export const mh = (extra = {}) => ({
+  query: X,
+  key: X,
+  value: X,
+  heads: 2,
+  Wq: eye(4),
+  Wk: eye(4),
+  Wv: eye(4),
+  Wo: eye(4),
+  ...extra,
+});
 export const chunk = (e) => e.varianceExperiment({ dk: 4, samples: 10, seed: 1, bins: 4 });
 
 // Odd objects.
-const sparse = () => new Array(2 ** 32 - 1);  // length 2^32 - 1, no entries: must fail at once
-const withGetter = (object, name) => Object.defineProperty(object, name, {
-  enumerable: true,
-  get() { throw new Error(`caller's getter ${name}`); },
-});
+const sparse = () => new Array(2 ** 32 - 1); // length 2^32 - 1, no entries: must fail at once
+const withGetter = (object, name) =>
+  Object.defineProperty(object, name, {
+    enumerable: true,
+    get() {
+      throw new Error(`caller's getter ${name}`);
+    },
+  });
 const throwing = (name) => withGetter({}, name);
-const proxy = (target) => new Proxy(target, { get() { throw new RangeError('caller trap'); } });
+const proxy = (target) =>
+  new Proxy(target, {
+    get() {
+      throw new RangeError('caller trap');
+    },
+  });
 
 // [class, function, argument, call, expectation (after "<argument>: ")]
 export const CASES = [
   // ---- shapes that do not fit together
-  ['shape', 'attend', 'key', (e) => e.attend(att({ key: ones(3, 2) })), /^expected 3 columns \(d_k must equal the query's d_q for scaled-dot\), got 2$/],
+  [
+    'shape',
+    'attend',
+    'key',
+    (e) => e.attend(att({ key: ones(3, 2) })),
+    /^expected 3 columns \(d_k must equal the query's d_q for scaled-dot\), got 2$/,
+  ],
   ['shape', 'attend', 'value', (e) => e.attend(att({ value: ones(2, 2) })), /^expected 3 rows \(one per key\), got 2$/],
-  ['shape', 'attend', 'mask', (e) => e.attend(att({ mask: ones(3, 3) })), /^expected shape \(n_q, n_k\) = \(2, 3\), got \(3, 3\)$/],
-  ['shape', 'attend', 'general.W', (e) => e.attend(att({ score: 'general', general: { W: ones(2, 3) } })), /^expected shape \(d_q, d_k\) = \(3, 3\), got \(2, 3\)$/],
-  ['shape', 'attend', 'additive.v', (e) => e.attend(att({ score: 'additive', additive: { Wq: ones(4, 3), Wk: ones(4, 3), v: [1, 1] } })), /^expected shape \(1, h\) = \(1, 4\), got \(1, 2\)$/],
-  ['shape', 'attend', 'keyPadding', (e) => e.attend(att({ keyPadding: [true] })), /^expected 3 flags \(one per key, n_k\), got 1$/],
-  ['shape', 'multiHead', 'Wv', (e) => e.multiHead(mh({ Wv: ones(4, 3) })), /^expected shape \(d_model, vdim\) = \(4, 4\), got \(4, 3\)$/],
-  ['shape', 'multiHead', 'heads', (e) => e.multiHead(mh({ heads: 3 })), /^d_model = 4 \(columns of query\) is not divisible by 3 heads$/],
-  ['shape', 'linear', 'W', (e) => e.linear({ x: ones(2, 3), W: ones(4, 2) }), /^expected shape \(out, in\) = \(4, 3\), got \(4, 2\)$/],
-  ['shape', 'rope', 'x', (e) => e.rope({ x: ones(2, 3) }), /^expected an even number of columns \(RoPE rotates pairs\), got 3$/],
-  ['shape', 'multiHead', 'bq', (e) => e.multiHead(mh({ bq: ones(2, 4) })), /^expected a vector \(an array of numbers or a one-row matrix\), got 2 rows$/],
+  [
+    'shape',
+    'attend',
+    'mask',
+    (e) => e.attend(att({ mask: ones(3, 3) })),
+    /^expected shape \(n_q, n_k\) = \(2, 3\), got \(3, 3\)$/,
+  ],
+  [
+    'shape',
+    'attend',
+    'general.W',
+    (e) => e.attend(att({ score: 'general', general: { W: ones(2, 3) } })),
+    /^expected shape \(d_q, d_k\) = \(3, 3\), got \(2, 3\)$/,
+  ],
+  [
+    'shape',
+    'attend',
+    'additive.v',
+    (e) => e.attend(att({ score: 'additive', additive: { Wq: ones(4, 3), Wk: ones(4, 3), v: [1, 1] } })),
+    /^expected shape \(1, h\) = \(1, 4\), got \(1, 2\)$/,
+  ],
+  [
+    'shape',
+    'attend',
+    'keyPadding',
+    (e) => e.attend(att({ keyPadding: [true] })),
+    /^expected 3 flags \(one per key, n_k\), got 1$/,
+  ],
+  [
+    'shape',
+    'multiHead',
+    'Wv',
+    (e) => e.multiHead(mh({ Wv: ones(4, 3) })),
+    /^expected shape \(d_model, vdim\) = \(4, 4\), got \(4, 3\)$/,
+  ],
+  [
+    'shape',
+    'multiHead',
+    'heads',
+    (e) => e.multiHead(mh({ heads: 3 })),
+    /^d_model = 4 \(columns of query\) is not divisible by 3 heads$/,
+  ],
+  [
+    'shape',
+    'linear',
+    'W',
+    (e) => e.linear({ x: ones(2, 3), W: ones(4, 2) }),
+    /^expected shape \(out, in\) = \(4, 3\), got \(4, 2\)$/,
+  ],
+  [
+    'shape',
+    'rope',
+    'x',
+    (e) => e.rope({ x: ones(2, 3) }),
+    /^expected an even number of columns \(RoPE rotates pairs\), got 3$/,
+  ],
+  [
+    'shape',
+    'multiHead',
+    'bq',
+    (e) => e.multiHead(mh({ bq: ones(2, 4) })),
+    /^expected a vector \(an array of numbers or a one-row matrix\), got 2 rows$/,
+  ],
   // ---- ragged and malformed arrays
-  ['ragged', 'attend', 'query', (e) => e.attend(att({ query: [[1, 2, 3], [4, 5]] })), /^row 1 has 2 numbers, expected 3$/],
-  ['ragged', 'linear', 'x', (e) => e.linear({ x: [[1, 2], 5], W: ones(1, 2) }), /^row 1 is 5, expected an array of 2 numbers$/],
-  ['ragged', 'softmax', 'scores', (e) => e.softmax({ scores: { rows: 2, cols: 3, data: [1, 2, 3, 4, 5] } }), /^expected 6 numbers for 2 rows x 3 columns, got 5$/],
-  ['ragged', 'attend', 'value', (e) => e.attend(att({ value: 'abc' })), /^expected a matrix \(nested arrays of numbers, or \{ rows, cols, data \}\), got 'abc'$/],
-  ['ragged', 'hardAttention', 'scores', (e) => e.hardAttention({ scores: { rows: '2', cols: 1, data: [1, 2] } }), /^rows is '2', expected an integer$/],
+  [
+    'ragged',
+    'attend',
+    'query',
+    (e) =>
+      e.attend(
+        att({
+          query: [
+            [1, 2, 3],
+            [4, 5],
+          ],
+        }),
+      ),
+    /^row 1 has 2 numbers, expected 3$/,
+  ],
+  [
+    'ragged',
+    'linear',
+    'x',
+    (e) => e.linear({ x: [[1, 2], 5], W: ones(1, 2) }),
+    /^row 1 is 5, expected an array of 2 numbers$/,
+  ],
+  [
+    'ragged',
+    'softmax',
+    'scores',
+    (e) => e.softmax({ scores: { rows: 2, cols: 3, data: [1, 2, 3, 4, 5] } }),
+    /^expected 6 numbers for 2 rows x 3 columns, got 5$/,
+  ],
+  [
+    'ragged',
+    'attend',
+    'value',
+    (e) => e.attend(att({ value: 'abc' })),
+    /^expected a matrix \(nested arrays of numbers, or \{ rows, cols, data \}\), got 'abc'$/,
+  ],
+  [
+    'ragged',
+    'hardAttention',
+    'scores',
+    (e) => e.hardAttention({ scores: { rows: '2', cols: 1, data: [1, 2] } }),
+    /^rows is '2', expected an integer$/,
+  ],
   // ---- entries that are not numbers
-  ['not a number', 'attend', 'query', (e) => e.attend(att({ query: [[1, 'a', 0], [0, 1, 0]] })), /^row 0, column 1 is 'a' \(expected a number\)$/],
-  ['not a number', 'linear', 'b', (e) => e.linear({ x: ones(1, 2), W: ones(2, 2), b: [1, null] }), /^row 0, column 1 is null \(expected a number\)$/],
-  ['not a number', 'softmaxJacobian', 'p', (e) => e.softmaxJacobian([0.5, {}]), /^row 0, column 1 is an object \(expected a number\)$/],
-  ['not a number', 'gumbelSoftmax', 'scores', (e) => e.gumbelSoftmax({ scores: { rows: 1, cols: 2, data: new BigInt64Array(2) } }), /^row 0, column 0 is 0n \(expected a number\)$/],
-  ['not a number', 'attend', 'mask', (e) => e.attend(att({ mask: [[1, 'yes', 1], [1, 1, 1]] })), /^row 0, column 1 is 'yes' \(expected a number\)$/],
+  [
+    'not a number',
+    'attend',
+    'query',
+    (e) =>
+      e.attend(
+        att({
+          query: [
+            [1, 'a', 0],
+            [0, 1, 0],
+          ],
+        }),
+      ),
+    /^row 0, column 1 is 'a' \(expected a number\)$/,
+  ],
+  [
+    'not a number',
+    'linear',
+    'b',
+    (e) => e.linear({ x: ones(1, 2), W: ones(2, 2), b: [1, null] }),
+    /^row 0, column 1 is null \(expected a number\)$/,
+  ],
+  [
+    'not a number',
+    'softmaxJacobian',
+    'p',
+    (e) => e.softmaxJacobian([0.5, {}]),
+    /^row 0, column 1 is an object \(expected a number\)$/,
+  ],
+  [
+    'not a number',
+    'gumbelSoftmax',
+    'scores',
+    (e) => e.gumbelSoftmax({ scores: { rows: 1, cols: 2, data: new BigInt64Array(2) } }),
+    /^row 0, column 0 is 0n \(expected a number\)$/,
+  ],
+  [
+    'not a number',
+    'attend',
+    'mask',
+    (e) =>
+      e.attend(
+        att({
+          mask: [
+            [1, 'yes', 1],
+            [1, 1, 1],
+          ],
+        }),
+      ),
+    /^row 0, column 1 is 'yes' \(expected a number\)$/,
+  ],
   // ---- NaN and infinities
-  ['non-finite', 'attend', 'value', (e) => e.attend(att({ value: [[1, 2], [3, NaN], [5, 6]] })), /^row 1, column 1 is NaN \(expected finite numbers\)$/],
-  ['non-finite', 'attend', 'key', (e) => e.attend(att({ key: { rows: 3, cols: 3, data: new Float32Array([1, 0, 0, 0, Infinity, 0, 0, 0, 1]) } })), /^row 1, column 1 is Infinity \(expected finite numbers\)$/],
-  ['non-finite', 'multiHead', 'Wk', (e) => e.multiHead(mh({ Wk: [[1, 0, 0, 0], [0, -Infinity, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1]] })), /^row 1, column 1 is -Infinity \(expected finite numbers\)$/],
-  ['non-finite', 'softmax', 'scores', (e) => e.softmax({ scores: [[1, Infinity]] }), /^row 0, column 1 is Infinity \(expected finite numbers or -Infinity\)$/],
-  ['non-finite', 'hardAttention', 'scores', (e) => e.hardAttention({ scores: [[NaN, 1]] }), /^row 0, column 0 is NaN \(expected finite numbers or -Infinity\)$/],
-  ['non-finite', 'softmaxJacobian', 'p', (e) => e.softmaxJacobian(new Float64Array([0.5, NaN])), /^entry 1 is NaN \(expected finite numbers\)$/],
+  [
+    'non-finite',
+    'attend',
+    'value',
+    (e) =>
+      e.attend(
+        att({
+          value: [
+            [1, 2],
+            [3, NaN],
+            [5, 6],
+          ],
+        }),
+      ),
+    /^row 1, column 1 is NaN \(expected finite numbers\)$/,
+  ],
+  [
+    'non-finite',
+    'attend',
+    'key',
+    (e) => e.attend(att({ key: { rows: 3, cols: 3, data: new Float32Array([1, 0, 0, 0, Infinity, 0, 0, 0, 1]) } })),
+    /^row 1, column 1 is Infinity \(expected finite numbers\)$/,
+  ],
+  [
+    'non-finite',
+    'multiHead',
+    'Wk',
+    (e) =>
+      e.multiHead(
+        mh({
+          Wk: [
+            [1, 0, 0, 0],
+            [0, -Infinity, 0, 0],
+            [0, 0, 1, 0],
+            [0, 0, 0, 1],
+          ],
+        }),
+      ),
+    /^row 1, column 1 is -Infinity \(expected finite numbers\)$/,
+  ],
+  [
+    'non-finite',
+    'softmax',
+    'scores',
+    (e) => e.softmax({ scores: [[1, Infinity]] }),
+    /^row 0, column 1 is Infinity \(expected finite numbers or -Infinity\)$/,
+  ],
+  [
+    'non-finite',
+    'hardAttention',
+    'scores',
+    (e) => e.hardAttention({ scores: [[NaN, 1]] }),
+    /^row 0, column 0 is NaN \(expected finite numbers or -Infinity\)$/,
+  ],
+  [
+    'non-finite',
+    'softmaxJacobian',
+    'p',
+    (e) => e.softmaxJacobian(new Float64Array([0.5, NaN])),
+    /^entry 1 is NaN \(expected finite numbers\)$/,
+  ],
   ['non-finite', 'rope', 'x', (e) => e.rope({ x: [[1, NaN]] }), /^row 0, column 1 is NaN \(expected finite numbers\)$/],
-  ['non-finite', 'attend', 'mask', (e) => e.attend(att({ mask: [[1, 0.5, 1], [1, 1, 1]] })), /^row 0, column 1 is 0\.5 \(expected 0 = blocked or 1 = may attend\)$/],
+  [
+    'non-finite',
+    'attend',
+    'mask',
+    (e) =>
+      e.attend(
+        att({
+          mask: [
+            [1, 0.5, 1],
+            [1, 1, 1],
+          ],
+        }),
+      ),
+    /^row 0, column 1 is 0\.5 \(expected 0 = blocked or 1 = may attend\)$/,
+  ],
   // ---- past float32 on the way in
-  ['float32 range', 'attend', 'query', (e) => e.attend(att({ query: [[1e39, 0, 0], [0, 1, 0]] })), /^row 0, column 0 is 1e\+39, too large for float32 \(expected \|x\| < 3\.4e38\)$/],
-  ['float32 range', 'linear', 'W', (e) => e.linear({ x: ones(1, 2), W: { rows: 1, cols: 2, data: new Float64Array([1, -1e300]) } }), /^row 0, column 1 is -1e\+300, too large for float32/],
+  [
+    'float32 range',
+    'attend',
+    'query',
+    (e) =>
+      e.attend(
+        att({
+          query: [
+            [1e39, 0, 0],
+            [0, 1, 0],
+          ],
+        }),
+      ),
+    /^row 0, column 0 is 1e\+39, too large for float32 \(expected \|x\| < 3\.4e38\)$/,
+  ],
+  [
+    'float32 range',
+    'linear',
+    'W',
+    (e) => e.linear({ x: ones(1, 2), W: { rows: 1, cols: 2, data: new Float64Array([1, -1e300]) } }),
+    /^row 0, column 1 is -1e\+300, too large for float32/,
+  ],
   // ---- arithmetic that would overflow float32 (issue: no silent NaN)
-  ['overflow', 'attend', 'query', (e) => e.attend(att({ query: [[1e20, 0, 0], [0, 1, 0]], key: [[1e20, 0, 0], [0, 1, 0], [0, 0, 1]] })), /^q·k overflows float32 at query 0, key 0 \(expected \|q\| \|k\| below 3\.4e\+38 for every query and key row\)$/],
-  ['overflow', 'attend', 'general.W', (e) => e.attend(att({ score: 'general', query: ones(2, 3).map((r) => r.map(() => 1e19)), key: ones(3, 3).map((r) => r.map(() => 1e19)), general: { W: ones(3, 3) } })), /^q W k overflows float32 at query 0, key 0/],
-  ['overflow', 'attend', 'additive.Wq', (e) => e.attend(att({ score: 'additive', query: [[3e38, 3e38, 3e38], [0, 0, 0]], key: [[-3e38, -3e38, -3e38], [0, 0, 0], [0, 0, 1]], additive: { Wq: ones(2, 3), Wk: ones(2, 3), v: [1, 1] } })), /^Wq q \+ Wk k overflows float32 at query 0, key 0/],
-  ['overflow', 'attend', 'temperature', (e) => e.attend(att({ query: ones(2, 3).map((r) => r.map(() => 1e10)), key: ones(3, 3).map((r) => r.map(() => 1e10)), temperature: 1e-20 })), /^expected at least 5\.1\de-19 for these scores \(the largest, 1\.7\d*e\+20, divided by temperature must stay below 3\.4e\+38\), got 1e-20$/],
-  ['overflow', 'softmax', 'temperature', (e) => e.softmax({ scores: [[1e30, 0]], temperature: 1e-10 }), /^expected at least 2\.9\de-9 for these scores/],
-  ['overflow', 'gumbelSoftmax', 'tau', (e) => e.gumbelSoftmax({ scores: [[3e38, 0]], tau: 0.5 }), /^expected at least 0\.88\d? for these scores/],
-  ['overflow', 'multiHead', 'query', (e) => e.multiHead(mh({ Wq: eye(4).map((r) => r.map((x) => x * 1e30)), query: X.map((r) => r.map((x) => x * 1e10)) })), /^x Wᵀ \+ b overflows float32 at row 0, column 0/],
-  ['overflow', 'linear', 'x', (e) => e.linear({ x: [[1e20, 1e20]], W: [[1e20, 1e20]] }), /^x Wᵀ \+ b overflows float32 at row 0, column 0 \(expected \|x\| \|W row\| \+ \|b\| below 3\.4e\+38 for every row\)$/],
-  ['overflow', 'rope', 'x', (e) => e.rope({ x: [[3e38, 3e38]] }), /^the pair at row 0, columns 0 and 1 is too long to rotate in float32/],
-  ['overflow', 'softmaxJacobian', 'p', (e) => e.softmaxJacobian([1e20, 0]), /^entry 0 is 1e\+20 \(expected \|p\| below 1\.8e\+19/],
-  ['overflow', 'randomMatrix', 'scale', (e) => e.randomMatrix({ rows: 2, cols: 2, scale: 1e300 }), /^expected a number from -1e\+30 to 1e\+30, got 1e\+300$/],
-  ['overflow', 'attend', 'temperature', (e) => e.attend(att({ temperature: 1e-37 })), /^expected a number from 1e-30 to 1e\+30, got 1e-37$/],
-  ['overflow', 'softmax', 'temperature', (e) => e.softmax({ scores: [[1, 2]], temperature: 1e-300 }), /^expected a number from 1e-30 to 1e\+30, got 1e-300$/],
-  ['overflow', 'gumbelSoftmax', 'tau', (e) => e.gumbelSoftmax({ scores: [[1, 2]], tau: 1e300 }), /^expected a number from 1e-30 to 1e\+30, got 1e\+300$/],
-  ['overflow', 'sinusoidal', 'base', (e) => e.sinusoidal({ n: 4, d: 4, base: 1e-300 }), /^expected a number from 1e-30 to 1e\+30, got 1e-300$/],
+  [
+    'overflow',
+    'attend',
+    'query',
+    (e) =>
+      e.attend(
+        att({
+          query: [
+            [1e20, 0, 0],
+            [0, 1, 0],
+          ],
+          key: [
+            [1e20, 0, 0],
+            [0, 1, 0],
+            [0, 0, 1],
+          ],
+        }),
+      ),
+    /^q·k overflows float32 at query 0, key 0 \(expected \|q\| \|k\| below 3\.4e\+38 for every query and key row\)$/,
+  ],
+  [
+    'overflow',
+    'attend',
+    'general.W',
+    (e) =>
+      e.attend(
+        att({
+          score: 'general',
+          query: ones(2, 3).map((r) => r.map(() => 1e19)),
+          key: ones(3, 3).map((r) => r.map(() => 1e19)),
+          general: { W: ones(3, 3) },
+        }),
+      ),
+    /^q W k overflows float32 at query 0, key 0/,
+  ],
+  [
+    'overflow',
+    'attend',
+    'additive.Wq',
+    (e) =>
+      e.attend(
+        att({
+          score: 'additive',
+          query: [
+            [3e38, 3e38, 3e38],
+            [0, 0, 0],
+          ],
+          key: [
+            [-3e38, -3e38, -3e38],
+            [0, 0, 0],
+            [0, 0, 1],
+          ],
+          additive: { Wq: ones(2, 3), Wk: ones(2, 3), v: [1, 1] },
+        }),
+      ),
+    /^Wq q \+ Wk k overflows float32 at query 0, key 0/,
+  ],
+  [
+    'overflow',
+    'attend',
+    'temperature',
+    (e) =>
+      e.attend(
+        att({
+          query: ones(2, 3).map((r) => r.map(() => 1e10)),
+          key: ones(3, 3).map((r) => r.map(() => 1e10)),
+          temperature: 1e-20,
+        }),
+      ),
+    /^expected at least 5\.1\de-19 for these scores \(the largest, 1\.7\d*e\+20, divided by temperature must stay below 3\.4e\+38\), got 1e-20$/,
+  ],
+  [
+    'overflow',
+    'softmax',
+    'temperature',
+    (e) => e.softmax({ scores: [[1e30, 0]], temperature: 1e-10 }),
+    /^expected at least 2\.9\de-9 for these scores/,
+  ],
+  [
+    'overflow',
+    'gumbelSoftmax',
+    'tau',
+    (e) => e.gumbelSoftmax({ scores: [[3e38, 0]], tau: 0.5 }),
+    /^expected at least 0\.88\d? for these scores/,
+  ],
+  [
+    'overflow',
+    'multiHead',
+    'query',
+    (e) =>
+      e.multiHead(mh({ Wq: eye(4).map((r) => r.map((x) => x * 1e30)), query: X.map((r) => r.map((x) => x * 1e10)) })),
+    /^x Wᵀ \+ b overflows float32 at row 0, column 0/,
+  ],
+  [
+    'overflow',
+    'linear',
+    'x',
+    (e) => e.linear({ x: [[1e20, 1e20]], W: [[1e20, 1e20]] }),
+    /^x Wᵀ \+ b overflows float32 at row 0, column 0 \(expected \|x\| \|W row\| \+ \|b\| below 3\.4e\+38 for every row\)$/,
+  ],
+  [
+    'overflow',
+    'rope',
+    'x',
+    (e) => e.rope({ x: [[3e38, 3e38]] }),
+    /^the pair at row 0, columns 0 and 1 is too long to rotate in float32/,
+  ],
+  [
+    'overflow',
+    'softmaxJacobian',
+    'p',
+    (e) => e.softmaxJacobian([1e20, 0]),
+    /^entry 0 is 1e\+20 \(expected \|p\| below 1\.8e\+19/,
+  ],
+  [
+    'overflow',
+    'randomMatrix',
+    'scale',
+    (e) => e.randomMatrix({ rows: 2, cols: 2, scale: 1e300 }),
+    /^expected a number from -1e\+30 to 1e\+30, got 1e\+300$/,
+  ],
+  [
+    'overflow',
+    'attend',
+    'temperature',
+    (e) => e.attend(att({ temperature: 1e-37 })),
+    /^expected a number from 1e-30 to 1e\+30, got 1e-37$/,
+  ],
+  [
+    'overflow',
+    'softmax',
+    'temperature',
+    (e) => e.softmax({ scores: [[1, 2]], temperature: 1e-300 }),
+    /^expected a number from 1e-30 to 1e\+30, got 1e-300$/,
+  ],
+  [
+    'overflow',
+    'gumbelSoftmax',
+    'tau',
+    (e) => e.gumbelSoftmax({ scores: [[1, 2]], tau: 1e300 }),
+    /^expected a number from 1e-30 to 1e\+30, got 1e\+300$/,
+  ],
+  [
+    'overflow',
+    'sinusoidal',
+    'base',
+    (e) => e.sinusoidal({ n: 4, d: 4, base: 1e-300 }),
+    /^expected a number from 1e-30 to 1e\+30, got 1e-300$/,
+  ],
   // the value as the caller passed it, not as a float32 made it (0, Infinity, 2.9999978e-40)
-  ['overflow', 'queryProbe', 'tau', (e) => e.queryProbe({ dk: 4, tau: 1e-300 }), /^expected a number from 1e-30 to 1e\+30, got 1e-300$/],
-  ['overflow', 'queryProbe', 'tau', (e) => e.queryProbe({ dk: 4, tau: 1e300 }), /^expected a number from 1e-30 to 1e\+30, got 1e\+300$/],
-  ['overflow', 'queryProbe', 'tau', (e) => e.queryProbe({ dk: 4, tau: 3e-40 }), /^expected a number from 1e-30 to 1e\+30, got 3e-40$/],
+  [
+    'overflow',
+    'queryProbe',
+    'tau',
+    (e) => e.queryProbe({ dk: 4, tau: 1e-300 }),
+    /^expected a number from 1e-30 to 1e\+30, got 1e-300$/,
+  ],
+  [
+    'overflow',
+    'queryProbe',
+    'tau',
+    (e) => e.queryProbe({ dk: 4, tau: 1e300 }),
+    /^expected a number from 1e-30 to 1e\+30, got 1e\+300$/,
+  ],
+  [
+    'overflow',
+    'queryProbe',
+    'tau',
+    (e) => e.queryProbe({ dk: 4, tau: 3e-40 }),
+    /^expected a number from 1e-30 to 1e\+30, got 3e-40$/,
+  ],
   // ---- options objects
-  ['options object', 'attend', 'attend', (e) => e.attend([Q, K, V]), /^expected an options object \{ query, key, value, .* \}, got an array$/],
-  ['options object', 'softmax', 'softmax', (e) => e.softmax(new Date(0)), /^expected an options object \{ scores, stable, temperature \}, got a Date$/],
-  ['options object', 'linear', 'linear', (e) => e.linear(Promise.resolve(1)), /^expected an options object .*, got a Promise$/],
+  [
+    'options object',
+    'attend',
+    'attend',
+    (e) => e.attend([Q, K, V]),
+    /^expected an options object \{ query, key, value, .* \}, got an array$/,
+  ],
+  [
+    'options object',
+    'softmax',
+    'softmax',
+    (e) => e.softmax(new Date(0)),
+    /^expected an options object \{ scores, stable, temperature \}, got a Date$/,
+  ],
+  [
+    'options object',
+    'linear',
+    'linear',
+    (e) => e.linear(Promise.resolve(1)),
+    /^expected an options object .*, got a Promise$/,
+  ],
   ['options object', 'rope', 'rope', (e) => e.rope(new WeakMap()), /^expected an options object .*, got a WeakMap$/],
-  ['options object', 'randomMatrix', 'randomMatrix', (e) => e.randomMatrix(Object(2)), /^expected an options object .*, got a Number$/],
-  ['options object', 'varianceExperiment', 'varianceExperiment', (e) => e.varianceExperiment(null), /^expected an options object/],
-  ['options object', 'attend', 'additive', (e) => e.attend(att({ score: 'additive', additive: new Map() })), /^expected an options object \{ Wq, Wk, v \}, got a Map$/],
-  ['unknown option', 'attend', 'attend', (e) => e.attend(att({ fill: 'zero' })), /^unknown option 'fill' \(expected one of query, key, value, score, mask, causal, reverseCausal, keyPadding, maskFill, temperature, stable, stages, additive, general\)$/],
+  [
+    'options object',
+    'randomMatrix',
+    'randomMatrix',
+    (e) => e.randomMatrix(Object(2)),
+    /^expected an options object .*, got a Number$/,
+  ],
+  [
+    'options object',
+    'varianceExperiment',
+    'varianceExperiment',
+    (e) => e.varianceExperiment(null),
+    /^expected an options object/,
+  ],
+  [
+    'options object',
+    'attend',
+    'additive',
+    (e) => e.attend(att({ score: 'additive', additive: new Map() })),
+    /^expected an options object \{ Wq, Wk, v \}, got a Map$/,
+  ],
+  [
+    'unknown option',
+    'attend',
+    'attend',
+    (e) => e.attend(att({ fill: 'zero' })),
+    /^unknown option 'fill' \(expected one of query, key, value, score, mask, causal, reverseCausal, keyPadding, maskFill, temperature, stable, stages, additive, general\)$/,
+  ],
   ['unknown option', 'multiHead', 'multiHead', (e) => e.multiHead(mh({ dropout: 0.1 })), /^unknown option 'dropout'/],
   ['unknown option', 'queryProbe', 'queryProbe', (e) => e.queryProbe({ dk: 4, keys: 3 }), /^unknown option 'keys'/],
   // ---- the caller's getters and Proxies throw: an AttentionError, never the caller's error
-  ['throwing getter', 'attend', 'attend', (e) => e.attend(withGetter(att(), 'temperature')), /^reading it threw Error: caller's getter temperature$/],
-  ['throwing getter', 'attend', 'query', (e) => e.attend(att({ query: proxy([[1, 0, 0], [0, 1, 0]]) })), /^reading it threw RangeError: caller trap$/],
-  ['throwing getter', 'linear', 'x', (e) => e.linear({ x: { rows: 1, cols: 2, get data() { throw new TypeError('no data'); } }, W: ones(1, 2) }), /^reading it threw TypeError: no data$/],
-  ['throwing getter', 'softmax', 'softmax', (e) => e.softmax(proxy({ scores: [[1, 2]] })), /^reading it threw RangeError: caller trap$/],
-  ['throwing getter', 'softmaxJacobian', 'p', (e) => e.softmaxJacobian(proxy([0.5, 0.5])), /^reading it threw RangeError: caller trap$/],
-  ['throwing getter', 'saturationSweep', 'dks', (e) => e.saturationSweep({ dks: proxy([4, 8]) }), /^reading it threw RangeError: caller trap$/],
-  ['throwing getter', 'mergeVariance', 'b', (e) => e.mergeVariance({ aSamples: 0, b: throwing('histogram'), bSamples: 10 }), /^reading it threw Error: caller's getter histogram$/],
+  [
+    'throwing getter',
+    'attend',
+    'attend',
+    (e) => e.attend(withGetter(att(), 'temperature')),
+    /^reading it threw Error: caller's getter temperature$/,
+  ],
+  [
+    'throwing getter',
+    'attend',
+    'query',
+    (e) =>
+      e.attend(
+        att({
+          query: proxy([
+            [1, 0, 0],
+            [0, 1, 0],
+          ]),
+        }),
+      ),
+    /^reading it threw RangeError: caller trap$/,
+  ],
+  [
+    'throwing getter',
+    'linear',
+    'x',
+    (e) =>
+      e.linear({
+        x: {
+          rows: 1,
+          cols: 2,
+          get data() {
+            throw new TypeError('no data');
+          },
+        },
+        W: ones(1, 2),
+      }),
+    /^reading it threw TypeError: no data$/,
+  ],
+  [
+    'throwing getter',
+    'softmax',
+    'softmax',
+    (e) => e.softmax(proxy({ scores: [[1, 2]] })),
+    /^reading it threw RangeError: caller trap$/,
+  ],
+  [
+    'throwing getter',
+    'softmaxJacobian',
+    'p',
+    (e) => e.softmaxJacobian(proxy([0.5, 0.5])),
+    /^reading it threw RangeError: caller trap$/,
+  ],
+  [
+    'throwing getter',
+    'saturationSweep',
+    'dks',
+    (e) => e.saturationSweep({ dks: proxy([4, 8]) }),
+    /^reading it threw RangeError: caller trap$/,
+  ],
+  [
+    'throwing getter',
+    'mergeVariance',
+    'b',
+    (e) => e.mergeVariance({ aSamples: 0, b: throwing('histogram'), bSamples: 10 }),
+    /^reading it threw Error: caller's getter histogram$/,
+  ],
   // ---- choice names
-  ['choice', 'attend', 'score', (e) => e.attend(att({ score: 'cosine' })), /^expected one of 'dot', 'scaled-dot', 'additive', 'general', got 'cosine'$/],
-  ['choice', 'attend', 'maskFill', (e) => e.attend(att({ maskFill: 1 })), /^expected one of 'neg-inf', 'large-negative', 'zero', got 1$/],
-  ['choice', 'attend', 'additive', (e) => e.attend(att({ score: 'additive' })), /^required when score is 'additive' \(\{ Wq, Wk, v \}\)$/],
-  ['choice', 'attend', 'general', (e) => e.attend(att({ score: 'general' })), /^required when score is 'general' \(\{ W \}\)$/],
+  [
+    'choice',
+    'attend',
+    'score',
+    (e) => e.attend(att({ score: 'cosine' })),
+    /^expected one of 'dot', 'scaled-dot', 'additive', 'general', got 'cosine'$/,
+  ],
+  [
+    'choice',
+    'attend',
+    'maskFill',
+    (e) => e.attend(att({ maskFill: 1 })),
+    /^expected one of 'neg-inf', 'large-negative', 'zero', got 1$/,
+  ],
+  [
+    'choice',
+    'attend',
+    'additive',
+    (e) => e.attend(att({ score: 'additive' })),
+    /^required when score is 'additive' \(\{ Wq, Wk, v \}\)$/,
+  ],
+  [
+    'choice',
+    'attend',
+    'general',
+    (e) => e.attend(att({ score: 'general' })),
+    /^required when score is 'general' \(\{ W \}\)$/,
+  ],
   // ---- booleans, integers, seeds
   ['type', 'attend', 'causal', (e) => e.attend(att({ causal: 'yes' })), /^expected true or false, got 'yes'$/],
   ['type', 'attend', 'stages', (e) => e.attend(att({ stages: 0 })), /^expected true or false, got 0$/],
-  ['type', 'attend', 'reverseCausal', (e) => e.attend(att({ reverseCausal: new Boolean(true) })), /^expected true or false, got an object$/],
+  [
+    'type',
+    'attend',
+    'reverseCausal',
+    (e) => e.attend(att({ reverseCausal: new Boolean(true) })),
+    /^expected true or false, got an object$/,
+  ],
   ['type', 'multiHead', 'stages', (e) => e.multiHead(mh({ stages: 'no' })), /^expected true or false, got 'no'$/],
-  ['type', 'multiHead', 'heads', (e) => e.multiHead(mh({ heads: 2.5 })), /^expected an integer from 1 to 64, got 2\.5$/],
+  [
+    'type',
+    'multiHead',
+    'heads',
+    (e) => e.multiHead(mh({ heads: 2.5 })),
+    /^expected an integer from 1 to 64, got 2\.5$/,
+  ],
   ['type', 'multiHead', 'heads', (e) => e.multiHead(mh({ heads: '2' })), /^expected an integer from 1 to 64, got '2'$/],
-  ['type', 'sinusoidal', 'n', (e) => e.sinusoidal({ n: 4n, d: 4 }), /^expected an integer from 1 to 2048, got a BigInt$/],
-  ['type', 'randomMatrix', 'seed', (e) => e.randomMatrix({ rows: 2, cols: 2, seed: -1 }), /^expected a non-negative integer below 2\^32 \(seeds are uint32\), got -1$/],
-  ['type', 'gumbelSoftmax', 'seed', (e) => e.gumbelSoftmax({ scores: [[1, 2]], seed: 2 ** 32 }), /^expected a non-negative integer below 2\^32 \(seeds are uint32\), got 4294967296$/],
-  ['type', 'randomMatrix', 'stream', (e) => e.randomMatrix({ rows: 2, cols: 2, stream: 0.5 }), /^expected a non-negative integer below 2\^32/],
-  ['type', 'varianceExperiment', 'dk', (e) => e.varianceExperiment({ dk: Symbol('dk') }), /^expected an integer from 1 to 1024, got a symbol$/],
+  [
+    'type',
+    'sinusoidal',
+    'n',
+    (e) => e.sinusoidal({ n: 4n, d: 4 }),
+    /^expected an integer from 1 to 2048, got a BigInt$/,
+  ],
+  [
+    'type',
+    'randomMatrix',
+    'seed',
+    (e) => e.randomMatrix({ rows: 2, cols: 2, seed: -1 }),
+    /^expected a non-negative integer below 2\^32 \(seeds are uint32\), got -1$/,
+  ],
+  [
+    'type',
+    'gumbelSoftmax',
+    'seed',
+    (e) => e.gumbelSoftmax({ scores: [[1, 2]], seed: 2 ** 32 }),
+    /^expected a non-negative integer below 2\^32 \(seeds are uint32\), got 4294967296$/,
+  ],
+  [
+    'type',
+    'randomMatrix',
+    'stream',
+    (e) => e.randomMatrix({ rows: 2, cols: 2, stream: 0.5 }),
+    /^expected a non-negative integer below 2\^32/,
+  ],
+  [
+    'type',
+    'varianceExperiment',
+    'dk',
+    (e) => e.varianceExperiment({ dk: Symbol('dk') }),
+    /^expected an integer from 1 to 1024, got a symbol$/,
+  ],
   ['type', 'queryProbe', 'tau', (e) => e.queryProbe({ tau: -1 }), /^expected a finite number > 0, got -1$/],
-  ['type', 'rope', 'first', (e) => e.rope({ x: ones(1, 2), first: -1 }), /^expected an integer from 0 to 1000000, got -1$/],
+  [
+    'type',
+    'rope',
+    'first',
+    (e) => e.rope({ x: ones(1, 2), first: -1 }),
+    /^expected an integer from 0 to 1000000, got -1$/,
+  ],
   // ---- pathological lengths: refused before any entry is read
-  ['length', 'saturationSweep', 'dks', (e) => e.saturationSweep({ dks: sparse() }), /^expected at most 64 d_k values, got 4294967295$/],
-  ['length', 'attend', 'query', (e) => e.attend(att({ query: sparse() })), /^expected 1 to 2048 rows \(engine\.limits\.maxTokens\), got 4294967295: attend keeps five/],
-  ['length', 'softmax', 'scores', (e) => e.softmax({ scores: sparse() }), /^expected 1 to 2048 columns \(engine\.limits\.maxTokens\), got 4294967295$/],
-  ['length', 'softmaxJacobian', 'p', (e) => e.softmaxJacobian(sparse()), /^expected 1 to 2048 columns \(engine\.limits\.maxTokens\), got 4294967295$/],
-  ['length', 'attend', 'keyPadding', (e) => e.attend(att({ keyPadding: sparse() })), /^expected 1 to 2048 columns \(engine\.limits\.maxTokens\), got 4294967295$/],
-  ['length', 'linear', 'x', (e) => e.linear({ x: { rows: 2 ** 31, cols: 2, data: sparse() }, W: ones(1, 2) }), /^expected 1 to 2048 rows \(engine\.limits\.maxTokens\), got 2147483648$/],
-  ['length', 'attend', 'key', (e) => e.attend(att({ key: [sparse()] })), /^expected 1 to 1024 columns \(engine\.limits\.maxDim\), got 4294967295$/],
-  ['length', 'mergeVariance', 'b.histogram.edges', (e) => e.mergeVariance({ b: { raw: {}, scaled: {}, histogram: { edges: sparse() } }, bSamples: 10 }), /^expected at most 513 numbers, got 4294967295$/],
+  [
+    'length',
+    'saturationSweep',
+    'dks',
+    (e) => e.saturationSweep({ dks: sparse() }),
+    /^expected at most 64 d_k values, got 4294967295$/,
+  ],
+  [
+    'length',
+    'attend',
+    'query',
+    (e) => e.attend(att({ query: sparse() })),
+    /^expected 1 to 2048 rows \(engine\.limits\.maxTokens\), got 4294967295: attend keeps five/,
+  ],
+  [
+    'length',
+    'softmax',
+    'scores',
+    (e) => e.softmax({ scores: sparse() }),
+    /^expected 1 to 2048 columns \(engine\.limits\.maxTokens\), got 4294967295$/,
+  ],
+  [
+    'length',
+    'softmaxJacobian',
+    'p',
+    (e) => e.softmaxJacobian(sparse()),
+    /^expected 1 to 2048 columns \(engine\.limits\.maxTokens\), got 4294967295$/,
+  ],
+  [
+    'length',
+    'attend',
+    'keyPadding',
+    (e) => e.attend(att({ keyPadding: sparse() })),
+    /^expected 1 to 2048 columns \(engine\.limits\.maxTokens\), got 4294967295$/,
+  ],
+  [
+    'length',
+    'linear',
+    'x',
+    (e) => e.linear({ x: { rows: 2 ** 31, cols: 2, data: sparse() }, W: ones(1, 2) }),
+    /^expected 1 to 2048 rows \(engine\.limits\.maxTokens\), got 2147483648$/,
+  ],
+  [
+    'length',
+    'attend',
+    'key',
+    (e) => e.attend(att({ key: [sparse()] })),
+    /^expected 1 to 1024 columns \(engine\.limits\.maxDim\), got 4294967295$/,
+  ],
+  [
+    'length',
+    'mergeVariance',
+    'b.histogram.edges',
+    (e) => e.mergeVariance({ b: { raw: {}, scaled: {}, histogram: { edges: sparse() } }, bSamples: 10 }),
+    /^expected at most 513 numbers, got 4294967295$/,
+  ],
   // ---- sizes past engine.limits
-  ['limits', 'attend', 'query', (e) => e.attend(att({ query: { rows: 5000, cols: 3, data: new Float32Array(15000) } })), /^expected 1 to 2048 rows \(engine\.limits\.maxTokens\), got 5000: attend keeps five \(n_q, n_k\) float32 matrices, which would need 5 × 5000 × 3 × 4 bytes = 293\.0 KiB here; flashAttend computes the same output for up to 16384 tokens/],
+  [
+    'limits',
+    'attend',
+    'query',
+    (e) => e.attend(att({ query: { rows: 5000, cols: 3, data: new Float32Array(15000) } })),
+    /^expected 1 to 2048 rows \(engine\.limits\.maxTokens\), got 5000: attend keeps five \(n_q, n_k\) float32 matrices, which would need 5 × 5000 × 3 × 4 bytes = 293\.0 KiB here; flashAttend computes the same output for up to 16384 tokens/,
+  ],
   ['limits', 'multiHead', 'heads', (e) => e.multiHead(mh({ heads: 65 })), /^expected an integer from 1 to 64, got 65$/],
-  ['limits', 'varianceExperiment', 'samples', (e) => e.varianceExperiment({ samples: 2e6 }), /^expected an integer from 2 to 1000000, got 2000000$/],
-  ['limits', 'varianceExperiment', 'firstSample', (e) => e.varianceExperiment({ samples: 1000, firstSample: 999500 }), /^expected an integer from 0 to 999000, got 999500$/],
-  ['limits', 'multiHead', 'heads', (e) => e.multiHead(mh({ heads: 64,
-    query: { rows: 2048, cols: 64, data: new Float32Array(2048 * 64) },
-    key: { rows: 2048, cols: 64, data: new Float32Array(2048 * 64) } })),
-  /^heads \* n_q \* n_k = 268435456 is more than 8388608 \(engine\.limits\.maxHeadCells\)$/],
-  ['limits', 'varianceExperiment', 'bins', (e) => e.varianceExperiment({ bins: 0 }), /^expected an integer from 1 to 512, got 0$/],
-  ['limits', 'randomMatrix', 'rows', (e) => e.randomMatrix({ rows: 1e6, cols: 4 }), /^expected an integer from 1 to 2048, got 1000000$/],
-  ['limits', 'sinusoidal', 'd', (e) => e.sinusoidal({ n: 4, d: 4096 }), /^expected an integer from 1 to 1024, got 4096$/],
-  ['limits', 'saturationSweep', 'nKeys', (e) => e.saturationSweep({ dks: [4], nKeys: 1000 }), /^expected an integer from 2 to 256, got 1000$/],
-  ['limits', 'queryProbe', 'gumbelSamples', (e) => e.queryProbe({ gumbelSamples: 65 }), /^expected an integer from 0 to 64, got 65$/],
-  ['limits', 'mergeVariance', 'bSamples', (e) => e.mergeVariance({ b: {}, bSamples: 0 }), /^expected an integer from 1 to 1000000, got 0$/],
+  [
+    'limits',
+    'varianceExperiment',
+    'samples',
+    (e) => e.varianceExperiment({ samples: 2e6 }),
+    /^expected an integer from 2 to 1000000, got 2000000$/,
+  ],
+  [
+    'limits',
+    'varianceExperiment',
+    'firstSample',
+    (e) => e.varianceExperiment({ samples: 1000, firstSample: 999500 }),
+    /^expected an integer from 0 to 999000, got 999500$/,
+  ],
+  [
+    'limits',
+    'multiHead',
+    'heads',
+    (e) =>
+      e.multiHead(
+        mh({
+          heads: 64,
+          query: { rows: 2048, cols: 64, data: new Float32Array(2048 * 64) },
+          key: { rows: 2048, cols: 64, data: new Float32Array(2048 * 64) },
+        }),
+      ),
+    /^heads \* n_q \* n_k = 268435456 is more than 8388608 \(engine\.limits\.maxHeadCells\)$/,
+  ],
+  [
+    'limits',
+    'varianceExperiment',
+    'bins',
+    (e) => e.varianceExperiment({ bins: 0 }),
+    /^expected an integer from 1 to 512, got 0$/,
+  ],
+  [
+    'limits',
+    'randomMatrix',
+    'rows',
+    (e) => e.randomMatrix({ rows: 1e6, cols: 4 }),
+    /^expected an integer from 1 to 2048, got 1000000$/,
+  ],
+  [
+    'limits',
+    'sinusoidal',
+    'd',
+    (e) => e.sinusoidal({ n: 4, d: 4096 }),
+    /^expected an integer from 1 to 1024, got 4096$/,
+  ],
+  [
+    'limits',
+    'saturationSweep',
+    'nKeys',
+    (e) => e.saturationSweep({ dks: [4], nKeys: 1000 }),
+    /^expected an integer from 2 to 256, got 1000$/,
+  ],
+  [
+    'limits',
+    'queryProbe',
+    'gumbelSamples',
+    (e) => e.queryProbe({ gumbelSamples: 65 }),
+    /^expected an integer from 0 to 64, got 65$/,
+  ],
+  [
+    'limits',
+    'mergeVariance',
+    'bSamples',
+    (e) => e.mergeVariance({ b: {}, bSamples: 0 }),
+    /^expected an integer from 1 to 1000000, got 0$/,
+  ],
   // ---- empty sequences
-  ['empty', 'attend', 'query', (e) => e.attend(att({ query: [] })), /^expected 1 to 2048 rows \(engine\.limits\.maxTokens\), got 0$/],
-  ['empty', 'linear', 'W', (e) => e.linear({ x: ones(1, 2), W: [[]] }), /^expected 1 to 1024 columns \(engine\.limits\.maxDim\), got 0$/],
+  [
+    'empty',
+    'attend',
+    'query',
+    (e) => e.attend(att({ query: [] })),
+    /^expected 1 to 2048 rows \(engine\.limits\.maxTokens\), got 0$/,
+  ],
+  [
+    'empty',
+    'linear',
+    'W',
+    (e) => e.linear({ x: ones(1, 2), W: [[]] }),
+    /^expected 1 to 1024 columns \(engine\.limits\.maxDim\), got 0$/,
+  ],
   ['empty', 'softmaxJacobian', 'p', (e) => e.softmaxJacobian([]), /^expected at least one number, got an empty array$/],
 ];
-

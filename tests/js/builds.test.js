@@ -41,7 +41,12 @@ function sameBits(what, a, b) {
 // -1e9 mask fill is a marker, not a magnitude.
 function closeArrays(what, a, b) {
   assert.equal(a.length, b.length, `${what}: length`);
-  const scale = Math.max(1, ...Array.from(b).filter((v) => Number.isFinite(v) && v !== -1e9).map(Math.abs));
+  const scale = Math.max(
+    1,
+    ...Array.from(b)
+      .filter((v) => Number.isFinite(v) && v !== -1e9)
+      .map(Math.abs),
+  );
   for (let i = 0; i < a.length; i++) {
     const [x, y] = [a[i], b[i]];
     if (Number.isNaN(x) || Number.isNaN(y) || !Number.isFinite(x) || !Number.isFinite(y)) {
@@ -59,14 +64,19 @@ function closeMatrices(what, a, b) {
 }
 
 function closeAttend(what, a, b) {
-  for (const stage of ['scores', 'scaled', 'mask', 'masked', 'weights', 'output']) closeMatrices(`${what}.${stage}`, a[stage], b[stage]);
+  for (const stage of ['scores', 'scaled', 'mask', 'masked', 'weights', 'output'])
+    closeMatrices(`${what}.${stage}`, a[stage], b[stage]);
   closeArrays(`${what}.entropy`, a.entropy, b.entropy);
   assert.deepEqual(a.fullyMaskedRows, b.fullyMaskedRows);
 }
 
 test('randomMatrix: bit-identical in both builds for the same seed, stream and scale', () => {
   for (const [rows, cols, seed, stream, scale] of [
-    [1, 1, 0, 0, 1], [7, 3, 1, 0, 1], [5, 67, 42, 3, 1], [64, 64, 2 ** 32 - 1, 9, 0.125], [2048, 2, 77, 0, 3],
+    [1, 1, 0, 0, 1],
+    [7, 3, 1, 0, 1],
+    [5, 67, 42, 3, 1],
+    [64, 64, 2 ** 32 - 1, 9, 0.125],
+    [2048, 2, 77, 0, 3],
   ]) {
     const o = { rows, cols, seed, stream, scale };
     const a = simd.randomMatrix(o);
@@ -92,7 +102,15 @@ test('varianceExperiment: identical results in both builds (d_k below, at and pa
 
 test('attend: both builds agree within float32 tolerance, for every score, mask and size', () => {
   let seed = 1;
-  for (const [nQ, nK, d, dV] of [[1, 1, 1, 1], [2, 3, 3, 2], [4, 4, 4, 4], [5, 7, 5, 3], [9, 17, 16, 8], [13, 33, 67, 5], [64, 64, 64, 64]]) {
+  for (const [nQ, nK, d, dV] of [
+    [1, 1, 1, 1],
+    [2, 3, 3, 2],
+    [4, 4, 4, 4],
+    [5, 7, 5, 3],
+    [9, 17, 16, 8],
+    [13, 33, 67, 5],
+    [64, 64, 64, 64],
+  ]) {
     const query = randomRows(nQ, d, seed++, 2);
     const key = randomRows(nK, d, seed++, 2);
     const value = randomRows(nK, dV, seed++);
@@ -105,7 +123,10 @@ test('attend: both builds agree within float32 tolerance, for every score, mask 
       { mask, keyPadding, maskFill: 'zero' },
       { mask, causal: true },
       { score: 'general', general: { W: randomRows(d, d, seed++) } },
-      { score: 'additive', additive: { Wq: randomRows(6, d, seed++), Wk: randomRows(6, d, seed++), v: randomRows(1, 6, seed++)[0] } },
+      {
+        score: 'additive',
+        additive: { Wq: randomRows(6, d, seed++), Wk: randomRows(6, d, seed++), v: randomRows(1, 6, seed++)[0] },
+      },
     ];
     for (const v of variants) {
       const o = { query, key, value, ...v };
@@ -131,8 +152,19 @@ test('softmax: both builds agree, including logits in [90, 100] where a naive ex
 test('multiHead, gumbelSoftmax, positional encodings, linear: both builds agree', () => {
   const x = randomRows(6, 12, 90);
   const W = (seed) => randomRows(12, 12, seed, 0.5);
-  const o = { query: x, key: x, value: x, heads: 3, Wq: W(91), Wk: W(92), Wv: W(93), Wo: W(94),
-    bq: randomRows(1, 12, 95)[0], bo: randomRows(1, 12, 96)[0], causal: true };
+  const o = {
+    query: x,
+    key: x,
+    value: x,
+    heads: 3,
+    Wq: W(91),
+    Wk: W(92),
+    Wv: W(93),
+    Wo: W(94),
+    bq: randomRows(1, 12, 95)[0],
+    bo: randomRows(1, 12, 96)[0],
+    causal: true,
+  };
   const a = simd.multiHead(o);
   const b = scalar.multiHead(o);
   a.heads.forEach((h, i) => closeAttend(`head ${i}`, h, b.heads[i]));
@@ -140,10 +172,26 @@ test('multiHead, gumbelSoftmax, positional encodings, linear: both builds agree'
   closeMatrices('output', a.output, b.output);
 
   const scores = randomRows(5, 9, 97, 3);
-  closeMatrices('gumbel', simd.gumbelSoftmax({ scores, tau: 0.5, seed: 8 }), scalar.gumbelSoftmax({ scores, tau: 0.5, seed: 8 }));
+  closeMatrices(
+    'gumbel',
+    simd.gumbelSoftmax({ scores, tau: 0.5, seed: 8 }),
+    scalar.gumbelSoftmax({ scores, tau: 0.5, seed: 8 }),
+  );
   closeMatrices('hard', simd.hardAttention({ scores }), scalar.hardAttention({ scores }));
   closeMatrices('sinusoidal', simd.sinusoidal({ n: 20, d: 10 }), scalar.sinusoidal({ n: 20, d: 10 }));
-  closeMatrices('rope', simd.rope({ x: randomRows(7, 8, 98), first: 5 }), scalar.rope({ x: randomRows(7, 8, 98), first: 5 }));
-  closeMatrices('linear', simd.linear({ x, W: W(99), b: randomRows(1, 12, 100)[0] }), scalar.linear({ x, W: W(99), b: randomRows(1, 12, 100)[0] }));
-  closeMatrices('jacobian', simd.softmaxJacobian([0.1, 0.2, 0.3, 0.4, 0]), scalar.softmaxJacobian([0.1, 0.2, 0.3, 0.4, 0]));
+  closeMatrices(
+    'rope',
+    simd.rope({ x: randomRows(7, 8, 98), first: 5 }),
+    scalar.rope({ x: randomRows(7, 8, 98), first: 5 }),
+  );
+  closeMatrices(
+    'linear',
+    simd.linear({ x, W: W(99), b: randomRows(1, 12, 100)[0] }),
+    scalar.linear({ x, W: W(99), b: randomRows(1, 12, 100)[0] }),
+  );
+  closeMatrices(
+    'jacobian',
+    simd.softmaxJacobian([0.1, 0.2, 0.3, 0.4, 0]),
+    scalar.softmaxJacobian([0.1, 0.2, 0.3, 0.4, 0]),
+  );
 });

@@ -10,8 +10,22 @@ import { attendRef, expectAttend, expectMatrix, softmaxRef } from './reference.j
 import { CASES, att, chunk } from './bad-inputs.js';
 
 // Every public function of the engine appears in the catalogue.
-const FUNCTIONS = ['attend', 'multiHead', 'varianceExperiment', 'mergeVariance', 'queryProbe', 'saturationSweep',
-  'softmax', 'softmaxJacobian', 'hardAttention', 'gumbelSoftmax', 'sinusoidal', 'rope', 'linear', 'randomMatrix'];
+const FUNCTIONS = [
+  'attend',
+  'multiHead',
+  'varianceExperiment',
+  'mergeVariance',
+  'queryProbe',
+  'saturationSweep',
+  'softmax',
+  'softmaxJacobian',
+  'hardAttention',
+  'gumbelSoftmax',
+  'sinusoidal',
+  'rope',
+  'linear',
+  'randomMatrix',
+];
 
 test('the catalogue has at least 60 cases and covers every engine function', async () => {
   assert.ok(CASES.length >= 60, `${CASES.length} cases`);
@@ -28,7 +42,7 @@ for (const simd of [true, false]) {
     let engine;
     before(async () => {
       engine = await loadEngine({ simd });
-      chunk(engine);  // warm-up: the first calls of a module allocate for good
+      chunk(engine); // warm-up: the first calls of a module allocate for good
       engine.attend(att());
     });
 
@@ -36,19 +50,23 @@ for (const simd of [true, false]) {
     const stillCorrect = () => {
       const args = att({ causal: true, temperature: 0.7 });
       expectAttend('attend after the error', engine.attend(args), attendRef(args));
-      expectMatrix('softmax after the error', engine.softmax({ scores: [[2.6, 1.2, 6.1, 2.0]] }).weights,
-        [softmaxRef([2.6, 1.2, 6.1, 2.0])]);
+      expectMatrix('softmax after the error', engine.softmax({ scores: [[2.6, 1.2, 6.1, 2.0]] }).weights, [
+        softmaxRef([2.6, 1.2, 6.1, 2.0]),
+      ]);
     };
 
     for (const [kind, fn, arg, call, expectation] of CASES) {
       test(`${kind}: ${fn} ${arg} -> AttentionError "${arg}: ${expectation.source.slice(1, 60)}…"`, () => {
         const before = engine.memory();
-        assert.throws(() => call(engine), (e) => {
-          assert.ok(e instanceof AttentionError, `${e && e.name}: ${e && e.message}`);
-          assert.ok(e.message.startsWith(`${arg}: `), `"${e.message}" names ${arg}`);
-          assert.match(e.message.slice(arg.length + 2), expectation);
-          return true;
-        });
+        assert.throws(
+          () => call(engine),
+          (e) => {
+            assert.ok(e instanceof AttentionError, `${e && e.name}: ${e && e.message}`);
+            assert.ok(e.message.startsWith(`${arg}: `), `"${e.message}" names ${arg}`);
+            assert.match(e.message.slice(arg.length + 2), expectation);
+            return true;
+          },
+        );
         assert.equal(engine.memory().usedBytes, before.usedBytes, 'nothing left allocated');
         stillCorrect();
       });

@@ -20,14 +20,18 @@ for (const simd of [true, false]) {
     const engine = await loadEngine({ simd });
     const trainEngine = await loadTrainEngine({ simd });
     const both = { ...engine.choices, ...trainEngine.choices };
-    assert.equal(Object.keys(both).length, Object.keys(engine.choices).length + Object.keys(trainEngine.choices).length, 'no option in both');
+    assert.equal(
+      Object.keys(both).length,
+      Object.keys(engine.choices).length + Object.keys(trainEngine.choices).length,
+      'no option in both',
+    );
     assert.deepEqual(Object.keys(trainEngine.choices).sort(), ['position', 'task']);
     assert.deepEqual(Object.keys(CHOICES).sort(), Object.keys(both).sort());
     for (const option of Object.keys(both)) assert.deepEqual([...CHOICES[option]], [...both[option]], option);
   });
 }
 
-test('the state schema offers exactly the engine\'s mask fills, and reads each from a link', async () => {
+test("the state schema offers exactly the engine's mask fills, and reads each from a link", async () => {
   const engine = await loadEngine();
   assert.deepEqual([...CORE_SCHEMA.fill.values], [...engine.choices.maskFill]);
   assert.ok(engine.choices.maskFill.includes(CORE_SCHEMA.fill.default));
@@ -39,7 +43,7 @@ test('the state schema offers exactly the engine\'s mask fills, and reads each f
   assert.equal(parseHash('#fill=minus-inf', CORE_SCHEMA).problems.length, 1, 'a name the engine lacks is refused');
 });
 
-test('the debugging chapter offers exactly the engine\'s bugs, each named in both languages', async () => {
+test("the debugging chapter offers exactly the engine's bugs, each named in both languages", async () => {
   const engine = await loadEngine();
   assert.deepEqual([...debugMeta.state.dbBug.values], [...engine.choices.bug]);
   for (const bug of engine.choices.bug) {
@@ -52,7 +56,16 @@ test('each fill is written as the value the engine puts in a blocked cell', asyn
   const engine = await loadEngine();
   assert.deepEqual(Object.keys(FILL_SIGNS).sort(), [...engine.choices.maskFill].sort());
   for (const fill of engine.choices.maskFill) {
-    const r = engine.attend({ query: [[1, 2]], key: [[3, 4], [5, 6]], value: [[1], [2]], mask: [[1, 0]], maskFill: fill });
+    const r = engine.attend({
+      query: [[1, 2]],
+      key: [
+        [3, 4],
+        [5, 6],
+      ],
+      value: [[1], [2]],
+      mask: [[1, 0]],
+      maskFill: fill,
+    });
     const blocked = r.masked.data[1];
     const written = Number(FILL_SIGNS[fill].text.replace('−', '-').replace('∞', 'Infinity'));
     assert.equal(written, blocked, `${fill}: text ${FILL_SIGNS[fill].text}, engine ${blocked}`);

@@ -48,18 +48,30 @@ test('an unknown token gets the engine draw of its own stream, the same every ti
   assert.deepEqual(a.vector, b.vector);
   const direct = engine.randomMatrix({ rows: 1, cols: 4, seed: 42, stream: tokenStream('k', '狗') });
   assert.deepEqual(a.vector, Array.from(direct.data));
-  assert.ok(a.vector.some((x) => x !== 0), 'a drawn vector is not zeros');
+  assert.ok(
+    a.vector.some((x) => x !== 0),
+    'a drawn vector is not zeros',
+  );
   const other = tokenVector(engine, { table, token: '鸟', role: 'k', d: 4, seed: 42 });
   assert.notDeepEqual(other.vector, a.vector);
   const hand = tokenVector(engine, { table, token: '猫', role: 'k', d: 6, seed: 42 });
   assert.equal(hand.source, 'hand');
   assert.deepEqual(hand.vector, [1, 0, 0, 1, 0, 0], 'hand-made vectors are zero-padded to d');
   const rounded = tokenVector(engine, { table, token: '狗', role: 'k', d: 4, seed: 42, round: 2 });
-  assert.deepEqual(rounded.vector, a.vector.map((x) => Number(x.toFixed(2))));
+  assert.deepEqual(
+    rounded.vector,
+    a.vector.map((x) => Number(x.toFixed(2))),
+  );
 });
 
 test('embedTokens: a repeated word gets the same vector at both places', () => {
-  const { grid, sources } = embedTokens(engine, { table: null, tokens: ['the', 'cat', 'the'], role: 'q', d: 5, seed: 1 });
+  const { grid, sources } = embedTokens(engine, {
+    table: null,
+    tokens: ['the', 'cat', 'the'],
+    role: 'q',
+    d: 5,
+    seed: 1,
+  });
   assert.deepEqual(grid[0], grid[2]);
   assert.notDeepEqual(grid[0], grid[1]);
   assert.deepEqual(sources, ['drawn', 'drawn', 'drawn']);
@@ -81,12 +93,16 @@ test('reordering permutes the scores exactly and the outputs to rounding (no pos
   const a = runExample(engine, chase({})).result;
   const b = runExample(engine, chase({ queryTokens: ['追', '老鼠', '猫'], keyTokens: ['追', '老鼠', '猫'] })).result;
   const perm = [1, 2, 0]; // new position i holds old token perm[i]
-  const sa = toGrid(a.scores), sb = toGrid(b.scores);
-  const oa = toGrid(a.output), ob = toGrid(b.output);
+  const sa = toGrid(a.scores),
+    sb = toGrid(b.scores);
+  const oa = toGrid(a.output),
+    ob = toGrid(b.output);
   for (let i = 0; i < 3; i++) {
     for (let j = 0; j < 3; j++) assert.equal(sb[i][j], sa[perm[i]][perm[j]], `score ${i},${j}`);
     // the weighted sum adds the keys in another order: equal to float32 rounding
-    ob[i].forEach((x, c) => assert.ok(Math.abs(x - oa[perm[i]][c]) <= 1e-6, `output ${i},${c}: ${x} vs ${oa[perm[i]][c]}`));
+    ob[i].forEach((x, c) =>
+      assert.ok(Math.abs(x - oa[perm[i]][c]) <= 1e-6, `output ${i},${c}: ${x} vs ${oa[perm[i]][c]}`),
+    );
   }
 });
 
@@ -97,13 +113,22 @@ test('renaming a token gives it its own vector; adding one draws a vector, not z
   assert.deepEqual(toGrid(renamed.key).slice(1), toGrid(a.key).slice(1));
   assert.deepEqual(renamed.sources.key, ['drawn', 'hand', 'hand']);
 
-  const added = buildInputs(engine, chase({ queryTokens: ['猫', '追', '老鼠', '狗'], keyTokens: ['猫', '追', '老鼠', '狗'] }));
+  const added = buildInputs(
+    engine,
+    chase({ queryTokens: ['猫', '追', '老鼠', '狗'], keyTokens: ['猫', '追', '老鼠', '狗'] }),
+  );
   const row = toGrid(added.value)[3];
-  assert.ok(row.some((x) => x !== 0), 'the added token has a non-zero Value');
+  assert.ok(
+    row.some((x) => x !== 0),
+    'the added token has a non-zero Value',
+  );
   assert.deepEqual(toGrid(added.value).slice(0, 3), toGrid(a.value));
   // the drawn starting point is the engine draw rounded to 2 decimals
   const draw = engine.randomMatrix({ rows: 1, cols: 4, seed: 42, stream: tokenStream('v', '狗') });
-  assert.deepEqual(row, Array.from(draw.data).map((x) => Math.fround(Number(x.toFixed(2)))));
+  assert.deepEqual(
+    row,
+    Array.from(draw.data).map((x) => Math.fround(Number(x.toFixed(2)))),
+  );
   assert.deepEqual(added.sources.query, ['hand', 'hand', 'hand', 'drawn']);
 });
 
@@ -120,8 +145,14 @@ test('random mode draws per token: same word, same vector; the seed changes them
   assert.notDeepEqual(reseeded[0], q[0]);
 });
 
-test('the learner\'s typed grid is used as written and marked typed', () => {
-  const st = chase({ Q: [[1, 2, 3, 4], [0, 0, 0, 0], [1, 1, 1, 1]] });
+test("the learner's typed grid is used as written and marked typed", () => {
+  const st = chase({
+    Q: [
+      [1, 2, 3, 4],
+      [0, 0, 0, 0],
+      [1, 1, 1, 1],
+    ],
+  });
   const r = buildInputs(engine, st);
   assert.deepEqual(toGrid(r.query)[0], [1, 2, 3, 4]);
   assert.deepEqual(r.sources.query, ['typed', 'typed', 'typed']);

@@ -12,10 +12,28 @@ import { loadTrainEngine } from '../../web/src/engine-train.js';
 import { createLabClient } from '../../web/src/workers/variance-client.js';
 import { attendRef, expectAttend } from './reference.js';
 
-installWasmTraps();  // before any engine of this file is made
+installWasmTraps(); // before any engine of this file is made
 
-const args = { query: [[1, 0, 2], [0, 1, -1]], key: [[1, 1, 0], [0, 2, 1], [1, 0, 0]], value: [[1, 2], [3, 4], [5, 6]], causal: true };
-const isStopped = (name) => (e) => e instanceof AttentionError && e.code === 'engine-stopped' &&
+const args = {
+  query: [
+    [1, 0, 2],
+    [0, 1, -1],
+  ],
+  key: [
+    [1, 1, 0],
+    [0, 2, 1],
+    [1, 0, 0],
+  ],
+  value: [
+    [1, 2],
+    [3, 4],
+    [5, 6],
+  ],
+  causal: true,
+};
+const isStopped = (name) => (e) =>
+  e instanceof AttentionError &&
+  e.code === 'engine-stopped' &&
   e.message.startsWith(`${name}: the engine stopped after an internal error (unreachable)`);
 
 for (const simd of [true, false]) {
@@ -27,10 +45,14 @@ for (const simd of [true, false]) {
     assert.equal(engine.stopped, false);
 
     globalThis.__attnTraps = 1;
-    assert.throws(() => engine.attend(args), isStopped('query'));  // the first call in: the size check
+    assert.throws(() => engine.attend(args), isStopped('query')); // the first call in: the size check
     assert.equal(globalThis.__attnTraps, 0);
     assert.equal(engine.stopped, true);
-    assert.throws(() => engine.softmax({ scores: [[1, 2]] }), isStopped('scores'), 'a stopped engine refuses every call');
+    assert.throws(
+      () => engine.softmax({ scores: [[1, 2]] }),
+      isStopped('scores'),
+      'a stopped engine refuses every call',
+    );
     assert.throws(() => run.step(10), isStopped('varianceRun.step'));
     assert.doesNotThrow(() => run.delete(), 'deleting a run of a stopped engine is a no-op');
 
@@ -55,10 +77,17 @@ for (const simd of [true, false]) {
     globalThis.__attnTraps = 1;
     assert.throws(() => trainer.step(1), isStopped('trainer.step'));
     assert.equal(engine.stopped, true);
-    assert.throws(() => trainer.evaluate(), isStopped('trainer.evaluate'), 'a stopped engine refuses every trainer call');
+    assert.throws(
+      () => trainer.evaluate(),
+      isStopped('trainer.evaluate'),
+      'a stopped engine refuses every trainer call',
+    );
     assert.doesNotThrow(() => trainer.delete(), 'deleting a trainer of a stopped engine is a no-op');
-    assert.throws(() => engine.trainer({ task: 'reverse' }), (e) => e.code === 'engine-stopped' &&
-      /call loadTrainEngine\(\) again$/.test(e.message), 'the message names the loader that gives a fresh one');
+    assert.throws(
+      () => engine.trainer({ task: 'reverse' }),
+      (e) => e.code === 'engine-stopped' && /call loadTrainEngine\(\) again$/.test(e.message),
+      'the message names the loader that gives a fresh one',
+    );
     // a fresh engine trains the same run from the same seed to the same losses
     const fresh = await loadTrainEngine({ simd });
     assert.notEqual(fresh, engine);
@@ -70,16 +99,20 @@ for (const simd of [true, false]) {
 
 // A worker whose engine stopped answers every job with the engine's 'engine-stopped' error.
 const stoppedWorker = () => {
-  const w = new Worker(`const p = require("worker_threads").parentPort;
+  const w = new Worker(
+    `const p = require("worker_threads").parentPort;
     p.on("message", (m) => {
       if (m.type === "load") p.postMessage({ type: "ready" });
       if (m.type === "run") p.postMessage({ type: "error", id: m.id, name: "AttentionError", code: "engine-stopped",
         message: "dk: the engine stopped after an internal error (unreachable); call loadEngine() again" });
-    });`, { eval: true });
+    });`,
+    { eval: true },
+  );
   return {
     thread: w,
     postMessage: (m) => w.postMessage(m),
-    addEventListener: (type, f) => w.on(type, type === 'message' ? (data) => f({ data }) : (err) => f({ message: err && err.message })),
+    addEventListener: (type, f) =>
+      w.on(type, type === 'message' ? (data) => f({ data }) : (err) => f({ message: err && err.message })),
     terminate: () => w.terminate(),
   };
 };
@@ -91,22 +124,39 @@ test('the lab client replaces a worker whose engine stopped, runs the job again 
   const restarts = [];
   const real = () => {
     const w = new Worker(new URL('../../web/src/workers/variance-worker.js', import.meta.url));
-    return { thread: w, postMessage: (m) => w.postMessage(m), addEventListener: (type, f) => w.on(type, type === 'message' ? (data) => f({ data }) : (err) => f({ message: err && err.message })), terminate: () => w.terminate() };
+    return {
+      thread: w,
+      postMessage: (m) => w.postMessage(m),
+      addEventListener: (type, f) =>
+        w.on(type, type === 'message' ? (data) => f({ data }) : (err) => f({ message: err && err.message })),
+      terminate: () => w.terminate(),
+    };
   };
   const client = createLabClient({
-    engine, chunkTimeoutMs: 20000,
-    createWorker: () => { made.push(made.length === 0 ? stoppedWorker() : real()); return made.at(-1); },
+    engine,
+    chunkTimeoutMs: 20000,
+    createWorker: () => {
+      made.push(made.length === 0 ? stoppedWorker() : real());
+      return made.at(-1);
+    },
     onRestart: (r) => restarts.push(r),
   });
   const r = await client.run('variance', job);
   assert.deepEqual(Array.from(r.histogram.rawCounts), Array.from(engine.varianceExperiment(job).histogram.rawCounts));
   assert.equal(client.restarts(), 1);
-  assert.deepEqual(restarts, [{ code: 'crashed', detail: 'its engine stopped after an internal error', kinds: ['variance'] }]);
+  assert.deepEqual(restarts, [
+    { code: 'crashed', detail: 'its engine stopped after an internal error', kinds: ['variance'] },
+  ]);
 
   // twice in a row: the run is given up in plain words
   const dead = createLabClient({ engine, createWorker: stoppedWorker, onRestart: (x) => restarts.push(x) });
-  await assert.rejects(dead.run('variance', job), (e) => e.name === 'LabError' && e.code === 'crashed' &&
-    /failed twice on this run \(its engine stopped after an internal error\)/.test(e.message));
+  await assert.rejects(
+    dead.run('variance', job),
+    (e) =>
+      e.name === 'LabError' &&
+      e.code === 'crashed' &&
+      /failed twice on this run \(its engine stopped after an internal error\)/.test(e.message),
+  );
   client.terminate();
   dead.terminate();
 });

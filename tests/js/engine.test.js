@@ -57,14 +57,20 @@ for (const simd of [true, false]) {
 
     // ---- the argument contract: names <-> behaviour -----------------------------------------------
 
-    test('engine.choices lists the core\'s names, frozen, and each name does what it says', () => {
-      assert.deepEqual(Object.keys(engine.choices).sort(), ['bug', 'maskFill', 'score']);  // the trainer's: engine-train.js
+    test("engine.choices lists the core's names, frozen, and each name does what it says", () => {
+      assert.deepEqual(Object.keys(engine.choices).sort(), ['bug', 'maskFill', 'score']); // the trainer's: engine-train.js
       assert.deepEqual([...engine.choices.score], ['dot', 'scaled-dot', 'additive', 'general']);
       assert.deepEqual([...engine.choices.maskFill], ['neg-inf', 'large-negative', 'zero']);
-      assert.ok(Object.isFrozen(engine.choices) && Object.isFrozen(engine.choices.score) && Object.isFrozen(engine.choices.maskFill));
+      assert.ok(
+        Object.isFrozen(engine.choices) &&
+          Object.isFrozen(engine.choices.score) &&
+          Object.isFrozen(engine.choices.maskFill),
+      );
       assert.ok(Object.isFrozen(engine.choices.bug)); // the bugs' own test is bugs.test.js
       // every score name against the reference of that score
-      const query = randomRows(3, 4, 70), key = randomRows(4, 4, 71), value = randomRows(4, 2, 72);
+      const query = randomRows(3, 4, 70),
+        key = randomRows(4, 4, 71),
+        value = randomRows(4, 2, 72);
       const extra = {
         additive: { additive: { Wq: randomRows(5, 4, 73), Wk: randomRows(5, 4, 74), v: randomRows(1, 5, 75)[0] } },
         general: { general: { W: randomRows(4, 4, 76) } },
@@ -81,20 +87,37 @@ for (const simd of [true, false]) {
     });
 
     test('reverseCausal: key j >= query i, the reversed mask the masks lesson shows', () => {
-      const query = randomRows(4, 3, 80), key = randomRows(4, 3, 81), value = randomRows(4, 2, 82);
+      const query = randomRows(4, 3, 80),
+        key = randomRows(4, 3, 81),
+        value = randomRows(4, 2, 82);
       const got = engine.attend({ query, key, value, reverseCausal: true });
-      const mask = [[1, 1, 1, 1], [0, 1, 1, 1], [0, 0, 1, 1], [0, 0, 0, 1]];
+      const mask = [
+        [1, 1, 1, 1],
+        [0, 1, 1, 1],
+        [0, 0, 1, 1],
+        [0, 0, 0, 1],
+      ];
       expectMatrix('reversed mask', got.mask, mask);
       expectAttend('reverseCausal', got, attendRef({ query, key, value, mask }));
       // together with causal only the diagonal is left: each query sees itself
-      expectMatrix('both', engine.attend({ query, key, value, causal: true, reverseCausal: true }).weights,
-        [[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1]]);
+      expectMatrix('both', engine.attend({ query, key, value, causal: true, reverseCausal: true }).weights, [
+        [1, 0, 0, 0],
+        [0, 1, 0, 0],
+        [0, 0, 1, 0],
+        [0, 0, 0, 1],
+      ]);
     });
 
     test('stages: false returns only output, entropy and fullyMaskedRows, the same numbers', () => {
-      const query = randomRows(5, 6, 83), key = randomRows(7, 6, 84), value = randomRows(7, 3, 85);
+      const query = randomRows(5, 6, 83),
+        key = randomRows(7, 6, 84),
+        value = randomRows(7, 3, 85);
       const mask = randomRows(5, 7, 86).map((row, i) => row.map((x) => (i === 2 ? 0 : x > -0.5 ? 1 : 0)));
-      for (const extra of [{}, { causal: true, keyPadding: [false, true, false, false, false, false, true] }, { mask, maskFill: 'zero' }]) {
+      for (const extra of [
+        {},
+        { causal: true, keyPadding: [false, true, false, false, false, false, true] },
+        { mask, maskFill: 'zero' },
+      ]) {
         const args = { query, key, value, ...extra };
         const all = engine.attend(args);
         const lean = engine.attend({ ...args, stages: false });
@@ -115,7 +138,8 @@ for (const simd of [true, false]) {
       assert.equal(weights.rows, 1);
       assert.equal(weights.cols, 4);
       [0.0286, 0.0071, 0.9486, 0.0157].forEach((w, i) =>
-        assert.ok(Math.abs(weights.data[i] - w) < 5e-5, `weight ${i}: ${weights.data[i]} vs ${w}`));
+        assert.ok(Math.abs(weights.data[i] - w) < 5e-5, `weight ${i}: ${weights.data[i]} vs ${w}`),
+      );
       assert.ok(Math.abs(weights.data.reduce((a, b) => a + b, 0) - 1) < 1e-6);
       const want = softmaxRef([2.6, 1.2, 6.1, 2.0]);
       expectVector('entropy', entropy, [entropyRef(want)]);
@@ -136,7 +160,10 @@ for (const simd of [true, false]) {
     });
 
     test('naive softmax overflows to NaN past ~88.7, the stable one does not', () => {
-      const scores = [[100, 1, 2], [1, 2, 3]];
+      const scores = [
+        [100, 1, 2],
+        [1, 2, 3],
+      ];
       const naiveResult = engine.softmax({ scores, stable: false });
       const naive = naiveResult.weights;
       assert.ok(Number.isNaN(naive.data[0]), `naive exp(100)/sum is ${naive.data[0]}`);
@@ -155,8 +182,18 @@ for (const simd of [true, false]) {
     });
 
     test('hardAttention is one-hot at the first argmax of each row', () => {
-      const got = engine.hardAttention({ scores: [[0.1, 3, -1, 3], [-Infinity, -2, -5, -2.5], [7, 7, 7, 7]] });
-      expectMatrix('hard', got, [[0, 1, 0, 0], [0, 1, 0, 0], [1, 0, 0, 0]]);
+      const got = engine.hardAttention({
+        scores: [
+          [0.1, 3, -1, 3],
+          [-Infinity, -2, -5, -2.5],
+          [7, 7, 7, 7],
+        ],
+      });
+      expectMatrix('hard', got, [
+        [0, 1, 0, 0],
+        [0, 1, 0, 0],
+        [1, 0, 0, 0],
+      ]);
     });
 
     test('gumbelSoftmax rows are distributions, seeded, and near one-hot at small tau', () => {
@@ -170,11 +207,13 @@ for (const simd of [true, false]) {
       }
       // The same seed draws the same noise g at every tau: log(w_i / w_0) = (s_i + g_i - s_0 - g_0) / tau.
       const half = engine.gumbelSoftmax({ scores, tau: 0.5, seed: 42 });
-      toRows(a).forEach((row, r) => row.forEach((w, i) => {
-        const want = 2 * Math.log(w / row[0]);
-        const got = Math.log(half.data[r * 6 + i] / half.data[r * 6]);
-        assert.ok(Math.abs(got - want) < 1e-3 * (1 + Math.abs(want)), `row ${r}, key ${i}: ${got} vs ${want}`);
-      }));
+      toRows(a).forEach((row, r) =>
+        row.forEach((w, i) => {
+          const want = 2 * Math.log(w / row[0]);
+          const got = Math.log(half.data[r * 6 + i] / half.data[r * 6]);
+          assert.ok(Math.abs(got - want) < 1e-3 * (1 + Math.abs(want)), `row ${r}, key ${i}: ${got} vs ${want}`);
+        }),
+      );
       // Small tau: rows become (nearly) one-hot.
       const sharp = engine.gumbelSoftmax({ scores: randomRows(40, 6, 6, 2), tau: 0.01, seed: 7 });
       const maxima = toRows(sharp).map((row) => Math.max(...row));
@@ -187,7 +226,9 @@ for (const simd of [true, false]) {
         const w = engine.gumbelSoftmax({ scores: [[1, 0, -1]], tau: 0.5, seed: s }).data;
         hits[w.indexOf(Math.max(...w))] += 1;
       }
-      hits.forEach((h, j) => assert.ok(Math.abs(h / trials - probs[j]) < 0.03, `key ${j}: ${h / trials} vs ${probs[j]}`));
+      hits.forEach((h, j) =>
+        assert.ok(Math.abs(h / trials - probs[j]) < 0.03, `key ${j}: ${h / trials} vs ${probs[j]}`),
+      );
     });
 
     // ---- attend ---------------------------------------------------------------------------------
@@ -230,16 +271,30 @@ for (const simd of [true, false]) {
     });
 
     test('typed arrays are accepted wherever arrays are', () => {
-      const query = randomRows(3, 4, 90), key = randomRows(4, 4, 91), value = randomRows(4, 2, 92);
-      const mask = [[1, 0, 1, 1], [1, 1, 0, 1], [0, 1, 1, 1]];
+      const query = randomRows(3, 4, 90),
+        key = randomRows(4, 4, 91),
+        value = randomRows(4, 2, 92);
+      const mask = [
+        [1, 0, 1, 1],
+        [1, 1, 0, 1],
+        [0, 1, 1, 1],
+      ];
       const keyPadding = [false, true, false, false];
       const plain = engine.attend({ query, key, value, mask, keyPadding });
-      const typed = engine.attend({ query: query.map((r) => Float64Array.from(r)), key, value,
-        mask: { rows: 3, cols: 4, data: Int32Array.from(mask.flat()) }, keyPadding: Uint8Array.from(keyPadding, Number) });
+      const typed = engine.attend({
+        query: query.map((r) => Float64Array.from(r)),
+        key,
+        value,
+        mask: { rows: 3, cols: 4, data: Int32Array.from(mask.flat()) },
+        keyPadding: Uint8Array.from(keyPadding, Number),
+      });
       assert.deepEqual(typed, plain);
       expectAttend('typed', typed, attendRef({ query, key, value, mask, keyPadding }));
       const sweep = { nKeys: 4, trials: 3, seed: 2 };
-      assert.deepEqual(engine.saturationSweep({ ...sweep, dks: Int32Array.from([2, 8]) }), engine.saturationSweep({ ...sweep, dks: [2, 8] }));
+      assert.deepEqual(
+        engine.saturationSweep({ ...sweep, dks: Int32Array.from([2, 8]) }),
+        engine.saturationSweep({ ...sweep, dks: [2, 8] }),
+      );
       assert.deepEqual(engine.softmaxJacobian(Float64Array.from([0.25, 0.75])), engine.softmaxJacobian([0.25, 0.75]));
     });
 
@@ -247,7 +302,12 @@ for (const simd of [true, false]) {
       const query = randomRows(4, 3, 15);
       const key = randomRows(4, 3, 16);
       const value = randomRows(4, 3, 17);
-      const mask = [[1, 1, 0, 1], [1, 1, 1, 1], [0, 1, 1, 1], [1, 1, 1, 0]];
+      const mask = [
+        [1, 1, 0, 1],
+        [1, 1, 1, 1],
+        [0, 1, 1, 1],
+        [1, 1, 1, 0],
+      ];
       const keyPadding = [false, false, false, true];
       for (const o of [{ causal: true }, { keyPadding }, { mask }, { mask, causal: true, keyPadding }]) {
         const args = { query, key, value, ...o };
@@ -257,11 +317,18 @@ for (const simd of [true, false]) {
         got.mask.data.forEach((m, i) => m === 0 && assert.equal(got.weights.data[i], 0));
       }
       // the causal mask itself: key j <= query i
-      expectMatrix('causal mask', engine.attend({ query, key, value, causal: true }).mask,
-        [[1, 0, 0, 0], [1, 1, 0, 0], [1, 1, 1, 0], [1, 1, 1, 1]]);
+      expectMatrix('causal mask', engine.attend({ query, key, value, causal: true }).mask, [
+        [1, 0, 0, 0],
+        [1, 1, 0, 0],
+        [1, 1, 1, 0],
+        [1, 1, 1, 1],
+      ]);
       // mask entries may be booleans
       const boolMask = mask.map((row) => row.map((m) => m === 1));
-      assert.deepEqual(engine.attend({ query, key, value, mask: boolMask }), engine.attend({ query, key, value, mask }));
+      assert.deepEqual(
+        engine.attend({ query, key, value, mask: boolMask }),
+        engine.attend({ query, key, value, mask }),
+      );
     });
 
     test('mask fills: -inf and -1e9 block, 0 leaks weight to padded keys', () => {
@@ -283,9 +350,20 @@ for (const simd of [true, false]) {
       }
     });
 
-    test('two tokens, one masked: the output is the other token\'s value', () => {
-      const value = [[0.25, -1.5, 3], [7, 8, -9]];
-      const got = engine.attend({ query: [[1, 2]], key: [[0.3, 0.1], [-2, 5]], value, keyPadding: [true, false] });
+    test("two tokens, one masked: the output is the other token's value", () => {
+      const value = [
+        [0.25, -1.5, 3],
+        [7, 8, -9],
+      ];
+      const got = engine.attend({
+        query: [[1, 2]],
+        key: [
+          [0.3, 0.1],
+          [-2, 5],
+        ],
+        value,
+        keyPadding: [true, false],
+      });
       assert.deepEqual(Array.from(got.output.data), value[1]);
       assert.deepEqual(Array.from(got.weights.data), [0, 1]);
     });
@@ -294,7 +372,11 @@ for (const simd of [true, false]) {
       const query = randomRows(3, 2, 21);
       const key = randomRows(3, 2, 22);
       const value = randomRows(3, 2, 23);
-      const mask = [[1, 1, 0], [0, 0, 0], [1, 0, 1]];
+      const mask = [
+        [1, 1, 0],
+        [0, 0, 0],
+        [1, 0, 1],
+      ];
       const args = { query, key, value, mask };
       const got = engine.attend(args);
       expectAttend('blocked row', got, attendRef(args));
@@ -312,8 +394,14 @@ for (const simd of [true, false]) {
 
     test('naive softmax inside attend: scores past 88.7 overflow to NaN', () => {
       const query = [[10, 10]];
-      const key = [[10, 10], [0, 1]];  // score 200 unscaled
-      const value = [[1, 0], [0, 1]];
+      const key = [
+        [10, 10],
+        [0, 1],
+      ]; // score 200 unscaled
+      const value = [
+        [1, 0],
+        [0, 1],
+      ];
       const naive = engine.attend({ query, key, value, score: 'dot', stable: false });
       assert.ok(Number.isNaN(naive.weights.data[0]));
       assert.equal(naive.overflow, true);
@@ -325,7 +413,12 @@ for (const simd of [true, false]) {
     // ---- multi-head -----------------------------------------------------------------------------
 
     test('multiHead: shapes and every head against a double torch-convention reference', () => {
-      const nQ = 3, nK = 5, dModel = 8, heads = 2, kdim = 6, vdim = 4;
+      const nQ = 3,
+        nK = 5,
+        dModel = 8,
+        heads = 2,
+        kdim = 6,
+        vdim = 4;
       const args = {
         query: randomRows(nQ, dModel, 30),
         key: randomRows(nK, kdim, 31),
@@ -355,8 +448,17 @@ for (const simd of [true, false]) {
 
       // self-attention with a causal mask and no biases
       const x = randomRows(4, 6, 41);
-      const self = { query: x, key: x, value: x, heads: 3, causal: true,
-        Wq: randomRows(6, 6, 42), Wk: randomRows(6, 6, 43), Wv: randomRows(6, 6, 44), Wo: randomRows(6, 6, 45) };
+      const self = {
+        query: x,
+        key: x,
+        value: x,
+        heads: 3,
+        causal: true,
+        Wq: randomRows(6, 6, 42),
+        Wk: randomRows(6, 6, 43),
+        Wv: randomRows(6, 6, 44),
+        Wo: randomRows(6, 6, 45),
+      };
       const g = engine.multiHead(self);
       const w = multiHeadRef(self);
       assert.equal(g.heads.length, 3);
@@ -364,11 +466,16 @@ for (const simd of [true, false]) {
       expectMatrix('causal output', g.output, w.output);
     });
 
-    test('multiHead stages: false: each head is attend()\'s stages: false result, the same numbers', () => {
+    test("multiHead stages: false: each head is attend()'s stages: false result, the same numbers", () => {
       const x = randomRows(5, 8, 46);
       const W = (seed) => randomRows(8, 8, seed);
       const mask = randomRows(5, 5, 51).map((row, i) => row.map((v) => (i === 3 ? 0 : v > -0.5 ? 1 : 0)));
-      for (const extra of [{}, { causal: true }, { causal: true, keyPadding: [false, true, false, false, false] }, { mask }]) {
+      for (const extra of [
+        {},
+        { causal: true },
+        { causal: true, keyPadding: [false, true, false, false, false] },
+        { mask },
+      ]) {
         const args = { query: x, key: x, value: x, heads: 4, Wq: W(47), Wk: W(48), Wv: W(49), Wo: W(50), ...extra };
         const all = engine.multiHead(args);
         const lean = engine.multiHead({ ...args, stages: false });
@@ -377,7 +484,7 @@ for (const simd of [true, false]) {
         assert.equal(lean.heads.length, 4);
         lean.heads.forEach((h, i) => {
           assert.deepEqual(Object.keys(h).sort(), ['entropy', 'fullyMaskedRows', 'output', 'overflow']);
-          assert.deepEqual(h.output, all.heads[i].output);  // bit for bit
+          assert.deepEqual(h.output, all.heads[i].output); // bit for bit
           assert.deepEqual(h.entropy, all.heads[i].entropy);
           assert.deepEqual(h.fullyMaskedRows, all.heads[i].fullyMaskedRows);
           assert.equal(h.overflow, all.heads[i].overflow);
@@ -392,28 +499,40 @@ for (const simd of [true, false]) {
     // ---- experiments and helpers -------------------------------------------------------------------
 
     test('varianceExperiment: Var(q·k) ≈ d_k, ≈ 1 after scaling, histogram consistent', () => {
-      const dk = 64, samples = 20000;
+      const dk = 64,
+        samples = 20000;
       const r = engine.varianceExperiment({ dk, samples, seed: 5, bins: 8 });
       assert.ok(Math.abs(r.raw.variance / dk - 1) < 0.05, `raw variance ${r.raw.variance}`);
       assert.ok(Math.abs(r.scaled.variance - 1) < 0.05, `scaled variance ${r.scaled.variance}`);
       assert.ok(Math.abs(r.raw.mean) < 5 * Math.sqrt(dk / samples), `raw mean ${r.raw.mean}`);
       assert.ok(Math.abs(r.scaled.mean) < 5 * Math.sqrt(1 / samples), `scaled mean ${r.scaled.mean}`);
       // Var of the sample variance of q·k/sqrt(d_k) is about (2 + 6/d_k) / samples: 4 standard errors
-      assert.ok(Math.abs(r.scaled.variance - 1) < 4 * Math.sqrt((2 + 6 / dk) / samples), `scaled variance ${r.scaled.variance}`);
+      assert.ok(
+        Math.abs(r.scaled.variance - 1) < 4 * Math.sqrt((2 + 6 / dk) / samples),
+        `scaled variance ${r.scaled.variance}`,
+      );
       const { edges, rawCounts, scaledCounts } = r.histogram;
       assert.ok(edges instanceof Float32Array);
       assert.ok(rawCounts instanceof Int32Array || rawCounts instanceof Uint32Array);
       assert.equal(edges.length, 9);
       assert.equal(rawCounts.length, 8);
       assert.equal(scaledCounts.length, 8);
-      expectVector('edges', edges, Array.from({ length: 9 }, (_, i) => -32 + 8 * i));  // ±4 sqrt(d_k)
+      expectVector(
+        'edges',
+        edges,
+        Array.from({ length: 9 }, (_, i) => -32 + 8 * i),
+      ); // ±4 sqrt(d_k)
       const sum = (c) => c.reduce((a, b) => a + b, 0);
       assert.ok(sum(rawCounts) <= samples && sum(rawCounts) > 0.999 * samples);
       // within one standard deviation (8) of 0: about 68.3% of raw products
       const central = (rawCounts[3] + rawCounts[4]) / samples;
       assert.ok(Math.abs(central - 0.6827) < 0.02, `central fraction ${central}`);
       // scaled products (std 1) on their own edges, ±4: the same shape, 68.3% within one std
-      expectVector('scaledEdges', r.histogram.scaledEdges, Array.from({ length: 9 }, (_, i) => -4 + i));
+      expectVector(
+        'scaledEdges',
+        r.histogram.scaledEdges,
+        Array.from({ length: 9 }, (_, i) => -4 + i),
+      );
       assert.equal(sum(scaledCounts), samples);
       const scaledCentral = (scaledCounts[3] + scaledCounts[4]) / samples;
       assert.ok(Math.abs(scaledCentral - 0.6827) < 0.02, `scaled central fraction ${scaledCentral}`);
@@ -422,18 +541,25 @@ for (const simd of [true, false]) {
       const first = engine.varianceExperiment({ dk, samples: 12000, seed: 5, bins: 8 });
       const rest = engine.varianceExperiment({ dk, samples: 8000, seed: 5, bins: 8, firstSample: 12000 });
       rawCounts.forEach((c, i) => assert.equal(first.histogram.rawCounts[i] + rest.histogram.rawCounts[i], c));
-      assert.notDeepEqual(engine.varianceExperiment({ dk, samples: 1000, seed: 6 }).raw,
-        engine.varianceExperiment({ dk, samples: 1000, seed: 5 }).raw);
+      assert.notDeepEqual(
+        engine.varianceExperiment({ dk, samples: 1000, seed: 6 }).raw,
+        engine.varianceExperiment({ dk, samples: 1000, seed: 5 }).raw,
+      );
       // default bins
       assert.equal(engine.varianceExperiment({ dk: 4, samples: 100, seed: 1 }).histogram.edges.length, 61);
     });
 
     test('sinusoidal matches PE[p, 2i] = sin(p / base^(2i/d)), PE[p, 2i+1] = cos(...)', () => {
-      for (const [n, d, base] of [[6, 8, 10000], [5, 7, 100]]) {
-        const want = Array.from({ length: n }, (_, p) => Array.from({ length: d }, (_, c) => {
-          const angle = p / base ** ((c - (c % 2)) / d);
-          return c % 2 === 0 ? Math.sin(angle) : Math.cos(angle);
-        }));
+      for (const [n, d, base] of [
+        [6, 8, 10000],
+        [5, 7, 100],
+      ]) {
+        const want = Array.from({ length: n }, (_, p) =>
+          Array.from({ length: d }, (_, c) => {
+            const angle = p / base ** ((c - (c % 2)) / d);
+            return c % 2 === 0 ? Math.sin(angle) : Math.cos(angle);
+          }),
+        );
         const got = base === 10000 ? engine.sinusoidal({ n, d }) : engine.sinusoidal({ n, d, base });
         expectMatrix(`sinusoidal ${n}x${d}`, got, want);
       }
@@ -442,12 +568,16 @@ for (const simd of [true, false]) {
     test('rope rotates pairs by (first + r) base^(-2i/d), and q_m·k_n depends only on m - n', () => {
       const x = randomRows(4, 6, 50);
       for (const first of [0, 3]) {
-        const want = x.map((row, r) => row.map((_, c) => {
-          const i2 = c - (c % 2);
-          const angle = (first + r) * 10000 ** (-i2 / 6);
-          const [x0, x1] = [row[i2], row[i2 + 1]];
-          return c % 2 === 0 ? x0 * Math.cos(angle) - x1 * Math.sin(angle) : x0 * Math.sin(angle) + x1 * Math.cos(angle);
-        }));
+        const want = x.map((row, r) =>
+          row.map((_, c) => {
+            const i2 = c - (c % 2);
+            const angle = (first + r) * 10000 ** (-i2 / 6);
+            const [x0, x1] = [row[i2], row[i2 + 1]];
+            return c % 2 === 0
+              ? x0 * Math.cos(angle) - x1 * Math.sin(angle)
+              : x0 * Math.sin(angle) + x1 * Math.cos(angle);
+          }),
+        );
         expectMatrix(`rope first=${first}`, engine.rope({ x, first }), want);
       }
       const q = randomRows(1, 8, 51)[0];
@@ -485,13 +615,26 @@ for (const simd of [true, false]) {
     });
 
     test('results are JS-owned copies: heap growth leaves earlier results intact', () => {
-      const small = engine.attend({ query: [[1, 2]], key: [[1, 0], [0, 1]], value: [[1, 2], [3, 4]] });
+      const small = engine.attend({
+        query: [[1, 2]],
+        key: [
+          [1, 0],
+          [0, 1],
+        ],
+        value: [
+          [1, 2],
+          [3, 4],
+        ],
+      });
       const copy = Array.from(small.weights.data);
       const before = engine.memory();
       const n = engine.limits.maxTokens;
-      const big = engine.attend({ query: { rows: n, cols: 2, data: new Float32Array(2 * n).fill(0.5) },
+      const big = engine.attend({
+        query: { rows: n, cols: 2, data: new Float32Array(2 * n).fill(0.5) },
         key: { rows: n, cols: 2, data: new Float32Array(2 * n).fill(0.25) },
-        value: { rows: n, cols: 1, data: new Float32Array(n).fill(2) }, causal: true });
+        value: { rows: n, cols: 1, data: new Float32Array(n).fill(2) },
+        causal: true,
+      });
       assert.equal(big.weights.data.length, n * n);
       assert.ok(Math.abs(big.output.data[n - 1] - 2) < 1e-4);
       const after = engine.memory();
@@ -505,7 +648,17 @@ for (const simd of [true, false]) {
       const m = engine.memory();
       // the Embind registry and the RNG tables live in the heap: a broken counter reads 0
       assert.ok(Number.isInteger(m.usedBytes) && m.usedBytes > 0);
-      engine.attend({ query: [[1, 2]], key: [[1, 0], [0, 1]], value: [[1, 2], [3, 4]] });
+      engine.attend({
+        query: [[1, 2]],
+        key: [
+          [1, 0],
+          [0, 1],
+        ],
+        value: [
+          [1, 2],
+          [3, 4],
+        ],
+      });
       assert.equal(engine.memory().usedBytes, m.usedBytes, 'a call frees what it allocated');
       assert.ok(Number.isInteger(m.heapBytes) && m.heapBytes >= 16 * 1024 * 1024);
       assert.ok(m.heapBytes % 65536 === 0);
@@ -517,15 +670,16 @@ for (const simd of [true, false]) {
 test('the engine modules import nothing from Node, so a page bundler can take them as they are', () => {
   for (const file of ['engine.js', 'engine/api.js', 'engine/args.js']) {
     const source = readFileSync(new URL(`../../web/src/${file}`, import.meta.url), 'utf8');
-    const imports = [...source.matchAll(/(?:^|\n)\s*(?:import|export)\s[^;]*?from\s+'([^']+)'|import\(\s*'([^']+)'\s*\)/g)]
-      .map((m) => m[1] ?? m[2]);
+    const imports = [
+      ...source.matchAll(/(?:^|\n)\s*(?:import|export)\s[^;]*?from\s+'([^']+)'|import\(\s*'([^']+)'\s*\)/g),
+    ].map((m) => m[1] ?? m[2]);
     assert.ok(imports.length > 0 || file === 'engine/args.js');
     for (const spec of imports) assert.match(spec, /^\.\.?\//, `${file} imports ${spec}`);
   }
 });
 
 test('loadEngine() with no options loads the SIMD build when the runtime supports it', async () => {
-  assert.equal(simdSupported(), true);  // Node 20 runs wasm SIMD128
+  assert.equal(simdSupported(), true); // Node 20 runs wasm SIMD128
   const engine = await loadEngine();
   assert.equal(engine.simd, true);
   assert.equal(engine, await loadEngine({ simd: true }));

@@ -11,7 +11,7 @@ import { CASES, att as ok, mh, ones } from './bad-inputs.js';
 for (const simd of [true, false]) {
   describe(`bad input (${simd ? 'SIMD' : 'scalar'} build)`, () => {
     let engine;
-    let reference;  // a valid call's result, to check the engine still works
+    let reference; // a valid call's result, to check the engine still works
     before(async () => {
       engine = await loadEngine({ simd });
       reference = engine.attend(ok({ causal: true }));
@@ -30,7 +30,7 @@ for (const simd of [true, false]) {
     });
 
     test('1,000 failing calls leave the allocator where it was (JS-side and core-side checks)', () => {
-      CASES.forEach(([, , , call]) => assert.throws(() => call(engine), AttentionError));  // warm up
+      CASES.forEach(([, , , call]) => assert.throws(() => call(engine), AttentionError)); // warm up
       const before = engine.memory();
       for (let i = 0; i < 1000; i++) {
         const [kind, fn, arg, call] = CASES[i % CASES.length];
@@ -57,7 +57,7 @@ for (const simd of [true, false]) {
         () => engine.rope({ x: ones(3, 4), first: 2 }),
         () => engine.linear({ x: ones(2, 3), W: ones(4, 3), b: [1, 2, 3, 4] }),
       ];
-      calls.forEach((c) => c());  // warm up
+      calls.forEach((c) => c()); // warm up
       const before = engine.memory();
       for (let i = 0; i < 1000; i++) calls[i % calls.length]();
       const after = engine.memory();
@@ -68,7 +68,13 @@ for (const simd of [true, false]) {
 }
 
 test('loadEngine rejects unknown options and a non-boolean simd', async () => {
-  await assert.rejects(loadEngine({ simd: true, threads: 4 }), { name: 'AttentionError', message: "loadEngine: unknown option 'threads' (expected one of simd)" });
-  await assert.rejects(loadEngine({ simd: 'yes' }), { name: 'AttentionError', message: "simd: expected true or false, got 'yes'" });
+  await assert.rejects(loadEngine({ simd: true, threads: 4 }), {
+    name: 'AttentionError',
+    message: "loadEngine: unknown option 'threads' (expected one of simd)",
+  });
+  await assert.rejects(loadEngine({ simd: 'yes' }), {
+    name: 'AttentionError',
+    message: "simd: expected true or false, got 'yes'",
+  });
   await assert.rejects(loadEngine(42), { name: 'AttentionError', message: /^loadEngine: expected an options object/ });
 });

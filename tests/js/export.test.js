@@ -37,26 +37,60 @@ const EXAMPLES = {
   'cat-fish padding, fill -inf': state('cat-fish', { keyPadding: [false, false, true, true] }),
   'cat-fish padding, fill -1e9': state('cat-fish', { keyPadding: [false, false, true, true], fill: 'large-negative' }),
   'cat-fish padding, fill 0': state('cat-fish', { keyPadding: [false, false, true, true], fill: 'zero' }),
-  'cat-chase causal + padding (a fully blocked row), -inf': state('cat-chase', { causal: true, keyPadding: [true, false, false] }),
-  'cat-chase causal + padding (a fully blocked row), -1e9': state('cat-chase', { causal: true, keyPadding: [true, false, false], fill: 'large-negative' }),
-  'cat-chase causal + padding (a fully blocked row), naive': state('cat-chase', { causal: true, keyPadding: [true, false, false], stable: false }),
+  'cat-chase causal + padding (a fully blocked row), -inf': state('cat-chase', {
+    causal: true,
+    keyPadding: [true, false, false],
+  }),
+  'cat-chase causal + padding (a fully blocked row), -1e9': state('cat-chase', {
+    causal: true,
+    keyPadding: [true, false, false],
+    fill: 'large-negative',
+  }),
+  'cat-chase causal + padding (a fully blocked row), naive': state('cat-chase', {
+    causal: true,
+    keyPadding: [true, false, false],
+    stable: false,
+  }),
   'cat-fish naive softmax': state('cat-fish', { stable: false }),
   'cat-fish naive softmax at T = 0.01 (overflow)': state('cat-fish', { stable: false, temperature: 0.01 }),
   'cat-fish T = 0.3': state('cat-fish', { temperature: 0.3 }),
   'cat-fish T = 7': state('cat-fish', { temperature: 7 }),
   'cat-fish explicit mask + reversed causal': state('cat-fish', {
-    customMask: [[1, 1, 0, 1], [0, 1, 1, 1], [1, 1, 1, 1]], reverseCausal: true }),
+    customMask: [
+      [1, 1, 0, 1],
+      [0, 1, 1, 1],
+      [1, 1, 1, 1],
+    ],
+    reverseCausal: true,
+  }),
   'random seed 7, d_k = 8': state('random', { seed: 7, dk: 8, inputMode: 'random' }),
   'random seed 123, d_k = 16, 6 tokens, causal': state('random', {
-    seed: 123, dk: 16, inputMode: 'random', queryTokens: ['a', 'b', 'c', 'd', 'e', 'f'], keyTokens: ['a', 'b', 'c', 'd', 'e', 'f'], causal: true }),
+    seed: 123,
+    dk: 16,
+    inputMode: 'random',
+    queryTokens: ['a', 'b', 'c', 'd', 'e', 'f'],
+    keyTokens: ['a', 'b', 'c', 'd', 'e', 'f'],
+    causal: true,
+  }),
   'hand-check typed scores': state('hand-check'),
   'cat-fish typed Q, d_k = 4, unusual tokens': state('cat-fish', {
-    queryTokens: ['"q"', "it's", '#x'], Q: [[0.1, -2.5, 3.25, 1e-3], [7, 0, 0, 1], [-1, 1, -1, 1]] }),
+    queryTokens: ['"q"', "it's", '#x'],
+    Q: [
+      [0.1, -2.5, 3.25, 1e-3],
+      [7, 0, 0, 1],
+      [-1, 1, -1, 1],
+    ],
+  }),
 };
 
 function exampleSpec(s) {
   const { inputs, args, result } = runExample(engine, s);
-  const spec = attentionSpec({ args, queryTokens: inputs.queryTokens, keyTokens: inputs.keyTokens, scoresTyped: inputs.scoresTyped });
+  const spec = attentionSpec({
+    args,
+    queryTokens: inputs.queryTokens,
+    keyTokens: inputs.keyTokens,
+    scoresTyped: inputs.scoresTyped,
+  });
   const want = { weights: result.weights };
   if (!inputs.scoresTyped) want.output = result.output;
   return { spec, want };
@@ -83,7 +117,9 @@ function multiHeadCase({ tokens, d, heads, seed, cross, extra = {} }) {
   }
   const r = engine.multiHead(args);
   const want = { output: r.output };
-  r.heads.forEach((hd, i) => { want[`head ${i + 1} weights`] = hd.weights; });
+  r.heads.forEach((hd, i) => {
+    want[`head ${i + 1} weights`] = hd.weights;
+  });
   return { spec: multiHeadSpec({ args, tokens, sourceTokens }), want };
 }
 
@@ -92,16 +128,19 @@ function multiHeadCase({ tokens, d, heads, seed, cross, extra = {} }) {
 // Runs every script in one Python process (PyTorch is imported once) and returns each one's stdout.
 function runAll(paths) {
   const driver = join(dir, 'driver.py');
-  writeFileSync(driver, [
-    'import contextlib, io, json, runpy, sys',
-    'out = {}',
-    'for path in sys.argv[1:]:',
-    '    buf = io.StringIO()',
-    '    with contextlib.redirect_stdout(buf):',
-    '        runpy.run_path(path, run_name="__main__")',
-    '    out[path] = buf.getvalue()',
-    'print(json.dumps(out))',
-  ].join('\n'));
+  writeFileSync(
+    driver,
+    [
+      'import contextlib, io, json, runpy, sys',
+      'out = {}',
+      'for path in sys.argv[1:]:',
+      '    buf = io.StringIO()',
+      '    with contextlib.redirect_stdout(buf):',
+      '        runpy.run_path(path, run_name="__main__")',
+      '    out[path] = buf.getvalue()',
+      'print(json.dumps(out))',
+    ].join('\n'),
+  );
   const r = spawnSync(PYTHON, [driver, ...paths], { encoding: 'utf8', maxBuffer: 64 << 20, timeout: 600000 });
   assert.equal(r.status, 0, `python3 failed: ${r.stderr}`);
   return JSON.parse(r.stdout);
@@ -134,9 +173,13 @@ function difference(label, m, grid) {
   for (let i = 0; i < m.rows; i++) {
     assert.equal(grid[i].length, m.cols, `${label}: columns of row ${i}`);
     for (let j = 0; j < m.cols; j++) {
-      const a = m.data[i * m.cols + j], b = grid[i][j];
+      const a = m.data[i * m.cols + j],
+        b = grid[i][j];
       if (Number.isNaN(a) || Number.isNaN(b) || !Number.isFinite(a) || !Number.isFinite(b)) {
-        assert.ok(Object.is(a, b) || (Number.isNaN(a) && Number.isNaN(b)), `${label} [${i}][${j}]: engine ${a}, script ${b}`);
+        assert.ok(
+          Object.is(a, b) || (Number.isNaN(a) && Number.isNaN(b)),
+          `${label} [${i}][${j}]: engine ${a}, script ${b}`,
+        );
         continue;
       }
       worst = Math.max(worst, Math.abs(a - b));
@@ -158,16 +201,38 @@ test('float32Text writes the shortest decimal that reads back as the same float3
   assert.equal(float32Text(-Infinity), '-inf');
 });
 
-test('the exported NumPy and PyTorch scripts print the engine\'s numbers (to 1e-5)', () => {
+test("the exported NumPy and PyTorch scripts print the engine's numbers (to 1e-5)", () => {
   const cases = [];
   for (const [name, s] of Object.entries(EXAMPLES)) cases.push({ name, ...exampleSpec(s) });
-  for (const kind of ['dot', 'general', 'additive']) cases.push({ name: `${kind} score, causal, T = 0.8`, ...scoreKindSpec(kind) });
-  cases.push({ name: 'multi-head self, d_model 12, 3 heads', ...multiHeadCase({ tokens: ['猫', '吃', '鱼'], d: 12, heads: 3, seed: 42 }) });
-  cases.push({ name: 'multi-head self, d_model 8, 1 head', ...multiHeadCase({ tokens: ['the', 'cat', 'sat', 'on'], d: 8, heads: 1, seed: 3 }) });
+  for (const kind of ['dot', 'general', 'additive'])
+    cases.push({ name: `${kind} score, causal, T = 0.8`, ...scoreKindSpec(kind) });
+  cases.push({
+    name: 'multi-head self, d_model 12, 3 heads',
+    ...multiHeadCase({ tokens: ['猫', '吃', '鱼'], d: 12, heads: 3, seed: 42 }),
+  });
+  cases.push({
+    name: 'multi-head self, d_model 8, 1 head',
+    ...multiHeadCase({ tokens: ['the', 'cat', 'sat', 'on'], d: 8, heads: 1, seed: 3 }),
+  });
   const bias = (stream) => Array.from(engine.randomMatrix({ rows: 1, cols: 6, seed: 9, stream }).data);
-  cases.push({ name: 'multi-head cross, biases, causal + padding, 2 heads', ...multiHeadCase({
-    tokens: ['a', 'b', 'c'], d: 6, heads: 2, seed: 11, cross: ['x', 'y', 'z', 'w'],
-    extra: { bq: bias(1), bk: bias(2), bv: bias(3), bo: bias(4), causal: true, keyPadding: [false, false, false, true] } }) });
+  cases.push({
+    name: 'multi-head cross, biases, causal + padding, 2 heads',
+    ...multiHeadCase({
+      tokens: ['a', 'b', 'c'],
+      d: 6,
+      heads: 2,
+      seed: 11,
+      cross: ['x', 'y', 'z', 'w'],
+      extra: {
+        bq: bias(1),
+        bk: bias(2),
+        bv: bias(3),
+        bo: bias(4),
+        causal: true,
+        keyPadding: [false, false, false, true],
+      },
+    }),
+  });
 
   const paths = [];
   const runs = [];
@@ -186,12 +251,15 @@ test('the exported NumPy and PyTorch scripts print the engine\'s numbers (to 1e-
     const got = parsePrinted(printed[r.path]);
     assert.deepEqual(Object.keys(got).sort(), Object.keys(r.want).sort(), `${r.name} (${r.lang}): printed names`);
     let worst = 0;
-    for (const [key, m] of Object.entries(r.want)) worst = Math.max(worst, difference(`${r.name} (${r.lang}) ${key}`, m, got[key]));
+    for (const [key, m] of Object.entries(r.want))
+      worst = Math.max(worst, difference(`${r.name} (${r.lang}) ${key}`, m, got[key]));
     assert.ok(worst <= TOL, `${r.name} (${r.lang}): largest difference ${worst}`);
     largest = Math.max(largest, worst);
     lines.push(`${r.lang.padEnd(5)} ${worst.toExponential(2)}  ${r.name}`);
   }
-  console.log(`exported scripts run: ${runs.length}; largest difference from the engine: ${largest.toExponential(2)}\n${lines.join('\n')}`);
+  console.log(
+    `exported scripts run: ${runs.length}; largest difference from the engine: ${largest.toExponential(2)}\n${lines.join('\n')}`,
+  );
 });
 
 test('the PyTorch export is built on F.softmax and masked_fill, and on nn.MultiheadAttention for multi-head', () => {
@@ -200,7 +268,10 @@ test('the PyTorch export is built on F.softmax and masked_fill, and on nn.Multih
   assert.match(torch, /F\.softmax\(scores, dim=-1\)/);
   assert.match(torch, /masked_fill\(blocked, float\('-inf'\)\)/);
   const mh = multiHeadCase({ tokens: ['a', 'b'], d: 4, heads: 2, seed: 1 }).spec;
-  assert.match(exportCode(mh, 'torch'), /torch\.nn\.MultiheadAttention\(embed_dim=X\.shape\[1\], num_heads=2, bias=False, batch_first=True\)/);
+  assert.match(
+    exportCode(mh, 'torch'),
+    /torch\.nn\.MultiheadAttention\(embed_dim=X\.shape\[1\], num_heads=2, bias=False, batch_first=True\)/,
+  );
   assert.match(exportCode(mh, 'torch'), /average_attn_weights=False/);
   assert.throws(() => exportCode(spec, 'jax'), /lang: expected 'numpy' or 'torch'/);
 });

@@ -1,7 +1,20 @@
 // Number formatting of the page: −∞, +∞, NaN, fixed digits, exponents, parsing typed numbers.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fmt, tex, texVector, fmtVector, parseNumber, parseList, nearestStop, isFlagged, valuesLabel, colonAfter, commaAfter, periodAfter } from '../../web/src/text/format.js';
+import {
+  fmt,
+  tex,
+  texVector,
+  fmtVector,
+  parseNumber,
+  parseList,
+  nearestStop,
+  isFlagged,
+  valuesLabel,
+  colonAfter,
+  commaAfter,
+  periodAfter,
+} from '../../web/src/text/format.js';
 
 test('fmt: fixed digits with a typographic minus', () => {
   assert.equal(fmt(2.1), '2.10');
@@ -65,15 +78,21 @@ test('parseList: a row of numbers, its count checked, the first bad item named',
 test('nearestStop: the nearest stop on a log scale', () => {
   const stops = [0.1, 0.2, 0.5, 1, 2, 5, 10];
   assert.equal(nearestStop(stops, 1), 3);
-  assert.equal(nearestStop(stops, 0.3), 1);   // log distance: 0.3 is nearer 0.2 than 0.5
+  assert.equal(nearestStop(stops, 0.3), 1); // log distance: 0.3 is nearer 0.2 than 0.5
   assert.equal(nearestStop(stops, 0.01), 0);
   assert.equal(nearestStop(stops, 100), 6);
 });
 
 test('valuesLabel: punctuation follows the caption’s language, not the tokens’', () => {
-  assert.equal(valuesLabel('Weights of the query “猫”', ['猫', '追'], [0.25, 0.75]), 'Weights of the query “猫”: 猫 0.25, 追 0.75');
+  assert.equal(
+    valuesLabel('Weights of the query “猫”', ['猫', '追'], [0.25, 0.75]),
+    'Weights of the query “猫”: 猫 0.25, 追 0.75',
+  );
   assert.equal(valuesLabel('“猫”的注意力权重', ['猫', '追'], [0.25, 0.75], 3), '“猫”的注意力权重：猫 0.250，追 0.750');
-  assert.equal(valuesLabel('softmax 权重在总额 1 中的份额（T = 1）', ['s1'], [1]), 'softmax 权重在总额 1 中的份额（T = 1）：s1 1.00');
+  assert.equal(
+    valuesLabel('softmax 权重在总额 1 中的份额（T = 1）', ['s1'], [1]),
+    'softmax 权重在总额 1 中的份额（T = 1）：s1 1.00',
+  );
   assert.deepEqual([colonAfter('区间'), commaAfter('区间'), periodAfter('方差')], ['：', '，', '。']);
   assert.deepEqual([colonAfter('bins'), commaAfter('“猫”'), periodAfter('d_k')], [': ', ', ', '. ']);
 });
@@ -82,8 +101,10 @@ test('fmt agrees with toFixed/toExponential, written out here, over a sweep of m
   const { fmt } = await import('../../web/src/text/format.js');
   const ref = (x, digits) => {
     const a = Math.abs(x);
-    const s = a !== 0 && (a >= 1e5 || a < 0.5 * 10 ** -digits)
-      ? a.toExponential(Math.max(0, Math.min(digits, 2) - 1)).replace('e+', 'e') : a.toFixed(digits);
+    const s =
+      a !== 0 && (a >= 1e5 || a < 0.5 * 10 ** -digits)
+        ? a.toExponential(Math.max(0, Math.min(digits, 2) - 1)).replace('e+', 'e')
+        : a.toFixed(digits);
     return x < 0 && /[1-9]/.test(s) ? '\u2212' + s : s;
   };
   let n = 0;

@@ -37,21 +37,85 @@ function makeRandom(seed) {
 function oddValue(R) {
   const sparse = new Array(2 ** 32 - 1);
   return R.pick([
-    NaN, Infinity, -Infinity, 1e39, -1e39, 1e300, 1e-300, 1e-45, 3e38, -3e38, 1e20, -1, 0, 2.5, 2 ** 32, 2 ** 53,
-    '2', '', 'neg-inf', null, undefined, true, false, {}, [], [[]], [[1, 2], [3]], Symbol('s'), 10n,
-    new Date(0), Promise.resolve(1), new WeakMap(), Object(3), () => 1, sparse, new Int32Array(3),
-    new Float32Array([NaN]), { rows: 2, cols: 2, data: [1, 2, 3] }, { rows: 1e9, cols: 1e9, data: sparse },
-    new Proxy({}, { get() { throw new Error('trap'); } }),
-    Object.defineProperty({}, 'data', { enumerable: true, get() { throw new Error('getter'); } }),
+    NaN,
+    Infinity,
+    -Infinity,
+    1e39,
+    -1e39,
+    1e300,
+    1e-300,
+    1e-45,
+    3e38,
+    -3e38,
+    1e20,
+    -1,
+    0,
+    2.5,
+    2 ** 32,
+    2 ** 53,
+    '2',
+    '',
+    'neg-inf',
+    null,
+    undefined,
+    true,
+    false,
+    {},
+    [],
+    [[]],
+    [[1, 2], [3]],
+    Symbol('s'),
+    10n,
+    new Date(0),
+    Promise.resolve(1),
+    new WeakMap(),
+    Object(3),
+    () => 1,
+    sparse,
+    new Int32Array(3),
+    new Float32Array([NaN]),
+    { rows: 2, cols: 2, data: [1, 2, 3] },
+    { rows: 1e9, cols: 1e9, data: sparse },
+    new Proxy(
+      {},
+      {
+        get() {
+          throw new Error('trap');
+        },
+      },
+    ),
+    Object.defineProperty({}, 'data', {
+      enumerable: true,
+      get() {
+        throw new Error('getter');
+      },
+    }),
   ]);
 }
 
 // A valid call of each function, as [name, options] (softmaxJacobian takes p itself).
 function validCall(R) {
-  const nQ = R.int(1, 6), nK = R.int(1, 6), d = R.int(1, 6), dv = R.int(1, 4);
+  const nQ = R.int(1, 6),
+    nK = R.int(1, 6),
+    d = R.int(1, 6),
+    dv = R.int(1, 4);
   const fill = () => R.pick(['neg-inf', 'large-negative', 'zero']);
-  const fn = R.pick(['attend', 'attend', 'multiHead', 'softmax', 'softmaxJacobian', 'hardAttention', 'gumbelSoftmax',
-    'sinusoidal', 'rope', 'linear', 'randomMatrix', 'varianceExperiment', 'queryProbe', 'saturationSweep']);
+  const fn = R.pick([
+    'attend',
+    'attend',
+    'multiHead',
+    'softmax',
+    'softmaxJacobian',
+    'hardAttention',
+    'gumbelSoftmax',
+    'sinusoidal',
+    'rope',
+    'linear',
+    'randomMatrix',
+    'varianceExperiment',
+    'queryProbe',
+    'saturationSweep',
+  ]);
   switch (fn) {
     case 'attend': {
       const o = { query: R.matrix(nQ, d), key: R.matrix(nK, d), value: R.matrix(nK, dv) };
@@ -65,7 +129,8 @@ function validCall(R) {
       if (R.chance(0.3)) o.causal = true;
       if (R.chance(0.2)) o.reverseCausal = true;
       if (R.chance(0.3)) o.keyPadding = Array.from({ length: nK }, () => R.chance(0.3));
-      if (R.chance(0.3)) o.mask = Array.from({ length: nQ }, () => Array.from({ length: nK }, () => (R.chance(0.7) ? 1 : 0)));
+      if (R.chance(0.3))
+        o.mask = Array.from({ length: nQ }, () => Array.from({ length: nK }, () => (R.chance(0.7) ? 1 : 0)));
       if (R.chance(0.3)) o.maskFill = fill();
       if (R.chance(0.3)) o.temperature = R.pick([0.1, 0.5, 2, 10]);
       if (R.chance(0.2)) o.stable = false;
@@ -75,23 +140,58 @@ function validCall(R) {
     case 'multiHead': {
       const heads = R.pick([1, 2, 3]);
       const dm = heads * R.int(1, 3);
-      const o = { query: R.matrix(nQ, dm), key: R.matrix(nK, dm), value: R.matrix(nK, dm), heads,
-        Wq: R.matrix(dm, dm), Wk: R.matrix(dm, dm), Wv: R.matrix(dm, dm), Wo: R.matrix(dm, dm) };
+      const o = {
+        query: R.matrix(nQ, dm),
+        key: R.matrix(nK, dm),
+        value: R.matrix(nK, dm),
+        heads,
+        Wq: R.matrix(dm, dm),
+        Wk: R.matrix(dm, dm),
+        Wv: R.matrix(dm, dm),
+        Wo: R.matrix(dm, dm),
+      };
       if (R.chance(0.5)) o.bq = Array.from({ length: dm }, () => R.number());
       if (R.chance(0.3)) o.causal = true;
       return ['multiHead', o];
     }
-    case 'softmax': return ['softmax', { scores: R.matrix(nQ, nK, 10), stable: R.chance(0.7), temperature: R.pick([0.2, 1, 3]) }];
-    case 'softmaxJacobian': return ['softmaxJacobian', Array.from({ length: nK }, () => R.next())];
-    case 'hardAttention': return ['hardAttention', { scores: R.matrix(nQ, nK) }];
-    case 'gumbelSoftmax': return ['gumbelSoftmax', { scores: R.matrix(nQ, nK), tau: R.pick([0.1, 1, 5]), seed: R.int(0, 1000) }];
-    case 'sinusoidal': return ['sinusoidal', { n: nQ, d, base: R.pick([100, 10000]) }];
-    case 'rope': return ['rope', { x: R.matrix(nQ, 2 * d), first: R.int(0, 100) }];
-    case 'linear': return ['linear', { x: R.matrix(nQ, d), W: R.matrix(dv, d), b: R.chance(0.5) ? Array.from({ length: dv }, () => R.number()) : undefined }];
-    case 'randomMatrix': return ['randomMatrix', { rows: nQ, cols: nK, seed: R.int(0, 99), stream: R.int(0, 9), scale: R.pick([0.5, 1, -3]) }];
-    case 'varianceExperiment': return ['varianceExperiment', { dk: d, samples: R.int(2, 200), seed: R.int(0, 99), bins: R.int(1, 16) }];
-    case 'queryProbe': return ['queryProbe', { dk: d, nKeys: R.int(2, 8), seed: R.int(0, 99), tau: R.pick([0.5, 1]), gumbelSamples: R.int(0, 3) }];
-    default: return ['saturationSweep', { dks: [R.int(1, 8), R.int(1, 8)], nKeys: R.int(2, 8), trials: R.int(1, 5), seed: R.int(0, 99) }];
+    case 'softmax':
+      return ['softmax', { scores: R.matrix(nQ, nK, 10), stable: R.chance(0.7), temperature: R.pick([0.2, 1, 3]) }];
+    case 'softmaxJacobian':
+      return ['softmaxJacobian', Array.from({ length: nK }, () => R.next())];
+    case 'hardAttention':
+      return ['hardAttention', { scores: R.matrix(nQ, nK) }];
+    case 'gumbelSoftmax':
+      return ['gumbelSoftmax', { scores: R.matrix(nQ, nK), tau: R.pick([0.1, 1, 5]), seed: R.int(0, 1000) }];
+    case 'sinusoidal':
+      return ['sinusoidal', { n: nQ, d, base: R.pick([100, 10000]) }];
+    case 'rope':
+      return ['rope', { x: R.matrix(nQ, 2 * d), first: R.int(0, 100) }];
+    case 'linear':
+      return [
+        'linear',
+        {
+          x: R.matrix(nQ, d),
+          W: R.matrix(dv, d),
+          b: R.chance(0.5) ? Array.from({ length: dv }, () => R.number()) : undefined,
+        },
+      ];
+    case 'randomMatrix':
+      return [
+        'randomMatrix',
+        { rows: nQ, cols: nK, seed: R.int(0, 99), stream: R.int(0, 9), scale: R.pick([0.5, 1, -3]) },
+      ];
+    case 'varianceExperiment':
+      return ['varianceExperiment', { dk: d, samples: R.int(2, 200), seed: R.int(0, 99), bins: R.int(1, 16) }];
+    case 'queryProbe':
+      return [
+        'queryProbe',
+        { dk: d, nKeys: R.int(2, 8), seed: R.int(0, 99), tau: R.pick([0.5, 1]), gumbelSamples: R.int(0, 3) },
+      ];
+    default:
+      return [
+        'saturationSweep',
+        { dks: [R.int(1, 8), R.int(1, 8)], nKeys: R.int(2, 8), trials: R.int(1, 5), seed: R.int(0, 99) },
+      ];
   }
 }
 
@@ -110,7 +210,7 @@ function mutate(R, fn, options) {
   if (kind === 0 && keys.length) o[R.pick(keys)] = oddValue(R);
   else if (kind === 1) {
     // an extreme entry inside one matrix
-    const key = R.pick(keys.filter((k) => typeof o[k] === 'object' && o[k] !== null) .concat(['none']));
+    const key = R.pick(keys.filter((k) => typeof o[k] === 'object' && o[k] !== null).concat(['none']));
     const m = o[key];
     const extreme = R.pick([1e20, -1e20, 3e38, 1e30, 1e-40, NaN, Infinity, -Infinity, 1e39]);
     if (Array.isArray(m) && Array.isArray(m[0])) {
@@ -173,7 +273,7 @@ test(`fuzz: random valid and mutated calls for ${SECONDS} s (seed ${SEED}), both
   // warm-up: the first call of each function may allocate for good
   for (let i = 0; i < 200; i++) {
     const [fn, options] = validCall(R);
-    for (const e of engines) (fn === 'softmaxJacobian' ? e[fn](options) : e[fn](options));
+    for (const e of engines) fn === 'softmaxJacobian' ? e[fn](options) : e[fn](options);
   }
   const before = engines.map((e) => e.memory().usedBytes);
   const stats = { calls: 0, accepted: 0, refused: 0 };
@@ -203,10 +303,28 @@ test(`fuzz: random valid and mutated calls for ${SECONDS} s (seed ${SEED}), both
   console.log(`fuzz: ${stats.calls} calls (${stats.accepted} accepted, ${stats.refused} refused) in ${SECONDS} s`);
   assert.ok(stats.accepted > 100 && stats.refused > 100, JSON.stringify(stats));
   // a known case afterwards, against the double reference
-  const known = { query: [[1, 0, 2], [0, 1, -1]], key: [[1, 1, 0], [0, 2, 1], [-1, 0, 1]], value: [[1, 2], [3, 4], [5, 6]], causal: true };
+  const known = {
+    query: [
+      [1, 0, 2],
+      [0, 1, -1],
+    ],
+    key: [
+      [1, 1, 0],
+      [0, 2, 1],
+      [-1, 0, 1],
+    ],
+    value: [
+      [1, 2],
+      [3, 4],
+      [5, 6],
+    ],
+    causal: true,
+  };
   engines.forEach((e, k) => {
     expectAttend('known attend', e.attend(known), attendRef(known));
-    expectMatrix('known softmax', e.softmax({ scores: [[2.6, 1.2, 6.1, 2.0]] }).weights, [softmaxRef([2.6, 1.2, 6.1, 2.0])]);
+    expectMatrix('known softmax', e.softmax({ scores: [[2.6, 1.2, 6.1, 2.0]] }).weights, [
+      softmaxRef([2.6, 1.2, 6.1, 2.0]),
+    ]);
     assert.equal(e.memory().usedBytes, before[k], 'the allocator holds what it held before the run');
   });
 });

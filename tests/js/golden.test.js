@@ -12,8 +12,7 @@ import { loadEngine } from '../../web/src/engine.js';
 const ABS_TOL = 2e-5;
 const REL_TOL = 1e-4;
 
-const golden = (file) =>
-  JSON.parse(readFileSync(new URL(`../golden/${file}`, import.meta.url), 'utf8')).cases;
+const golden = (file) => JSON.parse(readFileSync(new URL(`../golden/${file}`, import.meta.url), 'utf8')).cases;
 
 const SOFTMAX = golden('softmax.json');
 const JACOBIAN = golden('softmax_jacobian.json');
@@ -58,8 +57,13 @@ function expectMatrix(what, got, want) {
 function attendArgs(c) {
   const { inputs: i, options: o } = c;
   const args = {
-    query: i.query, key: i.key, value: i.value,
-    score: o.score, causal: o.causal, maskFill: o.maskFill, temperature: o.temperature,
+    query: i.query,
+    key: i.key,
+    value: i.value,
+    score: o.score,
+    causal: o.causal,
+    maskFill: o.maskFill,
+    temperature: o.temperature,
   };
   if (i.mask) args.mask = i.mask;
   if (o.keyPadding) args.keyPadding = o.keyPadding;
@@ -90,7 +94,9 @@ for (const simd of [true, false]) {
     for (const c of SOFTMAX) {
       test(`softmax ${c.name}: weights and entropy match F.softmax`, () => {
         const r = engine.softmax({
-          scores: c.inputs.scores, stable: c.options.stable, temperature: c.options.temperature,
+          scores: c.inputs.scores,
+          stable: c.options.stable,
+          temperature: c.options.temperature,
         });
         expectMatrix('weights', r.weights, c.expected.weights);
         expectMatrix('entropy', r.entropy, c.expected.entropy);
@@ -119,8 +125,18 @@ for (const simd of [true, false]) {
       test(`multiHead ${c.name}: matches nn.MultiheadAttention`, () => {
         const i = c.inputs;
         const args = {
-          query: i.query, key: i.key, value: i.value, heads: c.options.heads,
-          Wq: i.Wq, Wk: i.Wk, Wv: i.Wv, Wo: i.Wo, bq: i.bq, bk: i.bk, bv: i.bv, bo: i.bo,
+          query: i.query,
+          key: i.key,
+          value: i.value,
+          heads: c.options.heads,
+          Wq: i.Wq,
+          Wk: i.Wk,
+          Wv: i.Wv,
+          Wo: i.Wo,
+          bq: i.bq,
+          bk: i.bk,
+          bv: i.bv,
+          bo: i.bo,
           causal: c.options.causal,
         };
         if (c.options.keyPadding) args.keyPadding = c.options.keyPadding;

@@ -15,7 +15,9 @@ async function load(name) {
 for (const build of ['simd', 'scalar']) {
   describe(`${build} build`, () => {
     let lessons, train;
-    before(async () => { [lessons, train] = await Promise.all([load(`attention-${build}`), load(`attention-train-${build}`)]); });
+    before(async () => {
+      [lessons, train] = await Promise.all([load(`attention-${build}`), load(`attention-train-${build}`)]);
+    });
 
     // One made and deleted first: the allocator's first block of that size leaves its bookkeeping
     // a few bytes larger for good; from then on the count is exact.
@@ -50,7 +52,17 @@ for (const build of ['simd', 'scalar']) {
     });
 
     test('a trainer: every method by handle; a stale or made-up handle is an error', () => {
-      const args = { task: 'previous-token', layers: 1, heads: 1, dModel: 16, learningRate: 0.01, seed: 1, scale: true, position: 'learned', batch: 4 };
+      const args = {
+        task: 'previous-token',
+        layers: 1,
+        heads: 1,
+        dModel: 16,
+        learningRate: 0.01,
+        seed: 1,
+        scale: true,
+        position: 'learned',
+        batch: 4,
+      };
       const warm = train.createTrainer(args).trainer;
       train.trainerStep(warm, 1);
       train.trainerProbe(warm);
@@ -64,9 +76,16 @@ for (const build of ['simd', 'scalar']) {
       assert.ok(train.trainerParameters(trainer).length > 0);
       train.trainerDelete(trainer);
       assert.equal(train.memory().usedBytes, used, 'deleting frees what making took');
-      const calls = [(h) => train.trainerStep(h, 1), (h) => train.trainerEvaluate(h), (h) => train.trainerProbe(h),
-        (h) => train.trainerParameters(h), (h) => train.trainerRun(h, {}), (h) => train.trainerSetParameters(h, {}),
-        (h) => train.trainerGradients(h, {}), (h) => train.trainerStepOn(h, {})];
+      const calls = [
+        (h) => train.trainerStep(h, 1),
+        (h) => train.trainerEvaluate(h),
+        (h) => train.trainerProbe(h),
+        (h) => train.trainerParameters(h),
+        (h) => train.trainerRun(h, {}),
+        (h) => train.trainerSetParameters(h, {}),
+        (h) => train.trainerGradients(h, {}),
+        (h) => train.trainerStepOn(h, {}),
+      ];
       for (const h of [trainer, 0, 7, -3, 1e300]) {
         for (const call of calls) assert.match(call(h).error, /^trainer: not a live trainer/, String(h));
         train.trainerDelete(h); // a no-op

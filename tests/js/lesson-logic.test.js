@@ -4,12 +4,32 @@ import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 
 import { loadEngine } from '../../web/src/engine.js';
-import { SCORE_KINDS, scoreParams, allScores, argmaxRow, opCount, timeSideBySide } from '../../web/src/chapters/score-functions/logic.js';
 import {
-  headCounts, multiHeadOps, roleLayer, lookOf, wordIds, scoreSpread, distinctWinners, layerWeights, tokenMatrix,
+  SCORE_KINDS,
+  scoreParams,
+  allScores,
+  argmaxRow,
+  opCount,
+  timeSideBySide,
+} from '../../web/src/chapters/score-functions/logic.js';
+import {
+  headCounts,
+  multiHeadOps,
+  roleLayer,
+  lookOf,
+  wordIds,
+  scoreSpread,
+  distinctWinners,
+  layerWeights,
+  tokenMatrix,
 } from '../../web/src/chapters/multihead/logic.js';
 import {
-  addPositions, sentenceLayer, permutationBetween, permutedDifference, ropeDots, ropeDot,
+  addPositions,
+  sentenceLayer,
+  permutationBetween,
+  permutedDifference,
+  ropeDots,
+  ropeDot,
 } from '../../web/src/chapters/position/logic.js';
 
 let engine;
@@ -33,11 +53,16 @@ test('the four score functions run on the same inputs; dot needs d_q = d_k, addi
   const [Q, K, Wq, Wk] = [q, k, params.additive.Wq, params.additive.Wk].map(rows);
   const vv = params.additive.v;
   const proj = (W, x) => W.map((w) => w.reduce((s, a, c) => s + a * x[c], 0));
-  const S = Q.map((qi) => K.map((kj) => {
-    const a = proj(Wq, qi), b = proj(Wk, kj);
-    return a.reduce((s, x, t) => s + vv[t] * Math.tanh(x + b[t]), 0);
-  }));
-  rows(r.additive.scores).forEach((row, i) => row.forEach((x, j) => assert.ok(Math.abs(x - S[i][j]) < 1e-5, `${i},${j}`)));
+  const S = Q.map((qi) =>
+    K.map((kj) => {
+      const a = proj(Wq, qi),
+        b = proj(Wk, kj);
+      return a.reduce((s, x, t) => s + vv[t] * Math.tanh(x + b[t]), 0);
+    }),
+  );
+  rows(r.additive.scores).forEach((row, i) =>
+    row.forEach((x, j) => assert.ok(Math.abs(x - S[i][j]) < 1e-5, `${i},${j}`)),
+  );
   // general: q W kᵀ
   const W = rows(params.general.W);
   const G = Q.map((qi) => K.map((kj) => qi.reduce((s, a, c) => s + a * W[c].reduce((t, w, e) => t + w * kj[e], 0), 0)));
@@ -47,7 +72,11 @@ test('the four score functions run on the same inputs; dot needs d_q = d_k, addi
 test('dot and scaled dot rank the keys alike; argmaxRow takes the first on ties', () => {
   const q = engine.randomMatrix({ rows: 5, cols: 4, seed: 2, stream: 1 });
   const k = engine.randomMatrix({ rows: 6, cols: 4, seed: 2, stream: 2 });
-  const r = allScores(engine, { query: q, key: k, value: k }, scoreParams(engine, { dq: 4, dk: 4, hidden: 4, seed: 2 }));
+  const r = allScores(
+    engine,
+    { query: q, key: k, value: k },
+    scoreParams(engine, { dq: 4, dk: 4, hidden: 4, seed: 2 }),
+  );
   for (let i = 0; i < 5; i++) assert.equal(argmaxRow(r.dot.weights, i), argmaxRow(r['scaled-dot'].weights, i));
   assert.equal(argmaxRow({ rows: 1, cols: 3, data: [1, 2, 2] }, 0), 1);
   assert.deepEqual(SCORE_KINDS, ['additive', 'dot', 'scaled-dot', 'general']);
@@ -58,7 +87,12 @@ test('operation counts follow the shapes', () => {
   assert.deepEqual(opCount('dot', shape), { mul: 60, add: 48, tanh: 0, div: 0 });
   assert.equal(opCount('scaled-dot', shape).div, 12);
   assert.equal(opCount('general', shape).mul, 3 * 5 * 5 + 12 * 5);
-  assert.deepEqual(opCount('additive', shape), { mul: 3 * 7 * 5 + 4 * 7 * 5 + 12 * 7, add: 3 * 7 * 4 + 4 * 7 * 4 + 12 * 7 + 12 * 6, tanh: 84, div: 0 });
+  assert.deepEqual(opCount('additive', shape), {
+    mul: 3 * 7 * 5 + 4 * 7 * 5 + 12 * 7,
+    add: 3 * 7 * 4 + 4 * 7 * 4 + 12 * 7 + 12 * 6,
+    tanh: 84,
+    div: 0,
+  });
   assert.throws(() => opCount('cosine', shape), /unknown score kind/);
 });
 
@@ -66,7 +100,16 @@ test('timeSideBySide keeps the fastest batch of each function, taking turns', ()
   let clock = 0;
   const calls = [];
   const cost = { a: 2, b: 5 };
-  const fns = { a: () => { calls.push('a'); clock += cost.a; }, b: () => { calls.push('b'); clock += cost.b; } };
+  const fns = {
+    a: () => {
+      calls.push('a');
+      clock += cost.a;
+    },
+    b: () => {
+      calls.push('b');
+      clock += cost.b;
+    },
+  };
   const ms = timeSideBySide(fns, { rounds: 3, minMs: 10, now: () => clock });
   assert.deepEqual(ms, { a: 2, b: 5 });
   assert.deepEqual(calls.slice(0, 2), ['a', 'b'], 'warm-up calls each once');
@@ -79,8 +122,17 @@ test('head counts divide d_model; the multiplications do not depend on h', () =>
   assert.deepEqual(headCounts(12), [1, 2, 3, 4, 6, 12]);
   assert.deepEqual(headCounts(768), [1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64], '768 = 12 × 64, and at most 64 heads');
   assert.equal(multiHeadOps({ nq: 4, nk: 4, d: 8 }), 4 * 64 * 4 + 2 * 16 * 8);
-  assert.throws(() => engine.multiHead({ query: tokenMatrix(engine, ['a', 'b'], 10, 1), key: tokenMatrix(engine, ['a', 'b'], 10, 1),
-    value: tokenMatrix(engine, ['a', 'b'], 10, 1), heads: 3, ...layerWeights(engine, 10, 1) }), /not divisible by 3 heads/);
+  assert.throws(
+    () =>
+      engine.multiHead({
+        query: tokenMatrix(engine, ['a', 'b'], 10, 1),
+        key: tokenMatrix(engine, ['a', 'b'], 10, 1),
+        value: tokenMatrix(engine, ['a', 'b'], 10, 1),
+        heads: 3,
+        ...layerWeights(engine, 10, 1),
+      }),
+    /not divisible by 3 heads/,
+  );
 });
 
 test('the hand-built heads: head 1 looks at the previous token, head 2 at the same word', () => {
@@ -97,14 +149,44 @@ test('the hand-built heads: head 1 looks at the previous token, head 2 at the sa
   assert.ok(Math.abs(w[0] - w[4]) < 1e-6 && w[0] > 0.4);
   // strength 0: every head spreads evenly; scrambling head 1 ends its previous-token pattern
   const flat = roleLayer(engine, tokens, { strength: 0 });
-  const rf = engine.multiHead({ query: flat.x, key: flat.x, value: flat.x, heads: 2, Wq: flat.Wq, Wk: flat.Wk, Wv: flat.Wv, Wo: flat.Wo });
-  assert.ok(rows(rf.heads[0].weights).flat().every((x) => Math.abs(x - 1 / 6) < 1e-6));
+  const rf = engine.multiHead({
+    query: flat.x,
+    key: flat.x,
+    value: flat.x,
+    heads: 2,
+    Wq: flat.Wq,
+    Wk: flat.Wk,
+    Wv: flat.Wv,
+    Wo: flat.Wo,
+  });
+  assert.ok(
+    rows(rf.heads[0].weights)
+      .flat()
+      .every((x) => Math.abs(x - 1 / 6) < 1e-6),
+  );
   const br = roleLayer(engine, tokens, { strength: 8, broken: { prev: true }, seed: 3 });
-  const rb = engine.multiHead({ query: br.x, key: br.x, value: br.x, heads: 2, Wq: br.Wq, Wk: br.Wk, Wv: br.Wv, Wo: br.Wo });
+  const rb = engine.multiHead({
+    query: br.x,
+    key: br.x,
+    value: br.x,
+    heads: 2,
+    Wq: br.Wq,
+    Wk: br.Wk,
+    Wv: br.Wv,
+    Wo: br.Wo,
+  });
   const prevCount = tokens.slice(1).filter((_, k) => lookOf(rb.heads[0].weights, k + 1, tokens) === 'prev').length;
   assert.ok(prevCount < tokens.length - 1, `scrambled head 1 still looks back at ${prevCount} tokens`);
   assert.deepEqual(rows(rb.heads[1].weights), rows(r.heads[1].weights), 'head 2 is untouched');
-  assert.throws(() => roleLayer(engine, Array.from({ length: 9 }, (_, k) => `w${k}`), { strength: 1 }), /at most 8/);
+  assert.throws(
+    () =>
+      roleLayer(
+        engine,
+        Array.from({ length: 9 }, (_, k) => `w${k}`),
+        { strength: 1 },
+      ),
+    /at most 8/,
+  );
 });
 
 test('too many heads: the spread stays near 1, at d_k = 1 at most two keys win', () => {

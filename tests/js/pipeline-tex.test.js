@@ -29,8 +29,10 @@ test('paren and fillTex', () => {
 test('generalTex: the scale names d_k and T; the mask names the fill', () => {
   const inputs = { scoresTyped: false, dk: 16 };
   assert.equal(generalTex(s, 'scaled', inputs, state), '\\tilde S = \\frac{QK^{\\top}}{\\sqrt{d_k}},\\qquad d_k = 16');
-  assert.equal(generalTex(s, 'scaled', inputs, { ...state, temperature: 2 }),
-    '\\tilde S = \\frac{QK^{\\top}}{\\sqrt{d_k}\\,T},\\qquad d_k = 16,\\ T = 2');
+  assert.equal(
+    generalTex(s, 'scaled', inputs, { ...state, temperature: 2 }),
+    '\\tilde S = \\frac{QK^{\\top}}{\\sqrt{d_k}\\,T},\\qquad d_k = 16,\\ T = 2',
+  );
   const masked = generalTex(s, 'masked', inputs, { ...state, fill: 'zero' });
   assert.ok(masked.endsWith('\\\\ 0 & \\text{<tex.otherwise>} \\end{cases}'), masked);
   assert.ok(!generalTex(s, 'weights', inputs, { ...state, stable: false }).includes('max'));
@@ -38,30 +40,50 @@ test('generalTex: the scale names d_k and T; the mask names the fill', () => {
 
 // One query (猫) against two keys (The, cat), d_k = 2.
 const inputs = {
-  queryTokens: ['猫'], keyTokens: ['The', 'cat'], scoresTyped: false, dk: 2,
-  query: mat(1, 2, [1, -2]), key: mat(2, 2, [3, 4, 0.5, 0]),
+  queryTokens: ['猫'],
+  keyTokens: ['The', 'cat'],
+  scoresTyped: false,
+  dk: 2,
+  query: mat(1, 2, [1, -2]),
+  key: mat(2, 2, [3, 4, 0.5, 0]),
 };
 const result = {
-  scores: mat(1, 2, [-5, 0.5]), scaled: mat(1, 2, [-3.5355, 0.35355]),
-  mask: mat(1, 2, [0, 1]), masked: mat(1, 2, [-Infinity, 0.35355]),
-  weights: mat(1, 2, [0, 1]), output: mat(1, 2, [0.25, 0.75]),
+  scores: mat(1, 2, [-5, 0.5]),
+  scaled: mat(1, 2, [-3.5355, 0.35355]),
+  mask: mat(1, 2, [0, 1]),
+  masked: mat(1, 2, [-Infinity, 0.35355]),
+  weights: mat(1, 2, [0, 1]),
+  output: mat(1, 2, [0.25, 0.75]),
 };
 
-test('liveTex: the dot product written out term by term, with the engine\'s sum', () => {
-  assert.equal(liveTex(s, 'scores', inputs, result, 0, 0, state),
-    's_{\\text{猫},\\,\\text{The}} = q_{\\text{猫}}\\cdot k_{\\text{The}} = {1.00\\times3.00} + {(-2.00)\\times4.00} = -5.00');
-  assert.equal(liveTex(s, 'scaled', inputs, result, 0, 1, state),
-    '\\tilde s_{\\text{猫},\\,\\text{cat}} = \\dfrac{q_i\\cdot k_j}{\\sqrt{d_k}} = \\dfrac{0.50}{\\sqrt{2}} = 0.35');
+test("liveTex: the dot product written out term by term, with the engine's sum", () => {
+  assert.equal(
+    liveTex(s, 'scores', inputs, result, 0, 0, state),
+    's_{\\text{猫},\\,\\text{The}} = q_{\\text{猫}}\\cdot k_{\\text{The}} = {1.00\\times3.00} + {(-2.00)\\times4.00} = -5.00',
+  );
+  assert.equal(
+    liveTex(s, 'scaled', inputs, result, 0, 1, state),
+    '\\tilde s_{\\text{猫},\\,\\text{cat}} = \\dfrac{q_i\\cdot k_j}{\\sqrt{d_k}} = \\dfrac{0.50}{\\sqrt{2}} = 0.35',
+  );
 });
 
 test('liveTex: a blocked cell shows the fill; the softmax row and cell', () => {
   assert.equal(liveTex(s, 'masked', inputs, result, 0, 0, state), 'm_{\\text{猫},\\,\\text{The}} = -\\infty');
-  assert.equal(liveTex(s, 'masked', inputs, result, 0, 1, state),
-    'm_{\\text{猫},\\,\\text{cat}} = \\tilde s_{\\text{猫},\\,\\text{cat}} = 0.35');
+  assert.equal(
+    liveTex(s, 'masked', inputs, result, 0, 1, state),
+    'm_{\\text{猫},\\,\\text{cat}} = \\tilde s_{\\text{猫},\\,\\text{cat}} = 0.35',
+  );
   const row = liveTex(s, 'weights', inputs, result, 0, -1, state);
-  assert.deepEqual(row, ['w_{\\text{猫}} = \\operatorname{softmax}([-\\infty,\\allowbreak\\ 0.35]) = [0.000,\\allowbreak\\ 1.000]']);
+  assert.deepEqual(row, [
+    'w_{\\text{猫}} = \\operatorname{softmax}([-\\infty,\\allowbreak\\ 0.35]) = [0.000,\\allowbreak\\ 1.000]',
+  ]);
   const [cell] = liveTex(s, 'weights', inputs, result, 0, 1, state);
-  assert.equal(cell, 'w_{\\text{猫},\\,\\text{cat}} = \\dfrac{e^{\\,0.35 - 0.35}}{\\sum_k e^{\\,m_{ik} - 0.35}} = 1.000');
-  assert.equal(liveTex(s, 'output', inputs, result, 0, -1, state),
-    'o_{\\text{猫}} = 1.00\\,v_{\\text{cat}} = [0.25,\\allowbreak\\ 0.75]');
+  assert.equal(
+    cell,
+    'w_{\\text{猫},\\,\\text{cat}} = \\dfrac{e^{\\,0.35 - 0.35}}{\\sum_k e^{\\,m_{ik} - 0.35}} = 1.000',
+  );
+  assert.equal(
+    liveTex(s, 'output', inputs, result, 0, -1, state),
+    'o_{\\text{猫}} = 1.00\\,v_{\\text{cat}} = [0.25,\\allowbreak\\ 0.75]',
+  );
 });

@@ -8,7 +8,14 @@
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadEngine } from '../../web/src/engine.js';
-import { maskedStep, weightsStep, blockedNote, textOf, rowKind, FILL_SHOWN } from '../../web/src/chapters/pipeline/text.js';
+import {
+  maskedStep,
+  weightsStep,
+  blockedNote,
+  textOf,
+  rowKind,
+  FILL_SHOWN,
+} from '../../web/src/chapters/pipeline/text.js';
 import { gumbelCompare } from '../../web/src/chapters/softmax/text.js';
 import strings from '../../web/src/chapters/pipeline/strings.js';
 import softmaxStrings from '../../web/src/chapters/softmax/strings.js';
@@ -16,14 +23,31 @@ import { lookup } from '../../web/src/text/i18n.js';
 import { fmt } from '../../web/src/text/format.js';
 
 let engine;
-before(async () => { engine = await loadEngine(); });
+before(async () => {
+  engine = await loadEngine();
+});
 
 // 猫 追 老鼠 attending to itself, causal, with the first key marked as padding: query 0 (猫) may
 // see nothing (its only key is padding), queries 1 and 2 keep keys they may see.
 const TOKENS = ['猫', '追', '老鼠'];
-const X = [[1, 0, 0, 1], [0, 1, 0, 0], [0, 0, 1, 1]];
-const args = (maskFill, stable) => ({ query: X, key: X, value: [[1, 2], [3, 4], [5, 9]], causal: true,
-  keyPadding: [true, false, false], maskFill, stable });
+const X = [
+  [1, 0, 0, 1],
+  [0, 1, 0, 0],
+  [0, 0, 1, 1],
+];
+const args = (maskFill, stable) => ({
+  query: X,
+  key: X,
+  value: [
+    [1, 2],
+    [3, 4],
+    [5, 9],
+  ],
+  causal: true,
+  keyPadding: [true, false, false],
+  maskFill,
+  stable,
+});
 const rowOf = (m, i) => Array.from(m.data.subarray(i * m.cols, (i + 1) * m.cols));
 const keysOf = (parts) => parts.map(([k]) => k);
 const COMBOS = [
@@ -47,18 +71,31 @@ for (const c of COMBOS) {
     if (c.empty === 'nan') assert.ok(empty.every(Number.isNaN));
     if (c.empty === 'uniform') empty.forEach((w) => assert.ok(Math.abs(w - 1 / 3) < 1e-6));
     // Blocked outside the empty row: (追, 猫 padding), (追, 老鼠 future), (老鼠, 猫 padding).
-    const others = [[1, 0], [1, 2], [2, 0]].map(([i, j]) => r.weights.data[i * 3 + j]);
+    const others = [
+      [1, 0],
+      [1, 2],
+      [2, 0],
+    ].map(([i, j]) => r.weights.data[i * 3 + j]);
     if (c.others === 'zero') assert.deepEqual(others, [0, 0, 0]);
     else others.forEach((w) => assert.ok(w > 0.05 && w < 1, `leak ${w}`));
 
     // Step 3: 9 cells blocked; the sentences say what their weights are.
     const masked = maskedStep(state, r, fmt);
-    assert.deepEqual(masked.slice(0, 2), [['explain.masked', { fill: FILL_SHOWN[c.fill] }], [`masked.fill.${c.fill}`, {}]]);
+    assert.deepEqual(masked.slice(0, 2), [
+      ['explain.masked', { fill: FILL_SHOWN[c.fill] }],
+      [`masked.fill.${c.fill}`, {}],
+    ]);
     assert.deepEqual(masked[2], ['masked.count', { n: 6 }]);
     const want = {
       'zero/zero': [['masked.allZero', {}]],
-      'nan/zero': [['masked.someZero', { k: 3 }], ['masked.nan', { k: 3 }]],
-      'uniform/zero': [['masked.someZero', { k: 3 }], ['masked.leak', { k: 3, max: fmt(empty[0], 3) }]],
+      'nan/zero': [
+        ['masked.someZero', { k: 3 }],
+        ['masked.nan', { k: 3 }],
+      ],
+      'uniform/zero': [
+        ['masked.someZero', { k: 3 }],
+        ['masked.leak', { k: 3, max: fmt(empty[0], 3) }],
+      ],
       'uniform/leak': [['masked.leak', { k: 6, max: fmt(Math.max(...others, ...empty), 3) }]],
     }[`${c.empty}/${c.others}`];
     assert.deepEqual(masked.slice(3), want);
@@ -76,8 +113,12 @@ for (const c of COMBOS) {
     }
     // A blocked cell of a row that keeps keys: 追 → 老鼠 (the future).
     const cell = blockedNote(state, r, 'masked', 1, 2, TOKENS, TOKENS, fmt);
-    assert.deepEqual(cell, [[c.others === 'zero' ? 'blocked.zero' : 'blocked.leak',
-      { q: '追', k: '老鼠', fill: FILL_SHOWN[c.fill], w: fmt(others[1], 3) }]]);
+    assert.deepEqual(cell, [
+      [
+        c.others === 'zero' ? 'blocked.zero' : 'blocked.leak',
+        { q: '追', k: '老鼠', fill: FILL_SHOWN[c.fill], w: fmt(others[1], 3) },
+      ],
+    ]);
     // An allowed cell has no such note; nor does the weights step for a row with keys left.
     assert.equal(blockedNote(state, r, 'masked', 1, 1, TOKENS, TOKENS, fmt), null);
     assert.equal(blockedNote(state, r, 'weights', 1, 2, TOKENS, TOKENS, fmt), null);
@@ -93,7 +134,8 @@ for (const c of COMBOS) {
       }
       const text = textOf(s, lang, masked);
       assert.ok(text.includes(FILL_SHOWN[c.fill]), `${lang}: names the fill: ${text}`);
-      if (c.others === 'leak' || c.empty === 'uniform') assert.ok(text.includes(want.at(-1)[1].max), `${lang}: names the largest leak`);
+      if (c.others === 'leak' || c.empty === 'uniform')
+        assert.ok(text.includes(want.at(-1)[1].max), `${lang}: names the largest leak`);
     }
     // English wording of the outcome, so a changed key cannot hide a wrong claim.
     const en = (parts) => textOf((k, p) => lookup(strings, 'en', k, p), 'en', parts);
@@ -101,27 +143,78 @@ for (const c of COMBOS) {
     if (c.empty === 'zero') assert.match(note, /this engine’s own rule it gets zero weights and a zero output/);
     if (c.empty === 'nan') assert.match(note, /weights and its output are NaN/);
     if (c.empty === 'uniform') assert.match(note, /each key gets 0\.333, and the output is the mean of all the Values/);
-    assert.match(en(weights), c.stable ? /engine subtracts the row’s largest score/ : /takes the exponentials of the scores as they are/);
+    assert.match(
+      en(weights),
+      c.stable ? /engine subtracts the row’s largest score/ : /takes the exponentials of the scores as they are/,
+    );
     assert.doesNotMatch(en(weights), c.stable ? /as they are/ : /subtracts/);
   });
 }
 
 test('a row that overflows in the naive softmax is named as NaN, not as an empty row', () => {
-  const r = engine.attend({ query: [[100, 0], [0.1, 0]], key: [[100, 0], [0, 1]], value: [[1], [2]], score: 'dot', stable: false });
+  const r = engine.attend({
+    query: [
+      [100, 0],
+      [0.1, 0],
+    ],
+    key: [
+      [100, 0],
+      [0, 1],
+    ],
+    value: [[1], [2]],
+    score: 'dot',
+    stable: false,
+  });
   assert.deepEqual(rowOf(r.weights, 0), [NaN, 0], 'exp(10000) overflows: ∞ / ∞ and 1 / ∞');
   assert.ok(rowOf(r.weights, 1).every(Number.isFinite));
   const parts = weightsStep({ fill: 'neg-inf', stable: false }, r, ['a', 'b']);
-  assert.deepEqual(parts, [['weights.naive', {}], ['weights.overflowNan', { list: ['a'], fill: '−∞' }], ['weights.entropy', {}]]);
-  assert.equal(textOf((k, p) => lookup(strings, 'zh', k, p), 'zh', parts.slice(1, 2)), '“a”的权重算出了 NaN：有指数项溢出成了 ∞，或者所有指数项都下溢成了 0。');
+  assert.deepEqual(parts, [
+    ['weights.naive', {}],
+    ['weights.overflowNan', { list: ['a'], fill: '−∞' }],
+    ['weights.entropy', {}],
+  ]);
+  assert.equal(
+    textOf((k, p) => lookup(strings, 'zh', k, p), 'zh', parts.slice(1, 2)),
+    '“a”的权重算出了 NaN：有指数项溢出成了 ∞，或者所有指数项都下溢成了 0。',
+  );
   // Scores of 88 and 88.2: each exponential is finite, their sum is not, so the row is all zeros.
-  const zero = engine.attend({ query: [[8, 0], [0.1, 0]], key: [[11, 0], [11.025, 0]], value: [[1], [2]], score: 'dot', stable: false });
+  const zero = engine.attend({
+    query: [
+      [8, 0],
+      [0.1, 0],
+    ],
+    key: [
+      [11, 0],
+      [11.025, 0],
+    ],
+    value: [[1], [2]],
+    score: 'dot',
+    stable: false,
+  });
   assert.deepEqual(rowOf(zero.weights, 0), [0, 0], 'e / ∞ = 0');
   assert.equal(zero.overflow, true);
-  assert.deepEqual(weightsStep({ fill: 'neg-inf', stable: false }, zero, ['a', 'b']),
-    [['weights.naive', {}], ['weights.overflowZero', { list: ['a'], fill: '−∞' }], ['weights.entropy', {}]]);
+  assert.deepEqual(weightsStep({ fill: 'neg-inf', stable: false }, zero, ['a', 'b']), [
+    ['weights.naive', {}],
+    ['weights.overflowZero', { list: ['a'], fill: '−∞' }],
+    ['weights.entropy', {}],
+  ]);
   // Stable, the same row is finite and nothing is said about NaN.
-  const ok = engine.attend({ query: [[100, 0], [0.1, 0]], key: [[100, 0], [0, 1]], value: [[1], [2]], score: 'dot' });
-  assert.deepEqual(keysOf(weightsStep({ fill: 'neg-inf', stable: true }, ok, ['a', 'b'])), ['weights.stable', 'weights.entropy']);
+  const ok = engine.attend({
+    query: [
+      [100, 0],
+      [0.1, 0],
+    ],
+    key: [
+      [100, 0],
+      [0, 1],
+    ],
+    value: [[1], [2]],
+    score: 'dot',
+  });
+  assert.deepEqual(keysOf(weightsStep({ fill: 'neg-inf', stable: true }, ok, ['a', 'b'])), [
+    'weights.stable',
+    'weights.entropy',
+  ]);
   // No mask at all: the mask step says it changes nothing.
   assert.deepEqual(maskedStep({ fill: 'neg-inf', stable: true }, ok, fmt).at(-1), ['masked.none', {}]);
 });
@@ -135,10 +228,16 @@ test('rowKind tells an all-NaN, a partly NaN, a zero, a uniform and any other ro
 });
 
 test('lists and sentences are joined the way each language writes them', () => {
-  const parts = [['weights.emptyNan', { list: ['猫', '追'] }], ['weights.entropy', {}]];
+  const parts = [
+    ['weights.emptyNan', { list: ['猫', '追'] }],
+    ['weights.entropy', {}],
+  ];
   const en = textOf((k, p) => lookup(strings, 'en', k, p), 'en', parts);
   const zh = textOf((k, p) => lookup(strings, 'zh', k, p), 'zh', parts);
-  assert.ok(en.startsWith('Every key is blocked for “猫”, “追”: every exponential is 0, and 0 / 0 = NaN. The entropy'), en);
+  assert.ok(
+    en.startsWith('Every key is blocked for “猫”, “追”: every exponential is 0, and 0 / 0 = NaN. The entropy'),
+    en,
+  );
   assert.ok(zh.startsWith('“猫”、“追”的所有 Key 都被屏蔽了：每个指数项都是 0，而 0 / 0 = NaN。一行权重的熵'), zh);
 });
 
@@ -154,7 +253,10 @@ test('the Gumbel sentence compares with the soft row only when it uses T = 1', (
   const scores = Array.from({ length: 64 }, () => [2.6, 1.2, 6.1, 2]);
   const pick = (tau) => {
     const m = engine.gumbelSoftmax({ scores, tau, seed: 7 });
-    return Array.from({ length: m.rows }, (_, i) => { const w = rowOf(m, i); return w.indexOf(Math.max(...w)); });
+    return Array.from({ length: m.rows }, (_, i) => {
+      const w = rowOf(m, i);
+      return w.indexOf(Math.max(...w));
+    });
   };
   assert.deepEqual(pick(0.05), pick(5));
 });

@@ -21,7 +21,7 @@ function ropeDot(q, k, offset) {
   const d = q.length;
   let s = 0;
   for (let i = 0; 2 * i < d; i++) {
-    const th = offset * 10000 ** (-2 * i / d);
+    const th = offset * 10000 ** ((-2 * i) / d);
     const [a, b, c, e] = [q[2 * i], q[2 * i + 1], k[2 * i], k[2 * i + 1]];
     s += (a * c + b * e) * Math.cos(th) + (a * e - b * c) * Math.sin(th);
   }
@@ -41,7 +41,10 @@ for (const simd of [true, false]) {
       const a = engine.attend({ query: x, key: x, value: x });
       const px = permute(x, perm);
       const b = engine.attend({ query: px, key: px, value: px });
-      const sa = rows(a.scores), sb = rows(b.scores), oa = rows(a.output), ob = rows(b.output);
+      const sa = rows(a.scores),
+        sb = rows(b.scores),
+        oa = rows(a.output),
+        ob = rows(b.output);
       const ref = scaledScores(x);
       for (let i = 0; i < 3; i++) {
         for (let j = 0; j < 3; j++) {
@@ -73,7 +76,8 @@ for (const simd of [true, false]) {
       const ref = scaledScores(px);
       b.forEach((r, i) => r.forEach((v, j) => assert.ok(Math.abs(v - ref[i][j]) < 1e-5)));
       let largest = 0;
-      for (let i = 0; i < 3; i++) for (let j = 0; j < 3; j++) largest = Math.max(largest, Math.abs(b[i][j] - a[perm[i]][perm[j]]));
+      for (let i = 0; i < 3; i++)
+        for (let j = 0; j < 3; j++) largest = Math.max(largest, Math.abs(b[i][j] - a[perm[i]][perm[j]]));
       assert.ok(largest > 0.05, `largest change ${largest}`);
     });
 
@@ -84,9 +88,10 @@ for (const simd of [true, false]) {
       const qs = rows(engine.rope({ x: Array(12).fill(q) }));
       const ks = rows(engine.rope({ x: Array(12).fill(k) }));
       const dot = (m, n) => qs[m].reduce((s, v, c) => s + v * ks[n][c], 0);
-      for (let m = 0; m < 12; m++) for (let n = 0; n < 12; n++) {
-        assert.ok(Math.abs(dot(m, n) - ropeDot(q, k, m - n)) < 1e-4, `${m},${n}`);
-      }
+      for (let m = 0; m < 12; m++)
+        for (let n = 0; n < 12; n++) {
+          assert.ok(Math.abs(dot(m, n) - ropeDot(q, k, m - n)) < 1e-4, `${m},${n}`);
+        }
       assert.ok(Math.abs(dot(5, 2) - dot(9, 6)) < 1e-4);
       assert.ok(Math.abs(dot(5, 2) - dot(5, 3)) > 1e-3);
     });

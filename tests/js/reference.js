@@ -21,16 +21,16 @@ export function mulberry32(seed) {
 // rows x cols nested array of uniform numbers in [-scale, scale), rounded to float32.
 export function randomRows(rows, cols, seed, scale = 1) {
   const next = mulberry32(seed);
-  return Array.from({ length: rows }, () =>
-    Array.from({ length: cols }, () => Math.fround((next() * 2 - 1) * scale)));
+  return Array.from({ length: rows }, () => Array.from({ length: cols }, () => Math.fround((next() * 2 - 1) * scale)));
 }
 
-export const toRows = (m) => Array.from({ length: m.rows }, (_, r) => Array.from(m.data.subarray(r * m.cols, (r + 1) * m.cols)));
+export const toRows = (m) =>
+  Array.from({ length: m.rows }, (_, r) => Array.from(m.data.subarray(r * m.cols, (r + 1) * m.cols)));
 
 // ---- double-precision references ---------------------------------------------------------------
 
 export const dot = (a, b) => a.reduce((s, x, i) => s + x * b[i], 0);
-export const matmulT = (A, B) => A.map((a) => B.map((b) => dot(a, b)));  // A Bᵀ
+export const matmulT = (A, B) => A.map((a) => B.map((b) => dot(a, b))); // A Bᵀ
 export const transpose = (A) => A[0].map((_, c) => A.map((row) => row[c]));
 export const linearRef = (X, W, b) => X.map((x) => W.map((w, o) => dot(x, w) + (b ? b[o] : 0)));
 
@@ -46,21 +46,51 @@ export const entropyRef = (w) => -w.reduce((s, p) => s + (p > 0 ? p * Math.log(p
 
 export const FILL = { 'neg-inf': -Infinity, 'large-negative': -1e9, zero: 0 };
 
-export function attendRef({ query, key, value, score = 'scaled-dot', mask, causal = false, reverseCausal = false,
-  keyPadding, maskFill = 'neg-inf', temperature = 1, additive, general }) {
+export function attendRef({
+  query,
+  key,
+  value,
+  score = 'scaled-dot',
+  mask,
+  causal = false,
+  reverseCausal = false,
+  keyPadding,
+  maskFill = 'neg-inf',
+  temperature = 1,
+  additive,
+  general,
+}) {
   const dk = key[0].length;
   let scores;
   if (score === 'dot' || score === 'scaled-dot') scores = matmulT(query, key);
-  if (score === 'general') scores = query.map((q) => key.map((k) => dot(q, general.W.map((row) => dot(row, k)))));
+  if (score === 'general')
+    scores = query.map((q) =>
+      key.map((k) =>
+        dot(
+          q,
+          general.W.map((row) => dot(row, k)),
+        ),
+      ),
+    );
   if (score === 'additive') {
-    scores = query.map((q) => key.map((k) =>
-      additive.v.reduce((s, v, h) => s + v * Math.tanh(dot(additive.Wq[h], q) + dot(additive.Wk[h], k)), 0)));
+    scores = query.map((q) =>
+      key.map((k) =>
+        additive.v.reduce((s, v, h) => s + v * Math.tanh(dot(additive.Wq[h], q) + dot(additive.Wk[h], k)), 0),
+      ),
+    );
   }
   const factor = (score === 'scaled-dot' ? 1 / Math.sqrt(dk) : 1) / temperature;
   const scaled = scores.map((row) => row.map((x) => x * factor));
-  const allowed = scaled.map((row, i) => row.map((_, j) =>
-    (mask ? mask[i][j] === 1 || mask[i][j] === true : true) && (!causal || j <= i) && (!reverseCausal || j >= i) &&
-    !(keyPadding && keyPadding[j]) ? 1 : 0));
+  const allowed = scaled.map((row, i) =>
+    row.map((_, j) =>
+      (mask ? mask[i][j] === 1 || mask[i][j] === true : true) &&
+      (!causal || j <= i) &&
+      (!reverseCausal || j >= i) &&
+      !(keyPadding && keyPadding[j])
+        ? 1
+        : 0,
+    ),
+  );
   const masked = scaled.map((row, i) => row.map((x, j) => (allowed[i][j] ? x : FILL[maskFill])));
   const weights = masked.map(softmaxRef);
   const output = weights.map((w) => transpose(value).map((col) => dot(w, col)));
@@ -76,7 +106,8 @@ export function multiHeadRef({ query, key, value, heads, Wq, Wk, Wv, Wo, bq, bk,
   const dHead = Q[0].length / heads;
   const cols = (M, h) => M.map((row) => row.slice(h * dHead, (h + 1) * dHead));
   const perHead = Array.from({ length: heads }, (_, h) =>
-    attendRef({ query: cols(Q, h), key: cols(K, h), value: cols(V, h), mask, causal, keyPadding }));
+    attendRef({ query: cols(Q, h), key: cols(K, h), value: cols(V, h), mask, causal, keyPadding }),
+  );
   const concat = query.map((_, i) => perHead.flatMap((r) => r.output[i]));
   return { heads: perHead, concat, output: linearRef(concat, Wo, bo) };
 }
@@ -92,11 +123,21 @@ export function naiveSoftmaxRef(row) {
 export function attendWithBugRef({ bug = 'none', dModel, ...example }) {
   let r;
   switch (bug) {
-    case 'none': r = attendRef(example); break;
-    case 'missing-scale': r = attendRef({ ...example, score: 'dot' }); break;
-    case 'zero-fill': r = attendRef({ ...example, maskFill: 'zero' }); break;
-    case 'reversed-causal': r = attendRef({ ...example, causal: false, reverseCausal: true }); break;
-    case 'scale-by-d-model': r = attendRef({ ...example, score: 'dot', temperature: Math.sqrt(dModel) }); break;
+    case 'none':
+      r = attendRef(example);
+      break;
+    case 'missing-scale':
+      r = attendRef({ ...example, score: 'dot' });
+      break;
+    case 'zero-fill':
+      r = attendRef({ ...example, maskFill: 'zero' });
+      break;
+    case 'reversed-causal':
+      r = attendRef({ ...example, causal: false, reverseCausal: true });
+      break;
+    case 'scale-by-d-model':
+      r = attendRef({ ...example, score: 'dot', temperature: Math.sqrt(dModel) });
+      break;
     case 'no-max-subtraction':
       r = attendRef(example);
       r.weights = r.masked.map(naiveSoftmaxRef);
@@ -112,7 +153,8 @@ export function attendWithBugRef({ bug = 'none', dModel, ...example }) {
       r.weights = unmasked.weights.map((row, i) => row.map((x, j) => (r.mask[i][j] ? x : 0)));
       break;
     }
-    default: throw new Error(`no reference for the bug ${bug}`);
+    default:
+      throw new Error(`no reference for the bug ${bug}`);
   }
   r.output = r.weights.map((w) => transpose(example.value).map((col) => dot(w, col)));
   r.entropy = r.weights.map(entropyRef);
@@ -126,7 +168,10 @@ export function monitorRef(logits, weights, mask) {
   const mean = cells.reduce((s, x) => s + x, 0) / cells.length;
   const sum = (xs) => xs.reduce((s, x) => s + x, 0);
   return {
-    maxEntropy: mask.map((row) => { const n = sum(row); return n > 1 ? Math.log(n) : 0; }),
+    maxEntropy: mask.map((row) => {
+      const n = sum(row);
+      return n > 1 ? Math.log(n) : 0;
+    }),
     rowSums: weights.map(sum),
     colSums: transpose(weights).map(sum),
     leaked: weights.map((row, i) => sum(row.map((x, j) => (mask[i][j] ? 0 : x)))),
@@ -151,10 +196,12 @@ export function expectMatrix(what, got, want) {
   assert.equal(got.cols, want[0].length, `${what}: cols`);
   assert.equal(got.data.length, got.rows * got.cols, `${what}: length`);
   const bad = [];
-  want.forEach((row, r) => row.forEach((w, c) => {
-    const g = got.data[r * got.cols + c];
-    if (!close(g, w)) bad.push(`(${r}, ${c}) got ${g}, want ${w}`);
-  }));
+  want.forEach((row, r) =>
+    row.forEach((w, c) => {
+      const g = got.data[r * got.cols + c];
+      if (!close(g, w)) bad.push(`(${r}, ${c}) got ${g}, want ${w}`);
+    }),
+  );
   assert.equal(bad.length, 0, `${what}: ${bad.length} entries differ: ${bad.slice(0, 4).join('; ')}`);
 }
 
@@ -171,4 +218,3 @@ export function expectAttend(what, got, want) {
   expectVector(`${what}.entropy`, got.entropy, want.entropy);
   assert.deepEqual(got.fullyMaskedRows, want.fullyMaskedRows, `${what}.fullyMaskedRows`);
 }
-

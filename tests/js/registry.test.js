@@ -13,11 +13,18 @@ import { buildSchema } from '../../web/src/hosts/state.js';
 import { shadowCss } from '../../web/src/hosts/shadow-css.js';
 
 const SRC = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/src');
-const walk = (dir) => fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory()
-  ? (e.name === 'wasm' ? [] : walk(path.join(dir, e.name))) : [path.join(dir, e.name)]));
+const walk = (dir) =>
+  fs
+    .readdirSync(dir, { withFileTypes: true })
+    .flatMap((e) =>
+      e.isDirectory() ? (e.name === 'wasm' ? [] : walk(path.join(dir, e.name))) : [path.join(dir, e.name)],
+    );
 
 test('every chapter meta file is registered, with an id, a title in both languages and its hash fields', () => {
-  const metas = fs.readdirSync(path.join(SRC, 'chapters')).filter((id) => fs.existsSync(path.join(SRC, 'chapters', id, 'meta.js'))).sort();
+  const metas = fs
+    .readdirSync(path.join(SRC, 'chapters'))
+    .filter((id) => fs.existsSync(path.join(SRC, 'chapters', id, 'meta.js')))
+    .sort();
   assert.deepEqual(chapters.map((c) => c.id).sort(), metas);
   for (const c of chapters) {
     assert.equal(typeof c.title.en, 'string', c.id);
@@ -26,9 +33,15 @@ test('every chapter meta file is registered, with an id, a title in both languag
     assert.equal(c.steps, undefined, `${c.id}: steps belong to the module`);
   }
   const schema = buildSchema(chapters);
-  assert.deepEqual(schema.lesson.values, chapters.map((c) => c.id));
+  assert.deepEqual(
+    schema.lesson.values,
+    chapters.map((c) => c.id),
+  );
   assert.equal(schema.lesson.default, 'start', 'a link without a lesson opens the start page');
-  assert.deepEqual(chapters.filter((c) => c.home).map((c) => c.id), ['start']);
+  assert.deepEqual(
+    chapters.filter((c) => c.home).map((c) => c.id),
+    ['start'],
+  );
   assert.equal(chapters[0].id, 'start');
 });
 
@@ -60,22 +73,29 @@ test('stageInChapter keeps a stage of the lesson, else takes the first step and 
 test('every stylesheet is in lab.css (or belongs to one entry), and no module imports CSS', () => {
   const ENTRY_ONLY = ['styles/lab.css', 'hosts/element-shell.css', 'hosts/embed.css', 'katex-fonts.css'];
   const lab = fs.readFileSync(path.join(SRC, 'styles/lab.css'), 'utf8');
-  const listed = [...lab.matchAll(/@import '(\.\.?\/[^']+)'/g)].map((m) => path.relative(SRC, path.join(SRC, 'styles', m[1])));
-  const sheets = walk(SRC).filter((f) => f.endsWith('.css')).map((f) => path.relative(SRC, f));
+  const listed = [...lab.matchAll(/@import '(\.\.?\/[^']+)'/g)].map((m) =>
+    path.relative(SRC, path.join(SRC, 'styles', m[1])),
+  );
+  const sheets = walk(SRC)
+    .filter((f) => f.endsWith('.css'))
+    .map((f) => path.relative(SRC, f));
   for (const f of sheets) if (!ENTRY_ONLY.includes(f)) assert.ok(listed.includes(f), `${f} is not in lab.css`);
   for (const f of listed) assert.ok(fs.existsSync(path.join(SRC, f)), `lab.css lists ${f}, which does not exist`);
   for (const f of walk(SRC).filter((x) => x.endsWith('.js'))) {
     const rel = path.relative(SRC, f);
     const imports = [...fs.readFileSync(f, 'utf8').matchAll(/^import\s+(?:\w+\s+from\s+)?'([^']+\.css)(\?\w+)?'/gm)];
     for (const m of imports) {
-      const ok = (rel === 'hosts/page.js' && m[1] === '../styles/lab.css' && !m[2]) || (m[2] && ['hosts/element.js', 'hosts/root-url.js'].includes(rel));
+      const ok =
+        (rel === 'hosts/page.js' && m[1] === '../styles/lab.css' && !m[2]) ||
+        (m[2] && ['hosts/element.js', 'hosts/root-url.js'].includes(rel));
       assert.ok(ok, `${rel} imports ${m[1]}${m[2] || ''}`);
     }
   }
 });
 
 test('shadowCss: :root and body become the frame, rem becomes px, width breakpoints follow the element', () => {
-  const css = ':root { --ink: #000; }\nbody { margin: 0; }\nh1, body, p { x: 1 }\n.a { font-size: 1.6rem; margin: .5rem 2rem; }\n@media (max-width: 600px) { .b { c: d } }\n.tbody { e: f }\n.nobody{}';
+  const css =
+    ':root { --ink: #000; }\nbody { margin: 0; }\nh1, body, p { x: 1 }\n.a { font-size: 1.6rem; margin: .5rem 2rem; }\n@media (max-width: 600px) { .b { c: d } }\n.tbody { e: f }\n.nobody{}';
   const out = shadowCss(css);
   assert.match(out, /^:host \{ --ink: #000; \}/);
   assert.match(out, /\n\.lab \{ margin: 0; \}/);

@@ -23,7 +23,8 @@ const argmax = (v) => v.reduce((best, x, i) => (x > v[best] ? i : best), 0);
 // ‖diag(p) - p pᵀ‖_F and the norm of its row at the argmax
 function jacobianNorms(p) {
   const a = argmax(p);
-  let fro = 0, row = 0;
+  let fro = 0,
+    row = 0;
   for (let i = 0; i < p.length; i++) {
     for (let j = 0; j < p.length; j++) {
       const x = (i === j ? p[i] : 0) - p[i] * p[j];
@@ -63,7 +64,9 @@ const BUILDS = simdSupported() ? [true, false] : [false];
 for (const simd of BUILDS) {
   describe(`lesson-5 experiments, ${simd ? 'SIMD' : 'scalar'} build`, () => {
     let engine;
-    before(async () => { engine = await loadEngine({ simd }); });
+    before(async () => {
+      engine = await loadEngine({ simd });
+    });
 
     test('queryProbe matches a double reference (scores, weights, entropy, max)', () => {
       for (const dk of [1, 5, 64, 300]) {
@@ -96,14 +99,24 @@ for (const simd of BUILDS) {
       const r = engine.queryProbe({ dk: 16, nKeys: 10, seed: 8, tau: 0.01, scaled: true, gumbelSamples: 16 });
       const ref = probeRef(engine, { dk: 16, nKeys: 10, seed: 8, trial: 0, tau: 1 });
       const best = argmax(ref.scaled);
-      assert.deepEqual(Array.from(r.hard), ref.scaled.map((_, j) => (j === best ? 1 : 0)));
+      assert.deepEqual(
+        Array.from(r.hard),
+        ref.scaled.map((_, j) => (j === best ? 1 : 0)),
+      );
       assert.equal(r.gumbel.rows, 16);
       assert.equal(r.gumbel.cols, 10);
       const winners = new Set();
       let sharp = 0;
       for (let s = 0; s < 16; s++) {
         const row = Array.from(r.gumbel.data.subarray(s * 10, (s + 1) * 10));
-        assert.ok(close(row.reduce((a, b) => a + b, 0), 1, 1e-5), `gumbel row ${s} sums to 1`);
+        assert.ok(
+          close(
+            row.reduce((a, b) => a + b, 0),
+            1,
+            1e-5,
+          ),
+          `gumbel row ${s} sums to 1`,
+        );
         if (Math.max(...row) > 0.95) sharp++;
         winners.add(argmax(row));
       }
@@ -119,12 +132,21 @@ for (const simd of BUILDS) {
       const args = { dks: [3, 40, 200], nKeys: 6, trials: 5, seed: 77 };
       const r = engine.saturationSweep(args);
       assert.ok(close(r.logN, Math.log(6), 1e-12));
-      assert.deepEqual(r.points.map((p) => p.dk), args.dks);
+      assert.deepEqual(
+        r.points.map((p) => p.dk),
+        args.dks,
+      );
       for (const [i, dk] of args.dks.entries()) {
-        const want = { raw: { maxWeight: 0, entropy: 0, jacobianNorm: 0, gradNorm: 0 }, scaled: { maxWeight: 0, entropy: 0, jacobianNorm: 0, gradNorm: 0 } };
+        const want = {
+          raw: { maxWeight: 0, entropy: 0, jacobianNorm: 0, gradNorm: 0 },
+          scaled: { maxWeight: 0, entropy: 0, jacobianNorm: 0, gradNorm: 0 },
+        };
         for (let t = 0; t < args.trials; t++) {
           const ref = probeRef(engine, { dk, nKeys: 6, seed: 77, trial: t, tau: 1 });
-          for (const [side, w] of [['raw', ref.rawW], ['scaled', ref.scaledW]]) {
+          for (const [side, w] of [
+            ['raw', ref.rawW],
+            ['scaled', ref.scaledW],
+          ]) {
             const j = jacobianNorms(w);
             want[side].maxWeight += Math.max(...w) / args.trials;
             want[side].entropy += entropyRef(w) / args.trials;
@@ -135,7 +157,10 @@ for (const simd of BUILDS) {
         for (const side of ['raw', 'scaled']) {
           for (const key of Object.keys(want[side])) {
             const got = r.points[i][side][key];
-            assert.ok(close(got, want[side][key], 1e-3, 1e-3), `dk ${dk} ${side}.${key}: got ${got}, want ${want[side][key]}`);
+            assert.ok(
+              close(got, want[side][key], 1e-3, 1e-3),
+              `dk ${dk} ${side}.${key}: got ${got}, want ${want[side][key]}`,
+            );
           }
         }
       }
@@ -145,10 +170,18 @@ for (const simd of BUILDS) {
       const r = engine.saturationSweep({ dks: [1, 16, 64, 256, 1024], nKeys: 16, trials: 300, seed: 5 });
       const [d1, d16, d64, d256, d1024] = r.points;
       assert.equal(d1.raw.maxWeight, d1.scaled.maxWeight, 'd_k = 1: scaling changes nothing');
-      assert.ok(d16.raw.maxWeight < d64.raw.maxWeight && d64.raw.maxWeight < d256.raw.maxWeight && d256.raw.maxWeight < d1024.raw.maxWeight);
+      assert.ok(
+        d16.raw.maxWeight < d64.raw.maxWeight &&
+          d64.raw.maxWeight < d256.raw.maxWeight &&
+          d256.raw.maxWeight < d1024.raw.maxWeight,
+      );
       assert.ok(d1024.raw.maxWeight > 0.95, `raw max weight at d_k 1024: ${d1024.raw.maxWeight}`);
       assert.ok(d1024.raw.entropy < 0.1 * r.logN, `raw entropy at d_k 1024: ${d1024.raw.entropy}`);
-      assert.ok(d16.raw.jacobianNorm > d64.raw.jacobianNorm && d64.raw.jacobianNorm > d256.raw.jacobianNorm && d256.raw.jacobianNorm > d1024.raw.jacobianNorm);
+      assert.ok(
+        d16.raw.jacobianNorm > d64.raw.jacobianNorm &&
+          d64.raw.jacobianNorm > d256.raw.jacobianNorm &&
+          d256.raw.jacobianNorm > d1024.raw.jacobianNorm,
+      );
       assert.ok(d1024.raw.jacobianNorm < 0.1);
       for (const p of [d16, d64, d256, d1024]) {
         assert.ok(Math.abs(p.scaled.maxWeight - d16.scaled.maxWeight) < 0.05, `scaled max at ${p.dk}`);
@@ -159,7 +192,8 @@ for (const simd of BUILDS) {
 
     test('mergeVariance: chunks merged by the engine equal one run; std is the root of the variance', () => {
       const one = engine.varianceExperiment({ dk: 32, samples: 9001, seed: 3, bins: 40 });
-      let acc, done = 0;
+      let acc,
+        done = 0;
       for (const count of [2, 4000, 4999]) {
         const part = engine.varianceExperiment({ dk: 32, samples: count, seed: 3, bins: 40, firstSample: done });
         acc = engine.mergeVariance({ a: acc, aSamples: done, b: part, bSamples: count });
@@ -176,20 +210,63 @@ for (const simd of BUILDS) {
       }
       assert.deepEqual(Array.from(acc.histogram.scaledEdges), Array.from(one.histogram.scaledEdges));
       // a hand example: {1, 2, 3} then {4, 5} -> mean 3, variance 2.5
-      const part = (mean, variance, n) => ({ raw: { mean, variance }, scaled: { mean, variance }, histogram: { edges: [0, 1], rawCounts: [n], scaledCounts: [n] } });
+      const part = (mean, variance, n) => ({
+        raw: { mean, variance },
+        scaled: { mean, variance },
+        histogram: { edges: [0, 1], rawCounts: [n], scaledCounts: [n] },
+      });
       const m = engine.mergeVariance({ a: part(2, 1, 3), aSamples: 3, b: part(4.5, 0.5, 2), bSamples: 2 });
       assert.ok(close(m.raw.mean, 3, 1e-12) && close(m.raw.variance, 2.5, 1e-12));
       assert.deepEqual(Array.from(m.histogram.rawCounts), [5]);
       // contents are checked: counts past int32, fractional or not adding up; NaN moments
-      const bad = (edit) => { const p = part(4.5, 0.5, 2); edit(p); return p; };
-      const refusedWith = (b, message) => assert.throws(() => engine.mergeVariance({ a: part(2, 1, 3), aSamples: 3, b, bSamples: 2 }),
-        (e) => e instanceof AttentionError && e.message === message, message);
-      refusedWith(bad((p) => { p.histogram.rawCounts = [2 ** 32 + 2]; }), 'b.histogram.rawCounts: expected whole counts from 0 to 1000000');
-      refusedWith(bad((p) => { p.histogram.scaledCounts = [1.5]; }), 'b.histogram.scaledCounts: expected whole counts from 0 to 1000000');
-      refusedWith(bad((p) => { p.histogram.rawCounts = [3]; }), 'b.histogram.rawCounts: the counts add up to 3, expected 2 (the samples)');
-      refusedWith(bad((p) => { p.raw.mean = NaN; }), 'b.raw.mean: expected a number from -1e12 to 1e12, got NaN');
-      refusedWith(bad((p) => { p.scaled.variance = -Infinity; }), 'b.scaled.variance: expected a number from 0 to 1e24, got -Infinity');
-      assert.ok(close(engine.mergeVariance({ a: part(2, 1, 3), aSamples: 3, b: part(4.5, 0.5, 2), bSamples: 2 }).raw.variance, 2.5, 1e-12));
+      const bad = (edit) => {
+        const p = part(4.5, 0.5, 2);
+        edit(p);
+        return p;
+      };
+      const refusedWith = (b, message) =>
+        assert.throws(
+          () => engine.mergeVariance({ a: part(2, 1, 3), aSamples: 3, b, bSamples: 2 }),
+          (e) => e instanceof AttentionError && e.message === message,
+          message,
+        );
+      refusedWith(
+        bad((p) => {
+          p.histogram.rawCounts = [2 ** 32 + 2];
+        }),
+        'b.histogram.rawCounts: expected whole counts from 0 to 1000000',
+      );
+      refusedWith(
+        bad((p) => {
+          p.histogram.scaledCounts = [1.5];
+        }),
+        'b.histogram.scaledCounts: expected whole counts from 0 to 1000000',
+      );
+      refusedWith(
+        bad((p) => {
+          p.histogram.rawCounts = [3];
+        }),
+        'b.histogram.rawCounts: the counts add up to 3, expected 2 (the samples)',
+      );
+      refusedWith(
+        bad((p) => {
+          p.raw.mean = NaN;
+        }),
+        'b.raw.mean: expected a number from -1e12 to 1e12, got NaN',
+      );
+      refusedWith(
+        bad((p) => {
+          p.scaled.variance = -Infinity;
+        }),
+        'b.scaled.variance: expected a number from 0 to 1e24, got -Infinity',
+      );
+      assert.ok(
+        close(
+          engine.mergeVariance({ a: part(2, 1, 3), aSamples: 3, b: part(4.5, 0.5, 2), bSamples: 2 }).raw.variance,
+          2.5,
+          1e-12,
+        ),
+      );
     });
 
     // Var(q·k) = d_k; the sample variance of n draws has standard error sqrt((2 d_k² + 6 d_k) / n)
@@ -198,9 +275,15 @@ for (const simd of BUILDS) {
     test('variance experiment against theory, bounds from the sampling distribution', () => {
       const n = 20000;
       for (const dk of [1, 8, 64, 256]) {
-        const r = engine.mergeVariance({ b: engine.varianceExperiment({ dk, samples: n, seed: 11, bins: 10 }), bSamples: n });
+        const r = engine.mergeVariance({
+          b: engine.varianceExperiment({ dk, samples: n, seed: 11, bins: 10 }),
+          bSamples: n,
+        });
         const se = Math.sqrt((2 * dk * dk + 6 * dk) / n);
-        assert.ok(Math.abs(r.raw.variance - dk) < 5 * se, `dk ${dk}: variance ${r.raw.variance}, want ${dk} ± ${5 * se}`);
+        assert.ok(
+          Math.abs(r.raw.variance - dk) < 5 * se,
+          `dk ${dk}: variance ${r.raw.variance}, want ${dk} ± ${5 * se}`,
+        );
         assert.ok(Math.abs(r.raw.mean) < 5 * Math.sqrt(dk / n), `dk ${dk}: mean ${r.raw.mean}`);
         assert.ok(Math.abs(r.scaled.variance - 1) < (5 * se) / dk, `dk ${dk}: scaled variance ${r.scaled.variance}`);
         if (dk === 64) assert.ok(Math.abs(r.raw.std - 8) < 0.15, `d_k 64: std ${r.raw.std}, want about 8`);
@@ -222,12 +305,24 @@ for (const simd of BUILDS) {
       assert.equal(s.histogram.edges[12], 16);
       assert.equal(s.histogram.scaledEdges[0], -4);
       assert.equal(s.histogram.scaledEdges[12], 4);
-      assert.throws(() => run.step(0), (e) => e instanceof AttentionError && e.message.startsWith('samples'));
-      assert.throws(() => run.step(999999), (e) => e instanceof AttentionError && /at most 1000000 samples/.test(e.message));
+      assert.throws(
+        () => run.step(0),
+        (e) => e instanceof AttentionError && e.message.startsWith('samples'),
+      );
+      assert.throws(
+        () => run.step(999999),
+        (e) => e instanceof AttentionError && /at most 1000000 samples/.test(e.message),
+      );
       run.delete();
-      run.delete();  // twice is harmless
-      assert.throws(() => run.snapshot(), (e) => e instanceof AttentionError && e.message === 'varianceRun.snapshot: this run has been deleted');
-      assert.throws(() => engine.varianceRun({ dk: 0 }), (e) => e instanceof AttentionError && e.message.startsWith('dk'));
+      run.delete(); // twice is harmless
+      assert.throws(
+        () => run.snapshot(),
+        (e) => e instanceof AttentionError && e.message === 'varianceRun.snapshot: this run has been deleted',
+      );
+      assert.throws(
+        () => engine.varianceRun({ dk: 0 }),
+        (e) => e instanceof AttentionError && e.message.startsWith('dk'),
+      );
       const before = engine.memory().usedBytes;
       for (let i = 0; i < 50; i++) {
         const r = engine.varianceRun({ dk: 64, seed: i, bins: 80 });
@@ -244,18 +339,22 @@ for (const simd of BUILDS) {
       for (const x of xs) {
         assert.equal(x.q.length, dk);
         assert.equal(x.k.length, dk);
-        const dot = x.q.reduce((a, q, i) => a + q * x.k[i], 0);  // in double
+        const dot = x.q.reduce((a, q, i) => a + q * x.k[i], 0); // in double
         assert.ok(Math.abs(dot - x.dot) < 1e-5 * (1 + Math.abs(dot)), `${dot} vs ${x.dot}`);
       }
       assert.notDeepEqual(Array.from(xs[0].q), Array.from(xs[1].q));
       const r = engine.varianceExperiment({ dk, samples: 2, seed: 9, bins: 4 });
       assert.ok(close(r.raw.mean, (xs[0].dot + xs[1].dot) / 2, 1e-12));
       assert.ok(close(r.raw.variance, (xs[0].dot - xs[1].dot) ** 2 / 2, 0, 1e-9));
-      assert.throws(() => engine.varianceSample({ dk, sample: 1000000 }), (e) => e instanceof AttentionError && e.message.startsWith('sample'));
+      assert.throws(
+        () => engine.varianceSample({ dk, sample: 1000000 }),
+        (e) => e instanceof AttentionError && e.message.startsWith('sample'),
+      );
     });
 
     test('bad input is refused with an AttentionError naming the argument', () => {
-      const refused = (fn, name) => assert.throws(fn, (e) => e instanceof AttentionError && e.message.startsWith(name), name);
+      const refused = (fn, name) =>
+        assert.throws(fn, (e) => e instanceof AttentionError && e.message.startsWith(name), name);
       refused(() => engine.queryProbe({ dk: 0 }), 'dk');
       refused(() => engine.queryProbe({ dk: 1025 }), 'dk');
       refused(() => engine.queryProbe({ dk: 2.5 }), 'dk');
@@ -286,7 +385,11 @@ for (const simd of BUILDS) {
         engine.saturationSweep({ dks: [8, 64], nKeys: 8, trials: 10 });
         const v = engine.varianceExperiment({ dk: 16, samples: 1000, bins: 20 });
         engine.mergeVariance({ a: v, aSamples: 1000, b: v, bSamples: 1000 });
-        try { engine.saturationSweep({ dks: [5000] }); } catch { /* refused */ }
+        try {
+          engine.saturationSweep({ dks: [5000] });
+        } catch {
+          /* refused */
+        }
       };
       for (let i = 0; i < 5; i++) run();
       const before = engine.memory().usedBytes;
@@ -306,7 +409,11 @@ describe('SIMD and scalar builds agree', { skip: !simdSupported() }, () => {
       const a = simd.varianceExperiment(args);
       const b = scalar.varianceExperiment(args);
       assert.deepEqual(Array.from(a.histogram.rawCounts), Array.from(b.histogram.rawCounts), `dk ${dk} raw counts`);
-      assert.deepEqual(Array.from(a.histogram.scaledCounts), Array.from(b.histogram.scaledCounts), `dk ${dk} scaled counts`);
+      assert.deepEqual(
+        Array.from(a.histogram.scaledCounts),
+        Array.from(b.histogram.scaledCounts),
+        `dk ${dk} scaled counts`,
+      );
       assert.equal(a.raw.variance, b.raw.variance, `dk ${dk} variance`);
     }
   });

@@ -1,7 +1,14 @@
 // The page state schema: hash parse/serialize round trip, malformed values, chapter fields.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildSchema, parseHash, serializeHash, defaults, validatePatch, CORE_SCHEMA } from '../../web/src/hosts/state.js';
+import {
+  buildSchema,
+  parseHash,
+  serializeHash,
+  defaults,
+  validatePatch,
+  CORE_SCHEMA,
+} from '../../web/src/hosts/state.js';
 
 const chapters = [
   { id: 'why' },
@@ -32,7 +39,8 @@ test('a hand-written hash is read field by field', () => {
   const { state, problems } = parseHash(
     '#lesson=softmax&lang=zh&stage=masked&preset=random&queryTokens=%E7%8C%AB,eats&keyTokens=a,b%2Cc&seed=7&dk=16' +
       '&inputMode=random&Q=1,-2.5;0.5,3e-2&keyPadding=0,1&causal=1&fill=zero&temperature=0.5&stable=0&hide=inputs,nav&showNaive=1',
-    schema);
+    schema,
+  );
   assert.deepEqual(problems, []);
   assert.equal(state.lesson, 'softmax');
   assert.equal(state.lang, 'zh');
@@ -42,7 +50,10 @@ test('a hand-written hash is read field by field', () => {
   assert.deepEqual(state.keyTokens, ['a', 'b,c']);
   assert.equal(state.seed, 7);
   assert.equal(state.dk, 16);
-  assert.deepEqual(state.Q, [[1, -2.5], [0.5, 0.03]]);
+  assert.deepEqual(state.Q, [
+    [1, -2.5],
+    [0.5, 0.03],
+  ]);
   assert.deepEqual(state.keyPadding, [false, true]);
   assert.equal(state.causal, true);
   assert.equal(state.fill, 'zero');
@@ -55,10 +66,33 @@ test('a hand-written hash is read field by field', () => {
 test('serialize then parse gives the same state back', () => {
   const s = defaults(schema);
   Object.assign(s, {
-    lesson: 'softmax', lang: 'zh', stage: 'weights', preset: 'cat-chase', queryTokens: ['谁 在', 'a&b', '=#%'],
-    keyTokens: ['x,y'], seed: 4294967295, dk: 64, inputMode: 'random', K: [[0.1, -0.2], [1e-7, 3]],
-    scores: [[2.6, 1.2, 6.1, 2]], keyPadding: [true, false, true], causal: true, customMask: [[1, 0], [0, 1]],
-    reverseCausal: true, fill: 'large-negative', temperature: 2.5, stable: false, hide: ['inputs'], selRow: 31, showNaive: true,
+    lesson: 'softmax',
+    lang: 'zh',
+    stage: 'weights',
+    preset: 'cat-chase',
+    queryTokens: ['谁 在', 'a&b', '=#%'],
+    keyTokens: ['x,y'],
+    seed: 4294967295,
+    dk: 64,
+    inputMode: 'random',
+    K: [
+      [0.1, -0.2],
+      [1e-7, 3],
+    ],
+    scores: [[2.6, 1.2, 6.1, 2]],
+    keyPadding: [true, false, true],
+    causal: true,
+    customMask: [
+      [1, 0],
+      [0, 1],
+    ],
+    reverseCausal: true,
+    fill: 'large-negative',
+    temperature: 2.5,
+    stable: false,
+    hide: ['inputs'],
+    selRow: 31,
+    showNaive: true,
   });
   const hash = serializeHash(s, schema);
   assert.ok(!/[\s#]/.test(hash), hash);
@@ -76,13 +110,47 @@ test('only non-default fields are written (plus lesson and lang)', () => {
 test('malformed values fall back to defaults and are all reported', () => {
   const { state, problems } = parseHash(
     '#seed=abc&dk=0&lang=fr&preset=nope&causal=maybe&Q=1,2;3&temperature=-1&keyPadding=1,x&bogus=1&lesson=masks' +
-      '&K=1,a&queryTokens=a,,b&selRow=99&dk=1.5&V=' + Array(40).fill('1').join(';'),
-    schema);
+      '&K=1,a&queryTokens=a,,b&selRow=99&dk=1.5&V=' +
+      Array(40).fill('1').join(';'),
+    schema,
+  );
   const keys = problems.map((p) => p.key).sort();
-  assert.deepEqual(keys, ['K', 'Q', 'V', 'bogus', 'causal', 'dk', 'dk', 'keyPadding', 'lang', 'lesson', 'preset',
-    'queryTokens', 'seed', 'selRow', 'temperature'].sort());
+  assert.deepEqual(
+    keys,
+    [
+      'K',
+      'Q',
+      'V',
+      'bogus',
+      'causal',
+      'dk',
+      'dk',
+      'keyPadding',
+      'lang',
+      'lesson',
+      'preset',
+      'queryTokens',
+      'seed',
+      'selRow',
+      'temperature',
+    ].sort(),
+  );
   const d = defaults(schema);
-  for (const k of ['seed', 'dk', 'lang', 'preset', 'causal', 'Q', 'K', 'V', 'temperature', 'keyPadding', 'queryTokens', 'selRow', 'lesson']) {
+  for (const k of [
+    'seed',
+    'dk',
+    'lang',
+    'preset',
+    'causal',
+    'Q',
+    'K',
+    'V',
+    'temperature',
+    'keyPadding',
+    'queryTokens',
+    'selRow',
+    'lesson',
+  ]) {
     assert.deepEqual(state[k], d[k], k);
   }
   assert.equal(problems.find((p) => p.key === 'dk').value, '0');
@@ -92,7 +160,17 @@ test('malformed values fall back to defaults and are all reported', () => {
 });
 
 test('garbage never throws', () => {
-  for (const h of ['#%', '#=&=&', '#seed=%E0%A4%A', '#&&&', '#Q=;;', '#queryTokens=%ZZ', '#matrix', '#__proto__=1', '#constructor=x']) {
+  for (const h of [
+    '#%',
+    '#=&=&',
+    '#seed=%E0%A4%A',
+    '#&&&',
+    '#Q=;;',
+    '#queryTokens=%ZZ',
+    '#matrix',
+    '#__proto__=1',
+    '#constructor=x',
+  ]) {
     const r = parseHash(h, schema);
     assert.equal(typeof r.state, 'object');
     assert.ok(Array.isArray(r.problems));
@@ -104,8 +182,14 @@ test('garbage never throws', () => {
 test('tokens in a link are cut to 32 of 32 characters each, and the cut is reported', () => {
   const many = Array.from({ length: 33 }, (_, i) => `t${i}`).join(',');
   const r = parseHash('#queryTokens=' + many, schema);
-  assert.deepEqual(r.problems.map((p) => [p.key, p.reason.code, p.kept]), [['queryTokens', 'keptFirst', true]]);
-  assert.deepEqual(r.state.queryTokens, Array.from({ length: 32 }, (_, i) => `t${i}`));
+  assert.deepEqual(
+    r.problems.map((p) => [p.key, p.reason.code, p.kept]),
+    [['queryTokens', 'keptFirst', true]],
+  );
+  assert.deepEqual(
+    r.state.queryTokens,
+    Array.from({ length: 32 }, (_, i) => `t${i}`),
+  );
   const ok = Array.from({ length: 32 }, (_, i) => `t${i}`).join(',');
   assert.deepEqual(parseHash('#queryTokens=' + ok, schema).problems, []);
 
@@ -128,7 +212,11 @@ test('a megabyte value is refused before it is parsed', () => {
   const t0 = performance.now();
   for (const key of ['Q', 'seed', 'queryTokens', 'stage', 'keyPadding']) {
     const r = parseHash(`#${key}=` + '1,'.repeat(500000), schema);
-    assert.deepEqual(r.problems.map((p) => [p.key, p.reason.code]), [[key, 'tooLong']], key);
+    assert.deepEqual(
+      r.problems.map((p) => [p.key, p.reason.code]),
+      [[key, 'tooLong']],
+      key,
+    );
   }
   assert.ok(performance.now() - t0 < 1000, 'refused quickly');
   // The largest legal matrix still parses.
@@ -138,7 +226,10 @@ test('a megabyte value is refused before it is parsed', () => {
 
 test('validatePatch refuses values the schema does not allow', () => {
   assert.deepEqual(validatePatch({ seed: 5, queryTokens: ['a', 'b'], Q: [[1, 2]] }, schema), { ok: true });
-  assert.deepEqual(validatePatch({ dk: 0 }, schema), { ok: false, errors: [{ key: 'dk', code: 'outside', params: { min: 1, max: 64 } }] });
+  assert.deepEqual(validatePatch({ dk: 0 }, schema), {
+    ok: false,
+    errors: [{ key: 'dk', code: 'outside', params: { min: 1, max: 64 } }],
+  });
   assert.equal(validatePatch({ queryTokens: ['x'.repeat(33)] }, schema).errors[0].code, 'cutItems');
   assert.equal(validatePatch({ queryTokens: ['a\u0000'] }, schema).errors[0].code, 'controlChars');
   assert.equal(validatePatch({ __proto__: 1 }, schema).ok, true); // an object literal's __proto__ is no field
@@ -149,11 +240,23 @@ test('validatePatch refuses values the schema does not allow', () => {
   assert.equal(validatePatch({ fill: 'minus-one' }, schema).ok, false);
 });
 
-test('a chapter may not redefine a core field or another chapter\'s field', () => {
+test("a chapter may not redefine a core field or another chapter's field", () => {
   assert.throws(() => buildSchema([{ id: 'a', state: { seed: { type: 'int', default: 1, min: 0, max: 2 } } }]), /seed/);
   const flag = { type: 'bool', default: false };
-  assert.throws(() => buildSchema([{ id: 'a', state: { x: flag } }, { id: 'b', state: { x: flag } }]), /"x" of chapter "b"/);
-  assert.doesNotThrow(() => buildSchema([{ id: 'a', state: { x: flag } }, { id: 'b', state: { y: flag } }]));
+  assert.throws(
+    () =>
+      buildSchema([
+        { id: 'a', state: { x: flag } },
+        { id: 'b', state: { x: flag } },
+      ]),
+    /"x" of chapter "b"/,
+  );
+  assert.doesNotThrow(() =>
+    buildSchema([
+      { id: 'a', state: { x: flag } },
+      { id: 'b', state: { y: flag } },
+    ]),
+  );
   assert.equal(CORE_SCHEMA.lesson.values.length, 1, 'the core schema is not changed by building one');
 });
 
@@ -170,9 +273,20 @@ test('language: Chinese browsers default to zh, others to en; schema reasons rea
   assert.equal(reason('en', { code: 'notInteger', params: {} }), 'not an integer');
   assert.equal(reason('en', { code: 'outside', params: { min: 1, max: 64 } }), 'outside 1..64');
   // Every reason the schema produces for a bad hash has a Chinese reading (not the code).
-  const { problems } = parseHash('#seed=x&dk=0&lang=fr&causal=2&Q=1;1,2&K=a&keyPadding=2&queryTokens=a,,b&bogus=1' +
-    '&V=' + Array(40).fill('1').join(';') + '&scores=' + Array(40).fill('1').join(',') + '&stage=%00&keyTokens=' + 'y'.repeat(40) +
-    '&temperature=q&hide=' + Array(20).fill('a').join(',') + '&customMask=%ZZ&seed=' + '9'.repeat(2000), schema);
+  const { problems } = parseHash(
+    '#seed=x&dk=0&lang=fr&causal=2&Q=1;1,2&K=a&keyPadding=2&queryTokens=a,,b&bogus=1' +
+      '&V=' +
+      Array(40).fill('1').join(';') +
+      '&scores=' +
+      Array(40).fill('1').join(',') +
+      '&stage=%00&keyTokens=' +
+      'y'.repeat(40) +
+      '&temperature=q&hide=' +
+      Array(20).fill('a').join(',') +
+      '&customMask=%ZZ&seed=' +
+      '9'.repeat(2000),
+    schema,
+  );
   assert.ok(problems.length >= 16);
   for (const p of problems) assert.match(reason('zh', p.reason), /[\u4e00-\u9fff]/, p.reason.code);
   assert.notEqual(t('zh', 'badHash'), t('en', 'badHash'));

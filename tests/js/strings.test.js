@@ -9,20 +9,33 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { STRINGS, REASONS, LANGS } from '../../web/src/text/i18n.js';
 
 const CHAPTERS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/src/chapters');
-const files = fs.readdirSync(CHAPTERS).filter((id) => fs.existsSync(path.join(CHAPTERS, id, 'strings.js')))
-  .map((id) => `${id}/strings.js`).sort();
+const files = fs
+  .readdirSync(CHAPTERS)
+  .filter((id) => fs.existsSync(path.join(CHAPTERS, id, 'strings.js')))
+  .map((id) => `${id}/strings.js`)
+  .sort();
 
-const placeholders = (text) => (typeof text === 'string' ? [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort() : null);
+const placeholders = (text) =>
+  typeof text === 'string' ? [...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort() : null;
 
 function checkTable(name, table) {
   for (const lang of LANGS) assert.ok(table[lang] && typeof table[lang] === 'object', `${name}: no ${lang} table`);
   const en = Object.keys(table.en).sort();
   for (const lang of LANGS) {
     const keys = Object.keys(table[lang]).sort();
-    assert.deepEqual(keys.filter((k) => !en.includes(k)), [], `${name}: keys only in ${lang}`);
-    assert.deepEqual(en.filter((k) => !keys.includes(k)), [], `${name}: keys missing in ${lang}`);
+    assert.deepEqual(
+      keys.filter((k) => !en.includes(k)),
+      [],
+      `${name}: keys only in ${lang}`,
+    );
+    assert.deepEqual(
+      en.filter((k) => !keys.includes(k)),
+      [],
+      `${name}: keys missing in ${lang}`,
+    );
     for (const k of en) {
-      const a = table.en[k], b = table[lang][k];
+      const a = table.en[k],
+        b = table[lang][k];
       assert.equal(typeof b, typeof a, `${name} ${lang}.${k}: a ${typeof a} in English`);
       if (typeof a === 'string') {
         // Separators may be blank in one language (a space in English, nothing in Chinese).

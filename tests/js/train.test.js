@@ -24,7 +24,10 @@ for (const simd of [true, false]) {
     });
 
     test('the golden file has its three cases', () => {
-      assert.deepEqual(GOLDEN.map((c) => c.name), ['two_layers_learned', 'one_layer_unscaled_sinusoidal', 'four_heads_no_position']);
+      assert.deepEqual(
+        GOLDEN.map((c) => c.name),
+        ['two_layers_learned', 'one_layer_unscaled_sinusoidal', 'four_heads_no_position'],
+      );
     });
 
     for (const c of GOLDEN) {
@@ -47,8 +50,10 @@ for (const simd of [true, false]) {
               continue;
             }
             for (let i = 0; i < want.length; i++) {
-              assert.ok(Math.abs(got[i] - want[i]) <= REL_TOL * largest,
-                `${name}[${i}]: engine ${got[i]}, torch ${want[i]} (largest ${largest})`);
+              assert.ok(
+                Math.abs(got[i] - want[i]) <= REL_TOL * largest,
+                `${name}[${i}]: engine ${got[i]}, torch ${want[i]} (largest ${largest})`,
+              );
             }
           }
         } finally {
@@ -73,9 +78,13 @@ for (const simd of [true, false]) {
 
     test('a seed reproduces the run; another seed gives another one', () => {
       const opts = { task: 'induction', layers: 2, heads: 2, dModel: 16, seed: 9, batch: 8 };
-      const a = engine.trainer(opts), b = engine.trainer(opts), c = engine.trainer({ ...opts, seed: 10 });
+      const a = engine.trainer(opts),
+        b = engine.trainer(opts),
+        c = engine.trainer({ ...opts, seed: 10 });
       try {
-        const ra = a.step(5), rb = b.step(5), rc = c.step(5);
+        const ra = a.step(5),
+          rb = b.step(5),
+          rc = c.step(5);
         assert.deepEqual(ra, rb);
         assert.equal(ra.step, 5);
         assert.equal(ra.losses.length, 5);
@@ -88,7 +97,7 @@ for (const simd of [true, false]) {
       }
     });
 
-    test('the probe: every head\'s causal pattern, predictions, the task\'s tokens', () => {
+    test("the probe: every head's causal pattern, predictions, the task's tokens", () => {
       const t = engine.trainer({ task: 'sort', layers: 2, heads: 4, dModel: 16 });
       try {
         assert.deepEqual(t.task, { vocab: 11, separator: 10, rule: t.task.rule, length: 16 });
@@ -147,7 +156,11 @@ for (const simd of [true, false]) {
         [{ depth: 2 }, /^trainer: unknown option 'depth'/],
       ];
       for (const [opts, message] of bad) {
-        assert.throws(() => engine.trainer(opts), (e) => e instanceof AttentionError && message.test(e.message), JSON.stringify(opts));
+        assert.throws(
+          () => engine.trainer(opts),
+          (e) => e instanceof AttentionError && message.test(e.message),
+          JSON.stringify(opts),
+        );
       }
       const t = engine.trainer({ task: 'reverse', dModel: 8 });
       try {
@@ -157,9 +170,15 @@ for (const simd of [true, false]) {
         throwsMessage(() => t.run([]), /^tokens: expected 1 to 16 tokens, got none$/);
         throwsMessage(() => t.run(new Array(17).fill(0)), /^tokens: expected at most 16 tokens, got 17$/);
         throwsMessage(() => t.run([1, 'a']), /^tokens: entry 1 is 'a' \(expected an integer token\)$/);
-        throwsMessage(() => t.setParameters({ embedding: [[1, 2]] }), /^embedding: expected shape \(11, 8\), got \(1, 2\)$/);
+        throwsMessage(
+          () => t.setParameters({ embedding: [[1, 2]] }),
+          /^embedding: expected shape \(11, 8\), got \(1, 2\)$/,
+        );
         throwsMessage(() => t.setParameters({ nope: [[1]] }), /^nope: not a tensor of this model/);
-        throwsMessage(() => t.gradients({ tokens: [[1, 2]], targets: [[1]] }), /^targets: expected 1 × 2 like tokens, got 1 × 1$/);
+        throwsMessage(
+          () => t.gradients({ tokens: [[1, 2]], targets: [[1]] }),
+          /^targets: expected 1 × 2 like tokens, got 1 × 1$/,
+        );
         throwsMessage(() => t.gradients({ tokens: [[1, 2]], targets: [[1, 12]] }), /^targets: entry 1 is 12/);
       } finally {
         t.delete();

@@ -15,7 +15,15 @@ function powers(lo, hi, base) {
 }
 
 test('powerTicks: exactly the powers of the base in the domain', () => {
-  const cases = [[1, 1024, 2], [1, 8, 2], [2, 512, 2], [0.5, 2048, 10], [0.01, 1e6, 10], [3, 70000, 10], [1, 1, 2]];
+  const cases = [
+    [1, 1024, 2],
+    [1, 8, 2],
+    [2, 512, 2],
+    [0.5, 2048, 10],
+    [0.01, 1e6, 10],
+    [3, 70000, 10],
+    [1, 1, 2],
+  ];
   for (const [lo, hi, base] of cases) {
     const x = scaleLog().base(base).domain([lo, hi]);
     assert.deepEqual(powerTicks(x), powers(lo, hi, base), `${lo}..${hi} base ${base}`);

@@ -5,13 +5,14 @@
 // addInitScript as it is.
 export function installWasmTraps() {
   globalThis.__attnTraps = 0;
-  const trapping = (f) => function (...args) {
-    if (globalThis.__attnTraps > 0) {
-      globalThis.__attnTraps -= 1;
-      throw new WebAssembly.RuntimeError('unreachable');
-    }
-    return f.apply(this, args);
-  };
+  const trapping = (f) =>
+    function (...args) {
+      if (globalThis.__attnTraps > 0) {
+        globalThis.__attnTraps -= 1;
+        throw new WebAssembly.RuntimeError('unreachable');
+      }
+      return f.apply(this, args);
+    };
   const wrap = (exports) => {
     const out = {};
     for (const [name, x] of Object.entries(exports)) {
@@ -19,7 +20,11 @@ export function installWasmTraps() {
       else if (x instanceof WebAssembly.Table) {
         out[name] = new Proxy(x, {
           get(t, p) {
-            if (p === 'get') return (i) => { const f = t.get(i); return f && trapping(f); };
+            if (p === 'get')
+              return (i) => {
+                const f = t.get(i);
+                return f && trapping(f);
+              };
             const v = Reflect.get(t, p);
             return typeof v === 'function' ? v.bind(t) : v;
           },
@@ -28,8 +33,10 @@ export function installWasmTraps() {
     }
     return out;
   };
-  const result = (r) => (r instanceof WebAssembly.Instance ? { exports: wrap(r.exports) }
-    : { module: r.module, instance: { exports: wrap(r.instance.exports) } });
+  const result = (r) =>
+    r instanceof WebAssembly.Instance
+      ? { exports: wrap(r.exports) }
+      : { module: r.module, instance: { exports: wrap(r.instance.exports) } };
   const streaming = WebAssembly.instantiateStreaming;
   const plain = WebAssembly.instantiate;
   if (streaming) WebAssembly.instantiateStreaming = (...a) => streaming(...a).then(result);

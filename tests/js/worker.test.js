@@ -6,7 +6,15 @@ import assert from 'node:assert/strict';
 import { Worker } from 'node:worker_threads';
 
 import { loadEngine } from '../../web/src/engine.js';
-import { chunkSize, checkJob, runJob, yieldToEvents, LabError, SWEEP_DKS, VARIANCE_BINS } from '../../web/src/workers/variance-jobs.js';
+import {
+  chunkSize,
+  checkJob,
+  runJob,
+  yieldToEvents,
+  LabError,
+  SWEEP_DKS,
+  VARIANCE_BINS,
+} from '../../web/src/workers/variance-jobs.js';
 import { createLabClient } from '../../web/src/workers/variance-client.js';
 
 const WORKER_URL = new URL('../../web/src/workers/variance-worker.js', import.meta.url);
@@ -17,16 +25,26 @@ function threadWorker(url, options) {
   return {
     thread: w,
     postMessage: (m) => w.postMessage(m),
-    addEventListener: (type, f) => w.on(type, type === 'message' ? (data) => f({ data }) : (err) => f({ message: err && err.message })),
+    addEventListener: (type, f) =>
+      w.on(type, type === 'message' ? (data) => f({ data }) : (err) => f({ message: err && err.message })),
     terminate: () => w.terminate(),
   };
 }
 // A worker that says it is ready and then never answers (stuck in a chunk, say).
-const frozenWorker = () => threadWorker('const p = require("worker_threads").parentPort; p.on("message", (m) => { if (m.type === "load") p.postMessage({ type: "ready" }); });', { eval: true });
+const frozenWorker = () =>
+  threadWorker(
+    'const p = require("worker_threads").parentPort; p.on("message", (m) => { if (m.type === "load") p.postMessage({ type: "ready" }); });',
+    { eval: true },
+  );
 // A worker that never even loads.
 const deadWorker = () => threadWorker('require("worker_threads").parentPort.on("message", () => {});', { eval: true });
 
-const badJob = (job, pattern) => assert.throws(() => checkJob(job), (e) => e instanceof LabError && e.code === 'bad-job' && pattern.test(e.message), String(pattern));
+const badJob = (job, pattern) =>
+  assert.throws(
+    () => checkJob(job),
+    (e) => e instanceof LabError && e.code === 'bad-job' && pattern.test(e.message),
+    String(pattern),
+  );
 
 describe('lab jobs: checks and chunks', () => {
   test('absurd jobs are refused before any work, with a message naming the field', async () => {
@@ -43,11 +61,27 @@ describe('lab jobs: checks and chunks', () => {
     badJob(null, /^lab job: expected \{ kind, args \}, got null$/);
     badJob({ kind: 'variance' }, /^variance job: expected an object of arguments, got undefined$/);
     badJob({ kind: 'nope', args: {} }, /unknown kind "nope"/);
-    badJob({ kind: 'sweep', args: { dks: 'all', nKeys: 8, trials: 10, seed: 1, samples: 100 } }, /^sweep job: dks must be a list/);
-    badJob({ kind: 'sweep', args: { dks: [1, 0.5], nKeys: 8, trials: 10, seed: 1, samples: 100 } }, /dks\[1\] must be a whole number/);
+    badJob(
+      { kind: 'sweep', args: { dks: 'all', nKeys: 8, trials: 10, seed: 1, samples: 100 } },
+      /^sweep job: dks must be a list/,
+    );
+    badJob(
+      { kind: 'sweep', args: { dks: [1, 0.5], nKeys: 8, trials: 10, seed: 1, samples: 100 } },
+      /dks\[1\] must be a whole number/,
+    );
     // refused before the engine is touched
-    const untouchable = new Proxy({}, { get() { throw new Error('the engine was called'); } });
-    await assert.rejects(runJob(untouchable, variance({ samples: 1e12 }), {}), (e) => e instanceof LabError && /samples/.test(e.message));
+    const untouchable = new Proxy(
+      {},
+      {
+        get() {
+          throw new Error('the engine was called');
+        },
+      },
+    );
+    await assert.rejects(
+      runJob(untouchable, variance({ samples: 1e12 }), {}),
+      (e) => e instanceof LabError && /samples/.test(e.message),
+    );
   });
 
   test('a chunk is at most a million normal draws and at least 2 samples', () => {
@@ -61,7 +95,9 @@ describe('lab jobs: checks and chunks', () => {
 
 describe('jobs on this thread', () => {
   let engine;
-  before(async () => { engine = await loadEngine(); });
+  before(async () => {
+    engine = await loadEngine();
+  });
 
   const hooks = (log, stopAfter = Infinity) => ({
     progress: (done, total, partial) => log.push({ done, total, partial }),
@@ -96,17 +132,24 @@ describe('jobs on this thread', () => {
   test('a cancelled job stops between chunks, resolves to null and frees its run', async () => {
     const log = [];
     const before = engine.memory().usedBytes;
-    const r = await runJob(engine, { kind: 'variance', args: { dk: 1024, samples: 1000000, seed: 1, bins: 10 } }, hooks(log, 2));
+    const r = await runJob(
+      engine,
+      { kind: 'variance', args: { dk: 1024, samples: 1000000, seed: 1, bins: 10 } },
+      hooks(log, 2),
+    );
     assert.equal(r, null);
     assert.equal(log.length, 2, 'no chunk after the cancel');
     assert.ok(engine.memory().usedBytes <= before, 'the engine-side run was deleted');
   });
 
-  test('the sweep job gives, per d_k, the engine\'s variance and saturation numbers', async () => {
+  test("the sweep job gives, per d_k, the engine's variance and saturation numbers", async () => {
     const args = { dks: [1, 32, 256], nKeys: 8, trials: 20, seed: 4, samples: 2000 };
     const log = [];
     const r = await runJob(engine, { kind: 'sweep', args }, hooks(log));
-    assert.deepEqual(log.map((p) => p.done), [1, 2, 3]);
+    assert.deepEqual(
+      log.map((p) => p.done),
+      [1, 2, 3],
+    );
     const whole = engine.saturationSweep({ dks: args.dks, nKeys: 8, trials: 20, seed: 4 });
     assert.equal(r.logN, whole.logN);
     r.points.forEach((p, i) => {
@@ -135,12 +178,18 @@ describe('lab client without Worker support (runs the jobs on this thread)', () 
     const r = await second;
     const one = engine.varianceExperiment(args);
     assert.deepEqual(Array.from(r.histogram.rawCounts), Array.from(one.histogram.rawCounts));
-    assert.ok(seen.filter(([who]) => who === 'first').length <= 1, 'the superseded run reports at most its current chunk');
+    assert.ok(
+      seen.filter(([who]) => who === 'first').length <= 1,
+      'the superseded run reports at most its current chunk',
+    );
     const third = client.run('variance', long);
     await yieldToEvents();
     client.cancel('variance');
     assert.equal(await third, null, 'cancelled');
-    await assert.rejects(client.run('variance', { ...args, samples: 1e12 }), (e) => e.name === 'LabError' && /samples must be/.test(e.message));
+    await assert.rejects(
+      client.run('variance', { ...args, samples: 1e12 }),
+      (e) => e.name === 'LabError' && /samples must be/.test(e.message),
+    );
     client.terminate();
   });
 });
@@ -160,12 +209,18 @@ describe('variance-worker.js under worker_threads', () => {
   after(() => worker.terminate());
 
   // Resolves with the first message for which pred is true.
-  const waitFor = (pred, ms = 60000) => new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('timed out waiting for the worker')), ms);
-    waiters.push((m) => { if (!pred(m)) return false; clearTimeout(timer); resolve(m); return true; });
-  });
+  const waitFor = (pred, ms = 60000) =>
+    new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('timed out waiting for the worker')), ms);
+      waiters.push((m) => {
+        if (!pred(m)) return false;
+        clearTimeout(timer);
+        resolve(m);
+        return true;
+      });
+    });
 
-  test('the worker\'s result equals the main-thread engine\'s', async () => {
+  test("the worker's result equals the main-thread engine's", async () => {
     const engine = await loadEngine({ simd: false });
     const args = { dk: 64, samples: 40000, seed: 8, bins: 60 };
     const done = waitFor((m) => m.id === 1 && m.type !== 'progress');
@@ -198,7 +253,7 @@ describe('variance-worker.js under worker_threads', () => {
     assert.equal(afterCancel.length, 0);
   });
 
-  test('errors: the engine\'s refusal names the argument; absurd or missing jobs are refused in plain words', async () => {
+  test("errors: the engine's refusal names the argument; absurd or missing jobs are refused in plain words", async () => {
     const ask = async (id, job) => {
       const end = waitFor((m) => m.id === id && m.type !== 'progress');
       worker.postMessage({ type: 'run', id, simd: false, job });
@@ -212,21 +267,41 @@ describe('variance-worker.js under worker_threads', () => {
     assert.deepEqual([huge.type, huge.name, huge.code], ['error', 'LabError', 'bad-job']);
     assert.match(huge.message, /^variance job: samples must be from 2 to 1,000,000, got 1000000000000$/);
     const none = await ask(6, null);
-    assert.deepEqual([none.type, none.name, none.message], ['error', 'LabError', 'lab job: expected { kind, args }, got null']);
-    for (const junk of [null, 42, 'run']) worker.postMessage(junk);  // not messages: ignored
-    assert.equal((await ask(7, { kind: 'variance', args: { dk: 4, samples: 10, seed: 1, bins: 4 } })).type, 'done', 'still answering');
+    assert.deepEqual(
+      [none.type, none.name, none.message],
+      ['error', 'LabError', 'lab job: expected { kind, args }, got null'],
+    );
+    for (const junk of [null, 42, 'run']) worker.postMessage(junk); // not messages: ignored
+    assert.equal(
+      (await ask(7, { kind: 'variance', args: { dk: 4, samples: 10, seed: 1, bins: 4 } })).type,
+      'done',
+      'still answering',
+    );
   });
 });
 
-describe('the client\'s watchdog', () => {
+describe("the client's watchdog", () => {
   let engine;
-  before(async () => { engine = await loadEngine(); });
+  before(async () => {
+    engine = await loadEngine();
+  });
   const args = { dk: 32, samples: 20000, seed: 5, bins: 20 };
-  const expectResult = (r) => assert.deepEqual(Array.from(r.histogram.rawCounts), Array.from(engine.varianceExperiment(args).histogram.rawCounts));
+  const expectResult = (r) =>
+    assert.deepEqual(
+      Array.from(r.histogram.rawCounts),
+      Array.from(engine.varianceExperiment(args).histogram.rawCounts),
+    );
 
   test('a worker that never answers is replaced and the run finishes on the new one', async () => {
     const made = [];
-    const client = createLabClient({ engine, chunkTimeoutMs: 400, createWorker: () => { made.push(made.length === 0 ? frozenWorker() : threadWorker(WORKER_URL)); return made.at(-1); } });
+    const client = createLabClient({
+      engine,
+      chunkTimeoutMs: 400,
+      createWorker: () => {
+        made.push(made.length === 0 ? frozenWorker() : threadWorker(WORKER_URL));
+        return made.at(-1);
+      },
+    });
     expectResult(await client.run('variance', args));
     assert.equal(client.restarts(), 1);
     assert.equal(made.length, 2);
@@ -235,14 +310,21 @@ describe('the client\'s watchdog', () => {
 
   test('Stop and a new seed answer at once while the worker hangs; the new run completes', async () => {
     const made = [];
-    const client = createLabClient({ engine, chunkTimeoutMs: 400, createWorker: () => { made.push(made.length === 0 ? frozenWorker() : threadWorker(WORKER_URL)); return made.at(-1); } });
+    const client = createLabClient({
+      engine,
+      chunkTimeoutMs: 400,
+      createWorker: () => {
+        made.push(made.length === 0 ? frozenWorker() : threadWorker(WORKER_URL));
+        return made.at(-1);
+      },
+    });
     const first = client.run('variance', { ...args, seed: 1 });
     const t0 = performance.now();
     client.cancel('variance');
     assert.equal(await first, null);
     assert.ok(performance.now() - t0 < 100, 'Stop did not wait for the worker');
     const stale = client.run('variance', { ...args, seed: 2 });
-    const fresh = client.run('variance', args);  // a new seed: the old run resolves to null at once
+    const fresh = client.run('variance', args); // a new seed: the old run resolves to null at once
     assert.equal(await stale, null);
     expectResult(await fresh);
     assert.equal(client.restarts(), 1);
@@ -251,33 +333,66 @@ describe('the client\'s watchdog', () => {
 
   test('a worker killed mid-run is replaced, and the run starts again there and finishes', async () => {
     const made = [];
-    const client = createLabClient({ engine, chunkTimeoutMs: 1500, createWorker: () => { made.push(threadWorker(WORKER_URL)); return made.at(-1); } });
-    let killed = false;
-    const long = { ...args, samples: 300000 };  // ten chunks
-    const r = await client.run('variance', long, () => {
-      if (!killed) { killed = true; made[0].thread.terminate(); }
+    const client = createLabClient({
+      engine,
+      chunkTimeoutMs: 1500,
+      createWorker: () => {
+        made.push(threadWorker(WORKER_URL));
+        return made.at(-1);
+      },
     });
-    assert.deepEqual(Array.from(r.histogram.rawCounts), Array.from(engine.varianceExperiment(long).histogram.rawCounts));
+    let killed = false;
+    const long = { ...args, samples: 300000 }; // ten chunks
+    const r = await client.run('variance', long, () => {
+      if (!killed) {
+        killed = true;
+        made[0].thread.terminate();
+      }
+    });
+    assert.deepEqual(
+      Array.from(r.histogram.rawCounts),
+      Array.from(engine.varianceExperiment(long).histogram.rawCounts),
+    );
     assert.ok(killed);
     assert.equal(client.restarts(), 1);
     client.terminate();
   });
 
   test('a worker that crashes is replaced; a run that hangs twice is given up with a plain message', async () => {
-    const crashing = () => threadWorker('const p = require("worker_threads").parentPort; p.on("message", (m) => { if (m.type === "load") p.postMessage({ type: "ready" }); else setTimeout(() => { throw new Error("out of memory"); }, 10); });', { eval: true });
+    const crashing = () =>
+      threadWorker(
+        'const p = require("worker_threads").parentPort; p.on("message", (m) => { if (m.type === "load") p.postMessage({ type: "ready" }); else setTimeout(() => { throw new Error("out of memory"); }, 10); });',
+        { eval: true },
+      );
     const made = [];
-    const client = createLabClient({ engine, chunkTimeoutMs: 1500, createWorker: () => { made.push(made.length === 0 ? crashing() : threadWorker(WORKER_URL)); return made.at(-1); } });
+    const client = createLabClient({
+      engine,
+      chunkTimeoutMs: 1500,
+      createWorker: () => {
+        made.push(made.length === 0 ? crashing() : threadWorker(WORKER_URL));
+        return made.at(-1);
+      },
+    });
     expectResult(await client.run('variance', args));
     assert.equal(client.restarts(), 1);
     client.terminate();
 
     const hangs = createLabClient({ engine, chunkTimeoutMs: 300, createWorker: frozenWorker });
-    await assert.rejects(hangs.run('variance', args), (e) => e instanceof LabError && e.code === 'stuck' &&
-      e.message === 'The lab\'s background computation stopped answering twice on this run (no reply for 0.3 s); the run was stopped. Start it again, or with fewer samples.');
+    await assert.rejects(
+      hangs.run('variance', args),
+      (e) =>
+        e instanceof LabError &&
+        e.code === 'stuck' &&
+        e.message ===
+          "The lab's background computation stopped answering twice on this run (no reply for 0.3 s); the run was stopped. Start it again, or with fewer samples.",
+    );
     assert.equal(hangs.restarts(), 2);
     hangs.terminate();
     const never = createLabClient({ engine, loadTimeoutMs: 300, createWorker: deadWorker });
-    await assert.rejects(never.run('variance', args), (e) => e instanceof LabError && e.code === 'stuck' && /not started after 0\.3 s/.test(e.message));
+    await assert.rejects(
+      never.run('variance', args),
+      (e) => e instanceof LabError && e.code === 'stuck' && /not started after 0\.3 s/.test(e.message),
+    );
     never.terminate();
   });
 });

@@ -49,12 +49,13 @@
 // };
 //
 // c, the chapter instance: { state, set(patch), engine, lang, s(key, params) (this chapter's
-// string), t(key, params) (a shell string, ../i18n.js), notify(message, lines), ui (this
+// string), t(key, params) (a shell string, ../text/i18n.js), notify(message, lines), ui (this
 // instance's own view state), data (the last compute() result), step(id) (that step's v),
 // onLeave(fn), chapters (this registry) }. A change of chapter or step is a history entry
-// (Back returns to it); other changes rewrite the current one. c.state is read-only; c.set(patch) checks the patch against the schema (an
-// invalid one is refused: set returns its errors and nothing changes), writes the hash and
-// redraws. A language change leaves the chapter and mounts it again; the state is kept.
+// (Back returns to it); other changes rewrite the current one. c.state is read-only;
+// c.set(patch) checks the patch against the schema (an invalid one is refused: set returns its
+// errors and nothing changes), writes the hash and redraws. A language change leaves the chapter
+// and mounts it again; the state is kept.
 //
 // Errors: an AttentionError thrown by compute() or a draw keeps the last picture on screen and
 // shows the chapter's errEngine message in the banner; any other error is a defect (logged,
@@ -123,15 +124,21 @@ export function loadChapter(id) {
   if (!loading.has(id)) {
     const entry = chapters.find((c) => c.id === id);
     if (!entry) return Promise.reject(new Error(`no chapter "${id}"`));
-    loading.set(id, entry.load().then((m) => {
-      const chapter = { ...entry, ...m.default };
-      loaded.set(id, chapter);
-      loading.delete(id);
-      return chapter;
-    }, (e) => {
-      loading.delete(id);
-      throw e;
-    }));
+    loading.set(
+      id,
+      entry.load().then(
+        (m) => {
+          const chapter = { ...entry, ...m.default };
+          loaded.set(id, chapter);
+          loading.delete(id);
+          return chapter;
+        },
+        (e) => {
+          loading.delete(id);
+          throw e;
+        },
+      ),
+    );
   }
   return loading.get(id);
 }
@@ -142,6 +149,7 @@ export function stageInChapter(chapter, s, problems) {
   const steps = chapter.steps || [];
   if (steps.length === 0) return { ...s, stage: '' };
   if (steps.some((st) => st.id === s.stage)) return s;
-  if (s.stage !== '' && problems) problems.push({ key: 'stage', value: s.stage, reason: { code: 'unknownStage', params: { stage: clip(s.stage) } } });
+  if (s.stage !== '' && problems)
+    problems.push({ key: 'stage', value: s.stage, reason: { code: 'unknownStage', params: { stage: clip(s.stage) } } });
   return { ...s, stage: steps[0].id };
 }

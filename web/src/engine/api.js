@@ -86,8 +86,10 @@ export function engineLoader(what, builds, make) {
         (mod) => make(mod, simd, () => engines.delete(simd)),
         (e) => {
           engines.delete(simd);
-          throw new AttentionError(`${what}: could not load the ${simd ? 'SIMD' : 'scalar'} wasm module ` +
-            `(built by 'bash scripts/build.sh wasm'): ${e && e.message ? e.message : e}`);
+          throw new AttentionError(
+            `${what}: could not load the ${simd ? 'SIMD' : 'scalar'} wasm module ` +
+              `(built by 'bash scripts/build.sh wasm'): ${e && e.message ? e.message : e}`,
+          );
         },
       );
       engines.set(simd, loading);
@@ -107,7 +109,9 @@ export const loadEngine = engineLoader('loadEngine', GLUE, makeEngine);
 export function moduleCalls(mod, what, forget) {
   let stopped = null; // the error that stopped the module (an abort); it is unusable afterwards
   function stoppedError(name) {
-    const e = new AttentionError(`${name}: the engine stopped after an internal error (${stopped}); call ${what}() again`);
+    const e = new AttentionError(
+      `${name}: the engine stopped after an internal error (${stopped}); call ${what}() again`,
+    );
     e.code = 'engine-stopped';
     return e;
   }
@@ -127,26 +131,35 @@ export function moduleCalls(mod, what, forget) {
     if (result.error !== undefined) fail(result.error);
     return result;
   }
-  return { guarded, run, get stopped() { return stopped !== null; } };
+  return {
+    guarded,
+    run,
+    get stopped() {
+      return stopped !== null;
+    },
+  };
 }
 
 // A list of names, frozen; and an object of such lists, frozen (engine.choices).
 const frozenList = (list) => Object.freeze(Array.from(list));
-export const frozenChoices = (lists) => Object.freeze(Object.fromEntries(
-  Object.keys(lists).map((option) => [option, frozenList(lists[option])])));
+export const frozenChoices = (lists) =>
+  Object.freeze(Object.fromEntries(Object.keys(lists).map((option) => [option, frozenList(lists[option])])));
 
 // ---- the engine ----------------------------------------------------------------------------------
 
 // An attend() result as the module returns it, with fullyMaskedRows as a plain array.
 // With stages: false only { output, entropy, fullyMaskedRows, overflow } are there.
 function attendResult(r) {
-  const out = r.scores === undefined ? {} : {
-    scores: r.scores,
-    scaled: r.scaled,
-    mask: r.mask,
-    masked: r.masked,
-    weights: r.weights,
-  };
+  const out =
+    r.scores === undefined
+      ? {}
+      : {
+          scores: r.scores,
+          scaled: r.scaled,
+          mask: r.mask,
+          masked: r.masked,
+          weights: r.weights,
+        };
   out.output = r.output;
   out.entropy = r.entropy;
   out.fullyMaskedRows = Array.from(r.fullyMaskedRows);
@@ -159,8 +172,12 @@ export const FLASH_BLOCK = 64;
 
 // Rows of a matrix argument before it is read: nested arrays or { rows }; NaN otherwise.
 const rowsOf = (x) => (Array.isArray(x) ? x.length : x != null && Number.isInteger(x.rows) ? x.rows : NaN);
-const formatBytes = (bytes) => (bytes >= 2 ** 30 ? `${(bytes / 2 ** 30).toFixed(1)} GiB`
-  : bytes >= 2 ** 20 ? `${(bytes / 2 ** 20).toFixed(1)} MiB` : `${(bytes / 2 ** 10).toFixed(1)} KiB`);
+const formatBytes = (bytes) =>
+  bytes >= 2 ** 30
+    ? `${(bytes / 2 ** 30).toFixed(1)} GiB`
+    : bytes >= 2 ** 20
+      ? `${(bytes / 2 ** 20).toFixed(1)} MiB`
+      : `${(bytes / 2 ** 10).toFixed(1)} KiB`;
 
 // A snapshot of a varianceExperiment result { raw, scaled, histogram } for mergeVariance:
 // plain objects of numbers and fixed-length typed arrays, read once (lengths checked first),
@@ -208,21 +225,41 @@ function makeEngine(mod, simd, forget) {
   // ---- tiled attention (flash_bindings.cpp) ----
   // attend keeps five (n_q, n_k) matrices; past maxTokens the error says what they would take.
   function checkNaiveSize(query, key) {
-    const nQ = rowsOf(query), nK = rowsOf(key);
-    for (const [name, rows] of [['query', nQ], ['key', nK]]) {
+    const nQ = rowsOf(query),
+      nK = rowsOf(key);
+    for (const [name, rows] of [
+      ['query', nQ],
+      ['key', nK],
+    ]) {
       if (!(rows > limits.maxTokens)) continue;
-      const need = Number.isInteger(nQ) && Number.isInteger(nK)
-        ? `, which would need 5 × ${nQ} × ${nK} × 4 bytes = ${formatBytes(5 * nQ * nK * 4)} here` : '';
-      fail(`${name}: expected 1 to ${limits.maxTokens} rows (engine.limits.maxTokens), got ${rows}: attend keeps ` +
-        `five (n_q, n_k) float32 matrices${need}; flashAttend computes the same output for up to ` +
-        `${limits.maxFlashTokens} tokens in O(n·d) memory`);
+      const need =
+        Number.isInteger(nQ) && Number.isInteger(nK)
+          ? `, which would need 5 × ${nQ} × ${nK} × 4 bytes = ${formatBytes(5 * nQ * nK * 4)} here`
+          : '';
+      fail(
+        `${name}: expected 1 to ${limits.maxTokens} rows (engine.limits.maxTokens), got ${rows}: attend keeps ` +
+          `five (n_q, n_k) float32 matrices${need}; flashAttend computes the same output for up to ` +
+          `${limits.maxFlashTokens} tokens in O(n·d) memory`,
+      );
     }
   }
-  const FLASH_OPTIONS = ['query', 'key', 'value', 'causal', 'keyPadding', 'window', 'stride', 'blockSize', 'queryOffset'];
+  const FLASH_OPTIONS = [
+    'query',
+    'key',
+    'value',
+    'causal',
+    'keyPadding',
+    'window',
+    'stride',
+    'blockSize',
+    'queryOffset',
+  ];
   function flashArgs(o, tokens) {
     // flash attention's own limits: up to limits[tokens] rows
-    const size = (name, rows, cols, count) => guarded(name, () => mod.checkSizeIn(name, rows, cols, count, tokens, 'maxDim'));
-    const flagsSize = (name, rows, cols, count) => guarded(name, () => mod.checkSizeIn(name, rows, cols, count, 'one row', tokens));
+    const size = (name, rows, cols, count) =>
+      guarded(name, () => mod.checkSizeIn(name, rows, cols, count, tokens, 'maxDim'));
+    const flagsSize = (name, rows, cols, count) =>
+      guarded(name, () => mod.checkSizeIn(name, rows, cols, count, 'one row', tokens));
     return {
       query: matrixArg('query', o.query, size),
       key: matrixArg('key', o.key, size),
@@ -242,7 +279,9 @@ function makeEngine(mod, simd, forget) {
     limits,
     choices,
     // true once a call has stopped this instance (see guarded): loadEngine() gives a fresh one
-    get stopped() { return calls.stopped; },
+    get stopped() {
+      return calls.stopped;
+    },
 
     // Scaled-dot attention by tiles with an online softmax: the output of attend in O(n·d)
     // memory, up to limits.maxFlashTokens tokens. -> { output, entropy, fullyMaskedRows }
@@ -257,8 +296,14 @@ function makeEngine(mod, simd, forget) {
       const o = checkOptions('flashTrace', options, FLASH_OPTIONS);
       const r = run('flashTrace', flashArgs(o, 'maxTraceTokens'));
       return {
-        blockSize: r.blockSize, blocks: r.blocks, scores: r.scores, blockMax: r.blockMax,
-        runningMax: r.runningMax, rescale: r.rescale, runningSum: r.runningSum, skipped: r.skipped,
+        blockSize: r.blockSize,
+        blocks: r.blocks,
+        scores: r.scores,
+        blockMax: r.blockMax,
+        runningMax: r.runningMax,
+        rescale: r.rescale,
+        runningSum: r.runningSum,
+        skipped: r.skipped,
         ...flashResult(r),
       };
     },
@@ -267,8 +312,20 @@ function makeEngine(mod, simd, forget) {
     // (or, with stages: false, only { output, entropy, fullyMaskedRows }).
     attend(options) {
       const o = checkOptions('attend', options, [
-        'query', 'key', 'value', 'score', 'mask', 'causal', 'reverseCausal', 'keyPadding',
-        'maskFill', 'temperature', 'stable', 'stages', 'additive', 'general',
+        'query',
+        'key',
+        'value',
+        'score',
+        'mask',
+        'causal',
+        'reverseCausal',
+        'keyPadding',
+        'maskFill',
+        'temperature',
+        'stable',
+        'stages',
+        'additive',
+        'general',
       ]);
       reading('query', () => checkNaiveSize(o.query, o.key));
       const args = {
@@ -303,18 +360,29 @@ function makeEngine(mod, simd, forget) {
     // dModel (for 'scale-by-d-model') is the width whose square root the bugged code divides
     // by. -> attend()'s result, every stage
     attendWithBug(options) {
-      const o = checkOptions('attendWithBug', options, ['query', 'key', 'value', 'mask', 'causal', 'keyPadding', 'bug', 'dModel']);
+      const o = checkOptions('attendWithBug', options, [
+        'query',
+        'key',
+        'value',
+        'mask',
+        'causal',
+        'keyPadding',
+        'bug',
+        'dModel',
+      ]);
       reading('query', () => checkNaiveSize(o.query, o.key));
-      return attendResult(run('attendWithBug', {
-        query: matrix('query', o.query),
-        key: matrix('key', o.key),
-        value: matrix('value', o.value),
-        mask: mask(o.mask),
-        causal: scalarArg(o.causal),
-        keyPadding: keyPadding(o.keyPadding),
-        bug: scalarArg(o.bug),
-        dModel: scalarArg(o.dModel),
-      }));
+      return attendResult(
+        run('attendWithBug', {
+          query: matrix('query', o.query),
+          key: matrix('key', o.key),
+          value: matrix('value', o.value),
+          mask: mask(o.mask),
+          causal: scalarArg(o.causal),
+          keyPadding: keyPadding(o.keyPadding),
+          bug: scalarArg(o.bug),
+          dModel: scalarArg(o.dModel),
+        }),
+      );
     },
 
     // What the debugging lab watches on an attention result, against the mask the code meant
@@ -336,8 +404,22 @@ function makeEngine(mod, simd, forget) {
     // fullyMaskedRows, overflow }: no (n_q, n_k) copies.
     multiHead(options) {
       const o = checkOptions('multiHead', options, [
-        'query', 'key', 'value', 'heads', 'Wq', 'Wk', 'Wv', 'Wo', 'bq', 'bk', 'bv', 'bo',
-        'mask', 'causal', 'keyPadding', 'stages',
+        'query',
+        'key',
+        'value',
+        'heads',
+        'Wq',
+        'Wk',
+        'Wv',
+        'Wo',
+        'bq',
+        'bk',
+        'bv',
+        'bo',
+        'mask',
+        'causal',
+        'keyPadding',
+        'stages',
       ]);
       const r = run('multiHead', {
         query: matrix('query', o.query),
@@ -399,7 +481,9 @@ function makeEngine(mod, simd, forget) {
         firstSample: integerArg('firstSample', o.firstSample ?? 0, 0, limits.maxSamples - 1),
       }).run;
       let live = true;
-      const alive = (what) => { if (!live) fail(`varianceRun.${what}: this run has been deleted`); };
+      const alive = (what) => {
+        if (!live) fail(`varianceRun.${what}: this run has been deleted`);
+      };
       return {
         step(samples) {
           alive('step');
@@ -414,7 +498,7 @@ function makeEngine(mod, simd, forget) {
           return r;
         },
         delete() {
-          if (live && !calls.stopped) mod.varianceRunDelete(handle);  // a stopped module's memory goes with it
+          if (live && !calls.stopped) mod.varianceRunDelete(handle); // a stopped module's memory goes with it
           live = false;
         },
       };
@@ -452,7 +536,9 @@ function makeEngine(mod, simd, forget) {
       const o = checkOptions('saturationSweep', options, ['dks', 'nKeys', 'trials', 'seed']);
       const dks = arrayArg('dks', o.dks, limits.maxSweepDks, 'd_k values');
       return run('saturationSweep', {
-        dks: reading('dks', () => Array.from({ length: dks.length }, (_, i) => integerArg(`dks[${i}]`, dks[i], 1, limits.maxDim))),
+        dks: reading('dks', () =>
+          Array.from({ length: dks.length }, (_, i) => integerArg(`dks[${i}]`, dks[i], 1, limits.maxDim)),
+        ),
         nKeys: integerArg('nKeys', o.nKeys ?? 16, 2, 256),
         trials: integerArg('trials', o.trials ?? 200, 1, limits.maxTrials),
         seed: seedArg('seed', o.seed ?? 1),

@@ -191,7 +191,9 @@ function toMatrix(name, x, sizeError, opts) {
     const rows = x.length;
     if (rows === 0) checkSize(name, sizeError, 0, 0, 0);
     if (!isArrayLike(x[0])) {
-      fail(`${name}: expected a matrix (nested arrays of numbers, or { rows, cols, data }), row 0 is ${describe(x[0])}`);
+      fail(
+        `${name}: expected a matrix (nested arrays of numbers, or { rows, cols, data }), row 0 is ${describe(x[0])}`,
+      );
     }
     const cols = x[0].length;
     checkSize(name, sizeError, rows, cols, rows * cols);
@@ -216,7 +218,7 @@ function toMatrix(name, x, sizeError, opts) {
     checkSize(name, sizeError, rows, cols, count);
     // A Float32Array goes to the module as it is: it reaches the wasm heap with one copy.
     if (data instanceof Float32Array && ArrayBuffer.isView(data)) return { rows, cols, data };
-    const f32 = new Float32Array(count);  // a snapshot: the source cannot change size under us
+    const f32 = new Float32Array(count); // a snapshot: the source cannot change size under us
     copyNumbers(name, data, count, f32, 0, (i) => `row ${Math.floor(i / cols)}, column ${i % cols}`, opts.binary);
     return { rows, cols, data: f32 };
   }

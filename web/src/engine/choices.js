@@ -10,8 +10,16 @@ export const CHOICES = Object.freeze({
   task: Object.freeze(['previous-token', 'reverse', 'sort', 'induction']),
   position: Object.freeze(['learned', 'sinusoidal', 'none']),
   // the debugging lab's bugs (cpp/core/bugs.h)
-  bug: Object.freeze(['none', 'missing-scale', 'zero-fill', 'reversed-causal', 'wrong-axis', 'mask-after-softmax',
-    'no-max-subtraction', 'scale-by-d-model']),
+  bug: Object.freeze([
+    'none',
+    'missing-scale',
+    'zero-fill',
+    'reversed-causal',
+    'wrong-axis',
+    'mask-after-softmax',
+    'no-max-subtraction',
+    'scale-by-d-model',
+  ]),
 });
 
 // How the page writes the value each mask fill puts in a blocked score: in text and in TeX.

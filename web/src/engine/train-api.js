@@ -31,7 +31,9 @@ function makeTrainEngine(mod, simd, forget) {
     limits,
     choices: frozenChoices(mod.trainChoices()),
     // true once a call has stopped this instance: loadTrainEngine() gives a fresh one
-    get stopped() { return calls.stopped; },
+    get stopped() {
+      return calls.stopped;
+    },
     // A tiny attention-only transformer that learns a toy task; the caller owns it and must
     // delete() it.
     trainer(options) {
@@ -47,31 +49,47 @@ function makeTrainEngine(mod, simd, forget) {
 // loadTrainEngine({ simd }) -> Promise<trainEngine>. simd: true, false, or omitted for the best supported.
 export const loadTrainEngine = engineLoader('loadTrainEngine', TRAIN_GLUE, makeTrainEngine);
 
-export const TRAINER_OPTIONS = ['task', 'layers', 'heads', 'dModel', 'learningRate', 'seed', 'scale', 'position', 'batch'];
+export const TRAINER_OPTIONS = [
+  'task',
+  'layers',
+  'heads',
+  'dModel',
+  'learningRate',
+  'seed',
+  'scale',
+  'position',
+  'batch',
+];
 
 // tokens (and targets) as nested rows [[...], ...] or one flat row -> { size, length, tokens, targets }
 function batchArg(o, limits, withTargets) {
-  const rowsOf = (name, x) => reading(name, () => {
-    const list = arrayArg(name, x, limits.maxBatch * limits.trainLength, 'tokens');
-    const nested = list.length > 0 && typeof list[0] === 'object' && list[0] !== null;
-    const rows = nested ? Array.from(list) : [list];
-    if (rows.length > limits.maxBatch) fail(`${name}: expected at most ${limits.maxBatch} sequences, got ${rows.length}`);
-    const rowName = (r) => (nested ? `${name}[${r}]` : name);
-    const where = (r, i) => (nested ? `sequence ${r}, entry ${i}` : `entry ${i}`);
-    const length = rows.length ? arrayArg(rowName(0), rows[0], limits.trainLength, 'tokens').length : 0;
-    if (length === 0) fail(`${name}: expected 1 to ${limits.trainLength} tokens, got none`);
-    const flat = new Int32Array(rows.length * length);
-    rows.forEach((row, r) => {
-      arrayArg(rowName(r), row, limits.trainLength, 'tokens');
-      if (row.length !== length) fail(`${name}: sequence ${r} has ${row.length} tokens, expected ${length} (as sequence 0)`);
-      for (let i = 0; i < length; i++) {
-        const v = row[i];
-        if (typeof v !== 'number' || !Number.isInteger(v)) fail(`${name}: ${where(r, i)} is ${typeof v === 'string' ? `'${v}'` : String(v)} (expected an integer token)`);
-        flat[r * length + i] = v;
-      }
+  const rowsOf = (name, x) =>
+    reading(name, () => {
+      const list = arrayArg(name, x, limits.maxBatch * limits.trainLength, 'tokens');
+      const nested = list.length > 0 && typeof list[0] === 'object' && list[0] !== null;
+      const rows = nested ? Array.from(list) : [list];
+      if (rows.length > limits.maxBatch)
+        fail(`${name}: expected at most ${limits.maxBatch} sequences, got ${rows.length}`);
+      const rowName = (r) => (nested ? `${name}[${r}]` : name);
+      const where = (r, i) => (nested ? `sequence ${r}, entry ${i}` : `entry ${i}`);
+      const length = rows.length ? arrayArg(rowName(0), rows[0], limits.trainLength, 'tokens').length : 0;
+      if (length === 0) fail(`${name}: expected 1 to ${limits.trainLength} tokens, got none`);
+      const flat = new Int32Array(rows.length * length);
+      rows.forEach((row, r) => {
+        arrayArg(rowName(r), row, limits.trainLength, 'tokens');
+        if (row.length !== length)
+          fail(`${name}: sequence ${r} has ${row.length} tokens, expected ${length} (as sequence 0)`);
+        for (let i = 0; i < length; i++) {
+          const v = row[i];
+          if (typeof v !== 'number' || !Number.isInteger(v))
+            fail(
+              `${name}: ${where(r, i)} is ${typeof v === 'string' ? `'${v}'` : String(v)} (expected an integer token)`,
+            );
+          flat[r * length + i] = v;
+        }
+      });
+      return { size: rows.length, length, data: flat };
     });
-    return { size: rows.length, length, data: flat };
-  });
   const tokens = rowsOf('tokens', o.tokens);
   const out = { size: tokens.size, length: tokens.length, tokens: tokens.data };
   if (withTargets) {
@@ -94,9 +112,15 @@ function makeTrainer(mod, run, guarded, limits, options) {
   const handle = run('createTrainer', args).trainer;
   const tasks = guarded('trainer', () => mod.trainTasks());
   const config = {
-    task: o.task ?? 'previous-token', layers: o.layers ?? 2, heads: o.heads ?? 2, dModel: o.dModel ?? 64,
-    learningRate: o.learningRate ?? 0.003, seed: o.seed ?? 1, scale: o.scale ?? true,
-    position: o.position ?? 'learned', batch: o.batch ?? 32,
+    task: o.task ?? 'previous-token',
+    layers: o.layers ?? 2,
+    heads: o.heads ?? 2,
+    dModel: o.dModel ?? 64,
+    learningRate: o.learningRate ?? 0.003,
+    seed: o.seed ?? 1,
+    scale: o.scale ?? true,
+    position: o.position ?? 'learned',
+    batch: o.batch ?? 32,
   };
   let live = true;
   // trainer.step(...) is the module's trainerStep(handle, ...), and so on
@@ -136,7 +160,8 @@ function makeTrainer(mod, run, guarded, limits, options) {
     // replaces the named tensors (exact shapes, finite numbers); nothing changes on an error
     setParameters(values) {
       const v = reading('setParameters', () => {
-        if (values === null || typeof values !== 'object') fail(`setParameters: expected { name: matrix }, got ${String(values)}`);
+        if (values === null || typeof values !== 'object')
+          fail(`setParameters: expected { name: matrix }, got ${String(values)}`);
         return { ...values };
       });
       const known = new Set(call('parameters').map((t) => t.name));
@@ -164,7 +189,7 @@ function makeTrainer(mod, run, guarded, limits, options) {
       try {
         guarded('trainer.delete', () => mod.trainerDelete(handle));
       } catch (e) {
-        if (e.code !== 'engine-stopped') throw e;  // a stopped module's memory goes with it
+        if (e.code !== 'engine-stopped') throw e; // a stopped module's memory goes with it
       }
     },
   };

@@ -57,7 +57,14 @@ function hashOf(el) {
   for (const name of FIELDS) {
     const v = el.getAttribute(name);
     if (v === null) continue;
-    const text = name === 'hide' ? v.split(/[\s,]+/).filter(Boolean).map(encodeURIComponent).join(',') : encodeURIComponent(v.trim());
+    const text =
+      name === 'hide'
+        ? v
+            .split(/[\s,]+/)
+            .filter(Boolean)
+            .map(encodeURIComponent)
+            .join(',')
+        : encodeURIComponent(v.trim());
     parts.push(`${name}=${text}`);
   }
   return parts.join('&');
@@ -75,13 +82,13 @@ export class AttentionLab extends HTMLElement {
   static observedAttributes = ATTRIBUTES;
 
   #state = null;
-  #running = null;     // the chapter on screen (./chapters/shell.js)
-  #mounted = '';       // lesson:lang of the chapter on screen
+  #running = null; // the chapter on screen (./chapters/shell.js)
+  #mounted = ''; // lesson:lang of the chapter on screen
   #engine = null;
   #restarting = false; // a fresh engine is being loaded after the last one stopped
   #started = false;
-  #parts = null;       // { lab, notice, body, article, foot, link }
-  #base = null;        // defaults that come from the reader (the language)
+  #parts = null; // { lab, notice, body, article, foot, link }
+  #base = null; // defaults that come from the reader (the language)
 
   constructor() {
     super();
@@ -89,23 +96,44 @@ export class AttentionLab extends HTMLElement {
   }
 
   // The element's state (read-only) and its set(patch) -> errors ([] when applied).
-  get state() { return this.#state; }
-  get engine() { return this.#engine; }
+  get state() {
+    return this.#state;
+  }
+  get engine() {
+    return this.#engine;
+  }
 
   connectedCallback() {
-    if (this.#started) { if (this.#state) this.#enter(); return; }
+    if (this.#started) {
+      if (this.#state) this.#enter();
+      return;
+    }
     this.#started = true;
     this.shadowRoot.adoptedStyleSheets = [styleSheet()];
     addFonts(this.ownerDocument);
-    const notice = h('div', { class: 'notice', role: 'status', 'aria-live': 'polite', hidden: true },
-      h('div', { class: 'notice-body' }), h('button', { type: 'button', class: 'notice-close', onclick: () => { notice.hidden = true; } }));
+    const notice = h(
+      'div',
+      { class: 'notice', role: 'status', 'aria-live': 'polite', hidden: true },
+      h('div', { class: 'notice-body' }),
+      h('button', {
+        type: 'button',
+        class: 'notice-close',
+        onclick: () => {
+          notice.hidden = true;
+        },
+      }),
+    );
     const article = h('article', { class: 'chapter' }, h('p', { class: 'loading' }));
     const link = h('a', { target: '_blank', rel: 'noopener' });
     const foot = h('p', { class: 'lab-foot', 'data-group': 'footer' }, link);
     const lab = h('div', { class: 'lab' }, notice, article, foot);
     this.shadowRoot.replaceChildren(lab);
     this.#parts = { lab, notice, article, foot, link };
-    this.#base = { lang: detectLang([this.ownerDocument.documentElement.lang, ...(navigator.languages || [navigator.language])].filter(Boolean)) };
+    this.#base = {
+      lang: detectLang(
+        [this.ownerDocument.documentElement.lang, ...(navigator.languages || [navigator.language])].filter(Boolean),
+      ),
+    };
     this.#applyHeight();
     this.#start();
   }
@@ -119,7 +147,10 @@ export class AttentionLab extends HTMLElement {
 
   attributeChangedCallback(name) {
     if (!this.#started) return;
-    if (name === 'height') { this.#applyHeight(); return; }
+    if (name === 'height') {
+      this.#applyHeight();
+      return;
+    }
     if (!this.#state) return; // the first read happens in #start
     this.#readAttributes();
   }
@@ -128,7 +159,10 @@ export class AttentionLab extends HTMLElement {
     const check = validatePatch(patch, schema);
     if (!check.ok) return check.errors;
     if (patch.lesson !== undefined && !loadedChapter(patch.lesson)) {
-      loadChapter(patch.lesson).then(() => this.set(patch), (e) => this.#notify(this.#t('chapterError', { msg: e.message })));
+      loadChapter(patch.lesson).then(
+        () => this.set(patch),
+        (e) => this.#notify(this.#t('chapterError', { msg: e.message })),
+      );
       return [];
     }
     const prev = this.#state;
@@ -139,7 +173,9 @@ export class AttentionLab extends HTMLElement {
     return [];
   }
 
-  #t(key, params) { return shellT(this.#state ? this.#state.lang : 'en', key, params); }
+  #t(key, params) {
+    return shellT(this.#state ? this.#state.lang : 'en', key, params);
+  }
 
   #applyHeight() {
     if (!this.#parts) return;
@@ -195,13 +231,20 @@ export class AttentionLab extends HTMLElement {
   #report(problems) {
     if (!problems.length) return;
     const lang = this.#state.lang;
-    this.#notify(shellT(lang, 'badHash'), problems.slice(0, 20).map((p) => `${clip(p.key, 24)}=${clip(p.value)}: ${reason(lang, p.reason)}`));
+    this.#notify(
+      shellT(lang, 'badHash'),
+      problems.slice(0, 20).map((p) => `${clip(p.key, 24)}=${clip(p.value)}: ${reason(lang, p.reason)}`),
+    );
   }
 
   #notify(message, lines = []) {
     const { notice } = this.#parts;
-    notice.querySelector('.notice-body').replaceChildren(h('p', { text: message }),
-      ...(lines.length ? [h('ul', {}, ...lines.map((l) => h('li', { text: l })))] : []));
+    notice
+      .querySelector('.notice-body')
+      .replaceChildren(
+        h('p', { text: message }),
+        ...(lines.length ? [h('ul', {}, ...lines.map((l) => h('li', { text: l })))] : []),
+      );
     notice.querySelector('.notice-close').textContent = this.#t('dismiss');
     notice.hidden = false;
   }
@@ -210,9 +253,22 @@ export class AttentionLab extends HTMLElement {
   #show(prev) {
     if (!this.#engine) return;
     const s = this.#state;
-    if (!prev || !this.#running || s.lesson !== prev.lesson || s.lang !== prev.lang || this.#mounted !== `${s.lesson}:${s.lang}`) this.#enter();
+    if (
+      !prev ||
+      !this.#running ||
+      s.lesson !== prev.lesson ||
+      s.lang !== prev.lang ||
+      this.#mounted !== `${s.lesson}:${s.lang}`
+    )
+      this.#enter();
     else this.#update();
-    this.dispatchEvent(new CustomEvent('attention-lab-change', { detail: { lesson: s.lesson, stage: s.stage, state: s }, bubbles: true, composed: true }));
+    this.dispatchEvent(
+      new CustomEvent('attention-lab-change', {
+        detail: { lesson: s.lesson, stage: s.stage, state: s },
+        bubbles: true,
+        composed: true,
+      }),
+    );
   }
 
   #enter() {
@@ -227,8 +283,16 @@ export class AttentionLab extends HTMLElement {
     article.replaceChildren();
     this.#mounted = `${s.lesson}:${s.lang}`;
     try {
-      const env = { state: () => this.#state, set: (patch) => this.set(patch), engine: this.#engine, lang: s.lang, notify: (m, l) => this.#notify(m, l),
-        engineStopped: () => this.#restartEngine(), chapters, schema };
+      const env = {
+        state: () => this.#state,
+        set: (patch) => this.set(patch),
+        engine: this.#engine,
+        lang: s.lang,
+        notify: (m, l) => this.#notify(m, l),
+        engineStopped: () => this.#restartEngine(),
+        chapters,
+        schema,
+      };
       this.#running = mountChapter(chapter, article, env);
       this.#update();
     } catch (e) {
@@ -242,15 +306,18 @@ export class AttentionLab extends HTMLElement {
   #restartEngine() {
     if (this.#restarting) return;
     this.#restarting = true;
-    loadEngine().then((fresh) => {
-      this.#restarting = false;
-      this.#engine = fresh;
-      this.#enter();
-      this.#notify(this.#t('engineRestarted'));
-    }, (e) => {
-      this.#restarting = false;
-      this.#notify(this.#t('engineFailed', { msg: e.message }));
-    });
+    loadEngine().then(
+      (fresh) => {
+        this.#restarting = false;
+        this.#engine = fresh;
+        this.#enter();
+        this.#notify(this.#t('engineRestarted'));
+      },
+      (e) => {
+        this.#restarting = false;
+        this.#notify(this.#t('engineFailed', { msg: e.message }));
+      },
+    );
   }
 
   #update() {

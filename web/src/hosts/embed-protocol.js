@@ -12,17 +12,30 @@ export const FRAME_SOURCE = 'attention-lab';
 export const PROTOCOL_VERSION = 1;
 const MAX_FIELDS = 64;
 
-const isPlainObject = (x) => x !== null && typeof x === 'object' && !Array.isArray(x) && Object.getPrototypeOf(x) === Object.prototype;
+const isPlainObject = (x) =>
+  x !== null && typeof x === 'object' && !Array.isArray(x) && Object.getPrototypeOf(x) === Object.prototype;
 const LIST_ITEM = { string: 'string', bool: 'boolean', float: 'number' };
 // A value of the kind its field holds (the schema then checks its range, length, items).
 function isValue(spec, x) {
   switch (spec.type) {
-    case 'int': case 'float': return typeof x === 'number';
-    case 'bool': return typeof x === 'boolean';
-    case 'enum': case 'string': return typeof x === 'string';
-    case 'list': return Array.isArray(x) && x.length <= 4096 && x.every((y) => typeof y === LIST_ITEM[spec.item]);
-    case 'matrix': return Array.isArray(x) && x.length <= 4096 && x.every((r) => Array.isArray(r) && r.length <= 4096 && r.every((y) => typeof y === 'number'));
-    default: return false;
+    case 'int':
+    case 'float':
+      return typeof x === 'number';
+    case 'bool':
+      return typeof x === 'boolean';
+    case 'enum':
+    case 'string':
+      return typeof x === 'string';
+    case 'list':
+      return Array.isArray(x) && x.length <= 4096 && x.every((y) => typeof y === LIST_ITEM[spec.item]);
+    case 'matrix':
+      return (
+        Array.isArray(x) &&
+        x.length <= 4096 &&
+        x.every((r) => Array.isArray(r) && r.length <= 4096 && r.every((y) => typeof y === 'number'))
+      );
+    default:
+      return false;
   }
 }
 

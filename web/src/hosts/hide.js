@@ -9,7 +9,11 @@
 
 const SUMMARY = 'hidden-values';
 
-const clean = (text) => (text || '').replace(/\s+/g, ' ').trim().replace(/[:：]$/, '');
+const clean = (text) =>
+  (text || '')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/[:：]$/, '');
 
 // The name a control goes by: its aria-label, its <label>, or the legend of its fieldset.
 function nameOf(el) {
@@ -27,7 +31,8 @@ export function describeControls(group, t) {
   const seenRadio = new Set();
   for (const el of group.querySelectorAll('input, select, textarea, button[aria-pressed]')) {
     if (el.closest('table') || el.closest('details:not([open])')) continue;
-    let name = '', value = '';
+    let name = '',
+      value = '';
     if (el.matches('button')) {
       name = clean(el.getAttribute('aria-label') || el.textContent);
       value = t(el.getAttribute('aria-pressed') === 'true' ? 'on' : 'off');
@@ -35,7 +40,9 @@ export function describeControls(group, t) {
       if (seenRadio.has(el.name)) continue;
       seenRadio.add(el.name);
       const group = el.closest('[role="radiogroup"]') || el.closest('fieldset');
-      const checked = [...(group || el.parentNode).querySelectorAll(`input[type="radio"]`)].find((r) => r.name === el.name && r.checked);
+      const checked = [...(group || el.parentNode).querySelectorAll(`input[type="radio"]`)].find(
+        (r) => r.name === el.name && r.checked,
+      );
       if (!checked) continue;
       name = group ? clean(group.getAttribute('aria-label') || group.querySelector('legend')?.textContent) : '';
       value = checked.labels && checked.labels.length ? clean(checked.labels[0].textContent) : checked.value;
@@ -60,7 +67,10 @@ export function applyHide(root, hide, t) {
     el.classList.toggle('group-hidden', hidden);
     let line = el.nextElementSibling?.classList.contains(SUMMARY) ? el.nextElementSibling : null;
     const parts = hidden && el.dataset.group === 'inputs' ? describeControls(el, t) : [];
-    if (!parts.length) { line?.remove(); continue; }
+    if (!parts.length) {
+      line?.remove();
+      continue;
+    }
     if (!line) {
       line = el.ownerDocument.createElement('p');
       line.className = `hint ${SUMMARY}`;

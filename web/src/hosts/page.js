@@ -12,16 +12,18 @@ import { registerOffline } from './offline.js';
 import { detectLang, t as shellT, reason, clip, LANG_NAMES, HTML_LANG } from '../text/i18n.js';
 
 const schema = buildSchema(chapters);
-const base = { lang: detectLang(navigator.languages && navigator.languages.length ? navigator.languages : [navigator.language]) };
+const base = {
+  lang: detectLang(navigator.languages && navigator.languages.length ? navigator.languages : [navigator.language]),
+};
 
 const $ = (sel) => document.querySelector(sel);
 const main = $('#main');
 const notice = $('#notice');
 
-let state = null;     // the one state object (replaced, never mutated)
+let state = null; // the one state object (replaced, never mutated)
 let engine = null;
-let running = null;   // the chapter on screen, as mounted by the shell
-let started = false;  // the first chapter is on screen (until then start() reads the hash)
+let running = null; // the chapter on screen, as mounted by the shell
+let started = false; // the first chapter is on screen (until then start() reads the hash)
 
 // A chapter's meta (id, title, state) always; the whole chapter once it has loaded.
 const chapterOf = (id) => loadedChapter(id) || chapters.find((c) => c.id === id) || chapters[0];
@@ -49,8 +51,8 @@ const HASH_MS = 200;
 // meanwhile. The navigation then writes its own state's hash.
 let hashTimer = 0;
 let hashWrittenAt = -Infinity;
-let stateHash = '';    // the hash of the state (the address shows it once the rewrite has landed)
-let shownHash = null;  // what the address showed after our last write: anything else is a navigation
+let stateHash = ''; // the hash of the state (the address shows it once the rewrite has landed)
+let shownHash = null; // what the address showed after our last write: anything else is a navigation
 const navigationOnItsWay = () => shownHash !== null && location.hash !== shownHash;
 function flushHash() {
   clearTimeout(hashTimer);
@@ -81,7 +83,9 @@ function pushHash() {
   hashWrittenAt = performance.now();
   shownHash = location.hash;
 }
-window.addEventListener('pagehide', () => { if (hashTimer) flushHash(); });
+window.addEventListener('pagehide', () => {
+  if (hashTimer) flushHash();
+});
 
 // ---- the notice region ---------------------------------------------------------------------
 
@@ -102,12 +106,17 @@ function notify(message, lines = []) {
   }
   notice.hidden = false;
 }
-notice.querySelector('.notice-close').addEventListener('click', () => { notice.hidden = true; });
+notice.querySelector('.notice-close').addEventListener('click', () => {
+  notice.hidden = true;
+});
 
 function notifyProblems(problems) {
   if (!problems.length) return;
   // Keys and values as they came in the link, cut short: a link may hold a megabyte of anything.
-  notify(shellT(state.lang, 'badHash'), problems.slice(0, 20).map((p) => `${clip(p.key, 24)}=${clip(p.value)}: ${reason(state.lang, p.reason)}`));
+  notify(
+    shellT(state.lang, 'badHash'),
+    problems.slice(0, 20).map((p) => `${clip(p.key, 24)}=${clip(p.value)}: ${reason(state.lang, p.reason)}`),
+  );
 }
 
 // ---- the shell ----------------------------------------------------------------------------
@@ -129,15 +138,23 @@ function renderShell() {
   if (nav.childElementCount !== chapters.length) {
     // The start page (home) leads the list unnumbered; the chapters are numbered from 1.
     const course = chapters.filter((c) => !c.home);
-    nav.replaceChildren(...chapters.map((c) => {
-      const b = document.createElement('button');
-      b.type = 'button';
-      b.dataset.lesson = c.id;
-      b.addEventListener('click', () => set({ lesson: c.id, stage: '' }));
-      if (!c.home) b.append(Object.assign(document.createElement('span'), { className: 'nav-num', textContent: `${course.indexOf(c) + 1}` }));
-      b.append(Object.assign(document.createElement('span'), { className: 'nav-title' }));
-      return b;
-    }));
+    nav.replaceChildren(
+      ...chapters.map((c) => {
+        const b = document.createElement('button');
+        b.type = 'button';
+        b.dataset.lesson = c.id;
+        b.addEventListener('click', () => set({ lesson: c.id, stage: '' }));
+        if (!c.home)
+          b.append(
+            Object.assign(document.createElement('span'), {
+              className: 'nav-num',
+              textContent: `${course.indexOf(c) + 1}`,
+            }),
+          );
+        b.append(Object.assign(document.createElement('span'), { className: 'nav-title' }));
+        return b;
+      }),
+    );
   }
   for (const b of nav.children) {
     const c = chapterOf(b.dataset.lesson);
@@ -181,7 +198,16 @@ function enterChapter() {
   try {
     const token = {};
     mounted = token;
-    const env = { state: () => state, set: (patch) => (mounted === token && !navigating ? set(patch) : []), engine, lang, notify, engineStopped: restartEngine, chapters, schema };
+    const env = {
+      state: () => state,
+      set: (patch) => (mounted === token && !navigating ? set(patch) : []),
+      engine,
+      lang,
+      notify,
+      engineStopped: restartEngine,
+      chapters,
+      schema,
+    };
     running = mountChapter(ch, root, env);
     runUpdate();
   } catch (e) {
@@ -196,15 +222,18 @@ let restarting = false;
 function restartEngine() {
   if (restarting) return;
   restarting = true;
-  loadEngine().then((fresh) => {
-    restarting = false;
-    engine = fresh;
-    enterChapter();
-    notify(shellT(state.lang, 'engineRestarted'));
-  }, (e) => {
-    restarting = false;
-    notify(shellT(state.lang, 'engineFailed', { msg: e.message }));
-  });
+  loadEngine().then(
+    (fresh) => {
+      restarting = false;
+      engine = fresh;
+      enterChapter();
+      notify(shellT(state.lang, 'engineRestarted'));
+    },
+    (e) => {
+      restarting = false;
+      notify(shellT(state.lang, 'engineFailed', { msg: e.message }));
+    },
+  );
 }
 
 function runUpdate() {
@@ -224,7 +253,12 @@ function set(patch) {
   // Another chapter that has not loaded yet: the state changes once it has.
   if (patch.lesson !== undefined && !loadedChapter(patch.lesson)) {
     const nav = navigation;
-    loadChapter(patch.lesson).then(() => { if (nav === navigation) set(patch); }, (e) => notify(shellT(state.lang, 'chapterError', { msg: e.message })));
+    loadChapter(patch.lesson).then(
+      () => {
+        if (nav === navigation) set(patch);
+      },
+      (e) => notify(shellT(state.lang, 'chapterError', { msg: e.message })),
+    );
     return [];
   }
   const prev = state;
@@ -293,21 +327,24 @@ window.addEventListener('hashchange', () => {
     return;
   }
   navigating = true;
-  readHash().then(({ state: s, problems }) => {
-    if (nav !== navigation) return; // a newer navigation came while the chapter loaded
-    navigating = false;
-    state = s;
-    shownHash = location.hash; // the learner's hash: rewritten as the state's
-    writeHash();
-    notice.hidden = true;
-    notifyProblems(problems);
-    enterChapter();
-  }, (e) => {
-    if (nav !== navigation) return;
-    navigating = false;
-    shownHash = location.hash;
-    notify(shellT(state.lang, 'chapterError', { msg: e.message }));
-  });
+  readHash().then(
+    ({ state: s, problems }) => {
+      if (nav !== navigation) return; // a newer navigation came while the chapter loaded
+      navigating = false;
+      state = s;
+      shownHash = location.hash; // the learner's hash: rewritten as the state's
+      writeHash();
+      notice.hidden = true;
+      notifyProblems(problems);
+      enterChapter();
+    },
+    (e) => {
+      if (nav !== navigation) return;
+      navigating = false;
+      shownHash = location.hash;
+      notify(shellT(state.lang, 'chapterError', { msg: e.message }));
+    },
+  );
 });
 
 async function start() {
@@ -345,7 +382,17 @@ async function start() {
   enterChapter();
   document.documentElement.dataset.ready = 'true'; // the chapter is drawn (its formulas on demand)
   // For the console, course pages and tests: the engine, the state, and drawing every formula now.
-  window.attentionLab = { get engine() { return engine; }, schema, get state() { return state; }, set, formulas: drawFormulas };
+  window.attentionLab = {
+    get engine() {
+      return engine;
+    },
+    schema,
+    get state() {
+      return state;
+    },
+    set,
+    formulas: drawFormulas,
+  };
   registerOffline();
 }
 

@@ -17,8 +17,8 @@ import { PRESET_IDS, MAX_TOKENS, MAX_TOKEN_CHARS, MAX_DK } from '../lesson/examp
 import { CHOICES } from '../engine/choices.js';
 
 export const CORE_SCHEMA = {
-  lesson: { type: 'enum', default: 'start', values: ['start'] },      // values: the chapters
-  stage: { type: 'string', default: '', maxLength: 40 },               // step id of the chapter
+  lesson: { type: 'enum', default: 'start', values: ['start'] }, // values: the chapters
+  stage: { type: 'string', default: '', maxLength: 40 }, // step id of the chapter
   lang: { type: 'enum', default: 'en', values: ['en', 'zh'] },
   preset: { type: 'enum', default: 'cat-fish', values: PRESET_IDS },
   queryTokens: { type: 'list', item: 'string', default: [], maxItems: MAX_TOKENS, itemMaxLength: MAX_TOKEN_CHARS },
@@ -34,7 +34,7 @@ export const CORE_SCHEMA = {
   causal: { type: 'bool', default: false },
   customMask: { type: 'matrix', default: [], maxRows: MAX_TOKENS, maxCols: MAX_TOKENS },
   reverseCausal: { type: 'bool', default: false },
-  fill: { type: 'enum', default: 'neg-inf', values: CHOICES.maskFill },  // the engine's maskFill
+  fill: { type: 'enum', default: 'neg-inf', values: CHOICES.maskFill }, // the engine's maskFill
   temperature: { type: 'float', default: 1, min: 0.01, max: 100 },
   stable: { type: 'bool', default: true },
   hide: { type: 'list', item: 'string', default: [], maxItems: 16, itemMaxLength: 40 },
@@ -45,7 +45,7 @@ export const CORE_SCHEMA = {
 export function buildSchema(chapters) {
   const schema = { ...CORE_SCHEMA };
   const ids = chapters.map((c) => c.id);
-  schema.lesson = { ...CORE_SCHEMA.lesson, values: ids, default: ids[0] };  // the first: the start page
+  schema.lesson = { ...CORE_SCHEMA.lesson, values: ids, default: ids[0] }; // the first: the start page
   for (const c of chapters) {
     for (const [name, spec] of Object.entries(c.state || {})) {
       if (name in schema) throw new Error(`state field "${name}" of chapter "${c.id}" is already defined`);
@@ -86,10 +86,14 @@ const HAS_CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 // get room for overlong items, which are cut to fit rather than refused.
 function maxTextLength(spec) {
   switch (spec.type) {
-    case 'string': return 12 * (spec.maxLength ?? 200);
-    case 'list': return spec.item === 'string' ? 200000 : spec.maxItems * 64;
-    case 'matrix': return spec.maxRows * spec.maxCols * 32;
-    default: return 64;
+    case 'string':
+      return 12 * (spec.maxLength ?? 200);
+    case 'list':
+      return spec.item === 'string' ? 200000 : spec.maxItems * 64;
+    case 'matrix':
+      return spec.maxRows * spec.maxCols * 32;
+    default:
+      return 64;
   }
 }
 
@@ -134,7 +138,11 @@ export function parseValue(spec, text) {
       const out = [];
       for (const raw of items) {
         let item;
-        try { item = decodeURIComponent(raw); } catch { return err('badEscape'); }
+        try {
+          item = decodeURIComponent(raw);
+        } catch {
+          return err('badEscape');
+        }
         if (spec.item === 'bool') {
           if (item !== '0' && item !== '1') return err('itemsBool');
           out.push(item === '1');
@@ -222,7 +230,9 @@ export function parseHash(hash, schema, base = {}) {
     let textValue = raw;
     // Lists and matrices decode item by item (an item may contain an escaped comma).
     if (spec.type !== 'list' && spec.type !== 'matrix') {
-      try { textValue = decodeURIComponent(raw); } catch {
+      try {
+        textValue = decodeURIComponent(raw);
+      } catch {
         problems.push({ key, value: raw, reason: { code: 'badEscape', params: {} } });
         continue;
       }
@@ -244,7 +254,8 @@ export function serializeHash(state, schema, base = {}) {
   const d = defaults(schema, base);
   const parts = [];
   for (const [name, spec] of Object.entries(schema)) {
-    if (name === 'lesson' || name === 'lang' || !equal(state[name], d[name])) parts.push(`${name}=${formatValue(spec, state[name])}`);
+    if (name === 'lesson' || name === 'lang' || !equal(state[name], d[name]))
+      parts.push(`${name}=${formatValue(spec, state[name])}`);
   }
   return parts.join('&');
 }
@@ -255,7 +266,10 @@ export function validatePatch(patch, schema) {
   const errors = [];
   for (const [name, value] of Object.entries(patch)) {
     const spec = Object.hasOwn(schema, name) ? schema[name] : null;
-    if (!spec) { errors.push({ key: name, code: 'unknownField', params: {} }); continue; }
+    if (!spec) {
+      errors.push({ key: name, code: 'unknownField', params: {} });
+      continue;
+    }
     const r = parseValue(spec, typeof value === 'string' && spec.type === 'string' ? value : formatValue(spec, value));
     const bad = r.error || r.warning;
     if (bad) errors.push({ key: name, ...bad });

@@ -19,11 +19,25 @@ export const PRESETS = {
     keyTokens: ['The', 'cat', 'eats', 'fish'],
     dk: 4,
     // Q: (3, 4)  what each Chinese word being generated is looking for
-    Q: [[4, 0.4, 0, -1], [0, 4, 1, -1], [1, 0, 4, -1]],
+    Q: [
+      [4, 0.4, 0, -1],
+      [0, 4, 1, -1],
+      [1, 0, 4, -1],
+    ],
     // K: (4, 4)  what each English word offers
-    K: [[0.1, 0, 0.1, 1], [1, 0.1, 0.2, 0], [0.1, 1, 0.3, 0], [0.5, 0, 1, 0]],
+    K: [
+      [0.1, 0, 0.1, 1],
+      [1, 0.1, 0.2, 0],
+      [0.1, 1, 0.3, 0],
+      [0.5, 0, 1, 0],
+    ],
     // V: (4, 4)  the content each English word hands over
-    V: [[0, 0, 0, 1], [1, 0, 0.1, 0], [0, 1, 0.2, 0], [0.6, 0, 1, 0]],
+    V: [
+      [0, 0, 0, 1],
+      [1, 0, 0.1, 0],
+      [0, 1, 0.2, 0],
+      [0.6, 0, 1, 0],
+    ],
   },
   // Self-attention over 猫 追 老鼠: the query of 追 asks "who chases?" and finds 猫.
   'cat-chase': {
@@ -36,9 +50,21 @@ export const PRESETS = {
       zh: ['我做了什么？', '谁在追？', '谁在追我？'],
     },
     dk: 4,
-    Q: [[0, 3, 0, 0], [3, 0, 0.5, 0.5], [2.5, 0.5, 0, 0]],
-    K: [[1, 0, 0, 1], [0, 1, 0, 0], [0, 0, 1, 1]],
-    V: [[1, 0, 0, 1], [0, 1, 0, 0], [0, 0, 1, 1]],
+    Q: [
+      [0, 3, 0, 0],
+      [3, 0, 0.5, 0.5],
+      [2.5, 0.5, 0, 0],
+    ],
+    K: [
+      [1, 0, 0, 1],
+      [0, 1, 0, 0],
+      [0, 0, 1, 1],
+    ],
+    V: [
+      [1, 0, 0, 1],
+      [0, 1, 0, 0],
+      [0, 0, 1, 1],
+    ],
   },
   // Q, K, V drawn from the engine's seeded RNG: N(0, 1) entries.
   random: {
@@ -71,7 +97,9 @@ export function presetPatch(id) {
     keyTokens: [],
     dk: p.dk,
     inputMode: p.random ? 'random' : 'typed',
-    Q: [], K: [], V: [],
+    Q: [],
+    K: [],
+    V: [],
     scores: [],
     keyPadding: [],
     causal: false,
@@ -160,17 +188,31 @@ export function buildInputs(engine, state) {
   if (p.scores) {
     const scores = resizeGrid(state.scores.length ? state.scores : p.scores, nq, nk);
     return {
-      queryTokens, keyTokens, scoresTyped: true, score: 'dot', dk: nk,
-      query: toMatrix(scores, nq, nk), key: toMatrix(identity(nk), nk, nk), value: toMatrix(identity(nk), nk, nk),
-      grids: { scores }, sources: null,
+      queryTokens,
+      keyTokens,
+      scoresTyped: true,
+      score: 'dot',
+      dk: nk,
+      query: toMatrix(scores, nq, nk),
+      key: toMatrix(identity(nk), nk, nk),
+      value: toMatrix(identity(nk), nk, nk),
+      grids: { scores },
+      sources: null,
     };
   }
   const { grids, sources } = tokenGrids(engine, state, queryTokens, keyTokens);
   const dk = state.dk;
   return {
-    queryTokens, keyTokens, scoresTyped: false, score: 'scaled-dot', dk,
-    query: toMatrix(grids.Q, nq, dk), key: toMatrix(grids.K, nk, dk), value: toMatrix(grids.V, nk, dk),
-    grids: state.inputMode === 'random' ? null : grids, sources,
+    queryTokens,
+    keyTokens,
+    scoresTyped: false,
+    score: 'scaled-dot',
+    dk,
+    query: toMatrix(grids.Q, nq, dk),
+    key: toMatrix(grids.K, nk, dk),
+    value: toMatrix(grids.V, nk, dk),
+    grids: state.inputMode === 'random' ? null : grids,
+    sources,
   };
 }
 

@@ -66,12 +66,14 @@ const FILLS = { 'neg-inf': '-inf', 'large-negative': '-1e9', zero: '0' };
 export function attentionSpec({ args, queryTokens, keyTokens, scoresTyped = false }) {
   const query = gridOf(args.query);
   const key = gridOf(args.key);
-  const nq = query.length, nk = key.length;
+  const nq = query.length,
+    nk = key.length;
   const spec = {
     kind: 'attention',
     queryTokens: queryTokens || query.map((_, i) => `q${i + 1}`),
     keyTokens: keyTokens || key.map((_, j) => `k${j + 1}`),
-    nq, nk,
+    nq,
+    nk,
     score: args.score ?? 'scaled-dot',
     causal: args.causal === true,
     reverseCausal: args.reverseCausal === true,
@@ -106,11 +108,19 @@ export function multiHeadSpec({ args, tokens, sourceTokens }) {
     tokens: tokens || X.map((_, i) => `x${i + 1}`),
     sourceTokens: self ? undefined : sourceTokens || Y.map((_, j) => `y${j + 1}`),
     self,
-    X, Y: self ? undefined : Y, Vin: self || args.value === args.key ? undefined : Vin,
+    X,
+    Y: self ? undefined : Y,
+    Vin: self || args.value === args.key ? undefined : Vin,
     heads: args.heads,
     d: X[0].length,
-    Wq: gridOf(args.Wq), Wk: gridOf(args.Wk), Wv: gridOf(args.Wv), Wo: gridOf(args.Wo),
-    bq: vectorOf(args.bq), bk: vectorOf(args.bk), bv: vectorOf(args.bv), bo: vectorOf(args.bo),
+    Wq: gridOf(args.Wq),
+    Wk: gridOf(args.Wk),
+    Wv: gridOf(args.Wv),
+    Wo: gridOf(args.Wo),
+    bq: vectorOf(args.bq),
+    bk: vectorOf(args.bk),
+    bv: vectorOf(args.bv),
+    bo: vectorOf(args.bo),
     causal: args.causal === true,
     mask: args.mask ? gridOf(args.mask).map((row) => row.map((x) => x !== 0)) : undefined,
     keyPadding: args.keyPadding && args.keyPadding.some(Boolean) ? args.keyPadding.map(Boolean) : undefined,
@@ -123,7 +133,11 @@ function fullyMaskedRows(spec, nq, nk) {
   for (let i = 0; i < nq; i++) {
     let any = false;
     for (let j = 0; j < nk; j++) {
-      const ok = (!spec.mask || spec.mask[i][j]) && (!spec.causal || j <= i) && (!spec.reverseCausal || j >= i) && (!spec.keyPadding || !spec.keyPadding[j]);
+      const ok =
+        (!spec.mask || spec.mask[i][j]) &&
+        (!spec.causal || j <= i) &&
+        (!spec.reverseCausal || j >= i) &&
+        (!spec.keyPadding || !spec.keyPadding[j]);
       any = any || ok;
     }
     if (!any) rows.push(i);
@@ -151,30 +165,43 @@ const SHOW_TORCH = [
 
 function header(spec) {
   if (spec.kind === 'multihead') {
-    const src = spec.self ? 'self-attention' : `cross-attention over ${spec.sourceTokens.length} source tokens (${tokenList(spec.sourceTokens)})`;
-    return [comment(`Multi-head ${src}: ${spec.tokens.length} tokens (${tokenList(spec.tokens)}),`),
-      comment(`d_model = ${spec.d}, ${spec.heads} heads of d_k = ${spec.d / spec.heads}.`)];
+    const src = spec.self
+      ? 'self-attention'
+      : `cross-attention over ${spec.sourceTokens.length} source tokens (${tokenList(spec.sourceTokens)})`;
+    return [
+      comment(`Multi-head ${src}: ${spec.tokens.length} tokens (${tokenList(spec.tokens)}),`),
+      comment(`d_model = ${spec.d}, ${spec.heads} heads of d_k = ${spec.d / spec.heads}.`),
+    ];
   }
   const what = spec.scores ? 'scores typed by hand' : `${spec.score} scores, d_k = ${spec.K[0].length}`;
-  return [comment(`Attention on the example on screen: ${spec.nq} queries (${tokenList(spec.queryTokens)}),`),
-    comment(`${spec.nk} keys (${tokenList(spec.keyTokens)}); ${what}.`)];
+  return [
+    comment(`Attention on the example on screen: ${spec.nq} queries (${tokenList(spec.queryTokens)}),`),
+    comment(`${spec.nk} keys (${tokenList(spec.keyTokens)}); ${what}.`),
+  ];
 }
 
 function numpyAttention(spec) {
   const { nq, nk } = spec;
   const L = ['import numpy as np', '', ...header(spec), ''];
-  const f32 = (name, grid, shape) => `${name} = np.array(${listText(grid, `${name} = np.array(`)}, dtype=np.float32)  # ${shape}`;
+  const f32 = (name, grid, shape) =>
+    `${name} = np.array(${listText(grid, `${name} = np.array(`)}, dtype=np.float32)  # ${shape}`;
   if (spec.scores) {
     L.push(f32('scores', spec.scores, '(n_q, n_k)'));
   } else {
     L.push(f32('Q', spec.Q, '(n_q, d_k)'), f32('K', spec.K, '(n_k, d_k)'), f32('V', spec.V, '(n_k, d_v)'), '');
     if (spec.score === 'general') {
-      L.push(f32('W', spec.W, '(d_q, d_k)'), 'scores = (Q @ W) @ K.T                      # general score q W kᵀ: (n_q, n_k)');
+      L.push(
+        f32('W', spec.W, '(d_q, d_k)'),
+        'scores = (Q @ W) @ K.T                      # general score q W kᵀ: (n_q, n_k)',
+      );
     } else if (spec.score === 'additive') {
-      L.push(f32('Wq', spec.additive.Wq, '(h, d_q)'), f32('Wk', spec.additive.Wk, '(h, d_k)'),
+      L.push(
+        f32('Wq', spec.additive.Wq, '(h, d_q)'),
+        f32('Wk', spec.additive.Wk, '(h, d_k)'),
         f32('v', [spec.additive.v], '(1, h)'),
         'hidden = np.tanh((Q @ Wq.T)[:, None, :] + (K @ Wk.T)[None, :, :])  # (n_q, n_k, h)',
-        'scores = hidden @ v[0]                       # additive score vᵀ tanh(Wq q + Wk k): (n_q, n_k)');
+        'scores = hidden @ v[0]                       # additive score vᵀ tanh(Wq q + Wk k): (n_q, n_k)',
+      );
     } else {
       L.push('scores = Q @ K.T                             # (n_q, n_k)');
       if (spec.score === 'scaled-dot') L.push('scores = scores / np.sqrt(np.float32(K.shape[1]))  # divide by √d_k');
@@ -185,17 +212,22 @@ function numpyAttention(spec) {
     L.push('', 'allowed = np.ones(scores.shape, dtype=bool)  # True = the query may attend to the key');
     if (spec.mask) L.push(`allowed &= np.array(${boolListText(spec.mask)})  # the explicit mask`);
     if (spec.causal) L.push('allowed &= np.tril(np.ones(scores.shape, dtype=bool))  # causal: key j <= query i');
-    if (spec.reverseCausal) L.push('allowed &= np.triu(np.ones(scores.shape, dtype=bool))  # reversed causal (the bug): key j >= query i');
+    if (spec.reverseCausal)
+      L.push('allowed &= np.triu(np.ones(scores.shape, dtype=bool))  # reversed causal (the bug): key j >= query i');
     if (spec.keyPadding) L.push(`allowed &= ~np.array(${flagsText(spec.keyPadding)})[None, :]  # padding keys`);
-    L.push(`scores = np.where(allowed, scores, np.float32(${FILLS[spec.fill] === '-inf' ? '-np.inf' : FILLS[spec.fill]}))  # blocked scores get the fill`);
+    L.push(
+      `scores = np.where(allowed, scores, np.float32(${FILLS[spec.fill] === '-inf' ? '-np.inf' : FILLS[spec.fill]}))  # blocked scores get the fill`,
+    );
   }
   L.push('', '# softmax along each row (axis=-1)');
   if (spec.stable) L.push('scores = scores - scores.max(axis=-1, keepdims=True)  # subtract the row max (stable)');
   else L.push('# no max subtraction (the naive softmax): exp can overflow to inf');
   L.push('e = np.exp(scores)', 'weights = e / e.sum(axis=-1, keepdims=True)  # (n_q, n_k)');
   if (spec.stable && spec.fill === 'neg-inf' && fullyMaskedRows(spec, nq, nk).length) {
-    L.push('# A row with every key blocked is NaN here (-inf - -inf); this engine gives it zero weights.',
-      'weights[~allowed.any(axis=-1)] = 0');
+    L.push(
+      '# A row with every key blocked is NaN here (-inf - -inf); this engine gives it zero weights.',
+      'weights[~allowed.any(axis=-1)] = 0',
+    );
   }
   if (!spec.scores) L.push('output = weights @ V                          # (n_q, d_v)');
   L.push('', ...SHOW_NUMPY, '', 'show("weights", weights)');
@@ -205,35 +237,59 @@ function numpyAttention(spec) {
 
 function numpyMultiHead(spec) {
   const L = ['import numpy as np', '', ...header(spec), ''];
-  const f32 = (name, grid, shape) => `${name} = np.array(${listText(grid, `${name} = np.array(`)}, dtype=np.float32)  # ${shape}`;
+  const f32 = (name, grid, shape) =>
+    `${name} = np.array(${listText(grid, `${name} = np.array(`)}, dtype=np.float32)  # ${shape}`;
   L.push(f32('X', spec.X, '(n, d_model)'));
   if (!spec.self) L.push(f32('Y', spec.Y, '(m, d_model)'));
   if (spec.Vin) L.push(f32('Z', spec.Vin, '(m, d_model)'));
-  L.push('# weights in torch.nn.Linear\'s layout (out, in): y = x Wᵀ + b');
+  L.push("# weights in torch.nn.Linear's layout (out, in): y = x Wᵀ + b");
   for (const w of ['Wq', 'Wk', 'Wv', 'Wo']) L.push(f32(w, spec[w], '(d_model, d_model)'));
   for (const b of ['bq', 'bk', 'bv', 'bo']) if (spec[b]) L.push(f32(b, [spec[b]], '(1, d_model)'));
   const src = spec.self ? 'X' : 'Y';
   const vsrc = spec.Vin ? 'Z' : src;
   const plus = (b) => (spec[b] ? ` + ${b}` : '');
-  L.push(`h = ${spec.heads}`, 'd_k = X.shape[1] // h', '',
-    `Q = X @ Wq.T${plus('bq')}`, `K = ${src} @ Wk.T${plus('bk')}`, `V = ${vsrc} @ Wv.T${plus('bv')}`);
-  const nq = spec.X.length, nk = (spec.Y || spec.X).length;
+  L.push(
+    `h = ${spec.heads}`,
+    'd_k = X.shape[1] // h',
+    '',
+    `Q = X @ Wq.T${plus('bq')}`,
+    `K = ${src} @ Wk.T${plus('bk')}`,
+    `V = ${vsrc} @ Wv.T${plus('bv')}`,
+  );
+  const nq = spec.X.length,
+    nk = (spec.Y || spec.X).length;
   if (hasMask(spec)) {
     L.push('allowed = np.ones((Q.shape[0], K.shape[0]), dtype=bool)  # True = may attend');
     if (spec.mask) L.push(`allowed &= np.array(${boolListText(spec.mask)})  # the explicit mask`);
     if (spec.causal) L.push('allowed &= np.tril(np.ones(allowed.shape, dtype=bool))  # causal');
     if (spec.keyPadding) L.push(`allowed &= ~np.array(${flagsText(spec.keyPadding)})[None, :]  # padding keys`);
   }
-  L.push('heads = []', 'for i in range(h):', '    cols = slice(i * d_k, (i + 1) * d_k)  # head i sees its own d_k columns',
-    '    scores = Q[:, cols] @ K[:, cols].T / np.sqrt(np.float32(d_k))');
+  L.push(
+    'heads = []',
+    'for i in range(h):',
+    '    cols = slice(i * d_k, (i + 1) * d_k)  # head i sees its own d_k columns',
+    '    scores = Q[:, cols] @ K[:, cols].T / np.sqrt(np.float32(d_k))',
+  );
   if (hasMask(spec)) L.push('    scores = np.where(allowed, scores, np.float32(-np.inf))');
-  L.push('    scores = scores - scores.max(axis=-1, keepdims=True)', '    e = np.exp(scores)',
-    '    w = e / e.sum(axis=-1, keepdims=True)');
-  if (hasMask(spec) && fullyMaskedRows(spec, nq, nk).length) L.push('    w[~allowed.any(axis=-1)] = 0  # this engine: a fully blocked row attends to nothing');
-  L.push('    heads.append((w, w @ V[:, cols]))', '',
+  L.push(
+    '    scores = scores - scores.max(axis=-1, keepdims=True)',
+    '    e = np.exp(scores)',
+    '    w = e / e.sum(axis=-1, keepdims=True)',
+  );
+  if (hasMask(spec) && fullyMaskedRows(spec, nq, nk).length)
+    L.push('    w[~allowed.any(axis=-1)] = 0  # this engine: a fully blocked row attends to nothing');
+  L.push(
+    '    heads.append((w, w @ V[:, cols]))',
+    '',
     'concat = np.concatenate([out for _, out in heads], axis=1)  # (n, d_model)',
-    `output = concat @ Wo.T${plus('bo')}`, '', ...SHOW_NUMPY, '',
-    'for i, (w, _) in enumerate(heads):', '    show("head %d weights" % (i + 1), w)', 'show("output", output)');
+    `output = concat @ Wo.T${plus('bo')}`,
+    '',
+    ...SHOW_NUMPY,
+    '',
+    'for i, (w, _) in enumerate(heads):',
+    '    show("head %d weights" % (i + 1), w)',
+    'show("output", output)',
+  );
   return L.join('\n') + '\n';
 }
 
@@ -244,18 +300,25 @@ const TORCH_IMPORTS = ['import math', 'import torch', 'import torch.nn.functiona
 function torchAttention(spec) {
   const { nq, nk } = spec;
   const L = [...TORCH_IMPORTS, '', ...header(spec), ''];
-  const t = (name, grid, shape) => `${name} = torch.tensor(${listText(grid, `${name} = torch.tensor(`)}, dtype=torch.float32)  # ${shape}`;
+  const t = (name, grid, shape) =>
+    `${name} = torch.tensor(${listText(grid, `${name} = torch.tensor(`)}, dtype=torch.float32)  # ${shape}`;
   if (spec.scores) {
     L.push(t('scores', spec.scores, '(n_q, n_k)'));
   } else {
     L.push(t('Q', spec.Q, '(n_q, d_k)'), t('K', spec.K, '(n_k, d_k)'), t('V', spec.V, '(n_k, d_v)'), '');
     if (spec.score === 'general') {
-      L.push(t('W', spec.W, '(d_q, d_k)'), 'scores = (Q @ W) @ K.T                      # general score q W kᵀ: (n_q, n_k)');
+      L.push(
+        t('W', spec.W, '(d_q, d_k)'),
+        'scores = (Q @ W) @ K.T                      # general score q W kᵀ: (n_q, n_k)',
+      );
     } else if (spec.score === 'additive') {
-      L.push(t('Wq', spec.additive.Wq, '(h, d_q)'), t('Wk', spec.additive.Wk, '(h, d_k)'),
+      L.push(
+        t('Wq', spec.additive.Wq, '(h, d_q)'),
+        t('Wk', spec.additive.Wk, '(h, d_k)'),
         t('v', [spec.additive.v], '(1, h)'),
         'hidden = torch.tanh(F.linear(Q, Wq)[:, None, :] + F.linear(K, Wk)[None, :, :])  # (n_q, n_k, h)',
-        'scores = hidden @ v[0]                       # additive score vᵀ tanh(Wq q + Wk k): (n_q, n_k)');
+        'scores = hidden @ v[0]                       # additive score vᵀ tanh(Wq q + Wk k): (n_q, n_k)',
+      );
     } else {
       L.push('scores = Q @ K.T                             # (n_q, n_k)');
       if (spec.score === 'scaled-dot') L.push('scores = scores / math.sqrt(K.shape[-1])     # divide by √d_k');
@@ -265,8 +328,12 @@ function torchAttention(spec) {
   if (hasMask(spec)) {
     L.push('', 'blocked = torch.zeros(scores.shape, dtype=torch.bool)  # True = the key is hidden from the query');
     if (spec.mask) L.push(`blocked |= ~torch.tensor(${boolListText(spec.mask)})  # the explicit mask`);
-    if (spec.causal) L.push('blocked |= torch.ones(scores.shape, dtype=torch.bool).triu(1)  # causal: no key after the query');
-    if (spec.reverseCausal) L.push('blocked |= torch.ones(scores.shape, dtype=torch.bool).tril(-1)  # reversed causal (the bug): no key before the query');
+    if (spec.causal)
+      L.push('blocked |= torch.ones(scores.shape, dtype=torch.bool).triu(1)  # causal: no key after the query');
+    if (spec.reverseCausal)
+      L.push(
+        'blocked |= torch.ones(scores.shape, dtype=torch.bool).tril(-1)  # reversed causal (the bug): no key before the query',
+      );
     if (spec.keyPadding) L.push(`blocked |= torch.tensor(${flagsText(spec.keyPadding)})[None, :]  # padding keys`);
     const fill = spec.fill === 'neg-inf' ? "float('-inf')" : FILLS[spec.fill] === '0' ? '0.0' : '-1e9';
     L.push(`scores = scores.masked_fill(blocked, ${fill})  # blocked scores get the fill`);
@@ -275,12 +342,17 @@ function torchAttention(spec) {
   if (spec.stable) {
     L.push('weights = F.softmax(scores, dim=-1)           # along each row; subtracts the row max inside');
   } else {
-    L.push('# the naive softmax, no max subtraction (F.softmax always subtracts it): exp can overflow',
-      'e = torch.exp(scores)', 'weights = e / e.sum(dim=-1, keepdim=True)');
+    L.push(
+      '# the naive softmax, no max subtraction (F.softmax always subtracts it): exp can overflow',
+      'e = torch.exp(scores)',
+      'weights = e / e.sum(dim=-1, keepdim=True)',
+    );
   }
   if (spec.stable && spec.fill === 'neg-inf' && fullyMaskedRows(spec, nq, nk).length) {
-    L.push('# F.softmax gives NaN for a row with every key blocked; this engine gives it zero weights.',
-      'weights = weights.masked_fill(blocked.all(dim=-1, keepdim=True), 0.0)');
+    L.push(
+      '# F.softmax gives NaN for a row with every key blocked; this engine gives it zero weights.',
+      'weights = weights.masked_fill(blocked.all(dim=-1, keepdim=True), 0.0)',
+    );
   }
   if (!spec.scores) L.push('output = weights @ V                          # (n_q, d_v)');
   L.push('', ...SHOW_TORCH, '', 'show("weights", weights)');
@@ -290,29 +362,43 @@ function torchAttention(spec) {
 
 function torchMultiHead(spec) {
   const L = ['import torch', '', ...header(spec), ''];
-  const t = (name, grid, shape) => `${name} = torch.tensor(${listText(grid, `${name} = torch.tensor(`)}, dtype=torch.float32)  # ${shape}`;
+  const t = (name, grid, shape) =>
+    `${name} = torch.tensor(${listText(grid, `${name} = torch.tensor(`)}, dtype=torch.float32)  # ${shape}`;
   L.push(t('X', spec.X, '(n, d_model)'));
   if (!spec.self) L.push(t('Y', spec.Y, '(m, d_model)'));
   if (spec.Vin) L.push(t('Z', spec.Vin, '(m, d_model)'));
   L.push('# weights in (out, in) layout, as torch.nn.Linear keeps them: y = x Wᵀ + b');
   for (const w of ['Wq', 'Wk', 'Wv', 'Wo']) L.push(t(w, spec[w], '(d_model, d_model)'));
   const bias = ['bq', 'bk', 'bv', 'bo'].some((b) => spec[b]);
-  for (const b of ['bq', 'bk', 'bv', 'bo']) if (spec[b]) L.push(`${b} = torch.tensor([${spec[b].map(float32Text).join(', ')}], dtype=torch.float32)  # (d_model,)`);
+  for (const b of ['bq', 'bk', 'bv', 'bo'])
+    if (spec[b])
+      L.push(`${b} = torch.tensor([${spec[b].map(float32Text).join(', ')}], dtype=torch.float32)  # (d_model,)`);
   const zeros = 'torch.zeros(X.shape[1])';
   const bv = (b) => (spec[b] ? b : zeros);
-  L.push('',
+  L.push(
+    '',
     `mha = torch.nn.MultiheadAttention(embed_dim=X.shape[1], num_heads=${spec.heads}, bias=${bias ? 'True' : 'False'}, batch_first=True)`,
     'mha.eval()  # no dropout',
     'with torch.no_grad():',
     '    mha.in_proj_weight.copy_(torch.cat([Wq, Wk, Wv]))  # W_q, W_k, W_v stacked: (3 d_model, d_model)',
-    '    mha.out_proj.weight.copy_(Wo)');
+    '    mha.out_proj.weight.copy_(Wo)',
+  );
   if (bias) {
-    L.push(`    mha.in_proj_bias.copy_(torch.cat([${bv('bq')}, ${bv('bk')}, ${bv('bv')}]))`, `    mha.out_proj.bias.copy_(${bv('bo')})`);
+    L.push(
+      `    mha.in_proj_bias.copy_(torch.cat([${bv('bq')}, ${bv('bk')}, ${bv('bv')}]))`,
+      `    mha.out_proj.bias.copy_(${bv('bo')})`,
+    );
   }
-  const nq = spec.X.length, nk = (spec.Y || spec.X).length;
+  const nq = spec.X.length,
+    nk = (spec.Y || spec.X).length;
   const extra = [];
   if (spec.mask || spec.causal) {
-    L.push('', 'attn_mask = torch.zeros((X.shape[0], ' + (spec.self ? 'X' : 'Y') + '.shape[0]), dtype=torch.bool)  # True = blocked');
+    L.push(
+      '',
+      'attn_mask = torch.zeros((X.shape[0], ' +
+        (spec.self ? 'X' : 'Y') +
+        '.shape[0]), dtype=torch.bool)  # True = blocked',
+    );
     if (spec.mask) L.push(`attn_mask |= ~torch.tensor(${boolListText(spec.mask)})  # the explicit mask`);
     if (spec.causal) L.push('attn_mask |= torch.ones(attn_mask.shape, dtype=torch.bool).triu(1)  # causal');
     extra.push('attn_mask=attn_mask');
@@ -323,19 +409,29 @@ function torchMultiHead(spec) {
   }
   const src = spec.self ? 'X' : 'Y';
   const vsrc = spec.Vin ? 'Z' : src;
-  L.push('',
+  L.push(
+    '',
     '# batch_first=True: inputs are (batch, tokens, d_model); here the batch holds one sequence.',
     '# average_attn_weights=False keeps one (n, m) weight matrix per head.',
     `output, weights = mha(X[None], ${src}[None], ${vsrc}[None], need_weights=True, average_attn_weights=False${extra.map((e) => ', ' + e).join('')})`,
-    'output, weights = output[0], weights[0]  # (n, d_model), (heads, n, m)');
+    'output, weights = output[0], weights[0]  # (n, d_model), (heads, n, m)',
+  );
   if ((spec.mask || spec.causal || spec.keyPadding) && fullyMaskedRows(spec, nq, nk).length) {
-    L.push('# torch gives NaN for a row with every key blocked; this engine gives it zero weights,',
+    L.push(
+      '# torch gives NaN for a row with every key blocked; this engine gives it zero weights,',
       '# so that row of concat is 0 and its output is the output bias.',
       'weights = torch.nan_to_num(weights)',
-      `output = torch.where(output.isnan(), ${bias ? 'mha.out_proj.bias.expand_as(output)' : 'torch.zeros_like(output)'}, output)`);
+      `output = torch.where(output.isnan(), ${bias ? 'mha.out_proj.bias.expand_as(output)' : 'torch.zeros_like(output)'}, output)`,
+    );
   }
-  L.push('', ...SHOW_TORCH, '',
-    'for i in range(weights.shape[0]):', '    show("head %d weights" % (i + 1), weights[i])', 'show("output", output)');
+  L.push(
+    '',
+    ...SHOW_TORCH,
+    '',
+    'for i in range(weights.shape[0]):',
+    '    show("head %d weights" % (i + 1), weights[i])',
+    'show("output", output)',
+  );
   return L.join('\n') + '\n';
 }
 

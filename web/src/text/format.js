@@ -80,7 +80,10 @@ export function valuesLabel(caption, labels, values, digits = 2) {
 
 export function parseNumber(text) {
   if (typeof text !== 'string') return NaN;
-  const s = text.trim().replace(MINUS, '-').replace(/^(-?\d+),(\d+)$/, '$1.$2');
+  const s = text
+    .trim()
+    .replace(MINUS, '-')
+    .replace(/^(-?\d+),(\d+)$/, '$1.$2');
   if (s === '' || !/^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(s)) return NaN;
   const x = Number(s);
   return Number.isFinite(x) ? x : NaN;

@@ -23,13 +23,14 @@ export const STRINGS = {
     language: 'Language',
     loading: 'Loading the attention engine…',
     engineFailed: 'The attention engine could not be loaded: {msg}',
-    engineStopping: 'The attention engine stopped after an internal error. A fresh one is being loaded; your settings are kept.',
-    engineRestarted: 'The attention engine stopped after an internal error, so it was loaded again and this chapter was redrawn. Your settings are kept.',
+    engineStopping:
+      'The attention engine stopped after an internal error. A fresh one is being loaded; your settings are kept.',
+    engineRestarted:
+      'The attention engine stopped after an internal error, so it was loaded again and this chapter was redrawn. Your settings are kept.',
     badHash: 'Some settings in the link could not be read, so their defaults are used:',
     dismiss: 'Dismiss',
     skip: 'Skip to content',
     sentenceSep: ' ',
-    listSep: ', ',
     ms: '{t} ms',
     steps: 'Steps',
     prevStep: 'Previous step',
@@ -62,7 +63,8 @@ export const STRINGS = {
     'path.prev': '← {n}. {title}',
     'path.next': 'Next: {n}. {title} →',
     'path.home': '↩ Start page',
-    footer: 'Every score, weight, output, entropy and random draw on this page is computed by a C++ engine compiled to WebAssembly ({build}). The theory they are compared with (normal curves, expected counts and ranges, √d_k, ln n) and the checks marked as such are worked out by the page in JavaScript.',
+    footer:
+      'Every score, weight, output, entropy and random draw on this page is computed by a C++ engine compiled to WebAssembly ({build}). The theory they are compared with (normal curves, expected counts and ranges, √d_k, ln n) and the checks marked as such are worked out by the page in JavaScript.',
   },
   zh: {
     title: '注意力实验室',
@@ -77,7 +79,6 @@ export const STRINGS = {
     dismiss: '关闭',
     skip: '跳到正文',
     sentenceSep: '',
-    listSep: '，',
     ms: '{t} 毫秒',
     steps: '步骤',
     prevStep: '上一步',
@@ -110,7 +111,8 @@ export const STRINGS = {
     'path.prev': '← {n}. {title}',
     'path.next': '下一章：{n}. {title} →',
     'path.home': '↩ 回到起始页',
-    footer: '页面上的分数、权重、输出、熵和随机抽样，全部由编译成 WebAssembly 的 C++ 引擎计算（{build}）。用来对照的理论值（正态曲线、期望频数和预期范围、√d_k、ln n），以及标明为核对的数值，由页面用 JavaScript 算出。',
+    footer:
+      '页面上的分数、权重、输出、熵和随机抽样，全部由编译成 WebAssembly 的 C++ 引擎计算（{build}）。用来对照的理论值（正态曲线、期望频数和预期范围、√d_k、ln n），以及标明为核对的数值，由页面用 JavaScript 算出。',
   },
 };
 
@@ -137,7 +139,10 @@ export function list(lang, items) {
 
 // The words a heatmap shows or announces (views/heatmap.js strings), in `lang`.
 export const heatmapStrings = (lang) => ({
-  showTable: t(lang, 'showTable'), showHeatmap: t(lang, 'showHeatmap'), keys: t(lang, 'heatmapKeys'), heatmap: t(lang, 'heatmap'),
+  showTable: t(lang, 'showTable'),
+  showHeatmap: t(lang, 'showHeatmap'),
+  keys: t(lang, 'heatmapKeys'),
+  heatmap: t(lang, 'heatmap'),
 });
 
 // True when a chapter's { en: {...}, zh: {...} } table has `key` (in `lang` or English).

@@ -22,7 +22,10 @@ export function createBars(parent, { label = '', color = '#3b528b' } = {}) {
   const svg = document.createElementNS(SVG_NS, 'svg');
   svg.setAttribute('role', 'img');
   let title = label;
-  const save = createSaveButtons(() => svgScene(svg, { title }), () => title);
+  const save = createSaveButtons(
+    () => svgScene(svg, { title }),
+    () => title,
+  );
   figure.append(svg, save.el);
   parent.append(figure);
 
@@ -42,30 +45,54 @@ export function createBars(parent, { label = '', color = '#3b528b' } = {}) {
     const finite = Array.from(values).filter(Number.isFinite);
     const hi = domain ? domain[1] : Math.max(1e-9, max(finite) ?? 1);
     const lo = domain ? domain[0] : 0;
-    const x = scaleLinear().domain([lo, hi]).range([margin.left, width - margin.right]).clamp(true);
-    const y = scaleBand().domain(labels.map((_, i) => i)).range([margin.top, height - margin.bottom]).padding(0.2);
+    const x = scaleLinear()
+      .domain([lo, hi])
+      .range([margin.left, width - margin.right])
+      .clamp(true);
+    const y = scaleBand()
+      .domain(labels.map((_, i) => i))
+      .range([margin.top, height - margin.bottom])
+      .padding(0.2);
     const x0 = x(Math.max(lo, 0));
     const root = select(svg);
-    const row = root.selectAll('g.bar').data(Array.from(values)).join((enter) => {
-      const g = enter.append('g').attr('class', 'bar');
-      g.append('rect').attr('fill', color);
-      g.append('text').attr('class', 'bar-label').attr('dy', '0.35em').attr('text-anchor', 'end');
-      g.append('text').attr('class', 'bar-value').attr('dy', '0.35em');
-      return g;
-    });
+    const row = root
+      .selectAll('g.bar')
+      .data(Array.from(values))
+      .join((enter) => {
+        const g = enter.append('g').attr('class', 'bar');
+        g.append('rect').attr('fill', color);
+        g.append('text').attr('class', 'bar-label').attr('dy', '0.35em').attr('text-anchor', 'end');
+        g.append('text').attr('class', 'bar-value').attr('dy', '0.35em');
+        return g;
+      });
     row.classed('hl', (_, i) => i === highlight);
-    row.select('rect')
-      .attr('x', x0).attr('y', (_, i) => y(i)).attr('height', y.bandwidth())
+    row
+      .select('rect')
+      .attr('x', x0)
+      .attr('y', (_, i) => y(i))
+      .attr('height', y.bandwidth())
       .attr('width', (v) => (Number.isFinite(v) ? Math.abs(x(v) - x0) : 0));
-    row.select('.bar-label').attr('x', margin.left - 6).attr('y', (_, i) => y(i) + y.bandwidth() / 2)
-      .each(function (_, i) { setText(this, labels[i]); });
-    row.select('.bar-value').attr('x', (v) => (Number.isFinite(v) ? x(v) : x(lo)) + 4).attr('y', (_, i) => y(i) + y.bandwidth() / 2)
-      .each(function (v) { setText(this, fmt(v, digits)); });
+    row
+      .select('.bar-label')
+      .attr('x', margin.left - 6)
+      .attr('y', (_, i) => y(i) + y.bandwidth() / 2)
+      .each(function (_, i) {
+        setText(this, labels[i]);
+      });
+    row
+      .select('.bar-value')
+      .attr('x', (v) => (Number.isFinite(v) ? x(v) : x(lo)) + 4)
+      .attr('y', (_, i) => y(i) + y.bandwidth() / 2)
+      .each(function (v) {
+        setText(this, fmt(v, digits));
+      });
     const key = `${lo}:${hi}:${height}`;
     if (key !== axisKey) {
       axisKey = key;
       root.selectAll('g.axis').remove();
-      root.append('g').attr('class', 'axis')
+      root
+        .append('g')
+        .attr('class', 'axis')
         .attr('transform', `translate(0,${height - margin.bottom})`)
         .call(axisBottom(x).ticks(4));
     }

@@ -35,7 +35,10 @@ export function createChartFrame(parent, { className, strings = {}, legend = fal
   toggle.textContent = s.showTable;
   const tableBox = el('div', 'chart-table');
   tableBox.hidden = true;
-  const save = createSaveButtons(() => svgScene(svg, { title: cap.textContent }), () => cap.textContent || svg.getAttribute('aria-label'));
+  const save = createSaveButtons(
+    () => svgScene(svg, { title: cap.textContent }),
+    () => cap.textContent || svg.getAttribute('aria-label'),
+  );
   const foot = el('div', 'chart-foot');
   foot.append(save.el, toggle);
   figure.append(...[svg, legendEl, cap, foot, tableBox].filter(Boolean));
@@ -55,7 +58,9 @@ export function createChartFrame(parent, { className, strings = {}, legend = fal
   });
 
   return {
-    figure, svg, legend: legendEl,
+    figure,
+    svg,
+    legend: legendEl,
     // As wide as the space (at most maxWidth units, so the text stays at its real size), height
     // a fixed share of the width; sets the viewBox and clears the SVG. Returns { width, height }.
     size(maxWidth, ratio) {
@@ -81,6 +86,10 @@ export function createChartFrame(parent, { className, strings = {}, legend = fal
 
 // The x axis along the bottom and the y axis along the left of the plot area (margins m).
 export function drawAxes(root, xAxis, yAxis, m, height) {
-  root.append('g').attr('class', 'axis').attr('transform', `translate(0,${height - m.bottom})`).call(xAxis);
+  root
+    .append('g')
+    .attr('class', 'axis')
+    .attr('transform', `translate(0,${height - m.bottom})`)
+    .call(xAxis);
   root.append('g').attr('class', 'axis').attr('transform', `translate(${m.left},0)`).call(yAxis);
 }

@@ -32,8 +32,14 @@ export function field(labelText, input, hint) {
   input.id = id;
   const error = h('div', { class: 'field-error', id: `${id}-err`, role: 'alert' });
   input.setAttribute('aria-describedby', `${id}-err`);
-  const wrap = h('div', { class: 'field' }, h('label', { for: id, text: labelText }), input,
-    hint ? h('span', { class: 'hint', text: hint }) : null, error);
+  const wrap = h(
+    'div',
+    { class: 'field' },
+    h('label', { for: id, text: labelText }),
+    input,
+    hint ? h('span', { class: 'hint', text: hint }) : null,
+    error,
+  );
   return { wrap, input, error };
 }
 

@@ -14,38 +14,55 @@ const waiting = new Set(); // elements with a formula to draw once KaTeX is ther
 
 function draw(el) {
   el.classList.remove('formula-pending');
-  katex.render(el.dataset.tex, el, { displayMode: el.dataset.display === 'true', throwOnError: false, strict: 'ignore', output: 'htmlAndMathml' });
+  katex.render(el.dataset.tex, el, {
+    displayMode: el.dataset.display === 'true',
+    throwOnError: false,
+    strict: 'ignore',
+    output: 'htmlAndMathml',
+  });
 }
 
 // Loads KaTeX (once) and draws every formula waiting for it; resolves when they are drawn. A
 // failed download (the network dropped) is tried again at the next trigger.
 export function drawFormulas() {
-  loading ??= import('katex').then((m) => {
-    katex = m.default;
-    observer?.disconnect();
-    listen(false);
-    for (const el of waiting) if (el.isConnected) draw(el);
-    waiting.clear();
-  }, (e) => {
-    loading = null;
-    throw e;
-  });
+  loading ??= import('katex').then(
+    (m) => {
+      katex = m.default;
+      observer?.disconnect();
+      listen(false);
+      for (const el of waiting) if (el.isConnected) draw(el);
+      waiting.clear();
+    },
+    (e) => {
+      loading = null;
+      throw e;
+    },
+  );
   return loading;
 }
-const trigger = () => { drawFormulas().catch(() => {}); }; // the formulas keep waiting
+const trigger = () => {
+  drawFormulas().catch(() => {});
+}; // the formulas keep waiting
 
 // The learner's first pointer or key press, and printing, load KaTeX too.
 const TRIGGERS = ['pointerdown', 'keydown', 'beforeprint'];
 function listen(on) {
   if (typeof addEventListener !== 'function') return;
-  for (const type of TRIGGERS) (on ? addEventListener : removeEventListener)(type, trigger, { capture: true, passive: true });
+  for (const type of TRIGGERS)
+    (on ? addEventListener : removeEventListener)(type, trigger, { capture: true, passive: true });
 }
 
 // Where nothing can tell that a formula is near the screen (no IntersectionObserver), KaTeX
 // loads at once.
-const observer = typeof IntersectionObserver === 'function'
-  ? new IntersectionObserver((entries) => { if (entries.some((e) => e.isIntersecting)) trigger(); }, { rootMargin: NEAR })
-  : null;
+const observer =
+  typeof IntersectionObserver === 'function'
+    ? new IntersectionObserver(
+        (entries) => {
+          if (entries.some((e) => e.isIntersecting)) trigger();
+        },
+        { rootMargin: NEAR },
+      )
+    : null;
 listen(true);
 if (!observer) trigger();
 

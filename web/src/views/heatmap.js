@@ -18,7 +18,7 @@
 // It never reads layout: the available width is measured once and then followed with a
 // ResizeObserver.
 
-import { scaleSequential, scaleDiverging, scaleLinear } from 'd3-scale';
+import { scaleLinear } from 'd3-scale';
 import { interpolateViridis, interpolateRdBu } from 'd3-scale-chromatic';
 import { axisBottom } from 'd3-axis';
 import { select } from 'd3-selection';
@@ -46,7 +46,10 @@ function parseColor(c) {
 // Black or white text, whichever contrasts more with the background (WCAG 2 relative
 // luminance of the sRGB colour).
 function textColor([r, g, b]) {
-  const lin = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
+  const lin = (v) => {
+    v /= 255;
+    return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
+  };
   const L = 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b);
   return (L + 0.05) / 0.05 > 1.05 / (L + 0.05) ? '#000' : '#fff';
 }
@@ -63,13 +66,17 @@ const PALETTES = {
 
 // The colour domain of a matrix: min..max for sequential, symmetric around 0 for diverging.
 function autoDomain(data, kind) {
-  let lo = Infinity, hi = -Infinity;
+  let lo = Infinity,
+    hi = -Infinity;
   for (const x of data) {
     if (!Number.isFinite(x) || Math.abs(x) >= HUGE) continue;
     if (x < lo) lo = x;
     if (x > hi) hi = x;
   }
-  if (lo === Infinity) { lo = 0; hi = 1; }
+  if (lo === Infinity) {
+    lo = 0;
+    hi = 1;
+  }
   if (kind === 'diverging') {
     // Symmetric, rounded out to a nice number so small changes keep the same colours and legend.
     const m = Math.max(Math.abs(lo), Math.abs(hi)) || 1; // all zeros: a unit scale
@@ -81,7 +88,14 @@ function autoDomain(data, kind) {
 
 // Length of the longest label in Latin-character widths (a CJK character counts double).
 function labelLength(labels) {
-  return labels.reduce((m, l) => Math.max(m, [...l].reduce((w, ch) => w + (ch.charCodeAt(0) > 255 ? 1.9 : 1), 0)), 1);
+  return labels.reduce(
+    (m, l) =>
+      Math.max(
+        m,
+        [...l].reduce((w, ch) => w + (ch.charCodeAt(0) > 255 ? 1.9 : 1), 0),
+      ),
+    1,
+  );
 }
 
 // Width the row labels take (an estimate from the longest label: CJK characters count double).
@@ -91,9 +105,17 @@ function rowLabelWidth(labels) {
 
 let nextId = 0;
 
-export function createHeatmap(parent, { label = '', kind = 'sequential', onSelect = null, digits = 2,
-  strings = {}, maxCell = 72, widthFrom = null } = {}) {
-  const str = { showTable: 'Show as table', showHeatmap: 'Show as heatmap', keys: 'Arrow keys move, Enter selects.', heatmap: 'heatmap', ...strings };
+export function createHeatmap(
+  parent,
+  { label = '', kind = 'sequential', onSelect = null, digits = 2, strings = {}, maxCell = 72, widthFrom = null } = {},
+) {
+  const str = {
+    showTable: 'Show as table',
+    showHeatmap: 'Show as heatmap',
+    keys: 'Arrow keys move, Enter selects.',
+    heatmap: 'heatmap',
+    ...strings,
+  };
   const id = `hm${nextId++}`;
   const figure = document.createElement('figure');
   figure.className = 'heatmap';
@@ -116,23 +138,35 @@ export function createHeatmap(parent, { label = '', kind = 'sequential', onSelec
     <div class="hm-table" id="${id}-table" hidden></div>`;
   parent.append(figure);
   const q = (s) => figure.querySelector(s);
-  const grid = q('.hm-grid'), colsEl = q('.hm-cols'), rowsEl = q('.hm-rows'), plot = q('.hm-plot');
-  const canvas = q('.hm-canvas'), textCanvas = q('.hm-text'), marksEl = q('.hm-marks'), cursorMark = q('.hm-mark.cursor');
-  const cursorText = q(`#${id}-cursor`), legend = q('.hm-legend'), toggle = q('.hm-toggle'), tableEl = q('.hm-table');
+  const grid = q('.hm-grid'),
+    colsEl = q('.hm-cols'),
+    rowsEl = q('.hm-rows'),
+    plot = q('.hm-plot');
+  const canvas = q('.hm-canvas'),
+    textCanvas = q('.hm-text'),
+    marksEl = q('.hm-marks'),
+    cursorMark = q('.hm-mark.cursor');
+  const cursorText = q(`#${id}-cursor`),
+    legend = q('.hm-legend'),
+    toggle = q('.hm-toggle'),
+    tableEl = q('.hm-table');
   const ctx2d = canvas.getContext('2d');
   const tctx = textCanvas.getContext('2d');
-  const save = createSaveButtons(() => scene(), () => (data ? data.caption ?? label : label));
+  const save = createSaveButtons(
+    () => scene(),
+    () => (data ? (data.caption ?? label) : label),
+  );
   toggle.before(save.el);
 
-  let data = null;          // the last update's arguments
-  let shape = [0, 0];       // rows, cols
-  let cursor = [0, 0];      // keyboard cursor
+  let data = null; // the last update's arguments
+  let shape = [0, 0]; // rows, cols
+  let cursor = [0, 0]; // keyboard cursor
   let tableShown = false;
   let hl = { rows: [], cols: [], cells: [] };
-  let avail = 0;            // px available for the plot and its row labels
+  let avail = 0; // px available for the plot and its row labels
   let legendKey = '';
   let marksKey = '';
-  let font = '';            // the text canvas's current font
+  let font = ''; // the text canvas's current font
 
   // ---- table toggle ----
   toggle.textContent = str.showTable;
@@ -146,7 +180,11 @@ export function createHeatmap(parent, { label = '', kind = 'sequential', onSelec
   });
   function drawTable() {
     renderTable(tableEl, {
-      caption: data.caption ?? label, rowLabels: data.rowLabels, colLabels: data.colLabels, matrix: data.matrix, digits,
+      caption: data.caption ?? label,
+      rowLabels: data.rowLabels,
+      colLabels: data.colLabels,
+      matrix: data.matrix,
+      digits,
     });
   }
 
@@ -176,8 +214,14 @@ export function createHeatmap(parent, { label = '', kind = 'sequential', onSelec
   });
   plot.addEventListener('keydown', (e) => {
     const [i, j] = cursor;
-    const moves = { ArrowUp: [i - 1, j], ArrowDown: [i + 1, j], ArrowLeft: [i, j - 1], ArrowRight: [i, j + 1],
-      Home: [i, 0], End: [i, shape[1] - 1] };
+    const moves = {
+      ArrowUp: [i - 1, j],
+      ArrowDown: [i + 1, j],
+      ArrowLeft: [i, j - 1],
+      ArrowRight: [i, j + 1],
+      Home: [i, 0],
+      End: [i, shape[1] - 1],
+    };
     if (moves[e.key]) {
       e.preventDefault();
       e.stopPropagation();
@@ -225,15 +269,20 @@ export function createHeatmap(parent, { label = '', kind = 'sequential', onSelec
   function setLabels(el, labels, name, show) {
     el.classList.toggle('hm-hidden-labels', !show);
     if (el.childElementCount !== labels.length) {
-      el.replaceChildren(...labels.map((_, k) => {
-        const s = document.createElement('span');
-        s.dataset[name] = k;
-        return s;
-      }));
+      el.replaceChildren(
+        ...labels.map((_, k) => {
+          const s = document.createElement('span');
+          s.dataset[name] = k;
+          return s;
+        }),
+      );
     }
     for (let k = 0; k < labels.length; k++) {
       const s = el.children[k];
-      if (s.textContent !== labels[k]) { s.textContent = labels[k]; s.title = labels[k]; }
+      if (s.textContent !== labels[k]) {
+        s.textContent = labels[k];
+        s.title = labels[k];
+      }
     }
   }
 
@@ -243,16 +292,29 @@ export function createHeatmap(parent, { label = '', kind = 'sequential', onSelec
     const key = `${domain[0]}:${domain[1]}`;
     if (key === legendKey) return;
     legendKey = key;
-    const w = 200, h = 34;
+    const w = 200,
+      h = 34;
     if (!legendAxis) {
       const svg = select(legend).attr('viewBox', `0 0 ${w} ${h}`);
       const gid = `${id}-grad`;
       const grad = svg.append('defs').append('linearGradient').attr('id', gid);
-      for (let k = 0; k <= 10; k++) grad.append('stop').attr('offset', `${k * 10}%`).attr('stop-color', pal.interp(k / 10));
-      svg.append('rect').attr('x', 8).attr('y', 2).attr('width', w - 16).attr('height', 10).attr('fill', `url(#${gid})`);
+      for (let k = 0; k <= 10; k++)
+        grad
+          .append('stop')
+          .attr('offset', `${k * 10}%`)
+          .attr('stop-color', pal.interp(k / 10));
+      svg
+        .append('rect')
+        .attr('x', 8)
+        .attr('y', 2)
+        .attr('width', w - 16)
+        .attr('height', 10)
+        .attr('fill', `url(#${gid})`);
       legendAxis = svg.append('g').attr('class', 'axis').attr('transform', 'translate(0,12)');
     }
-    const x = scaleLinear().domain(domain).range([8, w - 8]);
+    const x = scaleLinear()
+      .domain(domain)
+      .range([8, w - 8]);
     legendAxis.call(axisBottom(x).ticks(4).tickSizeOuter(0));
   }
 
@@ -272,9 +334,16 @@ export function createHeatmap(parent, { label = '', kind = 'sequential', onSelec
     const room = Math.max(60, avail - rowLabelWidth(rowLabels));
     const cellW = Math.min(maxCell, room / cols);
     const cellH = Math.max(10, Math.min(34, cellW * 0.75));
-    const W = `${cellW * cols}px`, H = `${cellH * rows}px`;
-    if (plot.style.width !== W) { plot.style.width = W; colsEl.style.width = W; }
-    if (plot.style.height !== H) { plot.style.height = H; rowsEl.style.height = H; }
+    const W = `${cellW * cols}px`,
+      H = `${cellH * rows}px`;
+    if (plot.style.width !== W) {
+      plot.style.width = W;
+      colsEl.style.width = W;
+    }
+    if (plot.style.height !== H) {
+      plot.style.height = H;
+      rowsEl.style.height = H;
+    }
     const showText = cellW >= MIN_TEXT_W && cellH >= MIN_TEXT_H;
     figure.classList.toggle('hm-small', !showText);
 
@@ -282,15 +351,22 @@ export function createHeatmap(parent, { label = '', kind = 'sequential', onSelec
     const domain = next.domain ?? autoDomain(matrix.data, kind);
     const pal = PALETTES[kind];
     const img = ctx2d.createImageData(cols, rows);
-    const lo = domain[0], span = domain[1] - domain[0] || 1;
-    const special = [];  // [k, 'blocked' | 'nan']
+    const lo = domain[0],
+      span = domain[1] - domain[0] || 1;
+    const special = []; // [k, 'blocked' | 'nan']
     const inks = new Array(rows * cols);
     for (let k = 0; k < rows * cols; k++) {
       const x = matrix.data[k];
       let rgb;
-      if (Number.isNaN(x)) { rgb = NAN_RGB; inks[k] = '#fff'; special.push([k, 'nan']); }
-      else if (!Number.isFinite(x) || Math.abs(x) >= HUGE) { rgb = BLOCKED_RGB; inks[k] = '#000'; special.push([k, 'blocked']); }
-      else {
+      if (Number.isNaN(x)) {
+        rgb = NAN_RGB;
+        inks[k] = '#fff';
+        special.push([k, 'nan']);
+      } else if (!Number.isFinite(x) || Math.abs(x) >= HUGE) {
+        rgb = BLOCKED_RGB;
+        inks[k] = '#000';
+        special.push([k, 'blocked']);
+      } else {
         const t = Math.round(Math.min(1, Math.max(0, (x - lo) / span)) * 255);
         rgb = pal.rgb[t];
         inks[k] = pal.text[t];
@@ -306,8 +382,10 @@ export function createHeatmap(parent, { label = '', kind = 'sequential', onSelec
     // Stripes on blocked cells, a dashed frame on NaN cells and (when they fit) the values, drawn
     // on a second canvas at screen resolution: no DOM per cell, so nothing to lay out.
     const dpr = window.devicePixelRatio || 1;
-    const pw = cellW * cols, ph = cellH * rows;
-    const tw = Math.round(pw * dpr), th = Math.round(ph * dpr);
+    const pw = cellW * cols,
+      ph = cellH * rows;
+    const tw = Math.round(pw * dpr),
+      th = Math.round(ph * dpr);
     if (textCanvas.width !== tw || textCanvas.height !== th) {
       textCanvas.width = tw; // resets the context's state (font included)
       textCanvas.height = th;
@@ -316,7 +394,8 @@ export function createHeatmap(parent, { label = '', kind = 'sequential', onSelec
     tctx.setTransform(dpr, 0, 0, dpr, 0, 0);
     tctx.clearRect(0, 0, pw, ph);
     for (const [k, what] of special) {
-      const x0 = (k % cols) * cellW, y0 = ((k / cols) | 0) * cellH;
+      const x0 = (k % cols) * cellW,
+        y0 = ((k / cols) | 0) * cellH;
       if (what === 'blocked') {
         tctx.save();
         tctx.beginPath();
@@ -325,7 +404,10 @@ export function createHeatmap(parent, { label = '', kind = 'sequential', onSelec
         tctx.strokeStyle = inks[k] === '#fff' ? 'rgba(255, 255, 255, 0.45)' : 'rgba(0, 0, 0, 0.25)';
         tctx.lineWidth = 1.5;
         tctx.beginPath();
-        for (let d = -cellH; d < cellW; d += 6) { tctx.moveTo(x0 + d, y0 + cellH); tctx.lineTo(x0 + d + cellH, y0); }
+        for (let d = -cellH; d < cellW; d += 6) {
+          tctx.moveTo(x0 + d, y0 + cellH);
+          tctx.lineTo(x0 + d + cellH, y0);
+        }
         tctx.stroke();
         tctx.restore();
       } else {
@@ -338,19 +420,29 @@ export function createHeatmap(parent, { label = '', kind = 'sequential', onSelec
       }
     }
     if (showText) {
-      const normal = `${cellW < 44 ? 11 : 12.5}px ${FONT}`, bold = `bold ${normal}`;
+      const normal = `${cellW < 44 ? 11 : 12.5}px ${FONT}`,
+        bold = `bold ${normal}`;
       tctx.textAlign = 'center';
       tctx.textBaseline = 'middle';
       // Setting a font is slow (parsed and resolved each time): set it when it changes, and
       // only NaN cells switch to bold.
-      if (font !== normal) { tctx.font = normal; font = normal; }
+      if (font !== normal) {
+        tctx.font = normal;
+        font = normal;
+      }
       for (let k = 0; k < rows * cols; k++) {
         const x = matrix.data[k];
         const nan = Number.isNaN(x);
-        if (nan) { tctx.font = bold; font = bold; }
+        if (nan) {
+          tctx.font = bold;
+          font = bold;
+        }
         if (tctx.fillStyle !== inks[k]) tctx.fillStyle = inks[k];
-        tctx.fillText(fmt(x, digits), (k % cols + 0.5) * cellW, (((k / cols) | 0) + 0.5) * cellH, cellW - 2);
-        if (nan) { tctx.font = normal; font = normal; }
+        tctx.fillText(fmt(x, digits), ((k % cols) + 0.5) * cellW, (((k / cols) | 0) + 0.5) * cellH, cellW - 2);
+        if (nan) {
+          tctx.font = normal;
+          font = normal;
+        }
       }
     }
 
@@ -366,7 +458,9 @@ export function createHeatmap(parent, { label = '', kind = 'sequential', onSelec
     // task that drew it, when the browser may paint it).
     if (!firstMarked) {
       firstMarked = true;
-      setTimeout(() => { if (!performance.getEntriesByName(FIRST_MARK).length) performance.mark(FIRST_MARK); }, 0);
+      setTimeout(() => {
+        if (!performance.getEntriesByName(FIRST_MARK).length) performance.mark(FIRST_MARK);
+      }, 0);
     }
   }
 
@@ -379,24 +473,71 @@ export function createHeatmap(parent, { label = '', kind = 'sequential', onSelec
     const blocked = data.blocked && data.blocked.rows === rows && data.blocked.cols === cols ? data.blocked : null;
     const domain = data.domain ?? autoDomain(matrix.data, kind);
     const pal = PALETTES[kind];
-    const cw = Math.max(18, Math.min(56, 640 / cols)), ch = Math.max(14, Math.min(34, cw * 0.7));
+    const cw = Math.max(18, Math.min(56, 640 / cols)),
+      ch = Math.max(14, Math.min(34, cw * 0.7));
     const showText = cw >= MIN_TEXT_W;
-    const left = 12 + Math.min(120, labelLength(rowLabels) * 7.5), top = 44;
+    const left = 12 + Math.min(120, labelLength(rowLabels) * 7.5),
+      top = 44;
     const title = data.caption ?? label;
-    const width = Math.max(left + cols * cw + 16, 16 + textWidth(title, 14, 'bold')), height = top + rows * ch + 56;
+    const width = Math.max(left + cols * cw + 16, 16 + textWidth(title, 14, 'bold')),
+      height = top + rows * ch + 56;
     const ink = '#1b1d23';
-    const items = [{ t: 'text', x: 8, y: 20, text: title, size: 14, weight: 'bold', fill: ink, anchor: 'start', baseline: 'alphabetic' }];
-    colLabels.forEach((l, j) => items.push({ t: 'text', x: left + (j + 0.5) * cw, y: top - 6, text: l, size: 11, fill: ink, anchor: 'middle', baseline: 'alphabetic' }));
-    rowLabels.forEach((l, i) => items.push({ t: 'text', x: left - 6, y: top + (i + 0.5) * ch, text: l, size: 11, fill: ink, anchor: 'end', baseline: 'middle' }));
+    const items = [
+      {
+        t: 'text',
+        x: 8,
+        y: 20,
+        text: title,
+        size: 14,
+        weight: 'bold',
+        fill: ink,
+        anchor: 'start',
+        baseline: 'alphabetic',
+      },
+    ];
+    colLabels.forEach((l, j) =>
+      items.push({
+        t: 'text',
+        x: left + (j + 0.5) * cw,
+        y: top - 6,
+        text: l,
+        size: 11,
+        fill: ink,
+        anchor: 'middle',
+        baseline: 'alphabetic',
+      }),
+    );
+    rowLabels.forEach((l, i) =>
+      items.push({
+        t: 'text',
+        x: left - 6,
+        y: top + (i + 0.5) * ch,
+        text: l,
+        size: 11,
+        fill: ink,
+        anchor: 'end',
+        baseline: 'middle',
+      }),
+    );
     const hex = ([r, g, b]) => `#${[r, g, b].map((v) => v.toString(16).padStart(2, '0')).join('')}`;
-    const lo = domain[0], span = domain[1] - domain[0] || 1;
+    const lo = domain[0],
+      span = domain[1] - domain[0] || 1;
     for (let k = 0; k < rows * cols; k++) {
       const x = matrix.data[k];
-      const x0 = left + (k % cols) * cw, y0 = top + ((k / cols) | 0) * ch;
-      let rgb, text, what = '';
-      if (Number.isNaN(x)) { rgb = NAN_RGB; text = '#fff'; what = 'nan'; }
-      else if (!Number.isFinite(x) || Math.abs(x) >= HUGE) { rgb = BLOCKED_RGB; text = '#000'; what = 'blocked'; }
-      else {
+      const x0 = left + (k % cols) * cw,
+        y0 = top + ((k / cols) | 0) * ch;
+      let rgb,
+        text,
+        what = '';
+      if (Number.isNaN(x)) {
+        rgb = NAN_RGB;
+        text = '#fff';
+        what = 'nan';
+      } else if (!Number.isFinite(x) || Math.abs(x) >= HUGE) {
+        rgb = BLOCKED_RGB;
+        text = '#000';
+        what = 'blocked';
+      } else {
         const tk = Math.round(Math.min(1, Math.max(0, (x - lo) / span)) * 255);
         rgb = pal.rgb[tk];
         text = pal.text[tk];
@@ -407,20 +548,68 @@ export function createHeatmap(parent, { label = '', kind = 'sequential', onSelec
         // Stripes, each cut to the cell: the line x + y = const between the cell's edges.
         let d = '';
         for (let s = 6; s < cw + ch; s += 6) {
-          const ax = Math.max(0, s - ch), bx = Math.min(cw, s);
+          const ax = Math.max(0, s - ch),
+            bx = Math.min(cw, s);
           d += `M${num2(x0 + ax)} ${num2(y0 + s - ax)}L${num2(x0 + bx)} ${num2(y0 + s - bx)}`;
         }
-        items.push({ t: 'path', d, stroke: text === '#fff' ? 'rgba(255,255,255,0.45)' : 'rgba(0,0,0,0.25)', sw: 1.5, fill: 'none' });
+        items.push({
+          t: 'path',
+          d,
+          stroke: text === '#fff' ? 'rgba(255,255,255,0.45)' : 'rgba(0,0,0,0.25)',
+          sw: 1.5,
+          fill: 'none',
+        });
       } else if (what === 'nan') {
-        items.push({ t: 'rect', x: x0 + 2, y: y0 + 2, w: cw - 4, h: ch - 4, fill: 'none', stroke: '#fff', sw: 2, dash: [3, 2] });
+        items.push({
+          t: 'rect',
+          x: x0 + 2,
+          y: y0 + 2,
+          w: cw - 4,
+          h: ch - 4,
+          fill: 'none',
+          stroke: '#fff',
+          sw: 2,
+          dash: [3, 2],
+        });
       }
-      if (showText) items.push({ t: 'text', x: x0 + cw / 2, y: y0 + ch / 2, text: fmt(x, digits), size: cw < 44 ? 10 : 11.5, weight: what === 'nan' ? 'bold' : 'normal', fill: text, anchor: 'middle', baseline: 'middle' });
+      if (showText)
+        items.push({
+          t: 'text',
+          x: x0 + cw / 2,
+          y: y0 + ch / 2,
+          text: fmt(x, digits),
+          size: cw < 44 ? 10 : 11.5,
+          weight: what === 'nan' ? 'bold' : 'normal',
+          fill: text,
+          anchor: 'middle',
+          baseline: 'middle',
+        });
     }
     // The legend: the palette in 64 steps under the map, with its two ends and middle.
-    const ly = top + rows * ch + 14, lw = Math.min(240, cols * cw), lx = left;
-    for (let s = 0; s < 64; s++) items.push({ t: 'rect', x: lx + (s * lw) / 64, y: ly, w: lw / 64 + 0.3, h: 10, fill: hex(pal.rgb[Math.round((s / 63) * 255)]) });
-    [0, 0.5, 1].forEach((f, k) => items.push({ t: 'text', x: lx + f * lw, y: ly + 24, text: fmt(domain[0] + f * (domain[1] - domain[0]), 2),
-      size: 10, fill: ink, anchor: ['start', 'middle', 'end'][k], baseline: 'alphabetic' }));
+    const ly = top + rows * ch + 14,
+      lw = Math.min(240, cols * cw),
+      lx = left;
+    for (let s = 0; s < 64; s++)
+      items.push({
+        t: 'rect',
+        x: lx + (s * lw) / 64,
+        y: ly,
+        w: lw / 64 + 0.3,
+        h: 10,
+        fill: hex(pal.rgb[Math.round((s / 63) * 255)]),
+      });
+    [0, 0.5, 1].forEach((f, k) =>
+      items.push({
+        t: 'text',
+        x: lx + f * lw,
+        y: ly + 24,
+        text: fmt(domain[0] + f * (domain[1] - domain[0]), 2),
+        size: 10,
+        fill: ink,
+        anchor: ['start', 'middle', 'end'][k],
+        baseline: 'alphabetic',
+      }),
+    );
     return { width, height, items };
   }
 
@@ -447,10 +636,14 @@ export function createHeatmap(parent, { label = '', kind = 'sequential', onSelec
       });
       marksEl.replaceChildren(cursorMark, ...els);
     }
-    const hlRows = new Set(hl.rows), hlCols = new Set(hl.cols);
-    const selRow = selected ? selected.row : -1, selCol = selected ? selected.col : -1;
-    for (let i = 0; i < rowsEl.children.length; i++) rowsEl.children[i].classList.toggle('hl', hlRows.has(i) || selRow === i);
-    for (let j = 0; j < colsEl.children.length; j++) colsEl.children[j].classList.toggle('hl', hlCols.has(j) || selCol === j);
+    const hlRows = new Set(hl.rows),
+      hlCols = new Set(hl.cols);
+    const selRow = selected ? selected.row : -1,
+      selCol = selected ? selected.col : -1;
+    for (let i = 0; i < rowsEl.children.length; i++)
+      rowsEl.children[i].classList.toggle('hl', hlRows.has(i) || selRow === i);
+    for (let j = 0; j < colsEl.children.length; j++)
+      colsEl.children[j].classList.toggle('hl', hlCols.has(j) || selCol === j);
   }
 
   function highlight(h = {}) {

@@ -23,7 +23,8 @@ export function createHistogram(parent, { label = '', color = '#2451b3', strings
   function visibleBins({ edges, counts, domain, theory }) {
     const bins = [];
     for (let i = 0; i < counts.length; i++) {
-      const a = edges[i], b = edges[i + 1];
+      const a = edges[i],
+        b = edges[i + 1];
       if (b <= domain[0] || a >= domain[1]) continue;
       bins.push({ a, b, count: counts[i], expected: theory ? theory.expected(a, b) : null });
     }
@@ -33,17 +34,20 @@ export function createHistogram(parent, { label = '', color = '#2451b3', strings
   // The bins on screen with their counts (and expected counts): [caption, head, rows].
   function binTable(opts) {
     const head = [s.bin, s.count].concat(opts.theory ? [`${s.expected} (${opts.theory.label})`] : []);
-    const rows = visibleBins(opts).map((bin) => [`[${fmt(bin.a, 2)}, ${fmt(bin.b, 2)})`, String(bin.count)]
-      .concat(opts.theory ? [fmt(bin.expected, 1)] : []));
+    const rows = visibleBins(opts).map((bin) =>
+      [`[${fmt(bin.a, 2)}, ${fmt(bin.b, 2)})`, String(bin.count)].concat(opts.theory ? [fmt(bin.expected, 1)] : []),
+    );
     return [opts.caption ?? label, head, rows];
   }
 
   function update(opts) {
-    const { edges, counts, domain, theory, caption = label, markers = [] } = opts;
+    const { edges, domain, theory, caption = label, markers = [] } = opts;
     const { width, height } = frame.size(640, 0.4);
     const m = { top: 10, right: 14, bottom: 34, left: 50 };
     const bins = visibleBins(opts);
-    const x = scaleLinear().domain(domain).range([m.left, width - m.right]);
+    const x = scaleLinear()
+      .domain(domain)
+      .range([m.left, width - m.right]);
     // The theory curve: expected count of a bin of the histogram's width centred at t.
     const w = edges.length > 1 ? edges[1] - edges[0] : 1;
     const curve = [];
@@ -54,10 +58,18 @@ export function createHistogram(parent, { label = '', color = '#2451b3', strings
       }
     }
     const top = Math.max(1, ...bins.map((b) => b.count), ...curve.map((p) => p[1]));
-    const y = scaleLinear().domain([0, top * 1.08]).nice().range([height - m.bottom, m.top]);
+    const y = scaleLinear()
+      .domain([0, top * 1.08])
+      .nice()
+      .range([height - m.bottom, m.top]);
 
     const root = select(frame.svg);
-    root.append('g').attr('class', 'hist-bars').selectAll('rect').data(bins).join('rect')
+    root
+      .append('g')
+      .attr('class', 'hist-bars')
+      .selectAll('rect')
+      .data(bins)
+      .join('rect')
       .attr('x', (b) => x(Math.max(b.a, domain[0])))
       .attr('width', (b) => Math.max(0.5, x(Math.min(b.b, domain[1])) - x(Math.max(b.a, domain[0])) - 0.5))
       .attr('y', (b) => y(b.count))
@@ -66,20 +78,53 @@ export function createHistogram(parent, { label = '', color = '#2451b3', strings
       .attr('fill-opacity', 0.55);
     for (const mk of markers) {
       if (mk.x < domain[0] || mk.x > domain[1]) continue;
-      root.append('line').attr('class', 'hist-marker')
-        .attr('x1', x(mk.x)).attr('x2', x(mk.x)).attr('y1', m.top).attr('y2', height - m.bottom)
-        .attr('stroke', '#4f5562').attr('stroke-dasharray', '3 3');
-      root.append('text').attr('class', 'hist-marker-label').attr('x', x(mk.x) + 3).attr('y', m.top + 10)
-        .attr('font-size', 12).attr('fill', '#4f5562').text(mk.label);
+      root
+        .append('line')
+        .attr('class', 'hist-marker')
+        .attr('x1', x(mk.x))
+        .attr('x2', x(mk.x))
+        .attr('y1', m.top)
+        .attr('y2', height - m.bottom)
+        .attr('stroke', '#4f5562')
+        .attr('stroke-dasharray', '3 3');
+      root
+        .append('text')
+        .attr('class', 'hist-marker-label')
+        .attr('x', x(mk.x) + 3)
+        .attr('y', m.top + 10)
+        .attr('font-size', 12)
+        .attr('fill', '#4f5562')
+        .text(mk.label);
     }
     if (theory) {
-      root.append('path').attr('class', 'hist-theory')
-        .attr('d', line().x((p) => x(p[0])).y((p) => y(p[1]))(curve))
-        .attr('fill', 'none').attr('stroke', '#1b1d23').attr('stroke-width', 2);
+      root
+        .append('path')
+        .attr('class', 'hist-theory')
+        .attr(
+          'd',
+          line()
+            .x((p) => x(p[0]))
+            .y((p) => y(p[1]))(curve),
+        )
+        .attr('fill', 'none')
+        .attr('stroke', '#1b1d23')
+        .attr('stroke-width', 2);
     }
-    drawAxes(root, axisBottom(x).ticks(width < 450 ? 5 : 8), axisLeft(y).ticks(5).tickFormat((v) => fmt(v, 0)), m, height);
+    drawAxes(
+      root,
+      axisBottom(x).ticks(width < 450 ? 5 : 8),
+      axisLeft(y)
+        .ticks(5)
+        .tickFormat((v) => fmt(v, 0)),
+      m,
+      height,
+    );
     const total = bins.reduce((n, b) => n + b.count, 0);
-    frame.done(opts, caption, `${caption}${colonAfter(caption)}${bins.length} ${s.bin}${commaAfter(s.bin)}${s.count} ${total}`);
+    frame.done(
+      opts,
+      caption,
+      `${caption}${colonAfter(caption)}${bins.length} ${s.bin}${commaAfter(s.bin)}${s.count} ${total}`,
+    );
   }
 
   return { el: frame.figure, update, destroy: frame.destroy };

@@ -25,16 +25,22 @@ export function powerTicks(scale, every = 1) {
   return scale.ticks(Math.max(1, Math.floor(powers / every + 1e-9)));
 }
 
-export function createLineChart(parent, { label = '', xLabel = 'x', yLabel = 'y', xLog = false, yLog = false, width = 640, strings = {} } = {}) {
+export function createLineChart(
+  parent,
+  { label = '', xLabel = 'x', yLabel = 'y', xLog = false, yLog = false, width = 640, strings = {} } = {},
+) {
   const frame = createChartFrame(parent, { className: 'line-chart', strings, legend: true, table: seriesTable });
 
   // Rows: every x of any series, in order; columns: the series. [caption, head, rows].
   function seriesTable({ series, caption = label, digits = 3 }) {
     const xs = [...new Set(series.flatMap((se) => se.points.map((p) => p.x)))].sort((a, b) => a - b);
-    const rows = xs.map((xv) => [String(xv), ...series.map((se) => {
-      const p = se.points.find((q) => q.x === xv);
-      return p ? fmt(p.y, digits) : '';
-    })]);
+    const rows = xs.map((xv) => [
+      String(xv),
+      ...series.map((se) => {
+        const p = se.points.find((q) => q.x === xv);
+        return p ? fmt(p.y, digits) : '';
+      }),
+    ]);
     return [caption, [xLabel, ...series.map((se) => se.name)], rows];
   }
 
@@ -46,7 +52,7 @@ export function createLineChart(parent, { label = '', xLabel = 'x', yLabel = 'y'
     const xs = all.map((p) => p.x);
     const ys = all.map((p) => p.y).filter((v) => Number.isFinite(v) && (!yLog || v > 0));
     const xd = [Math.min(...xs), Math.max(...xs)];
-    if (xd[0] === xd[1]) xd[1] = xd[0] + 1;  // a single x (the first step of a run): a unit-wide axis
+    if (xd[0] === xd[1]) xd[1] = xd[0] + 1; // a single x (the first step of a run): a unit-wide axis
     const yd = yDomain || [yLog ? Math.min(...ys) : Math.min(0, ...ys), Math.max(...ys)];
     const x = (xLog ? scaleLog().base(2) : scaleLinear()).domain(xd).range([m.left, w - m.right]);
     const y = (yLog ? scaleLog().base(10) : scaleLinear()).domain(yd).range([height - m.bottom, m.top]);
@@ -60,39 +66,81 @@ export function createLineChart(parent, { label = '', xLabel = 'x', yLabel = 'y'
     if (yLog) yAxis.tickValues(powerTicks(y)).tickFormat((v) => (v >= 1 ? String(v) : String(+v.toPrecision(1))));
     else yAxis.ticks(5);
     drawAxes(root, xAxis, yAxis, m, height);
-    root.append('text').attr('class', 'axis-label').attr('x', (m.left + w - m.right) / 2).attr('y', height - 6)
-      .attr('text-anchor', 'middle').attr('font-size', 12).attr('fill', '#4f5562').text(xLabel);
-    root.append('text').attr('class', 'axis-label').attr('transform', `translate(14,${(m.top + height - m.bottom) / 2}) rotate(-90)`)
-      .attr('text-anchor', 'middle').attr('font-size', 12).attr('fill', '#4f5562').text(yLabel);
+    root
+      .append('text')
+      .attr('class', 'axis-label')
+      .attr('x', (m.left + w - m.right) / 2)
+      .attr('y', height - 6)
+      .attr('text-anchor', 'middle')
+      .attr('font-size', 12)
+      .attr('fill', '#4f5562')
+      .text(xLabel);
+    root
+      .append('text')
+      .attr('class', 'axis-label')
+      .attr('transform', `translate(14,${(m.top + height - m.bottom) / 2}) rotate(-90)`)
+      .attr('text-anchor', 'middle')
+      .attr('font-size', 12)
+      .attr('fill', '#4f5562')
+      .text(yLabel);
     if (markX !== undefined && markX >= xd[0] && markX <= xd[1]) {
-      root.append('line').attr('class', 'chart-mark').attr('x1', x(markX)).attr('x2', x(markX))
-        .attr('y1', m.top).attr('y2', height - m.bottom).attr('stroke', '#c2410c').attr('stroke-dasharray', '4 3');
+      root
+        .append('line')
+        .attr('class', 'chart-mark')
+        .attr('x1', x(markX))
+        .attr('x2', x(markX))
+        .attr('y1', m.top)
+        .attr('y2', height - m.bottom)
+        .attr('stroke', '#c2410c')
+        .attr('stroke-dasharray', '4 3');
     }
     const inside = (p) => Number.isFinite(p.y) && (!yLog || p.y > 0);
     for (const se of series) {
       const pts = se.points.filter(inside);
       const g = root.append('g').attr('class', 'series');
       if (se.mark !== 'points') {
-        g.append('path').attr('d', line().x((p) => x(p.x)).y((p) => y(p.y))(pts))
-          .attr('fill', 'none').attr('stroke', se.color).attr('stroke-width', 2)
+        g.append('path')
+          .attr(
+            'd',
+            line()
+              .x((p) => x(p.x))
+              .y((p) => y(p.y))(pts),
+          )
+          .attr('fill', 'none')
+          .attr('stroke', se.color)
+          .attr('stroke-width', 2)
           .attr('stroke-dasharray', se.dash || null);
       }
-      if (se.mark !== 'line' || pts.length === 1) {  // a line of one point is drawn as its point
-        g.selectAll('circle').data(pts).join('circle')
-          .attr('cx', (p) => x(p.x)).attr('cy', (p) => y(p.y)).attr('r', 4)
-          .attr('fill', se.color).attr('stroke', '#fff');
+      if (se.mark !== 'line' || pts.length === 1) {
+        // a line of one point is drawn as its point
+        g.selectAll('circle')
+          .data(pts)
+          .join('circle')
+          .attr('cx', (p) => x(p.x))
+          .attr('cy', (p) => y(p.y))
+          .attr('r', 4)
+          .attr('fill', se.color)
+          .attr('stroke', '#fff');
       }
     }
-    frame.legend.replaceChildren(...series.map((se) => {
-      const li = document.createElement('li');
-      const sw = document.createElement('span');
-      sw.className = `swatch ${se.mark === 'points' ? 'dot' : 'stroke'}${se.dash ? ' dashed' : ''}`;
-      sw.style.setProperty('--c', se.color);
-      li.append(sw, document.createTextNode(se.name));
-      return li;
-    }));
-    frame.done(opts, caption, `${caption}${periodAfter(caption)}` + series.map((se) =>
-      `${se.name}${colonAfter(se.name)}` + se.points.map((p) => `${p.x} → ${fmt(p.y, 3)}`).join(', ')).join('; '));
+    frame.legend.replaceChildren(
+      ...series.map((se) => {
+        const li = document.createElement('li');
+        const sw = document.createElement('span');
+        sw.className = `swatch ${se.mark === 'points' ? 'dot' : 'stroke'}${se.dash ? ' dashed' : ''}`;
+        sw.style.setProperty('--c', se.color);
+        li.append(sw, document.createTextNode(se.name));
+        return li;
+      }),
+    );
+    frame.done(
+      opts,
+      caption,
+      `${caption}${periodAfter(caption)}` +
+        series
+          .map((se) => `${se.name}${colonAfter(se.name)}` + se.points.map((p) => `${p.x} → ${fmt(p.y, 3)}`).join(', '))
+          .join('; '),
+    );
   }
 
   return { el: frame.figure, update, destroy: frame.destroy };

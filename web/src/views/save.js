@@ -3,7 +3,8 @@
 //   { width, height, items: [
 //     { t: 'rect', x, y, w, h, fill, stroke?, sw?, dash? },
 //     { t: 'path', d, m?: [a, b, c, d, e, f], fill?, stroke?, sw?, dash?, opacity? },
-//     { t: 'text', x, y, text, size, weight?, fill, anchor: 'start' | 'middle' | 'end', baseline: 'alphabetic' | 'middle' | 'hanging' } ] }
+//     { t: 'text', x, y, text, size, weight?, fill, anchor: 'start' | 'middle' | 'end',
+//       baseline: 'alphabetic' | 'middle' | 'hanging' } ] }
 // and then written out as SVG text or drawn on a canvas for the PNG. The heatmap makes its scene
 // from its numbers (views/heatmap.js); the SVG charts' scene is read from the drawn SVG
 // (svgScene). No image is loaded from a data: or blob: URL, so this works under the page's
@@ -43,14 +44,20 @@ const SVG_ANCHOR = { start: 'start', middle: 'middle', end: 'end' };
 const SVG_BASELINE = { alphabetic: 'auto', middle: 'central', hanging: 'hanging' };
 
 export function sceneToSvg(scene) {
-  const out = [`<svg xmlns="${SVG_NS}" width="${num(scene.width)}" height="${num(scene.height)}" viewBox="0 0 ${num(scene.width)} ${num(scene.height)}" font-family="${esc(FONT)}">`,
-    `<rect x="0" y="0" width="${num(scene.width)}" height="${num(scene.height)}" fill="#ffffff"/>`];
+  const out = [
+    `<svg xmlns="${SVG_NS}" width="${num(scene.width)}" height="${num(scene.height)}" viewBox="0 0 ${num(scene.width)} ${num(scene.height)}" font-family="${esc(FONT)}">`,
+    `<rect x="0" y="0" width="${num(scene.width)}" height="${num(scene.height)}" fill="#ffffff"/>`,
+  ];
   for (const it of scene.items) {
-    if (it.t === 'rect') out.push(`<rect x="${num(it.x)}" y="${num(it.y)}" width="${num(it.w)}" height="${num(it.h)}"${paint(it)}/>`);
-    else if (it.t === 'path') out.push(`<path d="${esc(it.d)}"${it.m ? ` transform="matrix(${it.m.map(num).join(' ')})"` : ''}${paint(it)}/>`);
+    if (it.t === 'rect')
+      out.push(`<rect x="${num(it.x)}" y="${num(it.y)}" width="${num(it.w)}" height="${num(it.h)}"${paint(it)}/>`);
+    else if (it.t === 'path')
+      out.push(`<path d="${esc(it.d)}"${it.m ? ` transform="matrix(${it.m.map(num).join(' ')})"` : ''}${paint(it)}/>`);
     else if (it.t === 'text') {
-      out.push(`<text x="${num(it.x)}" y="${num(it.y)}" font-size="${num(it.size)}"${it.weight && it.weight !== 'normal' && it.weight !== 400 ? ` font-weight="${esc(it.weight)}"` : ''}`
-        + ` fill="${esc(it.fill)}" text-anchor="${SVG_ANCHOR[it.anchor] || 'start'}" dominant-baseline="${SVG_BASELINE[it.baseline] || 'auto'}">${esc(it.text)}</text>`);
+      out.push(
+        `<text x="${num(it.x)}" y="${num(it.y)}" font-size="${num(it.size)}"${it.weight && it.weight !== 'normal' && it.weight !== 400 ? ` font-weight="${esc(it.weight)}"` : ''}` +
+          ` fill="${esc(it.fill)}" text-anchor="${SVG_ANCHOR[it.anchor] || 'start'}" dominant-baseline="${SVG_BASELINE[it.baseline] || 'auto'}">${esc(it.text)}</text>`,
+      );
     }
   }
   out.push('</svg>');
@@ -87,7 +94,10 @@ export function sceneToCanvas(scene, scale = PNG_SCALE) {
         if (it.m) ctx.transform(...it.m);
         path = new Path2D(it.d);
       }
-      if (it.fill && it.fill !== 'none') { ctx.fillStyle = it.fill; ctx.fill(path); }
+      if (it.fill && it.fill !== 'none') {
+        ctx.fillStyle = it.fill;
+        ctx.fill(path);
+      }
       if (it.stroke && it.stroke !== 'none') {
         ctx.strokeStyle = it.stroke;
         ctx.lineWidth = it.sw ?? 1;
@@ -109,12 +119,23 @@ function paintOf(el, cs, root) {
     if (!v || v === 'none') return 'none';
     const url = /url\(["']?#([^"')]+)["']?\)/.exec(v);
     if (!url) return v;
-    const stops = [...(root.getElementById?.(url[1]) || root.querySelector(`[id="${url[1]}"]`))?.querySelectorAll('stop') || []];
+    const stops = [
+      ...((root.getElementById?.(url[1]) || root.querySelector(`[id="${url[1]}"]`))?.querySelectorAll('stop') || []),
+    ];
     return stops.length ? getComputedStyle(stops[stops.length >> 1]).stopColor : 'none';
   };
-  const dash = cs.strokeDasharray && cs.strokeDasharray !== 'none' ? cs.strokeDasharray.split(/[\s,]+/).map(parseFloat).filter(Number.isFinite) : [];
+  const dash =
+    cs.strokeDasharray && cs.strokeDasharray !== 'none'
+      ? cs.strokeDasharray
+          .split(/[\s,]+/)
+          .map(parseFloat)
+          .filter(Number.isFinite)
+      : [];
   return {
-    fill: colour(cs.fill), stroke: colour(cs.stroke), sw: parseFloat(cs.strokeWidth) || 1, dash,
+    fill: colour(cs.fill),
+    stroke: colour(cs.stroke),
+    sw: parseFloat(cs.strokeWidth) || 1,
+    dash,
     opacity: (parseFloat(cs.opacity) || 1) * (parseFloat(cs.fillOpacity) ?? 1),
   };
 }
@@ -129,21 +150,30 @@ function lengthOf(value, fontSize) {
 function geometry(el) {
   const a = (n) => parseFloat(el.getAttribute(n)) || 0;
   switch (el.tagName.toLowerCase()) {
-    case 'path': return el.getAttribute('d') || '';
-    case 'line': return `M${a('x1')} ${a('y1')}L${a('x2')} ${a('y2')}`;
-    case 'rect': return `M${a('x')} ${a('y')}h${a('width')}v${a('height')}h${-a('width')}Z`;
+    case 'path':
+      return el.getAttribute('d') || '';
+    case 'line':
+      return `M${a('x1')} ${a('y1')}L${a('x2')} ${a('y2')}`;
+    case 'rect':
+      return `M${a('x')} ${a('y')}h${a('width')}v${a('height')}h${-a('width')}Z`;
     case 'circle': {
-      const cx = a('cx'), cy = a('cy'), r = a('r');
+      const cx = a('cx'),
+        cy = a('cy'),
+        r = a('r');
       return `M${cx - r} ${cy}a${r} ${r} 0 1 0 ${2 * r} 0a${r} ${r} 0 1 0 ${-2 * r} 0Z`;
     }
     case 'polyline':
     case 'polygon': {
-      const p = (el.getAttribute('points') || '').trim().split(/[\s,]+/).map(Number);
+      const p = (el.getAttribute('points') || '')
+        .trim()
+        .split(/[\s,]+/)
+        .map(Number);
       let d = '';
       for (let k = 0; k + 1 < p.length; k += 2) d += `${k ? 'L' : 'M'}${p[k]} ${p[k + 1]}`;
       return el.tagName.toLowerCase() === 'polygon' ? `${d}Z` : d;
     }
-    default: return '';
+    default:
+      return '';
   }
 }
 
@@ -155,7 +185,21 @@ export function svgScene(svg, { title = '' } = {}) {
   const width = Math.max(vb ? vb.width : box.width, title ? 16 + textWidth(title, 14, 'bold') : 0);
   const top = title ? 28 : 0;
   const inv = svg.getScreenCTM().inverse();
-  const items = title ? [{ t: 'text', x: 8, y: 18, text: title, size: 14, weight: 'bold', fill: '#1b1d23', anchor: 'start', baseline: 'alphabetic' }] : [];
+  const items = title
+    ? [
+        {
+          t: 'text',
+          x: 8,
+          y: 18,
+          text: title,
+          size: 14,
+          weight: 'bold',
+          fill: '#1b1d23',
+          anchor: 'start',
+          baseline: 'alphabetic',
+        },
+      ]
+    : [];
   const root = svg.getRootNode();
   for (const el of svg.querySelectorAll('path, line, rect, circle, polyline, polygon, text')) {
     if (el.closest('defs, clipPath, marker, mask, pattern')) continue;
@@ -171,9 +215,22 @@ export function svgScene(svg, { title = '' } = {}) {
       const p = new DOMPoint(x, y).matrixTransform(ctm);
       const text = el.textContent.trim();
       if (!text) continue;
-      const baseline = /middle|central/.test(cs.dominantBaseline) ? 'middle' : /hanging/.test(cs.dominantBaseline) ? 'hanging' : 'alphabetic';
-      items.push({ t: 'text', x: p.x, y: p.y + top, text, size: size * Math.hypot(ctm.a, ctm.b), weight: cs.fontWeight,
-        fill: paintOf(el, cs, root).fill, anchor: cs.textAnchor || 'start', baseline });
+      const baseline = /middle|central/.test(cs.dominantBaseline)
+        ? 'middle'
+        : /hanging/.test(cs.dominantBaseline)
+          ? 'hanging'
+          : 'alphabetic';
+      items.push({
+        t: 'text',
+        x: p.x,
+        y: p.y + top,
+        text,
+        size: size * Math.hypot(ctm.a, ctm.b),
+        weight: cs.fontWeight,
+        fill: paintOf(el, cs, root).fill,
+        anchor: cs.textAnchor || 'start',
+        baseline,
+      });
     } else {
       const d = geometry(el);
       if (d) items.push({ t: 'path', d, m, ...paintOf(el, cs, root) });
@@ -186,7 +243,13 @@ export function svgScene(svg, { title = '' } = {}) {
 
 // A short file name from a figure's caption: attention-lab-attention-weights.png
 export function fileName(caption, ext) {
-  const slug = String(caption || '').normalize('NFKD').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 48).replace(/-+$/, '');
+  const slug = String(caption || '')
+    .normalize('NFKD')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 48)
+    .replace(/-+$/, '');
   return `attention-lab-${slug || 'figure'}.${ext}`;
 }
 
@@ -207,7 +270,9 @@ export function createSaveButtons(getScene, getCaption) {
   const svg = h('button', { type: 'button', class: 'save-svg', text: 'SVG' });
   const el = h('span', { class: 'save-figure', role: 'group', 'data-group': 'save' }, png, svg);
   png.addEventListener('click', () => {
-    sceneToCanvas(getScene()).toBlob((blob) => { if (blob) download(blob, fileName(getCaption(), 'png'), el); }, 'image/png');
+    sceneToCanvas(getScene()).toBlob((blob) => {
+      if (blob) download(blob, fileName(getCaption(), 'png'), el);
+    }, 'image/png');
   });
   svg.addEventListener('click', () => {
     download(new Blob([sceneToSvg(getScene())], { type: 'image/svg+xml' }), fileName(getCaption(), 'svg'), el);

@@ -39,15 +39,33 @@ export function createStacked(parent, { label = '', legend: withLegend = true } 
   const bar = h('div', { class: 'stacked-bar', role: 'img' });
   const legend = withLegend ? h('ul', { class: 'stacked-legend' }) : null;
   let last = null;
-  const save = createSaveButtons(() => scene(), () => (last ? last.caption : label));
+  const save = createSaveButtons(
+    () => scene(),
+    () => (last ? last.caption : label),
+  );
   figure.append(...[bar, legend, save.el].filter(Boolean));
   parent.append(figure);
 
   // The figure for saving (./save.js): the caption, the bar's segments with their labels, and the legend.
   function scene() {
     const { vals, labels, caption, digits } = last;
-    const W = 600, top = 30, barH = 34, ink = '#1b1d23';
-    const items = [{ t: 'text', x: 8, y: 20, text: caption, size: 14, weight: 'bold', fill: ink, anchor: 'start', baseline: 'alphabetic' }];
+    const W = 600,
+      top = 30,
+      barH = 34,
+      ink = '#1b1d23';
+    const items = [
+      {
+        t: 'text',
+        x: 8,
+        y: 20,
+        text: caption,
+        size: 14,
+        weight: 'bold',
+        fill: ink,
+        anchor: 'start',
+        baseline: 'alphabetic',
+      },
+    ];
     const total = vals.reduce((s, v) => s + (Number.isFinite(v) && v > 0 ? v : 0), 0) || 1;
     let x = 8;
     vals.forEach((v, i) => {
@@ -55,14 +73,36 @@ export function createStacked(parent, { label = '', legend: withLegend = true } 
       const { background, ink: fg } = segmentStyle(i);
       const w = ((W - 16) * v) / total;
       items.push({ t: 'rect', x, y: top, w, h: barH, fill: background }, ...pattern(i, x, top, w, barH));
-      if (v >= 0.08) items.push({ t: 'text', x: x + w / 2, y: top + barH / 2, text: labels[i], size: 12, fill: fg, anchor: 'middle', baseline: 'middle' });
+      if (v >= 0.08)
+        items.push({
+          t: 'text',
+          x: x + w / 2,
+          y: top + barH / 2,
+          text: labels[i],
+          size: 12,
+          fill: fg,
+          anchor: 'middle',
+          baseline: 'middle',
+        });
       x += w;
     });
     items.push({ t: 'rect', x: 8, y: top, w: W - 16, h: barH, fill: 'none', stroke: '#8a92a0', sw: 1 });
     vals.forEach((v, i) => {
       const y = top + barH + 22 + i * 20;
-      items.push({ t: 'rect', x: 8, y: y - 10, w: 12, h: 12, fill: segmentStyle(i).background }, ...pattern(i, 8, y - 10, 12, 12));
-      items.push({ t: 'text', x: 26, y, text: `${labels[i]} ${fmt(v, digits)}`, size: 12, fill: ink, anchor: 'start', baseline: 'alphabetic' });
+      items.push(
+        { t: 'rect', x: 8, y: y - 10, w: 12, h: 12, fill: segmentStyle(i).background },
+        ...pattern(i, 8, y - 10, 12, 12),
+      );
+      items.push({
+        t: 'text',
+        x: 26,
+        y,
+        text: `${labels[i]} ${fmt(v, digits)}`,
+        size: 12,
+        fill: ink,
+        anchor: 'start',
+        baseline: 'alphabetic',
+      });
     });
     return { width: W, height: top + barH + 22 + vals.length * 20, items };
   }
@@ -72,28 +112,37 @@ export function createStacked(parent, { label = '', legend: withLegend = true } 
     last = { vals, labels, caption, digits };
     save.label();
     bar.setAttribute('aria-label', valuesLabel(caption, labels, vals, digits));
-    bar.replaceChildren(...vals.map((v, i) => {
-      const ok = Number.isFinite(v) && v > 0;
-      const seg = h('span', { class: 'stacked-seg', title: `${labels[i]}${colonAfter(labels[i])}${fmt(v, digits)}` });
-      const { background, ink } = paint(seg, i);
-      seg.style.flexGrow = ok ? String(v) : '0';
-      seg.style.flexBasis = '0';
-      seg.hidden = !ok;
-      // The key's name inside the segment when there is room for it (about 8% of the bar), on a
-      // plain chip of its colour; a narrower segment is known by its pattern and the legend.
-      if (ok && v >= 0.08) {
-        const text = h('span', { class: 'stacked-text', text: labels[i] });
-        text.style.backgroundColor = background;
-        text.style.color = ink;
-        seg.append(text);
-      }
-      return seg;
-    }));
+    bar.replaceChildren(
+      ...vals.map((v, i) => {
+        const ok = Number.isFinite(v) && v > 0;
+        const seg = h('span', { class: 'stacked-seg', title: `${labels[i]}${colonAfter(labels[i])}${fmt(v, digits)}` });
+        const { background, ink } = paint(seg, i);
+        seg.style.flexGrow = ok ? String(v) : '0';
+        seg.style.flexBasis = '0';
+        seg.hidden = !ok;
+        // The key's name inside the segment when there is room for it (about 8% of the bar), on a
+        // plain chip of its colour; a narrower segment is known by its pattern and the legend.
+        if (ok && v >= 0.08) {
+          const text = h('span', { class: 'stacked-text', text: labels[i] });
+          text.style.backgroundColor = background;
+          text.style.color = ink;
+          seg.append(text);
+        }
+        return seg;
+      }),
+    );
     if (legend) {
-      legend.replaceChildren(...vals.map((v, i) => {
-        const flagged = !Number.isFinite(v);
-        return h('li', { class: flagged ? 'flagged' : '' }, swatch(i), h('span', { text: `${labels[i]} ${fmt(v, digits)}` }));
-      }));
+      legend.replaceChildren(
+        ...vals.map((v, i) => {
+          const flagged = !Number.isFinite(v);
+          return h(
+            'li',
+            { class: flagged ? 'flagged' : '' },
+            swatch(i),
+            h('span', { text: `${labels[i]} ${fmt(v, digits)}` }),
+          );
+        }),
+      );
     }
   }
   return { el: figure, update, destroy: () => figure.remove() };

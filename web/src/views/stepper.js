@@ -10,8 +10,12 @@ import { h } from './dom.js';
 
 // One step's content: <section class="{prefix}-{id}"> headed by its title (an <h3> that labels it).
 export function stepSection(prefix, id, title, ...children) {
-  return h('section', { class: `${prefix}-${id}`, 'aria-labelledby': `${prefix}-h-${id}` },
-    h('h3', { class: 'stage-title', id: `${prefix}-h-${id}`, text: title }), ...children);
+  return h(
+    'section',
+    { class: `${prefix}-${id}`, 'aria-labelledby': `${prefix}-h-${id}` },
+    h('h3', { class: 'stage-title', id: `${prefix}-h-${id}`, text: title }),
+    ...children,
+  );
 }
 
 export function createStepper(ctx, steps) {
@@ -24,20 +28,47 @@ export function createStepper(ctx, steps) {
       buttons[next].focus();
     }
   };
-  const prev = h('button', { type: 'button', class: 'btn step-prev', 'aria-label': t('prevStep'), text: '←', onclick: () => go(-1) });
-  const next = h('button', { type: 'button', class: 'btn step-next', 'aria-label': t('nextStep'), text: '→', onclick: () => go(1) });
+  const prev = h('button', {
+    type: 'button',
+    class: 'btn step-prev',
+    'aria-label': t('prevStep'),
+    text: '←',
+    onclick: () => go(-1),
+  });
+  const next = h('button', {
+    type: 'button',
+    class: 'btn step-next',
+    'aria-label': t('nextStep'),
+    text: '→',
+    onclick: () => go(1),
+  });
   const list = h('ol', { class: 'steps' });
   const buttons = steps.map((st, k) => {
-    const b = h('button', { type: 'button', class: 'step', 'data-stage': st.id, onclick: () => ctx.set({ stage: st.id }) },
-      h('span', { class: 'step-num', text: String(k + 1) }), h('span', { class: 'step-title', text: st.title[lang] }));
+    const b = h(
+      'button',
+      { type: 'button', class: 'step', 'data-stage': st.id, onclick: () => ctx.set({ stage: st.id }) },
+      h('span', { class: 'step-num', text: String(k + 1) }),
+      h('span', { class: 'step-title', text: st.title[lang] }),
+    );
     list.append(h('li', {}, b));
     return b;
   });
-  const el = h('div', { class: 'stepper', role: 'group', 'aria-label': t('steps'), 'data-group': 'stepper' }, prev, list, next);
+  const el = h(
+    'div',
+    { class: 'stepper', role: 'group', 'aria-label': t('steps'), 'data-group': 'stepper' },
+    prev,
+    list,
+    next,
+  );
   el.addEventListener('keydown', (e) => {
     if (e.altKey || e.ctrlKey || e.metaKey || e.shiftKey) return; // leave browser shortcuts (Alt+← = back) alone
-    if (e.key === 'ArrowRight') { e.preventDefault(); go(1); }
-    else if (e.key === 'ArrowLeft') { e.preventDefault(); go(-1); }
+    if (e.key === 'ArrowRight') {
+      e.preventDefault();
+      go(1);
+    } else if (e.key === 'ArrowLeft') {
+      e.preventDefault();
+      go(-1);
+    }
   });
 
   // Marks the current step (and the ones before it as done); attributes are written only when
@@ -49,7 +80,7 @@ export function createStepper(ctx, steps) {
       if (j !== k && b.hasAttribute('aria-current')) b.removeAttribute('aria-current');
       b.classList.toggle('done', j < k);
     });
-    if (prev.disabled !== (k <= 0)) prev.disabled = k <= 0;
+    if (prev.disabled !== k <= 0) prev.disabled = k <= 0;
     if (next.disabled !== (k === steps.length - 1)) next.disabled = k === steps.length - 1;
   }
   return { el, sync };

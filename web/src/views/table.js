@@ -39,7 +39,10 @@ export function dataTable({ caption, head = [], rows = [], className = 'data-tab
     const hr = table.createTHead().insertRow();
     for (const cell of head) {
       // An empty corner heads nothing: a plain cell, not an empty header.
-      if (cell === '' || cell == null) { hr.append(document.createElement('td')); continue; }
+      if (cell === '' || cell == null) {
+        hr.append(document.createElement('td'));
+        continue;
+      }
       const th = fillCell(document.createElement('th'), cell);
       th.scope = 'col';
       hr.append(th);
@@ -84,11 +87,13 @@ export function scrollTable(caption, head, rows, textCols = []) {
 // A matrix { rows, cols, data } as a table (the numbers a heatmap shows), into `container`.
 export function renderTable(container, { caption, rowLabels, colLabels, matrix, digits = 2, corner = '' }) {
   const head = [corner, ...Array.from({ length: matrix.cols }, (_, j) => colLabels[j] ?? String(j + 1))];
-  const rows = Array.from({ length: matrix.rows }, (_, i) => [rowLabels[i] ?? String(i + 1),
+  const rows = Array.from({ length: matrix.rows }, (_, i) => [
+    rowLabels[i] ?? String(i + 1),
     ...Array.from({ length: matrix.cols }, (_, j) => {
       const x = matrix.data[i * matrix.cols + j];
       return Number.isNaN(x) ? { text: fmt(x, digits), class: 'nan' } : fmt(x, digits);
-    })]);
+    }),
+  ]);
   const table = dataTable({ caption, head, rows });
   container.replaceChildren(table);
   scrollRegion(container, caption);

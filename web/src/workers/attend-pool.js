@@ -35,14 +35,16 @@ function browserWorker() {
 
 // addEventListener (a browser Worker) or on (Node's worker_threads): the message's data.
 function listen(worker, type, f) {
-  if (typeof worker.addEventListener === 'function') worker.addEventListener(type, (e) => f(type === 'message' ? e.data : e));
+  if (typeof worker.addEventListener === 'function')
+    worker.addEventListener(type, (e) => f(type === 'message' ? e.data : e));
   else worker.on(type, f);
 }
 
 // A matrix option as { rows, cols, data: Float32Array } so it can be cut into row slices.
 function rowMajor(name, x) {
   if (Array.isArray(x) && Array.isArray(x[0])) {
-    const rows = x.length, cols = x[0].length;
+    const rows = x.length,
+      cols = x[0].length;
     const data = new Float32Array(rows * cols);
     x.forEach((row, r) => data.set(row, r * cols));
     return { rows, cols, data };
@@ -62,7 +64,7 @@ export function planSlices(rows, blockSize, parts, causal = false) {
   let total = 0;
   for (let b = 0; b < blocks; b++) total += weight(b);
   const starts = [0];
-  let sum = 0;  // work of blocks 0 .. b - 1
+  let sum = 0; // work of blocks 0 .. b - 1
   for (let b = 1; b < blocks && starts.length < parts; b++) {
     sum += weight(b - 1);
     const share = (total * starts.length) / parts;
@@ -76,7 +78,7 @@ export function createAttendPool({ workers = 2, simd, createWorker = browserWork
   const pool = [];
   let nextId = 1;
   const pending = new Map(); // id -> { resolve, reject, onProgress }
-  let current = null;        // { ids, cancel() } of the running run
+  let current = null; // { ids, cancel() } of the running run
 
   function spawn() {
     const w = createWorker();
@@ -127,30 +129,45 @@ export function createAttendPool({ workers = 2, simd, createWorker = browserWork
   }
 
   async function run(kind, options = {}, onProgress = () => {}) {
-    if (kind !== 'flash' && kind !== 'naive') throw new AttentionError(`kind: expected 'flash' or 'naive', got ${String(kind)}`);
+    if (kind !== 'flash' && kind !== 'naive')
+      throw new AttentionError(`kind: expected 'flash' or 'naive', got ${String(kind)}`);
     if (kind === 'naive') {
       for (const name of Object.keys(options)) {
         if (!NAIVE_OPTIONS.includes(name)) {
-          throw new AttentionError(`naive: unknown option '${name}' (expected one of ${NAIVE_OPTIONS.join(', ')}; ` +
-            `causal, window and stride depend on the query's position: use 'flash')`);
+          throw new AttentionError(
+            `naive: unknown option '${name}' (expected one of ${NAIVE_OPTIONS.join(', ')}; ` +
+              `causal, window and stride depend on the query's position: use 'flash')`,
+          );
         }
       }
     }
     cancel();
     const query = rowMajor('query', options.query);
     // naive slices start on multiples of FLASH_BLOCK too: the kernels' row groups stay the same
-    const block = kind === 'flash' && Number.isInteger(options.blockSize) && options.blockSize > 0 ? options.blockSize : FLASH_BLOCK;
+    const block =
+      kind === 'flash' && Number.isInteger(options.blockSize) && options.blockSize > 0
+        ? options.blockSize
+        : FLASH_BLOCK;
     const slices = planSlices(query.rows, block, workers, kind === 'flash' && options.causal === true);
-    const baseOffset = kind === 'flash' ? options.queryOffset ?? 0 : 0;
+    const baseOffset = kind === 'flash' ? (options.queryOffset ?? 0) : 0;
     const done = slices.map(() => 0);
     const t0 = performance.now();
     const asks = slices.map((s, i) => {
-      const part = { rows: s.rows, cols: query.cols, data: query.data.slice(s.first * query.cols, (s.first + s.rows) * query.cols) };
-      const args = kind === 'flash' ? { ...options, query: part, queryOffset: baseOffset + s.first } : { ...options, query: part };
+      const part = {
+        rows: s.rows,
+        cols: query.cols,
+        data: query.data.slice(s.first * query.cols, (s.first + s.rows) * query.cols),
+      };
+      const args =
+        kind === 'flash' ? { ...options, query: part, queryOffset: baseOffset + s.first } : { ...options, query: part };
       const chunkRows = options.window == null ? block * Math.ceil(CHUNK_ROWS / block) : s.rows;
       return ask(i, { type: 'run', kind, args, chunkRows }, [part.data.buffer], (rows) => {
         done[i] = rows;
-        if (current === me) onProgress(done.reduce((a, b) => a + b, 0), query.rows);
+        if (current === me)
+          onProgress(
+            done.reduce((a, b) => a + b, 0),
+            query.rows,
+          );
       });
     });
     const me = {
@@ -172,7 +189,7 @@ export function createAttendPool({ workers = 2, simd, createWorker = browserWork
       throw e;
     }
     if (current === me) current = null;
-    if (me.cancelled || parts.some((p) => p === null)) return null;  // replaced, even if it finished
+    if (me.cancelled || parts.some((p) => p === null)) return null; // replaced, even if it finished
     const ms = performance.now() - t0;
     const cols = parts[0].output.cols;
     const output = { rows: query.rows, cols, data: new Float32Array(query.rows * cols) };
@@ -185,7 +202,10 @@ export function createAttendPool({ workers = 2, simd, createWorker = browserWork
     });
     onProgress(query.rows, query.rows);
     return {
-      output, entropy, fullyMaskedRows, ms,
+      output,
+      entropy,
+      fullyMaskedRows,
+      ms,
       workers: parts.map((p, i) => ({ rows: slices[i].rows, ms: p.ms, heapBytes: p.heapBytes })),
     };
   }

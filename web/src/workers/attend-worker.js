@@ -23,7 +23,10 @@ import { yieldToEvents } from './variance-jobs.js';
 
 function openPort() {
   if (typeof self !== 'undefined' && typeof self.postMessage === 'function') {
-    return { post: (m, transfer) => self.postMessage(m, transfer), listen: (f) => self.addEventListener('message', (e) => f(e.data)) };
+    return {
+      post: (m, transfer) => self.postMessage(m, transfer),
+      listen: (f) => self.addEventListener('message', (e) => f(e.data)),
+    };
   }
   const { parentPort } = process.getBuiltinModule('worker_threads');
   return { post: (m, transfer) => parentPort.postMessage(m, transfer), listen: (f) => parentPort.on('message', f) };
@@ -33,7 +36,11 @@ const port = openPort();
 const cancelled = new Set();
 
 const rowsOf = (m) => ({ rows: m.rows, cols: m.cols });
-const slice = (m, first, count) => ({ rows: count, cols: m.cols, data: m.data.subarray(first * m.cols, (first + count) * m.cols) });
+const slice = (m, first, count) => ({
+  rows: count,
+  cols: m.cols,
+  data: m.data.subarray(first * m.cols, (first + count) * m.cols),
+});
 
 async function flashSlice(engine, id, args, chunkRows) {
   const { query } = args;
@@ -46,7 +53,8 @@ async function flashSlice(engine, id, args, chunkRows) {
     const t0 = performance.now();
     const part = engine.flashAttend({ ...args, query: slice(query, r, count), queryOffset: first + r });
     ms += performance.now() - t0;
-    if (!out.output) out.output = { ...rowsOf(part.output), rows: query.rows, data: new Float32Array(query.rows * part.output.cols) };
+    if (!out.output)
+      out.output = { ...rowsOf(part.output), rows: query.rows, data: new Float32Array(query.rows * part.output.cols) };
     out.output.data.set(part.output.data, r * part.output.cols);
     out.entropy.set(part.entropy, r);
     for (const i of part.fullyMaskedRows) out.fullyMaskedRows.push(r + i);

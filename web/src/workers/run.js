@@ -18,15 +18,24 @@
 // never draw over a newer one.
 
 export function createRun({
-  job, cancel = () => {}, key = (args) => JSON.stringify(args), drawEveryMs = 120,
-  onStart = () => {}, onProgress = () => {}, onDone = () => {}, onStop = () => {}, onError = () => {},
-  now = () => performance.now(), setTimer = setTimeout, clearTimer = clearTimeout,
+  job,
+  cancel = () => {},
+  key = (args) => JSON.stringify(args),
+  drawEveryMs = 120,
+  onStart = () => {},
+  onProgress = () => {},
+  onDone = () => {},
+  onStop = () => {},
+  onError = () => {},
+  now = () => performance.now(),
+  setTimer = setTimeout,
+  clearTimer = clearTimeout,
 }) {
-  let serial = 0;        // the current run's number; a settled promise of another is ignored
+  let serial = 0; // the current run's number; a settled promise of another is ignored
   let lastKey = null;
   let timer = null;
   let lastDraw = -Infinity;
-  let pending = null;    // the newest progress not drawn yet: [partial, done, total, args]
+  let pending = null; // the newest progress not drawn yet: [partial, done, total, args]
   let disposed = false;
   const self = { running: false, args: null, partial: null, done: 0, request, restart, stop, dispose };
 
@@ -54,31 +63,36 @@ export function createRun({
     onStart(args);
     let promise;
     try {
-      promise = Promise.resolve(job(args, (done, total, partial) => {
-        if (id !== serial || disposed) return;
-        self.partial = partial;
-        self.done = done;
-        pending = [partial, done, total, args];
-        if (timer === null) timer = setTimer(flush, Math.max(0, lastDraw + drawEveryMs - now()));
-      }));
+      promise = Promise.resolve(
+        job(args, (done, total, partial) => {
+          if (id !== serial || disposed) return;
+          self.partial = partial;
+          self.done = done;
+          pending = [partial, done, total, args];
+          if (timer === null) timer = setTimer(flush, Math.max(0, lastDraw + drawEveryMs - now()));
+        }),
+      );
     } catch (e) {
       promise = Promise.reject(e);
     }
-    promise.then((result) => {
-      if (id !== serial || disposed) return;
-      self.running = false;
-      clearPending();
-      if (result === null || result === undefined) onStop(self.partial, self.done, args);
-      else {
-        self.partial = result;
-        onDone(result, args, now() - t0);
-      }
-    }, (e) => {
-      if (id !== serial || disposed) return;
-      self.running = false;
-      clearPending();
-      onError(e, args);
-    });
+    promise.then(
+      (result) => {
+        if (id !== serial || disposed) return;
+        self.running = false;
+        clearPending();
+        if (result === null || result === undefined) onStop(self.partial, self.done, args);
+        else {
+          self.partial = result;
+          onDone(result, args, now() - t0);
+        }
+      },
+      (e) => {
+        if (id !== serial || disposed) return;
+        self.running = false;
+        clearPending();
+        onError(e, args);
+      },
+    );
     return true;
   }
 

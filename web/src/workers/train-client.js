@@ -13,7 +13,13 @@ function browserWorker() {
   return new Worker(new URL('./train-worker.js', import.meta.url), { type: 'module' });
 }
 
-export function createTrainClient({ simd, onReport = () => {}, onPaused = () => {}, onError = () => {}, createWorker = browserWorker }) {
+export function createTrainClient({
+  simd,
+  onReport = () => {},
+  onPaused = () => {},
+  onError = () => {},
+  createWorker = browserWorker,
+}) {
   const worker = createWorker();
   let session = 0;
   let nextId = 1;
@@ -31,7 +37,8 @@ export function createTrainClient({ simd, onReport = () => {}, onPaused = () => 
     }
     if (m.type === 'report' && m.id === session) onReport(m.runs, m.training);
     else if (m.type === 'paused' && m.id === session) onPaused(m.steps.main ?? 0);
-    else if (m.type === 'error' && (m.id === session || m.id === null)) onError(Object.assign(new Error(m.message), { name: m.name }));
+    else if (m.type === 'error' && (m.id === session || m.id === null))
+      onError(Object.assign(new Error(m.message), { name: m.name }));
   });
   worker.addEventListener('error', (e) => onError(new Error((e && e.message) || 'the training worker failed')));
   worker.postMessage({ type: 'load', simd });

@@ -30,20 +30,27 @@ function openPort() {
 
 const port = openPort();
 let engine = null;
-let runs = new Map();  // name -> trainer
-const steps = new Map();  // name -> the steps its trainer has taken
-let session = 0;       // the id of the current reset; older messages are ignored
-let training = null;   // the id of the train request running now
+let runs = new Map(); // name -> trainer
+const steps = new Map(); // name -> the steps its trainer has taken
+let session = 0; // the id of the current reset; older messages are ignored
+let training = null; // the id of the train request running now
 const now = () => (typeof performance !== 'undefined' ? performance.now() : Date.now());
 const pauseForMessages = () => new Promise((resolve) => setTimeout(resolve, 0));
-const failure = (id, e) => ({ type: 'error', id, message: e && e.message ? e.message : String(e), name: (e && e.name) || 'Error' });
+const failure = (id, e) => ({
+  type: 'error',
+  id,
+  message: e && e.message ? e.message : String(e),
+  name: (e && e.name) || 'Error',
+});
 
 function report(t, r, ms) {
   const e = t.evaluate();
   return {
     step: r.step,
-    losses: r.losses, accuracies: r.accuracies,
-    evalLoss: e.loss, evalAccuracy: e.accuracy,
+    losses: r.losses,
+    accuracies: r.accuracies,
+    evalLoss: e.loss,
+    evalAccuracy: e.accuracy,
     probe: t.probe(),
     stepsPerSecond: ms > 0 ? (r.losses.length * 1000) / ms : 0,
   };
@@ -65,7 +72,8 @@ async function reset({ id, runs: configs }) {
       steps.set(name, 0);
     }
     const out = {};
-    for (const [name, t] of runs) out[name] = report(t, { step: 0, losses: new Float32Array(0), accuracies: new Float32Array(0) }, 0);
+    for (const [name, t] of runs)
+      out[name] = report(t, { step: 0, losses: new Float32Array(0), accuracies: new Float32Array(0) }, 0);
     port.post({ type: 'report', id, runs: out, training: false });
   } catch (e) {
     deleteRuns();
@@ -131,7 +139,7 @@ function pause({ id }) {
   port.post({ type: 'paused', id, steps: Object.fromEntries(steps) });
 }
 
-let loaded = null;  // the engine's loading; every other message waits for it, in order
+let loaded = null; // the engine's loading; every other message waits for it, in order
 port.listen((m) => {
   if (m === null || typeof m !== 'object') return;
   if (m.type === 'load') {

@@ -24,14 +24,18 @@ function browserWorker() {
 }
 
 export function createLabClient({
-  engine, chunkTimeoutMs = 15000, loadTimeoutMs = 60000, createWorker = browserWorker, onRestart = () => {},
+  engine,
+  chunkTimeoutMs = 15000,
+  loadTimeoutMs = 60000,
+  createWorker = browserWorker,
+  onRestart = () => {},
 }) {
   let worker = null;
-  let ready = false;         // whether the current worker has loaded its engine
+  let ready = false; // whether the current worker has loaded its engine
   let loadTimer = null;
   let restarts = 0;
   let nextId = 1;
-  const jobs = new Map();    // id -> { id, kind, args, resolve, reject, onProgress, timer, retried }
+  const jobs = new Map(); // id -> { id, kind, args, resolve, reject, onProgress, timer, retried }
   const current = new Map(); // kind -> id
 
   function settle(job) {
@@ -54,8 +58,12 @@ export function createLabClient({
     clearTimeout(loadTimer);
     if (!worker) return;
     const self = worker;
-    worker.addEventListener('message', (e) => { if (worker === self) heard(e.data); });
-    worker.addEventListener('error', (e) => { if (worker === self) crashed(e && e.message); });
+    worker.addEventListener('message', (e) => {
+      if (worker === self) heard(e.data);
+    });
+    worker.addEventListener('error', (e) => {
+      if (worker === self) crashed(e && e.message);
+    });
     loadTimer = setTimeout(() => replace('stuck', `not started after ${loadTimeoutMs / 1000} s`), loadTimeoutMs);
     worker.postMessage({ type: 'load', simd: engine.simd });
   }
@@ -63,7 +71,8 @@ export function createLabClient({
   // The job's watchdog: the worker must say something about it within chunkTimeoutMs.
   function arm(job) {
     clearTimeout(job.timer);
-    if (ready) job.timer = setTimeout(() => replace('stuck', `no reply for ${chunkTimeoutMs / 1000} s`), chunkTimeoutMs);
+    if (ready)
+      job.timer = setTimeout(() => replace('stuck', `no reply for ${chunkTimeoutMs / 1000} s`), chunkTimeoutMs);
   }
 
   function post(job) {
@@ -80,7 +89,8 @@ export function createLabClient({
     }
     const job = m && jobs.get(m.id);
     if (!job) return;
-    if (m.type === 'error' && m.code === 'engine-stopped') {  // the worker's module is dead
+    if (m.type === 'error' && m.code === 'engine-stopped') {
+      // the worker's module is dead
       replace('crashed', 'its engine stopped after an internal error');
       return;
     }
@@ -92,16 +102,25 @@ export function createLabClient({
     settle(job);
     if (m.type === 'done') job.resolve(m.result);
     else if (m.type === 'cancelled') job.resolve(null);
-    else job.reject(m.name === 'LabError' ? new LabError(m.code, m.message) : Object.assign(new Error(m.message), { name: m.name || 'Error' }));
+    else
+      job.reject(
+        m.name === 'LabError'
+          ? new LabError(m.code, m.message)
+          : Object.assign(new Error(m.message), { name: m.name || 'Error' }),
+      );
   }
 
   // The worker failed (an uncaught error, or it never started).
   function crashed(detail) {
-    if (!ready && restarts === 0) {  // it never ran: blocked or missing script, use this thread
+    if (!ready && restarts === 0) {
+      // it never ran: blocked or missing script, use this thread
       clearTimeout(loadTimer);
       worker.terminate();
       worker = null;
-      for (const job of [...jobs.values()]) { clearTimeout(job.timer); runHere(job); }
+      for (const job of [...jobs.values()]) {
+        clearTimeout(job.timer);
+        runHere(job);
+      }
       return;
     }
     replace('crashed', detail || 'an uncaught error');
@@ -116,9 +135,14 @@ export function createLabClient({
     for (const job of [...jobs.values()]) {
       if (job.retried || !worker) {
         settle(job);
-        job.reject(new LabError(code, code === 'stuck'
-          ? `The lab's background computation stopped answering twice on this run (${detail}); the run was stopped. Start it again, or with fewer samples.`
-          : `The lab's background computation failed twice on this run (${detail}); the run was stopped. Start it again, or with fewer samples.`));
+        job.reject(
+          new LabError(
+            code,
+            code === 'stuck'
+              ? `The lab's background computation stopped answering twice on this run (${detail}); the run was stopped. Start it again, or with fewer samples.`
+              : `The lab's background computation failed twice on this run (${detail}); the run was stopped. Start it again, or with fewer samples.`,
+          ),
+        );
       } else {
         job.retried = true;
         post(job);
@@ -134,12 +158,20 @@ export function createLabClient({
     const live = () => jobs.get(job.id) === job;
     const hooks = {
       cancelled: () => !live(),
-      progress: (done, total, partial) => { if (live()) job.onProgress(done, total, partial); },
+      progress: (done, total, partial) => {
+        if (live()) job.onProgress(done, total, partial);
+      },
       pause: yieldToEvents,
     };
     runJob(engine, { kind: job.kind, args: job.args }, hooks).then(
-      (r) => { if (live()) settle(job); job.resolve(r); },
-      (e) => { if (live()) settle(job); job.reject(e); },
+      (r) => {
+        if (live()) settle(job);
+        job.resolve(r);
+      },
+      (e) => {
+        if (live()) settle(job);
+        job.reject(e);
+      },
     );
   }
 

@@ -49,7 +49,7 @@ export function yieldToEvents() {
 
 // The sizes that decide how much work a job plans: checked here, before anything runs. The
 // other fields only need to be whole numbers; the engine checks their ranges and names them.
-const MAX_SAMPLES = 1000000;  // engine.limits.maxSamples
+const MAX_SAMPLES = 1000000; // engine.limits.maxSamples
 const FIELDS = { variance: ['dk', 'samples', 'seed', 'bins'], sweep: ['nKeys', 'trials', 'seed', 'samples'] };
 
 function shown(x) {
@@ -67,9 +67,11 @@ export function checkJob(job) {
   if (job === null || typeof job !== 'object') refuse(`lab job: expected { kind, args }, got ${shown(job)}`);
   const { kind, args } = job;
   if (!Object.hasOwn(FIELDS, kind)) refuse(`lab job: unknown kind ${shown(kind)} (expected 'variance' or 'sweep')`);
-  if (args === null || typeof args !== 'object') refuse(`${kind} job: expected an object of arguments, got ${shown(args)}`);
+  if (args === null || typeof args !== 'object')
+    refuse(`${kind} job: expected an object of arguments, got ${shown(args)}`);
   for (const name of FIELDS[kind]) {
-    if (!Number.isSafeInteger(args[name])) refuse(`${kind} job: ${name} must be a whole number, got ${shown(args[name])}`);
+    if (!Number.isSafeInteger(args[name]))
+      refuse(`${kind} job: ${name} must be a whole number, got ${shown(args[name])}`);
   }
   if (args.samples < 2 || args.samples > MAX_SAMPLES) {
     refuse(`${kind} job: samples must be from 2 to ${MAX_SAMPLES.toLocaleString('en')}, got ${shown(args.samples)}`);
@@ -116,7 +118,12 @@ async function sweepJob(engine, { dks, nKeys, trials, seed, samples }, hooks) {
     const v = engine.varianceExperiment({ dk, samples, seed, bins: 1 });
     const s = engine.saturationSweep({ dks: [dk], nKeys, trials, seed });
     result.logN = s.logN;
-    result.points.push({ dk, variance: { raw: v.raw.variance, scaled: v.scaled.variance }, raw: s.points[0].raw, scaled: s.points[0].scaled });
+    result.points.push({
+      dk,
+      variance: { raw: v.raw.variance, scaled: v.scaled.variance },
+      raw: s.points[0].raw,
+      scaled: s.points[0].scaled,
+    });
     hooks.progress(result.points.length, dks.length, result);
     await hooks.pause();
   }

@@ -26,10 +26,16 @@ function openPort() {
 }
 
 const port = openPort();
-const cancelled = new Set();   // ids asked to stop
-const latest = new Map();      // kind -> id of its newest job
+const cancelled = new Set(); // ids asked to stop
+const latest = new Map(); // kind -> id of its newest job
 
-const failure = (id, e) => ({ type: 'error', id, message: e && e.message ? e.message : String(e), name: (e && e.name) || 'Error', code: e && e.code });
+const failure = (id, e) => ({
+  type: 'error',
+  id,
+  message: e && e.message ? e.message : String(e),
+  name: (e && e.name) || 'Error',
+  code: e && e.code,
+});
 
 async function run({ id, simd, job }) {
   try {
@@ -63,7 +69,7 @@ async function load({ simd }) {
     await loadEngine(typeof simd === 'boolean' ? { simd } : undefined);
     port.post({ type: 'ready' });
   } catch (e) {
-    port.post(failure(null, e));  // no 'ready': the page's watchdog replaces this worker
+    port.post(failure(null, e)); // no 'ready': the page's watchdog replaces this worker
   }
 }
 

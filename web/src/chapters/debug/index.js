@@ -13,22 +13,43 @@ import { heatmapFigure, selectInput, tokensInput, dims } from '../kit/figures.js
 import { scrollTable } from '../../views/table.js';
 import { createPredict } from '../kit/predict.js';
 import {
-  DK_CHOICES, SCALE_CHOICES, SMALL_CHOICES, BUG_CODE, runLab, symptoms, zeroFillAnswer, flatRow, sameWeights,
-  nearUniformRows, rowOf, SATURATED,
+  DK_CHOICES,
+  SCALE_CHOICES,
+  SMALL_CHOICES,
+  BUG_CODE,
+  runLab,
+  symptoms,
+  zeroFillAnswer,
+  flatRow,
+  sameWeights,
+  nearUniformRows,
+  rowOf,
+  SATURATED,
 } from './logic.js';
 import strings from './strings.js';
 import meta, { MAX_TOKENS } from './meta.js';
 const INT_PARAMS = new Set(['k', 'n', 'kh', 'dModel', 'dk', 'h', 'd']);
 
 // The lab's settings as debug/logic.js reads them.
-const labState = (state) => ({ tokens: state.dbTokens, dk: state.dbDk, heads: state.dbHeads, scale: state.dbScale, seed: state.seed, bug: state.dbBug });
+const labState = (state) => ({
+  tokens: state.dbTokens,
+  dk: state.dbDk,
+  heads: state.dbHeads,
+  scale: state.dbScale,
+  seed: state.seed,
+  bug: state.dbBug,
+});
 
 // Numbers in a sentence: counts as they are, the engine's values to 3 decimals, lists joined
 // the way the language writes them.
 function formatParams(c, params) {
   const out = {};
   for (const [k, x] of Object.entries(params)) {
-    if (Array.isArray(x)) out[k] = list(c.lang, x.map((v) => fmt(v, 2)));
+    if (Array.isArray(x))
+      out[k] = list(
+        c.lang,
+        x.map((v) => fmt(v, 2)),
+      );
     else if (typeof x === 'number') out[k] = INT_PARAMS.has(k) ? String(x) : fmt(x, 3);
     else out[k] = x;
   }
@@ -42,24 +63,50 @@ function weightsMap(c, className) {
 }
 function drawWeights(fig, title, result, tokens, blocked) {
   if (fig.title.textContent !== title) fig.title.textContent = title;
-  fig.hm.update({ matrix: result.weights, rowLabels: tokens, colLabels: tokens, domain: [0, 1], caption: title, blocked });
+  fig.hm.update({
+    matrix: result.weights,
+    rowLabels: tokens,
+    colLabels: tokens,
+    domain: [0, 1],
+    caption: title,
+    blocked,
+  });
 }
 
 // ---- the panel: tokens, d_k, heads, σ ------------------------------------------------------------
 
 function buildPanel(c, v) {
   const { s } = c;
-  v.tokens = tokensInput(s('tokens'), { max: MAX_TOKENS, onValue: (list) => c.set({ dbTokens: list }), error: (m) => s('errTokens', { max: m }) });
-  v.dk = selectInput(s('dk'), DK_CHOICES.map((x) => ({ value: x, label: String(x) })), (x) => c.set({ dbDk: Number(x) }));
-  v.heads = selectInput(s('heads'), [1, 2, 4, 8, 12, 16, 32, 64].map((x) => ({ value: x, label: String(x) })), (x) => c.set({ dbHeads: Number(x) }));
-  v.scale = selectInput(s('scale'), SCALE_CHOICES.map((x) => ({ value: x, label: String(x) })), (x) => c.set({ dbScale: Number(x) }));
+  v.tokens = tokensInput(s('tokens'), {
+    max: MAX_TOKENS,
+    onValue: (list) => c.set({ dbTokens: list }),
+    error: (m) => s('errTokens', { max: m }),
+  });
+  v.dk = selectInput(
+    s('dk'),
+    DK_CHOICES.map((x) => ({ value: x, label: String(x) })),
+    (x) => c.set({ dbDk: Number(x) }),
+  );
+  v.heads = selectInput(
+    s('heads'),
+    [1, 2, 4, 8, 12, 16, 32, 64].map((x) => ({ value: x, label: String(x) })),
+    (x) => c.set({ dbHeads: Number(x) }),
+  );
+  v.scale = selectInput(
+    s('scale'),
+    SCALE_CHOICES.map((x) => ({ value: x, label: String(x) })),
+    (x) => c.set({ dbScale: Number(x) }),
+  );
   v.dModel = h('p', { class: 'hint db-dmodel' });
-  return h('section', { class: 'panel', 'data-group': 'inputs', 'aria-labelledby': 'db-panel-h' },
+  return h(
+    'section',
+    { class: 'panel', 'data-group': 'inputs', 'aria-labelledby': 'db-panel-h' },
     h('h3', { class: 'panel-title', id: 'db-panel-h', text: s('example') }),
     h('p', { class: 'hint lab-explain', text: s('exampleAbout') }),
     h('div', { class: 'controls' }, v.tokens.wrap),
     h('div', { class: 'controls' }, v.dk.wrap, v.heads.wrap, v.scale.wrap),
-    v.dModel);
+    v.dModel,
+  );
 }
 
 function drawPanel(c, data, v) {
@@ -120,11 +167,19 @@ function buildChecklist(c, v) {
   for (const bug of c.engine.choices.bug) {
     if (bug === 'none') continue;
     const tip = ['missing-scale', 'no-max-subtraction', 'scale-by-d-model'].includes(bug) ? s(`tip.${bug}`) : null;
-    const button = h('button', {
-      type: 'button', class: 'db-bug', 'data-bug': bug, 'aria-pressed': 'false',
-      onclick: () => c.set({ dbBug: c.state.dbBug === bug ? 'none' : bug }),
-    }, h('span', { class: 'db-bug-mark', 'aria-hidden': 'true' }), h('span', { class: 'db-bug-name', text: s(`bug.${bug}`) }),
-    tip ? h('span', { class: 'db-bug-tip', text: tip }) : null);
+    const button = h(
+      'button',
+      {
+        type: 'button',
+        class: 'db-bug',
+        'data-bug': bug,
+        'aria-pressed': 'false',
+        onclick: () => c.set({ dbBug: c.state.dbBug === bug ? 'none' : bug }),
+      },
+      h('span', { class: 'db-bug-mark', 'aria-hidden': 'true' }),
+      h('span', { class: 'db-bug-name', text: s(`bug.${bug}`) }),
+      tip ? h('span', { class: 'db-bug-tip', text: tip }) : null,
+    );
     v.buttons.set(bug, button);
     v.list.append(h('li', {}, button));
   }
@@ -133,11 +188,14 @@ function buildChecklist(c, v) {
   v.healthy = weightsMap(c, 'db-map-healthy');
   v.bugged = weightsMap(c, 'db-map-bugged');
   v.symptoms = h('ul', { class: 'db-symptoms', 'aria-live': 'polite' });
-  return [h('p', { class: 'about lab-explain', text: s('check.about') }),
+  return [
+    h('p', { class: 'about lab-explain', text: s('check.about') }),
     h('fieldset', { class: 'plain db-checklist' }, h('legend', { text: s('bugs') }), v.list),
     codeBox,
     h('div', { class: 'maps db-maps' }, v.healthy.wrap, v.bugged.wrap),
-    h('h4', { class: 'db-symptom-h', text: s('symptom') }), v.symptoms];
+    h('h4', { class: 'db-symptom-h', text: s('symptom') }),
+    v.symptoms,
+  ];
 }
 
 function drawChecklist(c, lab, v) {
@@ -156,14 +214,24 @@ function drawChecklist(c, lab, v) {
 
 function buildMonitors(c, v) {
   const { s } = c;
-  v.bug = selectInput(s('monBug'), c.engine.choices.bug.map((b) => ({ value: b, label: s(`bug.${b}`) })), (x) => c.set({ dbBug: x }));
+  v.bug = selectInput(
+    s('monBug'),
+    c.engine.choices.bug.map((b) => ({ value: b, label: s(`bug.${b}`) })),
+    (x) => c.set({ dbBug: x }),
+  );
   v.table = h('div', { class: 'db-mon-table' });
   v.logits = h('div', { class: 'db-logit-table' });
   v.line = h('p', { class: 'msg info db-mon-line', 'aria-live': 'polite' });
   const box = h('div', { class: 'db-bars' });
   v.bars = createBars(box, { color: '#3b528b' });
-  return [h('p', { class: 'about lab-explain', text: s('mon.about') }),
-    h('div', { class: 'controls', 'data-group': 'inputs' }, v.bug.wrap), v.line, v.table, box, v.logits];
+  return [
+    h('p', { class: 'about lab-explain', text: s('mon.about') }),
+    h('div', { class: 'controls', 'data-group': 'inputs' }, v.bug.wrap),
+    v.line,
+    v.table,
+    box,
+    v.logits,
+  ];
 }
 
 function rowReading(c, lab, i) {
@@ -181,29 +249,60 @@ function drawMonitors(c, lab, v) {
   const tokens = state.dbTokens;
   v.bug.sync(state.dbBug);
   const bugName = s(`bug.${lab.bug}`);
-  const head = ['col.query', 'col.eh', 'col.eb', 'col.max', 'col.sh', 'col.sb', 'col.leak', 'col.flag'].map((k) => s(k));
-  const rows = tokens.map((t, i) => [`${i + 1}. ${t}`, fmt(lab.healthy.entropy[i], 3), fmt(lab.bugged.entropy[i], 3),
-    fmt(lab.mb.maxEntropy[i], 3), fmt(lab.mh.rowSums[i], 3), fmt(lab.mb.rowSums[i], 3), fmt(lab.mb.leaked[i], 3), rowReading(c, lab, i)]);
+  const head = ['col.query', 'col.eh', 'col.eb', 'col.max', 'col.sh', 'col.sb', 'col.leak', 'col.flag'].map((k) =>
+    s(k),
+  );
+  const rows = tokens.map((t, i) => [
+    `${i + 1}. ${t}`,
+    fmt(lab.healthy.entropy[i], 3),
+    fmt(lab.bugged.entropy[i], 3),
+    fmt(lab.mb.maxEntropy[i], 3),
+    fmt(lab.mh.rowSums[i], 3),
+    fmt(lab.mb.rowSums[i], 3),
+    fmt(lab.mb.leaked[i], 3),
+    rowReading(c, lab, i),
+  ]);
   v.table.replaceChildren(scrollTable(s('monCaption', { bug: bugName }), head, rows, [7]));
   const logitRow = (name, m) => [s(name), fmt(m.logitMean, 3), fmt(m.logitStd, 3), fmt(m.logitMax, 3)];
-  v.logits.replaceChildren(scrollTable(s('logitCaption'), ['col.what', 'col.mean', 'col.std', 'col.maxLogit'].map((k) => s(k)),
-    [logitRow('run.healthy', lab.mh), logitRow('run.bugged', lab.mb)]));
+  v.logits.replaceChildren(
+    scrollTable(
+      s('logitCaption'),
+      ['col.what', 'col.mean', 'col.std', 'col.maxLogit'].map((k) => s(k)),
+      [logitRow('run.healthy', lab.mh), logitRow('run.bugged', lab.mb)],
+    ),
+  );
   const uniform = nearUniformRows(lab.bugged, lab.mb);
   const counted = Array.from(lab.mb.maxEntropy).filter((x) => x > 0).length;
-  const names = list(c.lang, uniform.map((i) => `“${tokens[i]}”`));
-  setText(v.line, sentences(c.lang, [
-    uniform.length ? s('mon.uniform', { k: uniform.length, n: counted, rows: names }) : s('mon.fine'),
-    s('mon.std', { sb: fmt(lab.mb.logitStd, 3), sh: fmt(lab.mh.logitStd, 3) }),
-  ]));
+  const names = list(
+    c.lang,
+    uniform.map((i) => `“${tokens[i]}”`),
+  );
+  setText(
+    v.line,
+    sentences(c.lang, [
+      uniform.length ? s('mon.uniform', { k: uniform.length, n: counted, rows: names }) : s('mon.fine'),
+      s('mon.std', { sb: fmt(lab.mb.logitStd, 3), sh: fmt(lab.mh.logitStd, 3) }),
+    ]),
+  );
   const top = Math.max(...Array.from(lab.mb.maxEntropy));
-  v.bars.update({ values: Array.from(lab.bugged.entropy), labels: tokens, caption: s('barsCaption'), domain: [0, Math.max(top, 1e-6)], digits: 3 });
+  v.bars.update({
+    values: Array.from(lab.bugged.entropy),
+    labels: tokens,
+    caption: s('barsCaption'),
+    domain: [0, Math.max(top, 1e-6)],
+    digits: 3,
+  });
 }
 
 // ---- step 4: attention weights are not an explanation ------------------------------------------------------
 
 function buildExplain(c, v) {
   const { s } = c;
-  v.small = selectInput(s('small'), SMALL_CHOICES.map((x) => ({ value: x, label: `× ${x}` })), (x) => c.set({ dbSmall: Number(x) }));
+  v.small = selectInput(
+    s('small'),
+    SMALL_CHOICES.map((x) => ({ value: x, label: `× ${x}` })),
+    (x) => c.set({ dbSmall: Number(x) }),
+  );
   v.flatAbout = h('p', { class: 'lab-explain' });
   const barsBox = h('div', { class: 'db-bars' });
   v.bars = createBars(barsBox, { color: '#3b528b' });
@@ -218,12 +317,21 @@ function buildExplain(c, v) {
     oa: heatmapFigure(c, { kind: 'diverging', className: 'db-map db-map-oa' }),
     ob: heatmapFigure(c, { kind: 'diverging', className: 'db-map db-map-ob' }),
   };
-  return [h('p', { class: 'about lab-explain', text: s('explain.about') }),
-    h('h4', { text: s('flat.h') }), v.flatAbout, h('div', { class: 'controls', 'data-group': 'inputs' }, v.small.wrap),
-    barsBox, v.flatTable, v.flatLine, v.draws,
-    h('h4', { text: s('same.h') }), v.sameAbout,
-    h('div', { class: 'maps db-maps' }, v.figs.wa.wrap, v.figs.wb.wrap), v.sameLine,
-    h('div', { class: 'maps db-maps' }, v.figs.oa.wrap, v.figs.ob.wrap)];
+  return [
+    h('p', { class: 'about lab-explain', text: s('explain.about') }),
+    h('h4', { text: s('flat.h') }),
+    v.flatAbout,
+    h('div', { class: 'controls', 'data-group': 'inputs' }, v.small.wrap),
+    barsBox,
+    v.flatTable,
+    v.flatLine,
+    v.draws,
+    h('h4', { text: s('same.h') }),
+    v.sameAbout,
+    h('div', { class: 'maps db-maps' }, v.figs.wa.wrap, v.figs.wb.wrap),
+    v.sameLine,
+    h('div', { class: 'maps db-maps' }, v.figs.oa.wrap, v.figs.ob.wrap),
+  ];
 }
 
 function drawExplain(c, data, v) {
@@ -236,27 +344,49 @@ function drawExplain(c, data, v) {
   setText(v.flatAbout, s('flat.about', { tok, small }));
   const caption = s('flatCaption', { tok, small });
   v.bars.update({ values: flat.weights, labels: flat.keys, caption, highlight: flat.top, digits: 3 });
-  v.flatTable.replaceChildren(scrollTable(caption, [s('col.query'), ...flat.keys], [[tok, ...flat.weights.map((x) => fmt(x, 3))]]));
+  v.flatTable.replaceChildren(
+    scrollTable(caption, [s('col.query'), ...flat.keys], [[tok, ...flat.weights.map((x) => fmt(x, 3))]]),
+  );
   const distinct = new Set(flat.draws.map((d) => d.top)).size;
-  setText(v.flatLine, sentences(c.lang, [
-    s('flat.line', { top: flat.keys[flat.top], w: fmt(flat.weights[flat.top], 3), e: fmt(flat.entropy, 3), max: fmt(flat.maxEntropy, 3) }),
-    s('flat.draws', { k: distinct }),
-    s('flat.mean', { out: vec(flat.output), mean: vec(flat.mean) }),
-  ]));
-  v.draws.replaceChildren(scrollTable(s('drawsCaption', { n: flat.draws.length }), ['col.draw', 'col.top', 'col.w'].map((k) => s(k)),
-    flat.draws.map((d, k) => [String(k + 1), flat.keys[d.top], fmt(d.weight, 3)]), [1]));
+  setText(
+    v.flatLine,
+    sentences(c.lang, [
+      s('flat.line', {
+        top: flat.keys[flat.top],
+        w: fmt(flat.weights[flat.top], 3),
+        e: fmt(flat.entropy, 3),
+        max: fmt(flat.maxEntropy, 3),
+      }),
+      s('flat.draws', { k: distinct }),
+      s('flat.mean', { out: vec(flat.output), mean: vec(flat.mean) }),
+    ]),
+  );
+  v.draws.replaceChildren(
+    scrollTable(
+      s('drawsCaption', { n: flat.draws.length }),
+      ['col.draw', 'col.top', 'col.w'].map((k) => s(k)),
+      flat.draws.map((d, k) => [String(k + 1), flat.keys[d.top], fmt(d.weight, 3)]),
+      [1],
+    ),
+  );
 
   const stok = tokens[same.row];
   setText(v.sameAbout, s('same.about', { tok: stok }));
   const blocked = same.a.mask;
   drawWeights(v.figs.wa, s('mapWeightsA'), same.a, tokens, blocked);
   drawWeights(v.figs.wb, s('mapWeightsB'), same.b, tokens, blocked);
-  setText(v.sameLine, sentences(c.lang, [
-    same.same ? s('same.yes', { tok: stok, top: tokens[same.top] }) : s('same.no'),
-    s('same.out', { tok: stok, a: vec(rowOf(same.a.output, same.row)), b: vec(rowOf(same.b.output, same.row)) }),
-  ]));
+  setText(
+    v.sameLine,
+    sentences(c.lang, [
+      same.same ? s('same.yes', { tok: stok, top: tokens[same.top] }) : s('same.no'),
+      s('same.out', { tok: stok, a: vec(rowOf(same.a.output, same.row)), b: vec(rowOf(same.b.output, same.row)) }),
+    ]),
+  );
   const cols = dims(same.a.output.cols).map((j) => s('dims', { j }));
-  for (const [fig, key, r] of [[v.figs.oa, 'mapOutA', same.a], [v.figs.ob, 'mapOutB', same.b]]) {
+  for (const [fig, key, r] of [
+    [v.figs.oa, 'mapOutA', same.a],
+    [v.figs.ob, 'mapOutB', same.b],
+  ]) {
     const title = s(key);
     if (fig.title.textContent !== title) fig.title.textContent = title;
     fig.hm.update({ matrix: r.output, rowLabels: tokens, colLabels: cols, caption: title });
@@ -266,14 +396,37 @@ function drawExplain(c, data, v) {
 // ---- the chapter ------------------------------------------------------------------------------------------
 
 const STEPS = [
-  { id: 'predict', title: { en: 'Predict', zh: '先猜一猜' }, build: buildPredict, draw: drawPredict,
-    compute: (c) => ({ zero: zeroFillAnswer(c.engine, labState(c.state)) }) },
-  { id: 'checklist', title: { en: 'Bug checklist', zh: '错误清单' }, build: buildChecklist, draw: drawChecklist,
-    compute: (c) => runLab(c.engine, labState(c.state)) },
-  { id: 'monitors', title: { en: 'Monitors', zh: '监测量' }, build: buildMonitors, draw: drawMonitors,
-    compute: (c) => runLab(c.engine, labState(c.state)) },
-  { id: 'explanation', title: { en: 'Explanation?', zh: '权重≠解释' }, build: buildExplain, draw: drawExplain,
-    compute: (c) => ({ flat: flatRow(c.engine, labState(c.state), c.state.dbSmall), same: sameWeights(c.engine, labState(c.state)) }) },
+  {
+    id: 'predict',
+    title: { en: 'Predict', zh: '先猜一猜' },
+    build: buildPredict,
+    draw: drawPredict,
+    compute: (c) => ({ zero: zeroFillAnswer(c.engine, labState(c.state)) }),
+  },
+  {
+    id: 'checklist',
+    title: { en: 'Bug checklist', zh: '错误清单' },
+    build: buildChecklist,
+    draw: drawChecklist,
+    compute: (c) => runLab(c.engine, labState(c.state)),
+  },
+  {
+    id: 'monitors',
+    title: { en: 'Monitors', zh: '监测量' },
+    build: buildMonitors,
+    draw: drawMonitors,
+    compute: (c) => runLab(c.engine, labState(c.state)),
+  },
+  {
+    id: 'explanation',
+    title: { en: 'Explanation?', zh: '权重≠解释' },
+    build: buildExplain,
+    draw: drawExplain,
+    compute: (c) => ({
+      flat: flatRow(c.engine, labState(c.state), c.state.dbSmall),
+      same: sameWeights(c.engine, labState(c.state)),
+    }),
+  },
 ];
 
 export default {

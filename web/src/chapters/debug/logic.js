@@ -7,14 +7,14 @@
 import { tokenStream } from '../../lesson/embeddings.js';
 import { PAD } from './meta.js';
 
-export const DV = 3;                 // value size: an output row is short enough to read
+export const DV = 3; // value size: an output row is short enough to read
 export const DK_CHOICES = [2, 4, 8, 16, 32, 64, 128, 256, 512, 1024];
 export const SCALE_CHOICES = [0.5, 1, 2, 5, 10, 20, 50, 100];
 export const SMALL_CHOICES = [0.01, 0.03, 0.1, 0.3, 1];
-export const EXP_OVERFLOW = 88.72;   // exp(x) passes float32's largest number past ln(3.4e38)
-export const SATURATED = 0.99;       // a row giving one key more than this is one-hot in effect
-export const NEAR_UNIFORM = 0.95;    // entropy above this share of ln n: attention has degraded
-export const DRAWS = 5;              // small queries drawn for the "top key" demo
+export const EXP_OVERFLOW = 88.72; // exp(x) passes float32's largest number past ln(3.4e38)
+export const SATURATED = 0.99; // a row giving one key more than this is one-hot in effect
+export const NEAR_UNIFORM = 0.95; // entropy above this share of ln n: attention has degraded
+export const DRAWS = 5; // small queries drawn for the "top key" demo
 
 // One PyTorch line per bug: how the bug reads in code (the healthy line first).
 export const BUG_CODE = {
@@ -131,12 +131,21 @@ export function symptoms(lab, tokens) {
       break;
     case 'no-max-subtraction':
       // NaN: an exponential overflowed; overflow without NaN: only their sum did (rows of zeros)
-      say(mb.nonFinite > 0 ? 'sym.nomax.nan' : bugged.overflow ? 'sym.nomax.zero' : 'sym.nomax.same',
-        { k: mb.nonFinite, n: bugged.weights.data.length, max: mb.logitMax });
+      say(mb.nonFinite > 0 ? 'sym.nomax.nan' : bugged.overflow ? 'sym.nomax.zero' : 'sym.nomax.same', {
+        k: mb.nonFinite,
+        n: bugged.weights.data.length,
+        max: mb.logitMax,
+      });
       break;
     case 'scale-by-d-model':
       say('sym.dmodel.std', { dModel: lab.dModel, dk: lab.inputs.key.cols, sb: mb.logitStd, sh: mh.logitStd });
-      if (last > 0) say('sym.dmodel.flat', { tok: tok(last), e: bugged.entropy[last], eh: healthy.entropy[last], max: mb.maxEntropy[last] });
+      if (last > 0)
+        say('sym.dmodel.flat', {
+          tok: tok(last),
+          e: bugged.entropy[last],
+          eh: healthy.entropy[last],
+          max: mb.maxEntropy[last],
+        });
       break;
     default:
       break;
@@ -175,14 +184,31 @@ export function flatRow(engine, { tokens, dk, seed }, small) {
   const main = run(own);
   const watch = engine.monitor({ logits: main.scaled, weights: main.weights, mask: main.mask });
   const draws = Array.from({ length: DRAWS }, (_, k) => {
-    const q = engine.randomMatrix({ rows: 1, cols: dk, seed, stream: tokenStream(`q-draw-${k}`, tokens[row]), scale: small });
+    const q = engine.randomMatrix({
+      rows: 1,
+      cols: dk,
+      seed,
+      stream: tokenStream(`q-draw-${k}`, tokens[row]),
+      scale: small,
+    });
     const r = run(q);
     const w = rowOf(r.weights, 0);
     return { top: argmax(w), weight: Math.max(...w) };
   });
   const mean = run({ rows: 1, cols: dk, data: new Float32Array(dk) });
   const weights = rowOf(main.weights, 0);
-  return { row, keys, result: main, weights, top: argmax(weights), entropy: main.entropy[0], maxEntropy: watch.maxEntropy[0], draws, mean: rowOf(mean.output, 0), output: rowOf(main.output, 0) };
+  return {
+    row,
+    keys,
+    result: main,
+    weights,
+    top: argmax(weights),
+    entropy: main.entropy[0],
+    maxEntropy: watch.maxEntropy[0],
+    draws,
+    mean: rowOf(mean.output, 0),
+    output: rowOf(main.output, 0),
+  };
 }
 
 // Two inputs with the same queries and keys but different values: identical weights,

@@ -3,16 +3,21 @@
 
 import { CHOICES } from '../../engine/choices.js';
 
-export const PAD = '<pad>';   // a token that is padding: never attended to
+export const PAD = '<pad>'; // a token that is padding: never attended to
 export const MAX_TOKENS = 12;
 
 export default {
   id: 'debug',
   title: { en: 'Debugging attention', zh: '调试注意力' },
-  questions: ['debug/zero-fill'],      // its predict-then-reveal questions (the start page counts them)
+  questions: ['debug/zero-fill'], // its predict-then-reveal questions (the start page counts them)
   state: {
-    dbTokens: { type: 'list', item: 'string', default: ['The', 'cat', 'sat', 'on', 'a', 'mat', PAD, PAD], maxItems: MAX_TOKENS },
-    dbBug: { type: 'enum', default: 'none', values: CHOICES.bug },  // the engine's bug names
+    dbTokens: {
+      type: 'list',
+      item: 'string',
+      default: ['The', 'cat', 'sat', 'on', 'a', 'mat', PAD, PAD],
+      maxItems: MAX_TOKENS,
+    },
+    dbBug: { type: 'enum', default: 'none', values: CHOICES.bug }, // the engine's bug names
     dbDk: { type: 'int', default: 16, min: 1, max: 1024 },
     dbHeads: { type: 'int', default: 8, min: 1, max: 64 },
     dbScale: { type: 'float', default: 1, min: 0.01, max: 100 },

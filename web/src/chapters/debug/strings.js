@@ -2,30 +2,36 @@
 
 export default {
   en: {
-    intro: 'Attention code that runs is not attention code that works: most bugs give numbers of the right shape and no error. This chapter breaks one running example in the seven ways the tutorials warn about, side by side with the healthy result, and shows the monitors that catch each break. Every number is the engine’s: the bugs are computed as the bugged code computes them.',
+    intro:
+      'Attention code that runs is not attention code that works: most bugs give numbers of the right shape and no error. This chapter breaks one running example in the seven ways the tutorials warn about, side by side with the healthy result, and shows the monitors that catch each break. Every number is the engine’s: the bugs are computed as the bugged code computes them.',
     errEngine: 'The engine could not compute this: {msg}',
     errTokens: 'Type 1 to {max} tokens separated by spaces.',
     example: 'The running example',
-    exampleAbout: 'A decoder’s self-attention: each token may look at itself and the tokens before it (a causal mask), and <pad> tokens are padding, never attended to. Each token’s q, k and v are drawn by the engine from its text, with unit-variance entries; the queries are then multiplied by σ.',
+    exampleAbout:
+      'A decoder’s self-attention: each token may look at itself and the tokens before it (a causal mask), and <pad> tokens are padding, never attended to. Each token’s q, k and v are drawn by the engine from its text, with unit-variance entries; the queries are then multiplied by σ.',
     tokens: 'Tokens (<pad> = padding)',
     dk: 'd_k (size of q and k)',
     heads: 'Heads h (d_model = h · d_k)',
     scale: 'Logit scale σ (queries × σ)',
     dModelLine: 'd_model = {h} × {dk} = {d}.',
 
-    'predict.about': 'Before the checklist, one question. The mask blocks a key by setting its score to −∞, so that exp(−∞) = 0. A common slip is to fill with 0 instead.',
+    'predict.about':
+      'Before the checklist, one question. The mask blocks a key by setting its score to −∞, so that exp(−∞) = 0. A common slip is to fill with 0 instead.',
     'predict.q': 'With the 0 fill, what weight will “{tok}” give the <pad> keys after it?',
     'predict.q.none': 'The example has no <pad> after a real token: add one to the tokens to ask this question.',
     'ans.zero': 'still exactly 0',
     'ans.leak': 'some weight, as if their score were 0',
     'ans.nan': 'NaN',
     'ans.all': 'nearly all of it',
-    'predict.right': 'With the 0 fill “{tok}” gives {w} of its weight to padding. A score of 0 is an ordinary score, and exp(0) = 1 is not 0.',
-    'predict.wrong': 'The engine says: with the 0 fill “{tok}” gives {w} of its weight to padding. A score of 0 is an ordinary score, and exp(0) = 1 is not 0.',
+    'predict.right':
+      'With the 0 fill “{tok}” gives {w} of its weight to padding. A score of 0 is an ordinary score, and exp(0) = 1 is not 0.',
+    'predict.wrong':
+      'The engine says: with the 0 fill “{tok}” gives {w} of its weight to padding. A score of 0 is an ordinary score, and exp(0) = 1 is not 0.',
     mapHealthy: 'Healthy weights (fill −∞)',
     mapZero: 'Weights with the 0 fill',
 
-    'check.about': 'Switch on one bug at a time. The second heatmap is the example with that bug, computed as the bugged code computes it; the symptom below is read from the engine’s numbers.',
+    'check.about':
+      'Switch on one bug at a time. The second heatmap is the example with that bug, computed as the bugged code computes it; the symptom below is read from the engine’s numbers.',
     bugs: 'Bugs',
     'bug.none': 'No bug',
     'bug.missing-scale': 'The scale is missing',
@@ -42,28 +48,42 @@ export default {
     mapBugged: 'Weights with the bug: {bug}',
     mapBuggedNone: 'Weights (no bug switched on)',
     symptom: 'Symptom',
-    'sym.none': 'Healthy: every row sums to 1, blocked keys get exactly 0, and the logits spread with a standard deviation of {std}.',
-    'sym.missing.std': 'The logits spread with a standard deviation of {sb} instead of {sh}: QKᵀ grows like √d_k when nothing divides it.',
-    'sym.missing.sat': '{k} of {n} rows give more than 0.99 of their weight to one key (healthy: {kh}). Softmax is saturated: its gradient is almost 0, and training stalls.',
-    'sym.missing.finite': 'The largest logit is {max}. This softmax subtracts the row max, so the numbers stay finite; raise d_k further and code that also skips the max subtraction overflows past 88.72.',
-    'sym.missing.nan': 'The largest logit is {max}, past 88.72: this softmax subtracts the row max and stays finite, but code that also skips it gets exp(x) = ∞ and NaN.',
+    'sym.none':
+      'Healthy: every row sums to 1, blocked keys get exactly 0, and the logits spread with a standard deviation of {std}.',
+    'sym.missing.std':
+      'The logits spread with a standard deviation of {sb} instead of {sh}: QKᵀ grows like √d_k when nothing divides it.',
+    'sym.missing.sat':
+      '{k} of {n} rows give more than 0.99 of their weight to one key (healthy: {kh}). Softmax is saturated: its gradient is almost 0, and training stalls.',
+    'sym.missing.finite':
+      'The largest logit is {max}. This softmax subtracts the row max, so the numbers stay finite; raise d_k further and code that also skips the max subtraction overflows past 88.72.',
+    'sym.missing.nan':
+      'The largest logit is {max}, past 88.72: this softmax subtracts the row max and stays finite, but code that also skips it gets exp(x) = ∞ and NaN.',
     'sym.zero.pad': '“{tok}” gives {w} of its weight to the <pad> keys after it. Healthy: exactly 0.',
     'sym.zero.nopad': 'No <pad> follows a real token, so no padding can leak here: add <pad> to the tokens.',
-    'sym.zero.future': '“{tok}” gives {w} of its weight to the keys after it: the future leaks too. Healthy: exactly 0.',
+    'sym.zero.future':
+      '“{tok}” gives {w} of its weight to the keys after it: the future leaks too. Healthy: exactly 0.',
     'sym.rev.future': '“{tok}” gives {w} of its weight to keys after it, above the diagonal. Healthy: exactly 0.',
     'sym.rev.self': '“{tok}” may only look at itself and what follows, so it gives {w} of its weight to itself.',
-    'sym.axis': 'Each column with an allowed key sums to 1 (column sums {cols}), and the rows do not (row sums {rows}).',
+    'sym.axis':
+      'Each column with an allowed key sums to 1 (column sums {cols}), and the rows do not (row sums {rows}).',
     'sym.after': 'The rows no longer sum to 1: {rows}.',
-    'sym.after.first': '“{tok}” keeps only {w}: the weight the softmax gave to the future keys was thrown away, not moved to the keys it may see.',
-    'sym.nomax.same': 'No visible change: the largest logit is {max}, below 88.72, so exp does not overflow. Raise σ to 50 and look again.',
-    'sym.nomax.zero': 'Rows of zero weights: the largest logit is {max}, so each exponential still fits in float32, but their sum does not, and a finite number divided by ∞ is 0. The rows no longer add up to 1, and their outputs are 0. The healthy softmax subtracts the row max first and is unaffected.',
-    'sym.nomax.nan': 'NaN weights: {k} of {n}. The largest logit is {max}, past 88.72, so exp overflows to ∞ and ∞ / ∞ = NaN. The healthy softmax subtracts the row max first, and the same rows come out finite.',
-    'sym.dmodel.std': 'The scores are divided by √{dModel} instead of √{dk}: the logits spread with a standard deviation of {sb} instead of {sh}.',
-    'sym.dmodel.flat': 'The weights are too flat: “{tok}” has an entropy of {e}, close to the maximum ln n = {max} of an even spread (healthy: {eh}).',
+    'sym.after.first':
+      '“{tok}” keeps only {w}: the weight the softmax gave to the future keys was thrown away, not moved to the keys it may see.',
+    'sym.nomax.same':
+      'No visible change: the largest logit is {max}, below 88.72, so exp does not overflow. Raise σ to 50 and look again.',
+    'sym.nomax.zero':
+      'Rows of zero weights: the largest logit is {max}, so each exponential still fits in float32, but their sum does not, and a finite number divided by ∞ is 0. The rows no longer add up to 1, and their outputs are 0. The healthy softmax subtracts the row max first and is unaffected.',
+    'sym.nomax.nan':
+      'NaN weights: {k} of {n}. The largest logit is {max}, past 88.72, so exp overflows to ∞ and ∞ / ∞ = NaN. The healthy softmax subtracts the row max first, and the same rows come out finite.',
+    'sym.dmodel.std':
+      'The scores are divided by √{dModel} instead of √{dk}: the logits spread with a standard deviation of {sb} instead of {sh}.',
+    'sym.dmodel.flat':
+      'The weights are too flat: “{tok}” has an entropy of {e}, close to the maximum ln n = {max} of an even spread (healthy: {eh}).',
 
     monBug: 'Bug switched on',
     'h.explanation': '4. Attention weights are not an explanation',
-    'mon.about': 'Two monitors the articles recommend, for the bug switched on (here or in the checklist). The entropy −Σ w ln w of a row is at most ln n, reached when its n allowed keys share the weight evenly: a row near ln n no longer picks anything. The logits softmax sees should have a mean near 0 and a standard deviation near 1 when q and k have unit-variance entries (σ = 1).',
+    'mon.about':
+      'Two monitors the articles recommend, for the bug switched on (here or in the checklist). The entropy −Σ w ln w of a row is at most ln n, reached when its n allowed keys share the weight evenly: a row near ln n no longer picks anything. The logits softmax sees should have a mean near 0 and a standard deviation near 1 when q and k have unit-variance entries (σ = 1).',
     monCaption: 'Per query: entropy against its maximum, and row sums ({bug})',
     'col.query': 'Query',
     'col.eh': 'Entropy, healthy',
@@ -90,9 +110,11 @@ export default {
     'mon.fine': 'No row is near uniform: every row with two keys or more still prefers some keys.',
     'mon.std': 'Logit standard deviation {sb} with the bug, {sh} healthy.',
 
-    'explain.about': 'A heatmap of attention weights is tempting to read as “the model looked at this key because it matters”. Two constructions, computed by the engine, show why the weights alone do not explain an output.',
+    'explain.about':
+      'A heatmap of attention weights is tempting to read as “the model looked at this key because it matters”. Two constructions, computed by the engine, show why the weights alone do not explain an output.',
     'flat.h': 'A near-uniform row: the top key means nothing',
-    'flat.about': 'The query of “{tok}” drawn at {small} times its usual size: all its logits are close to 0, so the weights are close to even.',
+    'flat.about':
+      'The query of “{tok}” drawn at {small} times its usual size: all its logits are close to 0, so the weights are close to even.',
     small: 'Query size',
     flatCaption: 'Weights of “{tok}” (query × {small})',
     'flat.line': 'The top key is “{top}” with {w}, but the entropy is {e} of a maximum {max}: the row is almost even.',
@@ -103,10 +125,12 @@ export default {
     'flat.draws': 'Queries of the same size put the top on {k} different keys: which key “wins” is noise.',
     'flat.mean': 'Its output {out} is close to the plain mean of the values {mean} (the output of a query of zeros).',
     'same.h': 'Same weights, different outputs',
-    'same.about': 'The same queries and keys with two sets of values. The second values are new for every key except the top key of “{tok}”, which keeps its value.',
+    'same.about':
+      'The same queries and keys with two sets of values. The second values are new for every key except the top key of “{tok}”, which keeps its value.',
     'same.yes': 'The two weight matrices are identical, entry for entry; the top key of “{tok}” is “{top}” in both.',
     'same.no': 'The two weight matrices differ.',
-    'same.out': 'Yet “{tok}” outputs {a} with the first values and {b} with the second. The weights tell where information came from, not what it was.',
+    'same.out':
+      'Yet “{tok}” outputs {a} with the first values and {b} with the second. The weights tell where information came from, not what it was.',
     mapWeightsA: 'Weights, first values',
     mapWeightsB: 'Weights, second values',
     mapOutA: 'Output with the first values',
@@ -114,18 +138,21 @@ export default {
     dims: 'dimension {j}',
   },
   zh: {
-    intro: '能运行的注意力代码，不一定是对的：大多数错误不报错，输出的形状也对。本章把同一个示例按教程里常提醒的七种方式弄坏，每一种都和正常结果并排比较，并给出能发现问题的监测量。所有数字都由引擎算出，每个错误的结果都照着出错代码的实际算法计算。',
+    intro:
+      '能运行的注意力代码，不一定是对的：大多数错误不报错，输出的形状也对。本章把同一个示例按教程里常提醒的七种方式弄坏，每一种都和正常结果并排比较，并给出能发现问题的监测量。所有数字都由引擎算出，每个错误的结果都照着出错代码的实际算法计算。',
     errEngine: '引擎无法处理：{msg}',
     errTokens: '请输入 1 到 {max} 个词，用空格分隔。',
     example: '本章的示例',
-    exampleAbout: '解码器中的自注意力：每个词只能看自己和前面的词（因果掩码），<pad> 是填充位（padding），任何 Query 都不应关注它。每个词的 q、k、v 由引擎根据词本身抽取，各分量方差为 1；之后再把 Query 乘以 σ。',
+    exampleAbout:
+      '解码器中的自注意力：每个词只能看自己和前面的词（因果掩码），<pad> 是填充位（padding），任何 Query 都不应关注它。每个词的 q、k、v 由引擎根据词本身抽取，各分量方差为 1；之后再把 Query 乘以 σ。',
     tokens: '词（<pad> 表示填充位）',
     dk: 'd_k（q 和 k 的维数）',
     heads: '头数 h（d_model = h · d_k）',
     scale: 'logit 缩放 σ（Query 乘以 σ）',
     dModelLine: 'd_model = {h} × {dk} = {d}。',
 
-    'predict.about': '在看清单之前，先回答一个问题。掩码屏蔽一个 Key 的做法是把它的分数设为 −∞，因为 exp(−∞) = 0。一个常见的失误是改用 0 来填充。',
+    'predict.about':
+      '在看清单之前，先回答一个问题。掩码屏蔽一个 Key 的做法是把它的分数设为 −∞，因为 exp(−∞) = 0。一个常见的失误是改用 0 来填充。',
     'predict.q': '用 0 填充时，“{tok}”会给它后面的 <pad> 分配多少权重？',
     'predict.q.none': '示例里没有跟在词后面的 <pad>，无法回答这个问题：请在词里加上一个 <pad>。',
     'ans.zero': '仍然恰好为 0',
@@ -133,11 +160,13 @@ export default {
     'ans.nan': 'NaN（非数）',
     'ans.all': '几乎全部权重',
     'predict.right': '用 0 填充时，“{tok}”把 {w} 的权重给了填充位。分数 0 只是一个普通的分数，exp(0) = 1，并不是 0。',
-    'predict.wrong': '引擎的结果是：用 0 填充时，“{tok}”把 {w} 的权重给了填充位。分数 0 只是一个普通的分数，exp(0) = 1，并不是 0。',
+    'predict.wrong':
+      '引擎的结果是：用 0 填充时，“{tok}”把 {w} 的权重给了填充位。分数 0 只是一个普通的分数，exp(0) = 1，并不是 0。',
     mapHealthy: '正常的权重（用 −∞ 填充）',
     mapZero: '用 0 填充时的权重',
 
-    'check.about': '每次只打开一个错误。第二张热力图是带上这个错误后的示例，照着出错代码的实际算法计算；下面列出的症状直接读自引擎算出的数字。',
+    'check.about':
+      '每次只打开一个错误。第二张热力图是带上这个错误后的示例，照着出错代码的实际算法计算；下面列出的症状直接读自引擎算出的数字。',
     bugs: '错误清单',
     'bug.none': '没有错误',
     'bug.missing-scale': '漏掉了缩放',
@@ -156,9 +185,12 @@ export default {
     symptom: '症状',
     'sym.none': '一切正常：每行之和为 1，被屏蔽的 Key 权重恰好为 0，logit 的标准差为 {std}。',
     'sym.missing.std': 'logit 的标准差是 {sb}，而不是 {sh}：不做除法时，QKᵀ 随 √d_k 增长。',
-    'sym.missing.sat': '{n} 行中有 {k} 行把超过 0.99 的权重给了同一个 Key（正常时为 {kh} 行）。softmax 已经饱和，梯度几乎为 0，训练会停滞。',
-    'sym.missing.finite': '最大的 logit 是 {max}。这里的 softmax 减去了每行的最大值，所以结果仍是有限数；继续调大 d_k，如果代码同时漏掉了减最大值，超过 88.72 就会溢出。',
-    'sym.missing.nan': '最大的 logit 是 {max}，已超过 88.72：这里的 softmax 减去了每行的最大值，结果仍是有限数；但如果代码同时漏掉了这一步，exp(x) 会变成 ∞，结果是 NaN（非数）。',
+    'sym.missing.sat':
+      '{n} 行中有 {k} 行把超过 0.99 的权重给了同一个 Key（正常时为 {kh} 行）。softmax 已经饱和，梯度几乎为 0，训练会停滞。',
+    'sym.missing.finite':
+      '最大的 logit 是 {max}。这里的 softmax 减去了每行的最大值，所以结果仍是有限数；继续调大 d_k，如果代码同时漏掉了减最大值，超过 88.72 就会溢出。',
+    'sym.missing.nan':
+      '最大的 logit 是 {max}，已超过 88.72：这里的 softmax 减去了每行的最大值，结果仍是有限数；但如果代码同时漏掉了这一步，exp(x) 会变成 ∞，结果是 NaN（非数）。',
     'sym.zero.pad': '“{tok}”把 {w} 的权重给了它后面的 <pad>。正常时恰好为 0。',
     'sym.zero.nopad': '示例里没有跟在词后面的 <pad>，所以看不到填充位的泄漏：请在词里加上 <pad>。',
     'sym.zero.future': '“{tok}”把 {w} 的权重给了它后面的词：未来的信息也泄漏了。正常时恰好为 0。',
@@ -168,14 +200,17 @@ export default {
     'sym.after': '各行之和不再是 1：{rows}。',
     'sym.after.first': '“{tok}”只剩下 {w}：softmax 分给未来位置的权重被直接丢掉了，并没有转给它能看的 Key。',
     'sym.nomax.same': '看不出变化：最大的 logit 是 {max}，低于 88.72，exp 不会溢出。把 σ 调到 50 再看。',
-    'sym.nomax.zero': '出现了整行为 0 的权重：最大的 logit 是 {max}，每个指数项单独都还在 float32 范围内，加起来却超出了，而有限数除以 ∞ 得 0。这些行加起来不再等于 1，输出也成了 0。正常的 softmax 先减去每行的最大值，不受影响。',
-    'sym.nomax.nan': '{n} 个权重中有 {k} 个是 NaN（非数）：最大的 logit 是 {max}，超过了 88.72，exp 溢出为 ∞，而 ∞ / ∞ = NaN。正常的 softmax 先减去每行的最大值，同样的几行都能得到有限的结果。',
+    'sym.nomax.zero':
+      '出现了整行为 0 的权重：最大的 logit 是 {max}，每个指数项单独都还在 float32 范围内，加起来却超出了，而有限数除以 ∞ 得 0。这些行加起来不再等于 1，输出也成了 0。正常的 softmax 先减去每行的最大值，不受影响。',
+    'sym.nomax.nan':
+      '{n} 个权重中有 {k} 个是 NaN（非数）：最大的 logit 是 {max}，超过了 88.72，exp 溢出为 ∞，而 ∞ / ∞ = NaN。正常的 softmax 先减去每行的最大值，同样的几行都能得到有限的结果。',
     'sym.dmodel.std': '分数除以的是 √{dModel}，而不是 √{dk}：logit 的标准差是 {sb}，而不是 {sh}。',
     'sym.dmodel.flat': '权重太平了：“{tok}”的熵是 {e}，接近完全平均分配时的最大值 ln n = {max}（正常时为 {eh}）。',
 
     monBug: '当前打开的错误',
     'h.explanation': '4. 注意力权重不等于解释',
-    'mon.about': '这是文章推荐的两个监测量，针对当前打开的错误（可在这里或清单中切换）。一行的熵 −Σ w ln w 最大为 ln n，在 n 个可见 Key 平分权重时取到；熵接近 ln n 的行已经不再有所侧重。当 q 和 k 各分量方差为 1（σ = 1）时，softmax 收到的 logit 均值应接近 0，标准差应接近 1。',
+    'mon.about':
+      '这是文章推荐的两个监测量，针对当前打开的错误（可在这里或清单中切换）。一行的熵 −Σ w ln w 最大为 ln n，在 n 个可见 Key 平分权重时取到；熵接近 ln n 的行已经不再有所侧重。当 q 和 k 各分量方差为 1（σ = 1）时，softmax 收到的 logit 均值应接近 0，标准差应接近 1。',
     monCaption: '每个 Query 的熵与其最大值，以及行之和（{bug}）',
     'col.query': 'Query',
     'col.eh': '熵（正常）',
@@ -202,7 +237,8 @@ export default {
     'mon.fine': '没有接近均匀的行：每个至少有两个可见 Key 的行仍有所侧重。',
     'mon.std': '有错误时 logit 的标准差为 {sb}，正常时为 {sh}。',
 
-    'explain.about': '看到注意力权重的热力图，人们很容易理解成“模型看了这个 Key，因为它重要”。下面两个由引擎算出的构造说明，单凭权重并不能解释输出。',
+    'explain.about':
+      '看到注意力权重的热力图，人们很容易理解成“模型看了这个 Key，因为它重要”。下面两个由引擎算出的构造说明，单凭权重并不能解释输出。',
     'flat.h': '接近均匀的一行：最大的 Key 没有意义',
     'flat.about': '把“{tok}”的 Query 缩小到原来的 {small} 倍：所有 logit 都接近 0，权重也就接近平均分配。',
     small: 'Query 的大小',
@@ -215,10 +251,12 @@ export default {
     'flat.draws': '同样大小的 Query 把最大权重给了 {k} 个不同的 Key：哪个 Key “胜出”只是噪声。',
     'flat.mean': '它的输出 {out} 与各 Value 的简单平均 {mean}（全零 Query 的输出）很接近。',
     'same.h': '权重相同，输出不同',
-    'same.about': 'Query 和 Key 不变，用两组 Value 计算。第二组 Value 除了“{tok}”权重最大的那个 Key 以外都换成了新的，那个 Key 的 Value 保持不变。',
+    'same.about':
+      'Query 和 Key 不变，用两组 Value 计算。第二组 Value 除了“{tok}”权重最大的那个 Key 以外都换成了新的，那个 Key 的 Value 保持不变。',
     'same.yes': '两个权重矩阵逐项完全相同；“{tok}”权重最大的 Key 在两次计算中都是“{top}”。',
     'same.no': '两个权重矩阵不同。',
-    'same.out': '但“{tok}”用第一组 Value 的输出是 {a}，用第二组的输出是 {b}。权重只说明信息从哪里来，不说明信息是什么。',
+    'same.out':
+      '但“{tok}”用第一组 Value 的输出是 {a}，用第二组的输出是 {b}。权重只说明信息从哪里来，不说明信息是什么。',
     mapWeightsA: '权重（第一组 Value）',
     mapWeightsB: '权重（第二组 Value）',
     mapOutA: '用第一组 Value 的输出',

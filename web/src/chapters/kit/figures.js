@@ -56,12 +56,17 @@ export function intInput(label, { min, max, onValue, error }) {
 // A labelled <select>: { wrap, select, sync(value) }.
 export function selectInput(label, options, onValue) {
   const id = nextId('si');
-  const select = h('select', { id, onchange: (e) => onValue(e.target.value) },
-    ...options.map((o) => h('option', { value: String(o.value), text: o.label })));
+  const select = h(
+    'select',
+    { id, onchange: (e) => onValue(e.target.value) },
+    ...options.map((o) => h('option', { value: String(o.value), text: o.label })),
+  );
   return {
     wrap: h('div', { class: 'field' }, h('label', { for: id, text: label }), select),
     select,
-    sync(v) { if (select.value !== String(v)) select.value = String(v); },
+    sync(v) {
+      if (select.value !== String(v)) select.value = String(v);
+    },
   };
 }
 

@@ -15,10 +15,26 @@ import { h, nextId } from '../../views/dom.js';
 const STORE = 'attention-lab-progress';
 
 const STRINGS = {
-  en: { predict: 'Predict: ', check: 'Check my guess', showMe: 'Just show me', right: 'Right.', wrong: 'Not this time.',
-    shown: 'Here is what the engine computed.', pickFirst: 'Pick an answer first.', gap: ' ' },
-  zh: { predict: '先猜一猜：', check: '核对', showMe: '直接看结果', right: '答对了。', wrong: '这次没猜中。',
-    shown: '下面是引擎算出的结果。', pickFirst: '请先选一个答案。', gap: '' },
+  en: {
+    predict: 'Predict: ',
+    check: 'Check my guess',
+    showMe: 'Just show me',
+    right: 'Right.',
+    wrong: 'Not this time.',
+    shown: 'Here is what the engine computed.',
+    pickFirst: 'Pick an answer first.',
+    gap: ' ',
+  },
+  zh: {
+    predict: '先猜一猜：',
+    check: '核对',
+    showMe: '直接看结果',
+    right: '答对了。',
+    wrong: '这次没猜中。',
+    shown: '下面是引擎算出的结果。',
+    pickFirst: '请先选一个答案。',
+    gap: '',
+  },
 };
 
 export function loadProgress() {
@@ -53,21 +69,29 @@ export function createPredict(c, { id, question, options, reveal }) {
   const str = STRINGS[c.lang] || STRINGS.en;
   const radios = options.map((o) => {
     const input = h('input', { type: 'radio', name, value: o.value });
-    return { value: o.value, input, label: h('label', { class: 'check predict-option' }, input, h('span', { text: o.label })) };
+    return {
+      value: o.value,
+      input,
+      label: h('label', { class: 'check predict-option' }, input, h('span', { text: o.label })),
+    };
   });
   const feedback = h('p', { class: 'predict-feedback', role: 'status', 'aria-live': 'polite' });
   const check = h('button', { type: 'button', class: 'btn predict-check', text: str.check });
   const show = h('button', { type: 'button', class: 'btn predict-show', text: str.showMe });
   const legend = h('legend', { text: `${str.predict}${question}` });
-  const el = h('fieldset', { class: 'predict', 'data-predict': id },
+  const el = h(
+    'fieldset',
+    { class: 'predict', 'data-predict': id },
     legend,
     h('div', { class: 'predict-options' }, ...radios.map((r) => r.label)),
-    h('div', { class: 'controls' }, check, show), feedback);
+    h('div', { class: 'controls' }, check, show),
+    feedback,
+  );
 
-  if (reveal) reveal.dataset.revealOf = id;  // what the question keeps back until it is answered
-  let answer = null;      // the engine's answer for the settings on screen
-  let text = null;        // { right, wrong }
-  let guessed = null;     // the learner's committed guess (for these settings)
+  if (reveal) reveal.dataset.revealOf = id; // what the question keeps back until it is answered
+  let answer = null; // the engine's answer for the settings on screen
+  let text = null; // { right, wrong }
+  let guessed = null; // the learner's committed guess (for these settings)
   let shown = false;
   const stored = loadProgress()[id];
   if (stored && stored.guess !== undefined) {

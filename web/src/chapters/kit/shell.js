@@ -22,18 +22,22 @@ export function mountChapter(chapter, root, env) {
   const cleanups = [];
   const stepViews = new Map(); // step id -> that step's own view object
   const c = {
-    get state() { return env.state(); },
+    get state() {
+      return env.state();
+    },
     set: env.set,
     engine: env.engine,
     lang,
     s: (key, params) => lookup(chapter.strings, lang, key, params),
     t: (key, params) => shellT(lang, key, params),
     notify: env.notify,
-    ui: {},        // this instance's own view state (handles shared by its parts)
-    data: null,    // the last result compute() returned (what is on screen)
+    ui: {}, // this instance's own view state (handles shared by its parts)
+    data: null, // the last result compute() returned (what is on screen)
     step: (id) => stepViews.get(id),
-    onLeave: (fn) => { cleanups.push(fn); },
-    chapters: env.chapters || [],  // the registry (./index.js), for the start page and the path
+    onLeave: (fn) => {
+      cleanups.push(fn);
+    },
+    chapters: env.chapters || [], // the registry (./index.js), for the start page and the path
   };
 
   const prefix = chapter.prefix || chapter.id;
@@ -59,7 +63,9 @@ export function mountChapter(chapter, root, env) {
     const v = {};
     stepViews.set(st.id, v);
     if (!st.build) return;
-    const heading = hasString(chapter.strings, lang, `h.${st.id}`) ? c.s(`h.${st.id}`) : `${k + 1}. ${st.title[lang] ?? st.title.en}`;
+    const heading = hasString(chapter.strings, lang, `h.${st.id}`)
+      ? c.s(`h.${st.id}`)
+      : `${k + 1}. ${st.title[lang] ?? st.title.en}`;
     const sec = stepSection(prefix, st.id, heading, ...children(st.build(c, v)));
     sec.classList.add(`${prefix}-step`);
     sec.dataset.step = st.id;
@@ -76,8 +82,11 @@ export function mountChapter(chapter, root, env) {
     if (!isEngineError(e)) console.error(e);
     const stopped = isEngineError(e) && e.code === 'engine-stopped';
     if (stopped && env.engineStopped) env.engineStopped();
-    const msg = stopped ? c.t('engineStopping')
-      : isEngineError(e) ? c.s('errEngine', { msg: e.message }) : c.t('chapterError', { msg: e && e.message });
+    const msg = stopped
+      ? c.t('engineStopping')
+      : isEngineError(e)
+        ? c.s('errEngine', { msg: e.message })
+        : c.t('chapterError', { msg: e && e.message });
     if (banner.textContent !== msg) banner.textContent = msg;
     banner.hidden = false;
   }
@@ -152,8 +161,12 @@ function createCarried(c, chapter, schema) {
   const steps = chapter.steps || [];
   if (!schema || !(chapter.carried || steps.some((st) => st.carried))) return null;
   const list = h('ul', { class: 'carried-list' });
-  const el = h('div', { class: 'msg info carried', role: 'group', 'aria-label': c.t('carried.title'), hidden: true },
-    h('span', { class: 'carried-title', text: c.t('carried.title') }), list);
+  const el = h(
+    'div',
+    { class: 'msg info carried', role: 'group', 'aria-label': c.t('carried.title'), hidden: true },
+    h('span', { class: 'carried-title', text: c.t('carried.title') }),
+    list,
+  );
   let key = null;
   function sync(stage) {
     const step = steps.find((st) => st.id === stage);
@@ -164,12 +177,24 @@ function createCarried(c, chapter, schema) {
     if (next === key) return;
     key = next;
     el.hidden = on.length === 0;
-    list.replaceChildren(...on.map((n) => {
-      const text = SHOWN[n](c, st[n]);
-      return h('li', { 'data-setting': n }, h('span', { text }), ' ',
-        h('button', { type: 'button', class: 'btn carried-reset', 'aria-label': c.t('carried.resetOne', { what: text }),
-          text: c.t('carried.reset'), onclick: () => c.set({ [n]: schema[n].default }) }));
-    }));
+    list.replaceChildren(
+      ...on.map((n) => {
+        const text = SHOWN[n](c, st[n]);
+        return h(
+          'li',
+          { 'data-setting': n },
+          h('span', { text }),
+          ' ',
+          h('button', {
+            type: 'button',
+            class: 'btn carried-reset',
+            'aria-label': c.t('carried.resetOne', { what: text }),
+            text: c.t('carried.reset'),
+            onclick: () => c.set({ [n]: schema[n].default }),
+          }),
+        );
+      }),
+    );
   }
   return { el, sync };
 }
@@ -182,12 +207,21 @@ function pathNav(c, chapter) {
   const course = c.chapters.filter((ch) => !ch.home);
   const k = course.findIndex((ch) => ch.id === chapter.id);
   if (k < 0) return null;
-  const go = (ch, cls, label) => h('button', { type: 'button', class: `btn ${cls}`, 'data-lesson': ch.id,
-    onclick: () => c.set({ lesson: ch.id, stage: '' }) }, label);
+  const go = (ch, cls, label) =>
+    h(
+      'button',
+      { type: 'button', class: `btn ${cls}`, 'data-lesson': ch.id, onclick: () => c.set({ lesson: ch.id, stage: '' }) },
+      label,
+    );
   const title = (ch) => ch.title[c.lang] ?? ch.title.en;
   const prev = k > 0 ? course[k - 1] : c.chapters.find((ch) => ch.home);
   const next = course[k + 1];
-  return h('nav', { class: 'chapter-path', 'aria-label': c.t('path.label') },
+  return h(
+    'nav',
+    { class: 'chapter-path', 'aria-label': c.t('path.label') },
     prev ? go(prev, 'path-prev', prev.home ? c.t('path.home') : c.t('path.prev', { n: k, title: title(prev) })) : null,
-    next ? go(next, 'path-next primary', c.t('path.next', { n: k + 2, title: title(next) })) : go(c.chapters.find((ch) => ch.home) || course[0], 'path-next', c.t('path.home')));
+    next
+      ? go(next, 'path-next primary', c.t('path.next', { n: k + 2, title: title(next) }))
+      : go(c.chapters.find((ch) => ch.home) || course[0], 'path-next', c.t('path.home')),
+  );
 }

@@ -16,8 +16,8 @@ import { createPredict } from '../kit/predict.js';
 import strings from './strings.js';
 import meta, { TRACE_N, PATTERN_N } from './meta.js';
 
-const D = 64;                      // head size of the measured runs
-const TRACE_D = 8;                 // the tiling animation's d (TRACE_N queries and keys)
+const D = 64; // head size of the measured runs
+const TRACE_D = 8; // the tiling animation's d (TRACE_N queries and keys)
 const PATTERN_BLOCK = 8;
 const METHODS = ['naive', 'flash', 'window'];
 const MIB = 2 ** 20;
@@ -49,10 +49,14 @@ function randomRows(engine, rows, cols, seed, stream) {
   return { rows, cols, data };
 }
 
-const patternOptions = (p, w) => ({
-  full: {}, causal: { causal: true }, window: { window: w }, stride: { stride: Math.max(1, w) },
-  'causal-window': { causal: true, window: w },
-}[p]);
+const patternOptions = (p, w) =>
+  ({
+    full: {},
+    causal: { causal: true },
+    window: { window: w },
+    stride: { stride: Math.max(1, w) },
+    'causal-window': { causal: true, window: w },
+  })[p];
 
 function compute(c) {
   const { engine, state } = c;
@@ -63,7 +67,15 @@ function compute(c) {
   }
   if (state.stage === 'patterns') {
     const x = (stream) => engine.randomMatrix({ rows: PATTERN_N, cols: 4, seed: state.seed, stream });
-    return { pattern: engine.flashTrace({ query: x(4), key: x(5), value: x(6), blockSize: PATTERN_BLOCK, ...patternOptions(state.longPattern, state.longWidth) }) };
+    return {
+      pattern: engine.flashTrace({
+        query: x(4),
+        key: x(5),
+        value: x(6),
+        blockSize: PATTERN_BLOCK,
+        ...patternOptions(state.longPattern, state.longWidth),
+      }),
+    };
   }
   return null;
 }
@@ -77,14 +89,40 @@ const methodName = (c, m, w) => (m === 'window' ? c.s('windowed', { w }) : c.s(m
 
 function buildCost(c, v) {
   const { s } = c;
-  v.predict = createPredict(c, { id: 'long/memory', question: s('predict'),
-    options: [{ value: '2', label: s('predict2') }, { value: '4', label: s('predict4') }] });
-  v.nInput = h('input', { type: 'range', min: '6', max: '14', step: '1', id: 'long-n', oninput: (e) => c.set({ longN: 2 ** Number(e.target.value) }) });
+  v.predict = createPredict(c, {
+    id: 'long/memory',
+    question: s('predict'),
+    options: [
+      { value: '2', label: s('predict2') },
+      { value: '4', label: s('predict4') },
+    ],
+  });
+  v.nInput = h('input', {
+    type: 'range',
+    min: '6',
+    max: '14',
+    step: '1',
+    id: 'long-n',
+    oninput: (e) => c.set({ longN: 2 ** Number(e.target.value) }),
+  });
   v.nText = h('output', { for: 'long-n', class: 'long-value' });
-  v.window = h('input', { type: 'number', min: '0', max: '16384', step: '1', id: 'long-w', class: 'long-num',
-    onchange: (e) => { const w = Number(e.target.value); if (Number.isInteger(w) && w >= 0 && w <= 16384) c.set({ longWindow: w }); } });
-  v.workers = h('select', { id: 'long-workers', onchange: (e) => c.set({ longWorkers: Number(e.target.value) }) },
-    ...[1, 2, 4].map((k) => h('option', { value: String(k), text: String(k) })));
+  v.window = h('input', {
+    type: 'number',
+    min: '0',
+    max: '16384',
+    step: '1',
+    id: 'long-w',
+    class: 'long-num',
+    onchange: (e) => {
+      const w = Number(e.target.value);
+      if (Number.isInteger(w) && w >= 0 && w <= 16384) c.set({ longWindow: w });
+    },
+  });
+  v.workers = h(
+    'select',
+    { id: 'long-workers', onchange: (e) => c.set({ longWorkers: Number(e.target.value) }) },
+    ...[1, 2, 4].map((k) => h('option', { value: String(k), text: String(k) })),
+  );
   const run = (methods) => () => runMethods(c, methods);
   v.buttons = [
     h('button', { type: 'button', class: 'btn', text: s('runNaive'), onclick: run(['naive']) }),
@@ -92,7 +130,13 @@ function buildCost(c, v) {
     h('button', { type: 'button', class: 'btn', text: s('runWindow'), onclick: run(['window']) }),
     h('button', { type: 'button', class: 'btn primary', text: s('runAll'), onclick: run(METHODS) }),
   ];
-  v.stop = h('button', { type: 'button', class: 'btn', text: s('stop'), disabled: true, onclick: () => runnerOf(c).stop() });
+  v.stop = h('button', {
+    type: 'button',
+    class: 'btn',
+    text: s('stop'),
+    disabled: true,
+    onclick: () => runnerOf(c).stop(),
+  });
   v.progress = h('progress', { max: '1', value: '0', 'aria-label': s('idle') });
   v.status = h('p', { class: 'long-status', role: 'status', text: s('idle') });
   v.refused = h('p', { class: 'msg bad long-refused', role: 'alert' });
@@ -105,12 +149,20 @@ function buildCost(c, v) {
     h('p', { class: 'explain', text: s('p.cost1') }),
     h('p', { class: 'explain', text: s('p.cost2') }),
     v.predict.el,
-    h('div', { class: 'controls', 'data-group': 'inputs' },
+    h(
+      'div',
+      { class: 'controls', 'data-group': 'inputs' },
       h('label', { class: 'long-field' }, h('span', { class: 'field-label', text: s('n') }), v.nInput, v.nText),
       h('label', { class: 'long-field' }, h('span', { class: 'field-label', text: s('window') }), v.window),
-      h('label', { class: 'long-field' }, h('span', { class: 'field-label', text: s('workers') }), v.workers)),
+      h('label', { class: 'long-field' }, h('span', { class: 'field-label', text: s('workers') }), v.workers),
+    ),
     h('div', { class: 'controls long-run' }, ...v.buttons, v.stop),
-    v.progress, v.status, v.refused, v.noRuns, charts, v.table,
+    v.progress,
+    v.status,
+    v.refused,
+    v.noRuns,
+    charts,
+    v.table,
   ];
 }
 
@@ -132,18 +184,35 @@ function drawCost(c, data, v) {
   const measured = shown.filter((r) => r && !r.refused);
   v.noRuns.textContent = measured.length ? '' : s('noRuns');
   const labels = [s('naive'), s('flash'), s('windowShort')];
-  for (const [bars, key, title] of [[v.timeBars, 'ms', 'timeTitle'], [v.memBars, 'mib', 'memTitle']]) {
+  for (const [bars, key, title] of [
+    [v.timeBars, 'ms', 'timeTitle'],
+    [v.memBars, 'mib', 'memTitle'],
+  ]) {
     bars.el.hidden = measured.length === 0;
     if (measured.length) {
-      bars.update({ values: shown.map((r) => (r && !r.refused ? r[key] : NaN)), labels, caption: s(title, { n }), digits: 0 });
+      bars.update({
+        values: shown.map((r) => (r && !r.refused ? r[key] : NaN)),
+        labels,
+        caption: s(title, { n }),
+        digits: 0,
+      });
     }
   }
-  v.table.replaceChildren(runs.length ? dataTable({
-    caption: s('tableCaption'),
-    head: [s('colN'), s('colMethod'), s('colMs'), s('colMib'), s('colWorkers')],
-    rows: runs.map((r) => [String(r.n), methodName(c, r.method, r.window),
-      r.refused ? s('refusedCell') : fmt(r.ms, 0), r.refused ? '—' : fmt(r.mib, 0), String(r.workers)]),
-  }) : '');
+  v.table.replaceChildren(
+    runs.length
+      ? dataTable({
+          caption: s('tableCaption'),
+          head: [s('colN'), s('colMethod'), s('colMs'), s('colMib'), s('colWorkers')],
+          rows: runs.map((r) => [
+            String(r.n),
+            methodName(c, r.method, r.window),
+            r.refused ? s('refusedCell') : fmt(r.ms, 0),
+            r.refused ? '—' : fmt(r.mib, 0),
+            String(r.workers),
+          ]),
+        })
+      : '',
+  );
 }
 
 function setBusy(c, busy) {
@@ -168,8 +237,10 @@ function runnerOf(c) {
     },
     onProgress: (partial, done, total) => {
       v.progress.value = total ? done / total : 0;
-      v.status.textContent = done === 0 ? s('loading', { method: partial.name, workers: partial.workers })
-        : s('running', { method: partial.name, pct: Math.round((100 * done) / total) });
+      v.status.textContent =
+        done === 0
+          ? s('loading', { method: partial.name, workers: partial.workers })
+          : s('running', { method: partial.name, pct: Math.round((100 * done) / total) });
     },
     onDone: () => {
       setBusy(c, false);
@@ -182,7 +253,11 @@ function runnerOf(c) {
     onError: (e) => {
       setBusy(c, false);
       if (!e || e.name !== 'AttentionError') console.error(e);
-      v.refused.replaceChildren(...(e && e.name === 'AttentionError' ? [s('engineSays'), englishQuote(e.message)] : [c.t('chapterError', { msg: e && e.message })]));
+      v.refused.replaceChildren(
+        ...(e && e.name === 'AttentionError'
+          ? [s('engineSays'), englishQuote(e.message)]
+          : [c.t('chapterError', { msg: e && e.message })]),
+      );
     },
   });
   c.onLeave(() => c.ui.runner.dispose());
@@ -201,8 +276,14 @@ async function measure(c, { methods, n, w, workers, seed }, onProgress, live) {
   const { engine, s } = c;
   const v = c.step('cost');
   c.ui.runs = c.ui.runs || [];
-  const redraw = () => { if (c.state.stage === 'cost') drawCost(c, c.data, v); };
-  const o = { query: randomRows(engine, n, D, seed, 1), key: randomRows(engine, n, D, seed, 2), value: randomRows(engine, n, D, seed, 3) };
+  const redraw = () => {
+    if (c.state.stage === 'cost') drawCost(c, c.data, v);
+  };
+  const o = {
+    query: randomRows(engine, n, D, seed, 1),
+    key: randomRows(engine, n, D, seed, 2),
+    value: randomRows(engine, n, D, seed, 3),
+  };
   for (const m of methods) {
     const name = methodName(c, m, w);
     if (m === 'naive' && n > engine.limits.maxTokens) {
@@ -222,7 +303,9 @@ async function measure(c, { methods, n, w, workers, seed }, onProgress, live) {
     try {
       await pool.ready();
       const options = m === 'window' ? { ...o, window: w } : o;
-      const r = await pool.run(m === 'naive' ? 'naive' : 'flash', options, (done, total) => onProgress(done, total, { name, workers }));
+      const r = await pool.run(m === 'naive' ? 'naive' : 'flash', options, (done, total) =>
+        onProgress(done, total, { name, workers }),
+      );
       if (r === null) return null;
       const mib = r.workers.reduce((a, x) => a + x.heapBytes, 0) / MIB;
       c.ui.runs.push({ n, method: m, window: w, workers, ms: r.ms, mib });
@@ -248,31 +331,56 @@ function svgEl(tag, attrs, text) {
 
 function buildTiling(c, v) {
   const { s } = c;
-  v.row = h('select', { id: 'long-row', onchange: (e) => c.set({ longRow: Number(e.target.value), longStep: 0 }) },
-    ...Array.from({ length: TRACE_N }, (_, i) => h('option', { value: String(i), text: String(i) })));
-  v.block = h('select', { id: 'long-block', onchange: (e) => c.set({ longBlock: e.target.value, longStep: 0 }) },
-    ...['2', '4', '8'].map((b) => h('option', { value: b, text: b })));
-  const go = (delta) => () => { stopPlay(c); c.set({ longStep: clampStep(c, c.state.longStep + delta) }); };
+  v.row = h(
+    'select',
+    { id: 'long-row', onchange: (e) => c.set({ longRow: Number(e.target.value), longStep: 0 }) },
+    ...Array.from({ length: TRACE_N }, (_, i) => h('option', { value: String(i), text: String(i) })),
+  );
+  v.block = h(
+    'select',
+    { id: 'long-block', onchange: (e) => c.set({ longBlock: e.target.value, longStep: 0 }) },
+    ...['2', '4', '8'].map((b) => h('option', { value: b, text: b })),
+  );
+  const go = (delta) => () => {
+    stopPlay(c);
+    c.set({ longStep: clampStep(c, c.state.longStep + delta) });
+  };
   v.prev = h('button', { type: 'button', class: 'btn', text: s('prev'), onclick: go(-1) });
   v.next = h('button', { type: 'button', class: 'btn primary', text: s('next'), onclick: go(1) });
   v.play = h('button', { type: 'button', class: 'btn', text: s('play'), onclick: () => togglePlay(c) });
-  v.reset = h('button', { type: 'button', class: 'btn', text: s('reset'), onclick: () => { stopPlay(c); c.set({ longStep: 0 }); } });
+  v.reset = h('button', {
+    type: 'button',
+    class: 'btn',
+    text: s('reset'),
+    onclick: () => {
+      stopPlay(c);
+      c.set({ longStep: 0 });
+    },
+  });
   v.stepText = h('p', { class: 'long-status', 'aria-live': 'polite' });
   v.svg = svgEl('svg', { class: 'long-svg', role: 'img', viewBox: '0 0 480 200' });
-  v.save = createSaveButtons(() => svgScene(v.svg, { title: v.title }), () => v.title);
+  v.save = createSaveButtons(
+    () => svgScene(v.svg, { title: v.title }),
+    () => v.title,
+  );
   v.explain = h('p', { class: 'msg info long-explain', 'aria-live': 'polite' });
   v.table = h('div', { class: 'long-table' });
   v.outputs = h('div', { class: 'long-outputs' });
   return [
     h('p', { class: 'explain', text: s('p.tiling1') }),
     h('p', { class: 'explain', text: s('p.tiling2') }),
-    h('div', { class: 'controls', 'data-group': 'inputs' },
+    h(
+      'div',
+      { class: 'controls', 'data-group': 'inputs' },
       h('label', { class: 'long-field' }, h('span', { class: 'field-label', text: s('row') }), v.row),
-      h('label', { class: 'long-field' }, h('span', { class: 'field-label', text: s('block') }), v.block)),
+      h('label', { class: 'long-field' }, h('span', { class: 'field-label', text: s('block') }), v.block),
+    ),
     h('div', { class: 'controls long-run' }, v.reset, v.prev, v.next, v.play),
     v.stepText,
     h('figure', { class: 'long-figure' }, v.svg, v.save.el),
-    v.explain, v.table, v.outputs,
+    v.explain,
+    v.table,
+    v.outputs,
   ];
 }
 
@@ -301,7 +409,9 @@ function togglePlay(c) {
 function drawTiling(c, data, v) {
   const { state, s } = c;
   const { trace, naive } = data;
-  const i = state.longRow, b = trace.blockSize, blocks = trace.blocks;
+  const i = state.longRow,
+    b = trace.blockSize,
+    blocks = trace.blocks;
   const step = clampStep(c, state.longStep);
   v.row.value = String(i);
   v.block.value = String(b);
@@ -312,20 +422,43 @@ function drawTiling(c, data, v) {
   const scores = Array.from(trace.scores.data.subarray(i * TRACE_N, (i + 1) * TRACE_N));
 
   // the row of scores as bars, blocks framed; folded blocks solid; m as a dashed line
-  const W = 480, H = 200, left = 34, top = 14, bottom = 26;
-  const lo = Math.min(0, ...scores), hi = Math.max(0, ...scores);
+  const W = 480,
+    H = 200,
+    left = 34,
+    top = 14,
+    bottom = 26;
+  const lo = Math.min(0, ...scores),
+    hi = Math.max(0, ...scores);
   const y = (x) => top + ((hi - x) / (hi - lo || 1)) * (H - top - bottom);
   const bw = (W - left - 8) / TRACE_N;
   const kids = [svgEl('line', { x1: left, x2: W - 8, y1: y(0), y2: y(0), class: 'long-axis' })];
   for (let blk = 0; blk < blocks; blk++) {
     const cls = blk < step - 1 ? 'done' : blk === step - 1 ? 'current' : 'todo';
-    kids.push(svgEl('rect', { x: left + blk * b * bw + 1, y: top - 10, width: b * bw - 2, height: H - top - bottom + 12, class: `long-tile ${cls}` }));
+    kids.push(
+      svgEl('rect', {
+        x: left + blk * b * bw + 1,
+        y: top - 10,
+        width: b * bw - 2,
+        height: H - top - bottom + 12,
+        class: `long-tile ${cls}`,
+      }),
+    );
   }
   scores.forEach((x, j) => {
     const blk = Math.floor(j / b);
     const cls = blk < step - 1 ? 'done' : blk === step - 1 ? 'current' : 'todo';
-    kids.push(svgEl('rect', { x: left + j * bw + bw * 0.2, y: Math.min(y(x), y(0)), width: bw * 0.6, height: Math.abs(y(x) - y(0)), class: `long-bar ${cls}` }));
-    kids.push(svgEl('text', { x: left + j * bw + bw / 2, y: H - 8, class: 'long-tick', 'text-anchor': 'middle' }, String(j)));
+    kids.push(
+      svgEl('rect', {
+        x: left + j * bw + bw * 0.2,
+        y: Math.min(y(x), y(0)),
+        width: bw * 0.6,
+        height: Math.abs(y(x) - y(0)),
+        class: `long-bar ${cls}`,
+      }),
+    );
+    kids.push(
+      svgEl('text', { x: left + j * bw + bw / 2, y: H - 8, class: 'long-tick', 'text-anchor': 'middle' }, String(j)),
+    );
   });
   if (step > 0) {
     const m = at('runningMax', step - 1);
@@ -335,35 +468,62 @@ function drawTiling(c, data, v) {
   v.svg.replaceChildren(...kids);
   v.title = s('scoresLabel', { i, b });
   v.save.label();
-  v.svg.setAttribute('aria-label', `${s('scoresLabel', { i, b })}${s('colon')}${list(c.lang, scores.map((x, j) => `${j} ${fmt(x, 2)}`))}`);
+  v.svg.setAttribute(
+    'aria-label',
+    `${s('scoresLabel', { i, b })}${s('colon')}${list(
+      c.lang,
+      scores.map((x, j) => `${j} ${fmt(x, 2)}`),
+    )}`,
+  );
 
   // what the last folded block did, in words, with the engine's numbers
   if (step === 0) v.explain.textContent = s('atStart');
   else {
     const blk = step - 1;
     const r = at('rescale', blk);
-    const p = { c: blk, j0: blk * b, j1: blk * b + b - 1, bm: fmt(at('blockMax', blk), 3), m: fmt(at('runningMax', blk), 3), r: fmt(r, 3), l: fmt(at('runningSum', blk), 3) };
+    const p = {
+      c: blk,
+      j0: blk * b,
+      j1: blk * b + b - 1,
+      bm: fmt(at('blockMax', blk), 3),
+      m: fmt(at('runningMax', blk), 3),
+      r: fmt(r, 3),
+      l: fmt(at('runningSum', blk), 3),
+    };
     v.explain.textContent = s(blk === 0 ? 'first' : r !== 1 ? 'grows' : 'same', p);
   }
 
   // the table behind the animation: one row per folded block
   const rows = [];
   for (let blk = 0; blk < step; blk++) {
-    rows.push([String(blk), `${blk * b}–${blk * b + b - 1}`, fmt(at('blockMax', blk), 3), fmt(at('runningMax', blk), 3),
-      blk === 0 ? '—' : fmt(at('rescale', blk), 3), fmt(at('runningSum', blk), 3)]);
+    rows.push([
+      String(blk),
+      `${blk * b}–${blk * b + b - 1}`,
+      fmt(at('blockMax', blk), 3),
+      fmt(at('runningMax', blk), 3),
+      blk === 0 ? '—' : fmt(at('rescale', blk), 3),
+      fmt(at('runningSum', blk), 3),
+    ]);
   }
-  v.table.replaceChildren(dataTable({
-    caption: s('traceCaption', { i }),
-    head: [s('colBlock'), s('colKeys'), s('colBlockMax'), s('colM'), s('colRescale'), s('colL')],
-    rows,
-  }));
+  v.table.replaceChildren(
+    dataTable({
+      caption: s('traceCaption', { i }),
+      head: [s('colBlock'), s('colKeys'), s('colBlockMax'), s('colM'), s('colRescale'), s('colL')],
+      rows,
+    }),
+  );
 
   // after the last block: the flash output next to the naive one
   if (step === blocks) {
-    const row = (m) => Array.from(m.data.subarray(i * m.cols, (i + 1) * m.cols)).map((x) => fmt(x, 4)).join(', ');
-    v.outputs.replaceChildren(h('p', { text: s('outputs', { i }) }),
+    const row = (m) =>
+      Array.from(m.data.subarray(i * m.cols, (i + 1) * m.cols))
+        .map((x) => fmt(x, 4))
+        .join(', ');
+    v.outputs.replaceChildren(
+      h('p', { text: s('outputs', { i }) }),
       h('p', { class: 'long-vec' }, h('strong', { text: `${s('flashOut')}${s('colon')}` }), `[${row(trace.output)}]`),
-      h('p', { class: 'long-vec' }, h('strong', { text: `${s('naiveOut')}${s('colon')}` }), `[${row(naive.output)}]`));
+      h('p', { class: 'long-vec' }, h('strong', { text: `${s('naiveOut')}${s('colon')}` }), `[${row(naive.output)}]`),
+    );
   } else v.outputs.replaceChildren();
 }
 
@@ -371,21 +531,43 @@ function drawTiling(c, data, v) {
 
 function buildPatterns(c, v) {
   const { s } = c;
-  const names = { full: 'pFull', causal: 'pCausal', window: 'pWindow', stride: 'pStride', 'causal-window': 'pCausalWindow' };
-  v.pattern = h('select', { id: 'long-pattern', onchange: (e) => c.set({ longPattern: e.target.value }) },
-    ...Object.entries(names).map(([p, key]) => h('option', { value: p, text: s(key) })));
-  v.width = h('input', { type: 'number', min: '0', max: String(PATTERN_N), step: '1', class: 'long-num',
-    onchange: (e) => { const w = Number(e.target.value); if (Number.isInteger(w) && w >= 0 && w <= PATTERN_N) c.set({ longWidth: w }); } });
+  const names = {
+    full: 'pFull',
+    causal: 'pCausal',
+    window: 'pWindow',
+    stride: 'pStride',
+    'causal-window': 'pCausalWindow',
+  };
+  v.pattern = h(
+    'select',
+    { id: 'long-pattern', onchange: (e) => c.set({ longPattern: e.target.value }) },
+    ...Object.entries(names).map(([p, key]) => h('option', { value: p, text: s(key) })),
+  );
+  v.width = h('input', {
+    type: 'number',
+    min: '0',
+    max: String(PATTERN_N),
+    step: '1',
+    class: 'long-num',
+    onchange: (e) => {
+      const w = Number(e.target.value);
+      if (Number.isInteger(w) && w >= 0 && w <= PATTERN_N) c.set({ longWidth: w });
+    },
+  });
   const box = h('div', { class: 'long-mask' });
   v.heatmap = createHeatmap(box, { label: s('maskLabel'), strings: heatmapStrings(c.lang), digits: 0 });
   v.caption = h('p', { class: 'hint', 'aria-live': 'polite' });
   return [
     h('p', { class: 'explain', text: s('p.patterns1') }),
     h('p', { class: 'explain', text: s('p.patterns2') }),
-    h('div', { class: 'controls', 'data-group': 'inputs' },
+    h(
+      'div',
+      { class: 'controls', 'data-group': 'inputs' },
       h('label', { class: 'long-field' }, h('span', { class: 'field-label', text: s('pattern') }), v.pattern),
-      h('label', { class: 'long-field' }, h('span', { class: 'field-label', text: s('width') }), v.width)),
-    box, v.caption,
+      h('label', { class: 'long-field' }, h('span', { class: 'field-label', text: s('width') }), v.width),
+    ),
+    box,
+    v.caption,
   ];
 }
 
@@ -398,14 +580,28 @@ function drawPatterns(c, data, v) {
   // allowed cells: the engine's scores are -inf exactly where its mask blocks
   const allowed = { rows: PATTERN_N, cols: PATTERN_N, data: t.scores.data.map((x) => (x === -Infinity ? 0 : 1)) };
   const labels = Array.from({ length: PATTERN_N }, (_, k) => String(k));
-  v.heatmap.update({ matrix: allowed, rowLabels: labels, colLabels: labels, domain: [0, 1], blocked: allowed, caption: s('maskLabel') });
+  v.heatmap.update({
+    matrix: allowed,
+    rowLabels: labels,
+    colLabels: labels,
+    domain: [0, 1],
+    blocked: allowed,
+    caption: s('maskLabel'),
+  });
   let count = 0;
   for (const x of allowed.data) count += x;
   // skipped tiles: one entry per (key block, query); the first query of each query block speaks for its tile
   let skipped = 0;
   const tiles = t.blocks * Math.ceil(PATTERN_N / PATTERN_BLOCK);
-  for (let kb = 0; kb < t.blocks; kb++) for (let q = 0; q < PATTERN_N; q += PATTERN_BLOCK) skipped += t.skipped.data[kb * PATTERN_N + q];
-  v.caption.textContent = s('maskCaption', { allowed: count, cells: PATTERN_N * PATTERN_N, pct: fmt((100 * count) / (PATTERN_N * PATTERN_N), 0), skipped, tiles });
+  for (let kb = 0; kb < t.blocks; kb++)
+    for (let q = 0; q < PATTERN_N; q += PATTERN_BLOCK) skipped += t.skipped.data[kb * PATTERN_N + q];
+  v.caption.textContent = s('maskCaption', {
+    allowed: count,
+    cells: PATTERN_N * PATTERN_N,
+    pct: fmt((100 * count) / (PATTERN_N * PATTERN_N), 0),
+    skipped,
+    tiles,
+  });
 }
 
 // ---- 4. when each is worth it -----------------------------------------------------------------
@@ -433,9 +629,17 @@ function drawWhen(c, data, v) {
     const r = runs.filter((x) => x.n === n && x.method === m).at(-1);
     return r ? fmt(r.ms, 0) : '—';
   };
-  v.mine.replaceChildren(h('p', { text: s('yourRuns') }), dataTable({
-    caption: s('timeTitle', { n: sizes.join(', ') }),
-    head: [s('colN'), s('naive'), s('flash'), s('windowed', { w: runs.filter((r) => r.method === 'window').at(-1)?.window ?? c.state.longWindow })],
-    rows: sizes.map((n) => [String(n), cell(n, 'naive'), cell(n, 'flash'), cell(n, 'window')]),
-  }));
+  v.mine.replaceChildren(
+    h('p', { text: s('yourRuns') }),
+    dataTable({
+      caption: s('timeTitle', { n: sizes.join(', ') }),
+      head: [
+        s('colN'),
+        s('naive'),
+        s('flash'),
+        s('windowed', { w: runs.filter((r) => r.method === 'window').at(-1)?.window ?? c.state.longWindow }),
+      ],
+      rows: sizes.map((n) => [String(n), cell(n, 'naive'), cell(n, 'flash'), cell(n, 'window')]),
+    }),
+  );
 }

@@ -3,17 +3,21 @@
 
 export default {
   en: {
-    intro: 'Attention compares every token with every other token, so its work and, done naively, its memory grow with n². This chapter measures that growth live on your machine, shows how tiled (“flash”) attention gets the same result without ever storing the n × n matrix, and when a sliding window or a sparse pattern is worth giving up some of the connections.',
+    intro:
+      'Attention compares every token with every other token, so its work and, done naively, its memory grow with n². This chapter measures that growth live on your machine, shows how tiled (“flash”) attention gets the same result without ever storing the n × n matrix, and when a sliding window or a sparse pattern is worth giving up some of the connections.',
     errEngine: 'The engine refused: {msg}',
     engineSays: 'The engine refused: ',
 
     'h.cost': '1. Time and memory, measured',
-    'p.cost1': 'Queries, keys and values are random vectors of d = 64 from the engine’s seeded generator. Each run splits the query rows across Web Workers, each with its own copy of the engine; every worker is started fresh, so its memory afterwards is the peak the run needed.',
-    'p.cost2': 'The naive path keeps five n × n matrices (scores, scaled scores, mask, masked scores, weights) so every stage can be shown; flash attention keeps one 64 × 64 tile at a time; the window lets each query see only the keys within w positions.',
+    'p.cost1':
+      'Queries, keys and values are random vectors of d = 64 from the engine’s seeded generator. Each run splits the query rows across Web Workers, each with its own copy of the engine; every worker is started fresh, so its memory afterwards is the peak the run needed.',
+    'p.cost2':
+      'The naive path keeps five n × n matrices (scores, scaled scores, mask, masked scores, weights) so every stage can be shown; flash attention keeps one 64 × 64 tile at a time; the window lets each query see only the keys within w positions.',
     predict: 'when n doubles, the naive run’s memory grows about…',
     predict2: '×2',
     predict4: '×4',
-    predictWhy: 'There are n × n cells, so doubling n makes four times as many. The memory bars show it on top of the 32 MiB every worker starts with: compare n = 1024 and n = 2048.',
+    predictWhy:
+      'There are n × n cells, so doubling n makes four times as many. The memory bars show it on top of the 32 MiB every worker starts with: compare n = 1024 and n = 2048.',
     n: 'Sequence length n',
     window: 'Window w (keys on each side)',
     workers: 'Workers',
@@ -45,8 +49,10 @@ export default {
     refusedCell: 'refused',
 
     'h.tiling': '2. Tiles and the online softmax',
-    'p.tiling1': 'Flash attention walks over the keys block by block. For one query it keeps only three numbers between blocks: the largest score seen so far m, the sum l of exp(score − m) over the keys seen so far, and the weighted sum of their values.',
-    'p.tiling2': 'When a block holds a score larger than m, the old sum was computed against a maximum that was too small. Multiplying it by exp(m_old − m_new) moves it onto the new maximum, exactly, and the block’s own terms are added. After the last block, output = weighted sum / l: the same numbers as the full softmax, without the n × n matrix.',
+    'p.tiling1':
+      'Flash attention walks over the keys block by block. For one query it keeps only three numbers between blocks: the largest score seen so far m, the sum l of exp(score − m) over the keys seen so far, and the weighted sum of their values.',
+    'p.tiling2':
+      'When a block holds a score larger than m, the old sum was computed against a maximum that was too small. Multiplying it by exp(m_old − m_new) moves it onto the new maximum, exactly, and the block’s own terms are added. After the last block, output = weighted sum / l: the same numbers as the full softmax, without the n × n matrix.',
     row: 'Query row',
     block: 'Block size',
     prev: 'Previous block',
@@ -55,10 +61,12 @@ export default {
     pause: 'Pause',
     reset: 'Start over',
     stepOf: '{k} of {blocks} key blocks folded in',
-    scoresLabel: 'Scaled scores of query {i} against 16 keys, in blocks of {b}; folded blocks are solid, the dashed line is the running maximum m',
+    scoresLabel:
+      'Scaled scores of query {i} against 16 keys, in blocks of {b}; folded blocks are solid, the dashed line is the running maximum m',
     atStart: 'Nothing folded in yet: m = −∞, l = 0.',
     first: 'Block {c} (keys {j0}–{j1}): its largest score is {bm}. It is the first block, so m = {m} and l = {l}.',
-    grows: 'Block {c} (keys {j0}–{j1}): its largest score {bm} beats m, so m becomes {m}. The sum so far is multiplied by exp(m_old − m_new) = {r}, then the block’s terms are added: l = {l}.',
+    grows:
+      'Block {c} (keys {j0}–{j1}): its largest score {bm} beats m, so m becomes {m}. The sum so far is multiplied by exp(m_old − m_new) = {r}, then the block’s terms are added: l = {l}.',
     same: 'Block {c} (keys {j0}–{j1}): its largest score {bm} does not beat m = {m}, so nothing is rescaled (factor {r}); the block’s terms are added: l = {l}.',
     traceCaption: 'The online softmax of query {i}, block by block (from the engine’s trace)',
     colBlock: 'block',
@@ -72,8 +80,10 @@ export default {
     naiveOut: 'naive',
 
     'h.patterns': '3. Sliding windows and strided patterns',
-    'p.patterns1': 'Even tiled, full attention does n² work. A sliding window lets query i see only keys j with |i − j| ≤ w: the work falls to about n(2w + 1), and tiles that lie wholly outside the band are skipped without being computed. Layers stacked on top of each other still pass information further, w positions per layer.',
-    'p.patterns2': 'A strided pattern (Sparse Transformers) keeps a local band of width s and adds every s-th key, so distant tokens stay reachable in two steps. Here the patterns on 32 tokens in tiles of 8, as the engine masks them: yellow cells may attend, striped cells are blocked.',
+    'p.patterns1':
+      'Even tiled, full attention does n² work. A sliding window lets query i see only keys j with |i − j| ≤ w: the work falls to about n(2w + 1), and tiles that lie wholly outside the band are skipped without being computed. Layers stacked on top of each other still pass information further, w positions per layer.',
+    'p.patterns2':
+      'A strided pattern (Sparse Transformers) keeps a local band of width s and adds every s-th key, so distant tokens stay reachable in two steps. Here the patterns on 32 tokens in tiles of 8, as the engine masks them: yellow cells may attend, striped cells are blocked.',
     pattern: 'Pattern',
     pFull: 'full',
     pCausal: 'causal',
@@ -85,24 +95,31 @@ export default {
     maskCaption: '{allowed} of {cells} cells attended ({pct} %); {skipped} of {tiles} tiles of 8 × 8 skipped whole.',
 
     'h.when': '4. When each is worth it',
-    'p.when1': 'Below about 2,000 tokens, full attention is enough. The n × n matrix fits easily, and a fused kernel (one that never writes it out, like flash attention) makes it fast; approximations buy little.',
-    'p.when2': 'From a few thousand tokens on, the memory of the naive path becomes the limit first: at 16,384 tokens its five matrices would need 5 GiB, while flash attention needs the inputs and one tile. Exact flash attention is the default there.',
-    'p.when3': 'Beyond about 8,000 tokens, the n² work itself starts to hurt, and a sliding window or a sparse pattern is worth considering, if the task lets nearby tokens carry most of the meaning (long documents, audio, code). They change the model, not just the speed: what the window cuts off, a layer cannot see.',
+    'p.when1':
+      'Below about 2,000 tokens, full attention is enough. The n × n matrix fits easily, and a fused kernel (one that never writes it out, like flash attention) makes it fast; approximations buy little.',
+    'p.when2':
+      'From a few thousand tokens on, the memory of the naive path becomes the limit first: at 16,384 tokens its five matrices would need 5 GiB, while flash attention needs the inputs and one tile. Exact flash attention is the default there.',
+    'p.when3':
+      'Beyond about 8,000 tokens, the n² work itself starts to hurt, and a sliding window or a sparse pattern is worth considering, if the task lets nearby tokens carry most of the meaning (long documents, audio, code). They change the model, not just the speed: what the window cuts off, a layer cannot see.',
     yourRuns: 'Your measurements so far:',
     noneYet: 'Run the first step at a few lengths to see these thresholds on your own machine.',
   },
   zh: {
-    intro: '注意力要让每个 token 与所有其他 token 两两比较，所以计算量——以及朴素实现的内存——都随 n² 增长。本章在你的机器上实时测量这种增长，演示分块（“flash”）注意力怎样在从不存下 n × n 矩阵的情况下得到完全相同的结果，并说明什么时候值得用滑动窗口或稀疏模式舍弃一部分连接。',
+    intro:
+      '注意力要让每个 token 与所有其他 token 两两比较，所以计算量——以及朴素实现的内存——都随 n² 增长。本章在你的机器上实时测量这种增长，演示分块（“flash”）注意力怎样在从不存下 n × n 矩阵的情况下得到完全相同的结果，并说明什么时候值得用滑动窗口或稀疏模式舍弃一部分连接。',
     errEngine: '引擎拒绝了这次计算：{msg}',
     engineSays: '引擎拒绝了这次计算：',
 
     'h.cost': '1. 实测时间与内存',
-    'p.cost1': 'Query、Key、Value 都是 d = 64 的随机向量，由引擎自带的带种子随机数生成器产生。每次运行把 Query 的行分给若干个 Web Worker，每个 Worker 都有自己的一份引擎；Worker 每次都重新启动，所以运行结束后它占用的内存就是这次运行的峰值。',
-    'p.cost2': '朴素实现保留五个 n × n 矩阵（分数、缩放后的分数、掩码、掩码后的分数、权重），以便展示每一步；flash 注意力每次只保留一个 64 × 64 的块；滑动窗口让每个 Query 只看前后 w 个位置以内的 Key。',
+    'p.cost1':
+      'Query、Key、Value 都是 d = 64 的随机向量，由引擎自带的带种子随机数生成器产生。每次运行把 Query 的行分给若干个 Web Worker，每个 Worker 都有自己的一份引擎；Worker 每次都重新启动，所以运行结束后它占用的内存就是这次运行的峰值。',
+    'p.cost2':
+      '朴素实现保留五个 n × n 矩阵（分数、缩放后的分数、掩码、掩码后的分数、权重），以便展示每一步；flash 注意力每次只保留一个 64 × 64 的块；滑动窗口让每个 Query 只看前后 w 个位置以内的 Key。',
     predict: 'n 翻一倍时，朴素实现的内存大约变为……',
     predict2: '×2',
     predict4: '×4',
-    predictWhy: '格子有 n × n 个，n 翻倍，格子就变成四倍。内存条在每个 Worker 起步就有的 32 MiB 之上体现这一点：比较一下 n = 1024 和 n = 2048。',
+    predictWhy:
+      '格子有 n × n 个，n 翻倍，格子就变成四倍。内存条在每个 Worker 起步就有的 32 MiB 之上体现这一点：比较一下 n = 1024 和 n = 2048。',
     n: '序列长度 n',
     window: '窗口 w（每侧的 Key 数）',
     workers: 'Worker 数',
@@ -134,8 +151,10 @@ export default {
     refusedCell: '已拒绝',
 
     'h.tiling': '2. 分块与在线 softmax',
-    'p.tiling1': 'Flash 注意力把 Key 分成一块一块地处理。对每个 Query，块与块之间它只记三样东西：目前见过的最大分数 m，目前见过的各个 Key 的 exp(s − m) 之和 l（s 为分数），以及它们的 Value 的加权和。',
-    'p.tiling2': '如果新的一块里出现了比 m 更大的分数，之前的和就是按一个偏小的最大值算的。把它乘以 exp(m_旧 − m_新)，就能精确地换算到新的最大值上，再加上这一块自己的各项。最后一块处理完后，输出 = 加权和 / l：与完整的 softmax 结果相同，却不需要 n × n 矩阵。',
+    'p.tiling1':
+      'Flash 注意力把 Key 分成一块一块地处理。对每个 Query，块与块之间它只记三样东西：目前见过的最大分数 m，目前见过的各个 Key 的 exp(s − m) 之和 l（s 为分数），以及它们的 Value 的加权和。',
+    'p.tiling2':
+      '如果新的一块里出现了比 m 更大的分数，之前的和就是按一个偏小的最大值算的。把它乘以 exp(m_旧 − m_新)，就能精确地换算到新的最大值上，再加上这一块自己的各项。最后一块处理完后，输出 = 加权和 / l：与完整的 softmax 结果相同，却不需要 n × n 矩阵。',
     row: 'Query 行',
     block: '块大小',
     prev: '上一块',
@@ -147,7 +166,8 @@ export default {
     scoresLabel: 'Query {i} 对 16 个 Key 的缩放后分数，每 {b} 个一块；已并入的块为实心，虚线是当前的最大值 m',
     atStart: '还没有并入任何块：m = −∞，l = 0。',
     first: '第 {c} 块（Key {j0}–{j1}）：块内最大分数是 {bm}。这是第一块，所以 m = {m}，l = {l}。',
-    grows: '第 {c} 块（Key {j0}–{j1}）：块内最大分数 {bm} 超过了 m，于是 m 变为 {m}。之前的和先乘以 exp(m_旧 − m_新) = {r}，再加上这一块的各项：l = {l}。',
+    grows:
+      '第 {c} 块（Key {j0}–{j1}）：块内最大分数 {bm} 超过了 m，于是 m 变为 {m}。之前的和先乘以 exp(m_旧 − m_新) = {r}，再加上这一块的各项：l = {l}。',
     same: '第 {c} 块（Key {j0}–{j1}）：块内最大分数 {bm} 没有超过 m = {m}，所以不需要换算（系数 {r}）；直接加上这一块的各项：l = {l}。',
     traceCaption: 'Query {i} 的在线 softmax，逐块列出（数字来自引擎的跟踪记录）',
     colBlock: '块',
@@ -161,8 +181,10 @@ export default {
     naiveOut: '朴素',
 
     'h.patterns': '3. 滑动窗口与跨步模式',
-    'p.patterns1': '即使分块，完整注意力的计算量仍是 n²。滑动窗口让 Query i 只看满足 |i − j| ≤ w 的 Key j：计算量降到约 n(2w + 1)，完全落在带状区域之外的块直接跳过，根本不算。多层叠加后，信息仍能传得更远，每层多走 w 个位置。',
-    'p.patterns2': '跨步模式（Sparse Transformer）保留宽度为 s 的局部带，再加上每隔 s 个位置的 Key，所以远处的 token 两步之内就能到达。下面是 32 个 token、8 × 8 分块时引擎实际使用的掩码：黄色格子可以关注，带斜纹的格子被屏蔽。',
+    'p.patterns1':
+      '即使分块，完整注意力的计算量仍是 n²。滑动窗口让 Query i 只看满足 |i − j| ≤ w 的 Key j：计算量降到约 n(2w + 1)，完全落在带状区域之外的块直接跳过，根本不算。多层叠加后，信息仍能传得更远，每层多走 w 个位置。',
+    'p.patterns2':
+      '跨步模式（Sparse Transformer）保留宽度为 s 的局部带，再加上每隔 s 个位置的 Key，所以远处的 token 两步之内就能到达。下面是 32 个 token、8 × 8 分块时引擎实际使用的掩码：黄色格子可以关注，带斜纹的格子被屏蔽。',
     pattern: '模式',
     pFull: '完整',
     pCausal: '因果',
@@ -174,9 +196,12 @@ export default {
     maskCaption: '{cells} 个格子中有 {allowed} 个参与计算（{pct}%）；{tiles} 个 8 × 8 块中有 {skipped} 个整块跳过。',
 
     'h.when': '4. 什么时候用哪一种',
-    'p.when1': '大约 2000 个 token 以内，完整注意力就够了。n × n 矩阵放得下，用融合算子（不把矩阵写出来的实现，比如 flash 注意力）就能算得很快；近似方法收益不大。',
-    'p.when2': '从几千个 token 开始，朴素实现最先碰到的是内存上限：16384 个 token 时它的五个矩阵需要 5 GiB，而 flash 注意力只需要输入和一个块。这时精确的 flash 注意力是默认选择。',
-    'p.when3': '超过大约 8000 个 token，n² 的计算量本身也开始吃不消，这时值得考虑滑动窗口或稀疏模式——前提是任务允许主要靠邻近的 token 表达意思（长文档、音频、代码）。它们改变的是模型本身，而不只是速度：窗口之外的内容，这一层就看不到了。',
+    'p.when1':
+      '大约 2000 个 token 以内，完整注意力就够了。n × n 矩阵放得下，用融合算子（不把矩阵写出来的实现，比如 flash 注意力）就能算得很快；近似方法收益不大。',
+    'p.when2':
+      '从几千个 token 开始，朴素实现最先碰到的是内存上限：16384 个 token 时它的五个矩阵需要 5 GiB，而 flash 注意力只需要输入和一个块。这时精确的 flash 注意力是默认选择。',
+    'p.when3':
+      '超过大约 8000 个 token，n² 的计算量本身也开始吃不消，这时值得考虑滑动窗口或稀疏模式——前提是任务允许主要靠邻近的 token 表达意思（长文档、音频、代码）。它们改变的是模型本身，而不只是速度：窗口之外的内容，这一层就看不到了。',
     yourRuns: '你目前的测量结果：',
     noneYet: '在第一步里用几个不同的长度运行一下，就能在自己的机器上看到这些分界点。',
   },

@@ -3,7 +3,7 @@
 // check. The mask set here is the shared one: the pipeline shows the same example with it.
 // Every number comes from engine.attend; this file only decides what to flag and says why.
 
-import { PRESETS, PRESET_IDS, MAX_TOKENS, presetPatch, paddingPatch, runExample, toGrid, rowOf } from '../../lesson/example.js';
+import { PRESETS, PRESET_IDS, presetPatch, paddingPatch, runExample, toGrid, rowOf } from '../../lesson/example.js';
 import { fmt } from '../../text/format.js';
 import { sentences, heatmapStrings } from '../../text/i18n.js';
 import { h, rebuildOn } from '../../views/dom.js';
@@ -39,8 +39,18 @@ export default {
 
 // A vector as a row of cells; flagged (non-finite) cells marked.
 function vectorRow(label, values, digits = 3) {
-  return h('div', { class: 'vec-row' }, label ? h('span', { class: 'vec-label', text: label }) : null,
-    h('span', { class: 'vec' }, ...Array.from(values, (v) => h('span', { class: Number.isFinite(v) ? 'vec-cell' : 'vec-cell flagged', text: fmt(v, digits) }))));
+  return h(
+    'div',
+    { class: 'vec-row' },
+    label ? h('span', { class: 'vec-label', text: label }) : null,
+    h(
+      'span',
+      { class: 'vec' },
+      ...Array.from(values, (v) =>
+        h('span', { class: Number.isFinite(v) ? 'vec-cell' : 'vec-cell flagged', text: fmt(v, digits) }),
+      ),
+    ),
+  );
 }
 
 // A message line under a step's controls (class mk-note, so tests and styles can find it).
@@ -57,28 +67,48 @@ function setMsg(el, cls, text) {
 
 function buildPanel(ctx, v) {
   const { s } = ctx;
-  v.presetSel = h('select', { id: 'mk-preset', onchange: (e) => ctx.set({ ...presetPatch(e.target.value), blockRow: 0 }) },
-    ...PRESET_IDS.map((id) => h('option', { value: id, text: s(`preset.${id}`) })));
+  v.presetSel = h(
+    'select',
+    { id: 'mk-preset', onchange: (e) => ctx.set({ ...presetPatch(e.target.value), blockRow: 0 }) },
+    ...PRESET_IDS.map((id) => h('option', { value: id, text: s(`preset.${id}`) })),
+  );
   const fills = ctx.engine.choices.maskFill;
-  v.fillRadios = fills.map((f) => h('input', { type: 'radio', name: 'mk-fill', value: f, onchange: () => ctx.set({ fill: f }) }));
-  const fillGroup = h('fieldset', { class: 'plain' }, h('legend', { text: s('fill') }),
-    h('div', { class: 'radio-list row', role: 'radiogroup', 'aria-label': s('fill') },
-      ...v.fillRadios.map((r, k) => h('label', { class: 'check' }, r, h('span', { text: s(`fill.${fills[k]}`) })))));
+  v.fillRadios = fills.map((f) =>
+    h('input', { type: 'radio', name: 'mk-fill', value: f, onchange: () => ctx.set({ fill: f }) }),
+  );
+  const fillGroup = h(
+    'fieldset',
+    { class: 'plain' },
+    h('legend', { text: s('fill') }),
+    h(
+      'div',
+      { class: 'radio-list row', role: 'radiogroup', 'aria-label': s('fill') },
+      ...v.fillRadios.map((r, k) => h('label', { class: 'check' }, r, h('span', { text: s(`fill.${fills[k]}`) }))),
+    ),
+  );
   v.stable = h('input', { type: 'checkbox', onchange: (e) => ctx.set({ stable: e.target.checked }) });
   v.fillAbout = h('p', { class: 'hint mk-fill-about' });
-  return h('section', { class: 'panel', 'data-group': 'inputs', 'aria-labelledby': 'mk-panel-h' },
+  return h(
+    'section',
+    { class: 'panel', 'data-group': 'inputs', 'aria-labelledby': 'mk-panel-h' },
     h('h3', { class: 'panel-title', id: 'mk-panel-h', text: s('example') }),
-    h('div', { class: 'controls' },
+    h(
+      'div',
+      { class: 'controls' },
       h('div', { class: 'field' }, h('label', { for: 'mk-preset', text: s('preset') }), v.presetSel),
       fillGroup,
-      h('label', { class: 'check' }, v.stable, h('span', { text: s('stable') }))),
-    v.fillAbout);
+      h('label', { class: 'check' }, v.stable, h('span', { text: s('stable') })),
+    ),
+    v.fillAbout,
+  );
 }
 
 function drawPanel(ctx, run, v) {
   const st = ctx.state;
   v.presetSel.value = st.preset;
-  v.fillRadios.forEach((r) => { r.checked = r.value === st.fill; });
+  v.fillRadios.forEach((r) => {
+    r.checked = r.value === st.fill;
+  });
   v.stable.checked = st.stable;
   v.fillAbout.textContent = ctx.s(`fillAbout.${st.fill}`);
 }
@@ -110,7 +140,8 @@ function drawMaps(ctx, run, v, flags = {}) {
   const { s } = ctx;
   const stage = ctx.state.stage;
   const { result, inputs } = run;
-  const qt = inputs.queryTokens, kt = inputs.keyTokens;
+  const qt = inputs.queryTokens,
+    kt = inputs.keyTokens;
   // The two-token check has its own tiny example; the big maps would only distract there.
   v.box.hidden = stage === 'two-token';
   const { mask, masked, weights } = mapsOf(ctx, v);
@@ -120,7 +151,13 @@ function drawMaps(ctx, run, v, flags = {}) {
   masked.title.textContent = s('mapMasked');
   masked.hm.update({ matrix: result.masked, rowLabels: qt, colLabels: kt, caption: cap(s('mapMasked')) });
   weights.title.textContent = s('mapWeights');
-  weights.hm.update({ matrix: result.weights, rowLabels: qt, colLabels: kt, domain: [0, 1], caption: cap(s('mapWeights')) });
+  weights.hm.update({
+    matrix: result.weights,
+    rowLabels: qt,
+    colLabels: kt,
+    domain: [0, 1],
+    caption: cap(s('mapWeights')),
+  });
   weights.hm.highlight({ cells: flags.cells || [] });
   masked.hm.highlight({ cells: flags.cells || [] });
 }
@@ -129,7 +166,8 @@ function drawMaps(ctx, run, v, flags = {}) {
 function toggleCell(ctx, i, j) {
   if (i === null || j === null || !ctx.data) return;
   const { inputs, result } = ctx.data;
-  const nq = inputs.queryTokens.length, nk = inputs.keyTokens.length;
+  const nq = inputs.queryTokens.length,
+    nk = inputs.keyTokens.length;
   const grid = customGrid(ctx.state, nq, nk);
   grid[i][j] = at(result.mask, i, j) === 0 ? 1 : 0;
   ctx.set(customPatch(grid));
@@ -145,16 +183,33 @@ function buildPadding(ctx) {
   const { s } = ctx;
   const pads = h('div', { class: 'pad-toggles', role: 'group', 'aria-label': s('padKeys') });
   const note = msg();
-  const nodes = [h('p', { class: 'explain', text: s('p.padding') }),
-    h('div', { class: 'controls', 'data-group': 'inputs' }, h('span', { class: 'field-label', text: s('padKeys') }), pads), note];
+  const nodes = [
+    h('p', { class: 'explain', text: s('p.padding') }),
+    h(
+      'div',
+      { class: 'controls', 'data-group': 'inputs' },
+      h('span', { class: 'field-label', text: s('padKeys') }),
+      pads,
+    ),
+    note,
+  ];
 
   function draw(ctx, run) {
     const st = ctx.state;
     const kt = run.inputs.keyTokens;
-    rebuildOn(pads, kt.join('\u0001'), () => kt.map((tok, j) => h('button', {
-      type: 'button', class: 'btn toggle pad-key', 'aria-pressed': 'false', 'aria-label': s('padOf', { tok }), 'data-key': String(j), text: tok,
-      onclick: () => ctx.set(paddingPatch(ctx.state, kt.length, j, ctx.state.keyPadding[j] !== true)),
-    })));
+    rebuildOn(pads, kt.join('\u0001'), () =>
+      kt.map((tok, j) =>
+        h('button', {
+          type: 'button',
+          class: 'btn toggle pad-key',
+          'aria-pressed': 'false',
+          'aria-label': s('padOf', { tok }),
+          'data-key': String(j),
+          text: tok,
+          onclick: () => ctx.set(paddingPatch(ctx.state, kt.length, j, ctx.state.keyPadding[j] !== true)),
+        }),
+      ),
+    );
     [...pads.children].forEach((b, j) => b.setAttribute('aria-pressed', String(st.keyPadding[j] === true)));
     const anyPad = kt.some((_, j) => st.keyPadding[j] === true);
     const leaks = leakedCells(run.result);
@@ -173,14 +228,26 @@ function buildCausal(ctx) {
   const causal = h('input', { type: 'checkbox', onchange: (e) => ctx.set({ causal: e.target.checked }) });
   const reverse = h('input', { type: 'checkbox', onchange: (e) => ctx.set({ reverseCausal: e.target.checked }) });
   const crossText = h('span');
-  const toSelf = h('button', { type: 'button', class: 'btn', text: s('toSelf'), onclick: () => ctx.set({ ...presetPatch('cat-chase'), causal: true }) });
+  const toSelf = h('button', {
+    type: 'button',
+    class: 'btn',
+    text: s('toSelf'),
+    onclick: () => ctx.set({ ...presetPatch('cat-chase'), causal: true }),
+  });
   const crossHint = h('div', { class: 'msg info mk-cross-hint' }, crossText, ' ', toSelf);
   const note = msg();
-  const nodes = [h('p', { class: 'explain', text: s('p.causal') }), h('p', { class: 'explain', text: s('p.reverse') }),
-    h('div', { class: 'radio-list', 'data-group': 'inputs' },
+  const nodes = [
+    h('p', { class: 'explain', text: s('p.causal') }),
+    h('p', { class: 'explain', text: s('p.reverse') }),
+    h(
+      'div',
+      { class: 'radio-list', 'data-group': 'inputs' },
       h('label', { class: 'check' }, causal, h('span', { text: s('causal') })),
-      h('label', { class: 'check' }, reverse, h('span', { text: s('reverse') }))),
-    crossHint, note];
+      h('label', { class: 'check' }, reverse, h('span', { text: s('reverse') })),
+    ),
+    crossHint,
+    note,
+  ];
 
   function draw(ctx, run) {
     const st = ctx.state;
@@ -191,7 +258,12 @@ function buildCausal(ctx) {
     const future = futureCells(run.result);
     const on = st.causal || st.reverseCausal;
     if (!on) setMsg(note, 'info', s('noCausal'));
-    else if (future.length) setMsg(note, 'bad', sentences(ctx.lang, [s('futureLeak', { n: future.length }), st.reverseCausal ? '' : s('fillLeak')]));
+    else if (future.length)
+      setMsg(
+        note,
+        'bad',
+        sentences(ctx.lang, [s('futureLeak', { n: future.length }), st.reverseCausal ? '' : s('fillLeak')]),
+      );
     else setMsg(note, 'good', s('upperZero'));
     return { cells: on ? future : [] };
   }
@@ -204,14 +276,24 @@ function buildCustom(ctx) {
   const { s } = ctx;
   const note = msg();
   const leakNote = msg();
-  const clear = h('button', { type: 'button', class: 'btn', text: s('clearCustom'), onclick: () => ctx.set({ customMask: [] }) });
-  const nodes = [h('p', { class: 'explain', text: s('p.custom') }),
-    h('div', { class: 'controls', 'data-group': 'inputs' }, clear), note, leakNote];
+  const clear = h('button', {
+    type: 'button',
+    class: 'btn',
+    text: s('clearCustom'),
+    onclick: () => ctx.set({ customMask: [] }),
+  });
+  const nodes = [
+    h('p', { class: 'explain', text: s('p.custom') }),
+    h('div', { class: 'controls', 'data-group': 'inputs' }, clear),
+    note,
+    leakNote,
+  ];
   function draw(ctx, run) {
     clear.disabled = ctx.state.customMask.length === 0;
     setMsg(note, 'info', ''); // a click may set it again right after this draw
     const leaks = leakedCells(run.result);
-    if (leaks.length) setMsg(leakNote, 'bad', s('leak', { n: leaks.length, max: fmt(maxWeightOf(run.result, leaks), 3) }));
+    if (leaks.length)
+      setMsg(leakNote, 'bad', s('leak', { n: leaks.length, max: fmt(maxWeightOf(run.result, leaks), 3) }));
     else setMsg(leakNote, 'info', '');
     return { cells: leaks };
   }
@@ -223,18 +305,32 @@ function buildCustom(ctx) {
 function buildBlocked(ctx) {
   const { s } = ctx;
   const rowSel = h('select', { id: 'mk-block-row', onchange: (e) => ctx.set({ blockRow: Number(e.target.value) }) });
-  const block = h('button', { type: 'button', class: 'btn primary', text: s('blockIt'), onclick: () => setRow(ctx, 0) });
+  const block = h('button', {
+    type: 'button',
+    class: 'btn primary',
+    text: s('blockIt'),
+    onclick: () => setRow(ctx, 0),
+  });
   const unblock = h('button', { type: 'button', class: 'btn', text: s('unblockIt'), onclick: () => setRow(ctx, 1) });
   const note = msg();
   const table = h('div', { class: 'compare-scroll' });
-  const nodes = [h('p', { class: 'explain', text: s('p.blocked') }),
-    h('div', { class: 'controls', 'data-group': 'inputs' },
-      h('div', { class: 'field' }, h('label', { for: 'mk-block-row', text: s('blockRow') }), rowSel), block, unblock),
-    note, table];
+  const nodes = [
+    h('p', { class: 'explain', text: s('p.blocked') }),
+    h(
+      'div',
+      { class: 'controls', 'data-group': 'inputs' },
+      h('div', { class: 'field' }, h('label', { for: 'mk-block-row', text: s('blockRow') }), rowSel),
+      block,
+      unblock,
+    ),
+    note,
+    table,
+  ];
 
   function setRow(ctx, value) {
     const { inputs } = ctx.data;
-    const nq = inputs.queryTokens.length, nk = inputs.keyTokens.length;
+    const nq = inputs.queryTokens.length,
+      nk = inputs.keyTokens.length;
     const i = Math.min(ctx.state.blockRow, nq - 1);
     const grid = customGrid(ctx.state, nq, nk);
     grid[i] = Array(nk).fill(value);
@@ -264,13 +360,24 @@ function buildBlocked(ctx) {
     const head = ['colCase', 'colWeights', 'colOutput', 'colRows', 'colVerdict'].map((k) => s(k, { q: qt[i] }));
     const rows = cases.map((c) => {
       const r = ctx.engine.attend({ ...run.args, maskFill: c.maskFill, stable: c.stable });
-      const w = rowOf(r.weights, i), o = rowOf(r.output, i);
+      const w = rowOf(r.weights, i),
+        o = rowOf(r.output, i);
       // data-label: the column name, shown before each cell when the table is stacked on a phone.
-      return { attrs: { 'data-case': c.id }, cells: [s(`case.${c.id}`),
-        { attrs: { 'data-label': head[1] }, node: vectorRow('', w, 3) },
-        { attrs: { 'data-label': head[2] }, node: vectorRow('', o, 3) },
-        { attrs: { 'data-label': head[3] }, text: r.fullyMaskedRows.length ? r.fullyMaskedRows.map((k) => s('rowRef', { k, q: qt[k] })).join(s('listSep')) : s('rowsNone') },
-        { attrs: { 'data-label': head[4] }, text: s(`verdict.${rowKind(w)}`) }] };
+      return {
+        attrs: { 'data-case': c.id },
+        cells: [
+          s(`case.${c.id}`),
+          { attrs: { 'data-label': head[1] }, node: vectorRow('', w, 3) },
+          { attrs: { 'data-label': head[2] }, node: vectorRow('', o, 3) },
+          {
+            attrs: { 'data-label': head[3] },
+            text: r.fullyMaskedRows.length
+              ? r.fullyMaskedRows.map((k) => s('rowRef', { k, q: qt[k] })).join(s('listSep'))
+              : s('rowsNone'),
+          },
+          { attrs: { 'data-label': head[4] }, text: s(`verdict.${rowKind(w)}`) },
+        ],
+      };
     });
     table.replaceChildren(dataTable({ className: 'compare', head, rows }));
     return { cells: [] };
@@ -278,43 +385,70 @@ function buildBlocked(ctx) {
   return { nodes, draw };
 }
 
-
 // ---- 5. the two-token check -------------------------------------------------------------------------
 
 function buildTwoToken(ctx) {
   const { s } = ctx;
-  const radios = [0, 1].map((k) => h('input', { type: 'radio', name: 'mk-two', value: String(k), onchange: () => ctx.set({ twoMasked: k }) }));
+  const radios = [0, 1].map((k) =>
+    h('input', { type: 'radio', name: 'mk-two', value: String(k), onchange: () => ctx.set({ twoMasked: k }) }),
+  );
   const labels = radios.map((r) => h('span'));
-  const pick = h('div', { class: 'radio-list row', role: 'radiogroup', 'aria-label': s('twoMask') },
-    ...radios.map((r, k) => h('label', { class: 'check' }, r, labels[k])));
+  const pick = h(
+    'div',
+    { class: 'radio-list row', role: 'radiogroup', 'aria-label': s('twoMask') },
+    ...radios.map((r, k) => h('label', { class: 'check' }, r, labels[k])),
+  );
   const vectors = h('div', { class: 'mk-two-vectors' });
   const verdict = msg();
   // The engine's output stays hidden until the learner has said what the fill will do.
   const reveal = h('div', { class: 'mk-two-reveal' }, vectors, verdict);
-  const predict = createPredict(ctx, { id: 'masks/two-token', question: '', reveal,
-    options: [{ value: 'pass', label: s('twoPredict.pass') }, { value: 'fail', label: s('twoPredict.fail') }] });
-  const nodes = [h('p', { class: 'explain', text: s('p.two-token') }),
+  const predict = createPredict(ctx, {
+    id: 'masks/two-token',
+    question: '',
+    reveal,
+    options: [
+      { value: 'pass', label: s('twoPredict.pass') },
+      { value: 'fail', label: s('twoPredict.fail') },
+    ],
+  });
+  const nodes = [
+    h('p', { class: 'explain', text: s('p.two-token') }),
     h('fieldset', { class: 'plain', 'data-group': 'inputs' }, h('legend', { text: s('twoMask') }), pick),
-    predict.el, reveal, h('p', { class: 'hint', text: s('twoCheckNote') })];
+    predict.el,
+    reveal,
+    h('p', { class: 'hint', text: s('twoCheckNote') }),
+  ];
 
   function draw(ctx, run) {
     const { engine } = ctx;
     const st = ctx.state;
     const { inputs } = run;
-    const kt = inputs.keyTokens, qt = inputs.queryTokens;
+    const kt = inputs.keyTokens,
+      qt = inputs.queryTokens;
     if (kt.length < 2) {
       vectors.replaceChildren();
       setMsg(verdict, 'info', s('twoTooFew'));
       return { cells: [] };
     }
-    labels.forEach((l, k) => { l.textContent = kt[k]; });
-    radios.forEach((r, k) => { r.checked = k === st.twoMasked; });
-    const m = st.twoMasked, other = 1 - m;
+    labels.forEach((l, k) => {
+      l.textContent = kt[k];
+    });
+    radios.forEach((r, k) => {
+      r.checked = k === st.twoMasked;
+    });
+    const m = st.twoMasked,
+      other = 1 - m;
     // One query, two keys, two values, one of them masked as padding.
     const take = (mat, n) => ({ rows: n, cols: mat.cols, data: mat.data.slice(0, n * mat.cols) });
     const r = engine.attend({
-      query: take(inputs.query, 1), key: take(inputs.key, 2), value: take(inputs.value, 2), score: inputs.score,
-      keyPadding: [m === 0, m === 1], maskFill: st.fill, stable: st.stable, temperature: st.temperature,
+      query: take(inputs.query, 1),
+      key: take(inputs.key, 2),
+      value: take(inputs.value, 2),
+      score: inputs.score,
+      keyPadding: [m === 0, m === 1],
+      maskFill: st.fill,
+      stable: st.stable,
+      temperature: st.temperature,
     });
     const out = rowOf(r.output, 0);
     const val = toGrid(inputs.value)[other];
@@ -324,14 +458,18 @@ function buildTwoToken(ctx) {
       vectorRow(s('twoWeights', { q: qt[0], k0: kt[0], k1: kt[1] }), rowOf(r.weights, 0), 4),
       vectorRow(s('twoOutput'), out, 4),
       vectorRow(s('twoValue', { tok: kt[other] }), val, 4),
-      vectorRow(s('twoDiff'), [d], 6));
+      vectorRow(s('twoDiff'), [d], 6),
+    );
     if (out.some(Number.isNaN)) setMsg(verdict, 'bad', s('twoNan'));
     else if (d <= 1e-6) setMsg(verdict, 'good', s('twoPass', { tok: kt[other] }));
     else setMsg(verdict, 'bad', s('twoFail', { tok: kt[other], d: fmt(d, 4) }));
     verdict.dataset.result = out.some(Number.isNaN) || d > 1e-6 ? 'fail' : 'pass';
     const params = { tok: kt[other], masked: kt[m], fill: FILL_SIGNS[st.fill].text, d: fmt(d, 4) };
     predict.ask(s('twoPredict.q', params));
-    predict.draw(verdict.dataset.result, { right: s(`twoPredict.${verdict.dataset.result}.why`, params), wrong: s(`twoPredict.${verdict.dataset.result}.why`, params) });
+    predict.draw(verdict.dataset.result, {
+      right: s(`twoPredict.${verdict.dataset.result}.why`, params),
+      wrong: s(`twoPredict.${verdict.dataset.result}.why`, params),
+    });
     return { cells: [] };
   }
   return { nodes, draw };

@@ -6,10 +6,10 @@ import { MAX_TOKENS } from '../../lesson/example.js';
 export default {
   id: 'masks',
   title: { en: 'Masks', zh: '掩码' },
-  questions: ['masks/two-token'],       // its predict-then-reveal questions (the start page counts them)
-  carried: ['temperature'],             // set in Softmax; shown here with a reset (shell.js)
+  questions: ['masks/two-token'], // its predict-then-reveal questions (the start page counts them)
+  carried: ['temperature'], // set in Softmax; shown here with a reset (shell.js)
   state: {
     blockRow: { type: 'int', default: 0, min: 0, max: MAX_TOKENS - 1 }, // query row for step 4
-    twoMasked: { type: 'int', default: 1, min: 0, max: 1 },             // two-token check: which key is masked
+    twoMasked: { type: 'int', default: 1, min: 0, max: 1 }, // two-token check: which key is masked
   },
 };

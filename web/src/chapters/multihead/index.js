@@ -5,7 +5,15 @@
 import { h, setText } from '../../views/dom.js';
 import { fmt, fmtInt } from '../../text/format.js';
 import {
-  tokenMatrix, layerWeights, headCounts, multiHeadOps, roleLayer, lookOf, scoreSpread, distinctWinners, ROLE_SLOTS,
+  tokenMatrix,
+  layerWeights,
+  headCounts,
+  multiHeadOps,
+  roleLayer,
+  lookOf,
+  scoreSpread,
+  distinctWinners,
+  ROLE_SLOTS,
 } from './logic.js';
 import { timeSideBySide } from '../score-functions/logic.js';
 import { heatmapFigure, drawFigure, intInput, selectInput, tokensInput, dims } from '../kit/figures.js';
@@ -21,7 +29,11 @@ const COST_N = 128;
 const intError = (c) => (min, max) => c.s('errInt', { min, max });
 
 function tokensField(c, label, name, max) {
-  return tokensInput(label, { max, onValue: (list) => c.set({ [name]: list }), error: (m) => c.s('errTokens', { max: m }) });
+  return tokensInput(label, {
+    max,
+    onValue: (list) => c.set({ [name]: list }),
+    error: (m) => c.s('errTokens', { max: m }),
+  });
 }
 
 function figures(c, v, names, cls) {
@@ -38,16 +50,34 @@ function figures(c, v, names, cls) {
 
 function buildProjections(c, v) {
   const { s } = c;
-  v.mode = selectInput(s('mode'), [{ value: 'self', label: s('mode.self') }, { value: 'cross', label: s('mode.cross') }],
-    (x) => c.set({ mhMode: x }));
+  v.mode = selectInput(
+    s('mode'),
+    [
+      { value: 'self', label: s('mode.self') },
+      { value: 'cross', label: s('mode.cross') },
+    ],
+    (x) => c.set({ mhMode: x }),
+  );
   v.x = tokensField(c, s('tokensX'), 'mhTokens', MAX_TOKENS);
   v.y = tokensField(c, s('tokensY'), 'mhSource', MAX_TOKENS);
   v.d = intInput(s('dModel'), { min: 2, max: 16, onValue: (x) => c.set({ mhProjD: x }), error: intError(c) });
-  const maps = figures(c, v, [['X', 'diverging'], ['Y', 'diverging'], ['Wq', 'diverging'], ['Wk', 'diverging'], ['Wv', 'diverging'],
-    ['Q', 'diverging'], ['K', 'diverging'], ['V', 'diverging'], ['W', 'sequential']]);
-  return [h('p', { class: 'about lab-explain', text: s('proj.about') }),
+  const maps = figures(c, v, [
+    ['X', 'diverging'],
+    ['Y', 'diverging'],
+    ['Wq', 'diverging'],
+    ['Wk', 'diverging'],
+    ['Wv', 'diverging'],
+    ['Q', 'diverging'],
+    ['K', 'diverging'],
+    ['V', 'diverging'],
+    ['W', 'sequential'],
+  ]);
+  return [
+    h('p', { class: 'about lab-explain', text: s('proj.about') }),
     h('div', { class: 'controls', 'data-group': 'inputs' }, v.mode.wrap, v.d.wrap),
-    h('div', { class: 'controls', 'data-group': 'inputs' }, v.x.wrap, v.y.wrap), maps];
+    h('div', { class: 'controls', 'data-group': 'inputs' }, v.x.wrap, v.y.wrap),
+    maps,
+  ];
 }
 
 function computeProjections(c) {
@@ -78,14 +108,21 @@ function drawProjections(c, p, v) {
   const f = v.figs;
   f.Y.wrap.hidden = !p.cross;
   drawFigure(f.X, { title: s('mapX', { n: xt.length, d: p.d }), matrix: p.X, rowLabels: xt, colLabels: dd });
-  if (p.cross) drawFigure(f.Y, { title: s('mapY', { n: yt.length, d: p.d }), matrix: p.Y, rowLabels: yt, colLabels: dd });
+  if (p.cross)
+    drawFigure(f.Y, { title: s('mapY', { n: yt.length, d: p.d }), matrix: p.Y, rowLabels: yt, colLabels: dd });
   drawFigure(f.Wq, { title: s('mapWq', { d: p.d }), matrix: p.W.Wq, rowLabels: dd, colLabels: dd });
   drawFigure(f.Wk, { title: s('mapWk', { d: p.d }), matrix: p.W.Wk, rowLabels: dd, colLabels: dd });
   drawFigure(f.Wv, { title: s('mapWv', { d: p.d }), matrix: p.W.Wv, rowLabels: dd, colLabels: dd });
   drawFigure(f.Q, { title: s('mapQ'), matrix: p.Q, rowLabels: xt, colLabels: dd });
   drawFigure(f.K, { title: s('mapK', { src }), matrix: p.K, rowLabels: yt, colLabels: dd });
   drawFigure(f.V, { title: s('mapV', { src }), matrix: p.V, rowLabels: yt, colLabels: dd });
-  drawFigure(f.W, { title: s('mapWeights', { nq: xt.length, nk: yt.length }), matrix: p.weights, rowLabels: xt, colLabels: yt, domain: [0, 1] });
+  drawFigure(f.W, {
+    title: s('mapWeights', { nq: xt.length, nk: yt.length }),
+    matrix: p.weights,
+    rowLabels: xt,
+    colLabels: yt,
+    domain: [0, 1],
+  });
 }
 
 // ---- step 2: heads ----------------------------------------------------------------------------------
@@ -97,11 +134,21 @@ function buildHeads(c, v) {
   v.line = h('p', { class: 'lab-explain', 'aria-live': 'polite' });
   v.heads = h('div', { class: 'maps mh-maps mh-heads' });
   v.headFigs = [];
-  const rest = figures(c, v, [['concat', 'diverging'], ['Wo', 'diverging'], ['out', 'diverging']]);
+  const rest = figures(c, v, [
+    ['concat', 'diverging'],
+    ['Wo', 'diverging'],
+    ['out', 'diverging'],
+  ]);
   v.cost = h('div', { class: 'mh-cost' });
-  return [h('p', { class: 'about lab-explain', text: s('heads.about') }),
-    h('div', { class: 'controls', 'data-group': 'inputs' }, v.d.wrap, v.h.wrap), v.line, v.heads, rest, v.cost,
-    h('p', { class: 'lab-explain', text: s('costNote') })];
+  return [
+    h('p', { class: 'about lab-explain', text: s('heads.about') }),
+    h('div', { class: 'controls', 'data-group': 'inputs' }, v.d.wrap, v.h.wrap),
+    v.line,
+    v.heads,
+    rest,
+    v.cost,
+    h('p', { class: 'lab-explain', text: s('costNote') }),
+  ];
 }
 
 function computeHeads(c) {
@@ -126,7 +173,9 @@ function measureHeads(engine, d, seed) {
   const X = engine.randomMatrix({ rows: COST_N, cols: d, seed, stream: 300 });
   const W = layerWeights(engine, d, seed);
   const hs = headCounts(d);
-  const fns = Object.fromEntries(hs.map((hh) => [hh, () => engine.multiHead({ query: X, key: X, value: X, heads: hh, ...W })]));
+  const fns = Object.fromEntries(
+    hs.map((hh) => [hh, () => engine.multiHead({ query: X, key: X, value: X, heads: hh, ...W })]),
+  );
   const ms = timeSideBySide(fns, { rounds: 5, minMs: 10 });
   return hs.map((hh) => ({ h: hh, dk: d / hh, ms: ms[hh], mul: multiHeadOps({ nq: COST_N, nk: COST_N, d }) }));
 }
@@ -154,9 +203,21 @@ function drawHeads(c, p, v) {
     }
     v.headFigs.forEach((fig, i) => {
       fig.wrap.hidden = i >= shown;
-      if (i < shown) drawFigure(fig, { title: s('mapHead', { i: i + 1 }), matrix: p.result.heads[i].weights, rowLabels: tokens, colLabels: tokens, domain: [0, 1] });
+      if (i < shown)
+        drawFigure(fig, {
+          title: s('mapHead', { i: i + 1 }),
+          matrix: p.result.heads[i].weights,
+          rowLabels: tokens,
+          colLabels: tokens,
+          domain: [0, 1],
+        });
     });
-    drawFigure(f.concat, { title: s('mapConcat', { h: state.mhH, n: tokens.length, d: p.d }), matrix: p.result.concat, rowLabels: tokens, colLabels: dd });
+    drawFigure(f.concat, {
+      title: s('mapConcat', { h: state.mhH, n: tokens.length, d: p.d }),
+      matrix: p.result.concat,
+      rowLabels: tokens,
+      colLabels: dd,
+    });
     drawFigure(f.Wo, { title: s('mapWo', { d: p.d }), matrix: p.W.Wo, rowLabels: dd, colLabels: dd });
     drawFigure(f.out, { title: s('mapOut'), matrix: p.result.output, rowLabels: tokens, colLabels: dd });
   }
@@ -166,8 +227,13 @@ function drawHeads(c, p, v) {
     v.costs = measureHeads(c.engine, p.d, state.seed);
   }
   const time = (ms) => c.t('ms', { t: fmt(ms, 3) });
-  v.cost.replaceChildren(scrollTable(s('costCaption', { n: COST_N, d: p.d }), ['col.h', 'col.dk', 'col.mul', 'col.time'].map((k) => s(k)),
-    v.costs.map((r) => [String(r.h), String(r.dk), fmtInt(r.mul), time(r.ms)])));
+  v.cost.replaceChildren(
+    scrollTable(
+      s('costCaption', { n: COST_N, d: p.d }),
+      ['col.h', 'col.dk', 'col.mul', 'col.time'].map((k) => s(k)),
+      v.costs.map((r) => [String(r.h), String(r.dk), fmtInt(r.mul), time(r.ms)]),
+    ),
+  );
 }
 
 // ---- step 3: heads built by hand -------------------------------------------------------------------
@@ -175,7 +241,12 @@ function drawHeads(c, p, v) {
 function buildRoles(c, v) {
   const { s } = c;
   v.tokens = tokensField(c, s('tokensRole'), 'mhRoleTokens', ROLE_SLOTS);
-  v.strength = intInput(s('strength'), { min: 0, max: 20, onValue: (x) => c.set({ mhStrength: x }), error: intError(c) });
+  v.strength = intInput(s('strength'), {
+    min: 0,
+    max: 20,
+    onValue: (x) => c.set({ mhStrength: x }),
+    error: intError(c),
+  });
   const check = (label, name) => {
     const box = h('input', { type: 'checkbox', onchange: (e) => c.set({ [name]: e.target.checked }) });
     return { box, wrap: h('label', { class: 'check' }, box, h('span', { text: label })) };
@@ -189,24 +260,40 @@ function buildRoles(c, v) {
     options: ['prev', 'self', 'first', 'even', 'other'].map((k) => ({ value: k, label: s(`look.${k}`) })),
     reveal: v.reveal,
   });
-  const maps = figures(c, v, [['h1', 'sequential'], ['h2', 'sequential']]);
+  const maps = figures(c, v, [
+    ['h1', 'sequential'],
+    ['h2', 'sequential'],
+  ]);
   v.looks = h('div');
   v.note = h('p', { class: 'hint', text: s('firstNote') });
   v.reveal.append(maps, v.looks, v.note);
-  return [h('p', { class: 'about lab-explain', text: s('roles.about') }),
+  return [
+    h('p', { class: 'about lab-explain', text: s('roles.about') }),
     h('div', { class: 'controls', 'data-group': 'inputs' }, v.tokens.wrap, v.strength.wrap),
     h('div', { class: 'controls', 'data-group': 'inputs' }, v.breakPrev.wrap, v.breakMatch.wrap),
-    v.predict.el, v.reveal];
+    v.predict.el,
+    v.reveal,
+  ];
 }
 
 function computeRoles(c) {
   const { state, engine } = c;
   const tokens = state.mhRoleTokens;
   const layer = roleLayer(engine, tokens, {
-    strength: state.mhStrength, broken: { prev: state.mhBreakPrev, match: state.mhBreakMatch }, seed: state.seed,
+    strength: state.mhStrength,
+    broken: { prev: state.mhBreakPrev, match: state.mhBreakMatch },
+    seed: state.seed,
   });
-  const result = engine.multiHead({ query: layer.x, key: layer.x, value: layer.x, heads: 2,
-    Wq: layer.Wq, Wk: layer.Wk, Wv: layer.Wv, Wo: layer.Wo });
+  const result = engine.multiHead({
+    query: layer.x,
+    key: layer.x,
+    value: layer.x,
+    heads: 2,
+    Wq: layer.Wq,
+    Wk: layer.Wk,
+    Wv: layer.Wv,
+    Wo: layer.Wo,
+  });
   return { tokens, result };
 }
 
@@ -228,20 +315,45 @@ function drawRoles(c, p, v) {
   const said = look === 'even' ? s('roles.even', params) : null;
   v.predict.draw(answer, { right: said || s('roles.right', params), wrong: said || s('roles.wrong', params) });
   drawFigure(v.figs.h1, { title: s('mapHead', { i: 1 }), matrix: w1, rowLabels: t, colLabels: t, domain: [0, 1] });
-  drawFigure(v.figs.h2, { title: s('mapHead', { i: 2 }), matrix: p.result.heads[1].weights, rowLabels: t, colLabels: t, domain: [0, 1] });
-  v.looks.replaceChildren(scrollTable(s('lookTable'), [s('col.token'), s('col.head1'), s('col.head2')],
-    t.map((tok, k) => [`${k + 1}. ${tok}`, s(`look.${lookOf(w1, k, t)}`), s(`look.${lookOf(p.result.heads[1].weights, k, t)}`)]), [1, 2]));
+  drawFigure(v.figs.h2, {
+    title: s('mapHead', { i: 2 }),
+    matrix: p.result.heads[1].weights,
+    rowLabels: t,
+    colLabels: t,
+    domain: [0, 1],
+  });
+  v.looks.replaceChildren(
+    scrollTable(
+      s('lookTable'),
+      [s('col.token'), s('col.head1'), s('col.head2')],
+      t.map((tok, k) => [
+        `${k + 1}. ${tok}`,
+        s(`look.${lookOf(w1, k, t)}`),
+        s(`look.${lookOf(p.result.heads[1].weights, k, t)}`),
+      ]),
+      [1, 2],
+    ),
+  );
 }
 
 // ---- step 4: too many heads ----------------------------------------------------------------------------
 
 function buildMany(c, v) {
   const { s } = c;
-  v.h = selectInput(s('manyH'), headCounts(MANY_D).map((x) => ({ value: x, label: String(x) })), (x) => c.set({ mhManyH: Number(x) }));
+  v.h = selectInput(
+    s('manyH'),
+    headCounts(MANY_D).map((x) => ({ value: x, label: String(x) })),
+    (x) => c.set({ mhManyH: Number(x) }),
+  );
   v.table = h('div');
   const maps = figures(c, v, [['scaled', 'diverging']]);
-  return [h('p', { class: 'about lab-explain', text: s('many.about') }), v.table,
-    h('div', { class: 'controls', 'data-group': 'inputs' }, v.h.wrap), maps, h('p', { class: 'lab-explain', text: s('manyNote') })];
+  return [
+    h('p', { class: 'about lab-explain', text: s('many.about') }),
+    v.table,
+    h('div', { class: 'controls', 'data-group': 'inputs' }, v.h.wrap),
+    maps,
+    h('p', { class: 'lab-explain', text: s('manyNote') }),
+  ];
 }
 
 function computeMany(c) {
@@ -250,8 +362,16 @@ function computeMany(c) {
   const W = layerWeights(engine, MANY_D, state.seed);
   const rows = headCounts(MANY_D).map((hh) => {
     const r = engine.multiHead({ query: X, key: X, value: X, heads: hh, ...W });
-    const entropy = r.heads.reduce((a, hd) => a + hd.entropy.reduce((x, y) => x + y, 0) / hd.entropy.length, 0) / r.heads.length;
-    return { h: hh, dk: MANY_D / hh, spread: scoreSpread(r), winners: distinctWinners(r), entropy: entropy / Math.log(MANY_N), result: r };
+    const entropy =
+      r.heads.reduce((a, hd) => a + hd.entropy.reduce((x, y) => x + y, 0) / hd.entropy.length, 0) / r.heads.length;
+    return {
+      h: hh,
+      dk: MANY_D / hh,
+      spread: scoreSpread(r),
+      winners: distinctWinners(r),
+      entropy: entropy / Math.log(MANY_N),
+      result: r,
+    };
   });
   return { rows };
 }
@@ -260,20 +380,48 @@ function drawMany(c, p, v) {
   const { s, state } = c;
   const hh = headCounts(MANY_D).includes(state.mhManyH) ? state.mhManyH : 8;
   v.h.sync(hh);
-  v.table.replaceChildren(scrollTable(s('manyCaption'), ['col.h', 'col.dk', 'col.spread', 'col.winners', 'col.entropy'].map((k) => s(k)),
-    p.rows.map((r) => [String(r.h), String(r.dk), fmt(r.spread, 2), fmt(r.winners, 2), fmt(r.entropy, 2)])));
+  v.table.replaceChildren(
+    scrollTable(
+      s('manyCaption'),
+      ['col.h', 'col.dk', 'col.spread', 'col.winners', 'col.entropy'].map((k) => s(k)),
+      p.rows.map((r) => [String(r.h), String(r.dk), fmt(r.spread, 2), fmt(r.winners, 2), fmt(r.entropy, 2)]),
+    ),
+  );
   const row = p.rows.find((r) => r.h === hh);
   const labels = Array.from({ length: MANY_N }, (_, k) => String(k + 1));
-  drawFigure(v.figs.scaled, { title: s('mapScaled', { h: hh, dk: MANY_D / hh }), matrix: row.result.heads[0].scaled, rowLabels: labels, colLabels: labels });
+  drawFigure(v.figs.scaled, {
+    title: s('mapScaled', { h: hh, dk: MANY_D / hh }),
+    matrix: row.result.heads[0].scaled,
+    rowLabels: labels,
+    colLabels: labels,
+  });
 }
 
 // ---- the chapter ------------------------------------------------------------------------------------------
 
 const STEPS = [
-  { id: 'projections', title: { en: 'Projections', zh: '投影' }, build: buildProjections, draw: drawProjections, compute: computeProjections },
+  {
+    id: 'projections',
+    title: { en: 'Projections', zh: '投影' },
+    build: buildProjections,
+    draw: drawProjections,
+    compute: computeProjections,
+  },
   { id: 'heads', title: { en: 'Heads', zh: '多个头' }, build: buildHeads, draw: drawHeads, compute: computeHeads },
-  { id: 'roles', title: { en: 'What heads look at', zh: '各头看什么' }, build: buildRoles, draw: drawRoles, compute: computeRoles },
-  { id: 'many', title: { en: 'Too many heads', zh: '头太多时' }, build: buildMany, draw: drawMany, compute: computeMany },
+  {
+    id: 'roles',
+    title: { en: 'What heads look at', zh: '各头看什么' },
+    build: buildRoles,
+    draw: drawRoles,
+    compute: computeRoles,
+  },
+  {
+    id: 'many',
+    title: { en: 'Too many heads', zh: '头太多时' },
+    build: buildMany,
+    draw: drawMany,
+    compute: computeMany,
+  },
 ];
 
 export default {

@@ -18,8 +18,12 @@ export function tokenMatrix(engine, tokens, d, seed) {
 
 // The four projections of a multi-head layer (d_model × d_model, key and value sizes = d_model).
 export function layerWeights(engine, d, seed) {
-  return { Wq: drawWeight(engine, d, d, seed, 101), Wk: drawWeight(engine, d, d, seed, 102),
-    Wv: drawWeight(engine, d, d, seed, 103), Wo: drawWeight(engine, d, d, seed, 104) };
+  return {
+    Wq: drawWeight(engine, d, d, seed, 101),
+    Wk: drawWeight(engine, d, d, seed, 102),
+    Wv: drawWeight(engine, d, d, seed, 103),
+    Wo: drawWeight(engine, d, d, seed, 104),
+  };
 }
 
 // The divisors of d that the engine accepts as head counts (1 … maxHeads).
@@ -67,13 +71,15 @@ export function roleLayer(engine, tokens, { strength, broken = {}, seed = 1 }) {
     return row;
   });
   const zeros = () => Array.from({ length: d }, () => new Array(d).fill(0));
-  const Wq = zeros(), Wk = zeros(), I = zeros();
+  const Wq = zeros(),
+    Wk = zeros(),
+    I = zeros();
   for (let r = 0; r < d; r++) I[r][r] = 1;
-  for (let r = 0; r + 1 < ROLE_SLOTS; r++) Wq[r][r + 1] = strength;     // position i -> query for i − 1
-  for (let r = 0; r < ROLE_SLOTS; r++) Wk[r][r] = 1;                   // key: own position
+  for (let r = 0; r + 1 < ROLE_SLOTS; r++) Wq[r][r + 1] = strength; // position i -> query for i − 1
+  for (let r = 0; r < ROLE_SLOTS; r++) Wk[r][r] = 1; // key: own position
   for (let r = 0; r < ROLE_SLOTS; r++) {
-    Wq[ROLE_SLOTS + r][ROLE_SLOTS + r] = strength;                      // query: own word
-    Wk[ROLE_SLOTS + r][ROLE_SLOTS + r] = 1;                             // key: own word
+    Wq[ROLE_SLOTS + r][ROLE_SLOTS + r] = strength; // query: own word
+    Wk[ROLE_SLOTS + r][ROLE_SLOTS + r] = 1; // key: own word
   }
   const scramble = (first, stream) => {
     const m = engine.randomMatrix({ rows: ROLE_SLOTS, cols: d, seed, stream, scale: strength || 1 });

@@ -7,7 +7,7 @@ export const MAX_TOKENS = 12; // tokens per side
 export default {
   id: 'multihead',
   title: { en: 'Projections and multi-head', zh: '投影与多头注意力' },
-  questions: ['multihead/head-1'],      // its predict-then-reveal questions (the start page counts them)
+  questions: ['multihead/head-1'], // its predict-then-reveal questions (the start page counts them)
   state: {
     mhMode: { type: 'enum', default: 'cross', values: ['self', 'cross'] },
     mhTokens: { type: 'list', item: 'string', default: ['猫', '吃', '鱼'], maxItems: MAX_TOKENS },
@@ -15,7 +15,12 @@ export default {
     mhProjD: { type: 'int', default: 6, min: 2, max: 16 },
     mhD: { type: 'int', default: 12, min: 1, max: 64 },
     mhH: { type: 'int', default: 3, min: 1, max: 64 },
-    mhRoleTokens: { type: 'list', item: 'string', default: ['the', 'cat', 'sat', 'on', 'the', 'mat'], maxItems: ROLE_SLOTS },
+    mhRoleTokens: {
+      type: 'list',
+      item: 'string',
+      default: ['the', 'cat', 'sat', 'on', 'the', 'mat'],
+      maxItems: ROLE_SLOTS,
+    },
     mhStrength: { type: 'int', default: 8, min: 0, max: 20 },
     mhBreakPrev: { type: 'bool', default: false },
     mhBreakMatch: { type: 'bool', default: false },

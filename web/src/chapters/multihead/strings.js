@@ -2,7 +2,8 @@
 
 export default {
   en: {
-    intro: 'Until now Q, K and V were given. In a real layer they are made: each token’s vector x goes through three learned matrices, Q = X W_qᵀ, K = X W_kᵀ, V = X W_vᵀ. Multi-head attention runs several such lookups side by side on slices of the vector, then joins them. Weights here are drawn by the engine’s random generator, as before training; each token’s vector is drawn from its text, so the same word always gets the same numbers.',
+    intro:
+      'Until now Q, K and V were given. In a real layer they are made: each token’s vector x goes through three learned matrices, Q = X W_qᵀ, K = X W_kᵀ, V = X W_vᵀ. Multi-head attention runs several such lookups side by side on slices of the vector, then joins them. Weights here are drawn by the engine’s random generator, as before training; each token’s vector is drawn from its text, so the same word always gets the same numbers.',
     errEngine: 'The engine could not compute this: {msg}',
     errInt: 'Please type a whole number from {min} to {max}.',
     errTokens: 'Type 1 to {max} tokens separated by spaces.',
@@ -13,7 +14,8 @@ export default {
     tokensY: 'Tokens of the other sequence (keys and values)',
     dModel: 'd_model',
     heads: 'Heads h',
-    'proj.about': 'Every row of X is a token. The same three projection matrices are applied to every row, so Q, K and V have one row per token. In cross-attention the queries come from one sequence and the keys and values from another, which may have a different length: the attention weight matrix then has one row per query and one column per key.',
+    'proj.about':
+      'Every row of X is a token. The same three projection matrices are applied to every row, so Q, K and V have one row per token. In cross-attention the queries come from one sequence and the keys and values from another, which may have a different length: the attention weight matrix then has one row per query and one column per key.',
     mapX: 'X, the queries’ tokens ({n} × {d})',
     mapY: 'Y, the other sequence ({n} × {d})',
     mapWq: 'W_q ({d} × {d})',
@@ -23,8 +25,10 @@ export default {
     mapK: 'K = {src} W_kᵀ',
     mapV: 'V = {src} W_vᵀ',
     mapWeights: 'Weights softmax(QKᵀ/√d_k) ({nq} × {nk})',
-    'heads.about': 'With h heads, d_model is cut into h slices of d_k = d_model / h numbers. Head i attends with its own slice of Q, K and V; the h outputs are put side by side (concat) and mixed by W_o.',
-    dkLine: 'd_k = d_model / h = {d} / {h} = {dk}. A model with d_model = 768 and 12 heads gives each head 768 / 12 = 64 numbers.',
+    'heads.about':
+      'With h heads, d_model is cut into h slices of d_k = d_model / h numbers. Head i attends with its own slice of Q, K and V; the h outputs are put side by side (concat) and mixed by W_o.',
+    dkLine:
+      'd_k = d_model / h = {d} / {h} = {dk}. A model with d_model = 768 and 12 heads gives each head 768 / 12 = 64 numbers.',
     refusedLine: 'The engine refuses this: {msg}',
     mapHead: 'Head {i}: weights',
     mapConcat: 'concat of the {h} head outputs ({n} × {d})',
@@ -35,12 +39,14 @@ export default {
     'col.dk': 'd_k',
     'col.mul': 'Multiplications',
     'col.time': 'Time per call (engine)',
-    costNote: 'The multiplications do not depend on h: each head works on d_k = d_model / h numbers, so h heads together do the work of one head of size d_model. The measured time also holds work done once per head (each head keeps its own scores and weights for this page), which shows when the heads are small. Times depend on this device and on what else it is running.',
+    costNote:
+      'The multiplications do not depend on h: each head works on d_k = d_model / h numbers, so h heads together do the work of one head of size d_model. The measured time also holds work done once per head (each head keeps its own scores and weights for this page), which shows when the heads are small. Times depend on this device and on what else it is running.',
     tokensRole: 'Tokens (at most 8)',
     strength: 'Strength s of the built weights',
     breakPrev: 'Scramble head 1’s W_q',
     breakMatch: 'Scramble head 2’s W_q',
-    'roles.about': 'Two heads built by hand, d_model = 16. Each token’s x holds its position (a one-hot of 8) and its word (a one-hot of 8). Head 1’s W_q turns position i into a question for position i − 1, so it looks at the previous token. Head 2’s W_q asks for the same word, so it looks at every place where the word appears. Break either head, or weaken it, and watch its pattern go.',
+    'roles.about':
+      'Two heads built by hand, d_model = 16. Each token’s x holds its position (a one-hot of 8) and its word (a one-hot of 8). Head 1’s W_q turns position i into a question for position i − 1, so it looks at the previous token. Head 2’s W_q asks for the same word, so it looks at every place where the word appears. Break either head, or weaken it, and watch its pattern go.',
     'roles.question': 'From “{t}” (position {p}), where will head 1 put most of its weight?',
     'look.prev': 'at the token before it',
     'look.self': 'at itself',
@@ -55,18 +61,22 @@ export default {
     'col.token': 'Token',
     'col.head1': 'Head 1',
     'col.head2': 'Head 2',
-    firstNote: 'The first token has no token before it: head 1’s query for it is all zeros, so its scores are equal and its weight is spread evenly.',
-    'many.about': 'd_model = 64 and n = 8 random tokens, with weights drawn so that every q and k component has variance about 1. As h grows, each head has fewer numbers: d_k = 64 / h.',
+    firstNote:
+      'The first token has no token before it: head 1’s query for it is all zeros, so its scores are equal and its weight is spread evenly.',
+    'many.about':
+      'd_model = 64 and n = 8 random tokens, with weights drawn so that every q and k component has variance about 1. As h grows, each head has fewer numbers: d_k = 64 / h.',
     manyH: 'h of the heatmap below',
     manyCaption: 'Each head’s scores as h grows (d_model = 64, n = 8)',
     'col.spread': 'Spread (std) of the scaled scores',
     'col.winners': 'Different keys that win, per head',
     'col.entropy': 'Mean entropy / ln n',
     mapScaled: 'Head 1 at h = {h}: scaled scores (d_k = {dk})',
-    manyNote: 'The spread of the scaled scores stays near 1 at every d_k: dividing by √d_k sees to that. What shrinks is what one head can tell apart. Its score matrix QKᵀ has rank at most d_k, so at d_k = 1 every query ranks the keys in the same order or in the reverse order, and at most two keys ever win. That is one reason why 8 to 12 heads is the usual range for a model of moderate size rather than 32 or 64.',
+    manyNote:
+      'The spread of the scaled scores stays near 1 at every d_k: dividing by √d_k sees to that. What shrinks is what one head can tell apart. Its score matrix QKᵀ has rank at most d_k, so at d_k = 1 every query ranks the keys in the same order or in the reverse order, and at most two keys ever win. That is one reason why 8 to 12 heads is the usual range for a model of moderate size rather than 32 or 64.',
   },
   zh: {
-    intro: '前面的 Q、K、V 都是直接给定的。真正的注意力层里，它们是算出来的：每个词的向量 x 分别乘上三个可学习矩阵，Q = X W_qᵀ，K = X W_kᵀ，V = X W_vᵀ。多头注意力把向量切成几段，每段各做一次查找，最后再合并起来。这里的权重由引擎的随机数生成器抽取，相当于训练之前的样子；每个词的向量根据词本身生成，同一个词总是得到同样的数。',
+    intro:
+      '前面的 Q、K、V 都是直接给定的。真正的注意力层里，它们是算出来的：每个词的向量 x 分别乘上三个可学习矩阵，Q = X W_qᵀ，K = X W_kᵀ，V = X W_vᵀ。多头注意力把向量切成几段，每段各做一次查找，最后再合并起来。这里的权重由引擎的随机数生成器抽取，相当于训练之前的样子；每个词的向量根据词本身生成，同一个词总是得到同样的数。',
     errEngine: '引擎无法处理：{msg}',
     errInt: '请输入 {min} 到 {max} 之间的整数。',
     errTokens: '请输入 1 到 {max} 个词，用空格分隔。',
@@ -77,7 +87,8 @@ export default {
     tokensY: '另一个序列的词（Key、Value 一侧）',
     dModel: 'd_model',
     heads: '头数 h',
-    'proj.about': 'X 的每一行是一个词。三个投影矩阵作用于每一行，所以 Q、K、V 也是每个词一行。在交叉注意力中，Query 来自一个序列，Key 和 Value 来自另一个序列，两者长度可以不同：这时注意力权重矩阵的行数等于 Query 的个数，列数等于 Key 的个数。',
+    'proj.about':
+      'X 的每一行是一个词。三个投影矩阵作用于每一行，所以 Q、K、V 也是每个词一行。在交叉注意力中，Query 来自一个序列，Key 和 Value 来自另一个序列，两者长度可以不同：这时注意力权重矩阵的行数等于 Query 的个数，列数等于 Key 的个数。',
     mapX: 'X：Query 一侧的词（{n} × {d}）',
     mapY: 'Y：另一个序列（{n} × {d}）',
     mapWq: 'W_q（{d} × {d}）',
@@ -87,7 +98,8 @@ export default {
     mapK: 'K = {src} W_kᵀ',
     mapV: 'V = {src} W_vᵀ',
     mapWeights: '权重 softmax(QKᵀ/√d_k)（{nq} × {nk}）',
-    'heads.about': '有 h 个头时，d_model 被切成 h 段，每段 d_k = d_model / h 个数。第 i 个头只用自己那一段 Q、K、V 做注意力；h 个头的输出并排拼接（concat），再由 W_o 融合。',
+    'heads.about':
+      '有 h 个头时，d_model 被切成 h 段，每段 d_k = d_model / h 个数。第 i 个头只用自己那一段 Q、K、V 做注意力；h 个头的输出并排拼接（concat），再由 W_o 融合。',
     dkLine: 'd_k = d_model / h = {d} / {h} = {dk}。d_model = 768 的模型用 12 个头时，每个头分到 768 / 12 = 64 个数。',
     refusedLine: '引擎无法处理：{msg}',
     mapHead: '第 {i} 个头的权重',
@@ -99,12 +111,14 @@ export default {
     'col.dk': 'd_k',
     'col.mul': '乘法次数',
     'col.time': '每次调用耗时（引擎）',
-    costNote: '乘法次数与 h 无关：每个头只处理 d_k = d_model / h 个数，h 个头加起来，与一个 d_model 维的单头注意力相当。实测耗时里还包含每个头各自的固定开销（为了在页面上显示，每个头都保存了自己的分数和权重），头很小时这部分就显得明显。耗时取决于这台设备和它同时在做的事。',
+    costNote:
+      '乘法次数与 h 无关：每个头只处理 d_k = d_model / h 个数，h 个头加起来，与一个 d_model 维的单头注意力相当。实测耗时里还包含每个头各自的固定开销（为了在页面上显示，每个头都保存了自己的分数和权重），头很小时这部分就显得明显。耗时取决于这台设备和它同时在做的事。',
     tokensRole: '词（最多 8 个）',
     strength: '构造权重的强度 s',
     breakPrev: '打乱第 1 个头的 W_q',
     breakMatch: '打乱第 2 个头的 W_q',
-    'roles.about': '这两个头是手工构造的，d_model = 16。每个词的 x 记录了它的位置（8 维独热）和它是哪个词（8 维独热）。第 1 个头的 W_q 把位置 i 变成“找位置 i − 1”的提问，所以它看前一个词；第 2 个头的 W_q 提问“找同一个词”，所以它看这个词出现的每个位置。打乱或减弱其中一个头，看看它的模式怎样消失。',
+    'roles.about':
+      '这两个头是手工构造的，d_model = 16。每个词的 x 记录了它的位置（8 维独热）和它是哪个词（8 维独热）。第 1 个头的 W_q 把位置 i 变成“找位置 i − 1”的提问，所以它看前一个词；第 2 个头的 W_q 提问“找同一个词”，所以它看这个词出现的每个位置。打乱或减弱其中一个头，看看它的模式怎样消失。',
     'roles.question': '从“{t}”（第 {p} 个位置）出发，第 1 个头会把大部分权重放在哪里？',
     'look.prev': '前一个词上',
     'look.self': '它自己身上',
@@ -120,13 +134,15 @@ export default {
     'col.head1': '第 1 个头',
     'col.head2': '第 2 个头',
     firstNote: '第一个词前面没有词：第 1 个头为它生成的 Query 全是 0，各个分数相等，权重平均分配。',
-    'many.about': 'd_model = 64，n = 8 个随机词，权重的抽取方式使 q 和 k 的每个分量方差都约为 1。h 越大，每个头分到的数越少：d_k = 64 / h。',
+    'many.about':
+      'd_model = 64，n = 8 个随机词，权重的抽取方式使 q 和 k 的每个分量方差都约为 1。h 越大，每个头分到的数越少：d_k = 64 / h。',
     manyH: '下方热力图对应的 h',
     manyCaption: 'h 增大时各个头的分数（d_model = 64，n = 8）',
     'col.spread': '缩放后分数的离散程度（标准差）',
     'col.winners': '每个头里能胜出的不同 Key 数',
     'col.entropy': '平均熵 / ln n',
     mapScaled: 'h = {h} 时第 1 个头：缩放后的分数（d_k = {dk}）',
-    manyNote: '无论 d_k 多大，缩放后分数的标准差都在 1 左右，这正是除以 √d_k 的作用。缩小的是一个头的分辨能力：它的分数矩阵 QKᵀ 的秩不超过 d_k。d_k = 1 时，每个 Query 对 Key 的排序要么完全相同，要么正好相反，最多只有两个 Key 能胜出。这也是中等规模的模型通常用 8 到 12 个头、而不是 32 或 64 个头的原因之一。',
+    manyNote:
+      '无论 d_k 多大，缩放后分数的标准差都在 1 左右，这正是除以 √d_k 的作用。缩小的是一个头的分辨能力：它的分数矩阵 QKᵀ 的秩不超过 d_k。d_k = 1 时，每个 Query 对 Key 的排序要么完全相同，要么正好相反，最多只有两个 Key 能胜出。这也是中等规模的模型通常用 8 到 12 个头、而不是 32 或 64 个头的原因之一。',
   },
 };

@@ -4,7 +4,18 @@
 // labels and links what the engine returned.
 
 import { max } from 'd3-array';
-import { PRESETS, PRESET_IDS, MAX_TOKENS, MAX_TOKEN_CHARS, MAX_DK, presetPatch, paddingPatch, resizeGrid, runExample, rowOf } from '../../lesson/example.js';
+import {
+  PRESETS,
+  PRESET_IDS,
+  MAX_TOKENS,
+  MAX_TOKEN_CHARS,
+  MAX_DK,
+  presetPatch,
+  paddingPatch,
+  resizeGrid,
+  runExample,
+  rowOf,
+} from '../../lesson/example.js';
 import { h, field, showError, syncInput, setText, rebuildOn } from '../../views/dom.js';
 import { fmt, parseNumber } from '../../text/format.js';
 import { heatmapStrings } from '../../text/i18n.js';
@@ -28,12 +39,15 @@ const STEPS = [
 
 const GRID_CELL_LIMIT = 256; // typed grids larger than this are not offered for typing
 
-
 // ---- helpers --------------------------------------------------------------------------------
 
 // Tokens typed in a field: split at spaces, control characters dropped.
 function splitTokens(text) {
-  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ').trim().split(/\s+/).filter(Boolean);
+  return text
+    .replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ')
+    .trim()
+    .split(/\s+/)
+    .filter(Boolean);
 }
 
 // ---- the chapter ---------------------------------------------------------------------------
@@ -61,18 +75,30 @@ function buildInputs(ctx) {
   const panel = h('section', { class: 'panel inputs', 'data-group': 'inputs', 'aria-labelledby': 'pl-inputs-h' });
   panel.append(h('h3', { id: 'pl-inputs-h', class: 'panel-title', text: s('inputs') }));
 
-  const presetSel = h('select', { onchange: (e) => ctx.set({ ...presetPatch(e.target.value), selRow: 0, selCol: 0 }) },
-    ...PRESET_IDS.map((id) => h('option', { value: id, text: s(`preset.${id}`) })));
+  const presetSel = h(
+    'select',
+    { onchange: (e) => ctx.set({ ...presetPatch(e.target.value), selRow: 0, selCol: 0 }) },
+    ...PRESET_IDS.map((id) => h('option', { value: id, text: s(`preset.${id}`) })),
+  );
   const preset = field(s('preset'), presetSel);
   ui.about = h('p', { class: 'about' });
 
-  const qTok = field(s('queryTokens'), h('input', { type: 'text', class: 'wide', autocomplete: 'off', spellcheck: false }), s('tokensHint'));
-  const kTok = field(s('keyTokens'), h('input', { type: 'text', class: 'wide', autocomplete: 'off', spellcheck: false }), s('tokensHint'));
+  const qTok = field(
+    s('queryTokens'),
+    h('input', { type: 'text', class: 'wide', autocomplete: 'off', spellcheck: false }),
+    s('tokensHint'),
+  );
+  const kTok = field(
+    s('keyTokens'),
+    h('input', { type: 'text', class: 'wide', autocomplete: 'off', spellcheck: false }),
+    s('tokensHint'),
+  );
   const onTokens = (f, name) => () => {
     const list = splitTokens(f.input.value);
     if (list.length === 0) return showError(f, s('errTokensEmpty'));
     if (list.length > MAX_TOKENS) return showError(f, s('errTokensMany', { max: MAX_TOKENS, n: list.length }));
-    if (list.some((t) => [...t].length > MAX_TOKEN_CHARS)) return showError(f, s('errTokenLong', { max: MAX_TOKEN_CHARS }));
+    if (list.some((t) => [...t].length > MAX_TOKEN_CHARS))
+      return showError(f, s('errTokenLong', { max: MAX_TOKEN_CHARS }));
     showError(f, '');
     ctx.set({ [name]: list, selRow: 0, selCol: 0 });
   };
@@ -80,12 +106,19 @@ function buildInputs(ctx) {
   kTok.input.addEventListener('change', onTokens(kTok, 'keyTokens'));
 
   // Switching to typed starts from the numbers on screen (example.js rounds seeded draws).
-  const modeSel = h('select', { onchange: (e) => ctx.set({ inputMode: e.target.value }) },
-    h('option', { value: 'random', text: s('mode.random') }), h('option', { value: 'typed', text: s('mode.typed') }));
+  const modeSel = h(
+    'select',
+    { onchange: (e) => ctx.set({ inputMode: e.target.value }) },
+    h('option', { value: 'random', text: s('mode.random') }),
+    h('option', { value: 'typed', text: s('mode.typed') }),
+  );
   const mode = field(s('inputMode'), modeSel);
 
   const intField = (label, name, min, max) => {
-    const f = field(label, h('input', { type: 'number', min: String(min), max: String(max), step: '1', inputmode: 'numeric' }));
+    const f = field(
+      label,
+      h('input', { type: 'number', min: String(min), max: String(max), step: '1', inputmode: 'numeric' }),
+    );
     f.input.addEventListener('change', () => {
       const x = Number(f.input.value.trim());
       if (f.input.value.trim() === '' || !Number.isInteger(x) || x < min || x > max) {
@@ -113,8 +146,12 @@ function buildInputs(ctx) {
   const causal = h('input', { type: 'checkbox', onchange: (e) => ctx.set({ causal: e.target.checked }) });
   // A causal mask on a cross-attention example (queries and keys from two sentences) is flagged.
   ui.crossCausal = h('p', { class: 'msg bad pl-cross-causal', role: 'status' });
-  ui.masks.append(ui.padBox, h('label', { class: 'check' }, causal, h('span', { text: s('causal') })), ui.crossCausal,
-    h('p', { class: 'hint', text: s('masksHint') }));
+  ui.masks.append(
+    ui.padBox,
+    h('label', { class: 'check' }, causal, h('span', { text: s('causal') })),
+    ui.crossCausal,
+    h('p', { class: 'hint', text: s('masksHint') }),
+  );
 
   panel.append(
     h('div', { class: 'controls' }, preset.wrap, mode.wrap, seed.wrap, dk.wrap),
@@ -157,12 +194,17 @@ function syncInputs(ctx, run) {
   rebuildOn(ui.padBox, keyTokens.join('\u0001'), () => [
     h('span', { class: 'field-label', text: s('padding') }),
     ...keyTokens.map((tok, j) => {
-      const box = h('input', { type: 'checkbox', 'aria-label': s('paddingOf', { token: tok }),
-        onchange: () => ctx.set(paddingPatch(ctx.state, keyTokens.length, j, box.checked)) });
+      const box = h('input', {
+        type: 'checkbox',
+        'aria-label': s('paddingOf', { token: tok }),
+        onchange: () => ctx.set(paddingPatch(ctx.state, keyTokens.length, j, box.checked)),
+      });
       return h('label', { class: 'check pad' }, box, h('span', { text: tok }));
     }),
   ]);
-  [...ui.padBox.querySelectorAll('input')].forEach((b, j) => { b.checked = st.keyPadding[j] === true; });
+  [...ui.padBox.querySelectorAll('input')].forEach((b, j) => {
+    b.checked = st.keyPadding[j] === true;
+  });
 
   // Typed grids.
   const typed = typedScores || st.inputMode === 'typed';
@@ -178,9 +220,23 @@ function syncSources(ctx, run) {
   ui.sources.hidden = !src;
   if (!src) return;
   const { queryTokens, keyTokens } = run.inputs;
-  const line = (label, tokens, kinds) => h('p', { class: 'src-line' }, h('span', { class: 'field-label', text: label }), ' ',
-    ...tokens.flatMap((tok, i) => [h('span', { class: `src-token src-${kinds[i]}` }, h('span', { text: tok }), ' ',
-      h('span', { class: 'src-badge', text: s(`src.${kinds[i]}`) })), ' ']));
+  const line = (label, tokens, kinds) =>
+    h(
+      'p',
+      { class: 'src-line' },
+      h('span', { class: 'field-label', text: label }),
+      ' ',
+      ...tokens.flatMap((tok, i) => [
+        h(
+          'span',
+          { class: `src-token src-${kinds[i]}` },
+          h('span', { text: tok }),
+          ' ',
+          h('span', { class: 'src-badge', text: s(`src.${kinds[i]}`) }),
+        ),
+        ' ',
+      ]),
+    );
   rebuildOn(ui.sources, JSON.stringify([queryTokens, keyTokens, src, ctx.lang]), () => [
     line(s('vectorsOfQueries'), queryTokens, src.query),
     line(s('vectorsOfKeys'), keyTokens, src.key),
@@ -199,10 +255,10 @@ function syncGrids(ctx, run) {
   const specs = p.scores
     ? [{ name: 'scores', rows: queryTokens, cols: keyTokens, grid: g.scores }]
     : [
-      { name: 'Q', rows: queryTokens, cols: null, grid: g.Q },
-      { name: 'K', rows: keyTokens, cols: null, grid: g.K },
-      { name: 'V', rows: keyTokens, cols: null, grid: g.V },
-    ];
+        { name: 'Q', rows: queryTokens, cols: null, grid: g.Q },
+        { name: 'K', rows: keyTokens, cols: null, grid: g.K },
+        { name: 'V', rows: keyTokens, cols: null, grid: g.V },
+      ];
   ui.gridSummary.textContent = p.scores ? s('editScores') : s('editVectors');
   const features = p.features ? p.features[ctx.lang] : null;
   const key = JSON.stringify([st.preset, specs.map((x) => [x.rows, x.grid]), st.dk, ctx.lang]);
@@ -217,28 +273,54 @@ function syncGrids(ctx, run) {
     }
     const table = h('table', { class: 'grid-input' });
     table.append(h('caption', { text: g.name }));
-    const head = h('tr', {}, h('td'),
-      ...Array.from({ length: nCols }, (_, j) => h('th', { scope: 'col', text: g.cols ? g.cols[j] : (features && nCols === features.length ? features[j] : `d${j + 1}`) })));
+    const head = h(
+      'tr',
+      {},
+      h('td'),
+      ...Array.from({ length: nCols }, (_, j) =>
+        h('th', {
+          scope: 'col',
+          text: g.cols ? g.cols[j] : features && nCols === features.length ? features[j] : `d${j + 1}`,
+        }),
+      ),
+    );
     table.append(h('thead', {}, head));
     const body = h('tbody');
     grid.forEach((row, i) => {
-      body.append(h('tr', {}, h('th', { scope: 'row', text: g.rows[i] }), ...row.map((x, j) => {
-        const inp = h('input', { type: 'text', inputmode: 'decimal', value: String(x), 'aria-label': `${g.name} ${g.rows[i]}, ${j + 1}` });
-        inp.addEventListener('change', () => {
-          const v = parseNumber(inp.value);
-          if (Number.isNaN(v)) {
-            inp.setAttribute('aria-invalid', 'true');
-            ui.gridError.textContent = s('cellError', { name: g.name, row: g.rows[i], col: j + 1, msg: s('errNumber') });
-            return;
-          }
-          inp.setAttribute('aria-invalid', 'false');
-          ui.gridError.textContent = '';
-          const next = resizeGrid(g.grid, g.rows.length, nCols);
-          next[i][j] = v;
-          ctx.set({ [g.name]: next });
-        });
-        return h('td', {}, inp);
-      })));
+      body.append(
+        h(
+          'tr',
+          {},
+          h('th', { scope: 'row', text: g.rows[i] }),
+          ...row.map((x, j) => {
+            const inp = h('input', {
+              type: 'text',
+              inputmode: 'decimal',
+              value: String(x),
+              'aria-label': `${g.name} ${g.rows[i]}, ${j + 1}`,
+            });
+            inp.addEventListener('change', () => {
+              const v = parseNumber(inp.value);
+              if (Number.isNaN(v)) {
+                inp.setAttribute('aria-invalid', 'true');
+                ui.gridError.textContent = s('cellError', {
+                  name: g.name,
+                  row: g.rows[i],
+                  col: j + 1,
+                  msg: s('errNumber'),
+                });
+                return;
+              }
+              inp.setAttribute('aria-invalid', 'false');
+              ui.gridError.textContent = '';
+              const next = resizeGrid(g.grid, g.rows.length, nCols);
+              next[i][j] = v;
+              ctx.set({ [g.name]: next });
+            });
+            return h('td', {}, inp);
+          }),
+        ),
+      );
     });
     table.append(body);
     return h('div', { class: 'grid-scroll' }, table);
@@ -262,12 +344,27 @@ function buildStage(ctx) {
   ui.guessBox = h('div', { class: 'guess-box' });
   // Step 1 asks what the top weight will be before step 2 shows it.
   ui.topReveal = h('p', { class: 'msg info pl-top-reveal' });
-  ui.predict = createPredict(ctx, { id: 'pipeline/top-weight', question: '', reveal: ui.topReveal,
-    options: ['low', 'mid', 'high'].map((value) => ({ value, label: s(`predictTop.${value}`) })) });
+  ui.predict = createPredict(ctx, {
+    id: 'pipeline/top-weight',
+    question: '',
+    reveal: ui.topReveal,
+    options: ['low', 'mid', 'high'].map((value) => ({ value, label: s(`predictTop.${value}`) })),
+  });
   ui.predictBox = h('div', { class: 'pl-predict' }, ui.predict.el, ui.topReveal);
   // The hand-check box comes before the maps: the learner works the weights out first.
   ui.selectHint = h('p', { class: 'hint', text: s('selectHint') });
-  ui.stage.append(ui.stageTitle, ui.explain, ui.general, ui.guessBox, ui.selectHint, ui.maps, ui.live, ui.note, ui.predictBox, ui.barsBox);
+  ui.stage.append(
+    ui.stageTitle,
+    ui.explain,
+    ui.general,
+    ui.guessBox,
+    ui.selectHint,
+    ui.maps,
+    ui.live,
+    ui.note,
+    ui.predictBox,
+    ui.barsBox,
+  );
   ui.heatmaps = {};
   ui.bars = null;
   return [h('p', { class: 'hint keys-hint', text: s('keysHint') }), ui.stage];
@@ -281,7 +378,9 @@ function heatmap(ctx, name, kind, onSelect) {
     const title = h('h4', { class: 'map-title' });
     wrap.append(title);
     const hm = createHeatmap(wrap, {
-      kind, onSelect, widthFrom: ui.maps,
+      kind,
+      onSelect,
+      widthFrom: ui.maps,
       strings: heatmapStrings(ctx.lang),
     });
     ui.heatmaps[name] = { wrap, title, hm };
@@ -293,7 +392,7 @@ function heatmap(ctx, name, kind, onSelect) {
 const LAYOUT = {
   scores: ['scores'],
   scaled: ['scaled', 'unscaledWeights', 'weights'], // the weights without and with the scale
-  scaledTyped: ['scaled'],                            // typed scores: nothing is scaled
+  scaledTyped: ['scaled'], // typed scores: nothing is scaled
   masked: ['masked'],
   weights: ['masked', 'weights'],
   output: ['weights', 'values', 'output'],
@@ -306,7 +405,8 @@ function drawStage(ctx, run) {
   const stage = state.stage;
   const k = STEPS.findIndex((st) => st.id === stage);
   const { queryTokens: qt, keyTokens: kt } = inputs;
-  const nq = qt.length, nk = kt.length;
+  const nq = qt.length,
+    nk = kt.length;
   const row = Math.min(state.selRow, nq - 1);
   const colMax = stage === 'output' ? result.output.cols - 1 : nk - 1;
   const col = state.selCol < 0 ? -1 : Math.min(state.selCol, colMax);
@@ -315,25 +415,49 @@ function drawStage(ctx, run) {
   setText(ui.explain, explainText(ctx, stage, inputs, result));
   renderFormula(ui.general, generalTex(s, stage, inputs, state));
 
-  const select = (name) => ({ row: r, col: c }) => {
-    // Output rows and label clicks select a whole row; otherwise a cell.
-    ctx.set({ selRow: r, selCol: name === 'output' || c === null ? -1 : c });
-  };
+  const select =
+    (name) =>
+    ({ row: r, col: c }) => {
+      // Output rows and label clicks select a whole row; otherwise a cell.
+      ctx.set({ selRow: r, selCol: name === 'output' || c === null ? -1 : c });
+    };
   const features = PRESETS[state.preset].features?.[ctx.lang];
-  const dims = Array.from({ length: result.output.cols }, (_, j) => (inputs.scoresTyped ? kt[j]
-    : features && features.length === result.output.cols ? features[j] : `d${j + 1}`));
+  const dims = Array.from({ length: result.output.cols }, (_, j) =>
+    inputs.scoresTyped ? kt[j] : features && features.length === result.output.cols ? features[j] : `d${j + 1}`,
+  );
   const mats = {
     scores: { m: result.scores, rows: qt, cols: kt, kind: 'diverging', title: s('matScores') },
-    scaled: { m: result.scaled, rows: qt, cols: kt, kind: 'diverging', title: inputs.scoresTyped ? s('matScaledTyped') : s('matScaled') },
+    scaled: {
+      m: result.scaled,
+      rows: qt,
+      cols: kt,
+      kind: 'diverging',
+      title: inputs.scoresTyped ? s('matScaledTyped') : s('matScaled'),
+    },
     masked: { m: result.masked, rows: qt, cols: kt, kind: 'diverging', title: s('matMasked') },
-    weights: { m: result.weights, rows: qt, cols: kt, kind: 'sequential', title: stage === 'scaled' ? s('matWeightsScaled') : s('matWeights'), domain: [0, 1] },
+    weights: {
+      m: result.weights,
+      rows: qt,
+      cols: kt,
+      kind: 'sequential',
+      title: stage === 'scaled' ? s('matWeightsScaled') : s('matWeights'),
+      domain: [0, 1],
+    },
     values: { m: inputs.value, rows: kt, cols: dims, kind: 'diverging', title: s('matValues') },
     output: { m: result.output, rows: qt, cols: dims, kind: 'diverging', title: s('matOutput') },
   };
   const shown = LAYOUT[stage === 'scaled' && inputs.scoresTyped ? 'scaledTyped' : stage];
   // The same example through the engine without the 1/√d_k (score 'dot'): what the scale changes.
   const unscaled = shown.includes('unscaledWeights') ? ctx.engine.attend({ ...run.args, score: 'dot' }) : null;
-  if (unscaled) mats.unscaledWeights = { m: unscaled.weights, rows: qt, cols: kt, kind: 'sequential', title: s('matWeightsUnscaled'), domain: [0, 1] };
+  if (unscaled)
+    mats.unscaledWeights = {
+      m: unscaled.weights,
+      rows: qt,
+      cols: kt,
+      kind: 'sequential',
+      title: s('matWeightsUnscaled'),
+      domain: [0, 1],
+    };
   const keep = new Set(shown);
   for (const [name, hm] of Object.entries(ui.heatmaps)) if (!keep.has(name)) hm.wrap.remove();
   for (const name of shown) {
@@ -346,10 +470,14 @@ function drawStage(ctx, run) {
     setText(hm.title, spec.title);
     const isQueryRows = spec.rows === qt;
     hm.hm.update({
-      matrix: spec.m, rowLabels: spec.rows, colLabels: spec.cols, domain: spec.domain,
+      matrix: spec.m,
+      rowLabels: spec.rows,
+      colLabels: spec.cols,
+      domain: spec.domain,
       caption: s('withAxes', { t: spec.title, axes: s('rowsCols') }),
       blocked: isQueryRows && spec.cols === kt ? result.mask : null,
-      selected: name === stageMain(stage) && isQueryRows ? { row, col: name === 'output' ? null : col < 0 ? null : col } : null,
+      selected:
+        name === stageMain(stage) && isQueryRows ? { row, col: name === 'output' ? null : col < 0 ? null : col } : null,
     });
   }
 
@@ -383,8 +511,13 @@ function drawPredict(ctx, stage, inputs, result, i) {
   const params = { q: inputs.queryTokens[i], k: best >= 0 ? inputs.keyTokens[best] : '—', w: fmt(top ?? NaN, 3) };
   ui.predict.ask(s('predictTop.q', params));
   ui.predict.draw(band, { right: s('predictTop.right', params), wrong: s('predictTop.wrong', params) });
-  setText(ui.topReveal, s('predictTop.reveal', { q: params.q,
-    list: inputs.keyTokens.map((k, j) => s('mixItem', { k, w: fmt(w[j], 3) })).join(s('listSep')) }));
+  setText(
+    ui.topReveal,
+    s('predictTop.reveal', {
+      q: params.q,
+      list: inputs.keyTokens.map((k, j) => s('mixItem', { k, w: fmt(w[j], 3) })).join(s('listSep')),
+    }),
+  );
 }
 
 // The heatmap whose selection drives the formula.
@@ -421,7 +554,8 @@ function explainText(ctx, stage, inputs, result) {
 function noteText(ctx, stage, run, i, j, unscaled) {
   const { s } = ctx;
   const { inputs, result } = run;
-  const qt = inputs.queryTokens, kt = inputs.keyTokens;
+  const qt = inputs.queryTokens,
+    kt = inputs.keyTokens;
   const blocked = blockedNote(ctx.state, result, stage, i, j, qt, kt, fmt);
   if (blocked) return textOf(s, ctx.lang, blocked);
   const w = rowOf(result.weights, i);
@@ -430,18 +564,34 @@ function noteText(ctx, stage, run, i, j, unscaled) {
     const raw = rowOf(unscaled.weights, i);
     const best = raw.indexOf(max(raw));
     if (best < 0) return '';
-    return s('scaleChanges', { q: qt[i], k: kt[best], raw: fmt(raw[best], 2), scaled: fmt(w[best], 2),
-      hRaw: fmt(unscaled.entropy[i], 3), hScaled: fmt(result.entropy[i], 3) });
+    return s('scaleChanges', {
+      q: qt[i],
+      k: kt[best],
+      raw: fmt(raw[best], 2),
+      scaled: fmt(w[best], 2),
+      hRaw: fmt(unscaled.entropy[i], 3),
+      hScaled: fmt(result.entropy[i], 3),
+    });
   }
   if (stage === 'weights') {
     const best = w.indexOf(max(w));
     const notes = PRESETS[ctx.state.preset].queryNotes;
     const q = notes && !ctx.state.queryTokens.length ? s('queryNote', { q: qt[i], note: notes[ctx.lang][i] }) : qt[i];
-    return best >= 0 ? s(rowKind(w) === 'uniform' ? 'evenly' : 'landsOn', { q, k: kt[best], w: fmt(w[best], 2), h: fmt(result.entropy[i], 3) }) : '';
+    return best >= 0
+      ? s(rowKind(w) === 'uniform' ? 'evenly' : 'landsOn', {
+          q,
+          k: kt[best],
+          w: fmt(w[best], 2),
+          h: fmt(result.entropy[i], 3),
+        })
+      : '';
   }
   if (stage === 'output') {
     // The keys with a weight above zero, largest first; at most 8 named.
-    const mixed = w.map((x, j) => ({ x, j })).filter(({ x }) => x > 0).sort((a, b) => b.x - a.x);
+    const mixed = w
+      .map((x, j) => ({ x, j }))
+      .filter(({ x }) => x > 0)
+      .sort((a, b) => b.x - a.x);
     const list = mixed.slice(0, 8).map(({ x, j }) => s('mixItem', { k: kt[j], w: fmt(x, 2) }));
     if (mixed.length > 8) list.push(s('andMore', { n: mixed.length - 8 }));
     return s('mixes', { q: qt[i], list: list.join(s('listSep')) });
@@ -452,12 +602,21 @@ function noteText(ctx, stage, run, i, j, unscaled) {
 function drawBars(ctx, stage, inputs, result, i) {
   const ui = ctx.ui;
   if (stage !== 'weights') {
-    if (ui.bars) { ui.bars.destroy(); ui.bars = null; }
+    if (ui.bars) {
+      ui.bars.destroy();
+      ui.bars = null;
+    }
     return;
   }
   if (!ui.bars) ui.bars = createBars(ui.barsBox, { color: '#3b528b' });
   const title = ctx.s('weightsOf', { token: inputs.queryTokens[i] });
-  ui.bars.update({ values: rowOf(result.weights, i), labels: inputs.keyTokens, domain: [0, 1], caption: title, digits: 3 });
+  ui.bars.update({
+    values: rowOf(result.weights, i),
+    labels: inputs.keyTokens,
+    domain: [0, 1],
+    caption: title,
+    digits: 3,
+  });
 }
 
 // The hand-check preset: the learner works the softmax of the typed row out by hand; the
@@ -466,17 +625,39 @@ function drawHandCheck(ctx, stage, inputs) {
   const ui = ctx.ui;
   const { s, state } = ctx;
   const p = PRESETS[state.preset];
-  if (stage !== 'weights' || !p.publishedGuess) { ui.guessBox.replaceChildren(); ui.guessBox.dataset.key = ''; return; }
+  if (stage !== 'weights' || !p.publishedGuess) {
+    ui.guessBox.replaceChildren();
+    ui.guessBox.dataset.key = '';
+    return;
+  }
   const row = inputs.grids.scores[0];
   const key = row.join(',') + ctx.lang;
   if (ui.guessBox.dataset.key === key) return;
   ui.guessBox.dataset.key = key;
-  const show = h('button', { type: 'button', class: 'btn hand-check-show', text: s('guessShow'), hidden: !!ui.handShown,
-    onclick: () => { ui.handShown = true; ctx.set({}); show.hidden = true; } });
+  const show = h('button', {
+    type: 'button',
+    class: 'btn hand-check-show',
+    text: s('guessShow'),
+    hidden: !!ui.handShown,
+    onclick: () => {
+      ui.handShown = true;
+      ctx.set({});
+      show.hidden = true;
+    },
+  });
   ui.guessBox.replaceChildren(
     h('h4', { text: s('guessTitle') }),
     h('p', { class: 'hint', text: s('guessHint', { scores: row.join(', '), printed: p.publishedGuess.join(', ') }) }),
-    h('div', { class: 'controls' },
-      h('button', { type: 'button', class: 'btn primary hand-check-go', text: s('guessGo'),
-        onclick: () => ctx.set(handCheckLink(ctx.state, row)) }), show));
+    h(
+      'div',
+      { class: 'controls' },
+      h('button', {
+        type: 'button',
+        class: 'btn primary hand-check-go',
+        text: s('guessGo'),
+        onclick: () => ctx.set(handCheckLink(ctx.state, row)),
+      }),
+      show,
+    ),
+  );
 }

@@ -6,12 +6,12 @@ import { MAX_TOKENS, MAX_DK } from '../../lesson/example.js';
 export default {
   id: 'pipeline',
   title: { en: 'The pipeline, step by step', zh: '一步一步看注意力' },
-  questions: ['pipeline/top-weight'],   // its predict-then-reveal questions (the start page counts them)
+  questions: ['pipeline/top-weight'], // its predict-then-reveal questions (the start page counts them)
   // Shared settings that change this chapter's numbers but have no control in it: the shell
   // shows them, with a reset, when another chapter changed them.
   carried: ['temperature', 'fill', 'stable', 'reverseCausal', 'customMask'],
   state: {
-    selRow: { type: 'int', default: 0, min: 0, max: MAX_TOKENS - 1 },   // selected query row
-    selCol: { type: 'int', default: 0, min: -1, max: MAX_DK - 1 },      // selected column, -1 = whole row
+    selRow: { type: 'int', default: 0, min: 0, max: MAX_TOKENS - 1 }, // selected query row
+    selCol: { type: 'int', default: 0, min: -1, max: MAX_DK - 1 }, // selected column, -1 = whole row
   },
 };

@@ -21,17 +21,27 @@ export function tok(t) {
 export function generalTex(s, stage, inputs, state) {
   const T = state.temperature !== 1 ? 'T' : '';
   switch (stage) {
-    case 'scores': return 'S = QK^{\\top},\\qquad s_{ij} = q_i \\cdot k_j = \\sum_{d=1}^{d_k} q_{i,d}\\,k_{j,d}';
-    case 'scaled': return inputs.scoresTyped
-      ? '\\tilde S = S' + (T ? ' / T' : '')
-      : `\\tilde S = \\frac{QK^{\\top}}{\\sqrt{d_k}${T ? '\\,T' : ''}},\\qquad d_k = ${inputs.dk}` + (T ? `,\\ T = ${state.temperature}` : '');
-    case 'masked': return `m_{ij} = \\begin{cases} \\tilde s_{ij} & \\text{${s('tex.if')}} \\\\ ` +
-      fillTex(state.fill) + ` & \\text{${s('tex.otherwise')}} \\end{cases}`;
-    case 'weights': return state.stable
-      ? 'w_{ij} = \\frac{e^{\\,m_{ij} - \\max_k m_{ik}}}{\\sum_{k} e^{\\,m_{ik} - \\max_k m_{ik}}}'
-      : 'w_{ij} = \\frac{e^{\\,m_{ij}}}{\\sum_{k} e^{\\,m_{ik}}}';
-    case 'output': return 'o_i = \\sum_{j} w_{ij}\\, v_j,\\qquad O = WV';
-    default: return '';
+    case 'scores':
+      return 'S = QK^{\\top},\\qquad s_{ij} = q_i \\cdot k_j = \\sum_{d=1}^{d_k} q_{i,d}\\,k_{j,d}';
+    case 'scaled':
+      return inputs.scoresTyped
+        ? '\\tilde S = S' + (T ? ' / T' : '')
+        : `\\tilde S = \\frac{QK^{\\top}}{\\sqrt{d_k}${T ? '\\,T' : ''}},\\qquad d_k = ${inputs.dk}` +
+            (T ? `,\\ T = ${state.temperature}` : '');
+    case 'masked':
+      return (
+        `m_{ij} = \\begin{cases} \\tilde s_{ij} & \\text{${s('tex.if')}} \\\\ ` +
+        fillTex(state.fill) +
+        ` & \\text{${s('tex.otherwise')}} \\end{cases}`
+      );
+    case 'weights':
+      return state.stable
+        ? 'w_{ij} = \\frac{e^{\\,m_{ij} - \\max_k m_{ik}}}{\\sum_{k} e^{\\,m_{ik} - \\max_k m_{ik}}}'
+        : 'w_{ij} = \\frac{e^{\\,m_{ij}}}{\\sum_{k} e^{\\,m_{ik}}}';
+    case 'output':
+      return 'o_i = \\sum_{j} w_{ij}\\, v_j,\\qquad O = WV';
+    default:
+      return '';
   }
 }
 
@@ -44,20 +54,24 @@ export function fillTex(fill) {
 export function liveTex(s, stage, inputs, result, i, j, state) {
   // A vector that may break after a comma on a narrow screen.
   const vec = (v, digits) => texVector(v, digits, VEC_MAX).replaceAll(',\\ ', ',\\allowbreak\\ ');
-  const qt = inputs.queryTokens, kt = inputs.keyTokens;
+  const qt = inputs.queryTokens,
+    kt = inputs.keyTokens;
   const at = (m, r, c) => m.data[r * m.cols + c];
   const jj = j < 0 ? 0 : j;
   const sub = (a, b) => `_{${tok(a)},\\,${tok(b)}}`;
   switch (stage) {
     case 'scores': {
-      if (inputs.scoresTyped) return `s${sub(qt[i], kt[jj])} = ${tex(at(result.scores, i, jj))}\\quad(\\text{${s('tex.typed')}})`;
-      const q = rowOf(inputs.query, i), k = rowOf(inputs.key, jj);
+      if (inputs.scoresTyped)
+        return `s${sub(qt[i], kt[jj])} = ${tex(at(result.scores, i, jj))}\\quad(\\text{${s('tex.typed')}})`;
+      const q = rowOf(inputs.query, i),
+        k = rowOf(inputs.key, jj);
       const terms = q.slice(0, 6).map((x, d) => `{${d ? paren(tex(x)) : tex(x)}\\times${paren(tex(k[d]))}}`);
       if (q.length > 6) terms.push('\\cdots');
       return `s${sub(qt[i], kt[jj])} = q_{${tok(qt[i])}}\\cdot k_{${tok(kt[jj])}} = ${terms.join(' + ')} = ${tex(at(result.scores, i, jj))}`;
     }
     case 'scaled': {
-      const sc = at(result.scores, i, jj), scl = at(result.scaled, i, jj);
+      const sc = at(result.scores, i, jj),
+        scl = at(result.scaled, i, jj);
       const T = state.temperature !== 1 ? `\\,\\times ${state.temperature}` : '';
       if (inputs.scoresTyped) return `\\tilde s${sub(qt[i], kt[jj])} = ${tex(scl)}`;
       return `\\tilde s${sub(qt[i], kt[jj])} = \\dfrac{q_i\\cdot k_j}{\\sqrt{d_k}${T}} = \\dfrac{${tex(sc)}}{\\sqrt{${inputs.dk}}${T}} = ${tex(scl)}`;
@@ -82,12 +96,16 @@ export function liveTex(s, stage, inputs, result, i, j, state) {
     }
     case 'output': {
       const w = rowOf(result.weights, i);
-      const terms = w.map((x, k) => ({ x, k })).filter(({ x }) => x !== 0).slice(0, 5)
+      const terms = w
+        .map((x, k) => ({ x, k }))
+        .filter(({ x }) => x !== 0)
+        .slice(0, 5)
         .map(({ x, k }) => `${tex(x, 2)}\\,v_{${tok(kt[k])}}`);
       if (w.filter((x) => x !== 0).length > 5) terms.push('\\cdots');
       return `o_{${tok(qt[i])}} = ${terms.join(' + ') || '0'} = ${vec(rowOf(result.output, i), 2)}`;
     }
-    default: return '';
+    default:
+      return '';
   }
 }
 
@@ -95,4 +113,3 @@ export function liveTex(s, stage, inputs, result, i, j, state) {
 export function paren(t) {
   return t.startsWith('-') ? `(${t})` : t;
 }
-

@@ -23,9 +23,16 @@ export function rowKind(w) {
 
 // Step 3 (mask): what masking is, what the chosen fill does, and what the blocked cells got.
 export function maskedStep(state, result, fmt) {
-  const parts = [['explain.masked', { fill: FILL_SHOWN[state.fill] }], [`masked.fill.${state.fill}`, {}]];
+  const parts = [
+    ['explain.masked', { fill: FILL_SHOWN[state.fill] }],
+    [`masked.fill.${state.fill}`, {}],
+  ];
   const { mask, weights } = result;
-  let n = 0, zero = 0, leak = 0, nan = 0, top = 0;
+  let n = 0,
+    zero = 0,
+    leak = 0,
+    nan = 0,
+    top = 0;
   for (let i = 0; i < mask.rows; i++) {
     for (let j = 0; j < mask.cols; j++) {
       if (at(mask, i, j) !== 0) continue;
@@ -33,7 +40,10 @@ export function maskedStep(state, result, fmt) {
       const w = at(weights, i, j);
       if (Number.isNaN(w)) nan++;
       else if (w === 0) zero++;
-      else { leak++; top = Math.max(top, w); }
+      else {
+        leak++;
+        top = Math.max(top, w);
+      }
     }
   }
   if (n === 0) return [...parts, ['masked.none', {}]];
@@ -55,9 +65,11 @@ export function weightsStep(state, result, queryTokens) {
     const kind = rowKind(rowOf(result.weights, i));
     const nan = kind === 'nan' || kind === 'nanOther';
     if (full.has(i)) {
-      groups[nan ? 'emptyNan' : kind === 'zero' ? 'emptyZero' : kind === 'uniform' ? 'emptyUniform' : 'emptyOther'].push(queryTokens[i]);
+      groups[
+        nan ? 'emptyNan' : kind === 'zero' ? 'emptyZero' : kind === 'uniform' ? 'emptyUniform' : 'emptyOther'
+      ].push(queryTokens[i]);
     } else if (nan) groups.overflowNan.push(queryTokens[i]);
-    else if (kind === 'zero') groups.overflowZero.push(queryTokens[i]);  // naive: the sum of exps overflowed
+    else if (kind === 'zero') groups.overflowZero.push(queryTokens[i]); // naive: the sum of exps overflowed
   }
   for (const [key, list] of Object.entries(groups)) {
     if (list.length) parts.push([`weights.${key}`, { list, fill: FILL_SHOWN[state.fill] }]);
@@ -87,9 +99,13 @@ export function blockedNote(state, result, stage, i, j, queryTokens, keyTokens, 
 // The sentences of `parts` in one string: s(key, params) looks a key up; lists in params are
 // quoted and joined with the chapter's list separator, sentences as `lang` joins them.
 export function textOf(s, lang, parts) {
-  return sentences(lang, parts.map(([key, params]) => {
-    const p = {};
-    for (const [k, v] of Object.entries(params)) p[k] = Array.isArray(v) ? v.map((t) => s('quoted', { t })).join(s('listSep')) : v;
-    return s(key, p);
-  }));
+  return sentences(
+    lang,
+    parts.map(([key, params]) => {
+      const p = {};
+      for (const [k, v] of Object.entries(params))
+        p[k] = Array.isArray(v) ? v.map((t) => s('quoted', { t })).join(s('listSep')) : v;
+      return s(key, p);
+    }),
+  );
 }

@@ -18,30 +18,42 @@ import meta, { TASKS, POSITIONS, COMPARES } from './meta.js';
 // The trainer is a wasm module of its own (engine-train.js), loaded with this chapter: no other
 // lesson carries it. Like the page's engine, it is the best build the browser supports. The
 // training runs in train-worker.js; the page's copy answers the question on the untrained model.
+// eslint-disable-next-line no-restricted-syntax -- until the shell passes the trainer in its environment
 let trainEngine = await loadTrainEngine();
 
 // A trainer of this configuration. If the trainer's module stopped, a fresh one is loaded and
 // the call throws the engine's 'engine-stopped' error (the page reloads and redraws).
 function trainer(config) {
   if (trainEngine.stopped) {
-    loadTrainEngine().then((fresh) => { trainEngine = fresh; }, () => {});
+    loadTrainEngine().then(
+      (fresh) => {
+        trainEngine = fresh;
+      },
+      () => {},
+    );
   }
   return trainEngine.trainer(config);
 }
 
 const D_MODELS = [16, 32, 64, 128];
 const RATES = [0.0003, 0.001, 0.003, 0.01, 0.03];
-const CHUNK = 10;          // steps between two reports of the worker
-const MAX_POINTS = 400;    // points kept per curve (older ones thinned)
-const LEARNED = 0.99;      // held-out accuracy that counts as learned
+const CHUNK = 10; // steps between two reports of the worker
+const MAX_POINTS = 400; // points kept per curve (older ones thinned)
+const LEARNED = 0.99; // held-out accuracy that counts as learned
 const COLORS = { main: '#2451b3', twin: '#c2410c' };
 
 // ---- the configuration of the runs ---------------------------------------------------------------
 
 function configOf(state) {
   return {
-    task: state.pgTask, layers: state.pgLayers, heads: state.pgHeads, dModel: state.pgD,
-    learningRate: state.pgLr, seed: state.pgSeed, scale: state.pgScale, position: state.pgPos,
+    task: state.pgTask,
+    layers: state.pgLayers,
+    heads: state.pgHeads,
+    dModel: state.pgD,
+    learningRate: state.pgLr,
+    seed: state.pgSeed,
+    scale: state.pgScale,
+    position: state.pgPos,
   };
 }
 
@@ -177,27 +189,82 @@ function stepTen(c) {
 function buildPanel(c, v) {
   const { s } = c;
   const set = (patch) => c.set({ ...patch, pgStep: 0 });
-  v.task = selectInput(s('task'), TASKS.map((t) => ({ value: t, label: s(`task.${t}`) })), (x) => set({ pgTask: x }));
-  v.layers = selectInput(s('layers'), [1, 2].map((n) => ({ value: n, label: String(n) })), (x) => set({ pgLayers: Number(x) }));
-  v.heads = selectInput(s('heads'), [1, 2, 4].map((n) => ({ value: n, label: String(n) })), (x) => set({ pgHeads: Number(x) }));
-  v.d = selectInput(s('dModel'), D_MODELS.map((n) => ({ value: n, label: String(n) })), (x) => set({ pgD: Number(x) }));
-  v.lr = selectInput(s('learningRate'), RATES.map((n) => ({ value: n, label: String(n) })), (x) => set({ pgLr: Number(x) }));
-  v.seed = intInput(s('seed'), { min: 0, max: 2 ** 32 - 1, onValue: (x) => set({ pgSeed: x }), error: (min, max) => s('errInt', { min, max }) });
-  v.pos = selectInput(s('position'), POSITIONS.map((p) => ({ value: p, label: s(`position.${p}`) })), (x) => set({ pgPos: x }));
+  v.task = selectInput(
+    s('task'),
+    TASKS.map((t) => ({ value: t, label: s(`task.${t}`) })),
+    (x) => set({ pgTask: x }),
+  );
+  v.layers = selectInput(
+    s('layers'),
+    [1, 2].map((n) => ({ value: n, label: String(n) })),
+    (x) => set({ pgLayers: Number(x) }),
+  );
+  v.heads = selectInput(
+    s('heads'),
+    [1, 2, 4].map((n) => ({ value: n, label: String(n) })),
+    (x) => set({ pgHeads: Number(x) }),
+  );
+  v.d = selectInput(
+    s('dModel'),
+    D_MODELS.map((n) => ({ value: n, label: String(n) })),
+    (x) => set({ pgD: Number(x) }),
+  );
+  v.lr = selectInput(
+    s('learningRate'),
+    RATES.map((n) => ({ value: n, label: String(n) })),
+    (x) => set({ pgLr: Number(x) }),
+  );
+  v.seed = intInput(s('seed'), {
+    min: 0,
+    max: 2 ** 32 - 1,
+    onValue: (x) => set({ pgSeed: x }),
+    error: (min, max) => s('errInt', { min, max }),
+  });
+  v.pos = selectInput(
+    s('position'),
+    POSITIONS.map((p) => ({ value: p, label: s(`position.${p}`) })),
+    (x) => set({ pgPos: x }),
+  );
   v.scale = h('input', { type: 'checkbox', onchange: (e) => set({ pgScale: e.target.checked }) });
   v.rule = h('p', { class: 'about pg-rule' });
-  v.play = h('button', { type: 'button', class: 'btn primary pg-play', onclick: () => (session(c).playing ? pause(c) : play(c)) });
+  v.play = h('button', {
+    type: 'button',
+    class: 'btn primary pg-play',
+    onclick: () => (session(c).playing ? pause(c) : play(c)),
+  });
   v.step = h('button', { type: 'button', class: 'btn pg-step', text: s('stepOnce'), onclick: () => stepTen(c) });
-  v.reset = h('button', { type: 'button', class: 'btn pg-reset', text: s('reset'), onclick: () => { c.set({ pgStep: 0 }); restart(c); } });
+  v.reset = h('button', {
+    type: 'button',
+    class: 'btn pg-reset',
+    text: s('reset'),
+    onclick: () => {
+      c.set({ pgStep: 0 });
+      restart(c);
+    },
+  });
   v.status = h('p', { class: 'pg-status', 'aria-live': 'polite' });
   v.learned = h('p', { class: 'pg-learned', 'aria-live': 'polite' });
   c.ui.panel = v;
-  return h('div', { class: 'pg-panel', 'data-group': 'inputs' },
-    h('div', { class: 'controls pg-controls' }, v.task.wrap, v.layers.wrap, v.heads.wrap, v.d.wrap, v.lr.wrap, v.seed.wrap, v.pos.wrap),
+  return h(
+    'div',
+    { class: 'pg-panel', 'data-group': 'inputs' },
+    h(
+      'div',
+      { class: 'controls pg-controls' },
+      v.task.wrap,
+      v.layers.wrap,
+      v.heads.wrap,
+      v.d.wrap,
+      v.lr.wrap,
+      v.seed.wrap,
+      v.pos.wrap,
+    ),
     h('label', { class: 'check' }, v.scale, h('span', { text: s('scale') })),
     v.rule,
     h('div', { class: 'pg-buttons' }, v.play, v.step, v.reset),
-    v.status, v.learned);
+    v.status,
+    v.learned,
+  );
 }
 
 function drawPanel(c, data, v) {
@@ -219,11 +286,23 @@ function drawPanel(c, data, v) {
     setText(v.status, s('loading'));
   } else {
     const r = main.latest;
-    const params = { step: main.step, acc: fmt(r.evalAccuracy, 3), loss: fmt(r.evalLoss, 3), speed: fmt(main.speed, 1) };
-    setText(v.status, ui.playing && ui.until !== Infinity && ui.until > CHUNK + main.step ? s('replaying', { step: ui.until })
-      : s(main.speed > 0 ? 'status' : 'statusIdle', params));
+    const params = {
+      step: main.step,
+      acc: fmt(r.evalAccuracy, 3),
+      loss: fmt(r.evalLoss, 3),
+      speed: fmt(main.speed, 1),
+    };
+    setText(
+      v.status,
+      ui.playing && ui.until !== Infinity && ui.until > CHUNK + main.step
+        ? s('replaying', { step: ui.until })
+        : s(main.speed > 0 ? 'status' : 'statusIdle', params),
+    );
   }
-  setText(v.learned, main && main.learnedAt !== null ? s('learned', { step: main.learnedAt, acc: fmt(LEARNED, 2) }) : '');
+  setText(
+    v.learned,
+    main && main.learnedAt !== null ? s('learned', { step: main.learnedAt, acc: fmt(LEARNED, 2) }) : '',
+  );
 }
 
 // ---- step 1: train and watch the heads ------------------------------------------------------------
@@ -232,10 +311,13 @@ function curves(c, v, names) {
   const { s } = c;
   const label = (name) => (name === 'main' ? s('runMain') : s('runTwin'));
   const hist = c.ui.history || {};
-  const series = (key) => names.filter((n) => hist[n] && hist[n][key].length)
-    .map((n) => ({ name: label(n), color: COLORS[n], mark: 'line', points: hist[n][key] }));
-  const loss = series('loss'), acc = series('acc');
-  v.lossBox.hidden = !loss.length;  // the training loss has no point before the first steps
+  const series = (key) =>
+    names
+      .filter((n) => hist[n] && hist[n][key].length)
+      .map((n) => ({ name: label(n), color: COLORS[n], mark: 'line', points: hist[n][key] }));
+  const loss = series('loss'),
+    acc = series('acc');
+  v.lossBox.hidden = !loss.length; // the training loss has no point before the first steps
   if (loss.length) v.loss.update({ series: loss, caption: v.lossCaption, digits: 3 });
   if (acc.length) v.acc.update({ series: acc, caption: v.accCaption, yDomain: [0, 1], digits: 3 });
 }
@@ -263,19 +345,33 @@ function drawHeads(c, box, run, withButtons) {
     box.dataset.built = key;
     box.replaceChildren();
     box.figs = [];
-    patterns.forEach((layer, l) => layer.forEach((_, hd) => {
-      const fig = heatmapFigure(c, { kind: 'sequential', className: 'pg-head' });
-      if (withButtons) {
-        fig.wrap.append(h('button', { type: 'button', class: 'btn pg-inspect-head', text: s('inspectHead', { l: l + 1, h: hd + 1 }),
-          onclick: () => c.set({ pgLayer: l + 1, pgHead: hd + 1, stage: 'inspect' }) }));
-      }
-      box.figs.push({ l, hd, fig });
-      box.append(fig.wrap);
-    }));
+    patterns.forEach((layer, l) =>
+      layer.forEach((_, hd) => {
+        const fig = heatmapFigure(c, { kind: 'sequential', className: 'pg-head' });
+        if (withButtons) {
+          fig.wrap.append(
+            h('button', {
+              type: 'button',
+              class: 'btn pg-inspect-head',
+              text: s('inspectHead', { l: l + 1, h: hd + 1 }),
+              onclick: () => c.set({ pgLayer: l + 1, pgHead: hd + 1, stage: 'inspect' }),
+            }),
+          );
+        }
+        box.figs.push({ l, hd, fig });
+        box.append(fig.wrap);
+      }),
+    );
   }
   const labels = Array.from(r.probe.tokens, (x, i) => `${i}:${tokenText(state.pgTask, x)}`);
   for (const { l, hd, fig } of box.figs) {
-    drawFigure(fig, { title: s('headTitle', { l: l + 1, h: hd + 1 }), matrix: patterns[l][hd], rowLabels: labels, colLabels: labels, domain: [0, 1] });
+    drawFigure(fig, {
+      title: s('headTitle', { l: l + 1, h: hd + 1 }),
+      matrix: patterns[l][hd],
+      rowLabels: labels,
+      colLabels: labels,
+      domain: [0, 1],
+    });
   }
 }
 
@@ -286,7 +382,8 @@ function drawProbeLines(c, el, run) {
   el.replaceChildren(
     h('p', { text: s('probeLine', { tokens: tokensText(state.pgTask, r.probe.tokens) }) }),
     h('p', { text: s('targetLine', { tokens: tokensText(state.pgTask, r.probe.targets) }) }),
-    h('p', { text: s('predLine', { tokens: tokensText(state.pgTask, r.probe.predictions) }) }));
+    h('p', { text: s('predLine', { tokens: tokensText(state.pgTask, r.probe.predictions) }) }),
+  );
 }
 
 // Predict, then reveal: how often the untrained model is right. The answer is the engine's
@@ -300,8 +397,11 @@ function untrainedAnswer(acc, vocab) {
 
 function buildTrain(c, v) {
   const { s } = c;
-  v.predict = createPredict(c, { id: 'playground/untrained', question: '',
-    options: GUESSES.map((g) => ({ value: g, label: s(`untrained.${g}`) })) });
+  v.predict = createPredict(c, {
+    id: 'playground/untrained',
+    question: '',
+    options: GUESSES.map((g) => ({ value: g, label: s(`untrained.${g}`) })),
+  });
   v.charts = buildCharts(c, v, s('lossChart', { n: CHUNK }), s('accChart'));
   v.probe = h('div', { class: 'pg-probe' });
   v.heads = h('div', { class: 'pg-heads maps' });
@@ -313,7 +413,10 @@ function drawTrain(c, data, v) {
     const vocab = vocabOf(c.state.pgTask);
     const params = { acc: fmt(data.untrained.accuracy, 3), vocab, chance: fmt(1 / vocab, 3) };
     v.predict.ask(c.s('untrained.q', { task: c.s(`task.${c.state.pgTask}`) }));
-    v.predict.draw(untrainedAnswer(data.untrained.accuracy, vocab), { right: c.s('untrained.why', params), wrong: c.s('untrained.why', params) });
+    v.predict.draw(untrainedAnswer(data.untrained.accuracy, vocab), {
+      right: c.s('untrained.why', params),
+      wrong: c.s('untrained.why', params),
+    });
   }
   curves(c, v, ['main']);
   drawProbeLines(c, v.probe, c.ui.history && c.ui.history.main);
@@ -324,18 +427,30 @@ function drawTrain(c, data, v) {
 
 function buildCompare(c, v) {
   const { s } = c;
-  v.compare = selectInput(s('compare'), COMPARES.map((x) => ({ value: x, label: s(`compare.${x}`) })),
-    (x) => c.set({ pgCompare: x, pgStep: 0 }));
+  v.compare = selectInput(
+    s('compare'),
+    COMPARES.map((x) => ({ value: x, label: s(`compare.${x}`) })),
+    (x) => c.set({ pgCompare: x, pgStep: 0 }),
+  );
   v.hint = h('p', { class: 'about' });
   v.charts = buildCharts(c, v, s('compareLoss'), s('compareAcc'));
   v.mainTitle = h('h4', { class: 'pg-run-title' });
   v.twinTitle = h('h4', { class: 'pg-run-title' });
   v.mainHeads = h('div', { class: 'pg-heads maps' });
   v.twinHeads = h('div', { class: 'pg-heads maps' });
-  v.body = h('div', { class: 'pg-side' },
-    h('div', { class: 'pg-run' }, v.mainTitle, v.mainHeads), h('div', { class: 'pg-run' }, v.twinTitle, v.twinHeads));
-  return [h('p', { class: 'about lab-explain', text: s('compareAbout') }),
-    h('div', { class: 'controls', 'data-group': 'inputs' }, v.compare.wrap), v.hint, v.charts, v.body];
+  v.body = h(
+    'div',
+    { class: 'pg-side' },
+    h('div', { class: 'pg-run' }, v.mainTitle, v.mainHeads),
+    h('div', { class: 'pg-run' }, v.twinTitle, v.twinHeads),
+  );
+  return [
+    h('p', { class: 'about lab-explain', text: s('compareAbout') }),
+    h('div', { class: 'controls', 'data-group': 'inputs' }, v.compare.wrap),
+    v.hint,
+    v.charts,
+    v.body,
+  ];
 }
 
 function drawCompare(c, data, v) {
@@ -347,8 +462,14 @@ function drawCompare(c, data, v) {
   v.body.hidden = !on;
   if (!on) return;
   const twin = twinOf(configOf(state), state.pgCompare);
-  const twinText = state.pgCompare === 'scale' ? (twin.scale ? 'twinUnscaledBack' : 'twinScale')
-    : (twin.position === 'none' ? 'twinPosition' : 'twinPositionBack');
+  const twinText =
+    state.pgCompare === 'scale'
+      ? twin.scale
+        ? 'twinUnscaledBack'
+        : 'twinScale'
+      : twin.position === 'none'
+        ? 'twinPosition'
+        : 'twinPositionBack';
   setText(v.mainTitle, s('runMain'));
   setText(v.twinTitle, s('twinTitle', { run: s('runTwin'), what: s(twinText) }));
   curves(c, v, ['main', 'twin']);
@@ -377,14 +498,32 @@ function buildInspect(c, v) {
     v.err.textContent = ok ? '' : s('errTokens', { max });
     if (ok) c.set({ pgInput: list });
   });
-  v.layer = selectInput(s('inspectLayer'), [1, 2].map((n) => ({ value: n, label: String(n) })), (x) => c.set({ pgLayer: Number(x) }));
-  v.head = selectInput(s('inspectHeadNo'), [1, 2, 3, 4].map((n) => ({ value: n, label: String(n) })), (x) => c.set({ pgHead: Number(x) }));
+  v.layer = selectInput(
+    s('inspectLayer'),
+    [1, 2].map((n) => ({ value: n, label: String(n) })),
+    (x) => c.set({ pgLayer: Number(x) }),
+  );
+  v.head = selectInput(
+    s('inspectHeadNo'),
+    [1, 2, 3, 4].map((n) => ({ value: n, label: String(n) })),
+    (x) => c.set({ pgHead: Number(x) }),
+  );
   v.fig = heatmapFigure(c, { kind: 'sequential', className: 'pg-own' });
   v.pred = h('p', { class: 'pg-pred', 'aria-live': 'polite' });
   v.waiting = h('p', { class: 'hint' });
-  return [h('p', { class: 'about lab-explain', text: s('inspectAbout') }),
-    h('div', { class: 'controls', 'data-group': 'inputs' }, h('div', { class: 'field' }, v.label, v.input, v.err), v.layer.wrap, v.head.wrap),
-    v.waiting, v.fig.wrap, v.pred];
+  return [
+    h('p', { class: 'about lab-explain', text: s('inspectAbout') }),
+    h(
+      'div',
+      { class: 'controls', 'data-group': 'inputs' },
+      h('div', { class: 'field' }, v.label, v.input, v.err),
+      v.layer.wrap,
+      v.head.wrap,
+    ),
+    v.waiting,
+    v.fig.wrap,
+    v.pred,
+  ];
 }
 
 function drawInspect(c, data, v) {
@@ -392,13 +531,16 @@ function drawInspect(c, data, v) {
   const ui = c.ui;
   const max = vocabOf(state.pgTask) - 1;
   setText(v.label, s('inspectTokens', { max }));
-  const tokens = (state.pgInput.length ? state.pgInput.map(Number) : null);
+  const tokens = state.pgInput.length ? state.pgInput.map(Number) : null;
   if (document.activeElement !== v.input && v.input.getAttribute('aria-invalid') !== 'true') {
     v.input.value = tokens ? tokensText(state.pgTask, tokens) : '';
   }
   v.layer.sync(Math.min(state.pgLayer, state.pgLayers));
   v.head.sync(Math.min(state.pgHead, state.pgHeads));
-  for (const [sel, most] of [[v.layer.select, state.pgLayers], [v.head.select, state.pgHeads]]) {
+  for (const [sel, most] of [
+    [v.layer.select, state.pgLayers],
+    [v.head.select, state.pgHeads],
+  ]) {
     for (const o of sel.options) o.disabled = Number(o.value) > most;
   }
   const main = ui.history && ui.history.main;
@@ -406,26 +548,36 @@ function drawInspect(c, data, v) {
   setText(v.waiting, trained ? '' : s('inspectWaiting'));
   v.fig.wrap.hidden = !trained;
   if (!trained) return;
-  const l = Math.min(state.pgLayer, state.pgLayers) - 1, hd = Math.min(state.pgHead, state.pgHeads) - 1;
+  const l = Math.min(state.pgLayer, state.pgLayers) - 1,
+    hd = Math.min(state.pgHead, state.pgHeads) - 1;
   const list = tokens && tokens.every((x) => x <= max) ? tokens : Array.from(main.latest.probe.tokens);
   const key = JSON.stringify([ui.key, main.step, list]);
   const show = (r) => {
     const labels = Array.from(r.tokens, (x, i) => `${i}:${tokenText(state.pgTask, x)}`);
-    drawFigure(v.fig, { title: s('inspectTitle', { l: l + 1, h: hd + 1 }), matrix: r.patterns[l][hd], rowLabels: labels, colLabels: labels, domain: [0, 1] });
+    drawFigure(v.fig, {
+      title: s('inspectTitle', { l: l + 1, h: hd + 1 }),
+      matrix: r.patterns[l][hd],
+      rowLabels: labels,
+      colLabels: labels,
+      domain: [0, 1],
+    });
     setText(v.pred, s('predictions', { tokens: tokensText(state.pgTask, r.predictions) }));
   };
   if (ui.inspected && ui.inspected.key === key) {
     show(ui.inspected.result);
     return;
   }
-  ui.client.inspect('main', list).then((r) => {
-    if (!r || !c.ui.client) return;
-    ui.inspected = { key, result: r };
-    if (c.state.stage === 'inspect') show(r);
-  }, (e) => {
-    ui.error = e.message;
-    redraw(c);
-  });
+  ui.client.inspect('main', list).then(
+    (r) => {
+      if (!r || !c.ui.client) return;
+      ui.inspected = { key, result: r };
+      if (c.state.stage === 'inspect') show(r);
+    },
+    (e) => {
+      ui.error = e.message;
+      redraw(c);
+    },
+  );
 }
 
 // ---- redrawing on a report (not a state change) -----------------------------------------------------

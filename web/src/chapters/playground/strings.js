@@ -2,7 +2,8 @@
 
 export default {
   en: {
-    intro: 'Train a tiny transformer made of attention only, here in your browser, and watch its heads learn. Pick a task, press Play, and see the loss fall and each head’s pattern take shape on a fixed probe sequence. Every number comes from the engine, which trains in a background worker; the seed is in the link, so the link replays the same run.',
+    intro:
+      'Train a tiny transformer made of attention only, here in your browser, and watch its heads learn. Pick a task, press Play, and see the loss fall and each head’s pattern take shape on a fixed probe sequence. Every number comes from the engine, which trains in a background worker; the seed is in the link, so the link replays the same run.',
     errEngine: 'The engine could not do this: {msg}',
     errInt: 'Please type a whole number from {min} to {max}.',
     task: 'Task',
@@ -10,10 +11,12 @@ export default {
     'task.reverse': 'Reverse',
     'task.sort': 'Sort',
     'task.induction': 'Induction',
-    'rule.previous-token': 'At every position, output the token before it. One head should learn to look one step back.',
+    'rule.previous-token':
+      'At every position, output the token before it. One head should learn to look one step back.',
     'rule.reverse': 'Eight digits, a separator |, then the same digits in reverse order.',
     'rule.sort': 'Eight digits, a separator |, then the same digits in ascending order.',
-    'rule.induction': 'A block of distinct tokens is repeated: in … A B … A, predict B. A two-layer model should form a previous-token head and an induction head.',
+    'rule.induction':
+      'A block of distinct tokens is repeated: in … A B … A, predict B. A two-layer model should form a previous-token head and an induction head.',
     layers: 'Layers',
     heads: 'Heads',
     dModel: 'd_model',
@@ -40,7 +43,8 @@ export default {
     yAcc: 'accuracy',
     hideTable: 'Hide table',
     headTitle: 'Layer {l}, head {h}',
-    headsAbout: 'Each heatmap is one head’s attention weights on the probe sequence (rows: the position that looks; columns: the position it looks at; only earlier positions can be seen). Brighter means more weight. The probe is fixed, so you watch the same picture change as the model learns.',
+    headsAbout:
+      'Each heatmap is one head’s attention weights on the probe sequence (rows: the position that looks; columns: the position it looks at; only earlier positions can be seen). Brighter means more weight. The probe is fixed, so you watch the same picture change as the model learns.',
     inspectHead: 'Inspect layer {l}, head {h}',
     probeLine: 'Probe: {tokens}',
     predLine: 'Model’s output: {tokens}',
@@ -49,10 +53,13 @@ export default {
     'compare.none': 'nothing',
     'compare.scale': 'with and without √d_k',
     'compare.position': 'with and without positional encoding',
-    compareAbout: 'A second model trains next to the first with the same seed, the same initial weights and the same batches. Only one switch differs.',
+    compareAbout:
+      'A second model trains next to the first with the same seed, the same initial weights and the same batches. Only one switch differs.',
     compareNone: 'Choose a comparison above: the second model starts training when you press Play.',
-    compareScaleHint: 'The claim to test: at d_model = 128 with one head, unscaled scores saturate the softmax and learning stalls. Try it with those settings.',
-    comparePositionHint: 'The claim to test: without positional information the model cannot tell order, so previous token, reverse and sort fail.',
+    compareScaleHint:
+      'The claim to test: at d_model = 128 with one head, unscaled scores saturate the softmax and learning stalls. Try it with those settings.',
+    comparePositionHint:
+      'The claim to test: without positional information the model cannot tell order, so previous token, reverse and sort fail.',
     runMain: 'This run',
     runTwin: 'The other run',
     twinTitle: '{run}: {what}',
@@ -60,7 +67,8 @@ export default {
     'untrained.chance': 'About as often as a blind guess among the tokens',
     'untrained.half': 'About half the time',
     'untrained.all': 'Almost always',
-    'untrained.why': 'With its seeded random weights, the untrained model was right on {acc} of the held-out positions; a blind guess among {vocab} tokens is right on {chance}. Everything above that is learned.',
+    'untrained.why':
+      'With its seeded random weights, the untrained model was right on {acc} of the held-out positions; a blind guess among {vocab} tokens is right on {chance}. Everything above that is learned.',
     twinScale: 'the same, scores not divided by √d_k',
     twinUnscaledBack: 'the same, scores divided by √d_k',
     twinPosition: 'the same, no positional encoding',
@@ -80,7 +88,8 @@ export default {
     'h.inspect': '3. Your own sequence',
   },
   zh: {
-    intro: '在浏览器里训练一个只由注意力组成的小型 Transformer，看它的各个头如何学会自己的分工。选一个任务，按“开始”，就能看到损失下降，每个头在固定探针序列上的注意力图案逐渐成形。所有数字都由引擎在后台线程中算出；随机种子写在链接里，打开同一个链接会重现同一次训练。',
+    intro:
+      '在浏览器里训练一个只由注意力组成的小型 Transformer，看它的各个头如何学会自己的分工。选一个任务，按“开始”，就能看到损失下降，每个头在固定探针序列上的注意力图案逐渐成形。所有数字都由引擎在后台线程中算出；随机种子写在链接里，打开同一个链接会重现同一次训练。',
     errEngine: '引擎无法完成这一步：{msg}',
     errInt: '请输入 {min} 到 {max} 之间的整数。',
     task: '任务',
@@ -91,7 +100,8 @@ export default {
     'rule.previous-token': '在每个位置输出它前面的那个词元。应当有一个头学会往回看一步。',
     'rule.reverse': '先是八个数字和分隔符 |，然后把这些数字倒过来再写一遍。',
     'rule.sort': '先是八个数字和分隔符 |，然后把这些数字从小到大再写一遍。',
-    'rule.induction': '一段互不相同的词元会重复出现：在 … A B … A 中预测 B。两层的模型应当先形成一个“前一个词元”头，再形成一个归纳头。',
+    'rule.induction':
+      '一段互不相同的词元会重复出现：在 … A B … A 中预测 B。两层的模型应当先形成一个“前一个词元”头，再形成一个归纳头。',
     layers: '层数',
     heads: '头数',
     dModel: 'd_model',
@@ -118,7 +128,8 @@ export default {
     yAcc: '准确率',
     hideTable: '收起表格',
     headTitle: '第 {l} 层，第 {h} 个头',
-    headsAbout: '每张热力图是一个头在探针序列上的注意力权重：行是发出查询的位置，列是被关注的位置，只能看到当前及更早的位置。颜色越亮，权重越大。探针序列固定不变，所以你看到的是同一幅图随着训练而变化。',
+    headsAbout:
+      '每张热力图是一个头在探针序列上的注意力权重：行是发出查询的位置，列是被关注的位置，只能看到当前及更早的位置。颜色越亮，权重越大。探针序列固定不变，所以你看到的是同一幅图随着训练而变化。',
     inspectHead: '查看第 {l} 层第 {h} 个头',
     probeLine: '探针序列：{tokens}',
     predLine: '模型输出：{tokens}',
@@ -129,7 +140,8 @@ export default {
     'compare.position': '有位置编码与没有',
     compareAbout: '第二个模型和第一个一起训练：随机种子、初始权重和每一批数据都相同，只有一个开关不同。',
     compareNone: '请先在上面选择一种对比；按“开始”后，第二个模型会一起训练。',
-    compareScaleHint: '要检验的说法：d_model = 128、只有一个头时，不缩放的分数会让 softmax 饱和，训练停滞不前。请用这组设置试一试。',
+    compareScaleHint:
+      '要检验的说法：d_model = 128、只有一个头时，不缩放的分数会让 softmax 饱和，训练停滞不前。请用这组设置试一试。',
     comparePositionHint: '要检验的说法：没有位置信息，模型分不清顺序，所以“前一个词元”、倒序和排序都学不会。',
     runMain: '本次训练',
     runTwin: '对照训练',
@@ -138,7 +150,8 @@ export default {
     'untrained.chance': '和在所有词元里瞎猜差不多',
     'untrained.half': '大约一半',
     'untrained.all': '几乎全对',
-    'untrained.why': '权重由种子随机生成、尚未训练的模型，在留出的位置上答对的比例是 {acc}；在 {vocab} 个词元里瞎猜，答对的比例是 {chance}。高出的部分都要靠训练学来。',
+    'untrained.why':
+      '权重由种子随机生成、尚未训练的模型，在留出的位置上答对的比例是 {acc}；在 {vocab} 个词元里瞎猜，答对的比例是 {chance}。高出的部分都要靠训练学来。',
     twinScale: '其余相同，分数不除以 √d_k',
     twinUnscaledBack: '其余相同，分数除以 √d_k',
     twinPosition: '其余相同，不使用位置编码',

@@ -24,8 +24,12 @@ const labelsFrom = (first, n) => Array.from({ length: n }, (_, k) => String(firs
 
 function buildShuffle(c, v) {
   const { s } = c;
-  const tokens = (label, name) => tokensInput(label, { max: MAX_TOKENS, onValue: (list) => c.set({ [name]: list }),
-    error: (m) => s('errTokens', { max: m }) });
+  const tokens = (label, name) =>
+    tokensInput(label, {
+      max: MAX_TOKENS,
+      onValue: (list) => c.set({ [name]: list }),
+      error: (m) => s('errTokens', { max: m }),
+    });
   v.a = tokens(s('sentenceA'), 'posA');
   v.b = tokens(s('sentenceB'), 'posB');
   v.pe = h('input', { type: 'checkbox', onchange: (e) => c.set({ posPE: e.target.checked }) });
@@ -33,7 +37,10 @@ function buildShuffle(c, v) {
   v.predict = createPredict(c, {
     id: 'position/shuffle',
     question: '',
-    options: [{ value: 'same', label: s('opt.same') }, { value: 'differ', label: s('opt.differ') }],
+    options: [
+      { value: 'same', label: s('opt.same') },
+      { value: 'differ', label: s('opt.differ') },
+    ],
     reveal: v.reveal,
   });
   v.perm = h('p', { class: 'perm-list' });
@@ -45,10 +52,13 @@ function buildShuffle(c, v) {
     v.maps.append(v.figs[name].wrap);
   }
   v.reveal.append(v.perm, v.verdict, v.maps);
-  return [h('p', { class: 'about lab-explain', text: s('shuffle.about') }),
+  return [
+    h('p', { class: 'about lab-explain', text: s('shuffle.about') }),
     h('div', { class: 'controls', 'data-group': 'inputs' }, v.a.wrap, v.b.wrap),
     h('label', { class: 'check', 'data-group': 'inputs' }, v.pe, h('span', { text: s('addPE') })),
-    v.predict.el, v.reveal];
+    v.predict.el,
+    v.reveal,
+  ];
 }
 
 function computeShuffle(c) {
@@ -71,9 +81,15 @@ function drawShuffle(c, p, v) {
   const answer = same ? 'same' : 'differ';
   const diff = p.diff === null ? '' : fmt(p.diff, 3);
   v.predict.ask(s(state.posPE ? 'shuffle.question.on' : 'shuffle.question.off'));
-  v.predict.draw(answer, { right: s(`shuffle.right.${answer}`, { diff }), wrong: s(`shuffle.wrong.${answer}`, { diff }) });
+  v.predict.draw(answer, {
+    right: s(`shuffle.right.${answer}`, { diff }),
+    wrong: s(`shuffle.wrong.${answer}`, { diff }),
+  });
   if (p.perm) {
-    const pairs = list(c.lang, p.perm.map((j, i) => `${state.posB[i]} ${i + 1} → ${j + 1}`));
+    const pairs = list(
+      c.lang,
+      p.perm.map((j, i) => `${state.posB[i]} ${i + 1} → ${j + 1}`),
+    );
     setText(v.perm, s('permLine', { list: pairs }));
     setText(v.verdict, s(same ? 'verdictSame' : 'verdictDiffer', { diff, out: fmt(p.out, 3) }));
   } else {
@@ -81,14 +97,16 @@ function drawShuffle(c, p, v) {
     setText(v.verdict, '');
   }
   v.verdict.className = `pos-verdict ${same ? 'same' : 'differ'}`;
-  const a = state.posA, b = state.posB;
+  const a = state.posA,
+    b = state.posB;
   const dd = dims(LAYER_D);
   // one colour scale for A and B, so equal numbers look equal
   const span = (m1, m2) => {
     const r = Math.max(...m1.data.map(Math.abs), ...m2.data.map(Math.abs)) || 1;
     return [-r, r];
   };
-  const sd = span(p.A.scaled, p.B.scaled), od = span(p.A.output, p.B.output);
+  const sd = span(p.A.scaled, p.B.scaled),
+    od = span(p.A.output, p.B.output);
   drawFigure(v.figs.scoresA, { title: s('mapScoresA'), matrix: p.A.scaled, rowLabels: a, colLabels: a, domain: sd });
   drawFigure(v.figs.scoresB, { title: s('mapScoresB'), matrix: p.B.scaled, rowLabels: b, colLabels: b, domain: sd });
   drawFigure(v.figs.outA, { title: s('mapOutA'), matrix: p.A.output, rowLabels: a, colLabels: dd, domain: od });
@@ -102,23 +120,32 @@ function buildSinusoidal(c, v) {
   v.n = intInput(s('n'), { min: 1, max: 128, onValue: (x) => c.set({ posN: x }), error: intError(c) });
   v.d = intInput(s('d'), { min: 2, max: 64, onValue: (x) => c.set({ posDim: x }), error: intError(c) });
   v.fig = heatmapFigure(c, { className: 'map-pos-sin' });
-  return [h('p', { class: 'about lab-explain', text: s('sin.about') }),
-    h('div', { class: 'controls', 'data-group': 'inputs' }, v.n.wrap, v.d.wrap), v.fig.wrap];
+  return [
+    h('p', { class: 'about lab-explain', text: s('sin.about') }),
+    h('div', { class: 'controls', 'data-group': 'inputs' }, v.n.wrap, v.d.wrap),
+    v.fig.wrap,
+  ];
 }
 
 function drawSinusoidal(c, p, v) {
   const { s, state } = c;
   v.n.sync(state.posN);
   v.d.sync(state.posDim);
-  drawFigure(v.fig, { title: s('mapSin', { n: state.posN, d: state.posDim }), matrix: p.pe,
-    rowLabels: labelsFrom(0, state.posN), colLabels: dims(state.posDim), domain: [-1, 1] });
+  drawFigure(v.fig, {
+    title: s('mapSin', { n: state.posN, d: state.posDim }),
+    matrix: p.pe,
+    rowLabels: labelsFrom(0, state.posN),
+    colLabels: dims(state.posDim),
+    domain: [-1, 1],
+  });
 }
 
 // ---- step 3: RoPE -----------------------------------------------------------------------------------
 
 function buildRope(c, v) {
   const { s } = c;
-  const num = (label, name, max) => intInput(label, { min: 0, max, onValue: (x) => c.set({ [name]: x }), error: intError(c) });
+  const num = (label, name, max) =>
+    intInput(label, { min: 0, max, onValue: (x) => c.set({ [name]: x }), error: intError(c) });
   v.d = intInput(s('ropeD'), { min: 2, max: 64, onValue: (x) => c.set({ posRopeD: x - (x % 2) }), error: intError(c) });
   v.m1 = num(s('m1'), 'posM1', 10000);
   v.n1 = num(s('n1'), 'posN1', 10000);
@@ -127,12 +154,21 @@ function buildRope(c, v) {
   v.lines = h('div', { class: 'formula rope-pairs', 'aria-live': 'polite' });
   v.verdict = h('p', { class: 'pos-verdict' });
   v.chartBox = h('div');
-  v.chart = createLineChart(v.chartBox, { label: s('chartCaption'), xLabel: s('xLabel'), yLabel: s('yLabel'),
-    strings: { showTable: c.t('showTable'), hideTable: s('hideTable') } });
-  return [h('p', { class: 'about lab-explain', text: s('rope.about') }),
+  v.chart = createLineChart(v.chartBox, {
+    label: s('chartCaption'),
+    xLabel: s('xLabel'),
+    yLabel: s('yLabel'),
+    strings: { showTable: c.t('showTable'), hideTable: s('hideTable') },
+  });
+  return [
+    h('p', { class: 'about lab-explain', text: s('rope.about') }),
     h('div', { class: 'controls', 'data-group': 'inputs' }, v.d.wrap),
     h('div', { class: 'controls', 'data-group': 'inputs' }, v.m1.wrap, v.n1.wrap, v.m2.wrap, v.n2.wrap),
-    v.lines, v.verdict, v.chartBox, h('p', { class: 'hint', text: s('chartNote') })];
+    v.lines,
+    v.verdict,
+    v.chartBox,
+    h('p', { class: 'hint', text: s('chartNote') }),
+  ];
 }
 
 function computeRope(c) {
@@ -150,15 +186,22 @@ function drawRope(c, p, v) {
   const { s, state } = c;
   for (const name of ['m1', 'n1', 'm2', 'n2']) v[name].sync(state[`pos${name.toUpperCase()}`]);
   v.d.sync(state.posRopeD);
-  const o1 = state.posM1 - state.posN1, o2 = state.posM2 - state.posN2;
+  const o1 = state.posM1 - state.posN1,
+    o2 = state.posM2 - state.posN2;
   v.lines.replaceChildren(
     h('p', { text: s('pairLine', { m: state.posM1, n: state.posN1, v: fmt(p.p1, 4), o: o1 }) }),
-    h('p', { text: s('pairLine', { m: state.posM2, n: state.posN2, v: fmt(p.p2, 4), o: o2 }) }));
-  setText(v.verdict, o1 === o2 ? s('pairsSame', { diff: fmt(Math.abs(p.p1 - p.p2), 6) }) : s('pairsDiffer', { o1, o2 }));
+    h('p', { text: s('pairLine', { m: state.posM2, n: state.posN2, v: fmt(p.p2, 4), o: o2 }) }),
+  );
+  setText(
+    v.verdict,
+    o1 === o2 ? s('pairsSame', { diff: fmt(Math.abs(p.p1 - p.p2), 6) }) : s('pairsDiffer', { o1, o2 }),
+  );
   v.verdict.className = `pos-verdict ${o1 === o2 ? 'same' : 'differ'}`;
   const colors = ['#2451b3', '#c2410c', '#15803d'];
   const series = ROPE_SERIES.map((n, k) => ({
-    name: s('seriesN', { n }), color: colors[k], mark: n === ROPE_SERIES[1] ? 'line' : 'points',
+    name: s('seriesN', { n }),
+    color: colors[k],
+    mark: n === ROPE_SERIES[1] ? 'line' : 'points',
     points: Array.from({ length: ROPE_COUNT }, (_, m) => ({ x: m - n, y: p.dots.data[m * ROPE_COUNT + n] })),
   }));
   v.chart.update({ series, caption: s('chartCaption'), digits: 4 });
@@ -169,23 +212,49 @@ function drawRope(c, p, v) {
 function buildLearned(c, v) {
   const { s } = c;
   v.fig = heatmapFigure(c, { className: 'map-pos-learned', digits: 3 });
-  return [h('p', { class: 'about lab-explain', text: s('learned.about') }), v.fig.wrap,
-    h('p', { class: 'lab-explain', text: s('learned.compare') })];
+  return [
+    h('p', { class: 'about lab-explain', text: s('learned.about') }),
+    v.fig.wrap,
+    h('p', { class: 'lab-explain', text: s('learned.compare') }),
+  ];
 }
 
 function drawLearned(c, p, v) {
-  drawFigure(v.fig, { title: c.s('mapLearned', { n: 16, d: 8 }), matrix: p.table, rowLabels: labelsFrom(0, 16), colLabels: dims(8) });
+  drawFigure(v.fig, {
+    title: c.s('mapLearned', { n: 16, d: 8 }),
+    matrix: p.table,
+    rowLabels: labelsFrom(0, 16),
+    colLabels: dims(8),
+  });
 }
 
 // ---- the chapter ----------------------------------------------------------------------------------------
 
 const STEPS = [
-  { id: 'shuffle', title: { en: 'Shuffled words', zh: '打乱词序' }, build: buildShuffle, draw: drawShuffle, compute: computeShuffle },
-  { id: 'sinusoidal', title: { en: 'Sinusoidal', zh: '正弦编码' }, build: buildSinusoidal, draw: drawSinusoidal,
-    compute: (c) => ({ pe: c.engine.sinusoidal({ n: c.state.posN, d: c.state.posDim }) }) },
+  {
+    id: 'shuffle',
+    title: { en: 'Shuffled words', zh: '打乱词序' },
+    build: buildShuffle,
+    draw: drawShuffle,
+    compute: computeShuffle,
+  },
+  {
+    id: 'sinusoidal',
+    title: { en: 'Sinusoidal', zh: '正弦编码' },
+    build: buildSinusoidal,
+    draw: drawSinusoidal,
+    compute: (c) => ({ pe: c.engine.sinusoidal({ n: c.state.posN, d: c.state.posDim }) }),
+  },
   { id: 'rope', title: { en: 'RoPE', zh: 'RoPE' }, build: buildRope, draw: drawRope, compute: computeRope },
-  { id: 'learned', title: { en: 'Learned', zh: '可学习编码' }, build: buildLearned, draw: drawLearned,
-    compute: (c) => ({ table: c.engine.randomMatrix({ rows: 16, cols: 8, seed: c.state.seed, stream: 600, scale: 0.02 }) }) },
+  {
+    id: 'learned',
+    title: { en: 'Learned', zh: '可学习编码' },
+    build: buildLearned,
+    draw: drawLearned,
+    compute: (c) => ({
+      table: c.engine.randomMatrix({ rows: 16, cols: 8, seed: c.state.seed, stream: 600, scale: 0.02 }),
+    }),
+  },
 ];
 
 export default {

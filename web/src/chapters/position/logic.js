@@ -6,7 +6,8 @@ import { tokenMatrix, layerWeights } from '../multihead/logic.js';
 
 // X + PE computed by the engine: linear([X | PE], [I | I]) = X + PE.   X: (n, d) -> (n, d)
 export function addPositions(engine, X) {
-  const n = X.rows, d = X.cols;
+  const n = X.rows,
+    d = X.cols;
   const pe = engine.sinusoidal({ n, d });
   const both = new Float32Array(n * 2 * d);
   for (let i = 0; i < n; i++) {
@@ -65,7 +66,11 @@ export function permutedDifference(A, B, perm, both = true) {
 // positions 0 … count − 1, the same for k, then their dot products (attend with score 'dot').
 // -> (count, count) engine matrix, entry (m, n) = q_m · k_n
 export function ropeDots(engine, q, k, count) {
-  const rep = (v) => ({ rows: count, cols: v.length, data: Float32Array.from({ length: count * v.length }, (_, t) => v[t % v.length]) });
+  const rep = (v) => ({
+    rows: count,
+    cols: v.length,
+    data: Float32Array.from({ length: count * v.length }, (_, t) => v[t % v.length]),
+  });
   const Qr = engine.rope({ x: rep(q) });
   const Kr = engine.rope({ x: rep(k) });
   return engine.attend({ query: Qr, key: Kr, value: Kr, score: 'dot' }).scores;

@@ -31,7 +31,12 @@ function codeBox(c, name) {
   const group = h('div', { class: 'pr-langs', role: 'radiogroup', 'aria-label': s('lang') });
   const radios = {};
   for (const lang of LANGS) {
-    const input = h('input', { type: 'radio', name: `pr-lang-${name}`, value: lang, onchange: () => c.set({ prLang: lang }) });
+    const input = h('input', {
+      type: 'radio',
+      name: `pr-lang-${name}`,
+      value: lang,
+      onchange: () => c.set({ prLang: lang }),
+    });
     radios[lang] = input;
     group.append(h('label', { class: 'check' }, input, h('span', { text: s(`lang.${lang}`) })));
   }
@@ -58,8 +63,13 @@ function codeBox(c, name) {
       setText(status, s('copyFallback'));
     }
   });
-  const wrap = h('div', { class: 'pr-box', 'data-code': name },
-    h('div', { class: 'controls pr-bar' }, group, copy), status, pre);
+  const wrap = h(
+    'div',
+    { class: 'pr-box', 'data-code': name },
+    h('div', { class: 'controls pr-bar' }, group, copy),
+    status,
+    pre,
+  );
   return {
     wrap,
     draw(lang, text) {
@@ -82,21 +92,56 @@ function buildExample(c, v) {
   const { s } = c;
   v.code = codeBox(c, 'example');
   v.settings = h('ul', { class: 'pr-settings' });
-  v.reset = h('button', { type: 'button', text: s('reset'), 'data-group': 'inputs',
-    onclick: () => c.set({ causal: false, keyPadding: [], customMask: [], reverseCausal: false, fill: 'neg-inf', temperature: 1, stable: true }) });
+  v.reset = h('button', {
+    type: 'button',
+    text: s('reset'),
+    'data-group': 'inputs',
+    onclick: () =>
+      c.set({
+        causal: false,
+        keyPadding: [],
+        customMask: [],
+        reverseCausal: false,
+        fill: 'neg-inf',
+        temperature: 1,
+        stable: true,
+      }),
+  });
   v.links = h('p', { class: 'lab-explain' });
   for (const lesson of ['pipeline', 'masks', 'softmax']) {
-    v.links.append(h('button', { type: 'button', class: 'linklike', text: s(`goto.${lesson}`), onclick: () => c.set({ lesson, stage: '' }) }), ' ');
+    v.links.append(
+      h('button', {
+        type: 'button',
+        class: 'linklike',
+        text: s(`goto.${lesson}`),
+        onclick: () => c.set({ lesson, stage: '' }),
+      }),
+      ' ',
+    );
   }
   v.rule = h('p', { class: 'lab-explain pr-rule' });
   v.tables = h('div', { class: 'pr-tables' });
   // Before the printed numbers: which of them does softmax(dim=-1) make add up to 1?
   v.sums = h('p', { class: 'msg info pr-sums' });
-  v.predict = createPredict(c, { id: 'practice/softmax-axis', question: s('axis.q'), reveal: v.sums,
-    options: ['rows', 'cols', 'all'].map((value) => ({ value, label: s(`axis.${value}`) })) });
-  return [h('p', { class: 'about lab-explain', text: s('example.about') }),
-    h('h4', { text: s('settingsTitle') }), v.settings, h('div', { class: 'controls' }, v.reset), v.links,
-    v.code.wrap, v.rule, v.predict.el, v.sums, h('h4', { text: s('printsTitle') }), v.tables];
+  v.predict = createPredict(c, {
+    id: 'practice/softmax-axis',
+    question: s('axis.q'),
+    reveal: v.sums,
+    options: ['rows', 'cols', 'all'].map((value) => ({ value, label: s(`axis.${value}`) })),
+  });
+  return [
+    h('p', { class: 'about lab-explain', text: s('example.about') }),
+    h('h4', { text: s('settingsTitle') }),
+    v.settings,
+    h('div', { class: 'controls' }, v.reset),
+    v.links,
+    v.code.wrap,
+    v.rule,
+    v.predict.el,
+    v.sums,
+    h('h4', { text: s('printsTitle') }),
+    v.tables,
+  ];
 }
 
 // Which sums of the engine's weights are 1: each query's row (softmax over the last axis), each
@@ -114,15 +159,22 @@ function axisAnswer(c, p) {
 
 function computeExample(c) {
   const { inputs, args, result } = runExample(c.engine, c.state);
-  const spec = attentionSpec({ args, queryTokens: inputs.queryTokens, keyTokens: inputs.keyTokens, scoresTyped: inputs.scoresTyped });
+  const spec = attentionSpec({
+    args,
+    queryTokens: inputs.queryTokens,
+    keyTokens: inputs.keyTokens,
+    scoresTyped: inputs.scoresTyped,
+  });
   return { inputs, args, result, spec };
 }
 
 function settingLines(c, p) {
   const { s, state } = c;
   const { spec } = p;
-  const lines = [s('set.preset', { name: s(`preset.${state.preset}`) }),
-    s('set.tokens', { q: spec.queryTokens.join(' '), k: spec.keyTokens.join(' ') })];
+  const lines = [
+    s('set.preset', { name: s(`preset.${state.preset}`) }),
+    s('set.tokens', { q: spec.queryTokens.join(' '), k: spec.keyTokens.join(' ') }),
+  ];
   lines.push(spec.scores ? s('set.typed') : s(`set.score.${spec.score}`, { dk: spec.K[0].length }));
   lines.push(s(spec.causal ? 'set.causal.on' : 'set.causal.off'));
   const pad = spec.keyPadding ? spec.keyTokens.filter((_, j) => spec.keyPadding[j]) : [];
@@ -157,9 +209,18 @@ function drawExample(c, p, v) {
   setText(v.rule, ruleText(c, p));
   v.rule.hidden = v.rule.textContent === '';
   const { queryTokens, keyTokens } = p.inputs;
-  const parts = [scrollTable(s('tableWeights'), [s('corner'), ...keyTokens], numberRows(queryTokens, p.result.weights), [0])];
+  const parts = [
+    scrollTable(s('tableWeights'), [s('corner'), ...keyTokens], numberRows(queryTokens, p.result.weights), [0]),
+  ];
   if (!p.inputs.scoresTyped) {
-    parts.push(scrollTable(s('tableOutput'), [s('corner'), ...dims(p.result.output.cols)], numberRows(queryTokens, p.result.output), [0]));
+    parts.push(
+      scrollTable(
+        s('tableOutput'),
+        [s('corner'), ...dims(p.result.output.cols)],
+        numberRows(queryTokens, p.result.output),
+        [0],
+      ),
+    );
   }
   v.tables.replaceChildren(...parts);
 }
@@ -170,11 +231,22 @@ function buildMultiHead(c, v) {
   const { s } = c;
   v.code = codeBox(c, 'multihead');
   v.settings = h('ul', { class: 'pr-settings' });
-  v.link = h('button', { type: 'button', class: 'linklike', text: s('goto.multihead'), onclick: () => c.set({ lesson: 'multihead', stage: 'heads' }) });
+  v.link = h('button', {
+    type: 'button',
+    class: 'linklike',
+    text: s('goto.multihead'),
+    onclick: () => c.set({ lesson: 'multihead', stage: 'heads' }),
+  });
   v.tables = h('div', { class: 'pr-tables' });
-  return [h('p', { class: 'about lab-explain', text: s('multihead.about') }),
-    h('h4', { text: s('settingsTitle') }), v.settings, h('p', { class: 'lab-explain' }, v.link),
-    v.code.wrap, h('h4', { text: s('printsTitle') }), v.tables];
+  return [
+    h('p', { class: 'about lab-explain', text: s('multihead.about') }),
+    h('h4', { text: s('settingsTitle') }),
+    v.settings,
+    h('p', { class: 'lab-explain' }, v.link),
+    v.code.wrap,
+    h('h4', { text: s('printsTitle') }),
+    v.tables,
+  ];
 }
 
 function computeMultiHead(c) {
@@ -190,10 +262,17 @@ function computeMultiHead(c) {
 
 function drawMultiHead(c, p, v) {
   const { s, state } = c;
-  v.settings.replaceChildren(...[s('mh.tokens', { tokens: p.tokens.join(' ') }),
-    s('mh.sizes', { d: p.d, h: p.heads, dk: p.d / p.heads }), s('mh.seed', { seed: state.seed })].map((t) => h('li', { text: t })));
+  v.settings.replaceChildren(
+    ...[
+      s('mh.tokens', { tokens: p.tokens.join(' ') }),
+      s('mh.sizes', { d: p.d, h: p.heads, dk: p.d / p.heads }),
+      s('mh.seed', { seed: state.seed }),
+    ].map((t) => h('li', { text: t })),
+  );
   v.code.draw(state.prLang, exportCode(p.spec, state.prLang));
-  const parts = p.result.heads.map((head, i) => scrollTable(s('tableHead', { i: i + 1 }), [s('corner'), ...p.tokens], numberRows(p.tokens, head.weights), [0]));
+  const parts = p.result.heads.map((head, i) =>
+    scrollTable(s('tableHead', { i: i + 1 }), [s('corner'), ...p.tokens], numberRows(p.tokens, head.weights), [0]),
+  );
   parts.push(scrollTable(s('tableOutput'), [s('corner'), ...dims(p.d)], numberRows(p.tokens, p.result.output), [0]));
   v.tables.replaceChildren(...parts);
 }
@@ -202,17 +281,43 @@ function drawMultiHead(c, p, v) {
 
 function buildConventions(c) {
   const { s } = c;
-  const rows = ['batch', 'weights', 'stacked', 'needWeights', 'average', 'mask', 'padding', 'scale'].map((k) => [s(`conv.${k}.page`), s(`conv.${k}.torch`)]);
-  return [h('p', { class: 'about lab-explain', text: s('conventions.about') }),
-    h('div', { class: 'pr-conv-wrap' }, dataTable({ caption: s('conv.caption'), head: [s('conv.colPage'), s('conv.colTorch')], rows, className: 'data-table pr-conv' })),
-    h('p', { class: 'lab-explain', text: s('conventions.check') })];
+  const rows = ['batch', 'weights', 'stacked', 'needWeights', 'average', 'mask', 'padding', 'scale'].map((k) => [
+    s(`conv.${k}.page`),
+    s(`conv.${k}.torch`),
+  ]);
+  return [
+    h('p', { class: 'about lab-explain', text: s('conventions.about') }),
+    h(
+      'div',
+      { class: 'pr-conv-wrap' },
+      dataTable({
+        caption: s('conv.caption'),
+        head: [s('conv.colPage'), s('conv.colTorch')],
+        rows,
+        className: 'data-table pr-conv',
+      }),
+    ),
+    h('p', { class: 'lab-explain', text: s('conventions.check') }),
+  ];
 }
 
 // ---- the chapter ----------------------------------------------------------------------------------
 
 const STEPS = [
-  { id: 'example', title: { en: 'The example as code', zh: '示例写成代码' }, build: buildExample, draw: drawExample, compute: computeExample },
-  { id: 'multihead', title: { en: 'Multi-head in PyTorch', zh: 'PyTorch 中的多头注意力' }, build: buildMultiHead, draw: drawMultiHead, compute: computeMultiHead },
+  {
+    id: 'example',
+    title: { en: 'The example as code', zh: '示例写成代码' },
+    build: buildExample,
+    draw: drawExample,
+    compute: computeExample,
+  },
+  {
+    id: 'multihead',
+    title: { en: 'Multi-head in PyTorch', zh: 'PyTorch 中的多头注意力' },
+    build: buildMultiHead,
+    draw: drawMultiHead,
+    compute: computeMultiHead,
+  },
   { id: 'conventions', title: { en: 'PyTorch’s conventions', zh: 'PyTorch 的约定' }, build: buildConventions },
 ];
 
@@ -226,4 +331,3 @@ export default {
     return step && step.compute ? step.compute(c) : null;
   },
 };
-

@@ -2,7 +2,8 @@
 
 export default {
   en: {
-    intro: 'Everything on this page can be written in a few lines of NumPy or PyTorch. Here the example on screen becomes a script you can copy and run: it prints the same weights and output as the tables below it, to float32 precision.',
+    intro:
+      'Everything on this page can be written in a few lines of NumPy or PyTorch. Here the example on screen becomes a script you can copy and run: it prints the same weights and output as the tables below it, to float32 precision.',
     errEngine: 'The engine could not compute this: {msg}',
     lang: 'Language of the code',
     'lang.numpy': 'NumPy',
@@ -11,14 +12,17 @@ export default {
     copy: 'Copy the code',
     copied: 'Copied. Paste it into a file and run it with python3.',
     copyFallback: 'This browser did not allow copying. The code is selected: press Ctrl+C (⌘C on a Mac) to copy it.',
-    'example.about': 'This is the worked example as the Pipeline, Masks and Softmax chapters leave it: the same tokens, vectors, masks, fill, temperature and softmax. Change it there and the script here follows. The inputs are written with just enough digits to give back the engine’s float32 numbers exactly, and the script computes in float32 too. The PyTorch version blocks keys with masked_fill and takes the softmax with F.softmax.',
+    'example.about':
+      'This is the worked example as the Pipeline, Masks and Softmax chapters leave it: the same tokens, vectors, masks, fill, temperature and softmax. Change it there and the script here follows. The inputs are written with just enough digits to give back the engine’s float32 numbers exactly, and the script computes in float32 too. The PyTorch version blocks keys with masked_fill and takes the softmax with F.softmax.',
     settingsTitle: 'What the script contains',
     printsTitle: 'What it prints (computed here by the engine)',
-    'axis.q': 'The script calls softmax over the last axis (dim=-1, axis=-1). In the weights it prints, which numbers add up to 1?',
+    'axis.q':
+      'The script calls softmax over the last axis (dim=-1, axis=-1). In the weights it prints, which numbers add up to 1?',
     'axis.rows': 'each row: one query’s weights',
     'axis.cols': 'each column: one key’s weights',
     'axis.all': 'only the whole matrix',
-    'axis.rows.why': 'The last axis runs along a row, over the keys: each query shares out its own budget of 1. A column has no such rule.',
+    'axis.rows.why':
+      'The last axis runs along a row, over the keys: each query shares out its own budget of 1. A column has no such rule.',
     'axis.cols.why': 'Here the columns add up to 1: softmax ran over the wrong axis.',
     'axis.all.why': 'Neither the rows nor the columns add up to 1 here.',
     'axis.sums': 'Sums of the engine’s weights: rows {rows}; columns {cols}.',
@@ -53,42 +57,55 @@ export default {
     'set.stable.off': 'Softmax: naive (no max subtraction; exp can overflow)',
     'fillName.large-negative': '−1e9',
     'fillName.zero': '0',
-    'rule.zero.numpy': 'Some query has every key blocked. With −∞, the stable softmax gives NaN for that row in NumPy (−∞ − (−∞)); this engine’s own rule is that such a row attends to nothing, so the script sets its weights to 0, as the engine does.',
-    'rule.zero.torch': 'Some query has every key blocked. F.softmax gives NaN for that row, as PyTorch always does for a row of −∞; this engine’s own rule is that such a row attends to nothing, so the script sets its weights to 0, as the engine does.',
-    'rule.nan': 'Some query has every key blocked, and without the max subtraction every exponential in that row is 0: 0 / 0 = NaN, in the engine and in the script.',
-    'rule.even': 'Some query has every key blocked. With the fill {fill} all its scores are equal, so its weights are equal too and its output is the mean of the Values, in the engine and in the script.',
+    'rule.zero.numpy':
+      'Some query has every key blocked. With −∞, the stable softmax gives NaN for that row in NumPy (−∞ − (−∞)); this engine’s own rule is that such a row attends to nothing, so the script sets its weights to 0, as the engine does.',
+    'rule.zero.torch':
+      'Some query has every key blocked. F.softmax gives NaN for that row, as PyTorch always does for a row of −∞; this engine’s own rule is that such a row attends to nothing, so the script sets its weights to 0, as the engine does.',
+    'rule.nan':
+      'Some query has every key blocked, and without the max subtraction every exponential in that row is 0: 0 / 0 = NaN, in the engine and in the script.',
+    'rule.even':
+      'Some query has every key blocked. With the fill {fill} all its scores are equal, so its weights are equal too and its output is the mean of the Values, in the engine and in the script.',
     corner: 'Query',
     tableWeights: 'Weights (one row per query)',
     tableOutput: 'Output (one row per query)',
     tableHead: 'Head {i}: weights',
-    'multihead.about': 'The layer of the multi-head chapter’s “Heads” step: the same token vectors and weight matrices drawn by the engine. The NumPy version cuts Q, K and V into heads by hand; the PyTorch version loads the weights into torch.nn.MultiheadAttention and asks for every head’s weights.',
+    'multihead.about':
+      'The layer of the multi-head chapter’s “Heads” step: the same token vectors and weight matrices drawn by the engine. The NumPy version cuts Q, K and V into heads by hand; the PyTorch version loads the weights into torch.nn.MultiheadAttention and asks for every head’s weights.',
     'mh.tokens': 'Tokens (self-attention): {tokens}',
     'mh.sizes': 'd_model = {d}, {h} heads of d_k = {dk}; no biases',
     'mh.seed': 'Token vectors and weights drawn by the engine from seed {seed}',
-    'conventions.about': 'torch.nn.MultiheadAttention computes what the multi-head step does, but its arguments follow conventions that trip people up. The left column says how this page does it, the right one how PyTorch does.',
+    'conventions.about':
+      'torch.nn.MultiheadAttention computes what the multi-head step does, but its arguments follow conventions that trip people up. The left column says how this page does it, the right one how PyTorch does.',
     'conv.caption': 'This page and torch.nn.MultiheadAttention side by side',
     'conv.colPage': 'On this page',
     'conv.colTorch': 'In PyTorch',
     'conv.batch.page': 'One sequence: X is (n, d_model).',
-    'conv.batch.torch': 'Inputs are (L, N, E) (sequence first) unless batch_first=True, which makes them (N, L, E). The exported script passes batch_first=True and X[None], a batch of one.',
+    'conv.batch.torch':
+      'Inputs are (L, N, E) (sequence first) unless batch_first=True, which makes them (N, L, E). The exported script passes batch_first=True and X[None], a batch of one.',
     'conv.weights.page': 'W_q, W_k, W_v, W_o are (out, in): Q = X W_qᵀ.',
     'conv.weights.torch': 'The same layout as torch.nn.Linear: weight is (out, in) and y = x Wᵀ + b.',
     'conv.stacked.page': 'Four separate matrices.',
-    'conv.stacked.torch': 'in_proj_weight holds W_q, W_k and W_v stacked into one (3·d_model, d_model) matrix when the key and value sizes equal d_model; W_o is out_proj.weight.',
+    'conv.stacked.torch':
+      'in_proj_weight holds W_q, W_k and W_v stacked into one (3·d_model, d_model) matrix when the key and value sizes equal d_model; W_o is out_proj.weight.',
     'conv.needWeights.page': 'Every head’s weights are kept and shown.',
-    'conv.needWeights.torch': 'need_weights=True returns the weights as well as the output (False skips them and can take a faster path).',
+    'conv.needWeights.torch':
+      'need_weights=True returns the weights as well as the output (False skips them and can take a faster path).',
     'conv.average.page': 'One weight matrix per head.',
-    'conv.average.torch': 'average_attn_weights=True (the default) returns the mean over the heads, (N, L, S); False returns one matrix per head, (N, heads, L, S).',
+    'conv.average.torch':
+      'average_attn_weights=True (the default) returns the mean over the heads, (N, L, S); False returns one matrix per head, (N, heads, L, S).',
     'conv.mask.page': 'Mask: 1 = may attend, 0 = blocked.',
-    'conv.mask.torch': 'A boolean attn_mask means the opposite: True = blocked. A float attn_mask is added to the scores (−∞ blocks).',
+    'conv.mask.torch':
+      'A boolean attn_mask means the opposite: True = blocked. A float attn_mask is added to the scores (−∞ blocks).',
     'conv.padding.page': 'Padding keys are flagged per key.',
     'conv.padding.torch': 'key_padding_mask is (N, S), True = padding.',
     'conv.scale.page': 'Scores divided by √d_k, with d_k = d_model / h.',
     'conv.scale.torch': 'The same: each head’s queries are scaled by 1/√(d_model / num_heads).',
-    'conventions.check': 'The page’s tests run the exported NumPy and PyTorch scripts with python3 for a range of examples (masks, every fill, naive softmax, temperature, random vectors, multi-head) and compare what they print with the engine’s numbers.',
+    'conventions.check':
+      'The page’s tests run the exported NumPy and PyTorch scripts with python3 for a range of examples (masks, every fill, naive softmax, temperature, random vectors, multi-head) and compare what they print with the engine’s numbers.',
   },
   zh: {
-    intro: '本页的一切，用几行 NumPy 或 PyTorch 就能写出来。本章把屏幕上的示例变成一段可以复制、运行的脚本：它打印出的权重和输出与下方表格相同，精确到 float32。',
+    intro:
+      '本页的一切，用几行 NumPy 或 PyTorch 就能写出来。本章把屏幕上的示例变成一段可以复制、运行的脚本：它打印出的权重和输出与下方表格相同，精确到 float32。',
     errEngine: '引擎无法处理：{msg}',
     lang: '代码语言',
     'lang.numpy': 'NumPy',
@@ -97,7 +114,8 @@ export default {
     copy: '复制代码',
     copied: '已复制。粘贴到文件里，用 python3 运行即可。',
     copyFallback: '浏览器不允许复制。代码已全部选中，请按 Ctrl+C（Mac 上按 ⌘C）复制。',
-    'example.about': '这就是“流程”“掩码”“Softmax”三章留下的示例：相同的词、向量、掩码、填充值、温度和 softmax。在那几章里改动，这里的脚本随之改变。输入数值只写出足以精确还原引擎 float32 数值的位数，脚本也全程用 float32 计算。PyTorch 版用 masked_fill 屏蔽 Key，用 F.softmax 求 softmax。',
+    'example.about':
+      '这就是“流程”“掩码”“Softmax”三章留下的示例：相同的词、向量、掩码、填充值、温度和 softmax。在那几章里改动，这里的脚本随之改变。输入数值只写出足以精确还原引擎 float32 数值的位数，脚本也全程用 float32 计算。PyTorch 版用 masked_fill 屏蔽 Key，用 F.softmax 求 softmax。',
     settingsTitle: '脚本里包含什么',
     printsTitle: '运行结果（此处由引擎算出）',
     'axis.q': '脚本在最后一个轴上做 softmax（dim=-1，axis=-1）。它打印的权重里，哪些数加起来等于 1？',
@@ -139,38 +157,49 @@ export default {
     'set.stable.off': 'Softmax：朴素版（不减最大值，取指数可能溢出）',
     'fillName.large-negative': '−1e9',
     'fillName.zero': '0',
-    'rule.zero.numpy': '有一个 Query 的所有 Key 都被屏蔽了。填充 −∞ 时，NumPy 里稳定版 softmax 会让这一行变成 NaN（非数），因为 −∞ − (−∞) 没有定义；本引擎自己规定这样的行不关注任何 Key，所以脚本也像引擎一样把这一行的权重设为 0。',
-    'rule.zero.torch': '有一个 Query 的所有 Key 都被屏蔽了。整行都是 −∞ 时，F.softmax 总是给出 NaN（非数）；本引擎自己规定这样的行不关注任何 Key，所以脚本也像引擎一样把这一行的权重设为 0。',
-    'rule.nan': '有一个 Query 的所有 Key 都被屏蔽了。不减最大值时，这一行取指数后全是 0，0 / 0 = NaN（非数），引擎和脚本都是如此。',
-    'rule.even': '有一个 Query 的所有 Key 都被屏蔽了。填充值为 {fill} 时这一行的分数全都相等，权重也就全都相等，输出是各个 Value 的平均，引擎和脚本都是如此。',
+    'rule.zero.numpy':
+      '有一个 Query 的所有 Key 都被屏蔽了。填充 −∞ 时，NumPy 里稳定版 softmax 会让这一行变成 NaN（非数），因为 −∞ − (−∞) 没有定义；本引擎自己规定这样的行不关注任何 Key，所以脚本也像引擎一样把这一行的权重设为 0。',
+    'rule.zero.torch':
+      '有一个 Query 的所有 Key 都被屏蔽了。整行都是 −∞ 时，F.softmax 总是给出 NaN（非数）；本引擎自己规定这样的行不关注任何 Key，所以脚本也像引擎一样把这一行的权重设为 0。',
+    'rule.nan':
+      '有一个 Query 的所有 Key 都被屏蔽了。不减最大值时，这一行取指数后全是 0，0 / 0 = NaN（非数），引擎和脚本都是如此。',
+    'rule.even':
+      '有一个 Query 的所有 Key 都被屏蔽了。填充值为 {fill} 时这一行的分数全都相等，权重也就全都相等，输出是各个 Value 的平均，引擎和脚本都是如此。',
     corner: 'Query',
     tableWeights: '权重（每行对应一个 Query）',
     tableOutput: '输出（每行对应一个 Query）',
     tableHead: '第 {i} 个头的权重',
-    'multihead.about': '这就是“多头注意力”一章“多个头”那一步里的层：同样的词向量，同样由引擎随机生成的权重矩阵。NumPy 版手动把 Q、K、V 切成几个头；PyTorch 版把权重装进 torch.nn.MultiheadAttention，并取回每个头各自的权重。',
+    'multihead.about':
+      '这就是“多头注意力”一章“多个头”那一步里的层：同样的词向量，同样由引擎随机生成的权重矩阵。NumPy 版手动把 Q、K、V 切成几个头；PyTorch 版把权重装进 torch.nn.MultiheadAttention，并取回每个头各自的权重。',
     'mh.tokens': '词（自注意力）：{tokens}',
     'mh.sizes': 'd_model = {d}，{h} 个头，每个头 d_k = {dk}；没有偏置',
     'mh.seed': '词向量和权重由引擎按种子 {seed} 随机生成',
-    'conventions.about': 'torch.nn.MultiheadAttention 算的正是“多个头”那一步的内容，但它的参数有几条约定很容易弄错。左栏是本页的做法，右栏是 PyTorch 的做法。',
+    'conventions.about':
+      'torch.nn.MultiheadAttention 算的正是“多个头”那一步的内容，但它的参数有几条约定很容易弄错。左栏是本页的做法，右栏是 PyTorch 的做法。',
     'conv.caption': '本页与 torch.nn.MultiheadAttention 对照',
     'conv.colPage': '本页',
     'conv.colTorch': 'PyTorch',
     'conv.batch.page': '只有一个序列：X 的形状是（n, d_model）。',
-    'conv.batch.torch': '输入的形状默认是（L, N, E），序列维在前；设 batch_first=True 后变为（N, L, E）。导出的脚本设了 batch_first=True，并传入 X[None]，即只含一个序列的批次。',
+    'conv.batch.torch':
+      '输入的形状默认是（L, N, E），序列维在前；设 batch_first=True 后变为（N, L, E）。导出的脚本设了 batch_first=True，并传入 X[None]，即只含一个序列的批次。',
     'conv.weights.page': 'W_q、W_k、W_v、W_o 的形状都是（输出, 输入）：Q = X W_qᵀ。',
     'conv.weights.torch': '与 torch.nn.Linear 相同：权重形状是（输出, 输入），y = x Wᵀ + b。',
     'conv.stacked.page': '四个独立的矩阵。',
-    'conv.stacked.torch': '当 Key 和 Value 的维度都等于 d_model 时，in_proj_weight 把 W_q、W_k、W_v 上下拼成一个（3·d_model, d_model）的矩阵；W_o 放在 out_proj 里。',
+    'conv.stacked.torch':
+      '当 Key 和 Value 的维度都等于 d_model 时，in_proj_weight 把 W_q、W_k、W_v 上下拼成一个（3·d_model, d_model）的矩阵；W_o 放在 out_proj 里。',
     'conv.needWeights.page': '每个头的权重都保留并显示出来。',
     'conv.needWeights.torch': 'need_weights=True 时除了输出还返回权重；设为 False 则不返回，还可能走更快的实现。',
     'conv.average.page': '每个头一张权重矩阵。',
-    'conv.average.torch': 'average_attn_weights=True（默认）返回各头权重的平均，形状（N, L, S）；设为 False 则每个头一张，形状（N, 头数, L, S）。',
+    'conv.average.torch':
+      'average_attn_weights=True（默认）返回各头权重的平均，形状（N, L, S）；设为 False 则每个头一张，形状（N, 头数, L, S）。',
     'conv.mask.page': '掩码：1 表示可以关注，0 表示屏蔽。',
-    'conv.mask.torch': '布尔型 attn_mask 的含义正好相反：True 表示屏蔽。浮点型 attn_mask 会直接加到分数上（−∞ 即屏蔽）。',
+    'conv.mask.torch':
+      '布尔型 attn_mask 的含义正好相反：True 表示屏蔽。浮点型 attn_mask 会直接加到分数上（−∞ 即屏蔽）。',
     'conv.padding.page': '每个 Key 单独标记是不是填充位（padding）。',
     'conv.padding.torch': 'key_padding_mask 的形状是（N, S），True 表示填充位。',
     'conv.scale.page': '分数除以 √d_k，其中 d_k = d_model / h。',
     'conv.scale.torch': '相同：每个头的 Query 都乘以 1/√(d_model / num_heads)。',
-    'conventions.check': '本页的测试会用 python3 实际运行导出的 NumPy 和 PyTorch 脚本，覆盖多种情形（各种掩码、每种填充值、朴素版 softmax、温度、随机向量、多头），并把打印结果与引擎算出的数值逐一比对。',
+    'conventions.check':
+      '本页的测试会用 python3 实际运行导出的 NumPy 和 PyTorch 脚本，覆盖多种情形（各种掩码、每种填充值、朴素版 softmax、温度、随机向量、多头），并把打印结果与引擎算出的数值逐一比对。',
   },
 };

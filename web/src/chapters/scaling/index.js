@@ -35,8 +35,8 @@ import { createPredict } from '../kit/predict.js';
 const RAW_COLOR = '#b3460a';
 const SCALED_COLOR = '#2451b3';
 const THEORY_COLOR = '#1b1d23';
-const SWEEP_TRIALS = 400;     // queries averaged per d_k in the sweep
-const SWEEP_SAMPLES = 10000;  // pairs per d_k for the variance points
+const SWEEP_TRIALS = 400; // queries averaged per d_k in the sweep
+const SWEEP_SAMPLES = 10000; // pairs per d_k for the variance points
 const GUMBEL_ROWS = 8;
 
 export default {
@@ -44,7 +44,12 @@ export default {
   prefix: 'lab',
   strings,
   steps: [
-    { id: 'variance', title: { en: 'Variance of q·k', zh: 'q·k 的方差' }, build: buildVariance, draw: drawVarianceStep },
+    {
+      id: 'variance',
+      title: { en: 'Variance of q·k', zh: 'q·k 的方差' },
+      build: buildVariance,
+      draw: drawVarianceStep,
+    },
     { id: 'growth', title: { en: 'Against d_k', zh: '随 d_k 增长' }, build: buildGrowth, draw: drawGrowth },
     { id: 'softmax', title: { en: 'Saturation', zh: 'softmax 饱和' }, build: buildSoftmax, draw: drawSoftmax },
     { id: 'gradient', title: { en: 'Gradient', zh: '梯度消失' }, build: buildGradient, draw: drawGradient },
@@ -56,18 +61,38 @@ export default {
 // A labelled slider (moving through `stops`) with a number box and an inline error slot.
 function sliderField({ label, stops, valueText, onSlide, onType, name }) {
   const id = nextId(`lab-${name}-`);
-  const slider = h('input', { type: 'range', id, min: '0', max: String(stops.length - 1), step: '1', class: 'lab-slider', 'data-field': name });
-  const box = h('input', { type: 'text', inputmode: 'decimal', class: 'lab-number', 'aria-label': label, 'data-field': `${name}-box` });
+  const slider = h('input', {
+    type: 'range',
+    id,
+    min: '0',
+    max: String(stops.length - 1),
+    step: '1',
+    class: 'lab-slider',
+    'data-field': name,
+  });
+  const box = h('input', {
+    type: 'text',
+    inputmode: 'decimal',
+    class: 'lab-number',
+    'aria-label': label,
+    'data-field': `${name}-box`,
+  });
   const error = h('p', { class: 'field-error', role: 'alert', id: `${id}-err` });
   box.setAttribute('aria-describedby', error.id);
   slider.addEventListener('input', () => onSlide(stops[Number(slider.value)]));
   box.addEventListener('change', () => onType(box.value.trim()));
-  const wrap = h('div', { class: 'field lab-field' },
+  const wrap = h(
+    'div',
+    { class: 'field lab-field' },
     h('label', { for: id, text: label }),
     h('div', { class: 'lab-slider-row' }, slider, box),
-    error);
+    error,
+  );
   return {
-    wrap, slider, box, error,
+    wrap,
+    slider,
+    box,
+    error,
     set(v) {
       slider.value = String(nearestStop(stops, v));
       slider.setAttribute('aria-valuetext', valueText(v));
@@ -80,7 +105,6 @@ function parseWhole(text) {
   const t = text.replace(/[,_\s]/g, '');
   return /^\d+$/.test(t) ? Number(t) : NaN;
 }
-
 
 // ---- the controls ---------------------------------------------------------------------------------
 
@@ -97,21 +121,42 @@ function buildControls(c, v) {
     field.box.setAttribute('aria-invalid', 'false');
     c.set({ [key]: x });
   };
-  const clear = (field) => { field.error.textContent = ''; field.box.setAttribute('aria-invalid', 'false'); };
+  const clear = (field) => {
+    field.error.textContent = '';
+    field.box.setAttribute('aria-invalid', 'false');
+  };
 
   v.dk = sliderField({
-    label: s('dk'), stops: DK_STOPS, name: 'dk', valueText: (x) => s('dkValue', { dk: x }),
-    onSlide: (x) => { clear(v.dk); c.set({ labDk: x }); },
+    label: s('dk'),
+    stops: DK_STOPS,
+    name: 'dk',
+    valueText: (x) => s('dkValue', { dk: x }),
+    onSlide: (x) => {
+      clear(v.dk);
+      c.set({ labDk: x });
+    },
     onType: (t) => typed(v.dk, 'labDk', parseWhole, 1, 1024, 'errDk')(t),
   });
   v.samples = sliderField({
-    label: s('samples'), stops: SAMPLE_STOPS, name: 'samples', valueText: (x) => s('samplesValue', { n: fmtInt(x) }),
-    onSlide: (x) => { clear(v.samples); c.set({ labSamples: x }); },
+    label: s('samples'),
+    stops: SAMPLE_STOPS,
+    name: 'samples',
+    valueText: (x) => s('samplesValue', { n: fmtInt(x) }),
+    onSlide: (x) => {
+      clear(v.samples);
+      c.set({ labSamples: x });
+    },
     onType: (t) => typed(v.samples, 'labSamples', parseWhole, 1000, 1000000, 'errSamples')(t),
   });
   v.tau = sliderField({
-    label: s('tau'), stops: TAU_STOPS, name: 'tau', valueText: (x) => s('tauValue', { tau: x }),
-    onSlide: (x) => { clear(v.tau); c.set({ labTau: x }); },
+    label: s('tau'),
+    stops: TAU_STOPS,
+    name: 'tau',
+    valueText: (x) => s('tauValue', { tau: x }),
+    onSlide: (x) => {
+      clear(v.tau);
+      c.set({ labTau: x });
+    },
     onType: (t) => typed(v.tau, 'labTau', parseNumber, 0.01, 100, 'errTau')(t),
   });
 
@@ -130,22 +175,63 @@ function buildControls(c, v) {
 
   // raw vs scaled: a radio group
   const group = nextId('lab-scores-');
-  v.rawRadio = h('input', { type: 'radio', name: group, value: 'raw', 'data-field': 'raw', onchange: () => c.set({ labScaled: false }) });
-  v.scaledRadio = h('input', { type: 'radio', name: group, value: 'scaled', 'data-field': 'scaled', onchange: () => c.set({ labScaled: true }) });
-  v.sharedBox = h('input', { type: 'checkbox', 'data-field': 'shared', onchange: () => c.set({ labShared: v.sharedBox.checked }) });
+  v.rawRadio = h('input', {
+    type: 'radio',
+    name: group,
+    value: 'raw',
+    'data-field': 'raw',
+    onchange: () => c.set({ labScaled: false }),
+  });
+  v.scaledRadio = h('input', {
+    type: 'radio',
+    name: group,
+    value: 'scaled',
+    'data-field': 'scaled',
+    onchange: () => c.set({ labScaled: true }),
+  });
+  v.sharedBox = h('input', {
+    type: 'checkbox',
+    'data-field': 'shared',
+    onchange: () => c.set({ labShared: v.sharedBox.checked }),
+  });
   v.sharedLabel = h('label', { class: 'check' }, v.sharedBox, h('span', { text: s('sharedAxis') }));
-  v.scoresField = h('fieldset', { class: 'field lab-radios' },
+  v.scoresField = h(
+    'fieldset',
+    { class: 'field lab-radios' },
     h('legend', { class: 'field-label', text: s('scores') }),
     h('label', { class: 'check' }, v.rawRadio, h('span', { text: s('raw') })),
     h('label', { class: 'check' }, v.scaledRadio, h('span', { text: s('scaled') })),
-    v.sharedLabel);
+    v.sharedLabel,
+  );
 
-  v.newQuery = h('div', { class: 'field lab-new' }, h('button', { type: 'button', class: 'btn', text: s('newQuery'), 'data-field': 'new-query',
-    onclick: () => c.set({ labTrial: (c.state.labTrial + 1) % 10000 }) }));
+  v.newQuery = h(
+    'div',
+    { class: 'field lab-new' },
+    h('button', {
+      type: 'button',
+      class: 'btn',
+      text: s('newQuery'),
+      'data-field': 'new-query',
+      onclick: () => c.set({ labTrial: (c.state.labTrial + 1) % 10000 }),
+    }),
+  );
 
   return [
-    h('section', { class: 'panel lab-controls', 'aria-label': s('controls'), 'data-group': 'inputs' },
-      h('div', { class: 'controls' }, v.dk.wrap, v.samples.wrap, v.tau.wrap, v.scoresField, v.keys.wrap, v.seed.wrap, v.newQuery)),
+    h(
+      'section',
+      { class: 'panel lab-controls', 'aria-label': s('controls'), 'data-group': 'inputs' },
+      h(
+        'div',
+        { class: 'controls' },
+        v.dk.wrap,
+        v.samples.wrap,
+        v.tau.wrap,
+        v.scoresField,
+        v.keys.wrap,
+        v.seed.wrap,
+        v.newQuery,
+      ),
+    ),
     h('p', { class: 'hint keys-hint', text: s('keysHint') }),
   ];
 }
@@ -198,29 +284,49 @@ function runsOf(c) {
   if (ui.runs) return ui.runs;
   const { s } = c;
   // a replaced worker is said in plain words; the run goes on in the new one
-  const lab = createLabClient({ engine: c.engine, onRestart: ({ code }) => c.notify(s(code === 'stuck' ? 'labRestartStuck' : 'labRestartCrashed')) });
+  const lab = createLabClient({
+    engine: c.engine,
+    onRestart: ({ code }) => c.notify(s(code === 'stuck' ? 'labRestartStuck' : 'labRestartCrashed')),
+  });
   c.onLeave(() => lab.terminate());
   ui.varRows = [];
   ui.sweepRows = [];
-  const rows = (list) => (o) => { for (const row of list) setProgress(row, o); };
+  const rows = (list) => (o) => {
+    for (const row of list) setProgress(row, o);
+  };
   const failed = (list) => (e) => {
     // a LabError is the background computation's own problem, said in the page's words
-    const key = { stuck: 'errLabStuck', crashed: 'errLabCrashed', 'bad-job': 'errLabJob' }[e.name === 'LabError' && e.code] || 'errEngine';
-    for (const row of list) setProgress(row, { state: 'error', done: 0, total: 1, text: s(key, { msg: e.message }), stopLabel: s('rerun') });
+    const key =
+      { stuck: 'errLabStuck', crashed: 'errLabCrashed', 'bad-job': 'errLabJob' }[e.name === 'LabError' && e.code] ||
+      'errEngine';
+    for (const row of list)
+      setProgress(row, { state: 'error', done: 0, total: 1, text: s(key, { msg: e.message }), stopLabel: s('rerun') });
   };
-  const live = (list, msg) => { for (const row of list) row.live.textContent = msg; };
+  const live = (list, msg) => {
+    for (const row of list) row.live.textContent = msg;
+  };
 
   const variance = createRun({
     job: (args, onProgress) => lab.run('variance', args, onProgress),
     cancel: () => lab.cancel('variance'),
     onStart: (args) => {
       live(ui.varRows, s('started', { total: fmtInt(args.samples), dk: args.dk }));
-      rows(ui.varRows)({ state: 'running', done: 0, total: args.samples, stopLabel: s('cancel'),
-        text: s('running', { done: 0, total: fmtInt(args.samples), pct: 0 }) });
+      rows(ui.varRows)({
+        state: 'running',
+        done: 0,
+        total: args.samples,
+        stopLabel: s('cancel'),
+        text: s('running', { done: 0, total: fmtInt(args.samples), pct: 0 }),
+      });
     },
     onProgress: (partial, done, total) => {
-      rows(ui.varRows)({ state: 'running', done, total, stopLabel: s('cancel'),
-        text: s('running', { done: fmtInt(done), total: fmtInt(total), pct: Math.floor((100 * done) / total) }) });
+      rows(ui.varRows)({
+        state: 'running',
+        done,
+        total,
+        stopLabel: s('cancel'),
+        text: s('running', { done: fmtInt(done), total: fmtInt(total), pct: Math.floor((100 * done) / total) }),
+      });
       drawVariance(c);
     },
     onDone: (result, args, ms) => {
@@ -241,26 +347,52 @@ function runsOf(c) {
   const sweep = createRun({
     job: (args, onProgress) => lab.run('sweep', args, onProgress),
     cancel: () => lab.cancel('sweep'),
-    onStart: (args) => rows(ui.sweepRows)({ state: 'running', done: 0, total: args.dks.length, stopLabel: s('cancel'),
-      text: s('sweepRunning', { done: 0, total: args.dks.length }) }),
+    onStart: (args) =>
+      rows(ui.sweepRows)({
+        state: 'running',
+        done: 0,
+        total: args.dks.length,
+        stopLabel: s('cancel'),
+        text: s('sweepRunning', { done: 0, total: args.dks.length }),
+      }),
     onProgress: (partial, done, total) => {
-      rows(ui.sweepRows)({ state: 'running', done, total, stopLabel: s('cancel'), text: s('sweepRunning', { done, total }) });
+      rows(ui.sweepRows)({
+        state: 'running',
+        done,
+        total,
+        stopLabel: s('cancel'),
+        text: s('sweepRunning', { done, total }),
+      });
       drawSweep(c);
     },
     onDone: (result, args, ms) => {
       const msg = s('sweepDone', { ms: Math.round(ms) });
-      rows(ui.sweepRows)({ state: 'done', done: args.dks.length, total: args.dks.length, stopLabel: s('rerun'), text: msg });
+      rows(ui.sweepRows)({
+        state: 'done',
+        done: args.dks.length,
+        total: args.dks.length,
+        stopLabel: s('rerun'),
+        text: msg,
+      });
       live(ui.sweepRows, msg);
       drawSweep(c);
     },
     onStop: (partial, done, args) => {
-      rows(ui.sweepRows)({ state: 'stopped', done, total: args.dks.length, stopLabel: s('rerun'),
-        text: s('sweepRunning', { done, total: args.dks.length }) });
+      rows(ui.sweepRows)({
+        state: 'stopped',
+        done,
+        total: args.dks.length,
+        stopLabel: s('rerun'),
+        text: s('sweepRunning', { done, total: args.dks.length }),
+      });
       drawSweep(c);
     },
     onError: failed(ui.sweepRows),
   });
-  c.onLeave(() => { variance.dispose(); sweep.dispose(); });
+  c.onLeave(() => {
+    variance.dispose();
+    sweep.dispose();
+  });
   ui.runs = { variance, sweep };
   return ui.runs;
 }
@@ -278,7 +410,13 @@ function runRow(c, kind) {
 }
 
 const varianceArgs = (st) => ({ dk: st.labDk, samples: st.labSamples, seed: st.labSeed, bins: VARIANCE_BINS });
-const sweepArgs = (st) => ({ dks: SWEEP_DKS, nKeys: st.labKeys, trials: SWEEP_TRIALS, seed: st.labSeed, samples: SWEEP_SAMPLES });
+const sweepArgs = (st) => ({
+  dks: SWEEP_DKS,
+  nKeys: st.labKeys,
+  trials: SWEEP_TRIALS,
+  seed: st.labSeed,
+  samples: SWEEP_SAMPLES,
+});
 
 // ---- 1. variance ----------------------------------------------------------------------------------
 
@@ -289,16 +427,41 @@ function buildVariance(c, v) {
   const progress = runRow(c, 'variance');
   const histBox = h('div', { class: 'lab-hist' });
   c.ui.hist = createHistogram(histBox, {
-    strings: { bin: s('bin'), count: s('count'), expected: s('expected'), showTable: c.t('showTable'), hideTable: s('hideTable') },
+    strings: {
+      bin: s('bin'),
+      count: s('count'),
+      expected: s('expected'),
+      showTable: c.t('showTable'),
+      hideTable: s('hideTable'),
+    },
   });
   c.ui.moments = h('div', { class: 'lab-moments' });
   c.ui.callout = h('div', { class: 'lab-callout' });
   v.pair = h('div', { class: 'lab-drawn', 'data-out': 'drawn-pair' });
-  v.pairButton = h('button', { type: 'button', class: 'btn', 'data-field': 'another-pair', text: s('anotherPair'),
-    onclick: () => c.set({ labPair: (c.state.labPair + 1) % 1000000 }) });
-  const pairBox = h('section', { class: 'lab-drawn-box', 'aria-label': s('pairTitle') },
-    h('h4', { class: 'map-title', text: s('pairTitle') }), v.pair, v.pairButton);
-  return [v.explain, v.formula, pairBox, progress.el, histBox, c.ui.moments, c.ui.callout, h('p', { class: 'hint', text: s('variance.small') })];
+  v.pairButton = h('button', {
+    type: 'button',
+    class: 'btn',
+    'data-field': 'another-pair',
+    text: s('anotherPair'),
+    onclick: () => c.set({ labPair: (c.state.labPair + 1) % 1000000 }),
+  });
+  const pairBox = h(
+    'section',
+    { class: 'lab-drawn-box', 'aria-label': s('pairTitle') },
+    h('h4', { class: 'map-title', text: s('pairTitle') }),
+    v.pair,
+    v.pairButton,
+  );
+  return [
+    v.explain,
+    v.formula,
+    pairBox,
+    progress.el,
+    histBox,
+    c.ui.moments,
+    c.ui.callout,
+    h('p', { class: 'hint', text: s('variance.small') }),
+  ];
 }
 
 // One pair of the run, drawn by the engine exactly as the experiment draws it: its q, k (the
@@ -311,15 +474,36 @@ function drawPair(c, v) {
   const pair = c.engine.varianceSample({ dk: st.labDk, seed: st.labSeed, sample: i });
   const rows = [];
   for (let j = 0; j < Math.min(st.labDk, PAIR_ROWS); j++) {
-    rows.push({ cells: [String(j + 1), { attrs: { 'data-value': String(pair.q[j]) }, text: fmt(pair.q[j], 3) },
-      { attrs: { 'data-value': String(pair.k[j]) }, text: fmt(pair.k[j], 3) }] });
+    rows.push({
+      cells: [
+        String(j + 1),
+        { attrs: { 'data-value': String(pair.q[j]) }, text: fmt(pair.q[j], 3) },
+        { attrs: { 'data-value': String(pair.k[j]) }, text: fmt(pair.k[j], 3) },
+      ],
+    });
   }
-  if (st.labDk > PAIR_ROWS) rows.push({ cells: ['…', { attrs: { colspan: '2' }, text: s('pairMore', { more: fmtInt(st.labDk - PAIR_ROWS) }) }] });
+  if (st.labDk > PAIR_ROWS)
+    rows.push({
+      cells: ['…', { attrs: { colspan: '2' }, text: s('pairMore', { more: fmtInt(st.labDk - PAIR_ROWS) }) }],
+    });
   v.pair.replaceChildren(
-    h('p', { class: 'explain', text: s('pairExplain', { num: fmtInt(i + 1), i, dk: st.labDk, seed: st.labSeed, n: fmtInt(st.labSamples) }) }),
-    dataTable({ className: 'data-table lab-drawn-table', caption: s('pairCaption', { num: fmtInt(i + 1), dk: st.labDk }),
-      head: ['i', 'q_i', 'k_i'], rows }),
-    h('p', { class: 'lab-stat', 'data-out': 'pair-dot', 'data-value': String(pair.dot), text: s('pairDot', { dot: fmt(pair.dot, 4) }) }));
+    h('p', {
+      class: 'explain',
+      text: s('pairExplain', { num: fmtInt(i + 1), i, dk: st.labDk, seed: st.labSeed, n: fmtInt(st.labSamples) }),
+    }),
+    dataTable({
+      className: 'data-table lab-drawn-table',
+      caption: s('pairCaption', { num: fmtInt(i + 1), dk: st.labDk }),
+      head: ['i', 'q_i', 'k_i'],
+      rows,
+    }),
+    h('p', {
+      class: 'lab-stat',
+      'data-out': 'pair-dot',
+      'data-value': String(pair.dot),
+      text: s('pairDot', { dot: fmt(pair.dot, 4) }),
+    }),
+  );
 }
 
 function drawVarianceStep(c, data, v) {
@@ -349,7 +533,10 @@ function drawVariance(c) {
     domain,
     theory: { label: scaled ? 'N(0, 1)' : `N(0, ${dk})`, expected: (a, b) => expectedCount(n, sigma, a, b) },
     caption: s(scaled ? 'histScaled' : 'histRaw', { dk, n: fmtInt(n) }),
-    markers: [{ x: -sigma, label: '−σ' }, { x: sigma, label: '+σ' }],
+    markers: [
+      { x: -sigma, label: '−σ' },
+      { x: sigma, label: '+σ' },
+    ],
   });
   c.ui.hist.el.dataset.samples = String(n);
   c.ui.hist.el.dataset.dk = String(dk);
@@ -361,30 +548,62 @@ function drawVariance(c) {
     const m = r[side];
     const isScaled = side === 'scaled';
     const range = expectedRanges(dk, n, isScaled);
-    const theory = { mean: '0', variance: isScaled ? '1' : String(dk), std: isScaled ? '1' : (Number.isInteger(Math.sqrt(dk)) ? `√${dk} = ${Math.sqrt(dk)}` : `√${dk} ≈ ${fmt(Math.sqrt(dk), 3)}`) };
+    const theory = {
+      mean: '0',
+      variance: isScaled ? '1' : String(dk),
+      std: isScaled
+        ? '1'
+        : Number.isInteger(Math.sqrt(dk))
+          ? `√${dk} = ${Math.sqrt(dk)}`
+          : `√${dk} ≈ ${fmt(Math.sqrt(dk), 3)}`,
+    };
     const moments = [
       ['mean', m.mean, `${fmt(range.mean[0], 3)} … ${fmt(range.mean[1], 3)}`],
       ['variance', m.variance, `${fmt(range.variance[0], 3)} … ${fmt(range.variance[1], 3)}`],
       ['std', m.std, `${fmt(Math.sqrt(Math.max(0, range.variance[0])), 3)} … ${fmt(Math.sqrt(range.variance[1]), 3)}`],
     ];
     for (const [q, value, rng] of moments) {
-      rows.push({ attrs: { 'data-row': `${side}-${q}` }, cells: [
-        s('momentRow', { side: s(isScaled ? 'scaledRow' : 'rawRow'), q: s(q) }),
-        { attrs: { 'data-value': String(value) }, text: fmt(value, 4) }, theory[q], rng] });
+      rows.push({
+        attrs: { 'data-row': `${side}-${q}` },
+        cells: [
+          s('momentRow', { side: s(isScaled ? 'scaledRow' : 'rawRow'), q: s(q) }),
+          { attrs: { 'data-value': String(value) }, text: fmt(value, 4) },
+          theory[q],
+          rng,
+        ],
+      });
     }
   }
   const caption = s('momentsCaption', { dk, n: fmtInt(n) });
-  c.ui.moments.replaceChildren(dataTable({ className: 'data-table lab-moments-table', caption,
-    head: [s('quantity'), s('measured'), s('theory'), s('range95')], rows }));
+  c.ui.moments.replaceChildren(
+    dataTable({
+      className: 'data-table lab-moments-table',
+      caption,
+      head: [s('quantity'), s('measured'), s('theory'), s('range95')],
+      rows,
+    }),
+  );
   scrollRegion(c.ui.moments, caption);
 
   // the d_k = 64 case
   if (dk === 64) {
-    c.ui.callout.replaceChildren(h('p', { class: 'lab-callout-text', 'data-out': 'callout-64',
-      text: s('callout64', { std: fmt(r.raw.std, 3), sstd: fmt(r.scaled.std, 3) }) }));
+    c.ui.callout.replaceChildren(
+      h('p', {
+        class: 'lab-callout-text',
+        'data-out': 'callout-64',
+        text: s('callout64', { std: fmt(r.raw.std, 3), sstd: fmt(r.scaled.std, 3) }),
+      }),
+    );
   } else {
-    c.ui.callout.replaceChildren(h('button', { type: 'button', class: 'btn', 'data-field': 'try-64', text: s('try64'),
-      onclick: () => c.set({ labDk: 64 }) }));
+    c.ui.callout.replaceChildren(
+      h('button', {
+        type: 'button',
+        class: 'btn',
+        'data-field': 'try-64',
+        text: s('try64'),
+        onclick: () => c.set({ labDk: 64 }),
+      }),
+    );
   }
 }
 
@@ -411,27 +630,54 @@ function drawSweep(c) {
       markX: st.labDk,
       yDomain: [0.5, 2048],
       series: [
-        { name: s('theoryRaw'), color: THEORY_COLOR, mark: 'line', dash: '5 4', points: SWEEP_DKS.map((dk) => ({ x: dk, y: dk })) },
-        { name: s('theoryScaled'), color: '#6b7280', mark: 'line', dash: '2 3', points: SWEEP_DKS.map((dk) => ({ x: dk, y: 1 })) },
+        {
+          name: s('theoryRaw'),
+          color: THEORY_COLOR,
+          mark: 'line',
+          dash: '5 4',
+          points: SWEEP_DKS.map((dk) => ({ x: dk, y: dk })),
+        },
+        {
+          name: s('theoryScaled'),
+          color: '#6b7280',
+          mark: 'line',
+          dash: '2 3',
+          points: SWEEP_DKS.map((dk) => ({ x: dk, y: 1 })),
+        },
         sweepSeries(P, (p) => p.variance.raw, s('measuredRaw'), RAW_COLOR, 'points'),
         sweepSeries(P, (p) => p.variance.scaled, s('measuredScaled'), SCALED_COLOR, 'points'),
       ],
     });
   } else if (stage === 'softmax') {
     v.maxChart.update({
-      caption: s('maxCaption', params), markX: st.labDk, yDomain: [0, 1],
-      series: [sweepSeries(P, (p) => p.raw.maxWeight, s('raw'), RAW_COLOR), sweepSeries(P, (p) => p.scaled.maxWeight, s('scaled'), SCALED_COLOR)],
+      caption: s('maxCaption', params),
+      markX: st.labDk,
+      yDomain: [0, 1],
+      series: [
+        sweepSeries(P, (p) => p.raw.maxWeight, s('raw'), RAW_COLOR),
+        sweepSeries(P, (p) => p.scaled.maxWeight, s('scaled'), SCALED_COLOR),
+      ],
     });
     v.entropyChart.update({
-      caption: s('entropyCaption'), markX: st.labDk, yDomain: [0, Math.max(sw.logN * 1.05, 0.1)],
+      caption: s('entropyCaption'),
+      markX: st.labDk,
+      yDomain: [0, Math.max(sw.logN * 1.05, 0.1)],
       series: [
-        { name: s('logn'), color: THEORY_COLOR, mark: 'line', dash: '5 4', points: SWEEP_DKS.map((dk) => ({ x: dk, y: sw.logN })) },
-        sweepSeries(P, (p) => p.raw.entropy, s('raw'), RAW_COLOR), sweepSeries(P, (p) => p.scaled.entropy, s('scaled'), SCALED_COLOR),
+        {
+          name: s('logn'),
+          color: THEORY_COLOR,
+          mark: 'line',
+          dash: '5 4',
+          points: SWEEP_DKS.map((dk) => ({ x: dk, y: sw.logN })),
+        },
+        sweepSeries(P, (p) => p.raw.entropy, s('raw'), RAW_COLOR),
+        sweepSeries(P, (p) => p.scaled.entropy, s('scaled'), SCALED_COLOR),
       ],
     });
   } else if (stage === 'gradient') {
     v.chart.update({
-      caption: s('gradCaption', params), markX: st.labDk,
+      caption: s('gradCaption', params),
+      markX: st.labDk,
       series: [
         sweepSeries(P, (p) => p.raw.jacobianNorm, s('jacRaw'), RAW_COLOR),
         sweepSeries(P, (p) => p.scaled.jacobianNorm, s('jacScaled'), SCALED_COLOR),
@@ -456,12 +702,22 @@ function buildGrowth(c, v) {
   v.formula = h('div', { class: 'formula' });
   const progress = runRow(c, 'sweep');
   const box = h('div', { class: 'lab-chart' });
-  v.chart = createLineChart(box, { xLog: true, yLog: true, xLabel: s('axisDk'), yLabel: s('axisVariance'), strings: chartStrings(c) });
+  v.chart = createLineChart(box, {
+    xLog: true,
+    yLog: true,
+    xLabel: s('axisDk'),
+    yLabel: s('axisVariance'),
+    strings: chartStrings(c),
+  });
   // The sweep stays hidden until the learner has guessed what doubling d_k does.
   v.measured = h('p', { class: 'msg info lab-double-reveal' });
   v.reveal = h('div', { class: 'lab-growth-reveal' }, v.measured, v.explain, v.formula, progress.el, box);
-  v.predict = createPredict(c, { id: 'scaling/double', question: '', reveal: v.reveal,
-    options: ['same', 'double', 'four'].map((value) => ({ value, label: s(`double.${value}`) })) });
+  v.predict = createPredict(c, {
+    id: 'scaling/double',
+    question: '',
+    reveal: v.reveal,
+    options: ['same', 'double', 'four'].map((value) => ({ value, label: s(`double.${value}`) })),
+  });
   return [v.predict.el, v.reveal];
 }
 
@@ -473,11 +729,15 @@ function doubling(c, v) {
   const lo = st.labDk * 2 <= 1024 ? st.labDk : st.labDk / 2;
   const key = `${lo},${st.labSeed}`;
   if (v.doubling?.key !== key) {
-    const at = (dk) => c.engine.varianceExperiment({ dk, samples: DOUBLE_SAMPLES, seed: st.labSeed, bins: 1 }).raw.variance;
-    const a = at(lo), b = at(2 * lo);
+    const at = (dk) =>
+      c.engine.varianceExperiment({ dk, samples: DOUBLE_SAMPLES, seed: st.labSeed, bins: 1 }).raw.variance;
+    const a = at(lo),
+      b = at(2 * lo);
     const ratio = b / a;
     // the nearest of ×1, ×2, ×4 on a log scale
-    const answer = ['same', 'double', 'four'][[1, 2, 4].map((x) => Math.abs(Math.log(ratio / x))).reduce((best, e, k, all) => (e < all[best] ? k : best), 0)];
+    const answer = ['same', 'double', 'four'][
+      [1, 2, 4].map((x) => Math.abs(Math.log(ratio / x))).reduce((best, e, k, all) => (e < all[best] ? k : best), 0)
+    ];
     v.doubling = { key, lo, a, b, ratio, answer };
   }
   return v.doubling;
@@ -486,7 +746,14 @@ function doubling(c, v) {
 function drawGrowth(c, data, v) {
   const { s } = c;
   const d = doubling(c, v);
-  const params = { lo: d.lo, hi: 2 * d.lo, a: fmt(d.a, 2), b: fmt(d.b, 2), ratio: fmt(d.ratio, 2), n: fmtInt(DOUBLE_SAMPLES) };
+  const params = {
+    lo: d.lo,
+    hi: 2 * d.lo,
+    a: fmt(d.a, 2),
+    b: fmt(d.b, 2),
+    ratio: fmt(d.ratio, 2),
+    n: fmtInt(DOUBLE_SAMPLES),
+  };
   v.predict.ask(s('double.q', params));
   v.predict.draw(d.answer, { right: s('double.why', params), wrong: s('double.why', params) });
   v.measured.textContent = s('double.measured', params);
@@ -500,7 +767,15 @@ function drawGrowth(c, data, v) {
 // One query against n keys (cheap: on this thread).
 function probe(c, tau, scaled, gumbelSamples = 0) {
   const st = c.state;
-  return c.engine.queryProbe({ dk: st.labDk, nKeys: st.labKeys, seed: st.labSeed, trial: st.labTrial, tau, scaled, gumbelSamples });
+  return c.engine.queryProbe({
+    dk: st.labDk,
+    nKeys: st.labKeys,
+    seed: st.labSeed,
+    trial: st.labTrial,
+    tau,
+    scaled,
+    gumbelSamples,
+  });
 }
 
 const keyLabels = (n) => Array.from({ length: n }, (_, j) => `k${j + 1}`);
@@ -519,10 +794,27 @@ function buildSoftmax(c, v) {
   const progress = runRow(c, 'sweep');
   const c1 = h('div', { class: 'lab-chart' });
   const c2 = h('div', { class: 'lab-chart' });
-  v.maxChart = createLineChart(c1, { width: 480, xLog: true, xLabel: s('axisDk'), yLabel: s('axisMax'), strings: chartStrings(c) });
-  v.entropyChart = createLineChart(c2, { width: 480, xLog: true, xLabel: s('axisDk'), yLabel: s('axisEntropy'), strings: chartStrings(c) });
-  return [v.explain, h('div', { class: 'lab-pair' }, left, right), h('p', { class: 'explain note', text: s('dead') }),
-    progress.el, h('div', { class: 'lab-pair' }, c1, c2)];
+  v.maxChart = createLineChart(c1, {
+    width: 480,
+    xLog: true,
+    xLabel: s('axisDk'),
+    yLabel: s('axisMax'),
+    strings: chartStrings(c),
+  });
+  v.entropyChart = createLineChart(c2, {
+    width: 480,
+    xLog: true,
+    xLabel: s('axisDk'),
+    yLabel: s('axisEntropy'),
+    strings: chartStrings(c),
+  });
+  return [
+    v.explain,
+    h('div', { class: 'lab-pair' }, left, right),
+    h('p', { class: 'explain note', text: s('dead') }),
+    progress.el,
+    h('div', { class: 'lab-pair' }, c1, c2),
+  ];
 }
 
 function drawSoftmax(c, data, v) {
@@ -532,8 +824,22 @@ function drawSoftmax(c, data, v) {
   const p = probe(c, 1, true);
   const labels = keyLabels(st.labKeys);
   const logn = Math.log(st.labKeys);
-  v.barsRaw.update({ values: p.rawWeights, labels, domain: [0, 1], highlight: maxIndex(p.rawWeights), caption: s('barsRaw'), digits: 3 });
-  v.barsScaled.update({ values: p.scaledWeights, labels, domain: [0, 1], highlight: maxIndex(p.scaledWeights), caption: s('barsScaled'), digits: 3 });
+  v.barsRaw.update({
+    values: p.rawWeights,
+    labels,
+    domain: [0, 1],
+    highlight: maxIndex(p.rawWeights),
+    caption: s('barsRaw'),
+    digits: 3,
+  });
+  v.barsScaled.update({
+    values: p.scaledWeights,
+    labels,
+    domain: [0, 1],
+    highlight: maxIndex(p.scaledWeights),
+    caption: s('barsScaled'),
+    digits: 3,
+  });
   const stat = (max, ent) => s('probeStats', { max: fmt(max, 3), h: fmt(ent, 3), n: st.labKeys, logn: fmt(logn, 3) });
   v.statsRaw.textContent = stat(p.rawMax, p.rawEntropy);
   v.statsScaled.textContent = stat(p.scaledMax, p.scaledEntropy);
@@ -556,8 +862,14 @@ function buildGradient(c, v) {
   const m2 = h('div', { class: 'map' }, v.titleScaled);
   v.jacRaw = createHeatmap(m1, { kind: 'diverging', digits: 3, strings: heatmapStrings(c.lang), maxCell: 28 });
   v.jacScaled = createHeatmap(m2, { kind: 'diverging', digits: 3, strings: heatmapStrings(c.lang), maxCell: 28 });
-  return [h('p', { class: 'explain', text: s('gradient.explain') }), v.formula, progress.el, box,
-    h('div', { class: 'maps lab-maps' }, m1, m2), h('p', { class: 'hint', text: s('gradNote') })];
+  return [
+    h('p', { class: 'explain', text: s('gradient.explain') }),
+    v.formula,
+    progress.el,
+    box,
+    h('div', { class: 'maps lab-maps' }, m1, m2),
+    h('p', { class: 'hint', text: s('gradNote') }),
+  ];
 }
 
 function drawGradient(c, data, v) {
@@ -572,8 +884,20 @@ function drawGradient(c, data, v) {
   v.titleRaw.textContent = s('jacMapRaw', { dk: st.labDk });
   v.titleScaled.textContent = s('jacMapScaled', { dk: st.labDk });
   const domain = [-0.25, 0.25];
-  v.jacRaw.update({ matrix: jr, rowLabels: labels, colLabels: labels, domain, caption: s('jacMapRaw', { dk: st.labDk }) });
-  v.jacScaled.update({ matrix: js, rowLabels: labels, colLabels: labels, domain, caption: s('jacMapScaled', { dk: st.labDk }) });
+  v.jacRaw.update({
+    matrix: jr,
+    rowLabels: labels,
+    colLabels: labels,
+    domain,
+    caption: s('jacMapRaw', { dk: st.labDk }),
+  });
+  v.jacScaled.update({
+    matrix: js,
+    rowLabels: labels,
+    colLabels: labels,
+    domain,
+    caption: s('jacMapScaled', { dk: st.labDk }),
+  });
 }
 
 // ---- 5. temperature -------------------------------------------------------------------------------
@@ -581,11 +905,24 @@ function drawGradient(c, data, v) {
 function buildTemperature(c, v) {
   const { s } = c;
   v.formula = h('div', { class: 'formula' });
-  const buttons = h('div', { class: 'lab-buttons' },
-    h('button', { type: 'button', class: 'btn', 'data-field': 'tau-sqrt', text: s('setTauRaw'),
-      onclick: () => c.set({ labScaled: false, labTau: Number(Math.sqrt(c.state.labDk).toPrecision(6)) }) }),
-    h('button', { type: 'button', class: 'btn', 'data-field': 'tau-one', text: s('setTauOne'),
-      onclick: () => c.set({ labScaled: true, labTau: 1 }) }));
+  const buttons = h(
+    'div',
+    { class: 'lab-buttons' },
+    h('button', {
+      type: 'button',
+      class: 'btn',
+      'data-field': 'tau-sqrt',
+      text: s('setTauRaw'),
+      onclick: () => c.set({ labScaled: false, labTau: Number(Math.sqrt(c.state.labDk).toPrecision(6)) }),
+    }),
+    h('button', {
+      type: 'button',
+      class: 'btn',
+      'data-field': 'tau-one',
+      text: s('setTauOne'),
+      onclick: () => c.set({ labScaled: true, labTau: 1 }),
+    }),
+  );
   v.compare = h('p', { class: 'lab-stat', 'data-out': 'tau-compare' });
   const soft = h('div', { class: 'lab-bars' }, h('h4', { class: 'map-title', text: s('soft') }));
   const hard = h('div', { class: 'lab-bars' }, h('h4', { class: 'map-title', text: s('hard') }));
@@ -595,8 +932,15 @@ function buildTemperature(c, v) {
   soft.append(v.stats);
   const g = h('div', { class: 'map' }, h('h4', { class: 'map-title', text: s('gumbel') }));
   v.gumbelMap = createHeatmap(g, { kind: 'sequential', digits: 3, maxCell: 32, strings: heatmapStrings(c.lang) });
-  return [h('p', { class: 'explain', text: s('temperature.explain') }), v.formula, buttons, v.compare,
-    h('div', { class: 'lab-pair' }, soft, hard), g, h('p', { class: 'explain', text: s('hardNote') })];
+  return [
+    h('p', { class: 'explain', text: s('temperature.explain') }),
+    v.formula,
+    buttons,
+    v.compare,
+    h('div', { class: 'lab-pair' }, soft, hard),
+    g,
+    h('p', { class: 'explain', text: s('hardNote') }),
+  ];
 }
 
 function drawTemperature(c, data, v) {
@@ -610,12 +954,29 @@ function drawTemperature(c, data, v) {
   const max = st.labScaled ? p.scaledMax : p.rawMax;
   const ent = st.labScaled ? p.scaledEntropy : p.rawEntropy;
   v.barsSoft.update({ values: soft, labels, domain: [0, 1], highlight: maxIndex(soft), caption: s('soft'), digits: 3 });
-  v.barsHard.update({ values: p.hard, labels, domain: [0, 1], highlight: maxIndex(p.hard), caption: s('hard'), digits: 0 });
+  v.barsHard.update({
+    values: p.hard,
+    labels,
+    domain: [0, 1],
+    highlight: maxIndex(p.hard),
+    caption: s('hard'),
+    digits: 0,
+  });
   v.stats.textContent = s('tauStats', { tau, max: fmt(max, 3), h: fmt(ent, 3) });
-  v.gumbelMap.update({ matrix: p.gumbel, rowLabels: Array.from({ length: GUMBEL_ROWS }, (_, k) => s('gumbelRows', { k: k + 1 })),
-    colLabels: labels, domain: [0, 1], caption: s('gumbel') });
+  v.gumbelMap.update({
+    matrix: p.gumbel,
+    rowLabels: Array.from({ length: GUMBEL_ROWS }, (_, k) => s('gumbelRows', { k: k + 1 })),
+    colLabels: labels,
+    domain: [0, 1],
+    caption: s('gumbel'),
+  });
   // √d_k as a temperature: raw scores at the chosen τ against scaled scores at τ = 1
   const one = probe(c, 1, true);
-  v.compare.textContent = s('tauCompare', { tau, rmax: fmt(p.rawMax, 3), rh: fmt(p.rawEntropy, 3),
-    smax: fmt(one.scaledMax, 3), sh: fmt(one.scaledEntropy, 3) });
+  v.compare.textContent = s('tauCompare', {
+    tau,
+    rmax: fmt(p.rawMax, 3),
+    rh: fmt(p.rawEntropy, 3),
+    smax: fmt(one.scaledMax, 3),
+    sh: fmt(one.scaledEntropy, 3),
+  });
 }

@@ -4,7 +4,7 @@
 export default {
   id: 'scaling',
   title: { en: 'Why divide by √d_k', zh: '为什么要除以 √d_k' },
-  questions: ['scaling/double'],        // its predict-then-reveal questions (the start page counts them)
+  questions: ['scaling/double'], // its predict-then-reveal questions (the start page counts them)
   state: {
     labDk: { type: 'int', default: 64, min: 1, max: 1024 },
     labSamples: { type: 'int', default: 100000, min: 1000, max: 1000000 },

@@ -3,7 +3,8 @@
 
 export default {
   en: {
-    intro: 'Draw two random vectors q and k whose d_k components are independent N(0, 1) numbers. Each product q_d·k_d (d = 1 … d_k) has mean 0 and variance 1, and the d_k of them add up, so q·k has variance d_k: its typical size grows like √d_k. This chapter measures that, then shows what such large scores do to softmax and to its gradient, and why dividing by √d_k fixes it.',
+    intro:
+      'Draw two random vectors q and k whose d_k components are independent N(0, 1) numbers. Each product q_d·k_d (d = 1 … d_k) has mean 0 and variance 1, and the d_k of them add up, so q·k has variance d_k: its typical size grows like √d_k. This chapter measures that, then shows what such large scores do to softmax and to its gradient, and why dividing by √d_k fixes it.',
     keysHint: 'Tip: every slider works with the arrow keys, Page Up / Page Down and Home / End.',
     controls: 'Experiment settings',
     dk: 'd_k (dimension of q and k)',
@@ -19,27 +20,35 @@ export default {
     tauValue: 'τ = {tau}',
     newQuery: 'Draw another query',
     errDk: 'd_k must be a whole number from 1 to 1024; “{value}” is not valid.',
-    errSamples: 'Samples must be a whole number from 1,000 to 1,000,000 (the engine draws at most a million pairs per run); “{value}” is not valid.',
+    errSamples:
+      'Samples must be a whole number from 1,000 to 1,000,000 (the engine draws at most a million pairs per run); “{value}” is not valid.',
     errSeed: 'The seed must be a whole number from 0 to 4,294,967,295; “{value}” is not valid.',
     errKeys: 'The number of keys must be a whole number from 2 to 64; “{value}” is not valid.',
     errTau: 'τ must be a number from 0.01 to 100; “{value}” is not valid.',
     errEngine: 'The engine could not complete this computation: {msg}',
     pairTitle: 'One pair, drawn',
-    pairExplain: 'Pair {num} of the run (RNG stream {i} of seed {seed}): q and k each hold d_k = {dk} numbers that the engine drew from N(0, 1). The histogram counts {n} pairs like this one.',
+    pairExplain:
+      'Pair {num} of the run (RNG stream {i} of seed {seed}): q and k each hold d_k = {dk} numbers that the engine drew from N(0, 1). The histogram counts {n} pairs like this one.',
     pairCaption: 'q and k of pair {num}, d_k = {dk}',
     pairMore: '{more} more entries',
     pairDot: 'Their dot product, as the engine computed it: q·k = {dot}',
     anotherPair: 'Draw another pair',
     sharedAxis: 'raw and scaled on one axis',
-    errLabStuck: 'The background computation stopped answering, twice; it was restarted and this run was stopped. Run it again, or with fewer pairs.',
-    errLabCrashed: 'The background computation failed, twice; it was restarted and this run was stopped. Run it again, or with fewer pairs.',
-    labRestartStuck: 'The background computation stopped answering, so it was restarted and the run was started again in it. Your settings are kept.',
-    labRestartCrashed: 'The background computation failed, so it was restarted and the run was started again in it. Your settings are kept.',
+    errLabStuck:
+      'The background computation stopped answering, twice; it was restarted and this run was stopped. Run it again, or with fewer pairs.',
+    errLabCrashed:
+      'The background computation failed, twice; it was restarted and this run was stopped. Run it again, or with fewer pairs.',
+    labRestartStuck:
+      'The background computation stopped answering, so it was restarted and the run was started again in it. Your settings are kept.',
+    labRestartCrashed:
+      'The background computation failed, so it was restarted and the run was started again in it. Your settings are kept.',
     errLabJob: 'This run was refused before it started: {msg}',
 
     'h.variance': 'q·k has variance d_k',
-    'variance.explain': 'The bars are {n} values of q·k counted by the engine, one pair per RNG stream of the seed. The black curve is what theory expects: a normal curve with variance d_k for the raw scores, variance 1 after dividing by √d_k. Switch between raw and scaled and watch the horizontal axis.',
-    'variance.small': 'At small d_k the bars do not follow the bell curve: with d_k = 1, q·k is a product of two normal numbers, sharply peaked at 0. Only the variance is guaranteed; the bell shape arrives as d_k grows (central limit theorem). The two end bars also count every value beyond ±4σ.',
+    'variance.explain':
+      'The bars are {n} values of q·k counted by the engine, one pair per RNG stream of the seed. The black curve is what theory expects: a normal curve with variance d_k for the raw scores, variance 1 after dividing by √d_k. Switch between raw and scaled and watch the horizontal axis.',
+    'variance.small':
+      'At small d_k the bars do not follow the bell curve: with d_k = 1, q·k is a product of two normal numbers, sharply peaked at 0. Only the variance is guaranteed; the bell shape arrives as d_k grows (central limit theorem). The two end bars also count every value beyond ±4σ.',
     running: 'Computing… {done} of {total} pairs ({pct}%)',
     finished: 'Done: {total} pairs in {ms} ms.',
     stopped: 'Stopped after {done} of {total} pairs; the numbers below use those pairs.',
@@ -63,7 +72,8 @@ export default {
     rawRow: 'q·k',
     scaledRow: 'q·k / √d_k',
     momentRow: '{side}: {q}',
-    callout64: 'd_k = 64 (one head of a d_model = 768 model split into 12 heads): theory says the standard deviation of q·k is √64 = 8; the engine measured {std}. Scores of ±16 are ordinary, and softmax turns a gap of 16 between two scores into a weight ratio of e¹⁶. After dividing by 8 the measured standard deviation is {sstd}.',
+    callout64:
+      'd_k = 64 (one head of a d_model = 768 model split into 12 heads): theory says the standard deviation of q·k is √64 = 8; the engine measured {std}. Scores of ±16 are ordinary, and softmax turns a gap of 16 between two scores into a weight ratio of e¹⁶. After dividing by 8 the measured standard deviation is {sstd}.',
     try64: 'Show the d_k = 64 case',
 
     'h.growth': 'Variance against d_k',
@@ -71,9 +81,12 @@ export default {
     'double.same': 'it stays about the same',
     'double.double': 'it doubles',
     'double.four': 'it grows four times',
-    'double.why': 'Twice as many products q_d·k_d, each of variance 1, are added up, so the variance doubles; the typical size (the standard deviation) grows only by √2 ≈ 1.41.',
-    'double.measured': 'Measured by the engine on {n} pairs each: variance {a} at d_k = {lo}, {b} at d_k = {hi}, a ratio of {ratio}.',
-    'growth.explain': 'For each d_k from 1 to 1024 the engine draws {n} pairs and measures the variance of q·k. On log-log axes the raw points lie on the line variance = d_k (slope 1); the scaled points stay on the line variance = 1.',
+    'double.why':
+      'Twice as many products q_d·k_d, each of variance 1, are added up, so the variance doubles; the typical size (the standard deviation) grows only by √2 ≈ 1.41.',
+    'double.measured':
+      'Measured by the engine on {n} pairs each: variance {a} at d_k = {lo}, {b} at d_k = {hi}, a ratio of {ratio}.',
+    'growth.explain':
+      'For each d_k from 1 to 1024 the engine draws {n} pairs and measures the variance of q·k. On log-log axes the raw points lie on the line variance = d_k (slope 1); the scaled points stay on the line variance = 1.',
     sweepRunning: 'Sweeping d_k… {done} of {total} values',
     sweepDone: 'Sweep done: 11 values of d_k in {ms} ms.',
     growthCaption: 'Variance of the scores against d_k (log-log), measured by the engine and from theory',
@@ -85,7 +98,8 @@ export default {
     axisVariance: 'variance',
 
     'h.softmax': 'What large scores do to softmax',
-    'softmax.explain': 'One query against {n} random keys at d_k = {dk}. On the left softmax gets the raw scores q·k, on the right the scaled ones. The charts below average {trials} such queries per d_k.',
+    'softmax.explain':
+      'One query against {n} random keys at d_k = {dk}. On the left softmax gets the raw scores q·k, on the right the scaled ones. The charts below average {trials} such queries per d_k.',
     barsRaw: 'Weights from raw scores',
     barsScaled: 'Weights from scaled scores',
     probeStats: 'largest weight {max} · entropy {h} (uniform: ln {n} = {logn})',
@@ -97,7 +111,8 @@ export default {
     logn: 'ln n (uniform)',
 
     'h.gradient': 'The gradient vanishes',
-    'gradient.explain': 'Softmax passes gradients back through its Jacobian J = diag(p) − p pᵀ. When p is one-hot every entry of J is 0: whatever the loss asks, the scores (and so W_q and W_k) receive almost nothing. The chart shows the engine’s mean Frobenius norm of J, and the norm of the gradient that reaches the scores when the loss pushes on the winning key.',
+    'gradient.explain':
+      'Softmax passes gradients back through its Jacobian J = diag(p) − p pᵀ. When p is one-hot every entry of J is 0: whatever the loss asks, the scores (and so W_q and W_k) receive almost nothing. The chart shows the engine’s mean Frobenius norm of J, and the norm of the gradient that reaches the scores when the loss pushes on the winning key.',
     gradCaption: 'Mean norm of the softmax Jacobian against d_k ({trials} queries of {n} keys each)',
     jacRaw: '‖J‖, raw',
     jacScaled: '‖J‖, scaled',
@@ -109,20 +124,24 @@ export default {
     gradNote: 'Both heatmaps share one colour scale. A nearly blank map is a softmax that has stopped learning.',
 
     'h.temperature': '√d_k is a temperature',
-    'temperature.explain': 'Dividing the scores by a temperature τ before softmax flattens the weights when τ > 1 and sharpens them when τ < 1. Dividing by √d_k is exactly such a temperature, chosen automatically from the size of the vectors: raw scores at τ = √d_k give the same weights as scaled scores at τ = 1.',
+    'temperature.explain':
+      'Dividing the scores by a temperature τ before softmax flattens the weights when τ > 1 and sharpens them when τ < 1. Dividing by √d_k is exactly such a temperature, chosen automatically from the size of the vectors: raw scores at τ = √d_k give the same weights as scaled scores at τ = 1.',
     setTauRaw: 'Raw scores with τ = √d_k',
     setTauOne: 'Scaled scores with τ = 1',
-    tauCompare: 'Raw scores at τ = {tau}: largest weight {rmax}, entropy {rh}. Scaled scores at τ = 1: largest weight {smax}, entropy {sh}.',
+    tauCompare:
+      'Raw scores at τ = {tau}: largest weight {rmax}, entropy {rh}. Scaled scores at τ = 1: largest weight {smax}, entropy {sh}.',
     soft: 'Soft: softmax(s / τ)',
     hard: 'Hard: one-hot at the argmax',
     gumbel: 'Gumbel-softmax samples: softmax((s + g) / τ), g Gumbel noise',
     gumbelRows: 'sample {k}',
-    hardNote: 'Hard attention picks one key and has no useful gradient. Gumbel-softmax adds random Gumbel noise and keeps the softmax: each sample lands on a key drawn with probability softmax(s), and as τ → 0 the samples become one-hot. For every τ > 0 they remain differentiable, but the smaller τ, the larger and noisier the gradients. Slide τ toward 0.01 and watch the rows turn one-hot. Where they land follows softmax(s): with raw scores at a large d_k that is itself nearly one-hot, so every sample picks the same key; with the scaled scores the samples spread over several keys.',
+    hardNote:
+      'Hard attention picks one key and has no useful gradient. Gumbel-softmax adds random Gumbel noise and keeps the softmax: each sample lands on a key drawn with probability softmax(s), and as τ → 0 the samples become one-hot. For every τ > 0 they remain differentiable, but the smaller τ, the larger and noisier the gradients. Slide τ toward 0.01 and watch the rows turn one-hot. Where they land follows softmax(s): with raw scores at a large d_k that is itself nearly one-hot, so every sample picks the same key; with the scaled scores the samples spread over several keys.',
     tauStats: 'Soft weights at τ = {tau}: largest {max}, entropy {h}.',
     with: 'with',
   },
   zh: {
-    intro: '随机取两个向量 q 和 k，它们的 d_k 个分量都是相互独立的 N(0, 1) 随机数。每个乘积 q_d·k_d（d = 1 … d_k）的均值是 0、方差是 1，d_k 个这样的乘积加在一起，q·k 的方差就是 d_k：它的典型大小按 √d_k 增长。本章先把这件事实测出来，再看分数过大时 softmax 和它的梯度会怎样，以及为什么除以 √d_k 能解决问题。',
+    intro:
+      '随机取两个向量 q 和 k，它们的 d_k 个分量都是相互独立的 N(0, 1) 随机数。每个乘积 q_d·k_d（d = 1 … d_k）的均值是 0、方差是 1，d_k 个这样的乘积加在一起，q·k 的方差就是 d_k：它的典型大小按 √d_k 增长。本章先把这件事实测出来，再看分数过大时 softmax 和它的梯度会怎样，以及为什么除以 √d_k 能解决问题。',
     keysHint: '提示：每个滑块都可以用方向键、Page Up / Page Down 和 Home / End 操作。',
     controls: '实验设置',
     dk: 'd_k（q 和 k 的维度）',
@@ -144,7 +163,8 @@ export default {
     errTau: 'τ 必须是 0.01 到 100 之间的数，“{value}”无效。',
     errEngine: '引擎无法完成这次计算：{msg}',
     pairTitle: '抽出的一对 q、k',
-    pairExplain: '本次运行的第 {num} 对（种子 {seed} 的第 {i} 条随机数流）：q 和 k 各有 d_k = {dk} 个数，都由引擎从 N(0, 1) 中抽取。直方图统计的就是 {n} 对这样的向量。',
+    pairExplain:
+      '本次运行的第 {num} 对（种子 {seed} 的第 {i} 条随机数流）：q 和 k 各有 d_k = {dk} 个数，都由引擎从 N(0, 1) 中抽取。直方图统计的就是 {n} 对这样的向量。',
     pairCaption: '第 {num} 对的 q 和 k，d_k = {dk}',
     pairMore: '另有 {more} 个分量',
     pairDot: '引擎算出的点积：q·k = {dot}',
@@ -157,8 +177,10 @@ export default {
     errLabJob: '这次运行在开始前就被拒绝了：{msg}',
 
     'h.variance': 'q·k 的方差是 d_k',
-    'variance.explain': '柱子统计的是引擎算出的 {n} 个 q·k 值，每一对 q、k 都取自该种子下一条独立的随机数流。黑色曲线是理论预期：原始分数是方差为 d_k 的正态曲线，除以 √d_k 之后方差为 1。在原始和缩放之间切换，留意横轴的刻度。',
-    'variance.small': 'd_k 很小时，柱子并不贴合钟形曲线：d_k = 1 时 q·k 只是两个正态随机数的乘积，在 0 附近有一个尖峰。能保证的只有方差；钟形要等 d_k 变大才会出现（中心极限定理）。最两端的两根柱子还计入了超出 ±4σ 的所有值。',
+    'variance.explain':
+      '柱子统计的是引擎算出的 {n} 个 q·k 值，每一对 q、k 都取自该种子下一条独立的随机数流。黑色曲线是理论预期：原始分数是方差为 d_k 的正态曲线，除以 √d_k 之后方差为 1。在原始和缩放之间切换，留意横轴的刻度。',
+    'variance.small':
+      'd_k 很小时，柱子并不贴合钟形曲线：d_k = 1 时 q·k 只是两个正态随机数的乘积，在 0 附近有一个尖峰。能保证的只有方差；钟形要等 d_k 变大才会出现（中心极限定理）。最两端的两根柱子还计入了超出 ±4σ 的所有值。',
     running: '计算中……已完成 {done} / {total} 对（{pct}%）',
     finished: '完成：{total} 对，用时 {ms} 毫秒。',
     stopped: '已在 {done} / {total} 对时停止；下面的数字基于这些样本。',
@@ -182,7 +204,8 @@ export default {
     rawRow: 'q·k',
     scaledRow: 'q·k / √d_k',
     momentRow: '{side}：{q}',
-    callout64: 'd_k = 64（d_model = 768 的模型切成 12 个头，每个头就是 64 维）：理论上 q·k 的标准差是 √64 = 8，引擎实测为 {std}。±16 这样的分数再平常不过，而两个分数相差 16，softmax 给出的权重之比就是 e¹⁶。除以 8 之后，实测标准差是 {sstd}。',
+    callout64:
+      'd_k = 64（d_model = 768 的模型切成 12 个头，每个头就是 64 维）：理论上 q·k 的标准差是 √64 = 8，引擎实测为 {std}。±16 这样的分数再平常不过，而两个分数相差 16，softmax 给出的权重之比就是 e¹⁶。除以 8 之后，实测标准差是 {sstd}。',
     try64: '看看 d_k = 64 的情形',
 
     'h.growth': '方差随 d_k 增长',
@@ -190,9 +213,11 @@ export default {
     'double.same': '差不多不变',
     'double.double': '变成两倍',
     'double.four': '变成四倍',
-    'double.why': '相加的乘积 q_d·k_d 多了一倍，每个的方差都是 1，所以方差翻倍；而典型大小（标准差）只变为 √2 ≈ 1.41 倍。',
+    'double.why':
+      '相加的乘积 q_d·k_d 多了一倍，每个的方差都是 1，所以方差翻倍；而典型大小（标准差）只变为 √2 ≈ 1.41 倍。',
     'double.measured': '引擎各抽取 {n} 对实测：d_k = {lo} 时方差为 {a}，d_k = {hi} 时为 {b}，两者之比是 {ratio}。',
-    'growth.explain': 'd_k 从 1 取到 1024，每个 d_k 引擎都抽取 {n} 对并测量 q·k 的方差。在双对数坐标上，原始分数的点落在“方差 = d_k”这条线上（斜率为 1）；缩放后的点则落在“方差 = 1”这条线上。',
+    'growth.explain':
+      'd_k 从 1 取到 1024，每个 d_k 引擎都抽取 {n} 对并测量 q·k 的方差。在双对数坐标上，原始分数的点落在“方差 = d_k”这条线上（斜率为 1）；缩放后的点则落在“方差 = 1”这条线上。',
     sweepRunning: '正在扫描 d_k……已完成 {done} / {total} 个',
     sweepDone: '扫描完成：11 个 d_k，用时 {ms} 毫秒。',
     growthCaption: '分数的方差随 d_k 的变化（双对数坐标），引擎实测与理论',
@@ -204,7 +229,8 @@ export default {
     axisVariance: '方差',
 
     'h.softmax': '分数过大时 softmax 会怎样',
-    'softmax.explain': '一个 Query 对 {n} 个随机 Key，d_k = {dk}。左边 softmax 拿到的是原始分数 q·k，右边是缩放后的分数。下面两张图对每个 d_k 平均了 {trials} 个这样的 Query。',
+    'softmax.explain':
+      '一个 Query 对 {n} 个随机 Key，d_k = {dk}。左边 softmax 拿到的是原始分数 q·k，右边是缩放后的分数。下面两张图对每个 d_k 平均了 {trials} 个这样的 Query。',
     barsRaw: '原始分数得到的权重',
     barsScaled: '缩放分数得到的权重',
     probeStats: '最大权重 {max}，熵 {h}（均匀分布：ln {n} = {logn}）',
@@ -216,7 +242,8 @@ export default {
     logn: 'ln n（均匀分布）',
 
     'h.gradient': '梯度消失',
-    'gradient.explain': 'softmax 通过它的雅可比矩阵 J = diag(p) − p pᵀ 把梯度传回去。p 是独热向量时，J 的每个元素都是 0：无论损失如何要求，分数（以及 W_q、W_k）几乎什么也收不到。图中是引擎测得的 J 的 Frobenius 范数均值，以及损失推动得分最高的 Key 时，传到分数上的梯度的范数。',
+    'gradient.explain':
+      'softmax 通过它的雅可比矩阵 J = diag(p) − p pᵀ 把梯度传回去。p 是独热向量时，J 的每个元素都是 0：无论损失如何要求，分数（以及 W_q、W_k）几乎什么也收不到。图中是引擎测得的 J 的 Frobenius 范数均值，以及损失推动得分最高的 Key 时，传到分数上的梯度的范数。',
     gradCaption: 'softmax 雅可比矩阵范数的平均值随 d_k 的变化（{trials} 个 Query，每个 {n} 个 Key）',
     jacRaw: '‖J‖，原始',
     jacScaled: '‖J‖，缩放后',
@@ -228,7 +255,8 @@ export default {
     gradNote: '两张热力图使用同一套色标。几乎一片空白的图，就是一个已经学不动的 softmax。',
 
     'h.temperature': '√d_k 就是温度',
-    'temperature.explain': '在 softmax 之前把分数除以温度 τ：τ > 1 时权重变平缓，τ < 1 时变尖锐。除以 √d_k 正是这样一个温度，而且是根据向量的维度自动选定的：原始分数取 τ = √d_k，与缩放分数取 τ = 1，得到的权重完全相同。',
+    'temperature.explain':
+      '在 softmax 之前把分数除以温度 τ：τ > 1 时权重变平缓，τ < 1 时变尖锐。除以 √d_k 正是这样一个温度，而且是根据向量的维度自动选定的：原始分数取 τ = √d_k，与缩放分数取 τ = 1，得到的权重完全相同。',
     setTauRaw: '原始分数，τ = √d_k',
     setTauOne: '缩放分数，τ = 1',
     tauCompare: '原始分数在 τ = {tau} 时：最大权重 {rmax}，熵 {rh}。缩放分数在 τ = 1 时：最大权重 {smax}，熵 {sh}。',
@@ -236,7 +264,8 @@ export default {
     hard: '硬注意力：argmax 处为 1 的独热向量',
     gumbel: 'Gumbel-softmax 样本：softmax((s + g) / τ)，g 为 Gumbel 噪声',
     gumbelRows: '样本 {k}',
-    hardNote: '硬注意力只挑一个 Key，没有可用的梯度。Gumbel-softmax 加上随机的 Gumbel 噪声后仍然做 softmax：每个样本落在哪个 Key 上，按 softmax(s) 的概率随机决定；τ → 0 时，样本都变成独热向量。只要 τ > 0，整个过程都可微，但 τ 越小，梯度越大、噪声也越大。把 τ 滑向 0.01，看每一行如何变成独热向量。样本落在哪里由 softmax(s) 决定：d_k 较大时，原始分数的 softmax(s) 本身就接近独热，所有样本都会选中同一个 Key；换成缩放后的分数，样本就会分散到好几个 Key 上。',
+    hardNote:
+      '硬注意力只挑一个 Key，没有可用的梯度。Gumbel-softmax 加上随机的 Gumbel 噪声后仍然做 softmax：每个样本落在哪个 Key 上，按 softmax(s) 的概率随机决定；τ → 0 时，样本都变成独热向量。只要 τ > 0，整个过程都可微，但 τ 越小，梯度越大、噪声也越大。把 τ 滑向 0.01，看每一行如何变成独热向量。样本落在哪里由 softmax(s) 决定：d_k 较大时，原始分数的 softmax(s) 本身就接近独热，所有样本都会选中同一个 Key；换成缩放后的分数，样本就会分散到好几个 Key 上。',
     tauStats: 'τ = {tau} 时的软权重：最大 {max}，熵 {h}。',
     with: '其中',
   },

@@ -6,14 +6,20 @@
 // digits of 10^(3 + k/12), τ at two significant digits of 10^(-2 + k/24). A slider moves
 // through the stops; the number box beside it takes any value.
 export const DK_STOPS = [...new Set(Array.from({ length: 121 }, (_, k) => Math.round(2 ** (k / 12))))];
-export const SAMPLE_STOPS = [...new Set(Array.from({ length: 37 }, (_, k) => Number((10 ** (3 + k / 12)).toPrecision(2))))];
-export const TAU_STOPS = [...new Set(Array.from({ length: 97 }, (_, k) => Number((10 ** (-2 + k / 24)).toPrecision(2))))];
+export const SAMPLE_STOPS = [
+  ...new Set(Array.from({ length: 37 }, (_, k) => Number((10 ** (3 + k / 12)).toPrecision(2)))),
+];
+export const TAU_STOPS = [
+  ...new Set(Array.from({ length: 97 }, (_, k) => Number((10 ** (-2 + k / 24)).toPrecision(2)))),
+];
 
 // The standard normal CDF, by Abramowitz & Stegun 7.1.26 (error below 1.5e-7).
 export function normalCdf(z) {
   const x = Math.abs(z) / Math.SQRT2;
   const t = 1 / (1 + 0.3275911 * x);
-  const erf = 1 - (((((1.061405429 * t - 1.453152027) * t) + 1.421413741) * t - 0.284496736) * t + 0.254829592) * t * Math.exp(-x * x);
+  const erf =
+    1 -
+    ((((1.061405429 * t - 1.453152027) * t + 1.421413741) * t - 0.284496736) * t + 0.254829592) * t * Math.exp(-x * x);
   return z >= 0 ? 0.5 * (1 + erf) : 0.5 * (1 - erf);
 }
 

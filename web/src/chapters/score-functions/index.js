@@ -21,7 +21,8 @@ const COST_D = 64;
 // The translation example's queries and keys, each token with its own vectors.
 function exampleInputs(engine, seed) {
   const table = handMadeTable(CROSS);
-  const embed = (tokens, role) => toMatrix(embedTokens(engine, { table, tokens, role, d: CROSS.dk, seed }).grid, tokens.length, CROSS.dk);
+  const embed = (tokens, role) =>
+    toMatrix(embedTokens(engine, { table, tokens, role, d: CROSS.dk, seed }).grid, tokens.length, CROSS.dk);
   return {
     query: embed(CROSS.queryTokens, 'q'),
     key: embed(CROSS.keyTokens, 'k'),
@@ -35,7 +36,11 @@ const intError = (c) => (min, max) => c.s('errInt', { min, max });
 
 function buildFour(c, v) {
   const { s } = c;
-  v.query = selectInput(s('query'), CROSS.queryTokens.map((t, i) => ({ value: i, label: t })), (x) => c.set({ sfQuery: Number(x) }));
+  v.query = selectInput(
+    s('query'),
+    CROSS.queryTokens.map((t, i) => ({ value: i, label: t })),
+    (x) => c.set({ sfQuery: Number(x) }),
+  );
   v.seed = intInput(s('seed'), { min: 0, max: 2 ** 32 - 1, onValue: (x) => c.set({ sfSeed: x }), error: intError(c) });
   v.hidden = intInput(s('hidden'), { min: 1, max: 64, onValue: (x) => c.set({ sfHidden: x }), error: intError(c) });
   v.reveal = h('div', { class: 'sf-reveal' });
@@ -57,9 +62,12 @@ function buildFour(c, v) {
   v.winners = h('div', { class: 'sf-winners' });
   v.note = h('p', { class: 'lab-explain' });
   v.reveal.append(v.maps, v.winners, v.note);
-  return [h('p', { class: 'about', text: s('four.about') }),
+  return [
+    h('p', { class: 'about', text: s('four.about') }),
     h('div', { class: 'controls', 'data-group': 'inputs' }, v.query.wrap, v.seed.wrap, v.hidden.wrap),
-    v.predict.el, v.reveal];
+    v.predict.el,
+    v.reveal,
+  ];
 }
 
 function drawFour(c, d, v) {
@@ -73,15 +81,28 @@ function drawFour(c, d, v) {
   const win = argmaxRow(scaled.weights, qi);
   v.predict.ask(s('four.question', { q }));
   const w = fmt(scaled.weights.data[qi * scaled.weights.cols + win], 3);
-  v.predict.draw(win, { right: s('four.right', { k: CROSS.keyTokens[win], w }), wrong: s('four.wrong', { k: CROSS.keyTokens[win], w }) });
+  v.predict.draw(win, {
+    right: s('four.right', { k: CROSS.keyTokens[win], w }),
+    wrong: s('four.wrong', { k: CROSS.keyTokens[win], w }),
+  });
   for (const kind of SCORE_KINDS) {
     const fig = v.figs[kind];
     renderFormula(fig.formula, s(`tex.${kind}`), { display: false });
-    drawFigure(fig, { title: s('weightsOf', { kind: s(`kind.${kind}`) }), matrix: d.results[kind].weights,
-      rowLabels: CROSS.queryTokens, colLabels: CROSS.keyTokens, domain: [0, 1] });
+    drawFigure(fig, {
+      title: s('weightsOf', { kind: s(`kind.${kind}`) }),
+      matrix: d.results[kind].weights,
+      rowLabels: CROSS.queryTokens,
+      colLabels: CROSS.keyTokens,
+      domain: [0, 1],
+    });
   }
-  const rows = CROSS.queryTokens.map((tok, i) => [tok, ...SCORE_KINDS.map((kind) => CROSS.keyTokens[argmaxRow(d.results[kind].weights, i)])]);
-  v.winners.replaceChildren(scrollTable(s('winners'), [s('winnersHead'), ...SCORE_KINDS.map((k) => s(`kind.${k}`))], rows));
+  const rows = CROSS.queryTokens.map((tok, i) => [
+    tok,
+    ...SCORE_KINDS.map((kind) => CROSS.keyTokens[argmaxRow(d.results[kind].weights, i)]),
+  ]);
+  v.winners.replaceChildren(
+    scrollTable(s('winners'), [s('winnersHead'), ...SCORE_KINDS.map((k) => s(`kind.${k}`))], rows),
+  );
   setText(v.note, s('sameNote', { r: fmt(Math.sqrt(CROSS.dk), 2) }));
 }
 
@@ -98,24 +119,42 @@ function buildSizes(c, v) {
     v.figs[kind] = heatmapFigure(c, { kind: 'sequential', digits: 3, className: `map-sizes-${kind}` });
     v.maps.append(v.figs[kind].wrap);
   }
-  return [h('p', { class: 'about', text: s('sizes.about') }),
-    h('div', { class: 'controls', 'data-group': 'inputs' }, v.dq.wrap, v.dk.wrap), v.verdicts, v.maps];
+  return [
+    h('p', { class: 'about', text: s('sizes.about') }),
+    h('div', { class: 'controls', 'data-group': 'inputs' }, v.dq.wrap, v.dk.wrap),
+    v.verdicts,
+    v.maps,
+  ];
 }
 
 function drawSizes(c, d, v) {
   const { s, state } = c;
   v.dq.sync(state.sfDq);
   v.dk.sync(state.sfDk);
-  v.verdicts.replaceChildren(...SCORE_KINDS.map((kind) => {
-    const r = d.results[kind];
-    const sizes = { kind: s(`kind.${kind}`), dq: state.sfDq, dk: state.sfDk };
-    // The engine's own message is quoted as it is, marked as English.
-    if (r.error) return h('li', { class: 'refused', 'data-kind': kind }, s('refused', sizes), ' ', h('code', { lang: 'en', text: r.error }));
-    return h('li', { class: 'works', 'data-kind': kind, text: s('works', sizes) });
-  }));
+  v.verdicts.replaceChildren(
+    ...SCORE_KINDS.map((kind) => {
+      const r = d.results[kind];
+      const sizes = { kind: s(`kind.${kind}`), dq: state.sfDq, dk: state.sfDk };
+      // The engine's own message is quoted as it is, marked as English.
+      if (r.error)
+        return h(
+          'li',
+          { class: 'refused', 'data-kind': kind },
+          s('refused', sizes),
+          ' ',
+          h('code', { lang: 'en', text: r.error }),
+        );
+      return h('li', { class: 'works', 'data-kind': kind, text: s('works', sizes) });
+    }),
+  );
   for (const kind of ['additive', 'general']) {
-    drawFigure(v.figs[kind], { title: s('weightsOf', { kind: s(`kind.${kind}`) }), matrix: d.results[kind].weights,
-      rowLabels: CROSS.queryTokens, colLabels: CROSS.keyTokens, domain: [0, 1] });
+    drawFigure(v.figs[kind], {
+      title: s('weightsOf', { kind: s(`kind.${kind}`) }),
+      matrix: d.results[kind].weights,
+      rowLabels: CROSS.queryTokens,
+      colLabels: CROSS.keyTokens,
+      domain: [0, 1],
+    });
   }
 }
 
@@ -123,14 +162,30 @@ function drawSizes(c, d, v) {
 
 function buildCost(c, v) {
   const { s } = c;
-  v.n = selectInput(s('n'), COST_N.map((n) => ({ value: n, label: String(n) })), (x) => c.set({ sfN: Number(x) }));
-  v.again = h('button', { type: 'button', class: 'btn', text: s('measure'), onclick: () => { v.key = ''; c.set({}); } });
+  v.n = selectInput(
+    s('n'),
+    COST_N.map((n) => ({ value: n, label: String(n) })),
+    (x) => c.set({ sfN: Number(x) }),
+  );
+  v.again = h('button', {
+    type: 'button',
+    class: 'btn',
+    text: s('measure'),
+    onclick: () => {
+      v.key = '';
+      c.set({});
+    },
+  });
   v.status = h('p', { class: 'hint', 'aria-live': 'polite' });
   v.table = h('div', { class: 'sf-cost' });
   v.key = '';
-  return [h('p', { class: 'about', text: s('cost.about') }),
-    h('div', { class: 'controls', 'data-group': 'inputs' }, v.n.wrap, v.again), v.status, v.table,
-    h('p', { class: 'explain', text: s('costNote') })];
+  return [
+    h('p', { class: 'about', text: s('cost.about') }),
+    h('div', { class: 'controls', 'data-group': 'inputs' }, v.n.wrap, v.again),
+    v.status,
+    v.table,
+    h('p', { class: 'explain', text: s('costNote') }),
+  ];
 }
 
 // Times engine.attend for each score function at n × n, d = 64, h = 64.
@@ -160,11 +215,22 @@ function drawCost(c, d, v) {
   const costs = v.costs;
   const time = (ms) => (ms >= 1 ? s('ms', { t: fmt(ms, 2) }) : s('us', { t: fmt(ms * 1000, 1) }));
   const rows = SCORE_KINDS.map((kind) => [
-    s(`kind.${kind}`), fmtInt(costs[kind].ops.mul), fmtInt(costs[kind].ops.tanh), time(costs[kind].ms),
-    `× ${fmt(costs[kind].ms / costs.dot.ms, 2)}`, s(`par.${kind}`), s(kind === 'additive' || kind === 'general' ? 'yes' : 'no'),
+    s(`kind.${kind}`),
+    fmtInt(costs[kind].ops.mul),
+    fmtInt(costs[kind].ops.tanh),
+    time(costs[kind].ms),
+    `× ${fmt(costs[kind].ms / costs.dot.ms, 2)}`,
+    s(`par.${kind}`),
+    s(kind === 'additive' || kind === 'general' ? 'yes' : 'no'),
   ]);
-  v.table.replaceChildren(scrollTable(s('costCaption', { n: state.sfN }),
-    ['col.kind', 'col.mul', 'col.tanh', 'col.time', 'col.ratio', 'col.parallel', 'col.sizes'].map((k) => s(k)), rows, [5, 6]));
+  v.table.replaceChildren(
+    scrollTable(
+      s('costCaption', { n: state.sfN }),
+      ['col.kind', 'col.mul', 'col.tanh', 'col.time', 'col.ratio', 'col.parallel', 'col.sizes'].map((k) => s(k)),
+      rows,
+      [5, 6],
+    ),
+  );
 }
 
 // ---- the chapter --------------------------------------------------------------------------------
@@ -182,9 +248,19 @@ export default {
     const stage = state.stage;
     if (stage === 'sizes') {
       // each word's own drawn vectors, at the sizes chosen
-      const embed = (tokens, role, d) => toMatrix(embedTokens(engine, { table: null, tokens, role, d, seed: state.seed }).grid, tokens.length, d);
-      const inputs = { query: embed(CROSS.queryTokens, 'q', state.sfDq), key: embed(CROSS.keyTokens, 'k', state.sfDk), value: embed(CROSS.keyTokens, 'v', 2) };
-      const params = scoreParams(engine, { dq: state.sfDq, dk: state.sfDk, hidden: state.sfHidden, seed: state.sfSeed });
+      const embed = (tokens, role, d) =>
+        toMatrix(embedTokens(engine, { table: null, tokens, role, d, seed: state.seed }).grid, tokens.length, d);
+      const inputs = {
+        query: embed(CROSS.queryTokens, 'q', state.sfDq),
+        key: embed(CROSS.keyTokens, 'k', state.sfDk),
+        value: embed(CROSS.keyTokens, 'v', 2),
+      };
+      const params = scoreParams(engine, {
+        dq: state.sfDq,
+        dk: state.sfDk,
+        hidden: state.sfHidden,
+        seed: state.sfSeed,
+      });
       return { results: allScores(engine, inputs, params) };
     }
     if (stage === 'cost') return {};

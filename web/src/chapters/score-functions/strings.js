@@ -3,7 +3,8 @@
 
 export default {
   en: {
-    intro: 'Step 1 of attention, the score, can be computed in several ways. Four of them run here on the same queries and keys: additive (Bahdanau), dot product, scaled dot product and general (qᵀWk). Each gives its own scores, so each gives its own weights. Their learned parameters (W_q, W_k, v for additive, W for general) are drawn from the engine’s random generator, as at the start of training.',
+    intro:
+      'Step 1 of attention, the score, can be computed in several ways. Four of them run here on the same queries and keys: additive (Bahdanau), dot product, scaled dot product and general (qᵀWk). Each gives its own scores, so each gives its own weights. Their learned parameters (W_q, W_k, v for additive, W for general) are drawn from the engine’s random generator, as at the start of training.',
     errEngine: 'The engine could not compute this: {msg}',
     errInt: 'Please type a whole number from {min} to {max}.',
     seed: 'Seed of the learned parameters',
@@ -17,21 +18,26 @@ export default {
     'tex.dot': 'q^\\top k',
     'tex.scaled-dot': 'q^\\top k / \\sqrt{d_k}',
     'tex.general': 'q^\\top W k',
-    'four.about': 'The queries 猫, 吃, 鱼 and the keys The, cat, eats, fish carry the hand-made vectors of the translation example (four features: animal, action, food, function word).',
+    'four.about':
+      'The queries 猫, 吃, 鱼 and the keys The, cat, eats, fish carry the hand-made vectors of the translation example (four features: animal, action, food, function word).',
     'four.question': 'With the scaled dot product, which key gets the largest weight from the query {q}?',
     'four.right': 'The engine gives “{k}” the largest weight, {w}.',
-    'four.wrong': 'The engine gives “{k}” the largest weight, {w}. The dot product rewards keys whose features point the same way as the query’s.',
+    'four.wrong':
+      'The engine gives “{k}” the largest weight, {w}. The dot product rewards keys whose features point the same way as the query’s.',
     weightsOf: 'Weights, {kind}',
     scoresOf: 'Scores, {kind}',
     winners: 'The key each function favours for each query',
     winnersHead: 'Query',
-    sameNote: 'Scaling divides every score of a row by the same √d_k = {r}, so the dot product and the scaled dot product always rank the keys alike; only the weights are softer. Additive and general scores use parameters that have not learned anything yet, so their favourites are whatever the random draw makes them; training would shape them.',
-    'sizes.about': 'Here the queries have d_q numbers and the keys d_k. A dot product needs the two sizes to be equal. The additive score maps both into the same hidden size h first, and the general score’s W has shape (d_q, d_k), so both work for any sizes. Each word’s vectors are drawn by the engine from its text, at the sizes chosen.',
+    sameNote:
+      'Scaling divides every score of a row by the same √d_k = {r}, so the dot product and the scaled dot product always rank the keys alike; only the weights are softer. Additive and general scores use parameters that have not learned anything yet, so their favourites are whatever the random draw makes them; training would shape them.',
+    'sizes.about':
+      'Here the queries have d_q numbers and the keys d_k. A dot product needs the two sizes to be equal. The additive score maps both into the same hidden size h first, and the general score’s W has shape (d_q, d_k), so both work for any sizes. Each word’s vectors are drawn by the engine from its text, at the sizes chosen.',
     dq: 'd_q (query size)',
     dk: 'd_k (key size)',
     refused: '{kind}: the engine refuses d_q = {dq} with d_k = {dk}:',
     works: '{kind}: works for d_q = {dq}, d_k = {dk}.',
-    'cost.about': 'n queries against n keys, d_q = d_k = 64, hidden size h = 64. The engine times each score function live (the whole attend call, scores to output) on this device; the operation counts follow from the shapes.',
+    'cost.about':
+      'n queries against n keys, d_q = d_k = 64, hidden size h = 64. The engine times each score function live (the whole attend call, scores to output) on this device; the operation counts follow from the shapes.',
     n: 'Sequence length n',
     measure: 'Measure again',
     measuring: 'Measuring…',
@@ -51,11 +57,13 @@ export default {
     no: 'no',
     ms: '{t} ms',
     us: '{t} µs',
-    costNote: 'The articles call additive attention slow and less parallel. It is not evaluated one pair at a time: its projections are computed once, and the pairs run in parallel too. Its cost is the n_q·n_k·h tanh evaluations and the (n_q, n_k, h) block they fill, against n_q·n_k·d multiplications for a dot product, which the hardware does best of all. Times depend on this device and what else it is running; the ratios are what to read.',
+    costNote:
+      'The articles call additive attention slow and less parallel. It is not evaluated one pair at a time: its projections are computed once, and the pairs run in parallel too. Its cost is the n_q·n_k·h tanh evaluations and the (n_q, n_k, h) block they fill, against n_q·n_k·d multiplications for a dot product, which the hardware does best of all. Times depend on this device and what else it is running; the ratios are what to read.',
     hintKeys: 'Every control works with the keyboard: Tab to it, then type or use the arrow keys.',
   },
   zh: {
-    intro: '注意力的第一步是打分，打分的方法不止一种。这里用同一组 Query 和 Key，同时跑四种打分函数：加性（Bahdanau）、点积、缩放点积和通用形式（qᵀWk）。分数不同，权重也就不同。加性打分的 W_q、W_k、v 和通用打分的 W 都是可学习参数，这里由引擎的随机数生成器抽取，相当于训练刚开始时的样子。',
+    intro:
+      '注意力的第一步是打分，打分的方法不止一种。这里用同一组 Query 和 Key，同时跑四种打分函数：加性（Bahdanau）、点积、缩放点积和通用形式（qᵀWk）。分数不同，权重也就不同。加性打分的 W_q、W_k、v 和通用打分的 W 都是可学习参数，这里由引擎的随机数生成器抽取，相当于训练刚开始时的样子。',
     errEngine: '引擎无法处理：{msg}',
     errInt: '请输入 {min} 到 {max} 之间的整数。',
     seed: '可学习参数的种子',
@@ -69,7 +77,8 @@ export default {
     'tex.dot': 'q^\\top k',
     'tex.scaled-dot': 'q^\\top k / \\sqrt{d_k}',
     'tex.general': 'q^\\top W k',
-    'four.about': 'Query 是“猫”“吃”“鱼”，Key 是 The、cat、eats、fish，用的是翻译示例里手工设定的向量（四个特征：动物、动作、食物、虚词）。',
+    'four.about':
+      'Query 是“猫”“吃”“鱼”，Key 是 The、cat、eats、fish，用的是翻译示例里手工设定的向量（四个特征：动物、动作、食物、虚词）。',
     'four.question': '用缩放点积打分时，Query“{q}”给哪个 Key 的权重最大？',
     'four.right': '引擎给“{k}”的权重最大，为 {w}。',
     'four.wrong': '引擎给“{k}”的权重最大，为 {w}。点积偏爱特征方向与 Query 一致的 Key。',
@@ -77,13 +86,16 @@ export default {
     scoresOf: '分数：{kind}',
     winners: '每种打分函数下，各个 Query 最看重的 Key',
     winnersHead: 'Query',
-    sameNote: '缩放只是把同一行的每个分数都除以同一个 √d_k = {r}，所以点积和缩放点积对 Key 的排序永远相同，只是权重更平缓。加性和通用形式的参数还没有经过训练，它们偏爱哪个 Key 完全取决于随机抽到的数，训练之后才会变得有意义。',
-    'sizes.about': '这里 Query 有 d_q 个数，Key 有 d_k 个数。点积要求两者长度相同。加性打分先把两者都映射到同一个隐藏维度 h，通用形式的 W 形状是 (d_q, d_k)，所以这两种在任何长度下都能算。每个词的向量由引擎根据词本身、按所选长度随机生成。',
+    sameNote:
+      '缩放只是把同一行的每个分数都除以同一个 √d_k = {r}，所以点积和缩放点积对 Key 的排序永远相同，只是权重更平缓。加性和通用形式的参数还没有经过训练，它们偏爱哪个 Key 完全取决于随机抽到的数，训练之后才会变得有意义。',
+    'sizes.about':
+      '这里 Query 有 d_q 个数，Key 有 d_k 个数。点积要求两者长度相同。加性打分先把两者都映射到同一个隐藏维度 h，通用形式的 W 形状是 (d_q, d_k)，所以这两种在任何长度下都能算。每个词的向量由引擎根据词本身、按所选长度随机生成。',
     dq: 'd_q（Query 长度）',
     dk: 'd_k（Key 长度）',
     refused: '{kind}：d_q = {dq}、d_k = {dk} 时，引擎拒绝计算，原文如下：',
     works: '{kind}：d_q = {dq}、d_k = {dk} 时照常计算。',
-    'cost.about': 'n 个 Query 对 n 个 Key，d_q = d_k = 64，隐藏维度 h = 64。引擎在这台设备上现场计时每种打分函数（整个 attend 调用，从打分到输出）；运算次数由各矩阵的形状推出。',
+    'cost.about':
+      'n 个 Query 对 n 个 Key，d_q = d_k = 64，隐藏维度 h = 64。引擎在这台设备上现场计时每种打分函数（整个 attend 调用，从打分到输出）；运算次数由各矩阵的形状推出。',
     n: '序列长度 n',
     measure: '重新测量',
     measuring: '正在测量……',
@@ -103,7 +115,8 @@ export default {
     no: '不行',
     ms: '{t} 毫秒',
     us: '{t} 微秒',
-    costNote: '文章说加性注意力效率低、并行性差。其实它并不是逐对计算的：两个投影各算一次，所有位置对也能同时算。它的代价在于 n_q·n_k·h 次 tanh，以及存放这些结果的 (n_q, n_k, h) 块；点积只需要 n_q·n_k·d 次乘法，而矩阵乘法正是硬件最擅长的。耗时取决于这台设备和它同时在做的事，应该看的是比值。',
+    costNote:
+      '文章说加性注意力效率低、并行性差。其实它并不是逐对计算的：两个投影各算一次，所有位置对也能同时算。它的代价在于 n_q·n_k·h 次 tanh，以及存放这些结果的 (n_q, n_k, h) 块；点积只需要 n_q·n_k·d 次乘法，而矩阵乘法正是硬件最擅长的。耗时取决于这台设备和它同时在做的事，应该看的是比值。',
     hintKeys: '所有控件都能用键盘操作：用 Tab 移过去，再输入或用方向键。',
   },
 };

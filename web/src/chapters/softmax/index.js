@@ -19,16 +19,15 @@ import { createPredict } from '../kit/predict.js';
 
 // The weights an article printed for the row of the translation example while writing 猫.
 const PRINTED = PRESETS['hand-check'].publishedGuess;
-const EXP_OVERFLOW = 88.72;                 // ln(largest float32): exp of anything larger is +∞
-const EXP_SUBNORMAL = -87.34;               // ln(smallest normal float32): below it exp loses precision
-const EXP_UNDERFLOW = -103.97;              // ln(2^-150), half the smallest float32: exp of anything smaller is 0
+const EXP_OVERFLOW = 88.72; // ln(largest float32): exp of anything larger is +∞
+const EXP_SUBNORMAL = -87.34; // ln(smallest normal float32): below it exp loses precision
+const EXP_UNDERFLOW = -103.97; // ln(2^-150), half the smallest float32: exp of anything smaller is 0
 const T_STOPS = [0.1, 0.2, 0.3, 0.5, 0.7, 1, 1.5, 2, 3, 5, 10];
 const TAU_STOPS = [0.05, 0.1, 0.2, 0.3, 0.5, 0.7, 1, 2, 5];
-const GUMBEL_SAMPLES = 5;                   // draws shown one by one
-const GUMBEL_DRAWS = 1000;                  // draws counted: how often each key wins
-const TOLERANCE = 0.005;                    // per weight, for the hand check
+const GUMBEL_SAMPLES = 5; // draws shown one by one
+const GUMBEL_DRAWS = 1000; // draws counted: how often each key wins
+const TOLERANCE = 0.005; // per weight, for the hand check
 const SUM_TOLERANCE = 0.01;
-
 
 export default {
   ...meta,
@@ -54,7 +53,8 @@ export default {
 // The keys' names: the example's words (The, cat, eats, fish) while the row has one score per
 // word, s1, s2, … for a row of another length.
 const EXAMPLE_WORDS = PRESETS['hand-check'].keyTokens;
-const labelsOf = (n) => (n === EXAMPLE_WORDS.length ? EXAMPLE_WORDS.slice() : Array.from({ length: n }, (_, k) => `s${k + 1}`));
+const labelsOf = (n) =>
+  n === EXAMPLE_WORDS.length ? EXAMPLE_WORDS.slice() : Array.from({ length: n }, (_, k) => `s${k + 1}`);
 
 function setMsg(el, cls, text) {
   el.className = `msg ${cls}`;
@@ -66,7 +66,12 @@ function slider(id, labelText, { min, max, step, onInput }) {
   const input = h('input', { type: 'range', id, min: String(min), max: String(max), step: String(step) });
   const out = h('output', { for: id });
   input.addEventListener('input', () => onInput(Number(input.value)));
-  const wrap = h('div', { class: 'field' }, h('label', { for: id, text: labelText }), h('div', { class: 'sm-range' }, input, out));
+  const wrap = h(
+    'div',
+    { class: 'field' },
+    h('label', { for: id, text: labelText }),
+    h('div', { class: 'sm-range' }, input, out),
+  );
   return { wrap, input, out };
 }
 
@@ -74,7 +79,11 @@ function slider(id, labelText, { min, max, step, onInput }) {
 
 function buildPanel(ctx, v) {
   const { s } = ctx;
-  const f = field(s('scores'), h('input', { type: 'text', class: 'wide', inputmode: 'decimal', autocomplete: 'off', spellcheck: false }), s('scoresHint'));
+  const f = field(
+    s('scores'),
+    h('input', { type: 'text', class: 'wide', inputmode: 'decimal', autocomplete: 'off', spellcheck: false }),
+    s('scoresHint'),
+  );
   f.input.addEventListener('change', () => {
     const r = parseList(f.input.value, { min: 1, max: MAX_TOKENS });
     if (r.error === 'count') return showError(f, s('errCount', { max: MAX_TOKENS }));
@@ -82,11 +91,22 @@ function buildPanel(ctx, v) {
     showError(f, '');
     ctx.set({ smScores: r.values, smGuess: [] });
   });
-  const reset = h('button', { type: 'button', class: 'btn', text: s('reset'), onclick: () => { showError(f, ''); ctx.set({ smScores: DEFAULT_SCORES, smGuess: [] }); } });
+  const reset = h('button', {
+    type: 'button',
+    class: 'btn',
+    text: s('reset'),
+    onclick: () => {
+      showError(f, '');
+      ctx.set({ smScores: DEFAULT_SCORES, smGuess: [] });
+    },
+  });
   v.scores = f;
-  return h('section', { class: 'panel', 'data-group': 'inputs', 'aria-labelledby': 'sm-panel-h' },
+  return h(
+    'section',
+    { class: 'panel', 'data-group': 'inputs', 'aria-labelledby': 'sm-panel-h' },
     h('h3', { class: 'panel-title', id: 'sm-panel-h', text: s('inputs') }),
-    h('div', { class: 'controls sm-scores-row' }, f.wrap, reset));
+    h('div', { class: 'controls sm-scores-row' }, f.wrap, reset),
+  );
 }
 
 function drawPanel(ctx, scores, v) {
@@ -101,27 +121,55 @@ function buildOverflow(ctx) {
   const formula = h('div', { class: 'formula' });
   const table = h('div', { class: 'compare-scroll' });
   const note = h('p', { class: 'msg info', 'aria-live': 'polite' });
-  const nodes = [h('p', { class: 'explain', text: s('p.overflow1') }), h('p', { class: 'explain', text: s('p.overflow2') }),
-    formula, h('div', { class: 'controls', 'data-group': 'inputs' }, sl.wrap), table, note, h('p', { class: 'hint', text: s('driftNote') })];
+  const nodes = [
+    h('p', { class: 'explain', text: s('p.overflow1') }),
+    h('p', { class: 'explain', text: s('p.overflow2') }),
+    formula,
+    h('div', { class: 'controls', 'data-group': 'inputs' }, sl.wrap),
+    table,
+    note,
+    h('p', { class: 'hint', text: s('driftNote') }),
+  ];
 
   function draw(ctx, scores) {
     const { engine, state } = ctx;
     sl.input.value = String(state.smShift);
     sl.out.textContent = (state.smShift > 0 ? '+' : '') + fmt(state.smShift, 0);
-    renderFormula(formula, `\\begin{aligned} &\\text{${s('mathNaive')} } & w_i &= \\frac{e^{s_i}}{\\sum_j e^{s_j}} \\\\[4pt] &\\text{${s('mathStable')} } & w_i &= \\frac{e^{s_i - \\max_k s_k}}{\\sum_j e^{s_j - \\max_k s_k}} \\end{aligned}`);
+    renderFormula(
+      formula,
+      `\\begin{aligned} &\\text{${s('mathNaive')} } & w_i &= \\frac{e^{s_i}}{\\sum_j e^{s_j}} \\\\[4pt] &\\text{${s('mathStable')} } & w_i &= \\frac{e^{s_i - \\max_k s_k}}{\\sum_j e^{s_j - \\max_k s_k}} \\end{aligned}`,
+    );
     const shifted = scores.map((x) => x + state.smShift); // the inputs, moved by the slider
     const stable = engine.softmax({ scores: [shifted], stable: true });
     const naive = engine.softmax({ scores: [shifted], stable: false });
-    const ws = rowOf(stable.weights, 0), wn = rowOf(naive.weights, 0);
+    const ws = rowOf(stable.weights, 0),
+      wn = rowOf(naive.weights, 0);
     const labels = labelsOf(scores.length);
-    const cell = (x, digits, wrong = false) => ({ class: Number.isFinite(x) && !wrong ? '' : 'flagged', text: fmt(x, digits) + (wrong && Number.isFinite(x) ? ' ≠' : '') });
-    const rows = shifted.map((x, k) => [labels[k],
-      x > EXP_OVERFLOW ? { class: 'flagged', node: [fmt(x, 2), h('span', { class: 'flag-mark', text: ` ⚠ ${s('overflowFlag')}` })] }
-        : x < EXP_UNDERFLOW ? { class: 'flagged', node: [fmt(x, 2), h('span', { class: 'flag-mark', text: ` ⚠ ${s('underflowFlag')}` })] } : fmt(x, 2),
-      cell(ws[k], 4), cell(wn[k], 4, !(Math.abs(wn[k] - ws[k]) <= 1e-4))]);
-    rows.push({ attrs: { class: 'entropy-row' }, cells: [s('entropy'), '', cell(stable.entropy[0], 4), cell(naive.entropy[0], 4)] });
-    table.replaceChildren(dataTable({ className: 'data-table sm-overflow-table',
-      head: ['', s('colScore'), s('colStable'), s('colNaive')], rows }));
+    const cell = (x, digits, wrong = false) => ({
+      class: Number.isFinite(x) && !wrong ? '' : 'flagged',
+      text: fmt(x, digits) + (wrong && Number.isFinite(x) ? ' ≠' : ''),
+    });
+    const rows = shifted.map((x, k) => [
+      labels[k],
+      x > EXP_OVERFLOW
+        ? { class: 'flagged', node: [fmt(x, 2), h('span', { class: 'flag-mark', text: ` ⚠ ${s('overflowFlag')}` })] }
+        : x < EXP_UNDERFLOW
+          ? { class: 'flagged', node: [fmt(x, 2), h('span', { class: 'flag-mark', text: ` ⚠ ${s('underflowFlag')}` })] }
+          : fmt(x, 2),
+      cell(ws[k], 4),
+      cell(wn[k], 4, !(Math.abs(wn[k] - ws[k]) <= 1e-4)),
+    ]);
+    rows.push({
+      attrs: { class: 'entropy-row' },
+      cells: [s('entropy'), '', cell(stable.entropy[0], 4), cell(naive.entropy[0], 4)],
+    });
+    table.replaceChildren(
+      dataTable({
+        className: 'data-table sm-overflow-table',
+        head: ['', s('colScore'), s('colStable'), s('colNaive')],
+        rows,
+      }),
+    );
     const nans = wn.filter((x) => !Number.isFinite(x)).length;
     const off = wn.filter((x, k) => Number.isFinite(x) && Math.abs(x - ws[k]) > 1e-4).length;
     // Does the stable column still match the unshifted scores? (a check, to 4 decimals)
@@ -132,8 +180,23 @@ function buildOverflow(ctx) {
     const allUnder = shifted.every((x) => x < EXP_UNDERFLOW);
     const tiny = shifted.some((x) => x < EXP_SUBNORMAL);
     const cause = nans ? (allUnder ? 'underflow' : 'overflow') : off && tiny ? 'subnormal' : '';
-    if (nans) setMsg(note, 'bad', sentences(ctx.lang, [s('naiveBroken', { n: nans, m: wn.length }), allUnder ? s('naiveUnderflow') : '', off ? s('naiveOthers') : '', same ? s('stableSame') : '']));
-    else if (off) setMsg(note, 'bad', sentences(ctx.lang, [s('naiveZeros', { n: off, m: wn.length }), tiny ? s('naiveSubnormal') : '']));
+    if (nans)
+      setMsg(
+        note,
+        'bad',
+        sentences(ctx.lang, [
+          s('naiveBroken', { n: nans, m: wn.length }),
+          allUnder ? s('naiveUnderflow') : '',
+          off ? s('naiveOthers') : '',
+          same ? s('stableSame') : '',
+        ]),
+      );
+    else if (off)
+      setMsg(
+        note,
+        'bad',
+        sentences(ctx.lang, [s('naiveZeros', { n: off, m: wn.length }), tiny ? s('naiveSubnormal') : '']),
+      );
     else setMsg(note, 'info', s('naiveOk'));
     note.dataset.broken = String(nans > 0);
     note.dataset.cause = cause;
@@ -145,7 +208,12 @@ function buildOverflow(ctx) {
 
 function buildTemperature(ctx) {
   const { s } = ctx;
-  const sl = slider('sm-temp', s('temperature'), { min: 0, max: T_STOPS.length - 1, step: 1, onInput: (k) => ctx.set({ temperature: T_STOPS[k] }) });
+  const sl = slider('sm-temp', s('temperature'), {
+    min: 0,
+    max: T_STOPS.length - 1,
+    step: 1,
+    onInput: (k) => ctx.set({ temperature: T_STOPS[k] }),
+  });
   const formula = h('div', { class: 'formula' });
   const barsBox = h('div', {});
   const title = h('h4', { class: 'map-title' });
@@ -154,10 +222,22 @@ function buildTemperature(ctx) {
   const line = h('p', { class: 'note', 'aria-live': 'polite' });
   // Before moving the slider: what does a cooler softmax do to the top weight?
   const reveal = h('p', { class: 'msg info sm-cooler-reveal' });
-  const predict = createPredict(ctx, { id: 'softmax/cooler', question: s('cooler.q'), reveal,
-    options: ['up', 'same', 'down'].map((value) => ({ value, label: s(`cooler.${value}`) })) });
-  const nodes = [h('p', { class: 'explain', text: s('p.temperature') }), predict.el, reveal, h('p', { class: 'explain', text: s('p.temperature2') }),
-    formula, h('div', { class: 'controls', 'data-group': 'inputs' }, sl.wrap), barsBox, line];
+  const predict = createPredict(ctx, {
+    id: 'softmax/cooler',
+    question: s('cooler.q'),
+    reveal,
+    options: ['up', 'same', 'down'].map((value) => ({ value, label: s(`cooler.${value}`) })),
+  });
+  const nodes = [
+    h('p', { class: 'explain', text: s('p.temperature') }),
+    predict.el,
+    reveal,
+    h('p', { class: 'explain', text: s('p.temperature2') }),
+    formula,
+    h('div', { class: 'controls', 'data-group': 'inputs' }, sl.wrap),
+    barsBox,
+    line,
+  ];
 
   function draw(ctx, scores) {
     const { engine, state } = ctx;
@@ -169,11 +249,18 @@ function buildTemperature(ctx) {
     const r = engine.softmax({ scores: [scores], temperature: T });
     const even = engine.softmax({ scores: [scores.map(() => 0)] }); // equal scores: the largest entropy
     title.textContent = s('weightsAt', { T });
-    bars.update({ values: rowOf(r.weights, 0), labels: labelsOf(scores.length), domain: [0, 1], caption: title.textContent, digits: 3 });
+    bars.update({
+      values: rowOf(r.weights, 0),
+      labels: labelsOf(scores.length),
+      domain: [0, 1],
+      caption: title.textContent,
+      digits: 3,
+    });
     line.textContent = s('entropyLine', { h: fmt(r.entropy[0], 3), n: scores.length, hmax: fmt(even.entropy[0], 3) });
     // The question's answer: the top weight at T = 1 and at T = 0.1, from the engine.
     const at = (temperature) => rowOf(engine.softmax({ scores: [scores], temperature }).weights, 0);
-    const w1 = at(1), w01 = at(0.1);
+    const w1 = at(1),
+      w01 = at(0.1);
     const top = w1.indexOf(Math.max(...w1));
     const d = w01[top] - w1[top];
     const answer = d > 1e-6 ? 'up' : d < -1e-6 ? 'down' : 'same';
@@ -193,8 +280,17 @@ function buildBudget(ctx) {
   const box = h('div', {}, title);
   const stacked = createStacked(box, {});
   const check = h('p', { class: 'hint' });
-  const nodes = [h('p', { class: 'explain', text: s('p.budget') }),
-    h('div', { class: 'controls', 'data-group': 'inputs' }, h('span', { class: 'field-label', text: s('nudge') }), nudges), box, check];
+  const nodes = [
+    h('p', { class: 'explain', text: s('p.budget') }),
+    h(
+      'div',
+      { class: 'controls', 'data-group': 'inputs' },
+      h('span', { class: 'field-label', text: s('nudge') }),
+      nudges,
+    ),
+    box,
+    check,
+  ];
 
   function draw(ctx, scores) {
     const { engine, state } = ctx;
@@ -206,12 +302,33 @@ function buildBudget(ctx) {
     };
     if (nudges.dataset.n !== String(scores.length)) {
       nudges.dataset.n = String(scores.length);
-      nudges.replaceChildren(...labels.map((l, k) => h('span', { class: 'nudge' },
-        h('button', { type: 'button', class: 'btn', 'aria-label': s('lower', { k: l }), text: '−', onclick: () => move(k, -1) }),
-        h('span', { class: 'nudge-label' }),
-        h('button', { type: 'button', class: 'btn', 'aria-label': s('raise', { k: l }), text: '+', onclick: () => move(k, 1) }))));
+      nudges.replaceChildren(
+        ...labels.map((l, k) =>
+          h(
+            'span',
+            { class: 'nudge' },
+            h('button', {
+              type: 'button',
+              class: 'btn',
+              'aria-label': s('lower', { k: l }),
+              text: '−',
+              onclick: () => move(k, -1),
+            }),
+            h('span', { class: 'nudge-label' }),
+            h('button', {
+              type: 'button',
+              class: 'btn',
+              'aria-label': s('raise', { k: l }),
+              text: '+',
+              onclick: () => move(k, 1),
+            }),
+          ),
+        ),
+      );
     }
-    [...nudges.querySelectorAll('.nudge-label')].forEach((el, k) => { el.textContent = `${labels[k]} = ${fmt(scores[k], 2)}`; });
+    [...nudges.querySelectorAll('.nudge-label')].forEach((el, k) => {
+      el.textContent = `${labels[k]} = ${fmt(scores[k], 2)}`;
+    });
     const r = engine.softmax({ scores: [scores], temperature: state.temperature });
     const w = rowOf(r.weights, 0);
     title.textContent = s('budgetBar', { T: state.temperature });
@@ -226,9 +343,19 @@ function buildBudget(ctx) {
 
 function buildHardSoft(ctx) {
   const { s } = ctx;
-  const sl = slider('sm-tau', s('tau'), { min: 0, max: TAU_STOPS.length - 1, step: 1, onInput: (k) => ctx.set({ gumbelTau: TAU_STOPS[k] }) });
+  const sl = slider('sm-tau', s('tau'), {
+    min: 0,
+    max: TAU_STOPS.length - 1,
+    step: 1,
+    onInput: (k) => ctx.set({ gumbelTau: TAU_STOPS[k] }),
+  });
   const seedOut = h('span', { class: 'hint' });
-  const redraw = h('button', { type: 'button', class: 'btn', text: s('redraw'), onclick: () => ctx.set({ gumbelSeed: (ctx.state.gumbelSeed + 1) % 2 ** 32 }) });
+  const redraw = h('button', {
+    type: 'button',
+    class: 'btn',
+    text: s('redraw'),
+    onclick: () => ctx.set({ gumbelSeed: (ctx.state.gumbelSeed + 1) % 2 ** 32 }),
+  });
   const list = h('div', { class: 'gumbel-list' });
   const key = createStackedKey(list, { label: s('segmentKey') });
   const compare = h('p', { class: 'explain sm-gumbel-compare' });
@@ -253,10 +380,25 @@ function buildHardSoft(ctx) {
   const freqShares = freqRow(s('freqShares', { n: GUMBEL_DRAWS }));
   const freqTable = h('div', { class: 'compare-scroll' });
   const freqNote = h('p', { class: 'note sm-gumbel-freq-note' });
-  const nodes = [h('p', { class: 'explain', text: s('p.hard') }), h('p', { class: 'explain', text: s('p.soft') }),
-    h('p', { class: 'explain', text: s('p.gumbel') }), compare,
-    h('div', { class: 'controls', 'data-group': 'inputs' }, sl.wrap, h('div', { class: 'field' }, h('span', { class: 'field-label', text: '\u00a0' }), h('div', { class: 'sm-range' }, redraw, seedOut))),
-    list, h('section', { class: 'sm-gumbel-freq', 'aria-label': s('freqRegion') }, freqTitle, freqBars, freqTable, freqNote)];
+  const nodes = [
+    h('p', { class: 'explain', text: s('p.hard') }),
+    h('p', { class: 'explain', text: s('p.soft') }),
+    h('p', { class: 'explain', text: s('p.gumbel') }),
+    compare,
+    h(
+      'div',
+      { class: 'controls', 'data-group': 'inputs' },
+      sl.wrap,
+      h(
+        'div',
+        { class: 'field' },
+        h('span', { class: 'field-label', text: '\u00a0' }),
+        h('div', { class: 'sm-range' }, redraw, seedOut),
+      ),
+    ),
+    list,
+    h('section', { class: 'sm-gumbel-freq', 'aria-label': s('freqRegion') }, freqTitle, freqBars, freqTable, freqNote),
+  ];
 
   function draw(ctx, scores) {
     const { engine, state } = ctx;
@@ -271,7 +413,11 @@ function buildHardSoft(ctx) {
     const soft = engine.softmax({ scores: [scores], temperature: state.temperature });
     const hard = engine.hardAttention({ scores: [scores] });
     // GUMBEL_DRAWS draws from the seeded generator; the first GUMBEL_SAMPLES are shown one by one.
-    const gumbel = engine.gumbelSoftmax({ scores: Array.from({ length: GUMBEL_DRAWS }, () => scores), tau, seed: state.gumbelSeed });
+    const gumbel = engine.gumbelSoftmax({
+      scores: Array.from({ length: GUMBEL_DRAWS }, () => scores),
+      tau,
+      seed: state.gumbelSeed,
+    });
     const winner = (w) => w.indexOf(Math.max(...w));
     const show = (row, name, m, i) => {
       const w = rowOf(m, i);
@@ -290,9 +436,13 @@ function buildHardSoft(ctx) {
     freqTitle.textContent = s('freqTitle', { n: GUMBEL_DRAWS, seed: state.gumbelSeed });
     freqWeights.update({ values: p, labels, caption: s('freqWeights'), digits: 3 });
     freqShares.update({ values: shares, labels, caption: s('freqShares', { n: GUMBEL_DRAWS }), digits: 3 });
-    freqTable.replaceChildren(dataTable({ className: 'data-table sm-gumbel-freq-table',
-      head: [s('colKey'), s('freqWeights'), s('colWins', { n: GUMBEL_DRAWS }), s('colShare')],
-      rows: labels.map((l, k) => [l, fmt(p[k], 3), String(wins[k]), fmt(shares[k], 3)]) }));
+    freqTable.replaceChildren(
+      dataTable({
+        className: 'data-table sm-gumbel-freq-table',
+        head: [s('colKey'), s('freqWeights'), s('colWins', { n: GUMBEL_DRAWS }), s('colShare')],
+        rows: labels.map((l, k) => [l, fmt(p[k], 3), String(wins[k]), fmt(shares[k], 3)]),
+      }),
+    );
     scrollRegion(freqTable, freqTitle.textContent);
     const gap = Math.max(...shares.map((x, k) => Math.abs(x - p[k])));
     freqNote.textContent = s('freqNote', { n: GUMBEL_DRAWS, gap: fmt(gap, 3) });
@@ -307,12 +457,29 @@ function buildHandCheck(ctx) {
   const form = h('form', { class: 'guess-grid', novalidate: true });
   const formError = h('div', { class: 'field-error', role: 'alert' });
   const result = h('div', { class: 'sm-hand-result', 'aria-live': 'polite' });
-  const printed = h('button', { type: 'button', class: 'btn', text: s('usePrinted'), onclick: () => ctx.set({ smGuess: PRINTED }) });
-  const clear = h('button', { type: 'button', class: 'btn', text: s('clearGuess'), onclick: () => ctx.set({ smGuess: [] }) });
+  const printed = h('button', {
+    type: 'button',
+    class: 'btn',
+    text: s('usePrinted'),
+    onclick: () => ctx.set({ smGuess: PRINTED }),
+  });
+  const clear = h('button', {
+    type: 'button',
+    class: 'btn',
+    text: s('clearGuess'),
+    onclick: () => ctx.set({ smGuess: [] }),
+  });
   const scoresLine = h('div', { class: 'formula' });
   let fields = [];
-  const nodes = [h('p', { class: 'explain', text: s('p.hand1') }), h('p', { class: 'explain', text: s('p.hand2') }),
-    scoresLine, form, formError, h('div', { class: 'controls' }, printed, clear), result];
+  const nodes = [
+    h('p', { class: 'explain', text: s('p.hand1') }),
+    h('p', { class: 'explain', text: s('p.hand2') }),
+    scoresLine,
+    form,
+    formError,
+    h('div', { class: 'controls' }, printed, clear),
+    result,
+  ];
 
   form.addEventListener('submit', (e) => {
     e.preventDefault();
@@ -335,30 +502,60 @@ function buildHandCheck(ctx) {
     printed.hidden = n !== PRINTED.length;
     if (form.dataset.n !== String(n)) {
       form.dataset.n = String(n);
-      fields = labels.map((l) => field(s('guessFor', { k: l }), h('input', { type: 'text', inputmode: 'decimal', autocomplete: 'off' })));
-      form.replaceChildren(...fields.map((f) => f.wrap), h('button', { type: 'submit', class: 'btn primary', text: s('check') }));
+      fields = labels.map((l) =>
+        field(s('guessFor', { k: l }), h('input', { type: 'text', inputmode: 'decimal', autocomplete: 'off' })),
+      );
+      form.replaceChildren(
+        ...fields.map((f) => f.wrap),
+        h('button', { type: 'submit', class: 'btn primary', text: s('check') }),
+      );
     }
     const guess = state.smGuess;
     fields.forEach((f, k) => syncInput(f, guess[k] !== undefined ? String(guess[k]) : ''));
-    if (guess.length === 0) { result.replaceChildren(); formError.textContent = ''; return; }
-    if (guess.length !== n) { result.replaceChildren(); formError.textContent = s('errGuessCount', { n }); return; }
+    if (guess.length === 0) {
+      result.replaceChildren();
+      formError.textContent = '';
+      return;
+    }
+    if (guess.length !== n) {
+      result.replaceChildren();
+      formError.textContent = s('errGuessCount', { n });
+      return;
+    }
     formError.textContent = '';
     const w = rowOf(engine.softmax({ scores: [scores], temperature: 1 }).weights, 0);
     const diffs = guess.map((g, k) => Math.abs(g - w[k])); // checks against the engine's weights
     const wrong = labels.filter((_, k) => !(diffs[k] <= TOLERANCE));
-    const sum = guess.reduce((a, b) => a + b, 0);              // the learner's own numbers
+    const sum = guess.reduce((a, b) => a + b, 0); // the learner's own numbers
     const sumOk = Math.abs(sum - 1) <= SUM_TOLERANCE;
     const ok = (k) => diffs[k] <= TOLERANCE;
-    const table = dataTable({ className: 'data-table sm-hand-table',
+    const table = dataTable({
+      className: 'data-table sm-hand-table',
       head: ['', ...['colYours', 'colEngine', 'colDiff', 'colOk'].map((k) => s(k))],
-      rows: labels.map((l, k) => [l, fmt(guess[k], 4), fmt(w[k], 4),
+      rows: labels.map((l, k) => [
+        l,
+        fmt(guess[k], 4),
+        fmt(w[k], 4),
         { class: ok(k) ? '' : 'flagged', text: fmt(diffs[k], 4) },
-        { class: ok(k) ? '' : 'flagged', text: ok(k) ? `✓ ${s('yes')}` : `✗ ${s('no')}` }]) });
-    const verdict = h('p', { class: `msg ${wrong.length ? 'bad' : 'good'} sm-verdict`, text: wrong.length ? s('wrong', { n: wrong.length, m: n, list: wrong.join(', ') }) : s('right') });
+        { class: ok(k) ? '' : 'flagged', text: ok(k) ? `✓ ${s('yes')}` : `✗ ${s('no')}` },
+      ]),
+    });
+    const verdict = h('p', {
+      class: `msg ${wrong.length ? 'bad' : 'good'} sm-verdict`,
+      text: wrong.length ? s('wrong', { n: wrong.length, m: n, list: wrong.join(', ') }) : s('right'),
+    });
     verdict.dataset.result = wrong.length ? 'wrong' : 'right';
-    const sumMsg = h('p', { class: `msg ${sumOk ? 'good' : 'bad'} sm-sum`, text: s(sumOk ? 'sumOk' : 'sumBad', { sum: fmt(sum, 3) }) });
+    const sumMsg = h('p', {
+      class: `msg ${sumOk ? 'good' : 'bad'} sm-sum`,
+      text: s(sumOk ? 'sumOk' : 'sumBad', { sum: fmt(sum, 3) }),
+    });
     sumMsg.dataset.result = sumOk ? 'ok' : 'bad';
-    result.replaceChildren(verdict, sumMsg, h('div', { class: 'compare-scroll' }, table), h('p', { class: 'hint', text: s('sumNote') }));
+    result.replaceChildren(
+      verdict,
+      sumMsg,
+      h('div', { class: 'compare-scroll' }, table),
+      h('p', { class: 'hint', text: s('sumNote') }),
+    );
   }
   return { nodes, draw };
 }

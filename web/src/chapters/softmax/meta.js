@@ -9,13 +9,13 @@ export const DEFAULT_SCORES = PRESETS['hand-check'].scores[0];
 export default {
   id: 'softmax',
   title: { en: 'Softmax', zh: 'Softmax' },
-  questions: ['softmax/cooler'],        // its predict-then-reveal questions (the start page counts them)
+  questions: ['softmax/cooler'], // its predict-then-reveal questions (the start page counts them)
   state: {
     smScores: { type: 'list', item: 'float', default: DEFAULT_SCORES, maxItems: MAX_TOKENS }, // the row of scores
-    smShift: { type: 'float', default: 0, min: -120, max: 120 },                             // added to every score (overflow step)
+    smShift: { type: 'float', default: 0, min: -120, max: 120 }, // added to every score (overflow step)
     gumbelTau: { type: 'float', default: 0.5, min: 0.01, max: 100 },
-    gumbelSeed: { type: 'int', default: 1, min: 0, max: 2 ** 32 - 1 },                      // its own, so drawing does not reseed the random example
-    smGuess: { type: 'list', item: 'float', default: [], maxItems: MAX_TOKENS },             // the learner's hand-computed weights
+    gumbelSeed: { type: 'int', default: 1, min: 0, max: 2 ** 32 - 1 }, // its own, so drawing does not reseed the random example
+    smGuess: { type: 'list', item: 'float', default: [], maxItems: MAX_TOKENS }, // the learner's hand-computed weights
   },
 };
 

@@ -29,22 +29,49 @@ function buildPath(c, v) {
   v.course = c.chapters.filter((ch) => !ch.home);
   v.go = h('button', { type: 'button', class: 'btn primary start-go' });
   v.progress = h('p', { class: 'start-progress' });
-  v.clear = h('button', { type: 'button', class: 'btn start-clear', text: s('clear'),
-    onclick: () => { clearProgress(); drawPath(c, null, v); v.go.focus(); } });
+  v.clear = h('button', {
+    type: 'button',
+    class: 'btn start-clear',
+    text: s('clear'),
+    onclick: () => {
+      clearProgress();
+      drawPath(c, null, v);
+      v.go.focus();
+    },
+  });
   v.items = v.course.map((ch, k) => {
     const title = ch.title[c.lang] ?? ch.title.en;
     const status = h('span', { class: 'path-status' });
-    const button = h('button', { type: 'button', class: 'path-go', 'data-lesson': ch.id, onclick: () => c.set({ lesson: ch.id, stage: '' }) },
-      h('span', { class: 'path-num', text: String(k + 1) }), h('span', { class: 'path-title', text: title }));
-    const li = h('li', { class: 'path-item', 'data-lesson': ch.id }, button, h('p', { class: 'path-about', text: aboutOf(c, ch) }), status);
+    const button = h(
+      'button',
+      { type: 'button', class: 'path-go', 'data-lesson': ch.id, onclick: () => c.set({ lesson: ch.id, stage: '' }) },
+      h('span', { class: 'path-num', text: String(k + 1) }),
+      h('span', { class: 'path-title', text: title }),
+    );
+    const li = h(
+      'li',
+      { class: 'path-item', 'data-lesson': ch.id },
+      button,
+      h('p', { class: 'path-about', text: aboutOf(c, ch) }),
+      status,
+    );
     return { ch, li, status };
   });
   return [
     h('div', { class: 'controls start-actions' }, v.go),
-    h('section', { class: 'start-path', 'aria-labelledby': 'start-path-h' },
+    h(
+      'section',
+      { class: 'start-path', 'aria-labelledby': 'start-path-h' },
       h('h3', { id: 'start-path-h', text: s('pathTitle') }),
-      h('ol', { class: 'path-list' }, ...v.items.map((x) => x.li))),
-    h('section', { class: 'panel start-progress-box' }, v.progress, h('p', { class: 'hint', text: s('privacy') }), v.clear),
+      h('ol', { class: 'path-list' }, ...v.items.map((x) => x.li)),
+    ),
+    h(
+      'section',
+      { class: 'panel start-progress-box' },
+      v.progress,
+      h('p', { class: 'hint', text: s('privacy') }),
+      v.clear,
+    ),
   ];
 }
 
@@ -52,7 +79,10 @@ function buildPath(c, v) {
 function drawPath(c, data, v) {
   const { s } = c;
   const answers = loadProgress();
-  let done = 0, total = 0, right = 0, next = -1;
+  let done = 0,
+    total = 0,
+    right = 0,
+    next = -1;
   v.items.forEach(({ ch, li, status }, k) => {
     const ids = ch.questions || [];
     const mine = ids.filter((id) => answers[id]);
@@ -61,15 +91,23 @@ function drawPath(c, data, v) {
     right += mine.filter((id) => answers[id].right).length;
     const complete = ids.length > 0 && mine.length === ids.length;
     if (next < 0 && ids.length > 0 && !complete) next = k;
-    status.textContent = ids.length === 0 ? s('chapterNone')
-      : complete ? `✓ ${s('chapterDone', { total: ids.length })}`
-        : mine.length ? s('chapterProgress', { done: mine.length, total: ids.length }) : s('chapterNew');
+    status.textContent =
+      ids.length === 0
+        ? s('chapterNone')
+        : complete
+          ? `✓ ${s('chapterDone', { total: ids.length })}`
+          : mine.length
+            ? s('chapterProgress', { done: mine.length, total: ids.length })
+            : s('chapterNew');
     li.classList.toggle('done', complete);
   });
   const started = done > 0;
   const target = next < 0 ? 0 : next;
   const ch = v.course[target];
-  v.go.textContent = s(!started ? 'begin' : next < 0 ? 'review' : 'resume', { n: target + 1, title: ch.title[c.lang] ?? ch.title.en });
+  v.go.textContent = s(!started ? 'begin' : next < 0 ? 'review' : 'resume', {
+    n: target + 1,
+    title: ch.title[c.lang] ?? ch.title.en,
+  });
   v.go.onclick = () => c.set({ lesson: ch.id, stage: '' });
   v.items.forEach((x, k) => x.li.classList.toggle('next', started && k === target));
   v.progress.textContent = started ? s('progress', { done, total, right }) : s('progressNone');

@@ -3,7 +3,7 @@
 
 export default {
   id: 'start',
-  home: true,            // the course's start: unnumbered in the nav, the path's "Start page"
+  home: true, // the course's start: unnumbered in the nav, the path's "Start page"
   title: { en: 'Start here', zh: '从这里开始' },
   state: {},
 };

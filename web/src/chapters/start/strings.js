@@ -3,13 +3,15 @@
 
 export default {
   en: {
-    intro: 'Attention is the step that lets a model decide, for each word it writes, which of the words it has read matter now. This tutorial builds it up one piece at a time, and every number you see is computed live by the engine in your browser. Take the chapters in order: each one uses what the one before explained.',
+    intro:
+      'Attention is the step that lets a model decide, for each word it writes, which of the words it has read matter now. This tutorial builds it up one piece at a time, and every number you see is computed live by the engine in your browser. Take the chapters in order: each one uses what the one before explained.',
     errEngine: 'The engine could not draw this page: {msg}',
     pathTitle: 'The path',
     begin: 'Begin: {n}. {title}',
     resume: 'Continue: {n}. {title}',
     review: 'Start again: {n}. {title}',
-    progressNone: 'Each chapter asks you to predict a result before the engine shows it. You have not answered any question yet.',
+    progressNone:
+      'Each chapter asks you to predict a result before the engine shows it. You have not answered any question yet.',
     progress: 'You have answered {done} of {total} questions; {right} of your answers were right.',
     privacy: 'Your answers are kept in this browser only (localStorage) and are never sent anywhere.',
     clear: 'Forget my answers',
@@ -20,18 +22,21 @@ export default {
     'about.why': 'The problem attention solves: a fixed-size summary forgets; a lookup over every word does not.',
     'about.pipeline': 'Scores, scaling, masking, softmax and the weighted sum, one step at a time on a small example.',
     'about.masks': 'Padding, causal and hand-drawn masks, and what happens when the fill is not −∞.',
-    'about.softmax': 'Turning scores into weights: working it out by hand, overflow, temperature, hard and soft attention.',
+    'about.softmax':
+      'Turning scores into weights: working it out by hand, overflow, temperature, hard and soft attention.',
     'about.scaling': 'Why the scores are divided by √d_k, measured on random vectors.',
     'about.score-functions': 'Four ways to compare a query with a key, and what each costs.',
     'about.multihead': 'Where Q, K and V come from, and why several heads see more than one.',
     'about.position': 'Attention cannot see word order by itself; position encodings and RoPE give it back.',
     'about.long': 'Long sequences: the n² cost, and how flash attention avoids storing it.',
-    'about.debug': 'Seven common attention bugs switched on one at a time, the symptom each leaves in the numbers, and the monitors that catch them.',
+    'about.debug':
+      'Seven common attention bugs switched on one at a time, the symptom each leaves in the numbers, and the monitors that catch them.',
     'about.practice': 'The example on screen as NumPy and PyTorch code that prints the same numbers.',
     'about.playground': 'Train a tiny attention-only transformer in the browser and watch its heads learn.',
   },
   zh: {
-    intro: '模型每写一个词，都要判断它读过的那些词里，此刻哪些最要紧；注意力就是做这个判断的那一步。本教程一块一块地把它搭起来，你看到的每个数都由浏览器里的引擎现场算出。请按顺序阅读：每一章都会用到前一章讲过的内容。',
+    intro:
+      '模型每写一个词，都要判断它读过的那些词里，此刻哪些最要紧；注意力就是做这个判断的那一步。本教程一块一块地把它搭起来，你看到的每个数都由浏览器里的引擎现场算出。请按顺序阅读：每一章都会用到前一章讲过的内容。',
     errEngine: '引擎无法绘制本页：{msg}',
     pathTitle: '学习路线',
     begin: '开始：{n}. {title}',
