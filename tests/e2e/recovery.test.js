@@ -43,7 +43,7 @@ test('a lab worker that stops answering is replaced; the page says so, keeps the
   await expectVarianceDone(page, 3);
 
   // Stop the worker from answering: it spins forever from its next turn on.
-  const worker = page.workers().find((w) => w.url().includes('lab-worker'));
+  const worker = page.workers().find((w) => w.url().includes('variance-worker'));
   assert.ok(
     worker,
     `a lab worker runs (${page
@@ -77,7 +77,7 @@ test('a lab worker that stops answering is replaced; the page says so, keeps the
   await expectVarianceDone(page, 4);
   await closed; // the stuck worker was terminated, and another one ran the lab
   assert.ok(
-    page.workers().some((w) => w !== worker && w.url().includes('lab-worker')),
+    page.workers().some((w) => w !== worker && w.url().includes('variance-worker')),
     'a new worker runs the lab',
   );
 

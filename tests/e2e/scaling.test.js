@@ -188,7 +188,7 @@ test('a million samples at d_k = 1024 run in the worker: progress, partial histo
   );
   assert.ok(sorted[lags.length - 1] < 1500, `main thread blocked: timer lag up to ${sorted[lags.length - 1]} ms`);
   const workerLoaded = await page.evaluate(() =>
-    performance.getEntriesByType('resource').some((r) => /lab-worker/.test(r.name)),
+    performance.getEntriesByType('resource').some((r) => /variance-worker/.test(r.name)),
   );
   assert.ok(workerLoaded, 'the run happens in the lab worker');
   const first = Number(await page.getAttribute(`${VISIBLE} .histogram`, 'data-samples'));
