@@ -2,6 +2,7 @@
 #include "core/check.h"
 
 #include <cmath>
+#include <cstring>
 #include <limits>
 
 #include "core/decimal.h"
@@ -55,6 +56,7 @@ NumberOption renamed(const NumberOption& o, const char* name) {
 namespace {
 constexpr int kT = limits::kMaxTokens;
 constexpr int kD = limits::kMaxDim;
+constexpr int kH = limits::kMaxHidden;
 // name, rows limit, cols limit
 const MatrixOption kMatrixOptions[] = {
     {"query", "maxTokens", kT, "maxDim", kD},
@@ -81,6 +83,20 @@ const MatrixOption kMatrixOptions[] = {
     {"keyPadding", "one row", 1, "maxTokens", kT},
     {"logits", "maxTokens", kT, "maxTokens", kT},
     {"weights", "maxTokens", kT, "maxTokens", kT},
+    // the Transformer block: feed-forward, LayerNorm, the decoder's memory, the RNN encoder
+    {"memory", "maxTokens", kT, "maxDim", kD},
+    {"memoryKeyPadding", "one row", 1, "maxTokens", kT},
+    {"W1", "maxHidden", kH, "maxDim", kD},
+    {"W2", "maxDim", kD, "maxHidden", kH},
+    {"b1", "one row", 1, "maxHidden", kH},
+    {"b2", "one row", 1, "maxDim", kD},
+    {"gamma", "one row", 1, "maxDim", kD},
+    {"beta", "one row", 1, "maxDim", kD},
+    {"Wih", "maxHidden", kH, "maxDim", kD},
+    {"Whh", "maxHidden", kH, "maxDim", kD},
+    {"bih", "one row", 1, "maxHidden", kH},
+    {"bhh", "one row", 1, "maxHidden", kH},
+    {"h0", "one row", 1, "maxDim", kD},
 };
 
 std::string shape_text(int rows, int cols) {
@@ -109,6 +125,16 @@ const MatrixOption* matrix_option(const std::string& name) {
   return nullptr;
 }
 
+bool nested_matrix_option(const char* name, MatrixOption* out) {
+  const MatrixOption* exact = matrix_option(name);
+  const char* dot = std::strrchr(name, '.');
+  const MatrixOption* last = exact ? exact : dot ? matrix_option(dot + 1) : nullptr;
+  if (!last) return false;
+  *out = *last;
+  out->name = name;  // "selfAttention.Wq": the limits of "Wq" under the caller's name
+  return true;
+}
+
 Error check_size(const MatrixOption& o, double rows, double cols, double count) {
   if (!(rows >= 1 && rows <= o.max_rows) || rows != std::floor(rows)) {
     return expected(o.name, count_text(o.max_rows, "rows", o.rows_limit), format_number(rows));
@@ -126,9 +152,9 @@ Error check_size(const MatrixOption& o, double rows, double cols, double count) 
 }
 
 Error check_size(const char* name, const Matrix& m) {
-  const MatrixOption* o = matrix_option(name);
-  MatrixOption unnamed{name, "maxTokens", kT, "maxTokens", kT};
-  return check_size(o ? *o : unnamed, m.rows, m.cols, static_cast<double>(m.data.size()));
+  MatrixOption o{name, "maxTokens", kT, "maxTokens", kT};  // an unnamed argument
+  nested_matrix_option(name, &o);
+  return check_size(o, m.rows, m.cols, static_cast<double>(m.data.size()));
 }
 
 // Every entry finite (or -Infinity when allow_neg_inf), in one tight pass.
@@ -255,6 +281,7 @@ const std::vector<Limit>& exported_limits() {
       {"maxFlashTokens", limits::kMaxFlashTokens},
       {"maxFlashBlock", limits::kMaxFlashBlock},
       {"maxTraceTokens", limits::kMaxTraceTokens},
+      {"maxHidden", limits::kMaxHidden},
   };
   return all;
 }

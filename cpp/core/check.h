@@ -103,6 +103,19 @@ inline constexpr ChoiceOption<Bug, 8> kBugOption{"bug",
                                                   {"no-max-subtraction", Bug::NoMaxSubtraction},
                                                   {"scale-by-d-model", Bug::ScaleByDModel}}};
 
+// The Transformer block (core/feed_forward.h, core/transformer_layer.h).
+enum class Activation {
+  Relu,
+  Gelu
+};  // gelu: the exact 0.5 x (1 + erf(x / sqrt(2))), torch's default
+enum class LayerKind { Encoder, Decoder };
+
+inline constexpr ChoiceOption<Activation, 2> kActivationOption{
+    "activation", {{"relu", Activation::Relu}, {"gelu", Activation::Gelu}}};
+
+inline constexpr ChoiceOption<LayerKind, 2> kLayerKindOption{
+    "kind", {{"encoder", LayerKind::Encoder}, {"decoder", LayerKind::Decoder}}};
+
 // ---- numbers ----------------------------------------------------------------------------------
 
 constexpr double kRequired = __builtin_nan("");
@@ -164,6 +177,10 @@ inline constexpr NumberOption kBugDModel{
 inline constexpr NumberOption kFirstSample{
     "firstSample", 0, limits::kMaxSamples, true, "an integer from 0 to 1000000", 0};
 
+// LayerNorm's eps, added to each row's variance: positive, so 1 / sqrt(var + eps) is finite.
+inline constexpr NumberOption kEps{"eps", 1e-30, 1, false, "a number from 1e-30 to 1 (eps > 0)",
+                                   1e-5};
+
 // ---- matrices ---------------------------------------------------------------------------------
 
 // A matrix argument: its name and the limits of its rows and columns (engine.limits names).
@@ -177,6 +194,9 @@ struct MatrixOption {
 
 // The table of every matrix (and vector) argument of the engine, by name; null if unknown.
 const MatrixOption* matrix_option(const std::string& name);
+// The option of `name` under that name (which must outlive *out); a nested argument
+// ("selfAttention.Wq", "norms.1.gamma") has the limits of its last part. False if unknown.
+bool nested_matrix_option(const char* name, MatrixOption* out);
 // An argument `name` with an entry point's own limits (e.g. flash attention's longer
 // sequences), named after the exported limit of that value when there is one.
 MatrixOption matrix_option(const char* name, int max_rows, int max_cols);

@@ -38,6 +38,7 @@ constexpr int kMaxTrials = 100000;    // repeated softmax trials in experiments
 // heads * n_q * n_k in multi-head (every head keeps its matrices)
 constexpr int kMaxHeadCells = 1 << 23;
 constexpr int kMaxPosition = 1000000;  // largest first position of RoPE
+constexpr int kMaxHidden = 4096;       // hidden width of a feed-forward layer (4 x d_model)
 }  // namespace limits
 
 }  // namespace attn
