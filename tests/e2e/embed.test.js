@@ -20,6 +20,9 @@ const PAGES = {
     <link rel="stylesheet" href="hostile.css"><script type="module" src="../attention-lab.js"></script></head><body>
     <p class="panel hint lead" id="host-text">Course text with the page's own class names.</p>
     <attention-lab id="a" lesson="pipeline" stage="weights"></attention-lab></body></html>`,
+  'test/one.html': `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>one</title><link rel="icon" href="icon.svg">
+    <script type="module" src="../attention-lab.js"></script></head><body>
+    <attention-lab id="a" lesson="softmax" stage="temperature"></attention-lab></body></html>`,
   'test/icon.svg': '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1 1"><rect width="1" height="1"/></svg>',
   'test/hostile.css': `* { all: unset; } html { font-size: 64px; } body { display: block; font-size: 48px; line-height: 3;
     font-family: "Comic Sans MS", cursive; letter-spacing: 4px; text-transform: uppercase; }
@@ -229,6 +232,99 @@ test('a hash navigation in the frame wins over a rewrite of the state before it 
   const s = await labReady(page, '#lab');
   assert.deepEqual([s.lesson, s.stage], ['masks', 'padding']);
   assert.match(await page.evaluate(() => location.hash), /stage=padding/);
+  assert.deepEqual(page.errors, []);
+  await page.closeAll();
+});
+
+// Holds the requests for a chapter's own chunk (assets/<id>-<hash>.js) until release() is called,
+// so "its chapter is still loading" is certain, not a matter of speed.
+async function hold(page, id) {
+  let release, requested;
+  const released = new Promise((r) => {
+    release = r;
+  });
+  const asked = new Promise((r) => {
+    requested = r;
+  });
+  await page.route(new RegExp(`/assets/${id}-[\\w-]+\\.js$`), async (route) => {
+    requested(route.request().url());
+    await released;
+    await route.continue();
+  });
+  return { asked, release };
+}
+
+// Moves the visible range slider of the element's chapter (a control of the chapter on screen,
+// through the chapter's own set()) to its other end; run in the page.
+function moveSlider(root) {
+  const sl = [...root.querySelectorAll('input[type=range]')].find((el) => el.offsetParent !== null);
+  sl.value = sl.value === sl.min ? sl.max : sl.min;
+  sl.dispatchEvent(new Event('input', { bubbles: true }));
+  sl.dispatchEvent(new Event('change', { bubbles: true }));
+}
+test('embed.html: a control moved while a hash navigation loads writes nothing into the address, and the navigation lands', async () => {
+  const page = await openPage('embed.html#lesson=softmax&stage=temperature');
+  const before = await labReady(page, '#lab');
+  const masks = await hold(page, 'masks');
+  await page.evaluate(`window.moveSlider = ${moveSlider}`); // (an evaluation, not a script: the policy allows it)
+  const during = await page.evaluate(async () => {
+    const lab = document.getElementById('lab');
+    const seen = new Promise((r) => window.addEventListener('hashchange', r, { once: true }));
+    location.hash = '#lesson=masks&stage=padding';
+    await seen; // the element is reading the new hash; its chapter is held at the network
+    window.moveSlider(lab.shadowRoot);
+    // a rewrite of the hash would land within 200 ms; this timer only orders events after it
+    await new Promise((r) => setTimeout(r, 1000));
+    return { hash: location.hash, temperature: lab.state.temperature };
+  });
+  await masks.asked;
+  assert.equal(during.hash, '#lesson=masks&stage=padding', 'the address keeps the hash of the navigation');
+  assert.equal(during.temperature, before.temperature, 'the chapter being left no longer changes the state');
+  masks.release();
+  await page.waitForFunction(
+    () => document.getElementById('lab').state?.lesson === 'masks' && /lesson=masks/.test(location.hash),
+    null,
+    { timeout: 60000 },
+  );
+  const s = await labReady(page, '#lab');
+  assert.deepEqual([s.lesson, s.stage, s.temperature], ['masks', 'padding', before.temperature]);
+  assert.match(await page.evaluate(() => location.hash), /stage=padding/);
+  assert.deepEqual(page.errors, []);
+  await page.closeAll();
+});
+
+test('<attention-lab>: a change of attributes wins over set() of a chapter still loading and over the chapter being left', async () => {
+  const page = await openPage('test/one.html');
+  const before = await labReady(page, '#a');
+  await page.evaluate(`window.moveSlider = ${moveSlider}`);
+  const [position, masks] = [await hold(page, 'position'), await hold(page, 'masks')];
+  const during = await page.evaluate(() => {
+    const el = document.getElementById('a');
+    const errors = el.set({ lesson: 'position' }); // its chapter is held: the change waits for it
+    el.setAttribute('lesson', 'masks'); // a navigation, also held
+    el.setAttribute('stage', 'causal');
+    window.moveSlider(el.shadowRoot); // the chapter on screen is being left: ignored
+    return { errors, lesson: el.state.lesson, temperature: el.state.temperature };
+  });
+  assert.deepEqual(during, { errors: [], lesson: 'softmax', temperature: before.temperature });
+  await Promise.all([position.asked, masks.asked]);
+  masks.release();
+  await page.waitForFunction(() => document.getElementById('a').state.lesson === 'masks', null, { timeout: 60000 });
+  await labReady(page, '#a');
+  // The chapter that set() asked for arrives afterwards: the element stays where its attributes are.
+  position.release();
+  const url = await position.asked;
+  await page.evaluate((u) => import(u), url);
+  await page.evaluate(() => new Promise((r) => setTimeout(r, 0)));
+  const s = await page.evaluate(() => document.getElementById('a').state);
+  assert.deepEqual([s.lesson, s.stage, s.temperature], ['masks', 'causal', before.temperature]);
+  assert.ok(await page.evaluate(() => document.getElementById('a').shadowRoot.querySelector('.chapter-masks')));
+  // and its controls answer again
+  await page.evaluate(() =>
+    document.getElementById('a').shadowRoot.querySelector('.stepper button[data-stage="padding"]').click(),
+  );
+  await page.waitForFunction(() => document.getElementById('a').state.stage === 'padding');
+  assert.deepEqual(await violations(page), []);
   assert.deepEqual(page.errors, []);
   await page.closeAll();
 });

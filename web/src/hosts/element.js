@@ -17,27 +17,20 @@
 import labCss from '../styles/lab.css?inline';
 import shellCss from './element-shell.css?inline';
 import { FONTS_HREF, LAB_ROOT } from './root-url.js';
-import { loadEngine } from '../engine/api.js';
-import { chapters, loadChapter, loadedChapter, stageInChapter } from '../chapters/index.js';
-import { mountChapter } from '../chapters/kit/shell.js';
-import { buildSchema, parseHash, serializeHash, validatePatch } from './state.js';
-import { detectLang, t as shellT, reason, clip, HTML_LANG } from '../text/i18n.js';
+import { createHost, schema } from './host.js';
+import { serializeHash } from './state.js';
+import { detectLang, t as shellT, HTML_LANG } from '../text/i18n.js';
 import { applyHide } from './hide.js';
 import { h } from '../views/dom.js';
 import { shadowCss } from './shadow-css.js';
 
-export const schema = buildSchema(chapters);
+export { schema };
 export const ATTRIBUTES = ['lesson', 'stage', 'preset', 'lang', 'seed', 'hide', 'height', 'state'];
 const FIELDS = ['lesson', 'stage', 'preset', 'lang', 'seed', 'hide']; // attributes that are state fields
 
-let sheet = null; // one constructed stylesheet, adopted by every element
-function styleSheet() {
-  if (!sheet) {
-    sheet = new CSSStyleSheet();
-    sheet.replaceSync(shadowCss(labCss + '\n' + shellCss));
-  }
-  return sheet;
-}
+// One constructed stylesheet, adopted by every element.
+const sheet = new CSSStyleSheet();
+sheet.replaceSync(shadowCss(labCss + '\n' + shellCss));
 
 // KaTeX's fonts are declared on the host document (a shadow root's @font-face is not read).
 function addFonts(doc) {
@@ -81,14 +74,9 @@ function heightOf(value) {
 export class AttentionLab extends HTMLElement {
   static observedAttributes = ATTRIBUTES;
 
-  #state = null;
-  #running = null; // the chapter on screen (./chapters/shell.js)
-  #mounted = ''; // lesson:lang of the chapter on screen
-  #engine = null;
-  #restarting = false; // a fresh engine is being loaded after the last one stopped
-  #started = false;
-  #parts = null; // { lab, notice, body, article, foot, link }
-  #base = null; // defaults that come from the reader (the language)
+  #host = null; // the lifecycle (./host.js), made when the element first connects
+  #parts = null; // { lab, notice, article, foot, link }
+  #address = null; // where the state is written besides the event (embed.js: the frame's hash)
 
   constructor() {
     super();
@@ -97,19 +85,23 @@ export class AttentionLab extends HTMLElement {
 
   // The element's state (read-only) and its set(patch) -> errors ([] when applied).
   get state() {
-    return this.#state;
+    return this.#host ? this.#host.state : null;
   }
   get engine() {
-    return this.#engine;
+    return this.#host ? this.#host.engine : null;
+  }
+  // An address the state is also written into, with the host's race guards (./host.js
+  // createHashWriter): embed.html writes the frame's hash through it.
+  set address(writer) {
+    this.#address = writer;
   }
 
   connectedCallback() {
-    if (this.#started) {
-      if (this.#state) this.#enter();
+    if (this.#host) {
+      this.#host.enter();
       return;
     }
-    this.#started = true;
-    this.shadowRoot.adoptedStyleSheets = [styleSheet()];
+    this.shadowRoot.adoptedStyleSheets = [sheet];
     addFonts(this.ownerDocument);
     const notice = h(
       'div',
@@ -129,52 +121,31 @@ export class AttentionLab extends HTMLElement {
     const lab = h('div', { class: 'lab' }, notice, article, foot);
     this.shadowRoot.replaceChildren(lab);
     this.#parts = { lab, notice, article, foot, link };
-    this.#base = {
+    const base = {
       lang: detectLang(
         [this.ownerDocument.documentElement.lang, ...(navigator.languages || [navigator.language])].filter(Boolean),
       ),
     };
+    this.#host = createHost({ base, address: () => this.#address, view: this.#view(base) });
     this.#applyHeight();
-    this.#start();
+    // Attributes set while the chapter loaded (a page's script right after the element) count too.
+    this.#host.start(() => hashOf(this));
   }
 
   disconnectedCallback() {
     // Moved in the page: connectedCallback mounts again. Removed: the chapter's workers stop.
-    if (this.#running) this.#running.leave();
-    this.#running = null;
-    this.#mounted = '';
+    if (this.#host) this.#host.leave();
   }
 
+  // A change of the attributes is a navigation: the latest wins (./host.js).
   attributeChangedCallback(name) {
-    if (!this.#started) return;
-    if (name === 'height') {
-      this.#applyHeight();
-      return;
-    }
-    if (!this.#state) return; // the first read happens in #start
-    this.#readAttributes();
+    if (!this.#host) return;
+    if (name === 'height') this.#applyHeight();
+    else this.#host.navigate(hashOf(this));
   }
 
   set(patch) {
-    const check = validatePatch(patch, schema);
-    if (!check.ok) return check.errors;
-    if (patch.lesson !== undefined && !loadedChapter(patch.lesson)) {
-      loadChapter(patch.lesson).then(
-        () => this.set(patch),
-        (e) => this.#notify(this.#t('chapterError', { msg: e.message })),
-      );
-      return [];
-    }
-    const prev = this.#state;
-    let next = { ...prev, ...patch };
-    if (next.lesson !== prev.lesson) next = { ...next, stage: patch.stage ?? '' };
-    this.#state = stageInChapter(loadedChapter(next.lesson), next);
-    this.#show(prev);
-    return [];
-  }
-
-  #t(key, params) {
-    return shellT(this.#state ? this.#state.lang : 'en', key, params);
+    return this.#host ? this.#host.set(patch) : [];
   }
 
   #applyHeight() {
@@ -183,155 +154,51 @@ export class AttentionLab extends HTMLElement {
     this.#parts.lab.style.height = height;
   }
 
-  async #start() {
-    const engineLoad = loadEngine();
-    engineLoad.catch(() => {}); // reported below, once the chapter is known
-    // Attributes set while the chapter loaded (a page's script right after the element) count too.
-    let first, asked;
-    do {
-      asked = hashOf(this);
-      first = await this.#parse();
-      if (!first) return;
-    } while (hashOf(this) !== asked);
-    this.#state = first.state;
-    this.#parts.article.querySelector('.loading').textContent = this.#t('loading');
-    try {
-      this.#engine = await engineLoad;
-    } catch (e) {
-      this.#parts.article.querySelector('.loading').textContent = this.#t('engineFailed', { msg: e.message });
-      return;
-    }
-    this.#report(first.problems);
-    this.#show(null);
-  }
-
-  // The attributes read as a state (the lesson's chapter loaded): { state, problems } or null.
-  async #parse() {
-    const { state, problems } = parseHash(hashOf(this), schema, this.#base);
-    try {
-      const chapter = await loadChapter(state.lesson);
-      return { state: stageInChapter(chapter, state, problems), problems };
-    } catch (e) {
-      this.#notify(shellT(state.lang, 'chapterError', { msg: e.message }));
-      return null;
-    }
-  }
-
-  async #readAttributes() {
-    const asked = hashOf(this);
-    const next = await this.#parse();
-    if (!next || hashOf(this) !== asked) return; // changed again meanwhile: the later read wins
-    const prev = this.#state;
-    this.#state = next.state;
-    this.#parts.notice.hidden = true;
-    this.#report(next.problems);
-    this.#show(prev);
-  }
-
-  #report(problems) {
-    if (!problems.length) return;
-    const lang = this.#state.lang;
-    this.#notify(
-      shellT(lang, 'badHash'),
-      problems.slice(0, 20).map((p) => `${clip(p.key, 24)}=${clip(p.value)}: ${reason(lang, p.reason)}`),
-    );
-  }
-
-  #notify(message, lines = []) {
-    const { notice } = this.#parts;
-    notice
-      .querySelector('.notice-body')
-      .replaceChildren(
-        h('p', { text: message }),
-        ...(lines.length ? [h('ul', {}, ...lines.map((l) => h('li', { text: l })))] : []),
-      );
-    notice.querySelector('.notice-close').textContent = this.#t('dismiss');
-    notice.hidden = false;
-  }
-
-  // After a change: mount the chapter again when the lesson or language changed, else update it.
-  #show(prev) {
-    if (!this.#engine) return;
-    const s = this.#state;
-    if (
-      !prev ||
-      !this.#running ||
-      s.lesson !== prev.lesson ||
-      s.lang !== prev.lang ||
-      this.#mounted !== `${s.lesson}:${s.lang}`
-    )
-      this.#enter();
-    else this.#update();
-    this.dispatchEvent(
-      new CustomEvent('attention-lab-change', {
-        detail: { lesson: s.lesson, stage: s.stage, state: s },
-        bubbles: true,
-        composed: true,
-      }),
-    );
-  }
-
-  #enter() {
-    if (!this.#engine || !this.#state) return;
-    if (this.#running) this.#running.leave();
-    this.#running = null;
-    const s = this.#state;
-    const chapter = loadedChapter(s.lesson);
-    const { lab, article } = this.#parts;
-    lab.lang = HTML_LANG[s.lang];
-    article.className = `chapter chapter-${chapter.id}`;
-    article.replaceChildren();
-    this.#mounted = `${s.lesson}:${s.lang}`;
-    try {
-      const env = {
-        state: () => this.#state,
-        set: (patch) => this.set(patch),
-        engine: this.#engine,
-        lang: s.lang,
-        notify: (m, l) => this.#notify(m, l),
-        engineStopped: () => this.#restartEngine(),
-        chapters,
-        schema,
-      };
-      this.#running = mountChapter(chapter, article, env);
-      this.#update();
-    } catch (e) {
-      console.error(e);
-      this.#notify(this.#t('chapterError', { msg: e.message }));
-    }
-  }
-
-  // The engine stopped after an internal error: load a fresh one (every element gets the same
-  // new instance), redraw with the same state and say so.
-  #restartEngine() {
-    if (this.#restarting) return;
-    this.#restarting = true;
-    loadEngine().then(
-      (fresh) => {
-        this.#restarting = false;
-        this.#engine = fresh;
-        this.#enter();
-        this.#notify(this.#t('engineRestarted'));
+  // The host's view: the element's shadow root.
+  #view(base) {
+    const { lab, notice, article, link } = this.#parts;
+    const t = (key, params) => shellT(this.state ? this.state.lang : 'en', key, params);
+    const loading = (text) => {
+      const p = article.querySelector('.loading');
+      if (p) p.textContent = text;
+    };
+    const notify = (message, lines = []) => {
+      notice
+        .querySelector('.notice-body')
+        .replaceChildren(
+          h('p', { text: message }),
+          ...(lines.length ? [h('ul', {}, ...lines.map((l) => h('li', { text: l })))] : []),
+        );
+      notice.querySelector('.notice-close').textContent = t('dismiss');
+      notice.hidden = false;
+    };
+    return {
+      article(chapter, lang) {
+        lab.lang = HTML_LANG[lang];
+        article.className = `chapter chapter-${chapter.id}`;
+        article.replaceChildren();
+        return article;
       },
-      (e) => {
-        this.#restarting = false;
-        this.#notify(this.#t('engineFailed', { msg: e.message }));
+      notify,
+      clearNotice: () => {
+        notice.hidden = true;
       },
-    );
-  }
-
-  #update() {
-    const s = this.#state;
-    try {
-      this.#running.update();
-    } catch (e) {
-      console.error(e);
-      this.#notify(this.#t('chapterError', { msg: e.message }));
-    }
-    const { link } = this.#parts;
-    link.textContent = this.#t('openFull');
-    link.href = `${FULL_PAGE.href}#${serializeHash({ ...s, hide: [] }, schema, this.#base)}`;
-    applyHide(this.shadowRoot, s.hide, (key, params) => this.#t(key, params));
+      loading: (raw) => loading(shellT(raw.lang, 'loading')),
+      failed: (kind, message) => (kind === 'engine' ? loading(message) : notify(message)),
+      updated: (s) => {
+        link.textContent = t('openFull');
+        link.href = `${FULL_PAGE.href}#${serializeHash({ ...s, hide: [] }, schema, base)}`;
+        applyHide(this.shadowRoot, s.hide, (key, params) => t(key, params));
+      },
+      changed: (s) =>
+        this.dispatchEvent(
+          new CustomEvent('attention-lab-change', {
+            detail: { lesson: s.lesson, stage: s.stage, state: s },
+            bubbles: true,
+            composed: true,
+          }),
+        ),
+    };
   }
 }
 

@@ -9,82 +9,73 @@
 //   from the parent { source: 'attention-lab-host', type: 'set', state: { stage: 'padding', ... } }
 //                   { source: 'attention-lab-host', type: 'get' }   (answered with height and stage)
 // Only messages from the parent window are read, and only whole valid ones (./embed-protocol.js).
+// The frame's hash is the element's address: the element's host (./host.js) writes its state
+// there, throttled and with the race guards of the page's hash (a hash navigation always wins).
 
 import { schema } from './element.js';
+import { createHashWriter } from './host.js';
 import { serializeHash } from './state.js';
 import { loadedChapter } from '../chapters/index.js';
 import { readMessage, FRAME_SOURCE, PROTOCOL_VERSION } from './embed-protocol.js';
 import { registerOffline } from './offline.js';
-
-const lab = document.getElementById('lab');
-const framed = window.parent !== window;
-
-function post(message) {
-  if (framed) window.parent.postMessage({ source: FRAME_SOURCE, version: PROTOCOL_VERSION, ...message }, '*');
-}
-
-let lastHeight = -1;
-function postHeight() {
-  const height = Math.ceil(lab.getBoundingClientRect().height);
-  if (height === lastHeight) return;
-  lastHeight = height;
-  post({ type: 'height', height });
-}
-new ResizeObserver(postHeight).observe(lab);
-
-// The hash is written at most every HASH_MS (the last change always lands): browsers slow down
-// pages that call replaceState too often, e.g. while a slider is dragged.
-const HASH_MS = 200;
-let hashTimer = 0;
-let pendingHash = '';
-function writeHash(hash) {
-  pendingHash = hash;
-  if (hashTimer) return;
-  hashTimer = setTimeout(() => {
-    hashTimer = 0;
-    if (location.hash !== pendingHash) history.replaceState(null, '', pendingHash);
-  }, HASH_MS);
-}
-
-// The frame's own link follows the lesson (a reload keeps it); the element reads it whole. A
-// hash navigation (the parent setting the frame's src, Back, an edited address) drops a rewrite
-// of the state before it that is still waiting: the navigation's own state is written when the
-// element reaches it.
-function readHash() {
-  clearTimeout(hashTimer);
-  hashTimer = 0;
-  lab.setAttribute('state', location.hash.replace(/^#/, ''));
-}
-readHash();
-window.addEventListener('hashchange', readHash);
-
-let lastStage = '';
-lab.addEventListener('attention-lab-change', (e) => {
-  const { lesson, stage, state } = e.detail;
-  writeHash('#' + serializeHash(state, schema));
-  document.documentElement.dataset.ready = 'true';
-  if (`${lesson}/${stage}` !== lastStage) {
-    lastStage = `${lesson}/${stage}`;
-    post({ type: 'stage', lesson, stage });
-  }
-});
 
 const stepsOf = (lesson) => {
   const chapter = loadedChapter(lesson);
   return chapter ? (chapter.steps || []).map((st) => st.id) : null;
 };
 
-window.addEventListener('message', (e) => {
-  if (!framed || e.source !== window.parent || !lab.state) return;
-  const m = readMessage(e.data, { schema, lesson: lab.state.lesson, stepsOf });
-  if (!m) return;
-  if (m.get) {
-    lastHeight = -1;
-    postHeight();
-    post({ type: 'stage', lesson: lab.state.lesson, stage: lab.state.stage });
-    return;
-  }
-  lab.set(m.patch);
-});
+function frame(lab) {
+  const framed = window.parent !== window;
+  const post = (message) => {
+    if (framed) window.parent.postMessage({ source: FRAME_SOURCE, version: PROTOCOL_VERSION, ...message }, '*');
+  };
 
+  let lastHeight = -1;
+  function postHeight() {
+    const height = Math.ceil(lab.getBoundingClientRect().height);
+    if (height === lastHeight) return;
+    lastHeight = height;
+    post({ type: 'height', height });
+  }
+  new ResizeObserver(postHeight).observe(lab);
+
+  // The frame's own link follows the lesson (a reload keeps it; every change rewrites the entry);
+  // the element reads it whole. A hash navigation (the parent setting the frame's src, Back, an
+  // edited address) drops a rewrite of the state before it that is still waiting, and nothing is
+  // written until the element has drawn the navigation's own state.
+  const hash = createHashWriter({ serialize: (state) => '#' + serializeHash(state, schema), entries: false });
+  lab.address = hash;
+  const readHash = () => {
+    hash.navigation();
+    lab.setAttribute('state', location.hash.replace(/^#/, ''));
+  };
+  readHash();
+  window.addEventListener('hashchange', readHash);
+  window.addEventListener('pagehide', () => hash.flush());
+
+  let lastStage = '';
+  lab.addEventListener('attention-lab-change', (e) => {
+    const { lesson, stage } = e.detail;
+    document.documentElement.dataset.ready = 'true';
+    if (`${lesson}/${stage}` !== lastStage) {
+      lastStage = `${lesson}/${stage}`;
+      post({ type: 'stage', lesson, stage });
+    }
+  });
+
+  window.addEventListener('message', (e) => {
+    if (!framed || e.source !== window.parent || !lab.state) return;
+    const m = readMessage(e.data, { schema, lesson: lab.state.lesson, stepsOf });
+    if (!m) return;
+    if (m.get) {
+      lastHeight = -1;
+      postHeight();
+      post({ type: 'stage', lesson: lab.state.lesson, stage: lab.state.stage });
+      return;
+    }
+    lab.set(m.patch);
+  });
+}
+
+frame(document.getElementById('lab'));
 registerOffline();

@@ -1,0 +1,341 @@
+// The one lifecycle of the tutorial, whatever holds it: the page (page.js, the URL hash), the
+// <attention-lab> element (element.js, its attributes) and embed.html (embed.js, the frame's hash
+// and postMessage) are thin adapters over createHost. The host loads the engine and the first
+// chapter, keeps the one state object, mounts the chapter through the shell (chapters/kit/shell.js),
+// and on every change: set state -> write the address -> update. It also reads a navigation (an
+// address or attributes it did not write), loads a fresh engine after one stopped, and reports
+// problems (a bad link, a chapter that failed) through its view.
+//
+//   const host = createHost({ base, view, address, remount });
+//   await host.start(read, stable)  // read() -> the address text; stable(asked) -> nothing changed since
+//   host.set(patch)                 // -> errors ([] when applied or on its way)
+//   host.navigate(text)             // an address the host did not write: it wins (see below)
+//   host.stay()                     // the address came back to what is on screen
+//   host.enter(), host.leave()      // mount the chapter again / take it off (its workers stop)
+//
+// view (every hook optional unless marked): article(chapter, lang) -> the element to mount in
+// (required; emptied), notify(message, lines) (required), clearNotice(), loading(rawState),
+// failed('chapter' | 'engine', message, lang), updated(state) after every update, changed(state)
+// after every change that was drawn, focus() after set() moved to another chapter.
+//
+// address: { write(state, { entry }), accept() } (createHashWriter below, or nothing). entry: the
+// change is a new history entry (another chapter or step). accept(): the address as it is now is
+// the state's (a navigation landed): writes, blocked while a navigation was on its way, resume.
+//
+// Race guards. A navigation always wins over the state on screen: from the moment it comes until
+// its chapter has loaded and is drawn, set() calls from the chapter on screen are ignored (its
+// state is about to be replaced), and so are those from a chapter that has been left (a text field
+// that commits its edit as it is removed). A navigation whose chapter is still loading when a newer
+// one comes (or the address comes back to what is on screen) is dropped, and so is a change of
+// chapter through set() whose chapter was still loading.
+
+import { loadEngine } from '../engine/api.js';
+import { chapters, loadChapter, loadedChapter, stageInChapter } from '../chapters/index.js';
+import { mountChapter } from '../chapters/kit/shell.js';
+import { buildSchema, parseHash, validatePatch } from './state.js';
+import { t as shellT, reason, clip } from '../text/i18n.js';
+
+export const schema = buildSchema(chapters);
+
+// A chapter's meta (id, title, state) always; the whole chapter once it has loaded.
+export const chapterOf = (id) => loadedChapter(id) || chapters.find((c) => c.id === id) || chapters[0];
+
+// Rewrites of the hash are throttled (at most one per HASH_MS, the last one always lands) because
+// browsers slow down pages that call replaceState too often, e.g. while a slider is dragged.
+export const HASH_MS = 200;
+
+// The hash follows the state. With `entries`, a change of chapter or step is a new history entry
+// (Back returns to it); any other change rewrites the current entry. A navigation the host did not
+// write (a link, a typed or pasted address, Back or Forward) always wins: from the moment the
+// address changes until the host has drawn what it asks for (accept()), nothing is written into
+// the address: a rewrite still pending from the state before is dropped (it would overwrite the
+// learner's hash, or the entry Back went to), and so are the writes of any change made meanwhile.
+//
+//   const hash = createHashWriter({ serialize: (state) => '#' + ..., entries: true });
+//   hash.write(state, { entry }), hash.accept(), hash.navigation() -> whether it is the state's own
+//   hash (call it on hashchange: drops a pending rewrite), hash.hash, hash.flush() (pagehide)
+export function createHashWriter({ serialize, entries = true, ms = HASH_MS }) {
+  let timer = 0;
+  let writtenAt = -Infinity;
+  let stateHash = ''; // the hash of the state (the address shows it once the rewrite has landed)
+  let shown = null; // what the address showed after our last write: anything else is a navigation
+  const onItsWay = () => shown !== null && location.hash !== shown;
+  function drop() {
+    clearTimeout(timer);
+    timer = 0;
+  }
+  function flush() {
+    drop();
+    if (onItsWay()) return;
+    writtenAt = performance.now();
+    if (location.hash !== stateHash) history.replaceState(null, '', stateHash);
+    shown = location.hash;
+  }
+  function rewrite() {
+    if (timer) return;
+    const wait = writtenAt + ms - performance.now();
+    if (wait <= 0) flush();
+    else timer = setTimeout(flush, wait);
+  }
+  // A new history entry for the state: the current entry first gets its pending rewrite (so Back
+  // returns to exactly what was on screen), then the new one is pushed.
+  function push(hash) {
+    if (timer) flush();
+    stateHash = hash;
+    if (onItsWay()) return;
+    if (location.hash !== stateHash) history.pushState(null, '', stateHash);
+    writtenAt = performance.now();
+    shown = location.hash;
+  }
+  return {
+    write(state, { entry = false } = {}) {
+      const hash = serialize(state);
+      if (entry && entries) return push(hash);
+      stateHash = hash;
+      rewrite();
+    },
+    accept() {
+      shown = location.hash;
+    },
+    navigation() {
+      drop();
+      return location.hash === stateHash;
+    },
+    get hash() {
+      return stateHash;
+    },
+    flush() {
+      if (timer) flush();
+    },
+  };
+}
+
+const NO_ADDRESS = { write() {}, accept() {} };
+
+export function createHost({ base, view, address = NO_ADDRESS, remount = false }) {
+  const hooks = { clearNotice() {}, loading() {}, failed() {}, updated() {}, changed() {}, focus() {}, ...view };
+  const addr = () => (typeof address === 'function' ? address() : address) || NO_ADDRESS;
+
+  let state = null; // the one state object (replaced, never mutated)
+  let engine = null;
+  let running = null; // the chapter on screen, as mounted by the shell
+  let mountedKey = ''; // lesson:lang of the chapter on screen
+  let started = false; // the first chapter is on screen (until then start() reads the address)
+  let restarting = false; // a fresh engine is being loaded after the last one stopped
+  // The chapter on screen, as a token: set() calls from a chapter that has been left are ignored,
+  // and so are those from the chapter a navigation is leaving (navigating).
+  let mounted = null;
+  let navigating = false;
+  let navigation = 0; // navigations so far: one still loading when a newer one comes is dropped
+
+  const t = (key, params) => shellT(state ? state.lang : 'en', key, params);
+  const notify = (message, lines) => hooks.notify(message, lines);
+  const normalise = (s, problems) => stageInChapter(chapterOf(s.lesson), s, problems);
+
+  // The address read as a state, its lesson's chapter loaded (chapters load on first use).
+  async function parse(text) {
+    const { state: s, problems } = parseHash(text, schema, base);
+    await loadChapter(s.lesson);
+    return { state: normalise(s, problems), problems };
+  }
+
+  function report(problems) {
+    if (!problems.length) return;
+    // Keys and values as they came in the link, cut short: a link may hold a megabyte of anything.
+    notify(
+      t('badHash'),
+      problems.slice(0, 20).map((p) => `${clip(p.key, 24)}=${clip(p.value)}: ${reason(state.lang, p.reason)}`),
+    );
+  }
+
+  function update() {
+    if (!running) return;
+    try {
+      performance.mark('attn-update-start');
+      running.update();
+      performance.mark('attn-update-end');
+      performance.measure('attn-update', 'attn-update-start', 'attn-update-end');
+    } catch (e) {
+      console.error(e);
+      notify(t('chapterError', { msg: e.message }));
+    }
+    hooks.updated(state);
+  }
+
+  function leave() {
+    mounted = null;
+    if (running) running.leave();
+    running = null;
+    mountedKey = '';
+  }
+
+  function enter() {
+    if (!engine || !state) return;
+    leave();
+    const ch = chapterOf(state.lesson);
+    const lang = state.lang;
+    const root = hooks.article(ch, lang);
+    try {
+      const token = {};
+      mounted = token;
+      mountedKey = `${state.lesson}:${lang}`;
+      const env = {
+        state: () => state,
+        set: (patch) => (mounted === token && !navigating ? set(patch) : []),
+        engine,
+        lang,
+        notify,
+        engineStopped: restartEngine,
+        chapters,
+        schema,
+      };
+      running = mountChapter(ch, root, env);
+    } catch (e) {
+      console.error(e);
+      notify(t('chapterError', { msg: e.message }));
+      return;
+    }
+    update();
+  }
+
+  // After a change: mount the chapter again when the lesson or language changed, else update it.
+  function show(prev, { always = false } = {}) {
+    if (always || !prev || !running || state.lesson !== prev.lesson || state.lang !== prev.lang) enter();
+    else if (mountedKey !== `${state.lesson}:${state.lang}`) enter();
+    else update();
+    hooks.changed(state);
+  }
+
+  // The engine's module stopped after an internal error (engine/api.js, code 'engine-stopped'):
+  // load a fresh one (every host of the page gets the same new instance), keep the state, redraw
+  // the chapter and say what happened.
+  function restartEngine() {
+    if (restarting) return;
+    restarting = true;
+    loadEngine().then(
+      (fresh) => {
+        restarting = false;
+        engine = fresh;
+        enter();
+        notify(t('engineRestarted'));
+      },
+      (e) => {
+        restarting = false;
+        notify(t('engineFailed', { msg: e.message }));
+      },
+    );
+  }
+
+  // Merges a patch into the state: refused (errors returned, nothing changes) when it breaks the
+  // schema; otherwise writes the address and redraws.
+  function set(patch) {
+    const check = validatePatch(patch, schema);
+    if (!check.ok) return check.errors;
+    if (!state) return [];
+    // Another chapter that has not loaded yet: the state changes once it has (unless a navigation
+    // came meanwhile).
+    if (patch.lesson !== undefined && !loadedChapter(patch.lesson)) {
+      const nav = navigation;
+      loadChapter(patch.lesson).then(
+        () => {
+          if (nav === navigation) set(patch);
+        },
+        (e) => notify(t('chapterError', { msg: e.message })),
+      );
+      return [];
+    }
+    const prev = state;
+    const next = { ...state, ...patch };
+    state = next.lesson !== prev.lesson ? normalise({ ...next, stage: patch.stage ?? '' }) : normalise(next);
+    if (!engine) return [];
+    addr().write(state, { entry: state.lesson !== prev.lesson || state.stage !== prev.stage });
+    show(prev);
+    if (state.lesson !== prev.lesson) hooks.focus();
+    return [];
+  }
+
+  // An address the host did not write: the state is read from it alone and the chapter drawn
+  // again (an edit left uncommitted in a field is dropped with the field).
+  function navigate(text) {
+    if (!started) return; // start() reads the address once the engine and chapter have loaded
+    const nav = ++navigation;
+    navigating = true;
+    parse(text).then(
+      ({ state: s, problems }) => {
+        if (nav !== navigation) return; // a newer navigation came while the chapter loaded
+        navigating = false;
+        const prev = state;
+        state = s;
+        addr().accept(); // the learner's address: rewritten as the state's
+        addr().write(state);
+        hooks.clearNotice();
+        report(problems);
+        show(prev, { always: remount });
+      },
+      (e) => {
+        if (nav !== navigation) return;
+        navigating = false;
+        addr().accept();
+        notify(t('chapterError', { msg: e.message }));
+      },
+    );
+  }
+
+  // The address is back to what is on screen: a navigation still loading is dropped.
+  function stay() {
+    navigation++;
+    navigating = false;
+  }
+
+  // The engine and the first chapter load side by side. An address changed while they load (a
+  // link followed, Back, attributes set by the page's script) is read again: the latest wins.
+  async function start(read, stable = (asked) => read() === asked) {
+    const engineLoad = loadEngine();
+    engineLoad.catch(() => {}); // reported below, once the chapter is known
+    const raw = parseHash(read(), schema, base).state;
+    hooks.loading(raw);
+    let first;
+    for (;;) {
+      const asked = read();
+      try {
+        first = await parse(asked);
+      } catch (e) {
+        hooks.failed('chapter', shellT(raw.lang, 'chapterError', { msg: e.message }), raw.lang);
+        return false;
+      }
+      state = first.state;
+      try {
+        engine = await engineLoad;
+      } catch (e) {
+        hooks.failed('engine', shellT(state.lang, 'engineFailed', { msg: e.message }), state.lang);
+        return false;
+      }
+      if (stable(asked)) break;
+    }
+    report(first.problems);
+    addr().accept();
+    addr().write(state);
+    started = true;
+    show(null);
+    return true;
+  }
+
+  return {
+    get state() {
+      return state;
+    },
+    get engine() {
+      return engine;
+    },
+    get started() {
+      return started;
+    },
+    set,
+    navigate,
+    stay,
+    start,
+    enter,
+    leave,
+    notify,
+  };
+}
