@@ -1,0 +1,239 @@
+// An RNN encoder–decoder with a choice of attention, its backward pass through time, and a
+// trainer, for the playground's second mode (Bahdanau, Cho & Bengio 2015; Luong et al. 2015).
+//
+//   encoder  x_t = E_src[token_t]                          (E)
+//            h_t = GRU(x_t, h_{t-1}) forwards, and backwards too when bidirectional; each
+//            direction has hidden / 2 units when bidirectional, hidden otherwise, so the
+//            annotation a_t = [h_t fwd; h_t bwd] has A = hidden entries in both cases
+//            summary = [last fwd state; last bwd state]     (A)   (the fixed vector)
+//   bridge   s_0 = tanh(W_b summary + b_b)                  (D = hidden)
+//   decoder  step i = 1, 2, ...: the previous state s_{i-1} scores every annotation
+//              none      c_i = summary (no attention: the fixed-vector bottleneck)
+//              additive  e_ij = v . tanh(W s_{i-1} + U a_j)   (Bahdanau)
+//              dot       e_ij = s_{i-1} . a_j               (Luong)
+//              general   e_ij = s_{i-1} . (W a_j)           (Luong)
+//            alpha_i = softmax_j(e_i) over the source's positions, c_i = sum_j alpha_ij a_j
+//            s_i = GRU([E_tgt[y_{i-1}]; c_i], s_{i-1})      (y_0 = "</s>")
+//            logits_i = W_o [s_i; c_i] + b_o                (target vocabulary)
+//   loss     mean cross-entropy over every target token and the "</s>" that ends it
+//
+// The context joins the decoder's input and its output layer as in Bahdanau et al. (their
+// output layer also reads y_{i-1} and has a maxout; this one is linear in [s_i; c_i]). Training
+// feeds the true previous token (teacher forcing); decoding feeds the model's own greedy choice.
+// Every parameter lives in one flat vector (tensors() names its parts), the GRU's with
+// torch.nn.GRU's names and shapes; the products run on the engine's kernels.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/check.h"
+#include "core/seq2seq_tasks.h"
+#include "core/train.h"
+#include "kernels/kernels.h"
+
+namespace attn {
+
+enum class AttentionKind { None, Additive, Dot, General };
+
+inline constexpr ChoiceOption<AttentionKind, 4> kAttentionOption{
+    "attention",
+    {{"none", AttentionKind::None},
+     {"additive", AttentionKind::Additive},
+     {"dot", AttentionKind::Dot},
+     {"general", AttentionKind::General}}};
+
+namespace limits {
+constexpr int kMaxSeq2SeqHidden = 128;
+constexpr int kMaxSeq2SeqEmbed = 128;
+constexpr int kMaxSeq2SeqLength = 32;  // the longest source sentence
+constexpr int kMinSeq2SeqLength = 8;   // maxLength's smallest value (the probe sentence fits)
+constexpr int kMaxSeq2SeqSteps = 200;  // steps per step() call
+}  // namespace limits
+
+inline constexpr NumberOption kSeq2SeqHidden{
+    "hidden", 4, limits::kMaxSeq2SeqHidden, true, "an integer from 4 to 128", 64};
+inline constexpr NumberOption kSeq2SeqEmbed{
+    "embed", 2, limits::kMaxSeq2SeqEmbed, true, "an integer from 2 to 128", 32};
+inline constexpr NumberOption kSeq2SeqLength{
+    "maxLength", limits::kMinSeq2SeqLength, limits::kMaxSeq2SeqLength,
+    true,        "an integer from 8 to 32", 24};
+inline constexpr NumberOption kSeq2SeqLearningRate{
+    "learningRate", 1e-5, 1, false, "a number from 1e-05 to 1", 0.003};
+inline constexpr NumberOption kSeq2SeqClip{
+    "clip", 0, 1e6, false, "a number from 0 to 1e+06 (0: no clipping)", 1};
+inline constexpr NumberOption kSeq2SeqSteps{
+    "steps", 1, limits::kMaxSeq2SeqSteps, true, "an integer from 1 to 200", 1};
+
+struct Seq2SeqModelConfig {
+  int source_vocab = 10;
+  int target_vocab = 11;
+  int embed = 32;
+  int hidden = 64;
+  bool bidirectional = true;
+  AttentionKind attention = AttentionKind::Additive;
+};
+
+class Seq2Seq {
+ public:
+  explicit Seq2Seq(const Seq2SeqModelConfig& config);  // parameters zero; config checked first
+
+  // The initialisation from `seed`: embeddings N(0, 1); every other tensor uniform in
+  // (-1/sqrt(fan), 1/sqrt(fan)) as torch initialises GRU and Linear layers (fan: a GRU's hidden
+  // size, a layer's inputs).
+  void init(std::uint64_t seed);
+
+  const Seq2SeqModelConfig& config() const { return config_; }
+  const std::vector<Tensor>& tensors() const { return tensors_; }
+  const Tensor* tensor(const std::string& name) const;
+  std::vector<float>& parameters() { return params_; }
+  const std::vector<float>& parameters() const { return params_; }
+  std::vector<float>& gradients() { return grads_; }
+  const std::vector<float>& gradients() const { return grads_; }
+
+  // Teacher-forced run on pairs (tokens checked by the caller); keeps what backward() needs.
+  ForwardStats forward(const PairBatch& batch);
+  // Gradient of the last forward's loss with respect to every parameter, into gradients().
+  void backward();
+  // Greedy decoding of batch.source for `steps` steps, each fed the previous step's choice.
+  // Loss and accuracy are those of batch.target where it is given (else zero).
+  ForwardStats decode(const PairBatch& batch, int steps);
+
+  // After forward or decode: row r's top token at each step (steps() entries) and its attention
+  // weights (steps(), source length) (all zero for attention 'none').
+  int steps() const { return T_; }
+  std::vector<int> predictions(int row) const;
+  Matrix alignment(int row) const;
+
+ private:
+  ForwardStats run(const PairBatch& batch, bool teacher, int steps);
+  void encode();
+  void encoder_direction_forward(int dir);
+  void decoder_step_forward(int i);
+  void context_forward(int i);
+  void output_forward(int i);
+  void decoder_step_backward(int i, float* ds);
+  const std::vector<int>& source(int k) const { return batch_->source[order_[k]]; }
+  const std::vector<int>& target(int k) const { return batch_->target[order_[k]]; }
+  void context_backward(int i, const float* dc, float* ds_prev);
+  void encoder_direction_backward(int dir);
+  float* param(std::size_t offset) { return params_.data() + offset; }
+  float* grad(std::size_t offset) { return grads_.data() + offset; }
+
+  Seq2SeqModelConfig config_;
+  int E_, A_, D_, Hd_, dirs_, K_;  // embed, annotation, decoder state, per-direction, directions,
+                                   // the key width of the scores (A, D or the additive width)
+  std::vector<Tensor> tensors_;
+  std::vector<float> bounds_;  // per tensor: the uniform bound, or 0 for N(0, 1)
+  std::vector<float> params_, grads_;
+  std::size_t src_emb_ = 0, tgt_emb_ = 0, bridge_w_ = 0, bridge_b_ = 0, att_w_ = 0, att_u_ = 0,
+              att_v_ = 0, dec_wih_ = 0, dec_whh_ = 0, dec_bih_ = 0, dec_bhh_ = 0, out_w_ = 0,
+              out_b_ = 0;
+  std::size_t enc_wih_[2] = {0, 0}, enc_whh_[2] = {0, 0}, enc_bih_[2] = {0, 0},
+              enc_bhh_[2] = {0, 0};
+
+  // the last run: B rows, S source positions (the longest source), T decoder steps
+  int B_ = 0, S_ = 0, T_ = 0;
+  const PairBatch* batch_ = nullptr;
+  // Rows are kept sorted by source length, longest first (order_[k] is the batch's row of row k,
+  // pos_ the inverse), so the rows still reading at time t are a prefix, active_enc_[t] long, and
+  // the decoder's rows with a target at step i lie within a prefix of active_dec_[i] rows: a
+  // step multiplies only those.
+  std::vector<int> order_, pos_;
+  std::vector<int> src_len_, steps_len_;  // per row: source length, steps with a target (0: none)
+  std::vector<int> active_enc_, active_dec_;  // (S), (T)
+  std::vector<float> x_;                      // (S, B, E) source embeddings, time-major
+  std::vector<float> gi_[2];                  // (S, B, 3Hd) x W_ih^T + b_ih, by time
+  std::vector<float> h_[2];                   // (S + 1, B, Hd) states in processing order
+  std::vector<float> gates_[2], ghn_[2];      // (S, B, 3Hd), (S, B, Hd) in processing order
+  std::vector<float> ann_;                    // (B, S, A) annotations
+  std::vector<float> summary_;                // (B, A)
+  std::vector<float> keys_;                   // (B, S, K): U a_j (additive), W a_j (general)
+  std::vector<int> inputs_, preds_;           // (T, B) decoder input tokens, top tokens
+  std::vector<float> s_;                      // (T + 1, B, D) decoder states
+  std::vector<float> q_;                      // (T, B, K) W s_{i-1} (additive)
+  std::vector<float> tanh_;                   // (T, B, S, K) tanh(W s + U a_j) (additive)
+  std::vector<float> alpha_;                  // (T, B, S)
+  std::vector<float> dec_x_;                  // (T, B, E + A) [E_tgt[y]; c]
+  std::vector<float> dec_gates_, dec_ghn_;    // (T, B, 3D), (T, B, D)
+  std::vector<float> out_in_;                 // (T, B, D + A) [s_i; c_i]
+  std::vector<float> probs_;                  // (T, B, V)
+  int target_count_ = 0;
+
+  // backward
+  std::vector<float> dlogits_, dout_in_, dgi_dec_, dgh_dec_, dq_, dkeys_, dann_, dsummary_;
+  std::vector<float> dgi_enc_, dgh_enc_, dx_enc_;
+  // scratch
+  std::vector<float> gi_step_, gh_step_, ds_, ds_prev_, dx_step_, tmp_, row_, big_t_;
+  kernels::Workspace ws_;
+};
+
+// ---- the trainer ----------------------------------------------------------------------------
+
+struct Seq2SeqConfig {
+  Seq2SeqTask task = Seq2SeqTask::Copy;
+  AttentionKind attention = AttentionKind::Additive;
+  bool bidirectional = true;
+  int hidden = 64;
+  int embed = 32;
+  double learning_rate = 0.003;
+  double clip = 1;  // the gradient's largest L2 norm (0: no clipping)
+  std::uint32_t seed = 1;
+  int batch = 32;
+  int max_length = 24;
+};
+
+// Every option within its table; hidden even when bidirectional.
+Error check_seq2seq_config(const Seq2SeqConfig& c);
+Seq2SeqModelConfig seq2seq_model_config(const Seq2SeqConfig& c);
+// Pairs a caller hands in: 1 to kMaxBatch of them, sources of 1 to max_length tokens of the
+// task's source vocabulary, targets (when need_targets) of 1 to 2 max_length target tokens.
+Error check_pairs(const PairBatch& b, const Seq2SeqConfig& c, bool need_targets);
+
+// Accuracy of greedy decoding for one source length.
+struct LengthAccuracy {
+  int length = 0;
+  int pairs = 0;
+  double token_accuracy = 0;     // share of target tokens (and the "</s>") right, in place
+  double sequence_accuracy = 0;  // share of pairs whose whole output is right
+};
+
+class Seq2SeqTrainer {
+ public:
+  explicit Seq2SeqTrainer(const Seq2SeqConfig& config);  // check_seq2seq_config first
+
+  // One Adam step on the next batch (clipped gradient): its loss and accuracy before the update.
+  StepStats step();
+  StepStats step_on(const PairBatch& batch);  // check_pairs first
+  ForwardStats gradients_on(const PairBatch& batch);
+  // Teacher-forced loss and token accuracy on a fixed held-out batch (its own stream of the seed).
+  ForwardStats evaluate();
+  // Greedy decoding of a held-out set with every source length from 2 to max_length.
+  std::vector<LengthAccuracy> evaluate_by_length();
+  // Greedy decoding of the probe pair for its target's length + 1 steps.
+  ForwardStats probe();
+  // Greedy decoding of one source (check_pairs first) until "</s>" or 2 max_length + 1 steps.
+  void translate(const std::vector<int>& source);
+
+  const Seq2SeqConfig& config() const { return config_; }
+  Seq2Seq& model() { return model_; }
+  const Seq2Seq& model() const { return model_; }
+  const PairBatch& probe_pair() const { return probe_; }
+  int steps() const { return adam_.steps(); }
+  // The gradient's L2 norm of the last step, before clipping.
+  double gradient_norm() const { return gradient_norm_; }
+
+ private:
+  void update();
+
+  Seq2SeqConfig config_;
+  Seq2Seq model_;
+  Adam adam_;
+  Rng data_;
+  PairBatch held_out_, by_length_, probe_;
+  double gradient_norm_ = 0;
+};
+
+}  // namespace attn
