@@ -35,7 +35,7 @@ for (const name of Object.keys(ms)) {
   console.log(`  ${name.padEnd(7)} ${ms[name].toFixed(2).padStart(7)} ms/step  ${(1000 / ms[name]).toFixed(1).padStart(6)} steps/s  x${(ms.scalar / ms[name]).toFixed(2)} vs scalar`);
 }
 
-const torch = spawnSync('/usr/bin/python3', [fileURLToPath(new URL('./train_bench_torch.py', import.meta.url)), String(ROUNDS), String(STEPS)], { encoding: 'utf8' });
+const torch = spawnSync(process.env.PYTHON || '/usr/bin/python3', [fileURLToPath(new URL('./train_bench_torch.py', import.meta.url)), String(ROUNDS), String(STEPS)], { encoding: 'utf8' });
 if (torch.status === 0) {
   const tms = Number(torch.stdout.trim());
   console.log(`  PyTorch ${tms.toFixed(2).padStart(7)} ms/step  ${(1000 / tms).toFixed(1).padStart(6)} steps/s  (CPU, 1 thread; SIMD build x${(tms / ms.SIMD).toFixed(2)} of its speed)`);

@@ -4,14 +4,17 @@
 #                             lessons' engine (attention-*) and the playground's trainer (attention-train-*)
 #   scripts/build.sh native   the native core, GoogleTest suite and benchmarks
 #   scripts/build.sh all      both
-# NODE (default /usr/bin/node) runs the wasm test runner under CTest.
+# NODE (default: the node on the PATH) runs the wasm test runner under CTest.
+# ATTN_BUILD_TESTS=OFF configures without the test suites, so neither GoogleTest nor Google
+# Benchmark (nor the tests' Eigen, nlohmann-json, Random123) is needed: the core and the modules only.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 what="${1:-all}"
 jobs="${JOBS:-2}"
+tests="${ATTN_BUILD_TESTS:-ON}"
 
 build_native() {
-  cmake -S . -B build/native -DCMAKE_BUILD_TYPE=Release >/dev/null
+  cmake -S . -B build/native -DCMAKE_BUILD_TYPE=Release -DATTN_BUILD_TESTS="$tests" >/dev/null
   cmake --build build/native -j "$jobs"
 }
 
@@ -19,7 +22,7 @@ build_wasm() {  # $1 = simd | scalar
   local simd=ON
   [ "$1" = scalar ] && simd=OFF
   emcmake cmake -S . -B "build/wasm-$1" -DCMAKE_BUILD_TYPE=Release -DATTN_SIMD="$simd" \
-    -DCMAKE_CROSSCOMPILING_EMULATOR="${NODE:-/usr/bin/node}" >/dev/null
+    -DATTN_BUILD_TESTS="$tests" -DCMAKE_CROSSCOMPILING_EMULATOR="${NODE:-$(command -v node)}" >/dev/null
   cmake --build "build/wasm-$1" -j "$jobs" --target attention_module train_module ${2:-}
 }
 

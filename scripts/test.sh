@@ -2,6 +2,9 @@
 # Runs every suite in CI order: native GoogleTest, the same suite under ASan + UBSan,
 # wasm kernel tests under Node, the engine's JS API under node --test (both builds),
 # then headless Chromium.
+# CLANG (clang-14) and CLANGXX (its clang++) build the sanitizer suite and the fuzzers; PYTHON
+# (/usr/bin/python3, with numpy and torch) runs tests/js/export.test.js; NODE and CHROMIUM as in
+# scripts/build.sh and tests/e2e/harness.js.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs="${JOBS:-2}"
@@ -24,8 +27,11 @@ echo "== native tests (GoogleTest)"
 ctest --test-dir build/native --output-on-failure -j "$jobs"
 
 echo "== sanitizer tests (GoogleTest under ASan + UBSan, clang 14)"
+clang="${CLANG:-clang-14}"
+clangxx="${CLANGXX:-$(dirname "$clang")/$(basename "$clang" | sed 's/^clang/clang++/')}"
+clangxx="${clangxx#./}"
 # Its own build tree (build/asan), -O1; any sanitizer report aborts the test that made it.
-CC=clang-14 CXX=clang++-14 cmake -S . -B build/asan -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+CC="$clang" CXX="$clangxx" cmake -S . -B build/asan -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -DATTN_FUZZ=ON >/dev/null
 cmake --build build/asan -j "$jobs"
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \

@@ -1,7 +1,7 @@
 // The page's exported code (web/src/export.js) run for real: for several states of the worked
 // example and of the multi-head layer, the NumPy and PyTorch scripts are written to a temporary
-// directory, executed by Debian's /usr/bin/python3 (python3-numpy, python3-torch; installed by
-// scripts/setup.sh --test), and what they print is compared with the engine's numbers.
+// directory, executed by PYTHON (default Debian's /usr/bin/python3 with python3-numpy and python3-torch,
+// installed by scripts/setup.sh --test), and what they print is compared with the engine's numbers.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -16,7 +16,7 @@ import { attentionSpec, multiHeadSpec, exportCode, float32Text, LANGS } from '..
 import { layerWeights, tokenMatrix } from '../../web/src/chapters/multihead/logic.js';
 
 const TOL = 1e-5;
-const PYTHON = '/usr/bin/python3';
+const PYTHON = process.env.PYTHON || '/usr/bin/python3';
 
 let engine;
 let dir;
