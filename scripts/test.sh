@@ -9,13 +9,15 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs="${JOBS:-2}"
 
-echo "== format and lint (clang-format, Prettier, ESLint)"
+echo "== format, lint and types (clang-format, Prettier, ESLint, tsc)"
 # C++ as .clang-format says (clang-format 14; CLANG_FORMAT overrides), JavaScript as Prettier and
 # ESLint say (.prettierrc.json, eslint.config.js). A file that is not formatted fails the run.
 git ls-files 'cpp/*.cpp' 'cpp/*.h' 'tests/cpp/*.cpp' 'tests/cpp/*.h' 'tests/fuzz/*.cpp' 'tests/fuzz/*.h' 'bench/*.cpp' |
   xargs "${CLANG_FORMAT:-clang-format}" --dry-run --Werror
 ./node_modules/.bin/prettier --check --log-level warn web tests scripts
 ./node_modules/.bin/eslint web tests scripts
+# The engine's, the trainer's and the element's .d.ts against a typed usage file (tests/types).
+./node_modules/.bin/tsc -p tests/types
 
 echo "== build"
 bash scripts/build.sh all

@@ -1,0 +1,384 @@
+// Types of the engine's public API (web/src/engine.js; README, "The engine's JavaScript API").
+// tests/types/usage.ts exercises them and `tsc -p tests/types` checks them in npm test.
+
+/** The error every bad argument throws; its message names the argument and what was expected. */
+export class AttentionError extends Error {
+  name: 'AttentionError';
+  /** 'engine-stopped' once a trap or abort has stopped the module: load a fresh engine. */
+  code?: 'engine-stopped';
+}
+
+/** Whether this runtime can run the SIMD128 build. */
+export function simdSupported(): boolean;
+
+export interface LoadOptions {
+  /** true: the SIMD128 build, false: the scalar build; omitted: the best this runtime supports. */
+  simd?: boolean;
+}
+
+/** One engine per build, cached: every call with the same build resolves to the same object. */
+export function loadEngine(options?: LoadOptions): Promise<Engine>;
+
+/** Tiled attention's default block (queries and keys per tile). */
+export const FLASH_BLOCK: number;
+
+// ---- values -------------------------------------------------------------------------------------
+
+/** A matrix the engine returns: row-major, a copy owned by JavaScript. */
+export interface Matrix {
+  rows: number;
+  cols: number;
+  data: Float32Array;
+}
+
+/** Numbers the engine reads: an Array or any typed array. */
+export type Numbers = ArrayLike<number>;
+
+/** A matrix given to the engine: { rows, cols, data } (row-major) or nested rows of equal length. */
+export type MatrixInput = { rows: number; cols: number; data: Numbers } | ReadonlyArray<Numbers>;
+
+/** A vector given to the engine (a bias, additive v, a Jacobian's p): numbers or a one-row matrix. */
+export type VectorInput = Numbers | MatrixInput;
+
+/** A 0/1 mask (1 = may attend); true/false are accepted too. */
+export type MaskInput =
+  { rows: number; cols: number; data: ArrayLike<number | boolean> } | ReadonlyArray<ArrayLike<number | boolean>>;
+
+/** Softmax scores: a matrix, or one flat row; -Infinity marks a blocked cell. */
+export type ScoresInput = MatrixInput | Numbers;
+
+/** One flag per key, true = padding. */
+export type Flags = ArrayLike<boolean | number>;
+
+// ---- choices and limits -------------------------------------------------------------------------
+
+export type ScoreKind = 'dot' | 'scaled-dot' | 'additive' | 'general';
+export type MaskFill = 'neg-inf' | 'large-negative' | 'zero';
+export type Bug =
+  | 'none'
+  | 'missing-scale'
+  | 'zero-fill'
+  | 'reversed-causal'
+  | 'wrong-axis'
+  | 'mask-after-softmax'
+  | 'no-max-subtraction'
+  | 'scale-by-d-model';
+
+/** engine.choices: the names of every option that takes one of a few names, in the core's order. */
+export interface Choices {
+  readonly score: readonly ScoreKind[];
+  readonly maskFill: readonly MaskFill[];
+  readonly bug: readonly Bug[];
+}
+
+/** engine.limits: the core's size and range limits (README, "Size limits"). */
+export interface Limits {
+  readonly maxTokens: number;
+  readonly maxDim: number;
+  readonly maxHeads: number;
+  readonly maxHeadCells: number;
+  readonly maxSamples: number;
+  readonly maxBins: number;
+  readonly maxTrials: number;
+  readonly maxPosition: number;
+  readonly maxSweepDks: number;
+  readonly maxSweepKeys: number;
+  readonly minTemperature: number;
+  readonly maxTemperature: number;
+  readonly maxScale: number;
+  readonly maxFlashTokens: number;
+  readonly maxFlashBlock: number;
+  readonly maxTraceTokens: number;
+}
+
+// ---- attend and its relatives -------------------------------------------------------------------
+
+export interface MaskOptions {
+  /** (n_q, n_k) of 1 = may attend, 0 = blocked. */
+  mask?: MaskInput | null;
+  /** Also block key j > query i. */
+  causal?: boolean;
+  /** n_k flags, true = padding (blocked for every query). */
+  keyPadding?: Flags | null;
+}
+
+export interface AttendOptions extends MaskOptions {
+  query: MatrixInput;
+  key: MatrixInput;
+  value: MatrixInput;
+  /** Default 'scaled-dot'. */
+  score?: ScoreKind;
+  /** Also block key j < query i. */
+  reverseCausal?: boolean;
+  /** Default 'neg-inf'. */
+  maskFill?: MaskFill;
+  /** Divides the (scaled) scores; 1e-30 to 1e30. Default 1. */
+  temperature?: number;
+  /** Subtract the row max before exp (default true); false is the naive softmax. */
+  stable?: boolean;
+  /** false: the output-only path (no (n_q, n_k) copies). Default true. */
+  stages?: boolean;
+  /** For score 'additive': { Wq: (h, d_q), Wk: (h, d_k), v: (h) }. */
+  additive?: { Wq: MatrixInput; Wk: MatrixInput; v: VectorInput } | null;
+  /** For score 'general': { W: (d_q, d_k) }. */
+  general?: { W: MatrixInput } | null;
+}
+
+/** What every attention call returns. */
+export interface AttendOutput {
+  /** (n_q, d_v) weights × value. */
+  output: Matrix;
+  /** −Σ w ln w per row, in nats. */
+  entropy: Float32Array;
+  /** The rows where every key is blocked. */
+  fullyMaskedRows: number[];
+  /** true when the naive softmax (stable: false) gave Infinity or NaN. */
+  overflow: boolean;
+}
+
+/** attend() with every stage kept (the default). */
+export interface AttendStages extends AttendOutput {
+  scores: Matrix;
+  scaled: Matrix;
+  mask: Matrix;
+  masked: Matrix;
+  weights: Matrix;
+}
+
+export interface AttendWithBugOptions extends MaskOptions {
+  query: MatrixInput;
+  key: MatrixInput;
+  value: MatrixInput;
+  /** Default 'none'. */
+  bug?: Bug;
+  /** For 'scale-by-d-model': the width whose square root the bugged code divides by. */
+  dModel?: number;
+}
+
+export interface MonitorOptions {
+  logits: MatrixInput;
+  weights: MatrixInput;
+  mask: MaskInput;
+}
+
+export interface MonitorResult {
+  maxEntropy: Float32Array;
+  rowSums: Float32Array;
+  colSums: Float32Array;
+  leaked: Float32Array;
+  cells: number;
+  logitMean: number;
+  logitStd: number;
+  logitMax: number;
+  nonFinite: number;
+}
+
+export interface FlashOptions {
+  query: MatrixInput;
+  key: MatrixInput;
+  value: MatrixInput;
+  causal?: boolean;
+  keyPadding?: Flags | null;
+  /** A sliding window w ≥ 0. */
+  window?: number | null;
+  /** The strided pattern, s ≥ 1 (not with window). */
+  stride?: number | null;
+  /** Queries and keys per tile, 1 to maxFlashBlock. Default 64. */
+  blockSize?: number;
+  /** The position of query row 0 among the keys. Default 0. */
+  queryOffset?: number;
+}
+
+export interface FlashResult {
+  output: Matrix;
+  entropy: Float32Array;
+  fullyMaskedRows: number[];
+}
+
+export interface FlashTrace extends FlashResult {
+  blockSize: number;
+  blocks: number;
+  scores: Matrix;
+  blockMax: Matrix;
+  runningMax: Matrix;
+  rescale: Matrix;
+  runningSum: Matrix;
+  skipped: Matrix;
+}
+
+export interface MultiHeadOptions extends MaskOptions {
+  query: MatrixInput;
+  key: MatrixInput;
+  value: MatrixInput;
+  heads: number;
+  Wq: MatrixInput;
+  Wk: MatrixInput;
+  Wv: MatrixInput;
+  Wo: MatrixInput;
+  bq?: VectorInput | null;
+  bk?: VectorInput | null;
+  bv?: VectorInput | null;
+  bo?: VectorInput | null;
+  stages?: boolean;
+}
+
+export interface MultiHeadResult<Head extends AttendOutput = AttendStages> {
+  heads: Head[];
+  concat: Matrix;
+  output: Matrix;
+}
+
+// ---- the variance experiment --------------------------------------------------------------------
+
+export interface Moments {
+  mean: number;
+  variance: number;
+}
+
+export interface MomentsWithStd extends Moments {
+  std: number;
+}
+
+export interface Histogram {
+  /** bins + 1 edges over ±4√d_k, for rawCounts. */
+  edges: Float32Array;
+  /** bins + 1 edges over ±4, for scaledCounts. */
+  scaledEdges: Float32Array;
+  rawCounts: Int32Array;
+  scaledCounts: Int32Array;
+}
+
+export interface VarianceOptions {
+  /** Default 64. */
+  dk?: number;
+  /** Default 10000. */
+  samples?: number;
+  /** A uint32. Default 1. */
+  seed?: number;
+  /** Default 60. */
+  bins?: number;
+  /** Default 0. */
+  firstSample?: number;
+}
+
+export interface VarianceResult {
+  raw: Moments;
+  scaled: Moments;
+  histogram: Histogram;
+}
+
+export interface VarianceTotal {
+  raw: MomentsWithStd;
+  scaled: MomentsWithStd;
+  histogram: Histogram;
+  samples: number;
+}
+
+export interface MergeVarianceOptions {
+  a?: VarianceResult | null;
+  /** Default 0 (no a yet). */
+  aSamples?: number;
+  b: VarianceResult;
+  bSamples: number;
+}
+
+/** A run that grows inside the engine; the caller owns it and must delete() it. */
+export interface VarianceRun {
+  step(samples: number): void;
+  snapshot(): VarianceTotal;
+  delete(): void;
+}
+
+export interface VarianceSample {
+  q: Float32Array;
+  k: Float32Array;
+  dot: number;
+}
+
+// ---- saturation ---------------------------------------------------------------------------------
+
+export interface QueryProbeOptions {
+  dk?: number;
+  nKeys?: number;
+  seed?: number;
+  trial?: number;
+  tau?: number;
+  scaled?: boolean;
+  gumbelSamples?: number;
+}
+
+export interface QueryProbe {
+  rawScores: Float32Array;
+  scaledScores: Float32Array;
+  rawWeights: Float32Array;
+  scaledWeights: Float32Array;
+  rawEntropy: number;
+  scaledEntropy: number;
+  rawMax: number;
+  scaledMax: number;
+  hard: Float32Array;
+  /** (gumbelSamples, nKeys). */
+  gumbel: Matrix;
+}
+
+export interface SaturationSide {
+  maxWeight: number;
+  entropy: number;
+  jacobianNorm: number;
+  gradNorm: number;
+}
+
+export interface SaturationSweep {
+  logN: number;
+  points: { dk: number; raw: SaturationSide; scaled: SaturationSide }[];
+}
+
+// ---- the engine ---------------------------------------------------------------------------------
+
+export interface Memory {
+  /** Size of the wasm memory. */
+  heapBytes: number;
+  /** Bytes the allocator has handed out and not yet freed. */
+  usedBytes: number;
+}
+
+export interface Engine {
+  /** Which build is loaded. */
+  readonly simd: boolean;
+  readonly limits: Limits;
+  readonly choices: Choices;
+  /** true once a call has stopped this instance: loadEngine() gives a fresh one. */
+  readonly stopped: boolean;
+
+  attend(options: AttendOptions & { stages: false }): AttendOutput;
+  attend(options: AttendOptions): AttendStages;
+  attendWithBug(options: AttendWithBugOptions): AttendStages;
+  monitor(options: MonitorOptions): MonitorResult;
+  flashAttend(options: FlashOptions): FlashResult;
+  flashTrace(options: FlashOptions): FlashTrace;
+  multiHead(options: MultiHeadOptions & { stages: false }): MultiHeadResult<AttendOutput>;
+  multiHead(options: MultiHeadOptions): MultiHeadResult;
+
+  varianceExperiment(options?: VarianceOptions): VarianceResult;
+  mergeVariance(options: MergeVarianceOptions): VarianceTotal;
+  varianceRun(options?: Omit<VarianceOptions, 'samples'>): VarianceRun;
+  varianceSample(options?: { dk?: number; seed?: number; sample?: number }): VarianceSample;
+  queryProbe(options?: QueryProbeOptions): QueryProbe;
+  saturationSweep(options: { dks: Numbers; nKeys?: number; trials?: number; seed?: number }): SaturationSweep;
+
+  softmax(options: { scores: ScoresInput; stable?: boolean; temperature?: number }): {
+    weights: Matrix;
+    entropy: Float32Array;
+    overflow: boolean;
+  };
+  softmaxJacobian(p: VectorInput): Matrix;
+  hardAttention(options: { scores: ScoresInput }): Matrix;
+  gumbelSoftmax(options: { scores: ScoresInput; tau?: number; seed?: number }): Matrix;
+
+  sinusoidal(options: { n: number; d: number; base?: number }): Matrix;
+  rope(options: { x: MatrixInput; first?: number; base?: number }): Matrix;
+  linear(options: { x: MatrixInput; W: MatrixInput; b?: VectorInput | null }): Matrix;
+  randomMatrix(options: { rows: number; cols: number; seed?: number; stream?: number; scale?: number }): Matrix;
+
+  memory(): Memory;
+}
