@@ -4,21 +4,14 @@
 //   node bench/attend_path_bench.mjs            (after scripts/build.sh wasm)
 //   BENCH_ROUNDS=9 BENCH_SIZES=256,1024 node bench/attend_path_bench.mjs
 import { loadEngine } from '../web/src/engine.js';
+import { median, randomMatrix } from '../tests/support/random.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS || 7);
 const SIZES = (process.env.BENCH_SIZES || '256,1024').split(',').map(Number);
 const D = 64;
 
-// Deterministic inputs in [-1, 1): (rows, cols) as a Float32Array.
-function inputs(rows, cols, seed) {
-  const data = new Float32Array(rows * cols);
-  let s = seed >>> 0;
-  for (let i = 0; i < data.length; i++) {
-    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-    data[i] = s / 2 ** 31 - 1;
-  }
-  return { rows, cols, data };
-}
+// Deterministic inputs in [-1, 1): (rows, cols) as a Float32Array (tests/support/random.js).
+const inputs = (rows, cols, seed) => randomMatrix(rows, cols, seed);
 
 // softmax(Q Kᵀ / sqrt(d)) V with Float32Array loops.   q, k, v: (n, d)
 function attendJs(q, k, v, n, d) {
@@ -50,7 +43,6 @@ function attendJs(q, k, v, n, d) {
 }
 
 const maxDiff = (a, b) => a.reduce((m, x, i) => Math.max(m, Math.abs(x - b[i])), 0);
-const median = (v) => [...v].sort((x, y) => x - y)[v.length >> 1];
 
 const simd = await loadEngine({ simd: true });
 const scalar = await loadEngine({ simd: false });

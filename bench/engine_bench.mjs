@@ -13,6 +13,7 @@
 import { createRequire } from 'node:module';
 
 import { loadEngine } from '../web/src/engine.js';
+import { median, randomMatrix } from '../tests/support/random.js';
 import { attentionModel } from './onnx_attention.mjs';
 
 const require = createRequire(import.meta.url);
@@ -20,17 +21,6 @@ const D = 64;
 const SIZES = (process.env.BENCH_SIZES || '64 256 1024 2048 4096').split(/[\s,]+/).map(Number);
 const ROUNDS = (n) => Number(process.env.BENCH_ROUNDS || (n <= 256 ? 21 : n <= 1024 ? 9 : n <= 2048 ? 5 : 3));
 
-const median = (v) => [...v].sort((x, y) => x - y)[v.length >> 1];
-
-function randomMatrix(rows, cols, seed) {  // deterministic inputs in [-1, 1)
-  const data = new Float32Array(rows * cols);
-  let s = seed >>> 0;
-  for (let i = 0; i < data.length; i++) {
-    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-    data[i] = (s >>> 8) / 8388608 - 1;
-  }
-  return { rows, cols, data };
-}
 
 // ---- plain JavaScript: softmax(Q Kᵀ / sqrt(d)) V, one row of weights at a time --------------
 function attendJs(q, k, v, n, d) {

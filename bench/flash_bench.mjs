@@ -11,6 +11,7 @@
 import { Worker } from 'node:worker_threads';
 
 import { loadEngine } from '../web/src/engine.js';
+import { median, randomMatrix } from '../tests/support/random.js';
 import { createAttendPool } from '../web/src/workers/attend-pool.js';
 
 const D = 64;
@@ -19,17 +20,6 @@ const ROUNDS = (n) => Number(process.env.FLASH_ROUNDS || (n <= 1024 ? 7 : n <= 4
 const WORKER_URL = new URL('../web/src/workers/attend-worker.js', import.meta.url);
 const MIB = 2 ** 20;
 
-const median = (v) => [...v].sort((x, y) => x - y)[v.length >> 1];
-
-function randomMatrix(rows, cols, seed) {  // deterministic inputs in [-1, 1)
-  const data = new Float32Array(rows * cols);
-  let s = seed >>> 0;
-  for (let i = 0; i < data.length; i++) {
-    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-    data[i] = (s >>> 8) / 8388608 - 1;
-  }
-  return { rows, cols, data };
-}
 
 // Row i of softmax(q Kᵀ / √d) V in double over the allowed keys j (allowed(i, j)).
 function referenceRow(q, k, v, i, allowed) {

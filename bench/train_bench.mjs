@@ -10,11 +10,11 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 import { loadTrainEngine } from '../web/src/engine-train.js';
+import { median } from '../tests/support/random.js';
 
 const ROUNDS = Number(process.env.TRAIN_ROUNDS || 5);
 const STEPS = Number(process.env.TRAIN_STEPS || 20);
 const SIZE = { layers: 2, heads: 2, dModel: 64, batch: 32, seed: 1 };
-const median = (v) => [...v].sort((x, y) => x - y)[v.length >> 1];
 
 const builds = { SIMD: await loadTrainEngine({ simd: true }), scalar: await loadTrainEngine({ simd: false }) };
 

@@ -36,5 +36,8 @@ node bench/flash_bench.mjs
 echo "== the playground's training step and time to learn each task (Node; PyTorch CPU for scale)"
 node bench/train_bench.mjs
 
+echo "== how quickly the guards answer: a megabyte link refused, a worker's cancel, Stop (Node)"
+node bench/responsiveness.mjs
+
 echo "== 1 vs 2 Web Workers (headless Chromium)"
 node bench/workers_bench.mjs

@@ -17,6 +17,7 @@
 import path from 'node:path';
 import { chromium } from 'playwright-core';
 import { serveDist, ROOT } from './serve-dist.mjs';
+import { median } from '../tests/support/random.js';
 
 const args = process.argv.slice(2);
 const opt = (name, fallback) => {
@@ -41,10 +42,6 @@ const ARGS = [
 ];
 
 const kb = (n) => (n / 1024).toFixed(1);
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
 
 async function once(browser, url) {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } }); // its own, empty cache

@@ -6,25 +6,10 @@ import { Worker } from 'node:worker_threads';
 
 import { loadEngine, AttentionError } from '../../web/src/engine.js';
 import { createAttendPool, planSlices } from '../../web/src/workers/attend-pool.js';
+import { randomMatrix } from '../support/random.js';
 
 const WORKER_URL = new URL('../../web/src/workers/attend-worker.js', import.meta.url);
 const nodeWorker = () => new Worker(WORKER_URL);
-
-function mulberry32(seed) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-function randomMatrix(rows, cols, seed) {
-  const next = mulberry32(seed);
-  const data = new Float32Array(rows * cols);
-  for (let i = 0; i < data.length; i++) data[i] = next() * 2 - 1;
-  return { rows, cols, data };
-}
 
 describe('slice plan', () => {
   test('whole blocks, in order, covering every row', () => {

@@ -4,6 +4,7 @@ import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 
 import { loadEngine } from '../../web/src/engine.js';
+import { randomRows } from '../support/random.js';
 
 const ABS = 1e-5;
 const REL = 1e-4;
@@ -16,16 +17,6 @@ before(async () => {
   assert.equal(simd.simd, true);
   assert.equal(scalar.simd, false);
 });
-
-// Inputs: a small generator of the test's own, rounded to float32.
-function randomRows(rows, cols, seed, scale = 1) {
-  let s = seed >>> 0;
-  const next = () => {
-    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-    return s / 4294967296;
-  };
-  return Array.from({ length: rows }, () => Array.from({ length: cols }, () => Math.fround((next() * 2 - 1) * scale)));
-}
 
 // Same bits: compares the raw 32-bit patterns (so NaN == NaN and -0 != 0).
 function sameBits(what, a, b) {

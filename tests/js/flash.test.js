@@ -5,25 +5,7 @@ import { describe, test, before } from 'node:test';
 import assert from 'node:assert/strict';
 
 import { loadEngine, simdSupported, AttentionError } from '../../web/src/engine.js';
-
-// ---- inputs: a seeded generator of the test's own -----------------------------------------------
-
-function mulberry32(seed) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-// { rows, cols, data: Float32Array } of uniform numbers in [-scale, scale)
-function randomMatrix(rows, cols, seed, scale = 1) {
-  const next = mulberry32(seed);
-  const data = new Float32Array(rows * cols);
-  for (let i = 0; i < data.length; i++) data[i] = (next() * 2 - 1) * scale;
-  return { rows, cols, data };
-}
+import { randomMatrix } from '../support/random.js';
 
 // ---- the reference: the mask from its definition, attention in double ---------------------------
 

@@ -1,4 +1,4 @@
-// Independent references for the engine's tests: a small seeded generator of the tests' own,
+// Independent references for the engine's tests: the tests' seeded generator (re-exported),
 // double-precision plain-loop versions of every computation, and float32-vs-double comparison.
 // Nothing here calls the engine.
 import assert from 'node:assert/strict';
@@ -7,22 +7,9 @@ import assert from 'node:assert/strict';
 export const ABS = 2e-5;
 export const REL = 1e-4;
 
-// ---- test inputs: a small seeded generator of the test's own ---------------------------------
+// ---- test inputs: the tests' seeded generator (tests/support/random.js) ------------------------
 
-export function mulberry32(seed) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-// rows x cols nested array of uniform numbers in [-scale, scale), rounded to float32.
-export function randomRows(rows, cols, seed, scale = 1) {
-  const next = mulberry32(seed);
-  return Array.from({ length: rows }, () => Array.from({ length: cols }, () => Math.fround((next() * 2 - 1) * scale)));
-}
+export { mulberry32, randomRows } from '../support/random.js';
 
 export const toRows = (m) =>
   Array.from({ length: m.rows }, (_, r) => Array.from(m.data.subarray(r * m.cols, (r + 1) * m.cols)));

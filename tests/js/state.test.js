@@ -209,7 +209,7 @@ test('tokens in a link are cut to 32 of 32 characters each, and the cut is repor
 });
 
 test('a megabyte value is refused before it is parsed', () => {
-  const t0 = performance.now();
+  // (bench/responsiveness.mjs prints how long the refusal takes)
   for (const key of ['Q', 'seed', 'queryTokens', 'stage', 'keyPadding']) {
     const r = parseHash(`#${key}=` + '1,'.repeat(500000), schema);
     assert.deepEqual(
@@ -218,7 +218,6 @@ test('a megabyte value is refused before it is parsed', () => {
       key,
     );
   }
-  assert.ok(performance.now() - t0 < 1000, 'refused quickly');
   // The largest legal matrix still parses.
   const big = Array.from({ length: 32 }, () => Array(64).fill('-0.123456789').join(',')).join(';');
   assert.deepEqual(parseHash('#Q=' + big, schema).problems, []);
