@@ -231,9 +231,11 @@ val random_matrix(val args) {
 // "" when a matrix argument `name` of (rows, cols) holding `count` numbers is within the
 // core's limits; otherwise the core's message. engine.js asks before copying anything.
 std::string check_size(std::string name, double rows, double cols, double count) {
-  const attn::MatrixOption* o = attn::matrix_option(name);
-  if (!o) return name + ": not a matrix argument of the engine";
-  return attn::check_size(*o, rows, cols, count);
+  attn::MatrixOption o;
+  if (!attn::nested_matrix_option(name.c_str(), &o)) {
+    return name + ": not a matrix argument of the engine";
+  }
+  return attn::check_size(o, rows, cols, count);
 }
 
 // check_size with an entry point's own limits, named as engine.limits names them (flash
@@ -258,6 +260,8 @@ val get_choices() {
   out.set(attn::kScoreOption.name, names(attn::kScoreOption));
   out.set(attn::kMaskFillOption.name, names(attn::kMaskFillOption));
   out.set(attn::kBugOption.name, names(attn::kBugOption));
+  out.set(attn::kActivationOption.name, names(attn::kActivationOption));
+  out.set(attn::kLayerKindOption.name, names(attn::kLayerKindOption));
   return out;
 }
 

@@ -142,9 +142,10 @@ struct Reader {
   // { rows, cols, data } -> Matrix, sized by the core's table (check_size) before anything is
   // allocated; data (a Float32Array from engine.js) reaches the heap with one copy (set()).
   // Missing and optional -> empty Matrix.
+  // A nested name ("selfAttention.Wq") has the limits of its last part (nested_matrix_option).
   Matrix matrix(const char* name, bool optional = false) {
-    const MatrixOption* o = matrix_option(name);
-    return read_matrix(name, o, optional);
+    MatrixOption o;
+    return read_matrix(name, nested_matrix_option(name, &o) ? &o : nullptr, optional);
   }
 
   // The same with the entry point's own row and column limits.

@@ -58,7 +58,7 @@ for (const simd of [true, false]) {
     // ---- the argument contract: names <-> behaviour -----------------------------------------------
 
     test("engine.choices lists the core's names, frozen, and each name does what it says", () => {
-      assert.deepEqual(Object.keys(engine.choices).sort(), ['bug', 'maskFill', 'score']); // the trainer's: engine-train.js
+      assert.deepEqual(Object.keys(engine.choices).sort(), ['activation', 'bug', 'kind', 'maskFill', 'score']); // the trainer's: engine-train.js
       assert.deepEqual([...engine.choices.score], ['dot', 'scaled-dot', 'additive', 'general']);
       assert.deepEqual([...engine.choices.maskFill], ['neg-inf', 'large-negative', 'zero']);
       assert.ok(

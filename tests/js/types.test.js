@@ -51,6 +51,8 @@ test('engine.d.ts: each choice type lists the engine.choices names in the core o
   assert.deepEqual(union(ENGINE, 'ScoreKind'), [...engine.choices.score]);
   assert.deepEqual(union(ENGINE, 'MaskFill'), [...engine.choices.maskFill]);
   assert.deepEqual(union(ENGINE, 'Bug'), [...engine.choices.bug]);
+  assert.deepEqual(union(ENGINE, 'Activation'), [...engine.choices.activation]);
+  assert.deepEqual(union(ENGINE, 'LayerKind'), [...engine.choices.kind]);
 });
 
 test('engine.d.ts: Engine declares every property and method of a loaded engine', () => {
@@ -84,6 +86,10 @@ test('engine.d.ts: each options interface names exactly the options its call acc
     varianceExperiment: fields(body(ENGINE, 'VarianceOptions')),
     mergeVariance: fields(body(ENGINE, 'MergeVarianceOptions')),
     queryProbe: fields(body(ENGINE, 'QueryProbeOptions')),
+    layerNorm: fields(body(ENGINE, 'LayerNormOptions')),
+    feedForward: [...fields(body(ENGINE, 'FeedForwardOptions')), ...fields(body(ENGINE, 'FeedForwardWeights'))],
+    transformerLayer: fields(body(ENGINE, 'TransformerLayerOptions')),
+    gruEncoder: fields(body(ENGINE, 'GruOptions')),
   };
   for (const [name, declared] of Object.entries(cases)) {
     assert.deepEqual(sorted(declared), sorted(accepted((o) => engine[name](o))), name);

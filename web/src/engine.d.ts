@@ -63,12 +63,16 @@ export type Bug =
   | 'mask-after-softmax'
   | 'no-max-subtraction'
   | 'scale-by-d-model';
+export type Activation = 'relu' | 'gelu';
+export type LayerKind = 'encoder' | 'decoder';
 
 /** engine.choices: the names of every option that takes one of a few names, in the core's order. */
 export interface Choices {
   readonly score: readonly ScoreKind[];
   readonly maskFill: readonly MaskFill[];
   readonly bug: readonly Bug[];
+  readonly activation: readonly Activation[];
+  readonly kind: readonly LayerKind[];
 }
 
 /** engine.limits: the core's size and range limits (README, "Size limits"). */
@@ -89,6 +93,7 @@ export interface Limits {
   readonly maxFlashTokens: number;
   readonly maxFlashBlock: number;
   readonly maxTraceTokens: number;
+  readonly maxHidden: number;
 }
 
 // ---- attend and its relatives -------------------------------------------------------------------
@@ -228,6 +233,107 @@ export interface MultiHeadResult<Head extends AttendOutput = AttendStages> {
   output: Matrix;
 }
 
+// ---- the Transformer block ------------------------------------------------------------------------
+
+export interface LayerNormOptions {
+  x: MatrixInput;
+  gamma: VectorInput;
+  beta: VectorInput;
+  /** From 1e-30 to 1; default 1e-5. */
+  eps?: number;
+}
+
+export interface LayerNormResult {
+  output: Matrix;
+  /** The mean of each input row. */
+  mean: Float32Array;
+  /** The (biased) standard deviation of each input row, without eps. */
+  std: Float32Array;
+}
+
+export interface FeedForwardWeights {
+  /** (hidden, d_model) */
+  W1: MatrixInput;
+  b1?: VectorInput | null;
+  /** (d_model, hidden) */
+  W2: MatrixInput;
+  b2?: VectorInput | null;
+}
+
+export interface FeedForwardOptions extends FeedForwardWeights {
+  x: MatrixInput;
+  activation?: Activation;
+}
+
+export interface FeedForwardResult {
+  /** (n, hidden) after the activation. */
+  hidden: Matrix;
+  output: Matrix;
+}
+
+export interface AttentionWeights {
+  Wq: MatrixInput;
+  Wk: MatrixInput;
+  Wv: MatrixInput;
+  Wo: MatrixInput;
+  bq?: VectorInput | null;
+  bk?: VectorInput | null;
+  bv?: VectorInput | null;
+  bo?: VectorInput | null;
+}
+
+export interface TransformerLayerOptions {
+  kind?: LayerKind;
+  /** (n, d_model) */
+  x: MatrixInput;
+  /** (m, d_model): the encoder's output; a decoder's only. */
+  memory?: MatrixInput | null;
+  heads: number;
+  selfAttention: AttentionWeights;
+  /** A decoder's only. */
+  crossAttention?: AttentionWeights | null;
+  ff: FeedForwardWeights;
+  /** 2 for an encoder, 3 for a decoder. */
+  norms: { gamma: VectorInput; beta: VectorInput }[];
+  /** Pre-norm x + f(LN(x)); default post-norm LN(x + f(x)). */
+  normFirst?: boolean;
+  activation?: Activation;
+  eps?: number;
+  /** The self-attention's causal mask; default true for a decoder. */
+  causal?: boolean;
+  keyPadding?: Flags | null;
+  memoryKeyPadding?: Flags | null;
+  /** false: no residual connection (the sub-layer's output alone). */
+  residual?: boolean;
+  /** false: every LayerNorm passes its input on. */
+  layerNorm?: boolean;
+  stages?: boolean;
+}
+
+export interface TransformerLayerResult {
+  output: Matrix;
+  selfAttention: MultiHeadResult;
+  /** A decoder's only. */
+  crossAttention?: MultiHeadResult;
+  ff: FeedForwardResult;
+  /** x + sub-layer k, in order. */
+  residuals: Matrix[];
+  /** LayerNorm k, in order. */
+  normed: LayerNormResult[];
+}
+
+export interface GruOptions {
+  /** (n, d_in) */
+  x: MatrixInput;
+  /** (3 h, d_in) */
+  Wih: MatrixInput;
+  /** (3 h, h) */
+  Whh: MatrixInput;
+  bih?: VectorInput | null;
+  bhh?: VectorInput | null;
+  h0?: VectorInput | null;
+}
+
 // ---- the variance experiment --------------------------------------------------------------------
 
 export interface Moments {
@@ -358,6 +464,11 @@ export interface Engine {
   flashTrace(options: FlashOptions): FlashTrace;
   multiHead(options: MultiHeadOptions & { stages: false }): MultiHeadResult<AttendOutput>;
   multiHead(options: MultiHeadOptions): MultiHeadResult;
+  layerNorm(options: LayerNormOptions): LayerNormResult;
+  feedForward(options: FeedForwardOptions): FeedForwardResult;
+  transformerLayer(options: TransformerLayerOptions & { stages: false }): { output: Matrix };
+  transformerLayer(options: TransformerLayerOptions): TransformerLayerResult;
+  gruEncoder(options: GruOptions): { hidden: Matrix; steps: number };
 
   varianceExperiment(options?: VarianceOptions): VarianceResult;
   mergeVariance(options: MergeVarianceOptions): VarianceTotal;

@@ -222,6 +222,26 @@ function makeEngine(mod, simd, forget) {
   const keyPadding = (x) => (x == null ? undefined : flagsArg('keyPadding', x, sizeError));
   const scoreMatrix = (x) => matrix('scores', x, { rowVector: true });
 
+  // The Transformer block's nested weights, flattened to the names the core reads and reports:
+  // "selfAttention.Wq", "ff.W1" (the core checks each one's shape).
+  function attentionArgs(name, w) {
+    const a = checkOptions(name, w ?? {}, ['Wq', 'Wk', 'Wv', 'Wo', 'bq', 'bk', 'bv', 'bo']);
+    const out = {};
+    for (const part of ['Wq', 'Wk', 'Wv', 'Wo']) {
+      if (a[part] != null) out[`${name}.${part}`] = matrix(`${name}.${part}`, a[part]);
+    }
+    for (const part of ['bq', 'bk', 'bv', 'bo']) out[`${name}.${part}`] = optionalVector(`${name}.${part}`, a[part]);
+    return out;
+  }
+  function ffArgs(prefix, f) {
+    const out = {};
+    for (const part of ['W1', 'W2']) {
+      if (f[part] != null) out[prefix + part] = matrix(prefix + part, f[part]);
+    }
+    for (const part of ['b1', 'b2']) out[prefix + part] = optionalVector(prefix + part, f[part]);
+    return out;
+  }
+
   // ---- tiled attention (flash_bindings.cpp) ----
   // attend keeps five (n_q, n_k) matrices; past maxTokens the error says what they would take.
   function checkNaiveSize(query, key) {
@@ -440,6 +460,109 @@ function makeEngine(mod, simd, forget) {
         stages: scalarArg(o.stages),
       });
       return { heads: r.heads.map(attendResult), concat: r.concat, output: r.output };
+    },
+
+    // ---- the Transformer block (block_bindings.cpp) ----
+
+    // LayerNorm over each row of x (n, d): (x - mean) / sqrt(var + eps) * gamma + beta, as
+    // torch.nn.LayerNorm. -> { output, mean, std } (mean and biased std of each input row)
+    layerNorm(options) {
+      const o = checkOptions('layerNorm', options, ['x', 'gamma', 'beta', 'eps']);
+      return run('layerNorm', {
+        x: matrix('x', o.x),
+        gamma: vectorArg('gamma', o.gamma, sizeError),
+        beta: vectorArg('beta', o.beta, sizeError),
+        eps: scalarArg(o.eps),
+      });
+    },
+
+    // hidden = activation(x W1ᵀ + b1), output = hidden W2ᵀ + b2; activation 'relu' (default) or
+    // 'gelu' (the exact erf form). -> { hidden, output }
+    feedForward(options) {
+      const o = checkOptions('feedForward', options, ['x', 'W1', 'b1', 'W2', 'b2', 'activation']);
+      return run('feedForward', {
+        x: matrix('x', o.x),
+        ...ffArgs('', o),
+        activation: scalarArg(o.activation),
+      });
+    },
+
+    // One encoder or decoder layer, as torch.nn.TransformerEncoderLayer / DecoderLayer
+    // (batch_first, dropout 0, eval). -> { output, selfAttention, crossAttention (decoder), ff,
+    // residuals, normed } (with stages: false only { output }); each attention as multiHead
+    // returns it, ff as feedForward, normed[k] as layerNorm, residuals[k] = x + sub-layer k.
+    transformerLayer(options) {
+      const o = checkOptions('transformerLayer', options, [
+        'kind',
+        'x',
+        'memory',
+        'heads',
+        'selfAttention',
+        'crossAttention',
+        'ff',
+        'norms',
+        'normFirst',
+        'activation',
+        'eps',
+        'causal',
+        'keyPadding',
+        'memoryKeyPadding',
+        'residual',
+        'layerNorm',
+        'stages',
+      ]);
+      const args = {
+        kind: scalarArg(o.kind),
+        x: matrix('x', o.x),
+        memory: optionalMatrix('memory', o.memory),
+        heads: scalarArg(o.heads),
+        ...attentionArgs('selfAttention', o.selfAttention),
+        ...(o.crossAttention == null ? {} : attentionArgs('crossAttention', o.crossAttention)),
+        ...ffArgs('ff.', checkOptions('ff', o.ff ?? {}, ['W1', 'b1', 'W2', 'b2'])),
+        normFirst: scalarArg(o.normFirst),
+        activation: scalarArg(o.activation),
+        eps: scalarArg(o.eps),
+        causal: scalarArg(o.causal),
+        keyPadding: keyPadding(o.keyPadding),
+        memoryKeyPadding:
+          o.memoryKeyPadding == null ? undefined : flagsArg('memoryKeyPadding', o.memoryKeyPadding, sizeError),
+        residual: scalarArg(o.residual),
+        layerNorm: scalarArg(o.layerNorm),
+        stages: scalarArg(o.stages),
+      };
+      const norms = o.norms == null ? [] : arrayArg('norms', o.norms, 3, '{ gamma, beta }');
+      args.norms = norms.length;
+      reading('norms', () => {
+        for (let k = 0; k < norms.length; k++) {
+          const n = checkOptions(`norms[${k}]`, norms[k] ?? {}, ['gamma', 'beta']);
+          args[`norms[${k}].gamma`] = vectorArg(`norms[${k}].gamma`, n.gamma, sizeError);
+          args[`norms[${k}].beta`] = vectorArg(`norms[${k}].beta`, n.beta, sizeError);
+        }
+      });
+      const r = run('transformerLayer', args);
+      if (r.selfAttention === undefined) return { output: r.output };
+      const attention = (a) => ({ heads: a.heads.map(attendResult), concat: a.concat, output: a.output });
+      const out = { output: r.output, selfAttention: attention(r.selfAttention) };
+      if (r.crossAttention !== undefined) out.crossAttention = attention(r.crossAttention);
+      out.ff = r.ff;
+      out.residuals = r.residuals;
+      out.normed = r.normed;
+      return out;
+    },
+
+    // A forward GRU over the rows of x (n, d_in), as torch.nn.GRU (one layer): Wih (3h, d_in),
+    // Whh (3h, h), bih and bhh (3h) optional, h0 (h) or zeros. Each hidden state needs the one
+    // before it: n dependent steps. -> { hidden (n, h), steps }
+    gruEncoder(options) {
+      const o = checkOptions('gruEncoder', options, ['x', 'Wih', 'Whh', 'bih', 'bhh', 'h0']);
+      return run('gruEncoder', {
+        x: matrix('x', o.x),
+        Wih: matrix('Wih', o.Wih),
+        Whh: matrix('Whh', o.Whh),
+        bih: optionalVector('bih', o.bih),
+        bhh: optionalVector('bhh', o.bhh),
+        h0: optionalVector('h0', o.h0),
+      });
     },
 
     // Histogram and moments of q·k and q·k/sqrt(d_k) for random N(0, 1) vectors.

@@ -20,6 +20,9 @@ export const CHOICES = Object.freeze({
     'no-max-subtraction',
     'scale-by-d-model',
   ]),
+  // the Transformer block (cpp/core/feed_forward.h, transformer_layer.h)
+  activation: Object.freeze(['relu', 'gelu']),
+  kind: Object.freeze(['encoder', 'decoder']),
 });
 
 // How the page writes the value each mask fill puts in a blocked score: in text and in TeX.
