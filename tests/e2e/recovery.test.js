@@ -1,5 +1,6 @@
 // Recovery in headless Chromium, against the built page (dist/): a √d_k lab worker that stops
-// answering is replaced by the page's watchdog (variance-client.js), and an engine module that
+// answering is replaced by the page's watchdog (variance-client.js), so is the playground's
+// training worker when it hangs or crashes mid-run (train-client.js, workers/port.js), and an engine module that
 // traps on the page's own thread is loaded again (engine.js, hosts/page.js). Each time the page says
 // what happened in plain words, keeps the state and runs the next computation correctly.
 // Nothing here waits on a clock: every step waits for what the page shows.
@@ -8,6 +9,8 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { start, ready } from './harness.js';
 import { installWasmTraps } from '../js/wasm-traps.js';
+import { loadTrainEngine } from '../../web/src/engine-train.js';
+import { fmt } from '../../web/src/text/format.js';
 
 let lab;
 before(async () => {
@@ -89,6 +92,86 @@ test('a lab worker that stops answering is replaced; the page says so, keeps the
   assert.match(state.hash, /labSeed=4/);
   await page.evaluate(() => window.attentionLab.set({ labSeed: 5 }));
   await expectVarianceDone(page, 5);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+// The playground's status line without the speed (which depends on the machine).
+const trainStatus = (page) => page.$eval('.pg-status', (e) => e.textContent.replace(/ · [\d.]+ steps\/s$/, ''));
+const stepShown = (page) => page.$eval('.pg-status', (e) => Number((/^Step (\d+)/.exec(e.textContent) || [])[1] ?? -1));
+const trainWorker = (page, not = []) =>
+  page.workers().find((w) => w.url().includes('train-worker') && !not.includes(w));
+
+test('a training worker that hangs, then one that crashes, mid-run, are replaced; the run goes on with the same numbers', async () => {
+  const page = await lab.open('lesson=playground&pgLayers=1&pgD=32&pgSeed=3');
+  await page.waitForFunction(() => /Step 0/.test(document.querySelector('.pg-status').textContent), null, WAIT);
+  await page.click('.pg-play');
+  await page.waitForFunction(() => /Step [1-9]/.test(document.querySelector('.pg-status').textContent), null, WAIT);
+  const noticeSays = (text) =>
+    page.waitForFunction(
+      (t) => !document.querySelector('#notice').hidden && document.querySelector('#notice').textContent.includes(t),
+      text,
+      WAIT,
+    );
+  const goesOnPast = async (step) =>
+    page.waitForFunction(
+      (n) => Number((/^Step (\d+)/.exec(document.querySelector('.pg-status').textContent) || [])[1]) > n,
+      step,
+      WAIT,
+    );
+
+  // 1. It stops answering: spins forever from its next turn on.
+  const first = trainWorker(page);
+  assert.ok(first, 'a training worker runs');
+  const firstClosed = new Promise((resolve) => first.once('close', resolve));
+  await first.evaluate(() => {
+    setTimeout(() => {
+      for (;;) {
+        /* never answers again */
+      }
+    }, 0);
+  });
+  await noticeSays('The training in the background stopped answering, so it was restarted');
+  await firstClosed;
+  await goesOnPast(await stepShown(page));
+  const second = trainWorker(page, [first]);
+  assert.ok(second, 'a new worker trains');
+
+  // 2. It crashes: an uncaught error inside the worker.
+  const secondClosed = new Promise((resolve) => second.once('close', resolve));
+  await second.evaluate(() => {
+    setTimeout(() => {
+      throw new Error('the training worker failed');
+    }, 0);
+  });
+  await noticeSays('The training in the background failed, so it was restarted');
+  await secondClosed;
+  await goesOnPast(await stepShown(page));
+  assert.ok(trainWorker(page, [first, second]), 'a third worker trains');
+
+  // Paused, the numbers on screen are those of one trainer that ran the same steps uninterrupted.
+  await page.click('.pg-play');
+  await page.waitForFunction(
+    () =>
+      /pgStep=\d+/.test(location.hash) && document.querySelector('.pg-play').getAttribute('aria-pressed') === 'false',
+    null,
+    WAIT,
+  );
+  const step = Number(/pgStep=(\d+)/.exec(await page.evaluate(() => location.hash))[1]);
+  await page.waitForFunction(
+    (n) => document.querySelector('.pg-status').textContent.includes(`Step ${n} `),
+    step,
+    WAIT,
+  );
+  const engine = await loadTrainEngine(); // the SIMD build, as Chromium loads
+  const t = engine.trainer({ task: 'previous-token', layers: 1, heads: 2, dModel: 32, learningRate: 0.003, seed: 3 });
+  t.step(step);
+  const e = t.evaluate();
+  t.delete();
+  assert.equal(
+    await trainStatus(page),
+    `Step ${step} · held-out accuracy ${fmt(e.accuracy, 3)} · loss ${fmt(e.loss, 3)}`,
+  );
   assert.deepEqual(page.errors, []);
   await page.close();
 });

@@ -107,6 +107,43 @@ describe('the pool under worker_threads', () => {
     assert.deepEqual(r.fullyMaskedRows, engine.flashAttend(o).fullyMaskedRows);
   });
 
+  test('a worker that stops answering, or crashes, is replaced and its slice sent again: the same bits', async () => {
+    // The first worker of each pool says it loaded, then never answers; the second one throws.
+    const frozen = () =>
+      new Worker(
+        'const p = require("worker_threads").parentPort; p.on("message", (m) => { if (m.type === "load") p.postMessage({ type: "ready" }); });',
+        { eval: true },
+      );
+    const crashing = () =>
+      new Worker(
+        'const p = require("worker_threads").parentPort; p.on("message", (m) => { if (m.type === "load") p.postMessage({ type: "ready" }); else throw new Error("out of memory"); });',
+        { eval: true },
+      );
+    const o = { ...inputs(300, 16, 5), causal: true };
+    const direct = engine.flashAttend(o);
+    for (const bad of [frozen, crashing]) {
+      let made = 0;
+      const p = createAttendPool({
+        workers: 2,
+        simd: engine.simd,
+        replyTimeoutMs: 500,
+        createWorker: () => (made++ === 0 ? bad() : nodeWorker()),
+      });
+      const r = await p.run('flash', o);
+      assert.deepEqual(r.output, direct.output);
+      assert.deepEqual(r.entropy, direct.entropy);
+      assert.equal(made, 3, 'one worker was replaced');
+      p.terminate();
+    }
+    // A slice that fails twice rejects the run with a plain message.
+    const dead = createAttendPool({ workers: 1, simd: engine.simd, replyTimeoutMs: 300, createWorker: frozen });
+    await assert.rejects(
+      dead.run('flash', o),
+      /^Error: attend worker: stopped answering twice \(no reply for 0\.3 s\)$/,
+    );
+    dead.terminate();
+  });
+
   test('naive: the same bits as one attend() call', async () => {
     const o = { ...inputs(200, 8, 4), keyPadding: Array.from({ length: 200 }, (_, j) => j % 7 === 0) };
     const r = await pool.run('naive', o);

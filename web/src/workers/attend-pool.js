@@ -17,9 +17,13 @@
 // cancel()) replaced it. kind 'flash' takes flashAttend's options; 'naive' takes attend's
 // query, key, value and keyPadding (its masks depend on the query's position, which a slice
 // does not know). An engine error rejects with an AttentionError carrying the engine's message.
+// Each worker is kept alive by the watchdog of ./port.js: one that stops answering (no progress
+// for replyTimeoutMs) or crashes is replaced and its slice sent again, once; a slice that fails
+// that way twice rejects the run.
 
 import { AttentionError } from '../engine/args.js';
 import { FLASH_BLOCK } from '../engine/api.js';
+import { superviseWorker } from './port.js';
 
 const NAIVE_OPTIONS = ['query', 'key', 'value', 'keyPadding'];
 
@@ -31,13 +35,6 @@ const CHUNK_ROWS = 4096;
 
 function browserWorker() {
   return new Worker(new URL('./attend-worker.js', import.meta.url), { type: 'module' });
-}
-
-// addEventListener (a browser Worker) or on (Node's worker_threads): the message's data.
-function listen(worker, type, f) {
-  if (typeof worker.addEventListener === 'function')
-    worker.addEventListener(type, (e) => f(type === 'message' ? e.data : e));
-  else worker.on(type, f);
 }
 
 // A matrix option as { rows, cols, data: Float32Array } so it can be cut into row slices.
@@ -74,52 +71,97 @@ export function planSlices(rows, blockSize, parts, causal = false) {
   return starts.map((first, i) => ({ first, rows: (i + 1 < starts.length ? starts[i + 1] : rows) - first }));
 }
 
-export function createAttendPool({ workers = 2, simd, createWorker = browserWorker } = {}) {
+export function createAttendPool({
+  workers = 2,
+  simd,
+  createWorker = browserWorker,
+  loadTimeoutMs = 60000,
+  replyTimeoutMs = 30000,
+} = {}) {
   const pool = [];
   let nextId = 1;
-  const pending = new Map(); // id -> { resolve, reject, onProgress }
+  const pending = new Map(); // id -> { id, i, make, resolve, reject, onProgress, retried, cancelled }
   let current = null; // { ids, cancel() } of the running run
 
-  function spawn() {
-    const w = createWorker();
-    listen(w, 'message', (m) => {
-      const job = pending.get(m.id);
-      if (!job) return;
-      if (m.type === 'progress') return job.onProgress(m.rows);
-      pending.delete(m.id);
-      if (m.type === 'error') {
-        const e = m.name === 'AttentionError' ? new AttentionError(m.message) : new Error(m.message);
-        job.reject(e);
-      } else job.resolve(m.type === 'cancelled' ? null : m);
-    });
-    listen(w, 'error', (e) => {
-      for (const [id, job] of pending) {
-        pending.delete(id);
-        job.reject(new Error(`attend worker: ${e && e.message ? e.message : 'failed to start'}`));
+  function settle(job) {
+    pending.delete(job.id);
+    pool[job.i].done(job.id);
+  }
+
+  function heard(m) {
+    const job = m && pending.get(m.id);
+    if (!job) return;
+    if (m.type === 'progress') {
+      pool[job.i].heard(job.id);
+      return job.onProgress(m.rows);
+    }
+    if (m.type === 'error' && m.code === 'engine-stopped') {
+      pool[job.i].replace('crashed', 'its engine stopped after an internal error');
+      return;
+    }
+    settle(job);
+    if (m.type === 'error') {
+      const e = m.name === 'AttentionError' ? new AttentionError(m.message) : new Error(m.message);
+      job.reject(e);
+    } else job.resolve(m.type === 'cancelled' ? null : m);
+  }
+
+  // Worker i was replaced: its slices again, once (a cancelled one is over).
+  function resend(i, code, detail) {
+    for (const job of [...pending.values()]) {
+      if (job.i !== i) continue;
+      if (job.cancelled) {
+        settle(job);
+        job.resolve(null);
+      } else if (job.retried || !pool[i].usesWorker()) {
+        settle(job);
+        job.reject(new Error(`attend worker: ${code === 'stuck' ? 'stopped answering' : 'failed'} twice (${detail})`));
+      } else {
+        job.retried = true;
+        send(job);
       }
-    });
-    return w;
+    }
   }
 
   function workerAt(i) {
-    while (pool.length <= i) pool.push(spawn());
+    while (pool.length <= i) {
+      const k = pool.length;
+      pool.push(
+        superviseWorker({
+          create: createWorker,
+          load: { type: 'load', simd },
+          loadTimeoutMs,
+          replyTimeoutMs,
+          onMessage: heard,
+          onReplaced: ({ code, detail }) => resend(k, code, detail),
+        }),
+      );
+    }
     return pool[i];
   }
 
-  function ask(i, message, transfer, onProgress = () => {}) {
+  function send(job) {
+    const [message, transfer] = job.make();
+    workerAt(job.i).expect(job.id);
+    workerAt(job.i).post({ ...message, id: job.id, simd }, transfer);
+  }
+
+  // make() -> [message, transfer]: called again for a resend (a transferred buffer is gone).
+  function ask(i, make, onProgress = () => {}) {
     const id = nextId++;
     return {
       id,
       done: new Promise((resolve, reject) => {
-        pending.set(id, { resolve, reject, onProgress });
-        workerAt(i).postMessage({ ...message, id, simd }, transfer);
+        const job = { id, i, make, resolve, reject, onProgress, retried: false, cancelled: false };
+        pending.set(id, job);
+        send(job);
       }),
     };
   }
 
   // Loads an engine in every worker (a run does it too; this takes it out of the first timing).
   async function ready() {
-    await Promise.all(Array.from({ length: workers }, (_, i) => ask(i, { type: 'load' }).done));
+    await Promise.all(Array.from({ length: workers }, (_, i) => ask(i, () => [{ type: 'load' }]).done));
   }
 
   function cancel() {
@@ -153,15 +195,20 @@ export function createAttendPool({ workers = 2, simd, createWorker = browserWork
     const done = slices.map(() => 0);
     const t0 = performance.now();
     const asks = slices.map((s, i) => {
-      const part = {
-        rows: s.rows,
-        cols: query.cols,
-        data: query.data.slice(s.first * query.cols, (s.first + s.rows) * query.cols),
-      };
-      const args =
-        kind === 'flash' ? { ...options, query: part, queryOffset: baseOffset + s.first } : { ...options, query: part };
       const chunkRows = options.window == null ? block * Math.ceil(CHUNK_ROWS / block) : s.rows;
-      return ask(i, { type: 'run', kind, args, chunkRows }, [part.data.buffer], (rows) => {
+      const make = () => {
+        const part = {
+          rows: s.rows,
+          cols: query.cols,
+          data: query.data.slice(s.first * query.cols, (s.first + s.rows) * query.cols),
+        };
+        const args =
+          kind === 'flash'
+            ? { ...options, query: part, queryOffset: baseOffset + s.first }
+            : { ...options, query: part };
+        return [{ type: 'run', kind, args, chunkRows }, [part.data.buffer]];
+      };
+      return ask(i, make, (rows) => {
         done[i] = rows;
         if (current === me)
           onProgress(
@@ -174,7 +221,11 @@ export function createAttendPool({ workers = 2, simd, createWorker = browserWork
       cancelled: false,
       cancel: () => {
         me.cancelled = true;
-        asks.forEach((a, i) => pool[i]?.postMessage({ type: 'cancel', id: a.id }));
+        asks.forEach((a, i) => {
+          const job = pending.get(a.id);
+          if (job) job.cancelled = true;
+          pool[i]?.post({ type: 'cancel', id: a.id });
+        });
       },
     };
     current = me;

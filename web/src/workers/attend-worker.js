@@ -2,7 +2,8 @@
 // rows (attend-pool.js splits the rows and puts the slices back together). No
 // SharedArrayBuffer: the inputs arrive as copies, the output leaves as a transferred buffer.
 //
-// page -> worker  { type: 'load', id, simd }   load the engine now (answered by 'loaded')
+// page -> worker  { type: 'load', simd }       load the engine (answered by 'ready': ./port.js)
+//                 { type: 'load', id, simd }   load the engine now (answered by 'loaded')
 //                 { type: 'run', id, simd, kind: 'flash' | 'naive', args, chunkRows }
 //                   args: flashAttend options (the query slice, queryOffset = its first row)
 //                   or attend options (query slice, key, value, keyPadding) for 'naive'
@@ -20,17 +21,7 @@
 
 import { loadEngine } from '../engine/api.js';
 import { yieldToEvents } from './variance-jobs.js';
-
-function openPort() {
-  if (typeof self !== 'undefined' && typeof self.postMessage === 'function') {
-    return {
-      post: (m, transfer) => self.postMessage(m, transfer),
-      listen: (f) => self.addEventListener('message', (e) => f(e.data)),
-    };
-  }
-  const { parentPort } = process.getBuiltinModule('worker_threads');
-  return { post: (m, transfer) => parentPort.postMessage(m, transfer), listen: (f) => parentPort.on('message', f) };
-}
+import { openPort, failure } from './port.js';
 
 const port = openPort();
 const cancelled = new Set();
@@ -81,7 +72,7 @@ async function run({ id, simd, kind, args, chunkRows }) {
     const { heapBytes } = engine.memory();
     port.post({ type: 'done', id, ...result, heapBytes }, [result.output.data.buffer, result.entropy.buffer]);
   } catch (e) {
-    port.post({ type: 'error', id, message: e && e.message ? e.message : String(e), name: e && e.name });
+    port.post(failure(id, e));
   } finally {
     cancelled.delete(id);
   }
@@ -90,9 +81,9 @@ async function run({ id, simd, kind, args, chunkRows }) {
 async function load({ id, simd }) {
   try {
     await loadEngine(simd === undefined ? undefined : { simd });
-    port.post({ type: 'loaded', id });
+    port.post(id === undefined ? { type: 'ready' } : { type: 'loaded', id });
   } catch (e) {
-    port.post({ type: 'error', id, message: e && e.message ? e.message : String(e), name: e && e.name });
+    port.post(failure(id, e)); // no 'ready': the page's watchdog replaces this worker
   }
 }
 

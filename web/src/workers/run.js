@@ -17,6 +17,8 @@
 // A job that was replaced still settles later: its outcome is ignored, so an old run can
 // never draw over a newer one.
 
+import { latestWins } from './port.js';
+
 export function createRun({
   job,
   cancel = () => {},
@@ -31,7 +33,7 @@ export function createRun({
   setTimer = setTimeout,
   clearTimer = clearTimeout,
 }) {
-  let serial = 0; // the current run's number; a settled promise of another is ignored
+  const latest = latestWins(); // the current run; a settled promise of another is ignored
   let lastKey = null;
   let timer = null;
   let lastDraw = -Infinity;
@@ -56,7 +58,7 @@ export function createRun({
   function start(args) {
     if (self.running) cancel();
     clearPending();
-    const id = ++serial;
+    const { id } = latest.claim();
     const t0 = now();
     Object.assign(self, { running: true, args, partial: null, done: 0 });
     lastKey = key(args);
@@ -65,7 +67,7 @@ export function createRun({
     try {
       promise = Promise.resolve(
         job(args, (done, total, partial) => {
-          if (id !== serial || disposed) return;
+          if (!latest.isLatest('', id) || disposed) return;
           self.partial = partial;
           self.done = done;
           pending = [partial, done, total, args];
@@ -77,7 +79,7 @@ export function createRun({
     }
     promise.then(
       (result) => {
-        if (id !== serial || disposed) return;
+        if (!latest.isLatest('', id) || disposed) return;
         self.running = false;
         clearPending();
         if (result === null || result === undefined) onStop(self.partial, self.done, args);
@@ -87,7 +89,7 @@ export function createRun({
         }
       },
       (e) => {
-        if (id !== serial || disposed) return;
+        if (!latest.isLatest('', id) || disposed) return;
         self.running = false;
         clearPending();
         onError(e, args);

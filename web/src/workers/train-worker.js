@@ -19,14 +19,7 @@
 // Also runs under Node's worker_threads (for the tests), where the port is parentPort.
 
 import { loadTrainEngine } from '../engine/train-api.js';
-
-function openPort() {
-  if (typeof self !== 'undefined' && typeof self.postMessage === 'function') {
-    return { post: (m) => self.postMessage(m), listen: (f) => self.addEventListener('message', (e) => f(e.data)) };
-  }
-  const { parentPort } = process.getBuiltinModule('worker_threads');
-  return { post: (m) => parentPort.postMessage(m), listen: (f) => parentPort.on('message', f) };
-}
+import { openPort, failure } from './port.js';
 
 const port = openPort();
 let engine = null;
@@ -36,12 +29,6 @@ let session = 0; // the id of the current reset; older messages are ignored
 let training = null; // the id of the train request running now
 const now = () => (typeof performance !== 'undefined' ? performance.now() : Date.now());
 const pauseForMessages = () => new Promise((resolve) => setTimeout(resolve, 0));
-const failure = (id, e) => ({
-  type: 'error',
-  id,
-  message: e && e.message ? e.message : String(e),
-  name: (e && e.name) || 'Error',
-});
 
 function report(t, r, ms) {
   const e = t.evaluate();

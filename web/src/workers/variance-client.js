@@ -17,6 +17,7 @@
 // thread, yielding between chunks.
 
 import { LabError, runJob, yieldToEvents } from './variance-jobs.js';
+import { latestWins, superviseWorker } from './port.js';
 
 function browserWorker() {
   if (typeof Worker !== 'function') return null;
@@ -30,72 +31,48 @@ export function createLabClient({
   createWorker = browserWorker,
   onRestart = () => {},
 }) {
-  let worker = null;
-  let ready = false; // whether the current worker has loaded its engine
-  let loadTimer = null;
-  let restarts = 0;
   let nextId = 1;
-  const jobs = new Map(); // id -> { id, kind, args, resolve, reject, onProgress, timer, retried }
-  const current = new Map(); // kind -> id
+  const jobs = new Map(); // id -> { id, kind, args, resolve, reject, onProgress, retried }
+  const latest = latestWins(); // kind -> id of its running job
+
+  // The worker, kept alive by its watchdog (./port.js): every job must be heard of within
+  // chunkTimeoutMs once the worker has loaded.
+  const worker = superviseWorker({
+    create: createWorker,
+    load: { type: 'load', simd: engine.simd },
+    loadTimeoutMs,
+    replyTimeoutMs: chunkTimeoutMs,
+    onMessage: heard,
+    onReplaced: resend,
+    onUnavailable: () => {
+      for (const job of [...jobs.values()]) {
+        worker.done(job.id);
+        runHere(job);
+      }
+    },
+  });
 
   function settle(job) {
-    clearTimeout(job.timer);
+    worker.done(job.id);
     jobs.delete(job.id);
-    if (current.get(job.kind) === job.id) current.delete(job.kind);
-  }
-
-  // ---- the worker ----------------------------------------------------------------------------
-
-  // A new worker, asked to load its engine first: loading has loadTimeoutMs, and the jobs'
-  // watchdogs start once it is ready.
-  function start() {
-    try {
-      worker = createWorker();
-    } catch {
-      worker = null;
-    }
-    ready = false;
-    clearTimeout(loadTimer);
-    if (!worker) return;
-    const self = worker;
-    worker.addEventListener('message', (e) => {
-      if (worker === self) heard(e.data);
-    });
-    worker.addEventListener('error', (e) => {
-      if (worker === self) crashed(e && e.message);
-    });
-    loadTimer = setTimeout(() => replace('stuck', `not started after ${loadTimeoutMs / 1000} s`), loadTimeoutMs);
-    worker.postMessage({ type: 'load', simd: engine.simd });
-  }
-
-  // The job's watchdog: the worker must say something about it within chunkTimeoutMs.
-  function arm(job) {
-    clearTimeout(job.timer);
-    if (ready)
-      job.timer = setTimeout(() => replace('stuck', `no reply for ${chunkTimeoutMs / 1000} s`), chunkTimeoutMs);
+    latest.release(job.kind, job.id);
   }
 
   function post(job) {
-    arm(job);
-    worker.postMessage({ type: 'run', id: job.id, simd: engine.simd, job: { kind: job.kind, args: job.args } });
+    worker.expect(job.id);
+    worker.post({ type: 'run', id: job.id, simd: engine.simd, job: { kind: job.kind, args: job.args } });
   }
 
   function heard(m) {
-    if (m && m.type === 'ready') {
-      ready = true;
-      clearTimeout(loadTimer);
-      for (const job of jobs.values()) arm(job);
-      return;
-    }
     const job = m && jobs.get(m.id);
     if (!job) return;
     if (m.type === 'error' && m.code === 'engine-stopped') {
       // the worker's module is dead
-      replace('crashed', 'its engine stopped after an internal error');
+      worker.replace('crashed', 'its engine stopped after an internal error');
       return;
     }
     if (m.type === 'progress') {
-      arm(job);
+      worker.heard(job.id);
       job.onProgress(m.done, m.total, m.partial);
       return;
     }
@@ -110,30 +87,11 @@ export function createLabClient({
       );
   }
 
-  // The worker failed (an uncaught error, or it never started).
-  function crashed(detail) {
-    if (!ready && restarts === 0) {
-      // it never ran: blocked or missing script, use this thread
-      clearTimeout(loadTimer);
-      worker.terminate();
-      worker = null;
-      for (const job of [...jobs.values()]) {
-        clearTimeout(job.timer);
-        runHere(job);
-      }
-      return;
-    }
-    replace('crashed', detail || 'an uncaught error');
-  }
-
-  // A new worker in place of the old one; every job it had is sent again, once.
-  function replace(code, detail) {
-    if (worker) worker.terminate();
-    restarts += 1;
-    start();
+  // A new worker took the old one's place: every job it had is sent again, once.
+  function resend({ code, detail }) {
     const resent = [];
     for (const job of [...jobs.values()]) {
-      if (job.retried || !worker) {
+      if (job.retried || !worker.usesWorker()) {
         settle(job);
         job.reject(
           new LabError(
@@ -180,36 +138,31 @@ export function createLabClient({
   // Starts a job of `kind`, replacing the previous one of that kind.
   function run(kind, args, onProgress = () => {}) {
     cancel(kind);
-    const id = nextId++;
-    current.set(kind, id);
+    const { id } = latest.claim(kind, nextId++);
     return new Promise((resolve, reject) => {
-      const job = { id, kind, args, resolve, reject, onProgress, timer: null, retried: false };
+      const job = { id, kind, args, resolve, reject, onProgress, retried: false };
       jobs.set(id, job);
-      if (worker) post(job);
+      if (worker.usesWorker()) post(job);
       else runHere(job);
     });
   }
 
   // Stops the running job of `kind`: its promise resolves to null at once.
   function cancel(kind) {
-    const job = jobs.get(current.get(kind));
-    current.delete(kind);
+    const job = jobs.get(latest.current(kind));
     if (!job) return;
     settle(job);
     job.resolve(null);
-    if (worker) worker.postMessage({ type: 'cancel', id: job.id });
+    worker.post({ type: 'cancel', id: job.id });
   }
 
   function terminate() {
-    clearTimeout(loadTimer);
-    if (worker) worker.terminate();
-    worker = null;
+    worker.terminate();
     for (const job of [...jobs.values()]) {
       settle(job);
       job.resolve(null);
     }
   }
 
-  start();
-  return { run, cancel, terminate, usesWorker: () => worker !== null, restarts: () => restarts };
+  return { run, cancel, terminate, usesWorker: worker.usesWorker, restarts: worker.restarts };
 }

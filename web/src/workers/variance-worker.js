@@ -16,26 +16,11 @@
 
 import { loadEngine } from '../engine/api.js';
 import { checkJob, runJob, yieldToEvents } from './variance-jobs.js';
-
-function openPort() {
-  if (typeof self !== 'undefined' && typeof self.postMessage === 'function') {
-    return { post: (m) => self.postMessage(m), listen: (f) => self.addEventListener('message', (e) => f(e.data)) };
-  }
-  const { parentPort } = process.getBuiltinModule('worker_threads');
-  return { post: (m) => parentPort.postMessage(m), listen: (f) => parentPort.on('message', f) };
-}
+import { openPort, failure, latestWins } from './port.js';
 
 const port = openPort();
 const cancelled = new Set(); // ids asked to stop
-const latest = new Map(); // kind -> id of its newest job
-
-const failure = (id, e) => ({
-  type: 'error',
-  id,
-  message: e && e.message ? e.message : String(e),
-  name: (e && e.name) || 'Error',
-  code: e && e.code,
-});
+const latest = latestWins(); // kind -> id of its newest job
 
 async function run({ id, simd, job }) {
   try {
@@ -44,9 +29,8 @@ async function run({ id, simd, job }) {
     port.post(failure(id, e));
     return;
   }
-  const older = latest.get(job.kind);
-  if (older !== undefined) cancelled.add(older);
-  latest.set(job.kind, id);
+  const { previous } = latest.claim(job.kind, id);
+  if (previous !== undefined) cancelled.add(previous);
   const hooks = {
     cancelled: () => cancelled.has(id),
     progress: (done, total, partial) => port.post({ type: 'progress', id, done, total, partial }),
@@ -60,7 +44,7 @@ async function run({ id, simd, job }) {
     port.post(failure(id, e));
   } finally {
     cancelled.delete(id);
-    if (latest.get(job.kind) === id) latest.delete(job.kind);
+    latest.release(job.kind, id);
   }
 }
 

@@ -123,6 +123,7 @@ function session(c) {
       if (finished && ui.history.main) stopped(c, ui.history.main.step);
     },
     onPaused: (step) => stopped(c, step),
+    onRestart: ({ code }) => c.notify(c.s(code === 'stuck' ? 'trainRestartStuck' : 'trainRestartCrashed')),
     onError: (e) => {
       ui.playing = false;
       ui.error = e.message;

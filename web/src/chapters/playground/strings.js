@@ -5,6 +5,10 @@ export default {
     intro:
       'Train a tiny transformer made of attention only, here in your browser, and watch its heads learn. Pick a task, press Play, and see the loss fall and each head’s pattern take shape on a fixed probe sequence. Every number comes from the engine, which trains in a background worker; the seed is in the link, so the link replays the same run.',
     errEngine: 'The engine could not do this: {msg}',
+    trainRestartStuck:
+      'The training in the background stopped answering, so it was restarted: the same run was trained again to the step on screen and goes on from there. Your settings are kept.',
+    trainRestartCrashed:
+      'The training in the background failed, so it was restarted: the same run was trained again to the step on screen and goes on from there. Your settings are kept.',
     errInt: 'Please type a whole number from {min} to {max}.',
     task: 'Task',
     'task.previous-token': 'Previous token',
@@ -91,6 +95,10 @@ export default {
     intro:
       '在浏览器里训练一个只由注意力组成的小型 Transformer，看它的各个头如何学会自己的分工。选一个任务，按“开始”，就能看到损失下降，每个头在固定探针序列上的注意力图案逐渐成形。所有数字都由引擎在后台线程中算出；随机种子写在链接里，打开同一个链接会重现同一次训练。',
     errEngine: '引擎无法完成这一步：{msg}',
+    trainRestartStuck:
+      '后台训练没有响应，已经重新启动：同一次训练重新训练到屏幕上的步数，并从那里继续。你的设置都还在。',
+    trainRestartCrashed:
+      '后台训练出错了，已经重新启动：同一次训练重新训练到屏幕上的步数，并从那里继续。你的设置都还在。',
     errInt: '请输入 {min} 到 {max} 之间的整数。',
     task: '任务',
     'task.previous-token': '前一个词元',
