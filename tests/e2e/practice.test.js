@@ -12,7 +12,7 @@ import { loadEngine } from '../../web/src/engine.js';
 import { CORE_SCHEMA, parseHash } from '../../web/src/hosts/state.js';
 import { runExample } from '../../web/src/lesson/example.js';
 import { attentionSpec, multiHeadSpec, exportCode } from '../../web/src/lesson/export.js';
-import { layerWeights, tokenMatrix } from '../../web/src/chapters/multihead/logic.js';
+import { layerWeights, tokenMatrix } from '../../web/src/lesson/layer.js';
 
 let lab;
 let engine;
@@ -116,9 +116,9 @@ test('the copy button puts the code on the clipboard; without access it selects 
   await page.close();
 });
 
-test("the multi-head step shows the multi-head chapter's layer as torch.nn.MultiheadAttention code", async () => {
+test('the multi-head step shows its layer as torch.nn.MultiheadAttention code', async () => {
   const page = await lab.open(
-    'lesson=practice&stage=multihead&prLang=torch&mhTokens=the,cat,sat,down&mhD=8&mhH=2&seed=5',
+    'lesson=practice&stage=multihead&prLang=torch&prTokens=the,cat,sat,down&prD=8&prH=2&seed=5',
   );
   const X = tokenMatrix(engine, ['the', 'cat', 'sat', 'down'], 8, 5);
   const args = { query: X, key: X, value: X, heads: 2, ...layerWeights(engine, 8, 5) };
@@ -142,6 +142,32 @@ test("the multi-head step shows the multi-head chapter's layer as torch.nn.Multi
     }
   await page.click('.stepper button.step[data-stage="conventions"]');
   assert.match(await page.textContent('[data-step="conventions"]'), /batch_first=True.*average_attn_weights=True/s);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test('the multi-head step and the multi-head chapter send their layer to each other through links', async () => {
+  const page = await lab.open('lesson=practice&stage=multihead&prTokens=the,cat,sat,down&prD=8&prH=2');
+  await page.click('[data-step="multihead"] button.linklike');
+  await page.waitForSelector('.mh-code-link');
+  const there = new URLSearchParams((await page.evaluate(() => location.hash)).slice(1));
+  assert.equal(there.get('lesson'), 'multihead');
+  assert.equal(there.get('stage'), 'heads');
+  assert.equal(there.get('mhTokens'), 'the,cat,sat,down');
+  assert.equal(there.get('mhD'), '8');
+  assert.equal(there.get('mhH'), '2');
+  // a layer changed there comes back as that layer's code
+  await page.fill('[data-step="heads"] input[type="number"] >> nth=1', '4');
+  await page.press('[data-step="heads"] input[type="number"] >> nth=1', 'Enter');
+  await page.waitForFunction(() => location.hash.includes('mhH=4'));
+  await page.click('.mh-code-link');
+  await page.waitForSelector('[data-code="multihead"]');
+  const back = new URLSearchParams((await page.evaluate(() => location.hash)).slice(1));
+  assert.equal(back.get('lesson'), 'practice');
+  assert.equal(back.get('prTokens'), 'the,cat,sat,down');
+  assert.equal(back.get('prD'), '8');
+  assert.equal(back.get('prH'), '4');
+  assert.match(await page.textContent('[data-step="multihead"] .pr-settings'), /8, 4 heads of d_k = 2/);
   assert.deepEqual(page.errors, []);
   await page.close();
 });

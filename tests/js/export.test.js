@@ -13,7 +13,7 @@ import { loadEngine } from '../../web/src/engine.js';
 import { CORE_SCHEMA, defaults } from '../../web/src/hosts/state.js';
 import { runExample, presetPatch } from '../../web/src/lesson/example.js';
 import { attentionSpec, multiHeadSpec, exportCode, float32Text, LANGS } from '../../web/src/lesson/export.js';
-import { layerWeights, tokenMatrix } from '../../web/src/chapters/multihead/logic.js';
+import { layerWeights, tokenMatrix } from '../../web/src/lesson/layer.js';
 
 const TOL = 1e-5;
 const PYTHON = process.env.PYTHON || '/usr/bin/python3';

@@ -10,8 +10,9 @@ import {
   allScores,
   argmaxRow,
   opCount,
-  timeSideBySide,
 } from '../../web/src/chapters/score-functions/logic.js';
+import { timeSideBySide } from '../../web/src/lesson/timing.js';
+import { layerWeights, tokenMatrix } from '../../web/src/lesson/layer.js';
 import {
   headCounts,
   multiHeadOps,
@@ -20,8 +21,6 @@ import {
   wordIds,
   scoreSpread,
   distinctWinners,
-  layerWeights,
-  tokenMatrix,
 } from '../../web/src/chapters/multihead/logic.js';
 import {
   addPositions,

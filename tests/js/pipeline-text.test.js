@@ -8,14 +8,8 @@
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadEngine } from '../../web/src/engine.js';
-import {
-  maskedStep,
-  weightsStep,
-  blockedNote,
-  textOf,
-  rowKind,
-  FILL_SHOWN,
-} from '../../web/src/chapters/pipeline/text.js';
+import { maskedStep, weightsStep, blockedNote, textOf, FILL_SHOWN } from '../../web/src/chapters/pipeline/text.js';
+import { rowKind } from '../../web/src/lesson/rows.js';
 import { gumbelCompare } from '../../web/src/chapters/softmax/text.js';
 import strings from '../../web/src/chapters/pipeline/strings.js';
 import softmaxStrings from '../../web/src/chapters/softmax/strings.js';

@@ -19,6 +19,9 @@
 //                                         //   reset, when another chapter changed them (a step
 //                                         //   may list its own `carried`)
 //   home: true,                           // only the start page: unnumbered, leads the nav
+//   engines: ['train'],                   // optional: engines it needs besides the lesson engine,
+//                                         //   loaded with it (ENGINES below) and handed to it by
+//                                         //   the host (c.trainEngine)
 //   state: { smShift: { type: 'float', default: 0, min: -120, max: 120 } },
 //                                         // hash fields this chapter owns (flat names, unique on
 //                                         // the page; types in ../state.js)
@@ -41,6 +44,9 @@
 //     title: { en: 'Overflow', zh: '溢出' },   // in the step bar
 //     build(c, v) -> Node | Node[],       // once: the section's content; keep handles in v
 //     draw(c, data, v) -> any,            // after every change while this step is shown
+//     compute(c, data) -> data,           // optional: this step's engine calls (given the
+//                                         //   chapter's compute() result); what it returns is
+//                                         //   the data the panel, the step and `after` draw
 //   }],
 //   compute(c) -> data,                   // optional: the engine call(s) all parts draw from
 //   panel: { build(c, v), draw(c, data, v) },      // optional: controls above the step bar
@@ -48,7 +54,8 @@
 //   leave(c),                             // optional cleanup (workers, timers); or c.onLeave(fn)
 // };
 //
-// c, the chapter instance: { state, set(patch), engine, lang, s(key, params) (this chapter's
+// c, the chapter instance: { state, set(patch), redraw() (the same state drawn again), engine,
+// trainEngine (when its meta asks for it), lang, s(key, params) (this chapter's
 // string), t(key, params) (a shell string, ../text/i18n.js), notify(message, lines), ui (this
 // instance's own view state), data (the last compute() result), step(id) (that step's v),
 // onLeave(fn), chapters (this registry) }. A change of chapter or step is a history entry
@@ -110,6 +117,29 @@ export const chapters = [
   { ...playground, load: () => import('./playground/index.js') },
 ];
 
+// Engines a chapter may need besides the lesson engine (its meta's `engines`), loaded with the
+// chapter. The trainer is a wasm module of its own that only the playground carries.
+const ENGINES = {
+  train: () => import('../engine/train-api.js').then((m) => m.loadTrainEngine()),
+};
+const engines = new Map(); // name -> the engine loaded last
+
+const loadNamedEngine = (name) =>
+  ENGINES[name]().then((e) => {
+    engines.set(name, e);
+    return e;
+  });
+
+// The engine of that name the chapters use now (null before its chapter has loaded). Once it
+// has stopped (an internal error) a fresh one is loaded, and it is the one given from then on;
+// until it arrives the stopped one answers with its 'engine-stopped' error, and the page
+// redraws the chapter.
+export function chapterEngine(name) {
+  const e = engines.get(name) ?? null;
+  if (e && e.stopped) loadNamedEngine(name).catch(() => {});
+  return e;
+}
+
 // The loaded chapters by id, and the loads under way (one per chapter, shared by every caller).
 const loaded = new Map();
 const loading = new Map();
@@ -126,8 +156,8 @@ export function loadChapter(id) {
     if (!entry) return Promise.reject(new Error(`no chapter "${id}"`));
     loading.set(
       id,
-      entry.load().then(
-        (m) => {
+      Promise.all([entry.load(), ...(entry.engines || []).map(loadNamedEngine)]).then(
+        ([m]) => {
           const chapter = { ...entry, ...m.default };
           loaded.set(id, chapter);
           loading.delete(id);

@@ -30,7 +30,7 @@
 // chapter through set() whose chapter was still loading.
 
 import { loadEngine } from '../engine/api.js';
-import { chapters, loadChapter, loadedChapter, stageInChapter } from '../chapters/index.js';
+import { chapters, chapterEngine, loadChapter, loadedChapter, stageInChapter } from '../chapters/index.js';
 import { mountChapter } from '../chapters/kit/shell.js';
 import { buildSchema, parseHash, validatePatch } from './state.js';
 import { t as shellT, reason, clip } from '../text/i18n.js';
@@ -186,6 +186,7 @@ export function createHost({ base, view, address = NO_ADDRESS, remount = false }
         lang,
         notify,
         engineStopped: restartEngine,
+        trainEngine: () => chapterEngine('train'),
         chapters,
         schema,
       };

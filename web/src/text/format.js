@@ -2,6 +2,7 @@
 // The page shows float32 results from the engine; these helpers only decide how they read.
 
 import { format } from 'd3-format';
+import { NAN } from '../views/palette.js';
 
 const MINUS = '\u2212'; // typographic minus, so "−3" and "−∞" line up with "+∞"
 
@@ -40,7 +41,7 @@ export function fmtInt(n) {
 
 // The same number as TeX for KaTeX: \infty, \text{NaN}, and a×10^k for exponents.
 export function tex(x, digits = 2) {
-  if (Number.isNaN(x)) return '\\textcolor{#b3003b}{\\text{NaN}}';
+  if (Number.isNaN(x)) return `\\textcolor{${NAN}}{\\text{NaN}}`;
   if (x === Infinity) return '+\\infty';
   if (x === -Infinity) return '-\\infty';
   const s = fmt(x, digits).replace(MINUS, '-');

@@ -8,6 +8,7 @@ import { select } from 'd3-selection';
 import { max } from 'd3-array';
 import { fmt, valuesLabel } from '../text/format.js';
 import { createSaveButtons, svgScene } from './save.js';
+import { WEIGHT } from './palette.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 
@@ -16,7 +17,7 @@ function setText(el, text) {
   if (el.textContent !== text) el.textContent = text;
 }
 
-export function createBars(parent, { label = '', color = '#3b528b' } = {}) {
+export function createBars(parent, { label = '', color = WEIGHT } = {}) {
   const figure = document.createElement('figure');
   figure.className = 'bars';
   const svg = document.createElementNS(SVG_NS, 'svg');

@@ -26,6 +26,7 @@ import { rgb as toRgb } from 'd3-color';
 import { fmt, colonAfter } from '../text/format.js';
 import { renderTable } from './table.js';
 import { createSaveButtons, textWidth } from './save.js';
+import { BLACK, INK, WHITE } from './palette.js';
 
 const BLOCKED_RGB = [200, 200, 200];
 const NAN_RGB = [220, 40, 160];
@@ -51,7 +52,7 @@ function textColor([r, g, b]) {
     return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
   };
   const L = 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b);
-  return (L + 0.05) / 0.05 > 1.05 / (L + 0.05) ? '#000' : '#fff';
+  return (L + 0.05) / 0.05 > 1.05 / (L + 0.05) ? BLACK : WHITE;
 }
 
 // 256-entry lookup tables (colour and its text colour) of an interpolator on [0, 1].
@@ -360,11 +361,11 @@ export function createHeatmap(
       let rgb;
       if (Number.isNaN(x)) {
         rgb = NAN_RGB;
-        inks[k] = '#fff';
+        inks[k] = WHITE;
         special.push([k, 'nan']);
       } else if (!Number.isFinite(x) || Math.abs(x) >= HUGE) {
         rgb = BLOCKED_RGB;
-        inks[k] = '#000';
+        inks[k] = BLACK;
         special.push([k, 'blocked']);
       } else {
         const t = Math.round(Math.min(1, Math.max(0, (x - lo) / span)) * 255);
@@ -401,7 +402,7 @@ export function createHeatmap(
         tctx.beginPath();
         tctx.rect(x0, y0, cellW, cellH);
         tctx.clip();
-        tctx.strokeStyle = inks[k] === '#fff' ? 'rgba(255, 255, 255, 0.45)' : 'rgba(0, 0, 0, 0.25)';
+        tctx.strokeStyle = inks[k] === WHITE ? 'rgba(255, 255, 255, 0.45)' : 'rgba(0, 0, 0, 0.25)';
         tctx.lineWidth = 1.5;
         tctx.beginPath();
         for (let d = -cellH; d < cellW; d += 6) {
@@ -413,7 +414,7 @@ export function createHeatmap(
       } else {
         tctx.save();
         tctx.setLineDash([3, 2]);
-        tctx.strokeStyle = '#fff';
+        tctx.strokeStyle = WHITE;
         tctx.lineWidth = 2;
         tctx.strokeRect(x0 + 2, y0 + 2, cellW - 4, cellH - 4);
         tctx.restore();
@@ -481,7 +482,7 @@ export function createHeatmap(
     const title = data.caption ?? label;
     const width = Math.max(left + cols * cw + 16, 16 + textWidth(title, 14, 'bold')),
       height = top + rows * ch + 56;
-    const ink = '#1b1d23';
+    const ink = INK;
     const items = [
       {
         t: 'text',
@@ -531,11 +532,11 @@ export function createHeatmap(
         what = '';
       if (Number.isNaN(x)) {
         rgb = NAN_RGB;
-        text = '#fff';
+        text = WHITE;
         what = 'nan';
       } else if (!Number.isFinite(x) || Math.abs(x) >= HUGE) {
         rgb = BLOCKED_RGB;
-        text = '#000';
+        text = BLACK;
         what = 'blocked';
       } else {
         const tk = Math.round(Math.min(1, Math.max(0, (x - lo) / span)) * 255);
@@ -555,7 +556,7 @@ export function createHeatmap(
         items.push({
           t: 'path',
           d,
-          stroke: text === '#fff' ? 'rgba(255,255,255,0.45)' : 'rgba(0,0,0,0.25)',
+          stroke: text === WHITE ? 'rgba(255,255,255,0.45)' : 'rgba(0,0,0,0.25)',
           sw: 1.5,
           fill: 'none',
         });
@@ -567,7 +568,7 @@ export function createHeatmap(
           w: cw - 4,
           h: ch - 4,
           fill: 'none',
-          stroke: '#fff',
+          stroke: WHITE,
           sw: 2,
           dash: [3, 2],
         });

@@ -14,8 +14,9 @@ import { select } from 'd3-selection';
 import { line } from 'd3-shape';
 import { fmt, colonAfter, commaAfter } from '../text/format.js';
 import { createChartFrame, drawAxes } from './chart-frame.js';
+import { BLUE, INK, MUTED } from './palette.js';
 
-export function createHistogram(parent, { label = '', color = '#2451b3', strings = {} } = {}) {
+export function createHistogram(parent, { label = '', color = BLUE, strings = {} } = {}) {
   const s = { bin: 'bin', count: 'count', expected: 'expected', ...strings };
   const frame = createChartFrame(parent, { className: 'histogram', strings, table: binTable });
 
@@ -85,7 +86,7 @@ export function createHistogram(parent, { label = '', color = '#2451b3', strings
         .attr('x2', x(mk.x))
         .attr('y1', m.top)
         .attr('y2', height - m.bottom)
-        .attr('stroke', '#4f5562')
+        .attr('stroke', MUTED)
         .attr('stroke-dasharray', '3 3');
       root
         .append('text')
@@ -93,7 +94,7 @@ export function createHistogram(parent, { label = '', color = '#2451b3', strings
         .attr('x', x(mk.x) + 3)
         .attr('y', m.top + 10)
         .attr('font-size', 12)
-        .attr('fill', '#4f5562')
+        .attr('fill', MUTED)
         .text(mk.label);
     }
     if (theory) {
@@ -107,7 +108,7 @@ export function createHistogram(parent, { label = '', color = '#2451b3', strings
             .y((p) => y(p[1]))(curve),
         )
         .attr('fill', 'none')
-        .attr('stroke', '#1b1d23')
+        .attr('stroke', INK)
         .attr('stroke-width', 2);
     }
     drawAxes(

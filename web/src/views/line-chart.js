@@ -15,6 +15,7 @@ import { line } from 'd3-shape';
 import { format } from 'd3-format';
 import { fmt, colonAfter, periodAfter } from '../text/format.js';
 import { createChartFrame, drawAxes } from './chart-frame.js';
+import { MUTED, ORANGE, WHITE } from './palette.js';
 
 // The ticks of a log axis at the powers of its base (1, 2, 4 ... for base 2; 0.01, 0.1, 1 ...
 // for base 10), every `every`-th one: d3's log ticks, asked for no more ticks than the domain
@@ -73,7 +74,7 @@ export function createLineChart(
       .attr('y', height - 6)
       .attr('text-anchor', 'middle')
       .attr('font-size', 12)
-      .attr('fill', '#4f5562')
+      .attr('fill', MUTED)
       .text(xLabel);
     root
       .append('text')
@@ -81,7 +82,7 @@ export function createLineChart(
       .attr('transform', `translate(14,${(m.top + height - m.bottom) / 2}) rotate(-90)`)
       .attr('text-anchor', 'middle')
       .attr('font-size', 12)
-      .attr('fill', '#4f5562')
+      .attr('fill', MUTED)
       .text(yLabel);
     if (markX !== undefined && markX >= xd[0] && markX <= xd[1]) {
       root
@@ -91,7 +92,7 @@ export function createLineChart(
         .attr('x2', x(markX))
         .attr('y1', m.top)
         .attr('y2', height - m.bottom)
-        .attr('stroke', '#c2410c')
+        .attr('stroke', ORANGE)
         .attr('stroke-dasharray', '4 3');
     }
     const inside = (p) => Number.isFinite(p.y) && (!yLog || p.y > 0);
@@ -120,7 +121,7 @@ export function createLineChart(
           .attr('cy', (p) => y(p.y))
           .attr('r', 4)
           .attr('fill', se.color)
-          .attr('stroke', '#fff');
+          .attr('stroke', WHITE);
       }
     }
     frame.legend.replaceChildren(

@@ -14,6 +14,7 @@
 
 import { h } from './dom.js';
 import { t as shellT } from '../text/i18n.js';
+import { INK, PAPER } from './palette.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 const FONT = 'system-ui, -apple-system, "Segoe UI", "Noto Sans", "Noto Sans CJK SC", sans-serif';
@@ -46,7 +47,7 @@ const SVG_BASELINE = { alphabetic: 'auto', middle: 'central', hanging: 'hanging'
 export function sceneToSvg(scene) {
   const out = [
     `<svg xmlns="${SVG_NS}" width="${num(scene.width)}" height="${num(scene.height)}" viewBox="0 0 ${num(scene.width)} ${num(scene.height)}" font-family="${esc(FONT)}">`,
-    `<rect x="0" y="0" width="${num(scene.width)}" height="${num(scene.height)}" fill="#ffffff"/>`,
+    `<rect x="0" y="0" width="${num(scene.width)}" height="${num(scene.height)}" fill="${PAPER}"/>`,
   ];
   for (const it of scene.items) {
     if (it.t === 'rect')
@@ -74,7 +75,7 @@ export function sceneToCanvas(scene, scale = PNG_SCALE) {
   canvas.height = Math.ceil(scene.height * scale);
   const ctx = canvas.getContext('2d');
   ctx.setTransform(scale, 0, 0, scale, 0, 0);
-  ctx.fillStyle = '#ffffff';
+  ctx.fillStyle = PAPER;
   ctx.fillRect(0, 0, scene.width, scene.height);
   for (const it of scene.items) {
     ctx.save();
@@ -194,7 +195,7 @@ export function svgScene(svg, { title = '' } = {}) {
           text: title,
           size: 14,
           weight: 'bold',
-          fill: '#1b1d23',
+          fill: INK,
           anchor: 'start',
           baseline: 'alphabetic',
         },

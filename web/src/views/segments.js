@@ -2,19 +2,9 @@
 // then two greys), the text colour that reads on it, and a fill pattern, so that no segment is
 // known by its colour alone. Pure: no DOM (tests/js/segments.test.js checks the contrast).
 
-// [background, ink]: every ink has at least 4.5:1 contrast on its background (WCAG 2, AA).
-export const SEGMENT_COLORS = [
-  ['#0072B2', '#fff'],
-  ['#E69F00', '#000'],
-  ['#009E73', '#000'],
-  ['#CC79A7', '#000'],
-  ['#56B4E9', '#000'],
-  ['#D55E00', '#000'],
-  ['#F0E442', '#000'],
-  ['#000000', '#fff'],
-  ['#999999', '#000'],
-  ['#666666', '#fff'],
-];
+import { SEGMENT_COLORS, BLACK } from './palette.js';
+
+export { SEGMENT_COLORS }; // [background, ink] (./palette.js)
 
 // One pattern per segment, drawn in the segment's ink colour over its background
 // (stacked-bar.css: .seg-pattern-<name>). The first segment is plain.
@@ -39,7 +29,7 @@ export function segmentStyle(k) {
     background,
     ink,
     pattern: SEGMENT_PATTERNS[k % SEGMENT_PATTERNS.length],
-    patternOpacity: ink === '#000' ? 0.45 : 0.55,
+    patternOpacity: ink === BLACK ? 0.45 : 0.55,
   };
 }
 

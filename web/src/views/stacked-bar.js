@@ -7,13 +7,14 @@ import { fmt, valuesLabel, colonAfter } from '../text/format.js';
 import { h } from './dom.js';
 import { createSaveButtons } from './save.js';
 import { segmentStyle, patternShapes } from './segments.js';
+import { BLACK, FRAME, INK } from './palette.js';
 
 // Paints el with key k's colour and pattern (the pattern in the key's ink colour, half opaque).
 function paint(el, k) {
   const { background, ink, pattern, patternOpacity } = segmentStyle(k);
   el.classList.add(`seg-pattern-${pattern}`);
   el.style.backgroundColor = background;
-  el.style.setProperty('--pat', `rgba(${ink === '#000' ? '0, 0, 0' : '255, 255, 255'}, ${patternOpacity})`);
+  el.style.setProperty('--pat', `rgba(${ink === BLACK ? '0, 0, 0' : '255, 255, 255'}, ${patternOpacity})`);
   return { background, ink };
 }
 
@@ -52,7 +53,7 @@ export function createStacked(parent, { label = '', legend: withLegend = true } 
     const W = 600,
       top = 30,
       barH = 34,
-      ink = '#1b1d23';
+      ink = INK;
     const items = [
       {
         t: 'text',
@@ -86,7 +87,7 @@ export function createStacked(parent, { label = '', legend: withLegend = true } 
         });
       x += w;
     });
-    items.push({ t: 'rect', x: 8, y: top, w: W - 16, h: barH, fill: 'none', stroke: '#8a92a0', sw: 1 });
+    items.push({ t: 'rect', x: 8, y: top, w: W - 16, h: barH, fill: 'none', stroke: FRAME, sw: 1 });
     vals.forEach((v, i) => {
       const y = top + barH + 22 + i * 20;
       items.push(

@@ -28,6 +28,7 @@ import {
 } from './logic.js';
 import strings from './strings.js';
 import meta, { MAX_TOKENS } from './meta.js';
+import { WEIGHT } from '../../views/palette.js';
 const INT_PARAMS = new Set(['k', 'n', 'kh', 'dModel', 'dk', 'h', 'd']);
 
 // The lab's settings as debug/logic.js reads them.
@@ -223,7 +224,7 @@ function buildMonitors(c, v) {
   v.logits = h('div', { class: 'db-logit-table' });
   v.line = h('p', { class: 'msg info db-mon-line', 'aria-live': 'polite' });
   const box = h('div', { class: 'db-bars' });
-  v.bars = createBars(box, { color: '#3b528b' });
+  v.bars = createBars(box, { color: WEIGHT });
   return [
     h('p', { class: 'about lab-explain', text: s('mon.about') }),
     h('div', { class: 'controls', 'data-group': 'inputs' }, v.bug.wrap),
@@ -305,7 +306,7 @@ function buildExplain(c, v) {
   );
   v.flatAbout = h('p', { class: 'lab-explain' });
   const barsBox = h('div', { class: 'db-bars' });
-  v.bars = createBars(barsBox, { color: '#3b528b' });
+  v.bars = createBars(barsBox, { color: WEIGHT });
   v.flatTable = h('div', { class: 'db-flat-table' });
   v.flatLine = h('p', { class: 'msg info db-flat-line', 'aria-live': 'polite' });
   v.draws = h('div', { class: 'db-draws' });
@@ -433,10 +434,6 @@ export default {
   ...meta,
   prefix: 'db',
   strings,
-  steps: STEPS.map(({ id, title, build, draw }) => ({ id, title, build, draw })),
+  steps: STEPS,
   panel: { build: buildPanel, draw: drawPanel },
-  compute(c) {
-    const step = STEPS.find((st) => st.id === c.state.stage) || STEPS[0];
-    return step.compute(c);
-  },
 };

@@ -3,7 +3,8 @@
 // one shown), and the lifecycle (enter on mount, update after every state change, leave).
 // The chapter only builds and draws its own parts (the contract is in ./index.js).
 //
-//   const running = mountChapter(chapter, root, { state: () => state, set, engine, lang, notify, engineStopped })
+//   const running = mountChapter(chapter, root,
+//     { state: () => state, set, engine, trainEngine: () => trainer, lang, notify, engineStopped })
 //   running.update()   // after every state change
 //   running.leave()    // before another chapter (or language) takes the page
 
@@ -26,7 +27,14 @@ export function mountChapter(chapter, root, env) {
       return env.state();
     },
     set: env.set,
+    // draws again with the same state (a view's own toggle changed what it shows)
+    redraw: () => env.set({}),
     engine: env.engine,
+    // the playground's trainer engine (../../engine/train-api.js), when the chapter's meta asks
+    // for it (engines: ['train']): the current one, a fresh one after it stopped
+    get trainEngine() {
+      return env.trainEngine ? env.trainEngine() : null;
+    },
     lang,
     s: (key, params) => lookup(chapter.strings, lang, key, params),
     t: (key, params) => shellT(lang, key, params),
@@ -96,9 +104,13 @@ export function mountChapter(chapter, root, env) {
     if (stepper) stepper.sync(stage);
     if (carried) carried.sync(stage);
     for (const [id, sec] of sections) if (sec.hidden !== (id !== stage)) sec.hidden = id !== stage;
+    const step = steps.find((st) => st.id === stage);
     let data;
     try {
+      // The chapter's compute (what every step draws from), then the step's own (given the
+      // chapter's result): the step's result is what the panel, the step and `after` draw.
       data = chapter.compute ? chapter.compute(c) : null;
+      if (step?.compute) data = step.compute(c, data);
     } catch (e) {
       showError(e); // the last picture stays on screen
       return;
@@ -106,7 +118,6 @@ export function mountChapter(chapter, root, env) {
     c.data = data;
     try {
       if (chapter.panel?.draw) chapter.panel.draw(c, data, panelView);
-      const step = steps.find((st) => st.id === stage);
       const out = step?.draw ? step.draw(c, data, stepViews.get(stage)) : undefined;
       if (chapter.after?.draw) chapter.after.draw(c, data, afterView, out);
       banner.hidden = true;

@@ -15,6 +15,7 @@ import { createRun } from '../../workers/run.js';
 import { createPredict } from '../kit/predict.js';
 import strings from './strings.js';
 import meta, { TRACE_N, PATTERN_N } from './meta.js';
+import { AMBER, WEIGHT } from '../../views/palette.js';
 
 const D = 64; // head size of the measured runs
 const TRACE_D = 8; // the tiling animation's d (TRACE_N queries and keys)
@@ -141,8 +142,8 @@ function buildCost(c, v) {
   v.status = h('p', { class: 'long-status', role: 'status', text: s('idle') });
   v.refused = h('p', { class: 'msg bad long-refused', role: 'alert' });
   const charts = h('div', { class: 'long-charts' });
-  v.timeBars = createBars(charts, { color: '#3b528b' });
-  v.memBars = createBars(charts, { color: '#b45309' });
+  v.timeBars = createBars(charts, { color: WEIGHT });
+  v.memBars = createBars(charts, { color: AMBER });
   v.noRuns = h('p', { class: 'hint' });
   v.table = h('div', { class: 'long-table' });
   return [

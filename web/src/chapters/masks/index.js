@@ -13,7 +13,7 @@ import { closureStep } from '../kit/shell.js';
 import { at, leakedCells, futureCells, maxWeightOf, customGrid, customPatch } from './cells.js';
 import strings from './strings.js';
 import meta from './meta.js';
-import { rowKind } from '../pipeline/text.js';
+import { rowKind } from '../../lesson/rows.js';
 import { createPredict } from '../kit/predict.js';
 import { FILL_SIGNS } from '../../engine/choices.js';
 

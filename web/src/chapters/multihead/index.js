@@ -4,23 +4,15 @@
 
 import { h, setText } from '../../views/dom.js';
 import { fmt, fmtInt } from '../../text/format.js';
-import {
-  tokenMatrix,
-  layerWeights,
-  headCounts,
-  multiHeadOps,
-  roleLayer,
-  lookOf,
-  scoreSpread,
-  distinctWinners,
-  ROLE_SLOTS,
-} from './logic.js';
-import { timeSideBySide } from '../score-functions/logic.js';
+import { tokenMatrix, layerWeights } from '../../lesson/layer.js';
+import { timeSideBySide } from '../../lesson/timing.js';
+import { headCounts, multiHeadOps, roleLayer, lookOf, scoreSpread, distinctWinners, ROLE_SLOTS } from './logic.js';
 import { heatmapFigure, drawFigure, intInput, selectInput, tokensInput, dims } from '../kit/figures.js';
 import { scrollTable } from '../../views/table.js';
 import { createPredict } from '../kit/predict.js';
 import strings from './strings.js';
 import meta, { MAX_TOKENS } from './meta.js';
+import { layerCodeLink } from '../practice/meta.js';
 
 const MANY_D = 64;
 const MANY_N = 8;
@@ -148,6 +140,16 @@ function buildHeads(c, v) {
     rest,
     v.cost,
     h('p', { class: 'lab-explain', text: s('costNote') }),
+    h(
+      'p',
+      { class: 'lab-explain' },
+      h('button', {
+        type: 'button',
+        class: 'linklike mh-code-link',
+        text: s('goto.code'),
+        onclick: () => c.set(layerCodeLink({ tokens: c.state.mhTokens, d: c.state.mhD, heads: c.state.mhH })),
+      }),
+    ),
   ];
 }
 
@@ -427,9 +429,5 @@ const STEPS = [
 export default {
   ...meta,
   strings,
-  steps: STEPS.map(({ id, title, build, draw }) => ({ id, title, build, draw })),
-  compute(c) {
-    const step = STEPS.find((st) => st.id === c.state.stage) || STEPS[0];
-    return step.compute(c);
-  },
+  steps: STEPS,
 };

@@ -1,30 +1,7 @@
-// The multi-head chapter without the DOM: inputs and weights for the engine (tokens carry their
-// vectors; weights drawn from the engine's RNG), two heads built by hand (one looks at the
+// The multi-head chapter without the DOM (its layer's inputs and weights are ../../lesson/layer.js):
+// the head counts and the cost of a layer, two heads built by hand (one looks at the
 // previous token, one at the same word), and the per-head statistics of the "too many heads"
 // step. Every attention number comes from engine.linear / engine.multiHead.
-
-import { embedTokens } from '../../lesson/embeddings.js';
-import { toMatrix } from '../../lesson/example.js';
-
-// (rows, cols) weights drawn by the engine, scaled by 1/√cols (so x Wᵀ keeps unit variance).
-export function drawWeight(engine, rows, cols, seed, stream) {
-  return engine.randomMatrix({ rows, cols, seed, stream, scale: 1 / Math.sqrt(cols) });
-}
-
-// Each token's drawn vector of size d (role 'x'): the same word gives the same row.
-export function tokenMatrix(engine, tokens, d, seed) {
-  return toMatrix(embedTokens(engine, { table: null, tokens, role: 'x', d, seed }).grid, tokens.length, d);
-}
-
-// The four projections of a multi-head layer (d_model × d_model, key and value sizes = d_model).
-export function layerWeights(engine, d, seed) {
-  return {
-    Wq: drawWeight(engine, d, d, seed, 101),
-    Wk: drawWeight(engine, d, d, seed, 102),
-    Wv: drawWeight(engine, d, d, seed, 103),
-    Wo: drawWeight(engine, d, d, seed, 104),
-  };
-}
 
 // The divisors of d that the engine accepts as head counts (1 … maxHeads).
 export function headCounts(d, maxHeads = 64) {

@@ -4,6 +4,16 @@
 export const ROLE_SLOTS = 8; // positions and distinct words the hand-built layer can tell apart
 export const MAX_TOKENS = 12; // tokens per side
 
+// The link into this chapter's heads step (self-attention) with a given layer (tokens, d_model,
+// heads): the patch for c.set (how another chapter sends the learner here).
+export const layerLink = ({ tokens, d, heads }) => ({
+  lesson: 'multihead',
+  stage: 'heads',
+  mhTokens: tokens,
+  mhD: d,
+  mhH: heads,
+});
+
 export default {
   id: 'multihead',
   title: { en: 'Projections and multi-head', zh: '投影与多头注意力' },

@@ -27,6 +27,7 @@ export default {
     mapWeights: 'Weights softmax(QKᵀ/√d_k) ({nq} × {nk})',
     'heads.about':
       'With h heads, d_model is cut into h slices of d_k = d_model / h numbers. Head i attends with its own slice of Q, K and V; the h outputs are put side by side (concat) and mixed by W_o.',
+    'goto.code': 'This layer as NumPy and PyTorch code',
     dkLine:
       'd_k = d_model / h = {d} / {h} = {dk}. A model with d_model = 768 and 12 heads gives each head 768 / 12 = 64 numbers.',
     refusedLine: 'The engine refuses this: {msg}',
@@ -100,6 +101,7 @@ export default {
     mapWeights: '权重 softmax(QKᵀ/√d_k)（{nq} × {nk}）',
     'heads.about':
       '有 h 个头时，d_model 被切成 h 段，每段 d_k = d_model / h 个数。第 i 个头只用自己那一段 Q、K、V 做注意力；h 个头的输出并排拼接（concat），再由 W_o 融合。',
+    'goto.code': '把这一层写成 NumPy 和 PyTorch 代码',
     dkLine: 'd_k = d_model / h = {d} / {h} = {dk}。d_model = 768 的模型用 12 个头时，每个头分到 768 / 12 = 64 个数。',
     refusedLine: '引擎无法处理：{msg}',
     mapHead: '第 {i} 个头的权重',

@@ -26,8 +26,10 @@ import strings from './strings.js';
 import meta from './meta.js';
 import { handCheckLink } from '../softmax/meta.js';
 import { generalTex, liveTex } from './tex.js';
-import { maskedStep, weightsStep, blockedNote, textOf, rowKind } from './text.js';
+import { maskedStep, weightsStep, blockedNote, textOf } from './text.js';
+import { rowKind } from '../../lesson/rows.js';
 import { createPredict } from '../kit/predict.js';
+import { WEIGHT } from '../../views/palette.js';
 
 const STEPS = [
   { id: 'scores', title: { en: 'Scores', zh: '分数' } },
@@ -608,7 +610,7 @@ function drawBars(ctx, stage, inputs, result, i) {
     }
     return;
   }
-  if (!ui.bars) ui.bars = createBars(ui.barsBox, { color: '#3b528b' });
+  if (!ui.bars) ui.bars = createBars(ui.barsBox, { color: WEIGHT });
   const title = ctx.s('weightsOf', { token: inputs.queryTokens[i] });
   ui.bars.update({
     values: rowOf(result.weights, i),
@@ -641,7 +643,7 @@ function drawHandCheck(ctx, stage, inputs) {
     hidden: !!ui.handShown,
     onclick: () => {
       ui.handShown = true;
-      ctx.set({});
+      ctx.redraw();
       show.hidden = true;
     },
   });

@@ -5,21 +5,13 @@
 
 import { sentences } from '../../text/i18n.js';
 import { FILL_SIGNS } from '../../engine/choices.js';
+import { rowKind } from '../../lesson/rows.js';
 
 // How each fill value is written in the text (the same in both languages).
 export const FILL_SHOWN = Object.fromEntries(Object.entries(FILL_SIGNS).map(([fill, sign]) => [fill, sign.text]));
 
 const at = (m, i, j) => m.data[i * m.cols + j];
 const rowOf = (m, i) => Array.from(m.data.subarray(i * m.cols, (i + 1) * m.cols));
-
-// What a row of weights looks like: 'nan' (all NaN), 'nanOther' (some NaN), 'zero' (all 0),
-// 'uniform' (all equal, to 1e-6) or 'other'.
-export function rowKind(w) {
-  if (w.some(Number.isNaN)) return w.every(Number.isNaN) ? 'nan' : 'nanOther';
-  if (w.every((x) => x === 0)) return 'zero';
-  if (w.every((x) => Math.abs(x - w[0]) <= 1e-6)) return 'uniform';
-  return 'other';
-}
 
 // Step 3 (mask): what masking is, what the chosen fill does, and what the blocked cells got.
 export function maskedStep(state, result, fmt) {

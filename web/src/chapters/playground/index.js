@@ -9,38 +9,18 @@ import { h, setText } from '../../views/dom.js';
 import { fmt } from '../../text/format.js';
 import { createLineChart } from '../../views/line-chart.js';
 import { createTrainClient } from '../../workers/train-client.js';
-import { loadTrainEngine } from '../../engine/train-api.js';
 import { createPredict } from '../kit/predict.js';
 import { heatmapFigure, drawFigure, intInput, selectInput, splitTokens } from '../kit/figures.js';
 import strings from './strings.js';
 import meta, { TASKS, POSITIONS, COMPARES } from './meta.js';
-
-// The trainer is a wasm module of its own (engine-train.js), loaded with this chapter: no other
-// lesson carries it. Like the page's engine, it is the best build the browser supports. The
-// training runs in train-worker.js; the page's copy answers the question on the untrained model.
-// eslint-disable-next-line no-restricted-syntax -- until the shell passes the trainer in its environment
-let trainEngine = await loadTrainEngine();
-
-// A trainer of this configuration. If the trainer's module stopped, a fresh one is loaded and
-// the call throws the engine's 'engine-stopped' error (the page reloads and redraws).
-function trainer(config) {
-  if (trainEngine.stopped) {
-    loadTrainEngine().then(
-      (fresh) => {
-        trainEngine = fresh;
-      },
-      () => {},
-    );
-  }
-  return trainEngine.trainer(config);
-}
+import { BLUE, ORANGE } from '../../views/palette.js';
 
 const D_MODELS = [16, 32, 64, 128];
 const RATES = [0.0003, 0.001, 0.003, 0.01, 0.03];
 const CHUNK = 10; // steps between two reports of the worker
 const MAX_POINTS = 400; // points kept per curve (older ones thinned)
 const LEARNED = 0.99; // held-out accuracy that counts as learned
-const COLORS = { main: '#2451b3', twin: '#c2410c' };
+const COLORS = { main: BLUE, twin: ORANGE };
 
 // ---- the configuration of the runs ---------------------------------------------------------------
 
@@ -609,10 +589,11 @@ export default {
     const ui = session(c);
     const key = JSON.stringify(runsOf(c.state));
     if (key !== ui.key) restart(c);
-    // The untrained model of this configuration on the held-out batch (for the question).
+    // The untrained model of this configuration on the held-out batch (for the question), from
+    // the page's own trainer engine (the training itself runs in the worker).
     const config = JSON.stringify(configOf(c.state));
     if (!ui.untrained || ui.untrained.config !== config) {
-      const t = trainer(configOf(c.state));
+      const t = c.trainEngine.trainer(configOf(c.state));
       try {
         ui.untrained = { config, ...t.evaluate() };
       } finally {

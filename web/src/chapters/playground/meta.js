@@ -11,6 +11,7 @@ export const COMPARES = ['none', 'scale', 'position']; // the second run: nothin
 export default {
   id: 'playground',
   title: { en: 'Attention playground', zh: '注意力训练场' },
+  engines: ['train'], // the trainer (engine-train.js), loaded with the chapter: c.trainEngine
   questions: ['playground/untrained'], // its predict-then-reveal questions (the start page counts them)
   state: {
     pgTask: { type: 'enum', default: 'previous-token', values: [...TASKS] },

@@ -11,6 +11,7 @@ import { heatmapFigure, drawFigure, intInput, tokensInput, dims } from '../kit/f
 import { createPredict } from '../kit/predict.js';
 import strings from './strings.js';
 import meta, { MAX_TOKENS } from './meta.js';
+import { BLUE, GREEN, ORANGE } from '../../views/palette.js';
 
 const LAYER_D = 8;
 const ROPE_COUNT = 16;
@@ -197,7 +198,7 @@ function drawRope(c, p, v) {
     o1 === o2 ? s('pairsSame', { diff: fmt(Math.abs(p.p1 - p.p2), 6) }) : s('pairsDiffer', { o1, o2 }),
   );
   v.verdict.className = `pos-verdict ${o1 === o2 ? 'same' : 'differ'}`;
-  const colors = ['#2451b3', '#c2410c', '#15803d'];
+  const colors = [BLUE, ORANGE, GREEN];
   const series = ROPE_SERIES.map((n, k) => ({
     name: s('seriesN', { n }),
     color: colors[k],
@@ -260,9 +261,5 @@ const STEPS = [
 export default {
   ...meta,
   strings,
-  steps: STEPS.map(({ id, title, build, draw }) => ({ id, title, build, draw })),
-  compute(c) {
-    const step = STEPS.find((st) => st.id === c.state.stage) || STEPS[0];
-    return step.compute(c);
-  },
+  steps: STEPS,
 };

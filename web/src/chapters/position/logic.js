@@ -2,7 +2,7 @@
 // sinusoidal encodings (the engine adds them), the permutation between two sentences, and RoPE's
 // q_m · k_n for many (m, n). Every number comes from the engine.
 
-import { tokenMatrix, layerWeights } from '../multihead/logic.js';
+import { tokenMatrix, layerWeights } from '../../lesson/layer.js';
 
 // X + PE computed by the engine: linear([X | PE], [I | I]) = X + PE.   X: (n, d) -> (n, d)
 export function addPositions(engine, X) {

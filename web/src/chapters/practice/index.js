@@ -2,19 +2,21 @@
 // masks and softmax chapters, and the multi-head chapter's layer) as a NumPy script and a
 // PyTorch script that print the numbers shown here, with a copy button; then PyTorch's
 // conventions for torch.nn.MultiheadAttention. The code comes from ../export.js; every number
-// shown comes from the engine. The multi-head step reads the multi-head chapter's fields
-// (mhTokens, mhD, mhH) without writing them: it shows that chapter's layer as code.
+// shown comes from the engine. The multi-head step shows a layer of its own (prTokens, prD, prH)
+// as code; the multi-head chapter sends its layer here through a link, and this step's link
+// opens the layer there.
 
 import { h, setText } from '../../views/dom.js';
 import { fmt } from '../../text/format.js';
 import { runExample } from '../../lesson/example.js';
 import { attentionSpec, multiHeadSpec, exportCode, LANGS } from '../../lesson/export.js';
-import { layerWeights, tokenMatrix } from '../multihead/logic.js';
+import { layerWeights, tokenMatrix } from '../../lesson/layer.js';
 import { dims } from '../kit/figures.js';
 import { dataTable, scrollTable } from '../../views/table.js';
 import { createPredict } from '../kit/predict.js';
 import strings from './strings.js';
 import meta from './meta.js';
+import { layerLink } from '../multihead/meta.js';
 
 const DIGITS = 4;
 
@@ -235,7 +237,7 @@ function buildMultiHead(c, v) {
     type: 'button',
     class: 'linklike',
     text: s('goto.multihead'),
-    onclick: () => c.set({ lesson: 'multihead', stage: 'heads' }),
+    onclick: () => c.set(layerLink({ tokens: c.state.prTokens, d: c.state.prD, heads: c.state.prH })),
   });
   v.tables = h('div', { class: 'pr-tables' });
   return [
@@ -251,13 +253,13 @@ function buildMultiHead(c, v) {
 
 function computeMultiHead(c) {
   const { state, engine } = c;
-  const d = state.mhD;
-  const tokens = state.mhTokens;
+  const d = state.prD;
+  const tokens = state.prTokens;
   const X = tokenMatrix(engine, tokens, d, state.seed);
   const W = layerWeights(engine, d, state.seed);
-  const args = { query: X, key: X, value: X, heads: state.mhH, ...W };
+  const args = { query: X, key: X, value: X, heads: state.prH, ...W };
   const result = engine.multiHead(args);
-  return { tokens, d, heads: state.mhH, result, spec: multiHeadSpec({ args, tokens }) };
+  return { tokens, d, heads: state.prH, result, spec: multiHeadSpec({ args, tokens }) };
 }
 
 function drawMultiHead(c, p, v) {
@@ -326,8 +328,4 @@ export default {
   prefix: 'pr',
   strings,
   steps: STEPS,
-  compute(c) {
-    const step = STEPS.find((st) => st.id === c.state.stage);
-    return step && step.compute ? step.compute(c) : null;
-  },
 };

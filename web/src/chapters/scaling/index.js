@@ -29,12 +29,13 @@ import { DK_STOPS, SAMPLE_STOPS, TAU_STOPS, expectedCount, expectedRanges, TEX, 
 import strings from './strings.js';
 import meta from './meta.js';
 import { createPredict } from '../kit/predict.js';
+import { BLUE, GREY, INK, MUTED, RUST } from '../../views/palette.js';
 
 // ---- settings the lesson uses --------------------------------------------------------------------
 
-const RAW_COLOR = '#b3460a';
-const SCALED_COLOR = '#2451b3';
-const THEORY_COLOR = '#1b1d23';
+const RAW_COLOR = RUST;
+const SCALED_COLOR = BLUE;
+const THEORY_COLOR = INK;
 const SWEEP_TRIALS = 400; // queries averaged per d_k in the sweep
 const SWEEP_SAMPLES = 10000; // pairs per d_k for the variance points
 const GUMBEL_ROWS = 8;
@@ -639,7 +640,7 @@ function drawSweep(c) {
         },
         {
           name: s('theoryScaled'),
-          color: '#6b7280',
+          color: GREY,
           mark: 'line',
           dash: '2 3',
           points: SWEEP_DKS.map((dk) => ({ x: dk, y: 1 })),
@@ -927,7 +928,7 @@ function buildTemperature(c, v) {
   const soft = h('div', { class: 'lab-bars' }, h('h4', { class: 'map-title', text: s('soft') }));
   const hard = h('div', { class: 'lab-bars' }, h('h4', { class: 'map-title', text: s('hard') }));
   v.barsSoft = createBars(soft, { color: SCALED_COLOR });
-  v.barsHard = createBars(hard, { color: '#4f5562' });
+  v.barsHard = createBars(hard, { color: MUTED });
   v.stats = h('p', { class: 'lab-stat', 'data-out': 'tau-stats' });
   soft.append(v.stats);
   const g = h('div', { class: 'map' }, h('h4', { class: 'map-title', text: s('gumbel') }));

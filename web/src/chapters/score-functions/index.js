@@ -7,7 +7,8 @@ import { renderFormula } from '../../views/formula.js';
 import { fmt, fmtInt } from '../../text/format.js';
 import { PRESETS, toMatrix } from '../../lesson/example.js';
 import { embedTokens, handMadeTable } from '../../lesson/embeddings.js';
-import { SCORE_KINDS, allScores, argmaxRow, opCount, scoreParams, attendWith, timeSideBySide } from './logic.js';
+import { SCORE_KINDS, allScores, argmaxRow, opCount, scoreParams, attendWith } from './logic.js';
+import { timeSideBySide } from '../../lesson/timing.js';
 import { heatmapFigure, drawFigure, intInput, selectInput, dims } from '../kit/figures.js';
 import { scrollTable } from '../../views/table.js';
 import { createPredict } from '../kit/predict.js';
@@ -173,7 +174,7 @@ function buildCost(c, v) {
     text: s('measure'),
     onclick: () => {
       v.key = '';
-      c.set({});
+      c.redraw();
     },
   });
   v.status = h('p', { class: 'hint', 'aria-live': 'polite' });
@@ -233,39 +234,50 @@ function drawCost(c, d, v) {
   );
 }
 
+// ---- what the steps draw from ------------------------------------------------------------------
+
+// The four scores on the example's own vectors.
+function computeFour(c) {
+  const { state, engine } = c;
+  const inputs = exampleInputs(engine, state.seed);
+  const params = scoreParams(engine, { dq: CROSS.dk, dk: CROSS.dk, hidden: state.sfHidden, seed: state.sfSeed });
+  return { results: allScores(engine, inputs, params), dims: dims(CROSS.dk) };
+}
+
+// The four scores with each word's own drawn vectors, at the sizes chosen.
+function computeSizes(c) {
+  const { state, engine } = c;
+  const embed = (tokens, role, d) =>
+    toMatrix(embedTokens(engine, { table: null, tokens, role, d, seed: state.seed }).grid, tokens.length, d);
+  const inputs = {
+    query: embed(CROSS.queryTokens, 'q', state.sfDq),
+    key: embed(CROSS.keyTokens, 'k', state.sfDk),
+    value: embed(CROSS.keyTokens, 'v', 2),
+  };
+  const params = scoreParams(engine, { dq: state.sfDq, dk: state.sfDk, hidden: state.sfHidden, seed: state.sfSeed });
+  return { results: allScores(engine, inputs, params) };
+}
+
 // ---- the chapter --------------------------------------------------------------------------------
 
 export default {
   ...meta,
   strings,
   steps: [
-    { id: 'four', title: { en: 'Four scores', zh: '四种打分' }, build: buildFour, draw: drawFour },
-    { id: 'sizes', title: { en: 'Different sizes', zh: '长度不同时' }, build: buildSizes, draw: drawSizes },
-    { id: 'cost', title: { en: 'Cost', zh: '开销' }, build: buildCost, draw: drawCost },
+    {
+      id: 'four',
+      title: { en: 'Four scores', zh: '四种打分' },
+      build: buildFour,
+      draw: drawFour,
+      compute: computeFour,
+    },
+    {
+      id: 'sizes',
+      title: { en: 'Different sizes', zh: '长度不同时' },
+      build: buildSizes,
+      draw: drawSizes,
+      compute: computeSizes,
+    },
+    { id: 'cost', title: { en: 'Cost', zh: '开销' }, build: buildCost, draw: drawCost, compute: () => ({}) },
   ],
-  compute(c) {
-    const { state, engine } = c;
-    const stage = state.stage;
-    if (stage === 'sizes') {
-      // each word's own drawn vectors, at the sizes chosen
-      const embed = (tokens, role, d) =>
-        toMatrix(embedTokens(engine, { table: null, tokens, role, d, seed: state.seed }).grid, tokens.length, d);
-      const inputs = {
-        query: embed(CROSS.queryTokens, 'q', state.sfDq),
-        key: embed(CROSS.keyTokens, 'k', state.sfDk),
-        value: embed(CROSS.keyTokens, 'v', 2),
-      };
-      const params = scoreParams(engine, {
-        dq: state.sfDq,
-        dk: state.sfDk,
-        hidden: state.sfHidden,
-        seed: state.sfSeed,
-      });
-      return { results: allScores(engine, inputs, params) };
-    }
-    if (stage === 'cost') return {};
-    const inputs = exampleInputs(engine, state.seed);
-    const params = scoreParams(engine, { dq: CROSS.dk, dk: CROSS.dk, hidden: state.sfHidden, seed: state.sfSeed });
-    return { results: allScores(engine, inputs, params), dims: dims(CROSS.dk) };
-  },
 };

@@ -16,6 +16,7 @@ import strings from './strings.js';
 import meta, { DEFAULT_SCORES } from './meta.js';
 import { gumbelCompare } from './text.js';
 import { createPredict } from '../kit/predict.js';
+import { WEIGHT } from '../../views/palette.js';
 
 // The weights an article printed for the row of the translation example while writing 猫.
 const PRINTED = PRESETS['hand-check'].publishedGuess;
@@ -218,7 +219,7 @@ function buildTemperature(ctx) {
   const barsBox = h('div', {});
   const title = h('h4', { class: 'map-title' });
   barsBox.append(title);
-  const bars = createBars(barsBox, { color: '#3b528b' });
+  const bars = createBars(barsBox, { color: WEIGHT });
   const line = h('p', { class: 'note', 'aria-live': 'polite' });
   // Before moving the slider: what does a cooler softmax do to the top weight?
   const reveal = h('p', { class: 'msg info sm-cooler-reveal' });

@@ -12,6 +12,7 @@ import { heatmapStrings } from '../../text/i18n.js';
 import { createPredict } from '../kit/predict.js';
 import strings from './strings.js';
 import meta from './meta.js';
+import { BROWN, WEIGHT } from '../../views/palette.js';
 
 export default {
   ...meta,
@@ -242,8 +243,8 @@ function buildLookup(c, v) {
   v.softTitle = h('h4', { class: 'map-title' });
   const softBox = h('div', {}, v.softTitle);
   const hardBox = h('div', {}, h('h4', { class: 'map-title', text: s('hardBars') }));
-  v.soft = createBars(softBox, { color: '#3b528b' });
-  v.hard = createBars(hardBox, { color: '#8a5a00' });
+  v.soft = createBars(softBox, { color: WEIGHT });
+  v.hard = createBars(hardBox, { color: BROWN });
   v.note = h('p', { class: 'note', 'aria-live': 'polite' });
   v.out = h('div', { class: 'why-output' });
   // The engine's weights stay hidden until the learner has guessed which word wins.
