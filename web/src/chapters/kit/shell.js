@@ -135,22 +135,6 @@ export function mountChapter(chapter, root, env) {
   return { update, leave, context: c };
 }
 
-// A step whose build keeps its handles in a closure: make(c) -> { nodes, draw(c, data), ...more }
-// (more: handles other parts reach through c.step(id)).
-//   steps: [closureStep('overflow', { en: 'Overflow', zh: '溢出' }, buildOverflow), ...]
-export function closureStep(id, title, make) {
-  return {
-    id,
-    title,
-    build(c, v) {
-      const { nodes, ...rest } = make(c);
-      Object.assign(v, rest);
-      return nodes;
-    },
-    draw: (c, data, v) => (v.draw ? v.draw(c, data) : undefined),
-  };
-}
-
 // ---- settings carried from other chapters -------------------------------------------------------
 
 // How a shared setting reads when it is not its default (shell strings carried.<name>).

@@ -9,7 +9,6 @@ import { sentences, heatmapStrings } from '../../text/i18n.js';
 import { h, rebuildOn } from '../../views/dom.js';
 import { createHeatmap } from '../../views/heatmap.js';
 import { dataTable } from '../../views/table.js';
-import { closureStep } from '../kit/shell.js';
 import { at, leakedCells, futureCells, maxWeightOf, customGrid, customPatch } from './cells.js';
 import strings from './strings.js';
 import meta from './meta.js';
@@ -22,11 +21,11 @@ export default {
   prefix: 'mk',
   strings,
   steps: [
-    closureStep('padding', { en: 'Padding', zh: '填充掩码' }, buildPadding),
-    closureStep('causal', { en: 'Causal', zh: '因果掩码' }, buildCausal),
-    closureStep('custom', { en: 'Draw a mask', zh: '自己画掩码' }, buildCustom),
-    closureStep('blocked', { en: 'A blocked row', zh: '整行屏蔽' }, buildBlocked),
-    closureStep('two-token', { en: 'Two-token check', zh: '两词自检' }, buildTwoToken),
+    { id: 'padding', title: { en: 'Padding', zh: '填充掩码' }, build: buildPadding, draw: drawPadding },
+    { id: 'causal', title: { en: 'Causal', zh: '因果掩码' }, build: buildCausal, draw: drawCausal },
+    { id: 'custom', title: { en: 'Draw a mask', zh: '自己画掩码' }, build: buildCustom, draw: drawCustom },
+    { id: 'blocked', title: { en: 'A blocked row', zh: '整行屏蔽' }, build: buildBlocked, draw: drawBlocked },
+    { id: 'two-token', title: { en: 'Two-token check', zh: '两词自检' }, build: buildTwoToken, draw: drawTwoToken },
   ],
   // The shared example with the state's masks: { inputs, args, result } (example.js).
   compute: (c) => runExample(c.engine, c.state),
@@ -65,16 +64,16 @@ function setMsg(el, cls, text) {
 
 // ---- the example panel: preset, fill, stable -------------------------------------------------
 
-function buildPanel(ctx, v) {
-  const { s } = ctx;
+function buildPanel(c, v) {
+  const { s } = c;
   v.presetSel = h(
     'select',
-    { id: 'mk-preset', onchange: (e) => ctx.set({ ...presetPatch(e.target.value), blockRow: 0 }) },
+    { id: 'mk-preset', onchange: (e) => c.set({ ...presetPatch(e.target.value), blockRow: 0 }) },
     ...PRESET_IDS.map((id) => h('option', { value: id, text: s(`preset.${id}`) })),
   );
-  const fills = ctx.engine.choices.maskFill;
+  const fills = c.engine.choices.maskFill;
   v.fillRadios = fills.map((f) =>
-    h('input', { type: 'radio', name: 'mk-fill', value: f, onchange: () => ctx.set({ fill: f }) }),
+    h('input', { type: 'radio', name: 'mk-fill', value: f, onchange: () => c.set({ fill: f }) }),
   );
   const fillGroup = h(
     'fieldset',
@@ -86,7 +85,7 @@ function buildPanel(ctx, v) {
       ...v.fillRadios.map((r, k) => h('label', { class: 'check' }, r, h('span', { text: s(`fill.${fills[k]}`) }))),
     ),
   );
-  v.stable = h('input', { type: 'checkbox', onchange: (e) => ctx.set({ stable: e.target.checked }) });
+  v.stable = h('input', { type: 'checkbox', onchange: (e) => c.set({ stable: e.target.checked }) });
   v.fillAbout = h('p', { class: 'hint mk-fill-about' });
   return h(
     'section',
@@ -103,28 +102,28 @@ function buildPanel(ctx, v) {
   );
 }
 
-function drawPanel(ctx, run, v) {
-  const st = ctx.state;
+function drawPanel(c, run, v) {
+  const st = c.state;
   v.presetSel.value = st.preset;
   v.fillRadios.forEach((r) => {
     r.checked = r.value === st.fill;
   });
   v.stable.checked = st.stable;
-  v.fillAbout.textContent = ctx.s(`fillAbout.${st.fill}`);
+  v.fillAbout.textContent = c.s(`fillAbout.${st.fill}`);
 }
 
 // ---- the heatmaps under every step -----------------------------------------------------------
 
 // The three maps, made on the first draw (v: the `after` part's view).
-function mapsOf(ctx, v) {
+function mapsOf(c, v) {
   if (v.maps) return v.maps;
   const make = (name, opts) => {
     const title = h('h4', { class: 'map-title' });
     const wrap = h('div', { class: `map mk-map-${name}` }, title);
-    return { wrap, title, hm: createHeatmap(wrap, { ...opts, strings: heatmapStrings(ctx.lang) }) };
+    return { wrap, title, hm: createHeatmap(wrap, { ...opts, strings: heatmapStrings(c.lang) }) };
   };
   v.maps = {
-    mask: make('mask', { kind: 'sequential', digits: 0, onSelect: ({ row, col }) => toggleCell(ctx, row, col) }),
+    mask: make('mask', { kind: 'sequential', digits: 0, onSelect: ({ row, col }) => toggleCell(c, row, col) }),
     masked: make('masked', { kind: 'diverging' }),
     weights: make('weights', { kind: 'sequential' }),
   };
@@ -136,15 +135,15 @@ function mapsOf(ctx, v) {
 }
 
 // Mask, masked scores and weights; flags = { cells: [[i, j]] } (the step's) are outlined.
-function drawMaps(ctx, run, v, flags = {}) {
-  const { s } = ctx;
-  const stage = ctx.state.stage;
+function drawMaps(c, run, v, flags = {}) {
+  const { s } = c;
+  const stage = c.state.stage;
   const { result, inputs } = run;
   const qt = inputs.queryTokens,
     kt = inputs.keyTokens;
   // The two-token check has its own tiny example; the big maps would only distract there.
   v.box.hidden = stage === 'two-token';
-  const { mask, masked, weights } = mapsOf(ctx, v);
+  const { mask, masked, weights } = mapsOf(c, v);
   const cap = (t) => s('withAxes', { t, axes: s('rowsCols') });
   mask.title.textContent = stage === 'custom' ? s('mapMaskClick') : s('mapMask');
   mask.hm.update({ matrix: result.mask, rowLabels: qt, colLabels: kt, domain: [0, 1], caption: cap(s('mapMask')) });
@@ -163,24 +162,24 @@ function drawMaps(ctx, run, v, flags = {}) {
 }
 
 // Clicking a mask cell: allowed -> blocked in the custom mask; blocked -> allowed.
-function toggleCell(ctx, i, j) {
-  if (i === null || j === null || !ctx.data) return;
-  const { inputs, result } = ctx.data;
+function toggleCell(c, i, j) {
+  if (i === null || j === null || !c.data) return;
+  const { inputs, result } = c.data;
   const nq = inputs.queryTokens.length,
     nk = inputs.keyTokens.length;
-  const grid = customGrid(ctx.state, nq, nk);
+  const grid = customGrid(c.state, nq, nk);
   grid[i][j] = at(result.mask, i, j) === 0 ? 1 : 0;
-  ctx.set(customPatch(grid));
+  c.set(customPatch(grid));
   // Still blocked (by padding or causal)? Say so next to the mask.
-  if (grid[i][j] === 1 && at(ctx.data.result.mask, i, j) === 0) {
-    setMsg(ctx.step('custom').note, 'info', ctx.s('alsoBlocked', { q: inputs.queryTokens[i], k: inputs.keyTokens[j] }));
+  if (grid[i][j] === 1 && at(c.data.result.mask, i, j) === 0) {
+    setMsg(c.step('custom').note, 'info', c.s('alsoBlocked', { q: inputs.queryTokens[i], k: inputs.keyTokens[j] }));
   }
 }
 
 // ---- 1. padding ------------------------------------------------------------------------------
 
-function buildPadding(ctx) {
-  const { s } = ctx;
+function buildPadding(c, v) {
+  const { s } = c;
   const pads = h('div', { class: 'pad-toggles', role: 'group', 'aria-label': s('padKeys') });
   const note = msg();
   const nodes = [
@@ -193,46 +192,49 @@ function buildPadding(ctx) {
     ),
     note,
   ];
+  Object.assign(v, { note, pads });
+  return nodes;
+}
 
-  function draw(ctx, run) {
-    const st = ctx.state;
-    const kt = run.inputs.keyTokens;
-    rebuildOn(pads, kt.join('\u0001'), () =>
-      kt.map((tok, j) =>
-        h('button', {
-          type: 'button',
-          class: 'btn toggle pad-key',
-          'aria-pressed': 'false',
-          'aria-label': s('padOf', { tok }),
-          'data-key': String(j),
-          text: tok,
-          onclick: () => ctx.set(paddingPatch(ctx.state, kt.length, j, ctx.state.keyPadding[j] !== true)),
-        }),
-      ),
-    );
-    [...pads.children].forEach((b, j) => b.setAttribute('aria-pressed', String(st.keyPadding[j] === true)));
-    const anyPad = kt.some((_, j) => st.keyPadding[j] === true);
-    const leaks = leakedCells(run.result);
-    if (leaks.length) setMsg(note, 'bad', s('leak', { n: leaks.length, max: fmt(maxWeightOf(run.result, leaks), 3) }));
-    else if (anyPad) setMsg(note, 'good', s('noLeak'));
-    else setMsg(note, 'info', s('padNone'));
-    return { cells: leaks };
-  }
-  return { nodes, draw };
+function drawPadding(c, run, v) {
+  const { s } = c;
+  const { note, pads } = v;
+  const st = c.state;
+  const kt = run.inputs.keyTokens;
+  rebuildOn(pads, kt.join('\u0001'), () =>
+    kt.map((tok, j) =>
+      h('button', {
+        type: 'button',
+        class: 'btn toggle pad-key',
+        'aria-pressed': 'false',
+        'aria-label': s('padOf', { tok }),
+        'data-key': String(j),
+        text: tok,
+        onclick: () => c.set(paddingPatch(c.state, kt.length, j, c.state.keyPadding[j] !== true)),
+      }),
+    ),
+  );
+  [...pads.children].forEach((b, j) => b.setAttribute('aria-pressed', String(st.keyPadding[j] === true)));
+  const anyPad = kt.some((_, j) => st.keyPadding[j] === true);
+  const leaks = leakedCells(run.result);
+  if (leaks.length) setMsg(note, 'bad', s('leak', { n: leaks.length, max: fmt(maxWeightOf(run.result, leaks), 3) }));
+  else if (anyPad) setMsg(note, 'good', s('noLeak'));
+  else setMsg(note, 'info', s('padNone'));
+  return { cells: leaks };
 }
 
 // ---- 2. causal and reversed causal --------------------------------------------------------------
 
-function buildCausal(ctx) {
-  const { s } = ctx;
-  const causal = h('input', { type: 'checkbox', onchange: (e) => ctx.set({ causal: e.target.checked }) });
-  const reverse = h('input', { type: 'checkbox', onchange: (e) => ctx.set({ reverseCausal: e.target.checked }) });
+function buildCausal(c, v) {
+  const { s } = c;
+  const causal = h('input', { type: 'checkbox', onchange: (e) => c.set({ causal: e.target.checked }) });
+  const reverse = h('input', { type: 'checkbox', onchange: (e) => c.set({ reverseCausal: e.target.checked }) });
   const crossText = h('span');
   const toSelf = h('button', {
     type: 'button',
     class: 'btn',
     text: s('toSelf'),
-    onclick: () => ctx.set({ ...presetPatch('cat-chase'), causal: true }),
+    onclick: () => c.set({ ...presetPatch('cat-chase'), causal: true }),
   });
   const crossHint = h('div', { class: 'msg info mk-cross-hint' }, crossText, ' ', toSelf);
   const note = msg();
@@ -248,39 +250,42 @@ function buildCausal(ctx) {
     crossHint,
     note,
   ];
+  Object.assign(v, { causal, crossHint, crossText, note, reverse });
+  return nodes;
+}
 
-  function draw(ctx, run) {
-    const st = ctx.state;
-    causal.checked = st.causal;
-    reverse.checked = st.reverseCausal;
-    crossHint.hidden = PRESETS[st.preset].kind !== 'cross';
-    crossText.textContent = s('crossHint');
-    const future = futureCells(run.result);
-    const on = st.causal || st.reverseCausal;
-    if (!on) setMsg(note, 'info', s('noCausal'));
-    else if (future.length)
-      setMsg(
-        note,
-        'bad',
-        sentences(ctx.lang, [s('futureLeak', { n: future.length }), st.reverseCausal ? '' : s('fillLeak')]),
-      );
-    else setMsg(note, 'good', s('upperZero'));
-    return { cells: on ? future : [] };
-  }
-  return { nodes, draw };
+function drawCausal(c, run, v) {
+  const { s } = c;
+  const { causal, crossHint, crossText, note, reverse } = v;
+  const st = c.state;
+  causal.checked = st.causal;
+  reverse.checked = st.reverseCausal;
+  crossHint.hidden = PRESETS[st.preset].kind !== 'cross';
+  crossText.textContent = s('crossHint');
+  const future = futureCells(run.result);
+  const on = st.causal || st.reverseCausal;
+  if (!on) setMsg(note, 'info', s('noCausal'));
+  else if (future.length)
+    setMsg(
+      note,
+      'bad',
+      sentences(c.lang, [s('futureLeak', { n: future.length }), st.reverseCausal ? '' : s('fillLeak')]),
+    );
+  else setMsg(note, 'good', s('upperZero'));
+  return { cells: on ? future : [] };
 }
 
 // ---- 3. custom mask ------------------------------------------------------------------------------
 
-function buildCustom(ctx) {
-  const { s } = ctx;
+function buildCustom(c, v) {
+  const { s } = c;
   const note = msg();
   const leakNote = msg();
   const clear = h('button', {
     type: 'button',
     class: 'btn',
     text: s('clearCustom'),
-    onclick: () => ctx.set({ customMask: [] }),
+    onclick: () => c.set({ customMask: [] }),
   });
   const nodes = [
     h('p', { class: 'explain', text: s('p.custom') }),
@@ -288,30 +293,34 @@ function buildCustom(ctx) {
     note,
     leakNote,
   ];
-  function draw(ctx, run) {
-    clear.disabled = ctx.state.customMask.length === 0;
-    setMsg(note, 'info', ''); // a click may set it again right after this draw
-    const leaks = leakedCells(run.result);
-    if (leaks.length)
-      setMsg(leakNote, 'bad', s('leak', { n: leaks.length, max: fmt(maxWeightOf(run.result, leaks), 3) }));
-    else setMsg(leakNote, 'info', '');
-    return { cells: leaks };
-  }
-  return { nodes, draw, note };
+  Object.assign(v, { clear, leakNote, note });
+  return nodes;
+}
+
+function drawCustom(c, run, v) {
+  const { s } = c;
+  const { clear, leakNote, note } = v;
+  clear.disabled = c.state.customMask.length === 0;
+  setMsg(note, 'info', ''); // a click may set it again right after this draw
+  const leaks = leakedCells(run.result);
+  if (leaks.length)
+    setMsg(leakNote, 'bad', s('leak', { n: leaks.length, max: fmt(maxWeightOf(run.result, leaks), 3) }));
+  else setMsg(leakNote, 'info', '');
+  return { cells: leaks };
 }
 
 // ---- 4. a fully blocked row ------------------------------------------------------------------------
 
-function buildBlocked(ctx) {
-  const { s } = ctx;
-  const rowSel = h('select', { id: 'mk-block-row', onchange: (e) => ctx.set({ blockRow: Number(e.target.value) }) });
+function buildBlocked(c, v) {
+  const { s } = c;
+  const rowSel = h('select', { id: 'mk-block-row', onchange: (e) => c.set({ blockRow: Number(e.target.value) }) });
   const block = h('button', {
     type: 'button',
     class: 'btn primary',
     text: s('blockIt'),
-    onclick: () => setRow(ctx, 0),
+    onclick: () => setRow(c, 0),
   });
-  const unblock = h('button', { type: 'button', class: 'btn', text: s('unblockIt'), onclick: () => setRow(ctx, 1) });
+  const unblock = h('button', { type: 'button', class: 'btn', text: s('unblockIt'), onclick: () => setRow(c, 1) });
   const note = msg();
   const table = h('div', { class: 'compare-scroll' });
   const nodes = [
@@ -327,70 +336,73 @@ function buildBlocked(ctx) {
     table,
   ];
 
-  function setRow(ctx, value) {
-    const { inputs } = ctx.data;
+  function setRow(c, value) {
+    const { inputs } = c.data;
     const nq = inputs.queryTokens.length,
       nk = inputs.keyTokens.length;
-    const i = Math.min(ctx.state.blockRow, nq - 1);
-    const grid = customGrid(ctx.state, nq, nk);
+    const i = Math.min(c.state.blockRow, nq - 1);
+    const grid = customGrid(c.state, nq, nk);
     grid[i] = Array(nk).fill(value);
-    ctx.set(customPatch(grid));
+    c.set(customPatch(grid));
   }
+  Object.assign(v, { note, rowSel, table });
+  return nodes;
+}
 
-  function draw(ctx, run) {
-    const st = ctx.state;
-    const qt = run.inputs.queryTokens;
-    rebuildOn(rowSel, qt.join('\u0001'), () => qt.map((q, i) => h('option', { value: String(i), text: q })));
-    const chosen = Math.min(st.blockRow, qt.length - 1);
-    rowSel.value = String(chosen);
-    const full = run.result.fullyMaskedRows;
-    if (!full.length) {
-      setMsg(note, 'info', s('notBlocked'));
-      table.replaceChildren();
-      return { cells: [] };
-    }
-    setMsg(note, 'info', '');
-    const i = full.includes(chosen) ? chosen : full[0];
-    // The same example three times, changing only the fill and the softmax.
-    const cases = [
-      { id: 'neg-inf', maskFill: 'neg-inf', stable: true },
-      { id: 'large-negative', maskFill: 'large-negative', stable: true },
-      { id: 'naive', maskFill: 'neg-inf', stable: false },
-    ];
-    const head = ['colCase', 'colWeights', 'colOutput', 'colRows', 'colVerdict'].map((k) => s(k, { q: qt[i] }));
-    const rows = cases.map((c) => {
-      const r = ctx.engine.attend({ ...run.args, maskFill: c.maskFill, stable: c.stable });
-      const w = rowOf(r.weights, i),
-        o = rowOf(r.output, i);
-      // data-label: the column name, shown before each cell when the table is stacked on a phone.
-      return {
-        attrs: { 'data-case': c.id },
-        cells: [
-          s(`case.${c.id}`),
-          { attrs: { 'data-label': head[1] }, node: vectorRow('', w, 3) },
-          { attrs: { 'data-label': head[2] }, node: vectorRow('', o, 3) },
-          {
-            attrs: { 'data-label': head[3] },
-            text: r.fullyMaskedRows.length
-              ? r.fullyMaskedRows.map((k) => s('rowRef', { k, q: qt[k] })).join(s('listSep'))
-              : s('rowsNone'),
-          },
-          { attrs: { 'data-label': head[4] }, text: s(`verdict.${rowKind(w)}`) },
-        ],
-      };
-    });
-    table.replaceChildren(dataTable({ className: 'compare', head, rows }));
+function drawBlocked(c, run, v) {
+  const { s } = c;
+  const { note, rowSel, table } = v;
+  const st = c.state;
+  const qt = run.inputs.queryTokens;
+  rebuildOn(rowSel, qt.join('\u0001'), () => qt.map((q, i) => h('option', { value: String(i), text: q })));
+  const chosen = Math.min(st.blockRow, qt.length - 1);
+  rowSel.value = String(chosen);
+  const full = run.result.fullyMaskedRows;
+  if (!full.length) {
+    setMsg(note, 'info', s('notBlocked'));
+    table.replaceChildren();
     return { cells: [] };
   }
-  return { nodes, draw };
+  setMsg(note, 'info', '');
+  const i = full.includes(chosen) ? chosen : full[0];
+  // The same example three times, changing only the fill and the softmax.
+  const cases = [
+    { id: 'neg-inf', maskFill: 'neg-inf', stable: true },
+    { id: 'large-negative', maskFill: 'large-negative', stable: true },
+    { id: 'naive', maskFill: 'neg-inf', stable: false },
+  ];
+  const head = ['colCase', 'colWeights', 'colOutput', 'colRows', 'colVerdict'].map((k) => s(k, { q: qt[i] }));
+  const rows = cases.map((one) => {
+    const r = c.engine.attend({ ...run.args, maskFill: one.maskFill, stable: one.stable });
+    const w = rowOf(r.weights, i),
+      o = rowOf(r.output, i);
+    // data-label: the column name, shown before each cell when the table is stacked on a phone.
+    return {
+      attrs: { 'data-case': one.id },
+      cells: [
+        s(`case.${one.id}`),
+        { attrs: { 'data-label': head[1] }, node: vectorRow('', w, 3) },
+        { attrs: { 'data-label': head[2] }, node: vectorRow('', o, 3) },
+        {
+          attrs: { 'data-label': head[3] },
+          text: r.fullyMaskedRows.length
+            ? r.fullyMaskedRows.map((k) => s('rowRef', { k, q: qt[k] })).join(s('listSep'))
+            : s('rowsNone'),
+        },
+        { attrs: { 'data-label': head[4] }, text: s(`verdict.${rowKind(w)}`) },
+      ],
+    };
+  });
+  table.replaceChildren(dataTable({ className: 'compare', head, rows }));
+  return { cells: [] };
 }
 
 // ---- 5. the two-token check -------------------------------------------------------------------------
 
-function buildTwoToken(ctx) {
-  const { s } = ctx;
+function buildTwoToken(c, v) {
+  const { s } = c;
   const radios = [0, 1].map((k) =>
-    h('input', { type: 'radio', name: 'mk-two', value: String(k), onchange: () => ctx.set({ twoMasked: k }) }),
+    h('input', { type: 'radio', name: 'mk-two', value: String(k), onchange: () => c.set({ twoMasked: k }) }),
   );
   const labels = radios.map((r) => h('span'));
   const pick = h(
@@ -402,7 +414,7 @@ function buildTwoToken(ctx) {
   const verdict = msg();
   // The engine's output stays hidden until the learner has said what the fill will do.
   const reveal = h('div', { class: 'mk-two-reveal' }, vectors, verdict);
-  const predict = createPredict(ctx, {
+  const predict = createPredict(c, {
     id: 'masks/two-token',
     question: '',
     reveal,
@@ -418,59 +430,62 @@ function buildTwoToken(ctx) {
     reveal,
     h('p', { class: 'hint', text: s('twoCheckNote') }),
   ];
+  Object.assign(v, { labels, predict, radios, vectors, verdict });
+  return nodes;
+}
 
-  function draw(ctx, run) {
-    const { engine } = ctx;
-    const st = ctx.state;
-    const { inputs } = run;
-    const kt = inputs.keyTokens,
-      qt = inputs.queryTokens;
-    if (kt.length < 2) {
-      vectors.replaceChildren();
-      setMsg(verdict, 'info', s('twoTooFew'));
-      return { cells: [] };
-    }
-    labels.forEach((l, k) => {
-      l.textContent = kt[k];
-    });
-    radios.forEach((r, k) => {
-      r.checked = k === st.twoMasked;
-    });
-    const m = st.twoMasked,
-      other = 1 - m;
-    // One query, two keys, two values, one of them masked as padding.
-    const take = (mat, n) => ({ rows: n, cols: mat.cols, data: mat.data.slice(0, n * mat.cols) });
-    const r = engine.attend({
-      query: take(inputs.query, 1),
-      key: take(inputs.key, 2),
-      value: take(inputs.value, 2),
-      score: inputs.score,
-      keyPadding: [m === 0, m === 1],
-      maskFill: st.fill,
-      stable: st.stable,
-      temperature: st.temperature,
-    });
-    const out = rowOf(r.output, 0);
-    const val = toGrid(inputs.value)[other];
-    let d = 0;
-    for (let k = 0; k < out.length; k++) d = Math.max(d, Math.abs(out[k] - val[k]));
-    vectors.replaceChildren(
-      vectorRow(s('twoWeights', { q: qt[0], k0: kt[0], k1: kt[1] }), rowOf(r.weights, 0), 4),
-      vectorRow(s('twoOutput'), out, 4),
-      vectorRow(s('twoValue', { tok: kt[other] }), val, 4),
-      vectorRow(s('twoDiff'), [d], 6),
-    );
-    if (out.some(Number.isNaN)) setMsg(verdict, 'bad', s('twoNan'));
-    else if (d <= 1e-6) setMsg(verdict, 'good', s('twoPass', { tok: kt[other] }));
-    else setMsg(verdict, 'bad', s('twoFail', { tok: kt[other], d: fmt(d, 4) }));
-    verdict.dataset.result = out.some(Number.isNaN) || d > 1e-6 ? 'fail' : 'pass';
-    const params = { tok: kt[other], masked: kt[m], fill: FILL_SIGNS[st.fill].text, d: fmt(d, 4) };
-    predict.ask(s('twoPredict.q', params));
-    predict.draw(verdict.dataset.result, {
-      right: s(`twoPredict.${verdict.dataset.result}.why`, params),
-      wrong: s(`twoPredict.${verdict.dataset.result}.why`, params),
-    });
+function drawTwoToken(c, run, v) {
+  const { s } = c;
+  const { labels, predict, radios, vectors, verdict } = v;
+  const { engine } = c;
+  const st = c.state;
+  const { inputs } = run;
+  const kt = inputs.keyTokens,
+    qt = inputs.queryTokens;
+  if (kt.length < 2) {
+    vectors.replaceChildren();
+    setMsg(verdict, 'info', s('twoTooFew'));
     return { cells: [] };
   }
-  return { nodes, draw };
+  labels.forEach((l, k) => {
+    l.textContent = kt[k];
+  });
+  radios.forEach((r, k) => {
+    r.checked = k === st.twoMasked;
+  });
+  const m = st.twoMasked,
+    other = 1 - m;
+  // One query, two keys, two values, one of them masked as padding.
+  const take = (mat, n) => ({ rows: n, cols: mat.cols, data: mat.data.slice(0, n * mat.cols) });
+  const r = engine.attend({
+    query: take(inputs.query, 1),
+    key: take(inputs.key, 2),
+    value: take(inputs.value, 2),
+    score: inputs.score,
+    keyPadding: [m === 0, m === 1],
+    maskFill: st.fill,
+    stable: st.stable,
+    temperature: st.temperature,
+  });
+  const out = rowOf(r.output, 0);
+  const val = toGrid(inputs.value)[other];
+  let d = 0;
+  for (let k = 0; k < out.length; k++) d = Math.max(d, Math.abs(out[k] - val[k]));
+  vectors.replaceChildren(
+    vectorRow(s('twoWeights', { q: qt[0], k0: kt[0], k1: kt[1] }), rowOf(r.weights, 0), 4),
+    vectorRow(s('twoOutput'), out, 4),
+    vectorRow(s('twoValue', { tok: kt[other] }), val, 4),
+    vectorRow(s('twoDiff'), [d], 6),
+  );
+  if (out.some(Number.isNaN)) setMsg(verdict, 'bad', s('twoNan'));
+  else if (d <= 1e-6) setMsg(verdict, 'good', s('twoPass', { tok: kt[other] }));
+  else setMsg(verdict, 'bad', s('twoFail', { tok: kt[other], d: fmt(d, 4) }));
+  verdict.dataset.result = out.some(Number.isNaN) || d > 1e-6 ? 'fail' : 'pass';
+  const params = { tok: kt[other], masked: kt[m], fill: FILL_SIGNS[st.fill].text, d: fmt(d, 4) };
+  predict.ask(s('twoPredict.q', params));
+  predict.draw(verdict.dataset.result, {
+    right: s(`twoPredict.${verdict.dataset.result}.why`, params),
+    wrong: s(`twoPredict.${verdict.dataset.result}.why`, params),
+  });
+  return { cells: [] };
 }

@@ -72,14 +72,14 @@ export default {
 
 // ---- inputs -------------------------------------------------------------------------------
 
-function buildInputs(ctx) {
-  const { s, ui } = ctx;
+function buildInputs(c) {
+  const { s, ui } = c;
   const panel = h('section', { class: 'panel inputs', 'data-group': 'inputs', 'aria-labelledby': 'pl-inputs-h' });
   panel.append(h('h3', { id: 'pl-inputs-h', class: 'panel-title', text: s('inputs') }));
 
   const presetSel = h(
     'select',
-    { onchange: (e) => ctx.set({ ...presetPatch(e.target.value), selRow: 0, selCol: 0 }) },
+    { onchange: (e) => c.set({ ...presetPatch(e.target.value), selRow: 0, selCol: 0 }) },
     ...PRESET_IDS.map((id) => h('option', { value: id, text: s(`preset.${id}`) })),
   );
   const preset = field(s('preset'), presetSel);
@@ -102,7 +102,7 @@ function buildInputs(ctx) {
     if (list.some((t) => [...t].length > MAX_TOKEN_CHARS))
       return showError(f, s('errTokenLong', { max: MAX_TOKEN_CHARS }));
     showError(f, '');
-    ctx.set({ [name]: list, selRow: 0, selCol: 0 });
+    c.set({ [name]: list, selRow: 0, selCol: 0 });
   };
   qTok.input.addEventListener('change', onTokens(qTok, 'queryTokens'));
   kTok.input.addEventListener('change', onTokens(kTok, 'keyTokens'));
@@ -110,7 +110,7 @@ function buildInputs(ctx) {
   // Switching to typed starts from the numbers on screen (example.js rounds seeded draws).
   const modeSel = h(
     'select',
-    { onchange: (e) => ctx.set({ inputMode: e.target.value }) },
+    { onchange: (e) => c.set({ inputMode: e.target.value }) },
     h('option', { value: 'random', text: s('mode.random') }),
     h('option', { value: 'typed', text: s('mode.typed') }),
   );
@@ -127,7 +127,7 @@ function buildInputs(ctx) {
         return showError(f, s('errInt', { min, max }));
       }
       showError(f, '');
-      ctx.set({ [name]: x });
+      c.set({ [name]: x });
     });
     return f;
   };
@@ -145,7 +145,7 @@ function buildInputs(ctx) {
   ui.masks = h('fieldset', { class: 'masks' });
   ui.masks.append(h('legend', { text: s('masks') }));
   ui.padBox = h('div', { class: 'pad-box' });
-  const causal = h('input', { type: 'checkbox', onchange: (e) => ctx.set({ causal: e.target.checked }) });
+  const causal = h('input', { type: 'checkbox', onchange: (e) => c.set({ causal: e.target.checked }) });
   // A causal mask on a cross-attention example (queries and keys from two sentences) is flagged.
   ui.crossCausal = h('p', { class: 'msg bad pl-cross-causal', role: 'status' });
   ui.masks.append(
@@ -169,11 +169,11 @@ function buildInputs(ctx) {
 
 // Puts the state's values into the input controls (without touching a field being edited
 // with an error in it).
-function syncInputs(ctx, run) {
-  const ui = ctx.ui;
-  const st = ctx.state;
+function syncInputs(c, run) {
+  const ui = c.ui;
+  const st = c.state;
   const p = PRESETS[st.preset];
-  const { s } = ctx;
+  const { s } = c;
   ui.presetSel.value = st.preset;
   setText(ui.about, s(`about.${st.preset}`));
   const typedScores = !!p.scores;
@@ -190,7 +190,7 @@ function syncInputs(ctx, run) {
   const crossCausal = st.causal && p.kind === 'cross';
   if (ui.crossCausal.hidden !== !crossCausal) ui.crossCausal.hidden = !crossCausal;
   setText(ui.crossCausal, crossCausal ? s('crossCausal') : '');
-  syncSources(ctx, run);
+  syncSources(c, run);
 
   // Padding flags, one per key.
   rebuildOn(ui.padBox, keyTokens.join('\u0001'), () => [
@@ -199,7 +199,7 @@ function syncInputs(ctx, run) {
       const box = h('input', {
         type: 'checkbox',
         'aria-label': s('paddingOf', { token: tok }),
-        onchange: () => ctx.set(paddingPatch(ctx.state, keyTokens.length, j, box.checked)),
+        onchange: () => c.set(paddingPatch(c.state, keyTokens.length, j, box.checked)),
       });
       return h('label', { class: 'check pad' }, box, h('span', { text: tok }));
     }),
@@ -211,13 +211,13 @@ function syncInputs(ctx, run) {
   // Typed grids.
   const typed = typedScores || st.inputMode === 'typed';
   if (ui.gridBox.hidden !== !typed) ui.gridBox.hidden = !typed;
-  if (typed) syncGrids(ctx, run);
+  if (typed) syncGrids(c, run);
 }
 
 // A marker per token: are its vectors hand-made, drawn from its text, or typed by the learner?
-function syncSources(ctx, run) {
-  const ui = ctx.ui;
-  const { s } = ctx;
+function syncSources(c, run) {
+  const ui = c.ui;
+  const { s } = c;
   const src = run.inputs.sources;
   ui.sources.hidden = !src;
   if (!src) return;
@@ -239,7 +239,7 @@ function syncSources(ctx, run) {
         ' ',
       ]),
     );
-  rebuildOn(ui.sources, JSON.stringify([queryTokens, keyTokens, src, ctx.lang]), () => [
+  rebuildOn(ui.sources, JSON.stringify([queryTokens, keyTokens, src, c.lang]), () => [
     line(s('vectorsOfQueries'), queryTokens, src.query),
     line(s('vectorsOfKeys'), keyTokens, src.key),
     h('p', { class: 'hint', text: s('srcHint') }),
@@ -247,10 +247,10 @@ function syncSources(ctx, run) {
 }
 
 // Grids of number inputs for Q, K, V (or the typed scores).
-function syncGrids(ctx, run) {
-  const ui = ctx.ui;
-  const { s } = ctx;
-  const st = ctx.state;
+function syncGrids(c, run) {
+  const ui = c.ui;
+  const { s } = c;
+  const st = c.state;
   const p = PRESETS[st.preset];
   const { queryTokens, keyTokens } = run.inputs;
   const g = run.inputs.grids;
@@ -262,8 +262,8 @@ function syncGrids(ctx, run) {
         { name: 'V', rows: keyTokens, cols: null, grid: g.V },
       ];
   ui.gridSummary.textContent = p.scores ? s('editScores') : s('editVectors');
-  const features = p.features ? p.features[ctx.lang] : null;
-  const key = JSON.stringify([st.preset, specs.map((x) => [x.rows, x.grid]), st.dk, ctx.lang]);
+  const features = p.features ? p.features[c.lang] : null;
+  const key = JSON.stringify([st.preset, specs.map((x) => [x.rows, x.grid]), st.dk, c.lang]);
   if (ui.gridBody.dataset.key === key) return;
   ui.gridBody.dataset.key = key;
   ui.gridError.textContent = '';
@@ -317,7 +317,7 @@ function syncGrids(ctx, run) {
               ui.gridError.textContent = '';
               const next = resizeGrid(g.grid, g.rows.length, nCols);
               next[i][j] = v;
-              ctx.set({ [g.name]: next });
+              c.set({ [g.name]: next });
             });
             return h('td', {}, inp);
           }),
@@ -333,8 +333,8 @@ function syncGrids(ctx, run) {
 // ---- the stage ----------------------------------------------------------------------------------
 
 // Builds the stage area: title, explanation, heatmaps (built lazily per stage), formula.
-function buildStage(ctx) {
-  const { s, ui } = ctx;
+function buildStage(c) {
+  const { s, ui } = c;
   ui.stage = h('section', { class: 'stage', 'aria-live': 'off' });
   ui.stageTitle = h('h3', { class: 'stage-title', tabindex: '-1' });
   ui.explain = h('p', { class: 'explain' });
@@ -346,7 +346,7 @@ function buildStage(ctx) {
   ui.guessBox = h('div', { class: 'guess-box' });
   // Step 1 asks what the top weight will be before step 2 shows it.
   ui.topReveal = h('p', { class: 'msg info pl-top-reveal' });
-  ui.predict = createPredict(ctx, {
+  ui.predict = createPredict(c, {
     id: 'pipeline/top-weight',
     question: '',
     reveal: ui.topReveal,
@@ -373,8 +373,8 @@ function buildStage(ctx) {
 }
 
 // One heatmap per (name), created on first use and kept (so focus and table toggles persist).
-function heatmap(ctx, name, kind, onSelect) {
-  const ui = ctx.ui;
+function heatmap(c, name, kind, onSelect) {
+  const ui = c.ui;
   if (!ui.heatmaps[name]) {
     const wrap = h('div', { class: `map map-${name}` });
     const title = h('h4', { class: 'map-title' });
@@ -383,7 +383,7 @@ function heatmap(ctx, name, kind, onSelect) {
       kind,
       onSelect,
       widthFrom: ui.maps,
-      strings: heatmapStrings(ctx.lang),
+      strings: heatmapStrings(c.lang),
     });
     ui.heatmaps[name] = { wrap, title, hm };
   }
@@ -400,9 +400,9 @@ const LAYOUT = {
   output: ['weights', 'values', 'output'],
 };
 
-function drawStage(ctx, run) {
-  const ui = ctx.ui;
-  const { s, state } = ctx;
+function drawStage(c, run) {
+  const ui = c.ui;
+  const { s, state } = c;
   const { inputs, result } = run;
   const stage = state.stage;
   const k = STEPS.findIndex((st) => st.id === stage);
@@ -413,17 +413,17 @@ function drawStage(ctx, run) {
   const colMax = stage === 'output' ? result.output.cols - 1 : nk - 1;
   const col = state.selCol < 0 ? -1 : Math.min(state.selCol, colMax);
 
-  setText(ui.stageTitle, `${k + 1}. ${STEPS[k].title[ctx.lang]}`);
-  setText(ui.explain, explainText(ctx, stage, inputs, result));
+  setText(ui.stageTitle, `${k + 1}. ${STEPS[k].title[c.lang]}`);
+  setText(ui.explain, explainText(c, stage, inputs, result));
   renderFormula(ui.general, generalTex(s, stage, inputs, state));
 
   const select =
     (name) =>
-    ({ row: r, col: c }) => {
+    ({ row: r, col: k }) => {
       // Output rows and label clicks select a whole row; otherwise a cell.
-      ctx.set({ selRow: r, selCol: name === 'output' || c === null ? -1 : c });
+      c.set({ selRow: r, selCol: name === 'output' || k === null ? -1 : k });
     };
-  const features = PRESETS[state.preset].features?.[ctx.lang];
+  const features = PRESETS[state.preset].features?.[c.lang];
   const dims = Array.from({ length: result.output.cols }, (_, j) =>
     inputs.scoresTyped ? kt[j] : features && features.length === result.output.cols ? features[j] : `d${j + 1}`,
   );
@@ -450,7 +450,7 @@ function drawStage(ctx, run) {
   };
   const shown = LAYOUT[stage === 'scaled' && inputs.scoresTyped ? 'scaledTyped' : stage];
   // The same example through the engine without the 1/√d_k (score 'dot'): what the scale changes.
-  const unscaled = shown.includes('unscaledWeights') ? ctx.engine.attend({ ...run.args, score: 'dot' }) : null;
+  const unscaled = shown.includes('unscaledWeights') ? c.engine.attend({ ...run.args, score: 'dot' }) : null;
   if (unscaled)
     mats.unscaledWeights = {
       m: unscaled.weights,
@@ -464,7 +464,7 @@ function drawStage(ctx, run) {
   for (const [name, hm] of Object.entries(ui.heatmaps)) if (!keep.has(name)) hm.wrap.remove();
   for (const name of shown) {
     const spec = mats[name];
-    const hm = heatmap(ctx, name, spec.kind, select(name));
+    const hm = heatmap(c, name, spec.kind, select(name));
     // In layout order, and in the DOM before it draws (moved only when out of place: a move
     // re-attaches the whole subtree, which the browser then styles and lays out again).
     const at = shown.indexOf(name);
@@ -484,15 +484,15 @@ function drawStage(ctx, run) {
   }
 
   linkHighlights(ui, stage, result, row, col);
-  const lines = [].concat(liveTex(ctx.s, stage, inputs, result, row, col, state));
+  const lines = [].concat(liveTex(c.s, stage, inputs, result, row, col, state));
   while (ui.live.children.length < lines.length) ui.live.append(h('div', { class: 'formula-line' }));
   while (ui.live.children.length > lines.length) ui.live.lastChild.remove();
   // Inline mode, so a long line breaks after = and + instead of running off a narrow screen.
   lines.forEach((t, k) => renderFormula(ui.live.children[k], t, { display: false }));
-  setText(ui.note, noteText(ctx, stage, run, row, col, unscaled));
-  drawBars(ctx, stage, inputs, result, row);
-  drawHandCheck(ctx, stage, inputs);
-  drawPredict(ctx, stage, inputs, result, row);
+  setText(ui.note, noteText(c, stage, run, row, col, unscaled));
+  drawBars(c, stage, inputs, result, row);
+  drawHandCheck(c, stage, inputs);
+  drawPredict(c, stage, inputs, result, row);
   // The hand-check preset keeps the engine's weights back until the learner asks for them.
   const hold = !!PRESETS[state.preset].publishedGuess && stage === 'weights' && !ui.handShown;
   for (const el of [ui.selectHint, ui.maps, ui.live, ui.note, ui.barsBox]) if (el.hidden !== hold) el.hidden = hold;
@@ -501,9 +501,9 @@ function drawStage(ctx, run) {
 // Step 1's question: after scaling and softmax, how large will the top weight of the selected
 // row be? (Step 2 shows the weights.)
 // The answer is the engine's weight (with the temperature, masks and fill on screen).
-function drawPredict(ctx, stage, inputs, result, i) {
-  const ui = ctx.ui;
-  const { s } = ctx;
+function drawPredict(c, stage, inputs, result, i) {
+  const ui = c.ui;
+  const { s } = c;
   if (ui.predictBox.hidden !== (stage !== 'scores')) ui.predictBox.hidden = stage !== 'scores';
   if (stage !== 'scores') return;
   const w = rowOf(result.weights, i);
@@ -545,21 +545,21 @@ function linkHighlights(ui, stage, result, row, col) {
 
 // The step's explanation; the mask and softmax steps say what the engine returned for the
 // fill and softmax chosen (pipeline/text.js).
-function explainText(ctx, stage, inputs, result) {
-  const { s, state } = ctx;
-  if (stage === 'masked') return textOf(s, ctx.lang, maskedStep(state, result, fmt));
-  if (stage === 'weights') return textOf(s, ctx.lang, weightsStep(state, result, inputs.queryTokens));
+function explainText(c, stage, inputs, result) {
+  const { s, state } = c;
+  if (stage === 'masked') return textOf(s, c.lang, maskedStep(state, result, fmt));
+  if (stage === 'weights') return textOf(s, c.lang, weightsStep(state, result, inputs.queryTokens));
   return stage === 'scaled' && inputs.scoresTyped ? s('explain.scaled.typed') : s(`explain.${stage}`);
 }
 
 // A plain-language reading of the selected row (unscaled: the example without the 1/√d_k, on the scale step).
-function noteText(ctx, stage, run, i, j, unscaled) {
-  const { s } = ctx;
+function noteText(c, stage, run, i, j, unscaled) {
+  const { s } = c;
   const { inputs, result } = run;
   const qt = inputs.queryTokens,
     kt = inputs.keyTokens;
-  const blocked = blockedNote(ctx.state, result, stage, i, j, qt, kt, fmt);
-  if (blocked) return textOf(s, ctx.lang, blocked);
+  const blocked = blockedNote(c.state, result, stage, i, j, qt, kt, fmt);
+  if (blocked) return textOf(s, c.lang, blocked);
   const w = rowOf(result.weights, i);
   if (stage === 'scaled' && unscaled) {
     // The selected row's top key without and with the scale.
@@ -577,8 +577,8 @@ function noteText(ctx, stage, run, i, j, unscaled) {
   }
   if (stage === 'weights') {
     const best = w.indexOf(max(w));
-    const notes = PRESETS[ctx.state.preset].queryNotes;
-    const q = notes && !ctx.state.queryTokens.length ? s('queryNote', { q: qt[i], note: notes[ctx.lang][i] }) : qt[i];
+    const notes = PRESETS[c.state.preset].queryNotes;
+    const q = notes && !c.state.queryTokens.length ? s('queryNote', { q: qt[i], note: notes[c.lang][i] }) : qt[i];
     return best >= 0
       ? s(rowKind(w) === 'uniform' ? 'evenly' : 'landsOn', {
           q,
@@ -601,8 +601,8 @@ function noteText(ctx, stage, run, i, j, unscaled) {
   return '';
 }
 
-function drawBars(ctx, stage, inputs, result, i) {
-  const ui = ctx.ui;
+function drawBars(c, stage, inputs, result, i) {
+  const ui = c.ui;
   if (stage !== 'weights') {
     if (ui.bars) {
       ui.bars.destroy();
@@ -611,7 +611,7 @@ function drawBars(ctx, stage, inputs, result, i) {
     return;
   }
   if (!ui.bars) ui.bars = createBars(ui.barsBox, { color: WEIGHT });
-  const title = ctx.s('weightsOf', { token: inputs.queryTokens[i] });
+  const title = c.s('weightsOf', { token: inputs.queryTokens[i] });
   ui.bars.update({
     values: rowOf(result.weights, i),
     labels: inputs.keyTokens,
@@ -623,9 +623,9 @@ function drawBars(ctx, stage, inputs, result, i) {
 
 // The hand-check preset: the learner works the softmax of the typed row out by hand; the
 // Softmax chapter's "check by hand" step checks it. A button takes the row there.
-function drawHandCheck(ctx, stage, inputs) {
-  const ui = ctx.ui;
-  const { s, state } = ctx;
+function drawHandCheck(c, stage, inputs) {
+  const ui = c.ui;
+  const { s, state } = c;
   const p = PRESETS[state.preset];
   if (stage !== 'weights' || !p.publishedGuess) {
     ui.guessBox.replaceChildren();
@@ -633,7 +633,7 @@ function drawHandCheck(ctx, stage, inputs) {
     return;
   }
   const row = inputs.grids.scores[0];
-  const key = row.join(',') + ctx.lang;
+  const key = row.join(',') + c.lang;
   if (ui.guessBox.dataset.key === key) return;
   ui.guessBox.dataset.key = key;
   const show = h('button', {
@@ -643,7 +643,7 @@ function drawHandCheck(ctx, stage, inputs) {
     hidden: !!ui.handShown,
     onclick: () => {
       ui.handShown = true;
-      ctx.redraw();
+      c.redraw();
       show.hidden = true;
     },
   });
@@ -657,7 +657,7 @@ function drawHandCheck(ctx, stage, inputs) {
         type: 'button',
         class: 'btn primary hand-check-go',
         text: s('guessGo'),
-        onclick: () => ctx.set(handCheckLink(ctx.state, row)),
+        onclick: () => c.set(handCheckLink(c.state, row)),
       }),
       show,
     ),
