@@ -93,7 +93,7 @@ for (const lesson of LESSONS) {
 test('the list above covers every chapter the page offers', async () => {
   const page = await lab.open('lang=zh');
   assert.deepEqual(
-    (await page.$$eval('#chapter-nav button', (bs) => bs.map((b) => b.dataset.lesson))).sort(),
+    (await page.$$eval('#chapter-nav a[data-lesson]', (bs) => bs.map((b) => b.dataset.lesson))).sort(),
     [...LESSONS].sort(),
   );
   await page.close();

@@ -173,6 +173,27 @@ test('the symptoms that need a setting: d_k 1024 saturates the missing scale, σ
   await page.close();
 });
 
+// The healthy example with no bug is never called degraded (its row of two keys is near uniform
+// in the healthy run too), and the rows are counted over all 8.
+for (const lang of ['en', 'zh']) {
+  test(`${lang}: with no bug the monitors do not call the healthy example degraded`, async () => {
+    const page = await lab.open(`lesson=debug&lang=${lang}&stage=monitors&dbBug=none`);
+    const ex = example();
+    const healthy = attendRef(ex);
+    const mon = monitorRef(healthy.scaled, healthy.weights, healthy.mask);
+    const near = mon.maxEntropy.filter((mx, i) => mx > 0 && healthy.entropy[i] >= 0.95 * mx).length;
+    const line = await page.textContent('.db-mon-line');
+    assert.doesNotMatch(line, lang === 'en' ? /Degraded/ : /已经退化/);
+    if (near)
+      assert.match(
+        line,
+        lang === 'en' ? new RegExp(`Not degraded: ${near} of 8 rows`) : new RegExp(`8 行中有 ${near} 行`),
+      );
+    assert.deepEqual(page.errors, []);
+    await page.close();
+  });
+}
+
 for (const lang of ['en', 'zh']) {
   test(`${lang}: the monitors show entropy against ln n and the logits' mean and standard deviation`, async () => {
     const page = await lab.open(`lesson=debug&lang=${lang}&stage=monitors&dbBug=scale-by-d-model&dbHeads=64`);
@@ -207,10 +228,13 @@ for (const lang of ['en', 'zh']) {
     }
     assert.ok(mon.logitStd < 0.5 * monHealthy.logitStd, '√d_model flattens the logits');
     const line = await page.textContent('.db-mon-line');
-    const uniform = mon.maxEntropy.filter((mx, i) => mx > 0 && ref.entropy[i] >= 0.95 * mx).length;
+    // Degraded: rows near uniform under the bug that the healthy run keeps sharper, of all 8 rows.
+    const near95 = (m, r, i) => m.maxEntropy[i] > 0 && r.entropy[i] >= 0.95 * m.maxEntropy[i];
+    const uniform = mon.maxEntropy.filter((_, i) => near95(mon, ref, i) && !near95(monHealthy, healthy, i)).length;
+    assert.ok(uniform > 0);
     assert.match(
       line,
-      lang === 'en' ? new RegExp(`Degraded: ${uniform} of 7 rows`) : new RegExp(`7 行中有 ${uniform} 行`),
+      lang === 'en' ? new RegExp(`Degraded: ${uniform} of 8 rows`) : new RegExp(`8 行中有 ${uniform} 行`),
     );
     assert.deepEqual(page.errors, []);
     await page.close();

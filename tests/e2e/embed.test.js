@@ -580,8 +580,13 @@ test('a heatmap and a chart saved as PNG and SVG are valid files showing the fig
     [...fig.querySelectorAll('.hm-rows span, .hm-cols span')].map((s) => s.textContent),
   );
   assert.ok(cells.length >= 9, `${cells.length} cells`);
+  // Each figure's menu button opens its menu: PNG, SVG, Copy the numbers.
   const save = async (locator, cls) => {
-    const [download] = await Promise.all([page.waitForEvent('download'), locator.locator(`button.${cls}`).click()]);
+    await locator.locator('button.fig-menu-button').first().click();
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      locator.locator(`button.${cls}`).first().click(),
+    ]);
     const file = await download.path();
     return { name: download.suggestedFilename(), bytes: (await import('node:fs')).readFileSync(file) };
   };
@@ -630,6 +635,26 @@ test('a heatmap and a chart saved as PNG and SVG are valid files showing the fig
   seenStacked.pngCells.forEach((n, k) => assert.ok(n >= 50, `segment ${k} covers ${n} pixels`));
   seenStacked.svgCells.forEach((ok, k) => assert.ok(ok, `segment ${k} in the SVG`));
   assert.deepEqual(await violations(page), []);
+  assert.deepEqual(page.errors, []);
+  await page.closeAll();
+});
+
+// An embedded lesson stays its lesson: no previous / next chapter links unless the author asks for
+// them (navigation attribute), and the arrow-key tip goes with the step bar under hide=stepper.
+test('an embedded lesson shows no chapter navigation unless asked; hide=stepper hides the arrow-key tip', async () => {
+  const page = await openPage('embed.html#lesson=pipeline&stage=scores&lang=en&hide=stepper');
+  await page.waitForFunction(() => document.querySelector('#lab')?.shadowRoot?.querySelector('.hm-plot'), null, {
+    timeout: 60000,
+  });
+  const seen = await page.evaluate(() => {
+    const root = document.getElementById('lab').shadowRoot;
+    const shown = (el) => !!el && !!(el.offsetWidth || el.offsetHeight || el.getClientRects().length);
+    return {
+      path: root.querySelectorAll('.chapter-path, .path-next, .path-prev').length,
+      tip: shown(root.querySelector('.keys-hint')),
+    };
+  });
+  assert.deepEqual(seen, { path: 0, tip: false });
   assert.deepEqual(page.errors, []);
   await page.closeAll();
 });

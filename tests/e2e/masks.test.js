@@ -153,6 +153,16 @@ test('the causal mask zeroes the upper triangle; the reversed one puts weight ab
   assert.match(await page.textContent('.mk-causal .mk-note.bad'), /Future leak: 3 cells above the diagonal/);
   assert.equal(await page.locator('.mk-map-weights .hm-mark.hl').count(), 3);
 
+  // Both masks at once leave only the diagonal: the page says so, not that all is well.
+  await causal.check();
+  await page.waitForFunction(() => /reverseCausal=1/.test(location.hash) && /[#&]causal=1/.test(location.hash));
+  w = await readMap(page, 'weights');
+  for (let i = 0; i < 3; i++) for (let j = 0; j < 3; j++) assert.equal(w[i][j], i === j ? 1 : 0, `(${i}, ${j})`);
+  const both = await page.textContent('.mk-causal .mk-note');
+  assert.doesNotMatch(both, /no query reads the future/);
+  assert.match(await page.textContent('.mk-causal .mk-note.bad'), /Both masks are on.*only its own key/);
+  await causal.uncheck();
+
   // The right causal mask with a 0 fill leaks the future too: the fill, not the mask, is wrong.
   await page.getByLabel(/Reversed causal mask/).uncheck();
   await causal.check();

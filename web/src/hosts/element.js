@@ -126,7 +126,14 @@ export class AttentionLab extends HTMLElement {
         [this.ownerDocument.documentElement.lang, ...(navigator.languages || [navigator.language])].filter(Boolean),
       ),
     };
-    this.#host = createHost({ base, address: () => this.#address, view: this.#view(base) });
+    // An embedded lesson stays its lesson: no previous / next chapter links unless the author asks
+    // for them (<attention-lab navigation>).
+    this.#host = createHost({
+      base,
+      address: () => this.#address,
+      view: this.#view(base),
+      navigation: () => this.hasAttribute('navigation'),
+    });
     this.#applyHeight();
     // Attributes set while the chapter loaded (a page's script right after the element) count too.
     this.#host.start(() => hashOf(this));

@@ -53,7 +53,10 @@ export const HASH_MS = 200;
 //
 //   const hash = createHashWriter({ serialize: (state) => '#' + ..., entries: true });
 //   hash.write(state, { entry }), hash.accept(), hash.navigation() -> whether it is the state's own
-//   hash (call it on hashchange: drops a pending rewrite), hash.hash, hash.flush() (pagehide)
+//   hash (call it on hashchange: drops a pending rewrite), hash.hash, hash.flush() (pagehide),
+//   hash.own() -> whether the current history entry is one the writer wrote (a link typed or
+//   pasted is not: its entry carries no OWN)
+const OWN = { attentionLab: true };
 export function createHashWriter({ serialize, entries = true, ms = HASH_MS }) {
   let timer = 0;
   let writtenAt = -Infinity;
@@ -68,7 +71,7 @@ export function createHashWriter({ serialize, entries = true, ms = HASH_MS }) {
     drop();
     if (onItsWay()) return;
     writtenAt = performance.now();
-    if (location.hash !== stateHash) history.replaceState(null, '', stateHash);
+    if (location.hash !== stateHash || !history.state?.attentionLab) history.replaceState(OWN, '', stateHash);
     shown = location.hash;
   }
   function rewrite() {
@@ -83,7 +86,7 @@ export function createHashWriter({ serialize, entries = true, ms = HASH_MS }) {
     if (timer) flush();
     stateHash = hash;
     if (onItsWay()) return;
-    if (location.hash !== stateHash) history.pushState(null, '', stateHash);
+    if (location.hash !== stateHash) history.pushState(OWN, '', stateHash);
     writtenAt = performance.now();
     shown = location.hash;
   }
@@ -107,12 +110,15 @@ export function createHashWriter({ serialize, entries = true, ms = HASH_MS }) {
     flush() {
       if (timer) flush();
     },
+    own: () => !!history.state?.attentionLab,
   };
 }
 
 const NO_ADDRESS = { write() {}, accept() {} };
 
-export function createHost({ base, view, address = NO_ADDRESS, remount = false }) {
+// navigation() -> whether the chapter shows its previous / next chapter links (an embedded lesson
+// stays its lesson unless its author asks for them).
+export function createHost({ base, view, address = NO_ADDRESS, remount = false, navigation: withPath = () => true }) {
   const hooks = { clearNotice() {}, loading() {}, failed() {}, updated() {}, changed() {}, focus() {}, ...view };
   const addr = () => (typeof address === 'function' ? address() : address) || NO_ADDRESS;
 
@@ -127,6 +133,9 @@ export function createHost({ base, view, address = NO_ADDRESS, remount = false }
   let mounted = null;
   let navigating = false;
   let navigation = 0; // navigations so far: one still loading when a newer one comes is dropped
+  // The language the learner chose (set() with a lang): not a step of the lesson, so Back and
+  // Forward through the host's own history entries keep it (a link that names another one wins).
+  let chosenLang = null;
 
   const t = (key, params) => shellT(state ? state.lang : 'en', key, params);
   const notify = (message, lines) => hooks.notify(message, lines);
@@ -189,6 +198,7 @@ export function createHost({ base, view, address = NO_ADDRESS, remount = false }
         trainEngine: () => chapterEngine('train'),
         chapters,
         schema,
+        path: withPath(),
       };
       running = mountChapter(ch, root, env);
     } catch (e) {
@@ -233,6 +243,7 @@ export function createHost({ base, view, address = NO_ADDRESS, remount = false }
     const check = validatePatch(patch, schema);
     if (!check.ok) return check.errors;
     if (!state) return [];
+    if (patch.lang !== undefined) chosenLang = patch.lang;
     // Another chapter that has not loaded yet: the state changes once it has (unless a navigation
     // came meanwhile).
     if (patch.lesson !== undefined && !loadedChapter(patch.lesson)) {
@@ -266,7 +277,8 @@ export function createHost({ base, view, address = NO_ADDRESS, remount = false }
         if (nav !== navigation) return; // a newer navigation came while the chapter loaded
         navigating = false;
         const prev = state;
-        state = s;
+        const keepLang = chosenLang && s.lang !== chosenLang && addr().own?.();
+        state = keepLang ? { ...s, lang: chosenLang } : s;
         addr().accept(); // the learner's address: rewritten as the state's
         addr().write(state);
         hooks.clearNotice();

@@ -48,6 +48,11 @@ notice.querySelector('.notice-close').addEventListener('click', () => {
 
 // ---- the shell ----------------------------------------------------------------------------
 
+// A link to a lesson, as a new tab or a copied address opens it.
+const lessonHref = (id, lang) => `#lesson=${id}&lang=${lang}`;
+// A click the page handles itself (a modified or middle click is the browser's: a new tab).
+const plainClick = (e) => e.button === 0 && !e.metaKey && !e.ctrlKey && !e.shiftKey && !e.altKey;
+
 function renderShell(state) {
   const lang = state.lang;
   document.documentElement.lang = HTML_LANG[lang];
@@ -62,33 +67,62 @@ function renderShell(state) {
   }
   const nav = $('#chapter-nav');
   nav.setAttribute('aria-label', shellT(lang, 'chapters'));
-  if (nav.childElementCount !== chapters.length) {
-    // The start page (home) leads the list unnumbered; the chapters are numbered from 1.
+  if (!nav.querySelector('.nav-list')) {
+    // The start page (home) leads the list unnumbered; the chapters are numbered from 1. Each is
+    // a link to its lesson (a new tab, a copied address); a plain click stays on the page. On a
+    // narrow screen the list folds behind one button that names the chapter on screen.
     const course = chapters.filter((c) => !c.home);
-    nav.replaceChildren(
+    const toggle = document.createElement('button');
+    toggle.type = 'button';
+    toggle.className = 'nav-toggle';
+    toggle.setAttribute('aria-expanded', 'false');
+    toggle.setAttribute('aria-controls', 'chapter-list');
+    toggle.addEventListener('click', () => {
+      const open = toggle.getAttribute('aria-expanded') !== 'true';
+      toggle.setAttribute('aria-expanded', String(open));
+      nav.classList.toggle('open', open);
+    });
+    const list = document.createElement('div');
+    list.className = 'nav-list';
+    list.id = 'chapter-list';
+    list.append(
       ...chapters.map((c) => {
-        const b = document.createElement('button');
-        b.type = 'button';
-        b.dataset.lesson = c.id;
-        b.addEventListener('click', () => host.set({ lesson: c.id, stage: '' }));
+        const a = document.createElement('a');
+        a.dataset.lesson = c.id;
+        a.addEventListener('click', (e) => {
+          if (!plainClick(e)) return;
+          e.preventDefault();
+          toggle.setAttribute('aria-expanded', 'false');
+          nav.classList.remove('open');
+          host.set({ lesson: c.id, stage: '' });
+        });
         if (!c.home)
-          b.append(
+          a.append(
             Object.assign(document.createElement('span'), {
               className: 'nav-num',
               textContent: `${course.indexOf(c) + 1}`,
             }),
           );
-        b.append(Object.assign(document.createElement('span'), { className: 'nav-title' }));
-        return b;
+        a.append(Object.assign(document.createElement('span'), { className: 'nav-title' }));
+        return a;
       }),
     );
+    nav.replaceChildren(toggle, list);
   }
-  for (const b of nav.children) {
-    const c = chapterOf(b.dataset.lesson);
-    b.querySelector('.nav-title').textContent = c.title[lang] ?? c.title.en;
-    if (c.id === state.lesson) b.setAttribute('aria-current', 'page');
-    else b.removeAttribute('aria-current');
+  for (const a of nav.querySelectorAll('.nav-list a')) {
+    const c = chapterOf(a.dataset.lesson);
+    a.href = lessonHref(c.id, lang);
+    a.querySelector('.nav-title').textContent = c.title[lang] ?? c.title.en;
+    if (c.id === state.lesson) a.setAttribute('aria-current', 'page');
+    else a.removeAttribute('aria-current');
   }
+  const course = chapters.filter((c) => !c.home);
+  const here = chapterOf(state.lesson);
+  const k = course.findIndex((c) => c.id === here.id);
+  nav.querySelector('.nav-toggle').textContent =
+    k < 0
+      ? (here.title[lang] ?? here.title.en)
+      : shellT(lang, 'nav.menu', { n: k + 1, total: course.length, title: here.title[lang] ?? here.title.en });
   document.title = `${chapterOf(state.lesson).title[lang]} · ${shellT(lang, 'title')}`;
   if (host.engine)
     $('#footer').textContent = shellT(lang, 'footer', { build: host.engine.simd ? 'SIMD128' : 'scalar' });
@@ -125,7 +159,13 @@ const host = createHost({
     // Hide-flags for embedding: #hide=inputs,nav hides every [data-group=inputs] and [data-group=nav]
     // (hidden inputs leave their values as text: ./hide.js).
     updated: (state) => applyHide(document, state.hide, (key, params) => shellT(state.lang, key, params)),
-    focus: () => main.focus({ preventScroll: false }),
+    // A new chapter starts at its heading: the focus goes to it and it is scrolled to the top.
+    focus: () => {
+      const heading = main.querySelector('h2');
+      if (!heading) return main.focus();
+      heading.focus({ preventScroll: true });
+      heading.scrollIntoView({ block: 'start' });
+    },
   },
 });
 

@@ -37,6 +37,7 @@ export const CORE_SCHEMA = {
   fill: { type: 'enum', default: 'neg-inf', values: CHOICES.maskFill }, // the engine's maskFill
   temperature: { type: 'float', default: 1, min: 0.01, max: 100 },
   stable: { type: 'bool', default: true },
+  folded: { type: 'bool', default: false }, // the chapter's settings folded away
   hide: { type: 'list', item: 'string', default: [], maxItems: 16, itemMaxLength: 40 },
 };
 

@@ -23,9 +23,11 @@ export function createBars(parent, { label = '', color = WEIGHT } = {}) {
   const svg = document.createElementNS(SVG_NS, 'svg');
   svg.setAttribute('role', 'img');
   let title = label;
+  let shown = { values: [], labels: [] }; // the last update's numbers (for "Copy the numbers")
   const save = createSaveButtons(
     () => svgScene(svg, { title }),
     () => title,
+    () => ({ head: [], rows: shown.labels.map((l, k) => [l, shown.values[k]]) }),
   );
   figure.append(svg, save.el);
   parent.append(figure);
@@ -34,6 +36,7 @@ export function createBars(parent, { label = '', color = WEIGHT } = {}) {
   // values: numbers ; labels: strings ; highlight: index or -1 ; domain: [lo, hi] or auto.
   // Elements are joined by index, so an update only moves bars and changes texts.
   function update({ values, labels, highlight = -1, domain, caption = label, digits = 2 }) {
+    shown = { values, labels };
     const n = values.length;
     const rowH = 22;
     const margin = { top: 4, right: 52, bottom: 24, left: 64 };

@@ -38,6 +38,11 @@ export function createChartFrame(parent, { className, strings = {}, legend = fal
   const save = createSaveButtons(
     () => svgScene(svg, { title: cap.textContent }),
     () => cap.textContent || svg.getAttribute('aria-label'),
+    () => {
+      if (!last) return { head: [], rows: [] };
+      const [, head, rows] = table(last);
+      return { head, rows };
+    },
   );
   const foot = el('div', 'chart-foot');
   foot.append(save.el, toggle);

@@ -106,9 +106,21 @@ function rowLabelWidth(labels) {
 
 let nextId = 0;
 
+// The widest cell of a step's main heatmap (px).
+const MAIN_CELL = 140;
+
 export function createHeatmap(
   parent,
-  { label = '', kind = 'sequential', onSelect = null, digits = 2, strings = {}, maxCell = 72, widthFrom = null } = {},
+  {
+    label = '',
+    kind = 'sequential',
+    onSelect = null,
+    digits = 2,
+    strings = {},
+    maxCell = 72,
+    widthFrom = null,
+    levels = null, // a matrix of a few values only (a 0/1 mask): [[value, name], ...], shown as swatches
+  } = {},
 ) {
   const str = {
     showTable: 'Show as table',
@@ -156,6 +168,15 @@ export function createHeatmap(
   const save = createSaveButtons(
     () => scene(),
     () => (data ? (data.caption ?? label) : label),
+    () => ({
+      head: data ? ['', ...data.colLabels] : [],
+      rows: data
+        ? data.rowLabels.map((r, i) => [
+            r,
+            ...Array.from({ length: shape[1] }, (_, j) => data.matrix.data[i * shape[1] + j]),
+          ])
+        : [],
+    }),
   );
   toggle.before(save.el);
 
@@ -295,6 +316,22 @@ export function createHeatmap(
     legendKey = key;
     const w = 200,
       h = 34;
+    // A few values: one swatch and name each, not a continuous bar.
+    if (levels) {
+      const svg = select(legend).attr('viewBox', `0 0 ${w} ${h}`).attr('class', 'hm-legend hm-levels');
+      svg.selectAll('*').remove();
+      const step = (w - 8) / levels.length;
+      levels.forEach(([value, name], k) => {
+        const t = (value - domain[0]) / (domain[1] - domain[0] || 1);
+        const g = svg
+          .append('g')
+          .attr('class', 'hm-level')
+          .attr('transform', `translate(${8 + k * step},6)`);
+        g.append('rect').attr('width', 16).attr('height', 16).attr('stroke', '#4f5562').attr('fill', pal.interp(t));
+        g.append('text').attr('x', 22).attr('y', 13).text(name);
+      });
+      return;
+    }
     if (!legendAxis) {
       const svg = select(legend).attr('viewBox', `0 0 ${w} ${h}`);
       const gid = `${id}-grad`;
@@ -333,8 +370,10 @@ export function createHeatmap(
 
     // Size: cells at most maxCell wide, the plot as wide as the space allows.
     const room = Math.max(60, avail - rowLabelWidth(rowLabels));
-    const cellW = Math.min(maxCell, room / cols);
-    const cellH = Math.max(10, Math.min(34, cellW * 0.75));
+    // A step's main figure (data-figure="main", chapters/kit/shell.js) takes the width it has.
+    const main = !!figure.closest('[data-figure="main"]');
+    const cellW = Math.min(main ? Math.max(maxCell, MAIN_CELL) : maxCell, room / cols);
+    const cellH = Math.max(10, Math.min(main ? 44 : 34, cellW * 0.75));
     const W = `${cellW * cols}px`,
       H = `${cellH * rows}px`;
     if (plot.style.width !== W) {

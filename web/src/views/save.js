@@ -265,19 +265,82 @@ function download(blob, name, near) {
 // The language of the page part a figure is in ('zh' or 'en').
 const langOf = (el) => (/^zh/i.test(el.closest('[lang]')?.getAttribute('lang') || '') ? 'zh' : 'en');
 
-// getScene() -> scene (at the time of the click); getCaption() -> a caption for the file name.
-export function createSaveButtons(getScene, getCaption) {
+// Numbers as tab-separated text (a spreadsheet pastes it as a table): a header line of column
+// labels after an empty corner, then one line per row, its label first. Numbers keep every digit.
+export function numbersText({ head = [], rows = [] }) {
+  const text = (x) => (x !== null && typeof x === 'object' ? (x.textContent ?? x.text ?? '') : (x ?? ''));
+  const line = (cells) => cells.map((x) => String(text(x)).replace(/[\t\n]+/g, ' ')).join('\t');
+  const body = rows.map((r) => line(Array.isArray(r) ? r : r.cells));
+  return [head.length ? line(head) : null, ...body].filter((l) => l !== null).join('\n');
+}
+
+// One small menu per figure: PNG, SVG and, when the figure has numbers, "Copy the numbers".
+// A button opens it (keyboard: Enter or Space; Escape closes it and gives the focus back).
+//   getScene() -> scene (at the time of the click); getCaption() -> a caption for the file name;
+//   getNumbers() -> { head, rows } (optional): the figure's numbers for "Copy the numbers".
+export function createSaveButtons(getScene, getCaption, getNumbers = null) {
+  const toggle = h('button', {
+    type: 'button',
+    class: 'fig-menu-button',
+    'aria-expanded': 'false',
+    'aria-haspopup': 'true',
+    text: '⋯',
+  });
   const png = h('button', { type: 'button', class: 'save-png', text: 'PNG' });
   const svg = h('button', { type: 'button', class: 'save-svg', text: 'SVG' });
-  const el = h('span', { class: 'save-figure', role: 'group', 'data-group': 'save' }, png, svg);
+  const copy = getNumbers ? h('button', { type: 'button', class: 'save-copy' }) : null;
+  const status = h('span', { class: 'fig-menu-status', role: 'status' });
+  const list = h('div', { class: 'fig-menu-list', hidden: true }, png, svg, copy);
+  const el = h('span', { class: 'save-figure fig-menu', role: 'group', 'data-group': 'save' }, toggle, list, status);
+
+  const outside = (e) => {
+    if (!e.composedPath().includes(el)) close(false);
+  };
+  function open() {
+    list.hidden = false;
+    toggle.setAttribute('aria-expanded', 'true');
+    status.textContent = '';
+    el.getRootNode().addEventListener('pointerdown', outside, true);
+  }
+  function close(focus) {
+    if (list.hidden) return;
+    list.hidden = true;
+    toggle.setAttribute('aria-expanded', 'false');
+    el.getRootNode().removeEventListener('pointerdown', outside, true);
+    if (focus) toggle.focus();
+  }
+  toggle.addEventListener('click', () => (list.hidden ? open() : close(false)));
+  el.addEventListener('keydown', (e) => {
+    if (e.key === 'Escape' && !list.hidden) {
+      e.preventDefault();
+      close(true);
+    }
+  });
   png.addEventListener('click', () => {
     sceneToCanvas(getScene()).toBlob((blob) => {
       if (blob) download(blob, fileName(getCaption(), 'png'), el);
     }, 'image/png');
+    close(true);
   });
   svg.addEventListener('click', () => {
     download(new Blob([sceneToSvg(getScene())], { type: 'image/svg+xml' }), fileName(getCaption(), 'svg'), el);
+    close(true);
   });
+  if (copy)
+    copy.addEventListener('click', () => {
+      const lang = langOf(el);
+      const text = numbersText(getNumbers());
+      const done = (ok) => {
+        status.textContent = shellT(lang, ok ? 'copied' : 'copyFailed');
+      };
+      close(true);
+      if (navigator.clipboard?.writeText)
+        navigator.clipboard.writeText(text).then(
+          () => done(true),
+          () => done(false),
+        );
+      else done(false);
+    });
   // Names in the page's language, set once the figure is on the page (it knows its language then).
   let named = '';
   function label() {
@@ -285,8 +348,11 @@ export function createSaveButtons(getScene, getCaption) {
     if (lang === named) return;
     named = lang;
     el.setAttribute('aria-label', shellT(lang, 'saveFigure'));
+    toggle.setAttribute('aria-label', shellT(lang, 'figureMenu'));
+    toggle.title = shellT(lang, 'figureMenu');
     png.setAttribute('aria-label', shellT(lang, 'savePng'));
     svg.setAttribute('aria-label', shellT(lang, 'saveSvg'));
+    if (copy) copy.textContent = shellT(lang, 'copyNumbers');
   }
   return { el, label };
 }

@@ -43,6 +43,7 @@ export function createStacked(parent, { label = '', legend: withLegend = true } 
   const save = createSaveButtons(
     () => scene(),
     () => (last ? last.caption : label),
+    () => ({ head: [], rows: last ? last.labels.map((l, k) => [l, last.vals[k]]) : [] }),
   );
   figure.append(...[bar, legend, save.el].filter(Boolean));
   parent.append(figure);

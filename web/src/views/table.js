@@ -64,11 +64,27 @@ export function dataTable({ caption, head = [], rows = [], className = 'data-tab
 
 // A box that scrolls a table sideways (a narrow screen, a wide table) is a named region that
 // takes the focus, so the keyboard can scroll it too.
+// A box wider inside than outside says so: data-overflow="more" while part of it is out of sight
+// on the right (the stylesheet fades that edge), "end" once scrolled to its end.
 export function scrollRegion(box, label) {
   box.setAttribute('role', 'region');
   box.tabIndex = 0;
   if (label) box.setAttribute('aria-label', label);
   else box.removeAttribute('aria-label');
+  if (!box.dataset.overflowWatched && typeof ResizeObserver !== 'undefined') {
+    box.dataset.overflowWatched = 'true';
+    const mark = () => {
+      const more = box.scrollWidth - box.clientWidth > 1;
+      const v = !more ? '' : box.scrollLeft + box.clientWidth >= box.scrollWidth - 1 ? 'end' : 'more';
+      if ((box.dataset.overflow || '') !== v) {
+        if (v) box.dataset.overflow = v;
+        else delete box.dataset.overflow;
+      }
+    };
+    new ResizeObserver(mark).observe(box);
+    box.addEventListener('scroll', mark, { passive: true });
+    if (typeof MutationObserver !== 'undefined') new MutationObserver(mark).observe(box, { childList: true });
+  }
   return box;
 }
 

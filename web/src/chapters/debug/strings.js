@@ -3,7 +3,7 @@
 export default {
   en: {
     intro:
-      'Attention code that runs is not attention code that works: most bugs give numbers of the right shape and no error. This chapter breaks one running example in the seven ways the tutorials warn about, side by side with the healthy result, and shows the monitors that catch each break. Every number is the engine’s: the bugs are computed as the bugged code computes them.',
+      'Attention code that runs is not attention code that works: most bugs give numbers of the right shape and no error. This chapter breaks one running example in seven common ways, side by side with the healthy result, and shows the monitors that catch each break. Every number is the engine’s: the bugs are computed as the bugged code computes them.',
     errEngine: 'The engine could not compute this: {msg}',
     errTokens: 'Type 1 to {max} tokens separated by spaces.',
     example: 'The running example',
@@ -83,7 +83,7 @@ export default {
     monBug: 'Bug switched on',
     'h.explanation': '4. Attention weights are not an explanation',
     'mon.about':
-      'Two monitors the articles recommend, for the bug switched on (here or in the checklist). The entropy −Σ w ln w of a row is at most ln n, reached when its n allowed keys share the weight evenly: a row near ln n no longer picks anything. The logits softmax sees should have a mean near 0 and a standard deviation near 1 when q and k have unit-variance entries (σ = 1).',
+      'Two monitors worth keeping on any attention layer, for the bug switched on (here or in the checklist). The entropy −Σ w ln w of a row is at most ln n, reached when its n allowed keys share the weight evenly: a row near ln n no longer picks anything. The logits softmax sees should have a mean near 0 and a standard deviation near 1 when q and k have unit-variance entries (σ = 1).',
     monCaption: 'Per query: entropy against its maximum, and row sums ({bug})',
     'col.query': 'Query',
     'col.eh': 'Entropy, healthy',
@@ -108,6 +108,8 @@ export default {
     barsCaption: 'Entropy with the bug, per query (the maximum is ln n of each row)',
     'mon.uniform': 'Degraded: {k} of {n} rows are within 5 % of their maximum entropy ({rows}).',
     'mon.fine': 'No row is near uniform: every row with two keys or more still prefers some keys.',
+    'mon.asHealthy':
+      'Not degraded: {k} of {n} rows are near uniform ({rows}), exactly as in the healthy run: with so few keys to choose from, that is the example, not a bug.',
     'mon.std': 'Logit standard deviation {sb} with the bug, {sh} healthy.',
 
     'explain.about':
@@ -139,7 +141,7 @@ export default {
   },
   zh: {
     intro:
-      '能运行的注意力代码，不一定是对的：大多数错误不报错，输出的形状也对。本章把同一个示例按教程里常提醒的七种方式弄坏，每一种都和正常结果并排比较，并给出能发现问题的监测量。所有数字都由引擎算出，每个错误的结果都照着出错代码的实际算法计算。',
+      '能运行的注意力代码，不一定是对的：大多数错误不报错，输出的形状也对。本章把同一个示例按七种常见的方式弄坏，每一种都和正常结果并排比较，并给出能发现问题的监测量。所有数字都由引擎算出，每个错误的结果都照着出错代码的实际算法计算。',
     errEngine: '引擎无法处理：{msg}',
     errTokens: '请输入 1 到 {max} 个词，用空格分隔。',
     example: '本章的示例',
@@ -210,7 +212,7 @@ export default {
     monBug: '当前打开的错误',
     'h.explanation': '4. 注意力权重不等于解释',
     'mon.about':
-      '这是文章推荐的两个监测量，针对当前打开的错误（可在这里或清单中切换）。一行的熵 −Σ w ln w 最大为 ln n，在 n 个可见 Key 平分权重时取到；熵接近 ln n 的行已经不再有所侧重。当 q 和 k 各分量方差为 1（σ = 1）时，softmax 收到的 logit 均值应接近 0，标准差应接近 1。',
+      '这是任何注意力层都值得一直看着的两个监测量，针对当前打开的错误（可在这里或清单中切换）。一行的熵 −Σ w ln w 最大为 ln n，在 n 个可见 Key 平分权重时取到；熵接近 ln n 的行已经不再有所侧重。当 q 和 k 各分量方差为 1（σ = 1）时，softmax 收到的 logit 均值应接近 0，标准差应接近 1。',
     monCaption: '每个 Query 的熵与其最大值，以及行之和（{bug}）',
     'col.query': 'Query',
     'col.eh': '熵（正常）',
@@ -235,6 +237,8 @@ export default {
     barsCaption: '有错误时每个 Query 的熵（每行的最大值为 ln n）',
     'mon.uniform': '注意力已经退化：{n} 行中有 {k} 行的熵与最大值相差不到 5%（{rows}）。',
     'mon.fine': '没有接近均匀的行：每个至少有两个可见 Key 的行仍有所侧重。',
+    'mon.asHealthy':
+      '没有退化：{n} 行中有 {k} 行接近均匀（{rows}），与健康的运行完全一样：可选的 Key 太少，这是例子本身，不是 bug。',
     'mon.std': '有错误时 logit 的标准差为 {sb}，正常时为 {sh}。',
 
     'explain.about':

@@ -5,6 +5,7 @@
 //
 //   const running = mountChapter(chapter, root,
 //     { state: () => state, set, engine, trainEngine: () => trainer, lang, notify, engineStopped })
+//   (env.path: false leaves out the previous / next chapter links, as in an embedded lesson)
 //   running.update()   // after every state change
 //   running.leave()    // before another chapter (or language) takes the page
 
@@ -50,17 +51,24 @@ export function mountChapter(chapter, root, env) {
 
   const prefix = chapter.prefix || chapter.id;
   const children = (x) => (x == null ? [] : Array.isArray(x) ? x : [x]);
-  root.append(h('h2', { text: chapter.title[lang] ?? chapter.title.en }));
-  if (hasString(chapter.strings, lang, 'intro')) root.append(h('p', { class: 'lead', text: c.s('intro') }));
+  root.append(h('h2', { class: 'chapter-title', tabindex: '-1', text: chapter.title[lang] ?? chapter.title.en }));
+  // A long lead is cut after the sentences that fit LEAD_WORDS; the rest follows the step.
+  const [leadText, leadRest] = hasString(chapter.strings, lang, 'intro') ? splitLead(c.s('intro'), lang) : ['', ''];
+  if (leadText) root.append(h('p', { class: 'lead', text: leadText }));
 
+  // The order on the page: heading, lead, step bar, the step (its figure first), then the
+  // chapter's settings folded into one disclosure, then the path. The start page (no steps)
+  // keeps its panel under the lead.
+  const steps = chapter.steps || [];
   const panelView = {};
-  if (chapter.panel) root.append(...children(chapter.panel.build(c, panelView)));
+  const panelNodes = chapter.panel ? children(chapter.panel.build(c, panelView)) : [];
+  const settings = steps.length && panelNodes.length ? settingsBox(c, panelNodes) : null;
+  if (!settings) root.append(...panelNodes);
   const carried = createCarried(c, chapter, env.schema);
   if (carried) root.append(carried.el);
   const banner = h('div', { class: 'field-error engine-error', role: 'alert', hidden: true });
   root.append(banner);
 
-  const steps = chapter.steps || [];
   const stepper = steps.length ? createStepper(c, steps) : null;
   if (stepper) root.append(stepper.el);
 
@@ -82,9 +90,18 @@ export function mountChapter(chapter, root, env) {
   });
 
   const afterView = {};
-  if (chapter.after) root.append(...children(chapter.after.build(c, afterView)));
-  const path = pathNav(c, chapter);
+  const afterBox = h('div', { class: 'chapter-after' });
+  if (chapter.after) afterBox.append(...children(chapter.after.build(c, afterView)));
+  // Where the after-part lives when the step's figure is not in it (leadWithFigure may move it
+  // under the step's heading when it is).
+  const afterHome = document.createComment('after');
+  if (afterBox.firstChild) root.append(afterHome, afterBox);
+  if (leadRest) root.append(h('p', { class: 'lead lead-rest', text: leadRest }));
+  if (settings) root.append(settings.el);
+  const path = env.path === false ? null : pathNav(c, chapter);
   if (path) root.append(path);
+
+  const figureMemo = {}; // the step's main figure, as last found (leadWithFigure)
 
   function showError(e) {
     if (!isEngineError(e)) console.error(e);
@@ -103,6 +120,7 @@ export function mountChapter(chapter, root, env) {
     const stage = c.state.stage;
     if (stepper) stepper.sync(stage);
     if (carried) carried.sync(stage);
+    if (settings) settings.sync();
     for (const [id, sec] of sections) if (sec.hidden !== (id !== stage)) sec.hidden = id !== stage;
     const step = steps.find((st) => st.id === stage);
     let data;
@@ -120,6 +138,14 @@ export function mountChapter(chapter, root, env) {
       if (chapter.panel?.draw) chapter.panel.draw(c, data, panelView);
       const out = step?.draw ? step.draw(c, data, stepViews.get(stage)) : undefined;
       if (chapter.after?.draw) chapter.after.draw(c, data, afterView, out);
+      // The step's main figure leads it; a figure marked for the first time is drawn again at
+      // its new size.
+      const lead = () => steps.length && leadWithFigure(stage, sections.get(stage), afterBox, afterHome, figureMemo);
+      if (lead()) {
+        if (step?.draw) step.draw(c, data, stepViews.get(stage));
+        if (chapter.after?.draw) chapter.after.draw(c, data, afterView, out);
+        lead(); // a draw that builds its figure anew drops the mark: found again
+      }
       banner.hidden = true;
       banner.textContent = '';
     } catch (e) {
@@ -135,6 +161,95 @@ export function mountChapter(chapter, root, env) {
   return { update, leave, context: c };
 }
 
+// ---- figure first ---------------------------------------------------------------------------
+
+// The chapter's lead before the figure: whole sentences up to LEAD_WORDS words (Latin words, or
+// two Chinese characters for one), and the rest. A first sentence longer than that stays whole.
+const LEAD_WORDS = 55;
+const wordsIn = (t) =>
+  (t.match(/[A-Za-z0-9][A-Za-z0-9'’.,-]*/g) || []).length + Math.ceil((t.match(/[\u3400-\u9fff]/g) || []).length / 2);
+export function splitLead(text, lang) {
+  const parts =
+    lang === 'zh' ? text.match(/[^。！？]+[。！？]*/g) || [text] : text.match(/[^.!?]+(?:[.!?]+\s*|$)/g) || [text];
+  let lead = '';
+  let k = 0;
+  while (k < parts.length && (k === 0 || wordsIn(lead + parts[k]) <= LEAD_WORDS)) lead += parts[k++];
+  return [lead.trim(), parts.slice(k).join('').trim()];
+}
+
+// What may be a step's main figure when the chapter marks none: heatmaps, charts, bar charts,
+// tables, formulas (the first one on screen at least MIN_FIGURE px wide and tall).
+// In that order of preference: a picture before a table, a table before a formula.
+const FIGURES = ['.map, figure, .bars', 'canvas, svg:not([aria-hidden="true"]):not(.katex svg)', 'table', '.formula'];
+const MIN_FIGURE = [120, 40];
+const onScreen = (el) => {
+  const r = el.getBoundingClientRect();
+  return r.width >= MIN_FIGURE[0] && r.height >= MIN_FIGURE[1];
+};
+
+// Marks the step's main figure (data-figure="main": the element a chapter marked, else its first
+// figure on screen) and moves the part of the step that holds it up to just under the step's
+// heading, so the figure comes before the step's prose and its other controls. Looked for again
+// when the step changes or its figure has left the page (one layout read then). Returns true
+// when the mark moved to another element (its heatmaps are then drawn again at the main size).
+function leadWithFigure(key, section, afterBox, afterHome, memo) {
+  const held = memo.fig;
+  if (held && memo.key === key && held.isConnected) return false;
+  memo.key = key;
+  memo.fig = null;
+  if (afterHome.parentNode && afterHome.nextSibling !== afterBox) afterHome.after(afterBox);
+  const boxes = [section, afterBox].filter(Boolean);
+  for (const box of boxes)
+    for (const el of box.querySelectorAll('[data-figure-auto]')) {
+      el.removeAttribute('data-figure');
+      el.removeAttribute('data-figure-auto');
+    }
+  let fig = null;
+  for (const box of boxes) {
+    fig = [...box.querySelectorAll('[data-figure="main"]')].find(onScreen) || null;
+    if (!fig) {
+      for (const kind of FIGURES) {
+        fig = [...box.querySelectorAll(kind)].find((el) => !el.closest('[data-figure]') && onScreen(el)) || null;
+        if (fig) break;
+      }
+      if (fig) {
+        fig.setAttribute('data-figure', 'main');
+        fig.setAttribute('data-figure-auto', '');
+      }
+    }
+    if (!fig) continue;
+    // The figure of a step drawn in the after-part: that part moves under the step's heading.
+    if (box === afterBox && section) section.firstElementChild.after(afterBox);
+    // The step's heading: the nearest container whose first child is an h3 (a step section, or
+    // a stage area such as the pipeline's).
+    for (let part = fig; part.parentElement && part !== box; part = part.parentElement) {
+      const first = part.parentElement.firstElementChild;
+      if (first && first.tagName === 'H3' && first !== part) {
+        if (first.nextElementSibling !== part) first.after(part);
+        break;
+      }
+    }
+    break;
+  }
+  memo.fig = fig;
+  return fig !== held && fig !== null;
+}
+
+// The chapter's settings, folded into one disclosure that stays open or closed as the learner
+// left it (the hash's `folded`).
+function settingsBox(c, nodes) {
+  const summary = h('summary', { class: 'settings-summary', text: c.t('settings') });
+  const el = h('details', { class: 'settings', open: !c.state.folded }, summary, ...nodes);
+  el.addEventListener('toggle', () => {
+    if (el.open === c.state.folded) c.set({ folded: !el.open });
+  });
+  return {
+    el,
+    sync() {
+      if (el.open !== !c.state.folded) el.open = !c.state.folded;
+    },
+  };
+}
 // ---- settings carried from other chapters -------------------------------------------------------
 
 // How a shared setting reads when it is not its default (shell strings carried.<name>).
@@ -202,10 +317,20 @@ function pathNav(c, chapter) {
   const course = c.chapters.filter((ch) => !ch.home);
   const k = course.findIndex((ch) => ch.id === chapter.id);
   if (k < 0) return null;
+  // Links to the lessons (a new tab, a copied address); a plain click stays on the page.
   const go = (ch, cls, label) =>
     h(
-      'button',
-      { type: 'button', class: `btn ${cls}`, 'data-lesson': ch.id, onclick: () => c.set({ lesson: ch.id, stage: '' }) },
+      'a',
+      {
+        class: `btn ${cls}`,
+        href: `#lesson=${ch.id}&lang=${c.lang}`,
+        'data-lesson': ch.id,
+        onclick: (e) => {
+          if (e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+          e.preventDefault();
+          c.set({ lesson: ch.id, stage: '' });
+        },
+      },
       label,
     );
   const title = (ch) => ch.title[c.lang] ?? ch.title.en;

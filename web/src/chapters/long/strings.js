@@ -119,7 +119,7 @@ export default {
     predict2: '×2',
     predict4: '×4',
     predictWhy:
-      '格子有 n × n 个，n 翻倍，格子就变成四倍。内存条在每个 Worker 起步就有的 32 MiB 之上体现这一点：比较一下 n = 1024 和 n = 2048。',
+      '格子有 n × n 个，n 翻倍，格子就变成四倍。内存占用条在每个 Worker 起步就有的 32 MiB 之上体现这一点：比较一下 n = 1024 和 n = 2048。',
     n: '序列长度 n',
     window: '窗口 w（每侧的 Key 数）',
     workers: 'Worker 数',

@@ -123,7 +123,15 @@ function mapsOf(c, v) {
     return { wrap, title, hm: createHeatmap(wrap, { ...opts, strings: heatmapStrings(c.lang) }) };
   };
   v.maps = {
-    mask: make('mask', { kind: 'sequential', digits: 0, onSelect: ({ row, col }) => toggleCell(c, row, col) }),
+    mask: make('mask', {
+      kind: 'sequential',
+      digits: 0,
+      levels: [
+        [0, c.s('level0')],
+        [1, c.s('level1')],
+      ],
+      onSelect: ({ row, col }) => toggleCell(c, row, col),
+    }),
     masked: make('masked', { kind: 'diverging' }),
     weights: make('weights', { kind: 'sequential' }),
   };
@@ -265,6 +273,8 @@ function drawCausal(c, run, v) {
   const future = futureCells(run.result);
   const on = st.causal || st.reverseCausal;
   if (!on) setMsg(note, 'info', s('noCausal'));
+  // Both at once block everything off the diagonal: each query sees only itself.
+  else if (st.causal && st.reverseCausal) setMsg(note, 'bad', s('bothCausal'));
   else if (future.length)
     setMsg(
       note,

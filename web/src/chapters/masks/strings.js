@@ -51,6 +51,10 @@ export default {
     futureLeak:
       'Future leak: {n} cells above the diagonal get weight (outlined in red). During training the model would learn to copy the answer from the future.',
     upperZero: 'Every cell above the diagonal has weight exactly 0: no query reads the future.',
+    level0: '0 blocked',
+    level1: '1 allowed',
+    bothCausal:
+      'Both masks are on, and together they block every cell off the diagonal: each query sees only its own key, so every weight on the diagonal is 1 and the output is just each token’s own value. No future leaks, but nothing is attended to either: untick one of the two.',
     noCausal: 'Switch on the causal mask, then the reversed one.',
     toSelf: 'Use 猫 追 老鼠 with a causal mask',
     fillLeak: 'The causal mask is on, but a 0 fill does not block anything: see the fill choice above.',
@@ -112,7 +116,7 @@ export default {
   },
   zh: {
     intro:
-      '掩码规定每个 Query 可以看哪些 Key：1 表示允许，0 表示屏蔽。在 softmax 之前，每个被屏蔽的分数都会被换成一个替换值，让 softmax 不给它分权重。这里设置的掩码，和“一步一步看注意力”一章用的是同一个，作用在同一个示例上。',
+      '掩码规定每个 Query 可以看哪些 Key：1 表示允许，0 表示屏蔽。在 softmax 之前，每个被屏蔽的分数都会被换成一个替换值，让 softmax 不给它分权重。这里设置的掩码，和“注意力流水线”一章用的是同一个，作用在同一个示例上。',
     example: '示例',
     preset: '示例',
     'preset.cat-fish': '翻译：The cat eats fish → 猫 吃 鱼（交叉注意力）',
@@ -158,6 +162,10 @@ export default {
       '这个示例是交叉注意力（中文 Query 对英文 Key），两边的“先后”对不上。因果掩码用在序列对自身做注意力的场合：试试“猫 追 老鼠”或随机示例。',
     futureLeak: '未来信息泄漏：对角线以上有 {n} 个格子分到了权重（红框标出）。训练时模型会学会直接从“未来”抄答案。',
     upperZero: '对角线以上每个格子的权重都恰好为 0：没有 Query 能读到未来。',
+    level0: '0 屏蔽',
+    level1: '1 允许',
+    bothCausal:
+      '两个掩码同时打开，合起来挡住了对角线以外的所有格子：每个 Query 只看得到自己的 Key，对角线上的权重都是 1，输出就是每个词自己的 Value。没有泄漏未来，但也什么都没有关注到：请取消其中一个。',
     noCausal: '先打开因果掩码，再试试写反的版本。',
     toSelf: '换成“猫 追 老鼠”并打开因果掩码',
     fillLeak: '因果掩码虽然开着，可替换值 0 什么也挡不住：看看上面的替换值选项。',

@@ -369,7 +369,7 @@ function buildStage(c) {
   );
   ui.heatmaps = {};
   ui.bars = null;
-  return [h('p', { class: 'hint keys-hint', text: s('keysHint') }), ui.stage];
+  return [h('p', { class: 'hint keys-hint', 'data-group': 'stepper', text: s('keysHint') }), ui.stage];
 }
 
 // One heatmap per (name), created on first use and kept (so focus and table toggles persist).

@@ -1,11 +1,13 @@
 // What the page needs of this chapter before its module loads (./index.js): its id, its title
 // and the hash fields it owns.
 
+import { term } from '../../text/glossary.js';
+
 import { MAX_TOKENS, MAX_DK } from '../../lesson/example.js';
 
 export default {
   id: 'pipeline',
-  title: { en: 'The pipeline, step by step', zh: '一步一步看注意力' },
+  title: { en: 'The pipeline, step by step', zh: term('pipeline', 'zh') },
   questions: ['pipeline/top-weight'], // its predict-then-reveal questions (the start page counts them)
   // Shared settings that change this chapter's numbers but have no control in it: the shell
   // shows them, with a reset, when another chapter changed them.

@@ -45,7 +45,7 @@ function codeBox(c, name) {
   const code = h('code', { lang: 'en' });
   const pre = h('pre', { class: 'pr-code', tabindex: '0', role: 'region', 'aria-label': s('codeLabel') }, code);
   const status = h('p', { class: 'pr-status', 'aria-live': 'polite' });
-  const copy = h('button', { type: 'button', class: 'pr-copy', text: s('copy') });
+  const copy = h('button', { type: 'button', class: 'btn pr-copy', text: s('copy') });
   copy.addEventListener('click', async () => {
     const text = code.textContent;
     try {
@@ -96,6 +96,7 @@ function buildExample(c, v) {
   v.settings = h('ul', { class: 'pr-settings' });
   v.reset = h('button', {
     type: 'button',
+    class: 'btn',
     text: s('reset'),
     'data-group': 'inputs',
     onclick: () =>

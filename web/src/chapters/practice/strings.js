@@ -115,7 +115,7 @@ export default {
     copied: '已复制。粘贴到文件里，用 python3 运行即可。',
     copyFallback: '浏览器不允许复制。代码已全部选中，请按 Ctrl+C（Mac 上按 ⌘C）复制。',
     'example.about':
-      '这就是“流程”“掩码”“Softmax”三章留下的示例：相同的词、向量、掩码、填充值、温度和 softmax。在那几章里改动，这里的脚本随之改变。输入数值只写出足以精确还原引擎 float32 数值的位数，脚本也全程用 float32 计算。PyTorch 版用 masked_fill 屏蔽 Key，用 F.softmax 求 softmax。',
+      '这就是“注意力流水线”“掩码”“Softmax”三章留下的示例：相同的词、向量、掩码、填充值、温度和 softmax。在那几章里改动，这里的脚本随之改变。输入数值只写出足以精确还原引擎 float32 数值的位数，脚本也全程用 float32 计算。PyTorch 版用 masked_fill 屏蔽 Key，用 F.softmax 求 softmax。',
     settingsTitle: '脚本里包含什么',
     printsTitle: '运行结果（此处由引擎算出）',
     'axis.q': '脚本在最后一个轴上做 softmax（dim=-1，axis=-1）。它打印的权重里，哪些数加起来等于 1？',
@@ -127,7 +127,7 @@ export default {
     'axis.all.why': '这里行和列加起来都不是 1。',
     'axis.sums': '引擎算出的权重之和：各行 {rows}；各列 {cols}。',
     reset: '重置掩码、填充值、温度和 softmax',
-    'goto.pipeline': '到“流程”一章修改示例',
+    'goto.pipeline': '到“注意力流水线”一章修改示例',
     'goto.masks': '到“掩码”一章修改掩码',
     'goto.softmax': '到“Softmax”一章修改温度',
     'goto.multihead': '到“多头注意力”一章修改这一层',

@@ -233,7 +233,7 @@ function buildControls(c, v) {
         v.newQuery,
       ),
     ),
-    h('p', { class: 'hint keys-hint', text: s('keysHint') }),
+    h('p', { class: 'hint keys-hint', 'data-group': 'stepper', text: s('keysHint') }),
   ];
 }
 

@@ -8,6 +8,15 @@ import { loadProgress, clearProgress } from '../kit/predict.js';
 import strings from './strings.js';
 import meta from './meta.js';
 
+// The path's entries are links to the lessons (a new tab, a copied address); a plain click stays
+// on the page.
+const lessonHref = (c, ch) => `#lesson=${ch.id}&lang=${c.lang}`;
+const goTo = (c, ch) => (e) => {
+  if (e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+  e.preventDefault();
+  c.set({ lesson: ch.id, stage: '' });
+};
+
 export default {
   ...meta,
   strings,
@@ -27,7 +36,7 @@ function aboutOf(c, ch) {
 function buildPath(c, v) {
   const { s } = c;
   v.course = c.chapters.filter((ch) => !ch.home);
-  v.go = h('button', { type: 'button', class: 'btn primary start-go' });
+  v.go = h('a', { class: 'btn primary start-go' });
   v.progress = h('p', { class: 'start-progress' });
   v.clear = h('button', {
     type: 'button',
@@ -43,8 +52,8 @@ function buildPath(c, v) {
     const title = ch.title[c.lang] ?? ch.title.en;
     const status = h('span', { class: 'path-status' });
     const button = h(
-      'button',
-      { type: 'button', class: 'path-go', 'data-lesson': ch.id, onclick: () => c.set({ lesson: ch.id, stage: '' }) },
+      'a',
+      { class: 'path-go', 'data-lesson': ch.id, href: lessonHref(c, ch), onclick: goTo(c, ch) },
       h('span', { class: 'path-num', text: String(k + 1) }),
       h('span', { class: 'path-title', text: title }),
     );
@@ -108,7 +117,8 @@ function drawPath(c, data, v) {
     n: target + 1,
     title: ch.title[c.lang] ?? ch.title.en,
   });
-  v.go.onclick = () => c.set({ lesson: ch.id, stage: '' });
+  v.go.href = lessonHref(c, ch);
+  v.go.onclick = goTo(c, ch);
   v.items.forEach((x, k) => x.li.classList.toggle('next', started && k === target));
   v.progress.textContent = started ? s('progress', { done, total, right }) : s('progressNone');
   v.clear.hidden = !started;

@@ -1,0 +1,255 @@
+// The page's frame around the figures, in headless Chromium: the chapters, the path and the start
+// page's entries are links to the lessons (a plain click stays on the page); the chapter list
+// folds into one menu on a phone; a new chapter starts at its heading; a language switch survives
+// Back; the chapter's settings fold into one disclosure that the hash remembers; every figure has
+// one small menu (PNG, SVG, "Copy the numbers") that the keyboard opens and closes; the example's
+// own vectors are not called typed; "Dismiss" stays on one line.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { start } from './harness.js';
+
+let lab;
+before(async () => {
+  lab = await start();
+});
+after(async () => {
+  await lab?.close();
+});
+
+const showing = (page, lesson, stage) =>
+  page.waitForFunction(
+    ([l, st]) =>
+      document.querySelector(`article.chapter-${l}`) &&
+      (!st || document.querySelector(`.stepper .step[aria-current="step"][data-stage="${st}"]`)),
+    [lesson, stage],
+    { polling: 100, timeout: 60000 },
+  );
+
+test('the chapter list, the path and the start page link to the lessons; a plain click stays on the page', async () => {
+  const page = await lab.open('lang=en');
+  const hrefs = await page.$$eval('#chapter-nav a[data-lesson]', (as) => as.map((a) => a.getAttribute('href')));
+  assert.ok(hrefs.length >= 10, `${hrefs.length} links`);
+  assert.ok(hrefs.includes('#lesson=masks&lang=en'), hrefs.join(' '));
+  const path = await page.$$eval('.path-go', (as) => as.map((a) => [a.tagName, a.getAttribute('href')]));
+  assert.ok(path.length >= 10);
+  for (const [tag, href] of path) {
+    assert.equal(tag, 'A');
+    assert.match(href, /^#lesson=[a-z-]+&lang=en$/);
+  }
+  assert.equal(await page.$eval('.start-go', (a) => a.tagName), 'A');
+  await page.evaluate(() => {
+    window.stayed = true;
+  });
+  await page.click('#chapter-nav a[data-lesson="masks"]');
+  await showing(page, 'masks');
+  const next = await page.$eval('.chapter-path .path-next', (a) => [a.tagName, a.getAttribute('href')]);
+  assert.deepEqual(next, ['A', '#lesson=softmax&lang=en']);
+  assert.equal(await page.evaluate(() => window.stayed), true, 'no reload');
+  // A link opened in a new page shows its lesson.
+  const other = await lab.open(next[1]);
+  assert.ok(await other.$('article.chapter-softmax'));
+  await other.close();
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test('on a phone the chapter list folds behind one button that names the chapter on screen', async () => {
+  for (const lang of ['en', 'zh']) {
+    const page = await lab.open(`lesson=masks&lang=${lang}`, { width: 360, height: 740 });
+    const toggle = page.locator('#chapter-nav .nav-toggle');
+    assert.equal(await toggle.isVisible(), true);
+    assert.match(await toggle.textContent(), lang === 'en' ? /Chapter 3 of \d+: Masks/ : /第 3 章/);
+    assert.equal(await page.locator('#chapter-nav .nav-list').isVisible(), false);
+    const navHeight = await page.$eval('#chapter-nav', (n) => n.getBoundingClientRect().height);
+    assert.ok(navHeight < 120, `the folded list is ${navHeight} px tall`);
+    await toggle.click();
+    assert.equal(await toggle.getAttribute('aria-expanded'), 'true');
+    await page.click('#chapter-nav a[data-lesson="softmax"]');
+    await showing(page, 'softmax');
+    assert.equal(await page.locator('#chapter-nav .nav-list').isVisible(), false, 'folded again');
+    assert.deepEqual(page.errors, []);
+    await page.close();
+  }
+  // On a wide screen: the chips, no menu button.
+  const wide = await lab.open('lesson=masks&lang=en');
+  assert.equal(await wide.locator('#chapter-nav .nav-toggle').isVisible(), false);
+  assert.equal(await wide.locator('#chapter-nav a[data-lesson="softmax"]').isVisible(), true);
+  await wide.close();
+});
+
+test('"Next chapter" starts the next chapter at its heading', async () => {
+  for (const [from, to, width] of [
+    ['masks', 'softmax', 1280],
+    ['why', 'pipeline', 1280],
+    ['why', 'pipeline', 360],
+  ]) {
+    const page = await lab.open(`lesson=${from}&lang=en`, { width, height: 800 });
+    await page.locator('.chapter-path .path-next').scrollIntoViewIfNeeded();
+    await page.click('.chapter-path .path-next');
+    await showing(page, to);
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    const top = await page.$eval('main h2', (h) => h.getBoundingClientRect().top);
+    assert.ok(top >= 0 && top < 120, `${from} → ${to} at ${width} px: heading at ${top} px`);
+    assert.equal(await page.evaluate(() => document.activeElement.matches('main h2')), true);
+    await page.close();
+  }
+});
+
+test('a language switch survives Back and Forward', async () => {
+  const page = await lab.open('lesson=pipeline&stage=scores&lang=en');
+  await page.click('.stepper button.step[data-stage="scaled"]');
+  await showing(page, 'pipeline', 'scaled');
+  await page.click('.lang-switch button[data-lang="zh"]');
+  await page.waitForFunction(() => document.documentElement.lang === 'zh-CN');
+  await page.goBack();
+  await showing(page, 'pipeline', 'scores');
+  assert.equal(await page.evaluate(() => window.attentionLab.state.lang), 'zh');
+  assert.equal(await page.evaluate(() => document.documentElement.lang), 'zh-CN');
+  await page.waitForFunction(() => location.hash.includes('lang=zh'));
+  await page.goForward();
+  await showing(page, 'pipeline', 'scaled');
+  assert.equal(await page.evaluate(() => window.attentionLab.state.lang), 'zh');
+  // A link that names a language still wins.
+  await page.evaluate(() => {
+    location.hash = 'lesson=masks&lang=en';
+  });
+  await showing(page, 'masks');
+  assert.equal(await page.evaluate(() => window.attentionLab.state.lang), 'en');
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test('the chapter settings fold into one disclosure after the step, remembered by the hash', async () => {
+  const page = await lab.open('lesson=pipeline&stage=scores&lang=en');
+  const box = page.locator('details.settings');
+  assert.equal(await box.count(), 1);
+  assert.equal((await box.locator('.inputs select').count()) > 0, true, 'the inputs are inside');
+  // After the step's figure in reading order.
+  const after = await page.evaluate(
+    () =>
+      !!(
+        document
+          .querySelector('[data-figure="main"]')
+          .compareDocumentPosition(document.querySelector('details.settings')) & Node.DOCUMENT_POSITION_FOLLOWING
+      ),
+  );
+  assert.ok(after);
+  assert.equal(await box.evaluate((d) => d.open), true);
+  await box.locator('summary.settings-summary').click();
+  await page.waitForFunction(() => /folded=(1|true)/.test(location.hash));
+  const hash = await page.evaluate(() => location.hash);
+  const again = await lab.open(hash);
+  assert.equal(await again.locator('details.settings').evaluate((d) => d.open), false);
+  await again.close();
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test('every figure has one menu: PNG, SVG and "Copy the numbers", opened and closed by the keyboard', async () => {
+  const page = await lab.open('lesson=pipeline&stage=weights&lang=en');
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+  // The weights' heatmap of the Softmax step.
+  const fig = page.locator('.map-weights .heatmap');
+  assert.equal(await fig.locator('.fig-menu-button').count(), 1);
+  assert.equal(await fig.locator('.save-png').isVisible(), false, 'folded away');
+  // Only one menu button per figure on the page, and no loose PNG/SVG buttons.
+  const loose = await page.$$eval('main .save-png', (bs) => bs.filter((b) => !b.closest('.fig-menu-list')).length);
+  assert.equal(loose, 0);
+  await fig.locator('.fig-menu-button').focus();
+  await page.keyboard.press('Enter');
+  assert.equal(await fig.locator('.fig-menu-button').getAttribute('aria-expanded'), 'true');
+  const items = await fig.locator('.fig-menu-list button').allTextContents();
+  assert.deepEqual(items, ['PNG', 'SVG', 'Copy the numbers']);
+  await page.keyboard.press('Escape');
+  assert.equal(await fig.locator('.fig-menu-list').isVisible(), false);
+  assert.equal(await fig.locator('.fig-menu-button').evaluate((b) => b === document.activeElement), true);
+  // Copy: the numbers as the table view shows them (full digits, tab-separated, labelled).
+  await page.keyboard.press('Enter');
+  await fig.locator('.save-copy').click();
+  await page.waitForFunction(() => document.querySelector('.map-weights .fig-menu-status')?.textContent);
+  const text = await page.evaluate(() => navigator.clipboard.readText());
+  const lines = text.split('\n').map((l) => l.split('\t'));
+  await fig.locator('.hm-toggle').click();
+  const table = await fig
+    .locator('table')
+    .evaluate((t) => [...t.rows].map((r) => [...r.cells].map((c) => c.textContent)));
+  assert.equal(lines.length, table.length);
+  assert.deepEqual(lines[0].slice(1), table[0].slice(1), 'column labels');
+  for (let i = 1; i < lines.length; i++) {
+    assert.equal(lines[i][0], table[i][0], 'row label');
+    lines[i].slice(1).forEach((x, j) => {
+      const shown = Number(table[i][j + 1].replace('\u2212', '-'));
+      assert.ok(Math.abs(Number(x) - shown) < 0.006, `${x} vs ${shown}`);
+    });
+    const sum = lines[i].slice(1).reduce((a, x) => a + Number(x), 0);
+    assert.ok(Math.abs(sum - 1) < 1e-5, `row ${i} of the weights sums to ${sum}`);
+  }
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test("the example's own vectors are not called typed; Dismiss stays on one line", async () => {
+  for (const lang of ['en', 'zh']) {
+    const page = await lab.open(`lesson=pipeline&lang=${lang}`);
+    const mode = await page.$eval('.inputs select', () => {
+      const sel = [...document.querySelectorAll('.inputs select')].find((s) =>
+        [...s.options].some((o) => o.value === 'typed'),
+      );
+      return sel.options[sel.selectedIndex].textContent;
+    });
+    assert.doesNotMatch(mode, lang === 'en' ? /typed/ : /手动输入/);
+    await page.close();
+  }
+  const page = await lab.open('lesson=pipeline&lang=en&seed=abc');
+  await page.waitForSelector('#notice:not([hidden])');
+  assert.equal(await page.$eval('.notice-close', (b) => getComputedStyle(b).whiteSpace), 'nowrap');
+  await page.close();
+});
+
+test('a table wider than its box says so: its cut edge fades until it is scrolled to the end', async () => {
+  const page = await lab.open('lesson=score-functions&stage=cost&lang=en', { width: 360, height: 740 });
+  const box = page.locator('.sf-cost .table-scroll').first();
+  await page.waitForFunction(() => document.querySelector('.sf-cost .table-scroll')?.dataset.overflow === 'more');
+  assert.notEqual(
+    await box.evaluate((b) => getComputedStyle(b).maskImage || getComputedStyle(b).webkitMaskImage),
+    'none',
+  );
+  await box.evaluate((b) => b.scrollTo(b.scrollWidth, 0));
+  await page.waitForFunction(() => document.querySelector('.sf-cost .table-scroll').dataset.overflow === 'end');
+  await page.close();
+  // A table that fits has no fade.
+  const wide = await lab.open('lesson=score-functions&stage=cost&lang=en', { width: 1280, height: 800 });
+  await wide.waitForSelector('.sf-cost .table-scroll table');
+  const fits = await wide.$eval('.sf-cost .table-scroll', (b) => b.scrollWidth <= b.clientWidth + 1);
+  if (fits) assert.equal(await wide.$eval('.sf-cost .table-scroll', (b) => b.dataset.overflow ?? ''), '');
+  await wide.close();
+});
+
+test('the 0/1 mask has a two-swatch key, and the practice and long-sequence controls are styled', async () => {
+  const page = await lab.open('lesson=masks&stage=custom&lang=en');
+  const key = await page.$eval('.mk-map-mask .hm-legend', (svg) => ({
+    levels: [...svg.querySelectorAll('.hm-level text')].map((t) => t.textContent),
+    gradient: svg.querySelectorAll('linearGradient').length,
+  }));
+  assert.deepEqual(key, { levels: ['0 blocked', '1 allowed'], gradient: 0 });
+  await page.close();
+  const practice = await lab.open('lesson=practice&stage=example&lang=en');
+  const styled = await practice.$$eval('main button', (bs) =>
+    bs
+      .filter((b) => /^(Copy the code|Reset)/.test(b.textContent.trim()))
+      .map((b) => [b.textContent.trim(), getComputedStyle(b).borderTopStyle, getComputedStyle(b).borderRadius]),
+  );
+  assert.ok(styled.length >= 2, JSON.stringify(styled));
+  for (const [name, border, radius] of styled)
+    assert.ok(border === 'solid' && radius === '6px', `${name}: ${border} ${radius}`);
+  await practice.close();
+  const long = await lab.open('lesson=long&stage=cost&lang=en');
+  const sel = await long.$eval('#long-workers', (s) => [
+    getComputedStyle(s).borderRadius,
+    s.getBoundingClientRect().height,
+  ]);
+  assert.equal(sel[0], '6px');
+  assert.ok(sel[1] >= 36, `workers select ${sel[1]} px tall`);
+  await long.close();
+});
