@@ -1,4 +1,5 @@
-// Embind registration of the playground's trainer (core/train.h). No maths here.
+// Embind registration of the playground's trainers: the attention-only transformer (core/train.h)
+// and the RNN encoder–decoder (core/seq2seq.h). No maths here.
 //
 // Same conventions as bindings.cpp: plain JS objects in (normalised by web/src/engine.js),
 // plain JS objects out; a problem comes back as { error: "message" }, never a throw. Every
@@ -12,6 +13,7 @@
 #include <vector>
 
 #include "bindings/convert.h"
+#include "core/seq2seq.h"
 #include "core/train.h"
 
 using emscripten::val;
@@ -194,6 +196,259 @@ val call1(double handle, val arg) {
 
 void delete_trainer(double handle) { trainers.remove(handle); }
 
+// ---- the RNN encoder–decoder ------------------------------------------------------------------
+
+// [[tokens], ...] -> sentences, each row's length checked before it is read (the core checks
+// the tokens).
+std::vector<std::vector<int>> read_sentences(Reader& in, const char* name, int max_length) {
+  std::vector<std::vector<int>> out;
+  if (!in.error.empty()) return out;
+  if (!in.has(name)) {
+    in.fail(
+        attn::expected(name, "an array of sentences (arrays of tokens)", describe(in.field(name))));
+    return out;
+  }
+  val rows = in.field(name);
+  const int n = in.length(name, rows, limits::kMaxBatch);
+  for (int r = 0; r < n && in.error.empty(); r++) {
+    Reader row{val::object(), {}};
+    row.obj.set(name, rows[r]);
+    out.push_back(row.numbers<int>(name, max_length));
+    if (!row.error.empty()) in.fail(row.error);
+  }
+  return out;
+}
+
+val sentence_tensors_to_js(const attn::Seq2Seq& m, const std::vector<float>& flat) {
+  val list = val::array();
+  for (const attn::Tensor& t : m.tensors()) {
+    val o = val::object();
+    o.set("name", t.name);
+    o.set("rows", t.rows);
+    o.set("cols", t.cols);
+    o.set("data",
+          val(emscripten::typed_memory_view(t.size(), flat.data() + t.offset)).call<val>("slice"));
+    list.call<void>("push", o);
+  }
+  return list;
+}
+
+// A decoded row: its first `steps` predictions and alignment rows (no alignment without attention).
+val decoded_to_js(const attn::Seq2Seq& m, const std::vector<int>& source, int steps) {
+  std::vector<int> p = m.predictions(0);
+  p.resize(steps);
+  attn::Matrix a = m.alignment(0);
+  a.rows = steps;
+  a.data.resize(static_cast<std::size_t>(steps) * a.cols);
+  val out = val::object();
+  out.set("source", copy_out(source));
+  out.set("predictions", copy_out(p));
+  if (m.config().attention != attn::AttentionKind::None) out.set("alignment", to_js(a));
+  return out;
+}
+
+// An encoder–decoder trainer, kept in `seq2seqs`, owned by its wrapper in engine/train-api.js.
+class Seq2SeqHandle {
+ public:
+  explicit Seq2SeqHandle(const attn::Seq2SeqConfig& c) : trainer_(c) {}
+
+  // n steps: { step, losses, accuracies } or { error }.
+  val step(val n) {
+    Reader in{val::object(), {}};
+    in.obj.set("steps", n);
+    const int steps = static_cast<int>(in.number(attn::kSeq2SeqSteps));
+    if (!in.error.empty()) return failure(in.error);
+    std::vector<float> losses(steps), accuracies(steps);
+    for (int i = 0; i < steps; i++) {
+      attn::StepStats s = trainer_.step();
+      losses[i] = static_cast<float>(s.loss);
+      accuracies[i] = static_cast<float>(s.accuracy);
+    }
+    val out = val::object();
+    out.set("step", trainer_.steps());
+    out.set("losses", copy_out(losses));
+    out.set("accuracies", copy_out(accuracies));
+    return out;
+  }
+
+  val evaluate() {
+    attn::ForwardStats f = trainer_.evaluate();
+    return stats(f.loss, f.accuracy);
+  }
+
+  // { lengths, pairs, tokenAccuracy, sequenceAccuracy }, one entry per source length
+  val evaluate_by_length() {
+    std::vector<attn::LengthAccuracy> r = trainer_.evaluate_by_length();
+    std::vector<int> lengths, pairs;
+    std::vector<float> tokens, sequences;
+    for (const auto& a : r) {
+      lengths.push_back(a.length);
+      pairs.push_back(a.pairs);
+      tokens.push_back(static_cast<float>(a.token_accuracy));
+      sequences.push_back(static_cast<float>(a.sequence_accuracy));
+    }
+    val out = val::object();
+    out.set("lengths", copy_out(lengths));
+    out.set("pairs", copy_out(pairs));
+    out.set("tokenAccuracy", copy_out(tokens));
+    out.set("sequenceAccuracy", copy_out(sequences));
+    return out;
+  }
+
+  // { source, target, predictions, alignment, loss, accuracy } of the probe pair
+  val probe() {
+    attn::ForwardStats f = trainer_.probe();
+    const attn::PairBatch& p = trainer_.probe_pair();
+    val out = decoded_to_js(trainer_.model(), p.source[0], trainer_.model().steps());
+    out.set("target", copy_out(p.target[0]));
+    out.set("loss", f.loss);
+    out.set("accuracy", f.accuracy);
+    return out;
+  }
+
+  // { source } -> { source, predictions (through the first "</s>"), alignment, target? }
+  val translate(val args) {
+    Reader in{args, {}};
+    attn::PairBatch b;
+    Reader one{val::object(), {}};
+    one.obj.set("source", in.field("source"));
+    b.source.push_back(one.numbers<int>("source", limits::kMaxSeq2SeqLength));
+    if (!one.error.empty()) return failure(one.error);
+    Error e = attn::check_pairs(b, trainer_.config(), false);
+    if (!e.empty()) return failure(e);
+    trainer_.translate(b.source[0]);
+    const std::vector<int> p = trainer_.model().predictions(0);
+    int steps = static_cast<int>(p.size());
+    for (int i = 0; i < static_cast<int>(p.size()); i++)
+      if (p[i] == attn::kEndToken) {
+        steps = i + 1;
+        break;
+      }
+    val out = decoded_to_js(trainer_.model(), b.source[0], steps);
+    std::vector<int> target;
+    if (attn::seq2seq_target(trainer_.config().task, b.source[0], &target))
+      out.set("target", copy_out(target));
+    return out;
+  }
+
+  val parameters() const {
+    return sentence_tensors_to_js(trainer_.model(), trainer_.model().parameters());
+  }
+
+  // { name: { rows, cols, data } } for some or all tensors: {} or { error }, nothing changed on
+  // error.
+  val set_parameters(val args) {
+    Reader in{args, {}};
+    std::vector<std::pair<const attn::Tensor*, attn::Matrix>> updates;
+    for (const attn::Tensor& t : trainer_.model().tensors()) {
+      if (!in.has(t.name.c_str())) continue;
+      attn::MatrixOption o{t.name.c_str(), "", t.rows, "", t.cols};
+      attn::Matrix m = in.read_matrix(t.name.c_str(), &o, false);
+      if (in.error.empty()) in.error = check_tensor(t, m);
+      updates.emplace_back(&t, m);
+    }
+    if (!in.error.empty()) return failure(in.error);
+    for (auto& [t, m] : updates)
+      std::copy(m.data.begin(), m.data.end(), trainer_.model().parameters().begin() + t->offset);
+    return val::object();
+  }
+
+  // { source: [[...]], target: [[...]] } -> { loss, accuracy, gradients: [{ name, rows, cols,
+  // data }] }
+  val gradients(val args) {
+    Reader in{args, {}};
+    attn::PairBatch b;
+    b.source = read_sentences(in, "source", limits::kMaxSeq2SeqLength);
+    b.target = read_sentences(in, "target", limits::kMaxSeq2SeqLength);
+    if (in.error.empty()) in.error = attn::check_pairs(b, trainer_.config(), true);
+    if (!in.error.empty()) return failure(in.error);
+    attn::ForwardStats f = trainer_.gradients_on(b);
+    val out = stats(f.loss, f.accuracy);
+    out.set("gradients", sentence_tensors_to_js(trainer_.model(), trainer_.model().gradients()));
+    return out;
+  }
+
+  // { source, target } -> one clipped Adam step on it: { loss, accuracy, step }
+  val step_on(val args) {
+    Reader in{args, {}};
+    attn::PairBatch b;
+    b.source = read_sentences(in, "source", limits::kMaxSeq2SeqLength);
+    b.target = read_sentences(in, "target", limits::kMaxSeq2SeqLength);
+    if (in.error.empty()) in.error = attn::check_pairs(b, trainer_.config(), true);
+    if (!in.error.empty()) return failure(in.error);
+    attn::StepStats s = trainer_.step_on(b);
+    val out = stats(s.loss, s.accuracy);
+    out.set("step", trainer_.steps());
+    return out;
+  }
+
+ private:
+  static Error check_tensor(const attn::Tensor& t, const attn::Matrix& m) {
+    Error e = attn::check_shape(t.name.c_str(), m, t.rows, t.cols);
+    if (!e.empty()) return e;
+    const std::string bad = attn::first_non_finite(m);
+    return bad.empty() ? Error() : t.name + ": " + bad + " is not finite (expected finite numbers)";
+  }
+
+  attn::Seq2SeqTrainer trainer_;
+};
+
+Live<Seq2SeqHandle> seq2seqs;
+
+val no_seq2seq() {
+  return failure("seq2seq: not a live encoder–decoder (deleted, or not made by createSeq2Seq)");
+}
+template <auto M>
+val seq2seq_call0(double handle) {
+  Seq2SeqHandle* t = seq2seqs.find(handle);
+  return t ? (t->*M)() : no_seq2seq();
+}
+template <auto M>
+val seq2seq_call1(double handle, val arg) {
+  Seq2SeqHandle* t = seq2seqs.find(handle);
+  return t ? (t->*M)(arg) : no_seq2seq();
+}
+
+void delete_seq2seq(double handle) { seq2seqs.remove(handle); }
+
+// { seq2seq: handle, parameters: count } or { error }.
+val create_seq2seq(val args) {
+  Reader in{args, {}};
+  attn::Seq2SeqConfig c;
+  c.task = in.choice(attn::kSeq2SeqTaskOption, c.task);
+  c.attention = in.choice(attn::kAttentionOption, c.attention);
+  c.bidirectional = in.flag("bidirectional", true);
+  c.hidden = static_cast<int>(in.number(attn::kSeq2SeqHidden));
+  c.embed = static_cast<int>(in.number(attn::kSeq2SeqEmbed));
+  c.learning_rate = in.number(attn::kSeq2SeqLearningRate);
+  c.clip = in.number(attn::kSeq2SeqClip);
+  c.seed = static_cast<std::uint32_t>(in.number(attn::kSeed));
+  c.batch = static_cast<int>(in.number(attn::kBatch));
+  c.max_length = static_cast<int>(in.number(attn::kSeq2SeqLength));
+  if (in.error.empty()) in.error = attn::check_seq2seq_config(c);
+  if (!in.error.empty()) return failure(in.error);
+  val out = val::object();
+  out.set("seq2seq", seq2seqs.add(std::make_unique<Seq2SeqHandle>(c)));
+  return out;
+}
+
+// { copy: { sourceWords, targetWords, rule }, ... }
+val seq2seq_tasks() {
+  val out = val::object();
+  for (const auto& c : attn::kSeq2SeqTaskOption.choices) {
+    attn::Seq2SeqTaskSpec s = attn::seq2seq_task_spec(c.value);
+    val o = val::object();
+    val source = val::array(), target = val::array();
+    for (const std::string& w : *s.source_words) source.call<void>("push", w);
+    for (const std::string& w : *s.target_words) target.call<void>("push", w);
+    o.set("sourceWords", source);
+    o.set("targetWords", target);
+    o.set("rule", std::string(s.rule));
+    out.set(c.name, o);
+  }
+  return out;
+}
+
 // { trainer: handle } or { error }.
 val create_trainer(val args) {
   Reader in{args, {}};
@@ -219,6 +474,8 @@ val train_choices() {
   val out = val::object();
   out.set(attn::kTaskOption.name, choice_names(attn::kTaskOption));
   out.set(attn::kPositionOption.name, choice_names(attn::kPositionOption));
+  out.set("seq2seqTask", choice_names(attn::kSeq2SeqTaskOption));
+  out.set(attn::kAttentionOption.name, choice_names(attn::kAttentionOption));
   return out;
 }
 
@@ -230,6 +487,11 @@ val train_limits() {
   out.set("maxBatch", limits::kMaxBatch);
   out.set("maxTrainSteps", limits::kMaxStepsPerCall);
   out.set("trainLength", attn::kTaskLength);
+  out.set("maxSeq2SeqHidden", limits::kMaxSeq2SeqHidden);
+  out.set("maxSeq2SeqEmbed", limits::kMaxSeq2SeqEmbed);
+  out.set("minSeq2SeqLength", limits::kMinSeq2SeqLength);
+  out.set("maxSeq2SeqLength", limits::kMaxSeq2SeqLength);
+  out.set("maxSeq2SeqSteps", limits::kMaxSeq2SeqSteps);
   return out;
 }
 
@@ -263,4 +525,17 @@ EMSCRIPTEN_BINDINGS(train) {
   emscripten::function("trainerGradients", &call1<&TrainerHandle::gradients>);
   emscripten::function("trainerStepOn", &call1<&TrainerHandle::step_on>);
   emscripten::function("trainerDelete", &delete_trainer);
+  emscripten::function("createSeq2Seq", &create_seq2seq);
+  emscripten::function("seq2seqTasks", &seq2seq_tasks);
+  emscripten::function("seq2seqStep", &seq2seq_call1<&Seq2SeqHandle::step>);
+  emscripten::function("seq2seqEvaluate", &seq2seq_call0<&Seq2SeqHandle::evaluate>);
+  emscripten::function("seq2seqEvaluateByLength",
+                       &seq2seq_call0<&Seq2SeqHandle::evaluate_by_length>);
+  emscripten::function("seq2seqProbe", &seq2seq_call0<&Seq2SeqHandle::probe>);
+  emscripten::function("seq2seqTranslate", &seq2seq_call1<&Seq2SeqHandle::translate>);
+  emscripten::function("seq2seqParameters", &seq2seq_call0<&Seq2SeqHandle::parameters>);
+  emscripten::function("seq2seqSetParameters", &seq2seq_call1<&Seq2SeqHandle::set_parameters>);
+  emscripten::function("seq2seqGradients", &seq2seq_call1<&Seq2SeqHandle::gradients>);
+  emscripten::function("seq2seqStepOn", &seq2seq_call1<&Seq2SeqHandle::step_on>);
+  emscripten::function("seq2seqDelete", &delete_seq2seq);
 }

@@ -25,7 +25,7 @@ for (const simd of [true, false]) {
       Object.keys(engine.choices).length + Object.keys(trainEngine.choices).length,
       'no option in both',
     );
-    assert.deepEqual(Object.keys(trainEngine.choices).sort(), ['position', 'task']);
+    assert.deepEqual(Object.keys(trainEngine.choices).sort(), ['attention', 'position', 'seq2seqTask', 'task']);
     assert.deepEqual(Object.keys(CHOICES).sort(), Object.keys(both).sort());
     for (const option of Object.keys(both)) assert.deepEqual([...CHOICES[option]], [...both[option]], option);
   });

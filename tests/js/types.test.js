@@ -106,6 +106,8 @@ test('engine-train.d.ts: limits, choices and the trainer engine', () => {
   assert.deepEqual(sorted(fields(body(TRAIN, 'TrainChoices'))), sorted(Object.keys(trainEngine.choices)));
   assert.deepEqual(union(TRAIN, 'Task'), [...trainEngine.choices.task]);
   assert.deepEqual(union(TRAIN, 'Position'), [...trainEngine.choices.position]);
+  assert.deepEqual(union(TRAIN, 'Seq2SeqTask'), [...trainEngine.choices.seq2seqTask]);
+  assert.deepEqual(union(TRAIN, 'Attention'), [...trainEngine.choices.attention]);
   const b = body(TRAIN, 'TrainEngine');
   assert.deepEqual(sorted([...fields(b), ...methods(b)]), sorted(Object.keys(trainEngine)));
 });
@@ -118,5 +120,16 @@ test('engine-train.d.ts: Trainer declares every member of a trainer, and its opt
     assert.deepEqual(sorted(fields(body(TRAIN, 'TrainerOptions'))), sorted(Object.keys(t.config)));
   } finally {
     t.delete();
+  }
+});
+
+test('engine-train.d.ts: Seq2Seq declares every member of an encoder–decoder, and its options', () => {
+  const m = trainEngine.seq2seq({ hidden: 8, embed: 4 });
+  try {
+    const b = body(TRAIN, 'Seq2Seq');
+    assert.deepEqual(sorted([...fields(b), ...methods(b)]), sorted(Object.keys(m)));
+    assert.deepEqual(sorted(fields(body(TRAIN, 'Seq2SeqOptions'))), sorted(Object.keys(m.config)));
+  } finally {
+    m.delete();
   }
 });

@@ -6,7 +6,7 @@
 import { AttentionError, loadEngine, simdSupported, FLASH_BLOCK } from '../../web/src/engine.js';
 import type { AttendStages, Engine, Matrix, MaskFill } from '../../web/src/engine.js';
 import { loadTrainEngine } from '../../web/src/engine-train.js';
-import type { Task, Trainer } from '../../web/src/engine-train.js';
+import type { Seq2Seq, Task, Trainer } from '../../web/src/engine-train.js';
 import type { AttentionLab, LabChangeDetail, PatchError } from '../../web/src/hosts/element.js';
 
 const rows = (m: Matrix): number => m.rows;
@@ -119,6 +119,30 @@ export async function playground(): Promise<number> {
   t.gradients({ tokens: [[1, 2]] });
   t.delete();
   return trainEngine.limits.maxDModel + trainEngine.memory().usedBytes;
+}
+
+export async function encoderDecoder(): Promise<number> {
+  const trainEngine = await loadTrainEngine();
+  const m: Seq2Seq = trainEngine.seq2seq({
+    task: 'translate',
+    attention: trainEngine.choices.attention[1],
+    hidden: 32,
+  });
+  floats(m.step(10).losses) + m.evaluate().accuracy;
+  const r = m.evaluateByLength();
+  floats(r.tokenAccuracy) + r.lengths.length;
+  const p = m.probe();
+  if (p.alignment) rows(p.alignment);
+  p.targetWords.join(' ') + p.target.length;
+  const own = m.translate('the cat that eats fish');
+  own.predictionWords.length + (own.targetWords ? own.targetWords.length : 0);
+  m.translate([0, 2]);
+  const g = m.gradients({ source: [[0, 2]], target: [[2]] });
+  rows(g.gradients['decoder.weight_hh']) + m.stepOn({ source: ['the cat'], target: [['猫']] }).step;
+  // @ts-expect-error not an attention kind of the encoder–decoder
+  trainEngine.seq2seq({ attention: 'scaled-dot' });
+  m.delete();
+  return trainEngine.limits.maxSeq2SeqLength + m.config.maxLength;
 }
 
 export function course(): void {

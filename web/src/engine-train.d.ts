@@ -5,16 +5,22 @@ import type { LoadOptions, Matrix, MatrixInput, Memory } from './engine.js';
 
 export type Task = 'previous-token' | 'reverse' | 'sort' | 'induction';
 export type Position = 'learned' | 'sinusoidal' | 'none';
+export type Seq2SeqTask = 'copy' | 'reverse' | 'translate';
+export type Attention = 'none' | 'additive' | 'dot' | 'general';
 
 /** Loading, builds and a stopped module as loadEngine: one trainer engine per build. */
 export function loadTrainEngine(options?: LoadOptions): Promise<TrainEngine>;
 
 /** The trainer's option names. */
 export const TRAINER_OPTIONS: readonly (keyof TrainerOptions)[];
+/** The encoder–decoder's option names. */
+export const SEQ2SEQ_OPTIONS: readonly (keyof Seq2SeqOptions)[];
 
 export interface TrainChoices {
   readonly task: readonly Task[];
   readonly position: readonly Position[];
+  readonly seq2seqTask: readonly Seq2SeqTask[];
+  readonly attention: readonly Attention[];
 }
 
 export interface TrainLimits {
@@ -24,6 +30,11 @@ export interface TrainLimits {
   readonly maxBatch: number;
   readonly maxTrainSteps: number;
   readonly trainLength: number;
+  readonly maxSeq2SeqHidden: number;
+  readonly maxSeq2SeqEmbed: number;
+  readonly minSeq2SeqLength: number;
+  readonly maxSeq2SeqLength: number;
+  readonly maxSeq2SeqSteps: number;
 }
 
 export interface TrainerOptions {
@@ -93,6 +104,81 @@ export interface TrainEngine {
   readonly stopped: boolean;
   /** The caller owns the trainer and must delete() it. */
   trainer(options?: TrainerOptions): Trainer;
+  /** An RNN encoder–decoder; the caller owns it and must delete() it. */
+  seq2seq(options?: Seq2SeqOptions): Seq2Seq;
   /** This module's own wasm memory. */
   memory(): Memory;
+}
+
+export interface Seq2SeqOptions {
+  /** Default 'copy'. */
+  task?: Seq2SeqTask;
+  /** Default 'additive'. */
+  attention?: Attention;
+  /** A forward and a backward encoder GRU of hidden / 2 units each. Default true. */
+  bidirectional?: boolean;
+  /** 4 to maxSeq2SeqHidden (even when bidirectional). Default 64. */
+  hidden?: number;
+  /** 2 to maxSeq2SeqEmbed. Default 32. */
+  embed?: number;
+  /** Adam's learning rate. Default 0.003. */
+  learningRate?: number;
+  /** The gradient's largest L2 norm (0: no clipping). Default 1. */
+  clip?: number;
+  /** A uint32: the initial weights and every batch. Default 1. */
+  seed?: number;
+  /** Pairs per batch, up to maxBatch. Default 32. */
+  batch?: number;
+  /** The longest source sentence, minSeq2SeqLength to maxSeq2SeqLength. Default 24. */
+  maxLength?: number;
+}
+
+/** A sentence: token ids, the task's words, or the words in one string separated by spaces. */
+export type SentenceInput = string | ArrayLike<number | string>;
+
+export interface Pairs {
+  source: ReadonlyArray<SentenceInput>;
+  /** Target tokens without the closing "</s>". */
+  target: ReadonlyArray<SentenceInput>;
+}
+
+export interface Decoded {
+  source: Int32Array;
+  predictions: Int32Array;
+  /** (predictions, source length) attention weights; absent for attention 'none'. */
+  alignment?: Matrix;
+  sourceWords: string[];
+  predictionWords: string[];
+  /** The task's own target, when there is one. */
+  target?: Int32Array;
+  targetWords?: string[];
+}
+
+export interface ByLength {
+  lengths: Int32Array;
+  pairs: Int32Array;
+  tokenAccuracy: Float32Array;
+  sequenceAccuracy: Float32Array;
+}
+
+export interface Seq2Seq {
+  /** The options as given, with their defaults. */
+  readonly config: Readonly<Required<Seq2SeqOptions>>;
+  readonly task: Readonly<{ name: Seq2SeqTask; sourceWords: string[]; targetWords: string[]; rule: string }>;
+  /** n clipped Adam steps on fresh batches. */
+  step(n?: number): { step: number; losses: Float32Array; accuracies: Float32Array };
+  /** Teacher-forced loss and token accuracy on the held-out batch. */
+  evaluate(): { loss: number; accuracy: number };
+  /** Greedy decoding of 8 held-out pairs of every source length. */
+  evaluateByLength(): ByLength;
+  /** The task's fixed pair, greedily decoded for its target's length + 1 steps. */
+  probe(): Decoded & { target: Int32Array; targetWords: string[]; loss: number; accuracy: number };
+  /** Greedy decoding of your own sentence until "</s>". */
+  translate(tokens: SentenceInput): Decoded;
+  parameters(): Tensors;
+  setParameters(values: Record<string, MatrixInput>): void;
+  gradients(batch: Pairs): { loss: number; accuracy: number; gradients: Tensors };
+  stepOn(batch: Pairs): { loss: number; accuracy: number; step: number };
+  /** Frees it; later calls throw. */
+  delete(): void;
 }

@@ -11,6 +11,9 @@
 //   t.run([3, 1, 4])  // the same on your own sequence
 //   t.delete()        // frees it; later calls throw
 //
+//   const m = trainEngine.seq2seq({ task: 'translate', attention: 'additive' });  // an RNN encoder–decoder
+//   m.step(10); m.evaluateByLength(); m.probe().alignment; m.translate('the cat that eats fish'); m.delete();
+//
 // Loading, the builds and a stopped module work as in engine.js (loadEngine): the same options
 // ({ simd }), the same errors.
 
@@ -38,6 +41,11 @@ function makeTrainEngine(mod, simd, forget) {
     // delete() it.
     trainer(options) {
       return makeTrainer(mod, calls.run, calls.guarded, limits, options);
+    },
+    // An RNN encoder–decoder (GRU, with or without attention) that learns copy, reverse or a toy
+    // English -> Chinese translation; the caller owns it and must delete() it.
+    seq2seq(options) {
+      return makeSeq2Seq(mod, calls.run, calls.guarded, limits, options);
     },
     // { heapBytes: size of this module's wasm memory, usedBytes: bytes its allocator has handed out }
     memory() {
@@ -190,6 +198,167 @@ function makeTrainer(mod, run, guarded, limits, options) {
         guarded('trainer.delete', () => mod.trainerDelete(handle));
       } catch (e) {
         if (e.code !== 'engine-stopped') throw e; // a stopped module's memory goes with it
+      }
+    },
+  };
+}
+
+export const SEQ2SEQ_OPTIONS = [
+  'task',
+  'attention',
+  'bidirectional',
+  'hidden',
+  'embed',
+  'learningRate',
+  'clip',
+  'seed',
+  'batch',
+  'maxLength',
+];
+
+// One sentence: an array of tokens (integers, or the task's words), or the words as one string
+// separated by spaces -> Int32Array. words: the vocabulary the strings are looked up in.
+function sentenceArg(name, x, words, max) {
+  return reading(name, () => {
+    const list = typeof x === 'string' ? x.trim().split(/\s+/).filter(Boolean) : arrayArg(name, x, max, 'tokens');
+    if (list.length === 0 || list.length > max) fail(`${name}: expected 1 to ${max} tokens, got ${list.length}`);
+    const out = new Int32Array(list.length);
+    for (let i = 0; i < list.length; i++) {
+      const v = list[i];
+      if (typeof v === 'string') {
+        const k = words.indexOf(v);
+        if (k < 0) fail(`${name}: '${v}' (token ${i}) is not a word of the task (expected one of ${words.join(' ')})`);
+        out[i] = k;
+      } else if (typeof v === 'number' && Number.isInteger(v)) {
+        out[i] = v;
+      } else {
+        fail(`${name}: token ${i} is ${describeToken(v)} (expected an integer token or a word)`);
+      }
+    }
+    return out;
+  });
+}
+
+function describeToken(v) {
+  return typeof v === 'string' ? `'${v}'` : typeof v === 'object' && v !== null ? 'an object' : String(v);
+}
+
+// [[...], ...] of sentences -> [Int32Array, ...]
+function sentencesArg(name, x, words, limits) {
+  return reading(name, () => {
+    const rows = arrayArg(name, x, limits.maxBatch, 'sentences');
+    if (rows.length === 0) fail(`${name}: expected 1 to ${limits.maxBatch} sentences, got none`);
+    return Array.from(rows, (row, r) => sentenceArg(`${name}[${r}]`, row, words, limits.maxSeq2SeqLength));
+  });
+}
+
+// trainEngine.seq2seq(options): the same conventions as makeTrainer (errors, handles, a trap stops
+// the engine).
+function makeSeq2Seq(mod, run, guarded, limits, options) {
+  const o = checkOptions('seq2seq', options, SEQ2SEQ_OPTIONS);
+  const args = {};
+  for (const name of SEQ2SEQ_OPTIONS) args[name] = scalarArg(o[name]);
+  const handle = run('createSeq2Seq', args).seq2seq;
+  const tasks = guarded('seq2seq', () => mod.seq2seqTasks());
+  const config = {
+    task: o.task ?? 'copy',
+    attention: o.attention ?? 'additive',
+    bidirectional: o.bidirectional ?? true,
+    hidden: o.hidden ?? 64,
+    embed: o.embed ?? 32,
+    learningRate: o.learningRate ?? 0.003,
+    clip: o.clip ?? 1,
+    seed: o.seed ?? 1,
+    batch: o.batch ?? 32,
+    maxLength: o.maxLength ?? 24,
+  };
+  const task = tasks[config.task];
+  let live = true;
+  // m.step(...) is the module's seq2seqStep(handle, ...), and so on
+  const call = (what, ...a) => {
+    if (!live) fail(`seq2seq.${what}: this model has been deleted`);
+    const fn = 'seq2seq' + what[0].toUpperCase() + what.slice(1);
+    const r = guarded(`seq2seq.${what}`, () => mod[fn](handle, ...a));
+    if (r.error !== undefined) fail(r.error);
+    return r;
+  };
+  const named = (list) => Object.fromEntries(list.map((t) => [t.name, { rows: t.rows, cols: t.cols, data: t.data }]));
+  const pairs = (what, batch) => {
+    const b = checkOptions(what, batch, ['source', 'target']);
+    return {
+      source: sentencesArg('source', b.source, task.sourceWords, limits),
+      target: sentencesArg('target', b.target, task.targetWords, limits),
+    };
+  };
+  const words = (list, tokens) => Array.from(tokens, (t) => list[t]);
+  // decoded output with the words of both sides
+  const decoded = (r) => ({
+    ...r,
+    sourceWords: words(task.sourceWords, r.source),
+    predictionWords: words(task.targetWords, r.predictions),
+    ...(r.target ? { targetWords: words(task.targetWords, r.target) } : {}),
+  });
+  return {
+    config: Object.freeze(config),
+    task: Object.freeze({ ...task, name: config.task }),
+    // n clipped Adam steps on fresh batches of the task -> { step, losses, accuracies }
+    step(n = 1) {
+      return call('step', scalarArg(n));
+    },
+    // teacher-forced loss and token accuracy on a held-out batch (the same for the whole run)
+    evaluate() {
+      return call('evaluate');
+    },
+    // greedy decoding of a held-out set, 8 pairs of every source length 2 .. maxLength:
+    // { lengths, pairs, tokenAccuracy, sequenceAccuracy } (Int32Array / Float32Array, one per length)
+    evaluateByLength() {
+      return call('evaluateByLength');
+    },
+    // the task's fixed sentence, greedily decoded for its target's length + 1 steps:
+    // { source, target, predictions, alignment: (n_target + 1, n_source) (absent for 'none'), loss, accuracy }
+    probe() {
+      return decoded(call('probe'));
+    },
+    // greedy decoding of your own sentence (tokens or words) until "</s>": { source, predictions,
+    // alignment, target (the grammar's translation, when it is a sentence of the task) }
+    translate(tokens) {
+      return decoded(call('translate', { source: sentenceArg('tokens', tokens, task.sourceWords, config.maxLength) }));
+    },
+    // { name: { rows, cols, data } } of every tensor, in the model's order
+    parameters() {
+      return named(call('parameters'));
+    },
+    // replaces the named tensors (exact shapes, finite numbers); nothing changes on an error
+    setParameters(values) {
+      const v = reading('setParameters', () => {
+        if (values === null || typeof values !== 'object')
+          fail(`setParameters: expected { name: matrix }, got ${String(values)}`);
+        return { ...values };
+      });
+      const known = new Set(call('parameters').map((t) => t.name));
+      const a = {};
+      for (const name of Object.keys(v)) {
+        if (!known.has(name)) fail(`${name}: not a tensor of this model (expected one of ${[...known].join(', ')})`);
+        a[name] = matrixArg(name, v[name], () => '');
+      }
+      call('setParameters', a);
+    },
+    // loss, accuracy and every gradient on given pairs { source: [[...]], target: [[...]] }
+    gradients(batch) {
+      const r = call('gradients', pairs('gradients', batch));
+      return { loss: r.loss, accuracy: r.accuracy, gradients: named(r.gradients) };
+    },
+    // one clipped Adam step on given pairs -> { loss, accuracy, step }
+    stepOn(batch) {
+      return call('stepOn', pairs('stepOn', batch));
+    },
+    delete() {
+      if (!live) return;
+      live = false;
+      try {
+        guarded('seq2seq.delete', () => mod.seq2seqDelete(handle));
+      } catch (e) {
+        if (e.code !== 'engine-stopped') throw e;
       }
     },
   };

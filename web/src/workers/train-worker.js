@@ -9,6 +9,7 @@
 //                                                                        (Infinity: until paused)
 //                  { type: 'pause', id }                                 stop after the current chunk
 //                  { type: 'inspect', id, run, tokens }                  every head on your own tokens
+//                                                                        (an encoder–decoder: its translation)
 // worker -> page   { type: 'ready' }
 //                  { type: 'report', id, runs: { name: report }, training }  after reset and each chunk
 //                  { type: 'paused', id, steps: { name: step } }             after a pause
@@ -16,6 +17,9 @@
 //
 // A report: { step, losses, accuracies (the steps since the last report), evalLoss, evalAccuracy
 // (held-out batch), probe: { tokens, targets, predictions, patterns }, stepsPerSecond }.
+// A run whose config has kind: 'seq2seq' is an RNN encoder–decoder (trainEngine.seq2seq, the
+// other fields its options); its report's probe is seq2seq.probe() (source, target, predictions,
+// alignment) and it adds byLength: evaluateByLength() and vocabulary: the task's source words.
 // Also runs under Node's worker_threads (for the tests), where the port is parentPort.
 
 import { loadTrainEngine } from '../engine/train-api.js';
@@ -30,9 +34,11 @@ let training = null; // the id of the train request running now
 const now = () => (typeof performance !== 'undefined' ? performance.now() : Date.now());
 const pauseForMessages = () => new Promise((resolve) => setTimeout(resolve, 0));
 
-function report(t, r, ms) {
+const kinds = new Map(); // name -> 'trainer' | 'seq2seq'
+
+function report(name, t, r, ms) {
   const e = t.evaluate();
-  return {
+  const out = {
     step: r.step,
     losses: r.losses,
     accuracies: r.accuracies,
@@ -41,12 +47,24 @@ function report(t, r, ms) {
     probe: t.probe(),
     stepsPerSecond: ms > 0 ? (r.losses.length * 1000) / ms : 0,
   };
+  if (kinds.get(name) === 'seq2seq') {
+    out.byLength = t.evaluateByLength();
+    out.vocabulary = t.task.sourceWords;
+  }
+  return out;
+}
+
+function create(name, config) {
+  const { kind, ...options } = config;
+  kinds.set(name, kind === 'seq2seq' ? 'seq2seq' : 'trainer');
+  return kind === 'seq2seq' ? engine.seq2seq(options) : engine.trainer(options);
 }
 
 function deleteRuns() {
   for (const t of runs.values()) t.delete();
   runs = new Map();
   steps.clear();
+  kinds.clear();
 }
 
 async function reset({ id, runs: configs }) {
@@ -55,12 +73,12 @@ async function reset({ id, runs: configs }) {
   deleteRuns();
   try {
     for (const [name, config] of Object.entries(configs)) {
-      runs.set(name, engine.trainer(config));
+      runs.set(name, create(name, config));
       steps.set(name, 0);
     }
     const out = {};
     for (const [name, t] of runs)
-      out[name] = report(t, { step: 0, losses: new Float32Array(0), accuracies: new Float32Array(0) }, 0);
+      out[name] = report(name, t, { step: 0, losses: new Float32Array(0), accuracies: new Float32Array(0) }, 0);
     port.post({ type: 'report', id, runs: out, training: false });
   } catch (e) {
     deleteRuns();
@@ -82,7 +100,7 @@ async function train({ id, until, chunk }) {
         const r = t.step(n);
         const ms = now() - t0;
         steps.set(name, r.step);
-        out[name] = report(t, r, ms);
+        out[name] = report(name, t, r, ms);
       }
       const finished = [...steps.values()].every((n) => n >= until);
       port.post({ type: 'report', id, runs: out, training: !finished && training === me });
@@ -103,7 +121,8 @@ function inspect({ id, run, tokens }) {
     return;
   }
   try {
-    port.post({ type: 'inspected', id, result: t.run(tokens) });
+    const result = kinds.get(run) === 'seq2seq' ? t.translate(tokens) : t.run(tokens);
+    port.post({ type: 'inspected', id, result });
   } catch (e) {
     port.post(failure(id, e));
   }
