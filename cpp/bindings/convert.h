@@ -6,8 +6,10 @@
 
 #include <cmath>
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "core/attention.h"
@@ -125,18 +127,58 @@ struct Reader {
     return out;
   }
 
-  // Length of an array-like field, checked against max before anything is allocated.
-  int length(const char* name, const val& v, int max) {
-    if (!v["length"].isNumber()) {
+  // The number of entries of an array argument, read once: a typed array's own length through
+  // the %TypedArray%.prototype getter (no subclass getter or own property can change what it
+  // says), anything else through its `length`. Every later step uses this number, so a length
+  // that would say something else on a second read costs nothing and reads nothing past it.
+  // NaN (and the error) when v is not an array.
+  double count(const char* name, const val& v, bool* typed) {
+    *typed = is_typed_array(v);
+    if (*typed) return typed_length().call<double>("call", v);
+    val n = v.isNull() || v.isUndefined() ? val::undefined() : v["length"];
+    if (!n.isNumber()) {
       fail(expected(name, "an array", describe(v)));
-      return 0;
+      return std::nan("");
     }
-    double n = v["length"].as<double>();
+    return n.as<double>();
+  }
+
+  // Length of an array-like field, read once (count) and checked against max before anything
+  // is allocated.
+  int length(const char* name, const val& v, int max, bool* typed) {
+    double n = count(name, v, typed);
+    if (!error.empty()) return 0;
     if (!(n >= 0 && n <= max) || std::floor(n) != n) {
       fail(expected(name, "at most " + std::to_string(max) + " entries", format_number(n)));
       return 0;
     }
     return static_cast<int>(n);
+  }
+
+  // Exactly n entries of v as T: a typed array in one copy (set() reads its own length, which
+  // count() read), an array entry by entry (numbers only; true and false as 1 and 0), nothing
+  // read past n.
+  template <typename T>
+  std::vector<T> copy_numbers(const char* name, const val& v, std::size_t n, bool typed) {
+    std::vector<T> out(n);
+    if (n == 0) return out;
+    if (typed) {
+      val(typed_memory_view(n, out.data())).call<void>("set", v);
+      return out;
+    }
+    for (std::size_t i = 0; i < n; i++) {
+      val x = v[static_cast<double>(i)];
+      if (x.isNumber()) {
+        out[i] = static_cast<T>(clamp_for<T>(x.as<double>()));
+      } else if (x.isTrue() || x.isFalse()) {
+        out[i] = static_cast<T>(x.isTrue() ? 1 : 0);
+      } else {
+        fail(std::string(name) + ": entry " + std::to_string(i) + " is " + describe(x) +
+             " (expected numbers)");
+        return {};
+      }
+    }
+    return out;
   }
 
   // { rows, cols, data } -> Matrix, sized by the core's table (check_size) before anything is
@@ -162,20 +204,28 @@ struct Reader {
       return m;
     }
     val x = field(name);
-    val data = x["data"];
-    if (!o || !x["rows"].isNumber() || !x["cols"].isNumber() || !data["length"].isNumber()) {
+    val rows_v = x["rows"], cols_v = x["cols"];
+    if (!o || !rows_v.isNumber() || !cols_v.isNumber()) {
       fail(expected(name, "a matrix { rows, cols, data }", describe(x)));
       return m;
     }
-    double rows = x["rows"].as<double>(), cols = x["cols"].as<double>();
-    Error e = check_size(*o, rows, cols, data["length"].as<double>());
+    val data = x["data"];
+    bool typed = false;
+    const double count_read = count(name, data, &typed);  // read once
+    if (!error.empty()) {
+      error.clear();
+      fail(expected(name, "a matrix { rows, cols, data }", describe(x)));
+      return m;
+    }
+    double rows = rows_v.as<double>(), cols = cols_v.as<double>();
+    Error e = check_size(*o, rows, cols, count_read);
     if (!e.empty()) {
       fail(e);
       return m;
     }
     m.rows = static_cast<int>(rows);
     m.cols = static_cast<int>(cols);
-    m.data = emscripten::convertJSArrayToNumberVector<float>(data);
+    m.data = copy_numbers<float>(name, data, static_cast<std::size_t>(count_read), typed);
     return m;
   }
 
@@ -183,18 +233,20 @@ struct Reader {
   std::vector<float> floats(const char* name, int max) {
     if (!error.empty() || !has(name)) return {};
     val v = field(name);
-    length(name, v, max);
+    bool typed = false;
+    const int n = length(name, v, max, &typed);
     if (!error.empty()) return {};
-    return emscripten::convertJSArrayToNumberVector<float>(v);
+    return copy_numbers<float>(name, v, n, typed);
   }
 
   // Array-like of 0/1 (or booleans) -> flags. Missing -> empty (no padding mask).
   std::vector<bool> flags(const char* name, int max) {
     if (!error.empty() || !has(name)) return {};
     val v = field(name);
-    length(name, v, max);
+    bool typed = false;
+    const int n = length(name, v, max, &typed);
     if (!error.empty()) return {};
-    std::vector<std::uint8_t> bytes = emscripten::convertJSArrayToNumberVector<std::uint8_t>(v);
+    std::vector<std::uint8_t> bytes = copy_numbers<std::uint8_t>(name, v, n, typed);
     return std::vector<bool>(bytes.begin(), bytes.end());
   }
 
@@ -207,9 +259,44 @@ struct Reader {
       return {};
     }
     val v = field(name);
-    length(name, v, max);
+    bool typed = false;
+    const int n = length(name, v, max, &typed);
     if (!error.empty()) return {};
-    return emscripten::convertJSArrayToNumberVector<T>(v);
+    return copy_numbers<T>(name, v, n, typed);
+  }
+
+ private:
+  // Is v a typed array (Float32Array, Int32Array, ...)? The %TypedArray%.prototype
+  // @@toStringTag getter says so from the object's internal slot, whatever its prototype or
+  // own properties claim (a DataView or a look-alike object gives undefined).
+  static bool is_typed_array(const val& v) {
+    if (v.isNull() || v.isUndefined()) return false;
+    static const val tag = typed_getter(val::global("Symbol")["toStringTag"]);
+    return tag.call<val>("call", v).isString();
+  }
+  // %TypedArray%.prototype's `length` getter.
+  static const val& typed_length() {
+    static const val getter = typed_getter(val("length"));
+    return getter;
+  }
+  static val typed_getter(const val& key) {
+    val proto =
+        val::global("Object").call<val>("getPrototypeOf", val::global("Uint8Array")["prototype"]);
+    return val::global("Reflect").call<val>("getOwnPropertyDescriptor", proto, key)["get"];
+  }
+  // A double as the typed array of T would store it (ToInt32 / ToUint8 wrap; a float rounds).
+  template <typename T>
+  static double clamp_for(double x) {
+    if constexpr (std::is_floating_point_v<T>) {
+      return x;
+    } else {
+      if (!std::isfinite(x)) return 0;
+      const double range = std::pow(2.0, 8.0 * sizeof(T));
+      double t = std::fmod(std::trunc(x), range);
+      if (t < 0) t += range;
+      if (std::is_signed_v<T> && t >= range / 2) t -= range;
+      return t;
+    }
   }
 };
 
@@ -256,34 +343,41 @@ inline val failure(const Error& message) {
 // ---- objects kept between calls -------------------------------------------------------------
 
 // A variance run or a trainer lives in the module between calls; JS holds it as a number (its
-// address), and every call looks that number up among the live ones, so a stale or made-up one
-// is an error, not a crash. (Embind's class_ would hand JS an object instead, at about 3 KB
-// gzipped of glue per module.) When the last one goes, the list's own storage goes too, so the
-// allocator's count is back where it was.
+// address), and every call looks that number up among the live ones (a map: a lookup costs
+// the same with 1 or 1,000 live), so a stale or made-up one is an error, not a crash. (Embind's
+// class_ would hand JS an object instead, at about 3 KB gzipped of glue per module.) At most
+// `max` live at once: add() refuses more (full()). When the last one goes, the map's own
+// storage goes too, so the allocator's count is back where it was.
 template <typename T>
 class Live {
  public:
+  explicit Live(std::size_t max) : max_(max) {}
+  bool full() const { return items_.size() >= max_; }
+  std::size_t size() const { return items_.size(); }
+  std::size_t max() const { return max_; }
+  // Requires !full().
   double add(std::unique_ptr<T> p) {
-    items_.push_back(std::move(p));
-    return id(items_.back().get());
+    const double handle = id(p.get());
+    items_.emplace(handle, std::move(p));
+    return handle;
   }
   T* find(double handle) const {
-    for (const auto& p : items_)
-      if (id(p.get()) == handle) return p.get();
-    return nullptr;
+    auto it = items_.find(handle);
+    return it == items_.end() ? nullptr : it->second.get();
   }
   void remove(double handle) {
-    for (auto it = items_.begin(); it != items_.end(); ++it) {
-      if (id(it->get()) != handle) continue;
-      items_.erase(it);
-      if (items_.empty()) std::vector<std::unique_ptr<T>>().swap(items_);
-      return;
-    }
+    items_.erase(handle);
+    if (items_.empty()) std::map<double, std::unique_ptr<T>>().swap(items_);
+  }
+  template <typename F>
+  void each(F f) const {
+    for (const auto& [handle, p] : items_) f(*p);
   }
 
  private:
   static double id(const T* p) { return static_cast<double>(reinterpret_cast<std::uintptr_t>(p)); }
-  std::vector<std::unique_ptr<T>> items_;
+  std::size_t max_;
+  std::map<double, std::unique_ptr<T>> items_;
 };
 
 }  // namespace attn::bindings

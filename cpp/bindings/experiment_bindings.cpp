@@ -198,7 +198,7 @@ class VarianceRunHandle {
   attn::VarianceRun run_;
 };
 
-Live<VarianceRunHandle> runs;
+Live<VarianceRunHandle> runs(limits::kMaxVarianceRuns);
 
 val no_run() {
   return failure("varianceRun: not a live run (deleted, or not made by createVarianceRun)");
@@ -213,6 +213,10 @@ val create_variance_run(val args) {
   a.bins = static_cast<int>(in.integer("bins", 1, limits::kMaxBins));
   a.first_sample = static_cast<int>(in.integer("firstSample", 0, limits::kMaxSamples - 1));
   if (in.error.empty()) in.error = attn::check_variance_run(a);
+  if (in.error.empty() && runs.full()) {
+    in.error = "varianceRun: at most " + std::to_string(runs.max()) +
+               " live runs at once (delete() one you no longer need)";
+  }
   if (!in.error.empty()) return failure(in.error);
   val out = val::object();
   out.set("run", runs.add(std::make_unique<VarianceRunHandle>(a)));

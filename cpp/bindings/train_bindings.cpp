@@ -8,6 +8,7 @@
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -31,14 +32,33 @@ val choice_names(const attn::ChoiceOption<E, N>& o) {
   return list;
 }
 
-// { size, length, tokens: Int32Array, targets?: Int32Array } -> Batch (the core checks the values).
-attn::Batch read_batch(Reader& in, bool need_targets) {
+// Tokens (lowest 0) or targets (lowest -1 = no target) read as numbers, each an integer from
+// lowest to vocab - 1 before it becomes an int (so 2^32 + 3 is refused, not read as 3).
+std::vector<int> read_tokens(Reader& in, const char* name, int most, int lowest, int vocab) {
+  const std::vector<double> x = in.numbers<double>(name, most);
+  std::vector<int> out(x.size());
+  for (std::size_t i = 0; i < x.size() && in.error.empty(); i++) {
+    if (!(x[i] >= lowest && x[i] < vocab) || std::floor(x[i]) != x[i]) {
+      in.fail(std::string(name) + ": entry " + std::to_string(i) + " is " +
+              attn::format_number(x[i]) +
+              (lowest < 0 ? " (expected -1 = none, or a token from 0 to "
+                          : " (expected a token from 0 to ") +
+              std::to_string(vocab - 1) + ")");
+    }
+    out[i] = static_cast<int>(x[i]);
+  }
+  return in.error.empty() ? out : std::vector<int>();
+}
+
+// { size, length, tokens, targets? } -> Batch (the core checks the shape against the model).
+attn::Batch read_batch(Reader& in, bool need_targets, int vocab) {
   attn::Batch b;
   b.size = static_cast<int>(in.integer("size", 1, limits::kMaxBatch));
   b.length = static_cast<int>(in.integer("length", 1, limits::kMaxTrainLength));
   const int most = limits::kMaxBatch * limits::kMaxTrainLength;
-  b.tokens = in.numbers<int>("tokens", most);
-  if (need_targets || in.has("targets")) b.targets = in.numbers<int>("targets", most);
+  b.tokens = read_tokens(in, "tokens", most, 0, vocab);
+  if (need_targets || in.has("targets"))
+    b.targets = read_tokens(in, "targets", most, attn::kNoTarget, vocab);
   return b;
 }
 
@@ -85,7 +105,9 @@ val run_to_js(const attn::Trainer& t, const attn::Batch& batch) {
 // A trainer, kept in `trainers`, owned (and deleted) by its JavaScript wrapper in engine-train.js.
 class TrainerHandle {
  public:
-  explicit TrainerHandle(const attn::TrainConfig& c) : trainer_(c) {}
+  explicit TrainerHandle(const attn::TrainConfig& c)
+      : trainer_(c), bytes_(attn::trainer_bytes(c)) {}
+  double bytes() const { return bytes_; }
 
   // n steps: { step, losses, accuracies } (one entry per step) or { error }.
   val step(val n) {
@@ -96,6 +118,10 @@ class TrainerHandle {
     std::vector<float> losses(steps), accuracies(steps);
     for (int i = 0; i < steps; i++) {
       attn::StepStats s = trainer_.step();
+      if (!s.error.empty()) {
+        return failure(s.error + " (after " + std::to_string(i) + " of " + std::to_string(steps) +
+                       " steps, at step " + std::to_string(trainer_.steps()) + ")");
+      }
       losses[i] = static_cast<float>(s.loss);
       accuracies[i] = static_cast<float>(s.accuracy);
     }
@@ -108,12 +134,14 @@ class TrainerHandle {
 
   val evaluate() {
     attn::ForwardStats f = trainer_.evaluate();
+    if (!f.error.empty()) return failure(f.error);
     return stats(f.loss, f.accuracy);
   }
 
   val probe() {
     attn::Batch b = attn::probe_batch(trainer_.config().task);
-    trainer_.run(b);
+    attn::ForwardStats f = trainer_.run(b);
+    if (!f.error.empty()) return failure(f.error);
     return run_to_js(trainer_, b);
   }
 
@@ -121,10 +149,11 @@ class TrainerHandle {
   val run(val args) {
     Reader in{args, {}};
     in.obj.set("size", 1);
-    attn::Batch b = read_batch(in, false);
+    attn::Batch b = read_batch(in, false, trainer_.model().config().vocab);
     if (in.error.empty()) in.error = attn::check_batch(b, trainer_.model().config(), false);
     if (!in.error.empty()) return failure(in.error);
-    trainer_.run(b);
+    attn::ForwardStats f = trainer_.run(b);
+    if (!f.error.empty()) return failure(f.error);
     return run_to_js(trainer_, b);
   }
 
@@ -134,17 +163,16 @@ class TrainerHandle {
   // error.
   val set_parameters(val args) {
     Reader in{args, {}};
-    std::vector<std::pair<const attn::Tensor*, attn::Matrix>> updates;
+    std::vector<attn::ParameterUpdate> updates;
     for (const attn::Tensor& t : trainer_.model().tensors()) {
       if (!in.has(t.name.c_str())) continue;
       attn::MatrixOption o{t.name.c_str(), "", t.rows, "", t.cols};
       attn::Matrix m = in.read_matrix(t.name.c_str(), &o, false);
       if (in.error.empty()) in.error = attn::check_parameter(trainer_.model(), t.name, m);
-      updates.emplace_back(&t, m);
+      updates.push_back({&t, m});
     }
+    if (in.error.empty()) in.error = trainer_.set_parameters(updates);
     if (!in.error.empty()) return failure(in.error);
-    for (auto& [t, m] : updates)
-      std::copy(m.data.begin(), m.data.end(), trainer_.model().parameters().begin() + t->offset);
     return val::object();
   }
 
@@ -152,10 +180,11 @@ class TrainerHandle {
   // }
   val gradients(val args) {
     Reader in{args, {}};
-    attn::Batch b = read_batch(in, true);
+    attn::Batch b = read_batch(in, true, trainer_.model().config().vocab);
     if (in.error.empty()) in.error = attn::check_batch(b, trainer_.model().config(), true);
     if (!in.error.empty()) return failure(in.error);
     attn::ForwardStats f = trainer_.gradients_on(b);
+    if (!f.error.empty()) return failure(f.error);
     val out = stats(f.loss, f.accuracy);
     out.set("gradients", tensors_to_js(trainer_.model(), trainer_.model().gradients()));
     return out;
@@ -164,10 +193,11 @@ class TrainerHandle {
   // One Adam step on a given batch -> { loss, accuracy, step }.
   val step_on(val args) {
     Reader in{args, {}};
-    attn::Batch b = read_batch(in, true);
+    attn::Batch b = read_batch(in, true, trainer_.model().config().vocab);
     if (in.error.empty()) in.error = attn::check_batch(b, trainer_.model().config(), true);
     if (!in.error.empty()) return failure(in.error);
     attn::StepStats s = trainer_.step_on(b);
+    if (!s.error.empty()) return failure(s.error);
     val out = stats(s.loss, s.accuracy);
     out.set("step", trainer_.steps());
     return out;
@@ -175,9 +205,31 @@ class TrainerHandle {
 
  private:
   attn::Trainer trainer_;
+  double bytes_;  // what this trainer may hold (attn::trainer_bytes)
 };
 
-Live<TrainerHandle> trainers;
+Live<TrainerHandle> trainers(limits::kMaxTrainers);
+
+// Room for one more trainer of config c: at most limits::kMaxTrainers live, holding at most
+// limits::kMaxTrainerBytes together, checked before anything is allocated.
+Error check_room(const attn::TrainConfig& c) {
+  auto mb = [](double bytes) {
+    return std::to_string(static_cast<long>(bytes / (1024 * 1024) + 0.5));
+  };
+  if (trainers.full()) {
+    return "trainer: at most " + std::to_string(trainers.max()) +
+           " live trainers at once (delete() one you no longer need)";
+  }
+  double used = 0;
+  trainers.each([&](const TrainerHandle& t) { used += t.bytes(); });
+  const double need = attn::trainer_bytes(c);
+  if (used + need > limits::kMaxTrainerBytes) {
+    return "trainer: the live trainers hold up to " + mb(used) + " MB and this one needs " +
+           mb(need) + " MB, past the " + mb(limits::kMaxTrainerBytes) +
+           " MB the trainers may use (delete() one you no longer need, or make a smaller one)";
+  }
+  return {};
+}
 
 // The methods of a live trainer, called from JS as trainerStep(handle, arg) and the like.
 val no_trainer() {
@@ -463,6 +515,7 @@ val create_trainer(val args) {
   c.batch = static_cast<int>(in.number(attn::kBatch));
   c.scale = in.flag("scale", true);
   if (in.error.empty()) in.error = attn::check_train_config(c);
+  if (in.error.empty()) in.error = check_room(c);
   if (!in.error.empty()) return failure(in.error);
   val out = val::object();
   out.set("trainer", trainers.add(std::make_unique<TrainerHandle>(c)));

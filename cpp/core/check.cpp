@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <utility>
 
 #include "core/decimal.h"
 #include "core/flash.h"
@@ -248,6 +249,60 @@ Error check_random_matrix(double rows, double cols, double seed, double stream, 
   if (e.empty()) e = check_number(kStream, stream);
   if (e.empty()) e = check_number(kScale, scale);
   return e;
+}
+
+// ---- float32 range of tiled attention ---------------------------------------------------------
+
+namespace {
+// The row of m with the largest Euclidean length, and that length (in double: no overflow).
+std::pair<int, double> longest_row(const Matrix& m) {
+  std::pair<int, double> best{0, 0.0};
+  for (int i = 0; i < m.rows; i++) {
+    const float* r = m.row(i);
+    double sum = 0;
+    for (int c = 0; c < m.cols; c++) sum += static_cast<double>(r[c]) * r[c];
+    if (sum > best.second) best = {i, sum};
+  }
+  best.second = std::sqrt(best.second);
+  return best;
+}
+
+// The largest |entry| of m.
+double largest_entry(const Matrix& m) {
+  double big = 0;
+  for (float x : m.data) big = std::fmax(big, std::fabs(static_cast<double>(x)));
+  return big;
+}
+
+constexpr double kProductMargin = 1.001;  // rounding of a float32 dot product of <= 1024 terms
+constexpr double kSumMargin = 1.01;       // ... and of a float32 sum of <= 16384 terms
+}  // namespace
+
+Error check_tiled_range(const Matrix& query, const Matrix& key, const Matrix& value) {
+  const auto [qi, q] = longest_row(query);  // Q = |q_qi|
+  const auto [kj, k] = longest_row(key);    // K = |k_kj|
+  const double n_k = key.rows;
+  const std::string where = " at query " + std::to_string(qi) + ", key " + std::to_string(kj);
+  if (q * k * kProductMargin >= kFloatMax) {
+    return "query: q·k overflows float32" + where +
+           " (expected |q| |k| below 3.4e+38 for every query and key row)";
+  }
+  const double spread = 2 * n_k * q * k / std::sqrt(static_cast<double>(key.cols));
+  if (spread * kProductMargin >= kFloatMax) {
+    const double bound = round_to_digits(kFloatMax / (2 * n_k) / kProductMargin * 0.995, 3);
+    return "query: q·k / sqrt(d_k) is too large for the online softmax" + where +
+           " (expected |q| |k| / sqrt(d_k) below 3.4e+38 / (2 n_k) = " + format_number(bound) +
+           " for " + format_number(n_k) + " keys)";
+  }
+  const double v = largest_entry(value);
+  if (n_k * v * kSumMargin >= kFloatMax) {
+    const double bound = round_to_digits(kFloatMax / n_k / kSumMargin * 0.995, 3);
+    return "value: the tiled weighted sum overflows float32 (expected |value| entries below "
+           "3.4e+38 / n_k = " +
+           format_number(bound) + " for " + format_number(n_k) + " keys, got " +
+           format_float(static_cast<float>(v)) + ")";
+  }
+  return {};
 }
 
 // ---- results ----------------------------------------------------------------------------------

@@ -225,6 +225,20 @@ Error check_mask_args(const Matrix& mask, const std::vector<bool>& key_padding, 
 // randomMatrix: rows and cols (kRows, kCols), seed and stream (kSeed, kStream), scale (kScale).
 Error check_random_matrix(double rows, double cols, double seed, double stream, double scale);
 
+// ---- float32 range of computations that keep no matrix to look at afterwards ------------------
+
+// Tiled attention (core/flash.h) never stores its scores, so it cannot look at them afterwards as
+// attend() does: its range is checked before it runs, from each row's length (Cauchy-Schwarz:
+// |q·k| <= |q| |k|, and every partial sum of the product is bounded the same way). With
+// Q = max |q_i|, K = max |k_j| and V = max |v_j| entry:
+//   Q K below 3.4e+38                       the products q·k          (attend's own rule)
+//   2 n_k Q K / sqrt(d_k) below 3.4e+38      the online softmax: a difference of two scores,
+//                                            times a running sum of up to n_k terms
+//   n_k V below 3.4e+38                      the unnormalised sum Σ exp(s - m) v over n_k keys
+// each with a margin for the rounding of float32 sums. Empty when all hold; otherwise the message
+// names the argument, the rows and the bound.
+Error check_tiled_range(const Matrix& query, const Matrix& key, const Matrix& value);
+
 // ---- results that must stay finite ----------------------------------------------------------
 
 // The first entry of m that is not finite, as "row r, column c"; empty when all are.

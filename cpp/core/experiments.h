@@ -11,6 +11,10 @@
 
 namespace attn {
 
+namespace limits {
+constexpr int kMaxVarianceRuns = 1000;  // live variance runs (createVarianceRun) in one module
+}  // namespace limits
+
 struct Moments {
   double mean = 0;
   double variance = 0;  // sample variance (divides by samples - 1; 0 below two samples)

@@ -252,7 +252,8 @@ Error check_flash(const FlashArgs& a, int max_tokens) {
     return "blockSize: expected an integer from 1 to " + std::to_string(limits::kMaxFlashBlock) +
            ", got " + std::to_string(a.block_size);
   }
-  return {};
+  // finite in, finite out: the float32 range the tiled pipeline needs (core/check.h)
+  return check_tiled_range(a.query, a.key, a.value);
 }
 
 }  // namespace attn

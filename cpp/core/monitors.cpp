@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "core/check.h"
+#include "core/decimal.h"
 
 namespace attn {
 
@@ -75,7 +76,44 @@ Error check_monitor(const Matrix& logits, const Matrix& weights, const Matrix& m
              std::to_string(c % logits.cols) + " is NaN (expected numbers)";
     }
   }
-  return {};
+  return check_weight_sums(weights, mask);
+}
+
+// Finite weights give finite sums: each row's sum, its blocked part and each column's sum
+// (added in double, as monitor() does) must fit float32. Non-finite weights are a bug's
+// result that the monitors count, not a range problem.
+Error check_weight_sums(const Matrix& weights, const Matrix& mask) {
+  const int n_q = weights.rows, n_k = weights.cols;
+  std::vector<double> cols(n_k, 0.0);
+  std::string bad;  // the first sum past float32
+  double bad_sum = 0;
+  for (int i = 0; i < n_q && bad.empty(); i++) {
+    double row = 0, leak = 0;
+    for (int j = 0; j < n_k; j++) {
+      const double w = weights.at(i, j);
+      if (!std::isfinite(w)) return {};
+      row += w;
+      cols[j] += w;
+      if (mask.at(i, j) == 0.0f) leak += w;
+    }
+    if (!(std::fabs(row) < kFloatMax)) {
+      bad = "row " + std::to_string(i) + " sums to ";
+      bad_sum = row;
+    } else if (!(std::fabs(leak) < kFloatMax)) {
+      bad = "row " + std::to_string(i) + "'s blocked keys sum to ";
+      bad_sum = leak;
+    }
+  }
+  for (int j = 0; j < n_k && bad.empty(); j++) {
+    if (!(std::fabs(cols[j]) < kFloatMax)) {
+      bad = "column " + std::to_string(j) + " sums to ";
+      bad_sum = cols[j];
+    }
+  }
+  if (bad.empty()) return {};
+  return "weights: " + bad + format_number(round_to_digits(bad_sum, 3)) +
+         ", past float32 (expected row and column sums below 3.4e+38; softmax weights are "
+         "from 0 to 1)";
 }
 
 }  // namespace attn

@@ -28,5 +28,8 @@ Monitors monitor(const Matrix& logits, const Matrix& weights, const Matrix& mask
 // Empty when the three matrices have one shape, the mask is 0/1 and the logits are not NaN
 // (a weight may be anything: NaN weights are what some bugs produce).
 Error check_monitor(const Matrix& logits, const Matrix& weights, const Matrix& mask);
+// Finite weights whose row, blocked-part or column sums pass float32 are refused (the monitors
+// would be Infinity for finite input); the matrices have one shape (check_monitor).
+Error check_weight_sums(const Matrix& weights, const Matrix& mask);
 
 }  // namespace attn

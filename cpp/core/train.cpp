@@ -1,7 +1,9 @@
 // Training the playground's transformer (see train.h).
 #include "core/train.h"
 
+#include <algorithm>
 #include <cmath>
+#include <utility>
 
 namespace attn {
 
@@ -9,6 +11,7 @@ namespace {
 constexpr std::uint32_t kDataStream = 2;     // the seed's stream for the training batches
 constexpr std::uint32_t kHeldOutStream = 3;  // ... and for the held-out batch
 constexpr int kHeldOutSize = 64;
+constexpr float kMaxAdamGradient = 1.8e19f;  // g * g stays within float32
 }  // namespace
 
 // ---- options ------------------------------------------------------------------------------
@@ -27,6 +30,23 @@ Error check_train_config(const TrainConfig& c) {
                  std::to_string(c.d_model));
   }
   return e;
+}
+
+double trainer_bytes(const TrainConfig& c) {
+  const double V = task_spec(c.task).vocab, T = kTaskLength, D = c.d_model, L = c.layers,
+               H = c.heads, dk = D / H;
+  const double N = std::max(limits::kMaxBatch, kHeldOutSize) * T;  // rows of the largest batch
+  const double params =
+      2 * V * D + V + (c.position == PositionKind::Learned ? T * D : 0) + L * (4 * D * D + 4 * D);
+  double floats = 4 * params;                             // parameters, gradients, Adam m and v
+  floats += (L + 1) * N * D + L * 3 * N * D + L * N * D;  // residual streams, q k v, z
+  floats += L * std::max(limits::kMaxBatch, kHeldOutSize) * H * T * T;  // attention weights
+  floats += N * V + 8 * T * dk + 3 * T * T;                      // probabilities, per-head scratch
+  floats += 2 * std::max(N * V, 3 * N * D) + 3 * N * D + N * D;  // backward scratch
+  floats += T * D;                                               // the sinusoid table
+  floats += std::max({3 * N * D, N * V, 3 * D * D}) + 7 * N;     // the products' packed panels
+  const double batches = 2 * N * sizeof(int) * 2;                // the held-out and the last batch
+  return floats * sizeof(float) + batches + 64 * 1024;           // and the objects themselves
 }
 
 ModelConfig model_config(const TrainConfig& c) {
@@ -87,18 +107,31 @@ Adam::Adam(std::size_t size, float learning_rate, float beta1, float beta2, floa
 
 // torch.optim.Adam's arithmetic: m, v moving averages; step = lr / (1 - beta1^t);
 // p -= step * m / (sqrt(v) / sqrt(1 - beta2^t) + eps)
-void Adam::update(std::vector<float>& params, const std::vector<float>& grads) {
-  t_++;
-  const double correction1 = 1.0 - std::pow(static_cast<double>(beta1_), t_);
-  const double correction2 = 1.0 - std::pow(static_cast<double>(beta2_), t_);
+// Two passes with the same arithmetic: the first only looks (is every new moment and parameter
+// finite?), the second writes, so a refused step changes nothing and costs no copy.
+bool Adam::update(std::vector<float>& params, const std::vector<float>& grads) {
+  const int t = t_ + 1;
+  const double correction1 = 1.0 - std::pow(static_cast<double>(beta1_), t);
+  const double correction2 = 1.0 - std::pow(static_cast<double>(beta2_), t);
   const float step = static_cast<float>(lr_ / correction1);
   const float root2 = static_cast<float>(std::sqrt(correction2));
-  for (std::size_t i = 0; i < params.size(); i++) {
-    const float g = grads[i];
-    m_[i] = m_[i] * beta1_ + g * (1.0f - beta1_);
-    v_[i] = v_[i] * beta2_ + g * g * (1.0f - beta2_);
-    params[i] -= step * (m_[i] / (std::sqrt(v_[i]) / root2 + eps_));
+  for (int write = 0; write < 2; write++) {
+    for (std::size_t i = 0; i < params.size(); i++) {
+      const float g = grads[i];
+      const float m = m_[i] * beta1_ + g * (1.0f - beta1_);
+      const float v = v_[i] * beta2_ + g * g * (1.0f - beta2_);
+      const float p = params[i] - step * (m / (std::sqrt(v) / root2 + eps_));
+      if (!write) {
+        if (!std::isfinite(m) || !std::isfinite(v) || !std::isfinite(p)) return false;
+        continue;
+      }
+      m_[i] = m;
+      v_[i] = v;
+      params[i] = p;
+    }
   }
+  t_ = t;
+  return true;
 }
 
 // ---- the trainer --------------------------------------------------------------------------
@@ -115,21 +148,106 @@ Trainer::Trainer(const TrainConfig& config)
 
 StepStats Trainer::step() { return step_on(make_batch(config_.task, data_, config_.batch)); }
 
-StepStats Trainer::step_on(const Batch& batch) {
-  ForwardStats f = model_.forward(batch);
-  model_.backward();
-  adam_.update(model_.parameters(), model_.gradients());
-  return {f.loss, f.accuracy};
+namespace {
+bool all_finite(const std::vector<float>& v) {
+  for (float x : v)
+    if (!std::isfinite(x)) return false;
+  return true;
 }
 
-ForwardStats Trainer::gradients_on(const Batch& batch) {
-  ForwardStats f = model_.forward(batch);
-  model_.backward();
+// The largest |entry| of the tensors (all of the model's when `only` is empty), and its tensor.
+std::pair<double, const Tensor*> largest_weight(const Transformer& m,
+                                                const std::vector<ParameterUpdate>& only = {}) {
+  std::pair<double, const Tensor*> best{0.0, nullptr};
+  auto look = [&](const Tensor& t, const float* d) {
+    for (std::size_t i = 0; i < t.size(); i++) {
+      const double x = std::fabs(static_cast<double>(d[i]));
+      if (!best.second || x > best.first) best = {x, &t};
+    }
+  };
+  if (only.empty()) {
+    for (const Tensor& t : m.tensors()) look(t, m.parameters().data() + t.offset);
+  } else {
+    for (const ParameterUpdate& u : only) look(*u.tensor, u.value.data.data());
+  }
+  return best;
+}
+
+std::string weight_text(const std::pair<double, const Tensor*>& w) {
+  return format_float(static_cast<float>(w.first)) + ", in " + w.second->name;
+}
+}  // namespace
+
+ForwardStats Trainer::checked(ForwardStats f, const char* call) const {
+  if (std::isfinite(f.loss) && all_finite(model_.probabilities())) return f;
+  f.error = std::string(call) +
+            ": the forward pass leaves float32 with these weights (the largest |weight| is " +
+            weight_text(largest_weight(model_)) +
+            "); expected weights that keep every activation within float32";
   return f;
 }
 
-ForwardStats Trainer::evaluate() { return model_.forward(held_out_); }
+StepStats Trainer::step_on(const Batch& batch) {
+  ForwardStats f = checked(model_.forward(batch), "step");
+  if (!f.error.empty()) return {0, 0, f.error + "; the weights are unchanged"};
+  model_.backward();
+  if (!adam_.update(model_.parameters(), model_.gradients())) {
+    return {0, 0,
+            "step: the update would leave float32 (a gradient or weight past 3.4e+38; the largest "
+            "|weight| is " +
+                weight_text(largest_weight(model_)) + "); the weights are unchanged"};
+  }
+  return {f.loss, f.accuracy, {}};
+}
 
-ForwardStats Trainer::run(const Batch& batch) { return model_.forward(batch); }
+ForwardStats Trainer::gradients_on(const Batch& batch) {
+  ForwardStats f = checked(model_.forward(batch), "gradients");
+  if (!f.error.empty()) return f;
+  model_.backward();
+  if (!all_finite(model_.gradients())) {
+    f.error =
+        "gradients: the backward pass leaves float32 with these weights (the largest |weight| "
+        "is " +
+        weight_text(largest_weight(model_)) +
+        "); expected weights that keep every gradient within float32";
+  }
+  return f;
+}
+
+ForwardStats Trainer::evaluate() { return checked(model_.forward(held_out_), "evaluate"); }
+
+ForwardStats Trainer::run(const Batch& batch) { return checked(model_.forward(batch), "run"); }
+
+Error Trainer::set_parameters(const std::vector<ParameterUpdate>& updates) {
+  if (updates.empty()) return {};
+  std::vector<float>& params = model_.parameters();
+  std::vector<float> before;  // the touched tensors' values, in the order of `updates`
+  for (const ParameterUpdate& u : updates) {
+    auto from = params.begin() + static_cast<std::ptrdiff_t>(u.tensor->offset);
+    before.insert(before.end(), from, from + static_cast<std::ptrdiff_t>(u.tensor->size()));
+    std::copy(u.value.data.begin(), u.value.data.end(), from);
+  }
+  // finite loss and probabilities, and gradients Adam can square (|g| below sqrt(3.4e+38))
+  ForwardStats f = model_.forward(held_out_);
+  bool finite = std::isfinite(f.loss) && all_finite(model_.probabilities());
+  if (finite) {
+    model_.backward();
+    for (float g : model_.gradients()) finite = finite && std::fabs(g) < kMaxAdamGradient;
+  }
+  if (finite) return {};
+  std::size_t at = 0;
+  for (const ParameterUpdate& u : updates) {
+    std::copy(before.begin() + static_cast<std::ptrdiff_t>(at),
+              before.begin() + static_cast<std::ptrdiff_t>(at + u.tensor->size()),
+              params.begin() + static_cast<std::ptrdiff_t>(u.tensor->offset));
+    at += u.tensor->size();
+  }
+  const auto big = largest_weight(model_, updates);
+  return big.second->name +
+         ": with these values training leaves float32 (on the held-out batch the loss is " +
+         format_number(f.loss) + " or a gradient is past 1.8e+19; the largest |value| is " +
+         format_float(static_cast<float>(big.first)) +
+         "); expected values that keep every activation within float32; nothing was changed";
+}
 
 }  // namespace attn

@@ -23,6 +23,10 @@ constexpr int kMaxDModel = 128;
 constexpr int kMaxBatch = 64;
 constexpr int kMaxStepsPerCall = 1000;
 constexpr int kMaxTrainLength = 32;  // the longest sequence a model may be built for
+// Live trainers in one module, and the bytes they may hold together (trainer_bytes): the
+// module's memory is 1 GB, and past it the module stops; the rest is left for each call's own.
+constexpr int kMaxTrainers = 50;
+constexpr double kMaxTrainerBytes = 800.0 * 1024 * 1024;
 }  // namespace limits
 
 inline constexpr NumberOption kLayers{"layers", 1, limits::kMaxLayers, true, "1 or 2", 2};
@@ -49,6 +53,11 @@ struct TrainConfig {
   int batch = 32;
 };
 
+// The most a Trainer of this config holds after any sequence of calls (its parameters, Adam's
+// moments, the gradients and every buffer a forward or backward pass of the largest batch
+// keeps), in bytes: what the module's memory cap counts.
+double trainer_bytes(const TrainConfig& c);
+
 // Every option within its table, and d_model a multiple of heads.
 Error check_train_config(const TrainConfig& c);
 // The model a config trains.
@@ -66,7 +75,9 @@ class Adam {
  public:
   Adam(std::size_t size, float learning_rate, float beta1 = 0.9f, float beta2 = 0.999f,
        float eps = 1e-8f);
-  void update(std::vector<float>& params, const std::vector<float>& grads);
+  // One step. False, and nothing changed (moments, step count, parameters), when the step would
+  // leave a parameter or a moment that is not finite (a gradient past float32, or NaN).
+  bool update(std::vector<float>& params, const std::vector<float>& grads);
   int steps() const { return t_; }
 
  private:
@@ -80,11 +91,22 @@ class Adam {
 struct StepStats {
   double loss = 0;
   double accuracy = 0;
+  Error error;  // not empty: the step was refused and the weights are the ones before it
+};
+
+// A tensor's new value (check_parameter first).
+struct ParameterUpdate {
+  const Tensor* tensor;
+  Matrix value;
 };
 
 class Trainer {
  public:
   explicit Trainer(const TrainConfig& config);  // check_train_config first
+
+  // Finite in, finite out: a forward pass whose loss or probabilities leave float32 is an error
+  // (ForwardStats::error, StepStats::error) naming the cause, and a step that would give such
+  // weights is not taken, so the weights are always the last ones that trained finitely.
 
   // One Adam step on the next batch of the task: the batch's loss and accuracy before the update.
   StepStats step();
@@ -96,6 +118,9 @@ class Trainer {
   ForwardStats evaluate();
   // The model on one sequence; afterwards model() holds its attention and predictions.
   ForwardStats run(const Batch& batch);
+  // New values for some tensors, kept only when the held-out batch still runs inside float32
+  // (otherwise the error names the tensor and nothing changes).
+  Error set_parameters(const std::vector<ParameterUpdate>& updates);
 
   const TrainConfig& config() const { return config_; }
   Transformer& model() { return model_; }
@@ -108,6 +133,9 @@ class Trainer {
   Adam adam_;
   Rng data_;
   Batch held_out_;
+
+  // f, or f with the error set when the pass left float32 (`call` names the entry point).
+  ForwardStats checked(ForwardStats f, const char* call) const;
 };
 
 }  // namespace attn

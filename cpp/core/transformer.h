@@ -60,6 +60,9 @@ struct ForwardStats {
   double loss = 0;      // mean cross-entropy over the target positions (natural log)
   double accuracy = 0;  // share of target positions whose top logit is the target
   int targets = 0;
+  // Not empty when the pass left float32 (a loss or probability that is NaN or infinite): the
+  // Trainer's message naming the cause; then loss and accuracy mean nothing.
+  Error error;
 };
 
 class Transformer {

@@ -279,6 +279,34 @@ TEST(Monitors, NaNWeightsAreCountedAndAFullyBlockedMaskHasNoStatistics) {
   EXPECT_EQ(blocked.max_entropy, (std::vector<float>{0.0f, 0.0f}));
 }
 
+// Finite weights whose sums pass float32 (3e38 twice) are refused, not summed to Infinity:
+// a row, the blocked part of a row, and a column.
+TEST(Monitors, FiniteWeightsWhoseSumsPassFloat32AreRefused) {
+  Matrix logits(2, 2, 1.0f), mask(2, 2, 1.0f);
+  Matrix row(2, 2, 0.0f);
+  row.at(1, 0) = row.at(1, 1) = 3e38f;
+  EXPECT_EQ(attn::check_monitor(logits, row, mask),
+            "weights: row 1 sums to 6e+38, past float32 (expected row and column sums below "
+            "3.4e+38; softmax weights are from 0 to 1)");
+  Matrix col(2, 2, 0.0f);
+  col.at(0, 1) = col.at(1, 1) = -3e38f;
+  EXPECT_EQ(attn::check_monitor(logits, col, mask),
+            "weights: column 1 sums to -6e+38, past float32 (expected row and column sums below "
+            "3.4e+38; softmax weights are from 0 to 1)");
+  Matrix leak(1, 3, 3e38f), blocked(1, 3, 0.0f), logits3(1, 3, 1.0f);
+  leak.at(0, 2) = -3e38f;  // the row sums to 3e38, its two blocked keys to 6e38
+  blocked.at(0, 2) = 1.0f;
+  EXPECT_EQ(attn::check_monitor(logits3, leak, blocked),
+            "weights: row 0's blocked keys sum to 6e+38, past float32 (expected row and column "
+            "sums below 3.4e+38; softmax weights are from 0 to 1)");
+  // inside float32 every monitor of finite weights is finite
+  Matrix fine(2, 2, 1.6e38f);
+  ASSERT_EQ(attn::check_monitor(logits, fine, mask), "");
+  attn::Monitors m = attn::monitor(logits, fine, mask);
+  for (float x : m.row_sums) EXPECT_TRUE(std::isfinite(x));
+  for (float x : m.col_sums) EXPECT_TRUE(std::isfinite(x));
+}
+
 TEST(Monitors, BadArgumentsAreNamed) {
   Matrix logits(2, 3, 1.0f), weights(2, 3, 0.5f), mask(2, 3, 1.0f);
   EXPECT_EQ(attn::check_monitor(logits, weights, mask), "");

@@ -288,6 +288,84 @@ TEST(FlashTrace, RunningMaxAndSumBlockByBlock) {
   }
 }
 
+// ---- finite in, finite out ------------------------------------------------------------------
+
+// The cases: q = k = [[1e19] x 4] makes q·k = 4e38 (attend refuses it), and values of
+// 3e38 summed over two keys pass float32 before the division by the row sum.
+TEST(FlashRange, ProductsPastFloat32AreRefusedAsAttendRefusesThem) {
+  FlashArgs a;
+  a.query = Matrix(1, 4, 1e19f);
+  a.key = Matrix(1, 4, 1e19f);
+  a.value = Matrix(1, 1, 1.0f);
+  EXPECT_EQ(attn::check_flash(a),
+            "query: q·k overflows float32 at query 0, key 0 (expected |q| |k| below 3.4e+38 for "
+            "every query and key row)");
+  EXPECT_EQ(attn::check_flash(a, attn::limits::kMaxTraceTokens), attn::check_flash(a));
+  // attend says the same of the same arguments
+  attn::AttendArgs naive;
+  naive.query = a.query;
+  naive.key = a.key;
+  naive.value = a.value;
+  ASSERT_EQ(attn::check_attend(naive), "");
+  EXPECT_EQ(attn::attend(naive).error, attn::check_flash(a));
+}
+
+TEST(FlashRange, ValuesWhoseUnnormalisedSumOverflowsAreRefused) {
+  FlashArgs a;
+  a.query = Matrix(1, 2, 0.0f);
+  a.key = Matrix(2, 2, 0.0f);
+  a.value = Matrix(2, 2, 3e38f);
+  EXPECT_EQ(attn::check_flash(a),
+            "value: the tiled weighted sum overflows float32 (expected |value| entries below "
+            "3.4e+38 / n_k = 1.68e+38 for 2 keys, got 3e+38)");
+}
+
+TEST(FlashRange, ScoresTooFarApartForTheOnlineSoftmaxAreRefused) {
+  FlashArgs a;  // d_k = 1: q·k = ±1e36, differences of 2e36 times a running sum of 1000 keys
+  a.query = Matrix(1, 1, 1e18f);
+  a.key = Matrix(1000, 1, 1e18f);
+  for (int j = 0; j < 1000; j += 2) a.key.at(j, 0) = -1e18f;
+  a.value = Matrix(1000, 1, 1.0f);
+  EXPECT_EQ(attn::check_flash(a),
+            "query: q·k / sqrt(d_k) is too large for the online softmax at query 0, key 0 "
+            "(expected |q| |k| / sqrt(d_k) below 3.4e+38 / (2 n_k) = 1.69e+35 for 1000 keys)");
+}
+
+// Just inside every bound the tiled pipeline is finite, and matches the double reference where
+// the weights are not one-hot (equal scores: the output is the mean of the values).
+TEST(FlashRange, JustInsideTheBoundsEveryResultIsFinite) {
+  const int n = 40;
+  for (int b : {1, 7, 64}) {
+    FlashArgs a;
+    a.block_size = b;
+    // |q| |k| / sqrt(d_k) = (1.69e+38 / n) / 1.01 per score, alternating signs
+    const float x = static_cast<float>(std::sqrt(3.4e38 / (2.0 * n) / 1.01));
+    a.query = Matrix(n, 1, x);
+    a.key = Matrix(n, 1, x);
+    for (int j = 0; j < n; j += 3) a.key.at(j, 0) = -x;
+    a.value = Matrix(n, 2, static_cast<float>(3.4e38 / n / 1.02));
+    ASSERT_EQ(attn::check_flash(a), "") << "blockSize " << b;
+    FlashResult r = attn::flash_attend(a);
+    for (float v : r.output.data) EXPECT_TRUE(std::isfinite(v)) << "blockSize " << b;
+    for (float e : r.entropy) EXPECT_TRUE(std::isfinite(e)) << "blockSize " << b;
+    attn::FlashTrace t = attn::flash_trace(a);
+    for (float v : t.result.output.data) EXPECT_TRUE(std::isfinite(v)) << "blockSize " << b;
+    for (float v : t.running_sum.data) EXPECT_TRUE(std::isfinite(v)) << "blockSize " << b;
+  }
+  FlashArgs mean;  // every score equal and large: the output is the values' mean
+  mean.query = Matrix(3, 4, 1e18f);
+  mean.key = Matrix(5, 4, 1e18f);
+  mean.value = ref::random_matrix(5, 2, 31, -1e37, 1e37);
+  ASSERT_EQ(attn::check_flash(mean), "");
+  FlashResult r = attn::flash_attend(mean);
+  for (int i = 0; i < 3; i++)
+    for (int c = 0; c < 2; c++) {
+      double want = 0;
+      for (int j = 0; j < 5; j++) want += mean.value.at(j, c) / 5.0;
+      EXPECT_NEAR(r.output.at(i, c), want, 1e-5 * 1e37);
+    }
+}
+
 // ---- validation -------------------------------------------------------------------------------
 
 TEST(FlashCheck, MessagesNameTheArgument) {

@@ -3,11 +3,15 @@
 // task generators, Adam, determinism of a seeded run, the argument checks, and learning.
 #include <gtest/gtest.h>
 
+#include <malloc.h>
+
 #include <Eigen/Dense>
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <map>
+#include <memory>
 #include <set>
 #include <string>
 #include <vector>
@@ -252,6 +256,124 @@ TEST(TrainTasks, TheProbeIsFixed) {
 }
 
 // ---- Adam ----------------------------------------------------------------------------------
+
+// ---- finite in, finite out --------------------------------------------------------------------
+
+// A step whose gradient is past float32 is refused whole: the moments, the step count and the
+// parameters stay as they were, and the next finite step is Adam's first.
+TEST(Adam, RefusesAStepThatWouldLeaveFloat32AndChangesNothing) {
+  attn::Adam adam(2, 0.1f);
+  std::vector<float> p = {1.0f, -2.0f};
+  EXPECT_FALSE(adam.update(p, {0.5f, std::numeric_limits<float>::infinity()}));
+  EXPECT_FALSE(adam.update(p, {0.5f, 3e38f}));  // g * g passes float32
+  EXPECT_EQ(p, (std::vector<float>{1.0f, -2.0f}));
+  EXPECT_EQ(adam.steps(), 0);
+  EXPECT_TRUE(adam.update(p, {0.5f, -4.0f}));
+  EXPECT_NEAR(p[0], 0.9, 1e-6);  // as the first step of FollowsTorchsUpdate
+  EXPECT_NEAR(p[1], -1.9, 1e-6);
+}
+
+TrainConfig small_config() {
+  TrainConfig c;
+  c.d_model = 16;
+  c.batch = 8;
+  return c;
+}
+
+// The case: finite weights (embedding filled with 1e20, 1e10 or 3e38) that made the
+// held-out loss and every step's loss NaN are refused by set_parameters, naming the tensor,
+// and nothing changes.
+TEST(TrainerRange, SetParametersRefusesWeightsThatTakeTheForwardPassPastFloat32) {
+  for (float fill : {1e10f, 1e20f, 3e38f}) {
+    Trainer t(small_config());
+    const std::vector<float> before = t.model().parameters();
+    const attn::Tensor* e = t.model().tensor("embedding");
+    attn::Matrix big(e->rows, e->cols, fill);
+    ASSERT_EQ(attn::check_parameter(t.model(), "embedding", big), "");
+    attn::Error err = t.set_parameters({{e, big}});
+    EXPECT_EQ(err.rfind("embedding: with these values training leaves float32", 0), 0u) << err;
+    EXPECT_NE(err.find("nothing was changed"), std::string::npos) << err;
+    EXPECT_EQ(t.model().parameters(), before) << fill;
+    attn::ForwardStats f = t.evaluate();
+    EXPECT_EQ(f.error, "");
+    EXPECT_TRUE(std::isfinite(f.loss));
+  }
+  Trainer t(small_config());  // ordinary values are kept
+  const attn::Tensor* e = t.model().tensor("embedding");
+  attn::Matrix ones(e->rows, e->cols, 0.5f);
+  EXPECT_EQ(t.set_parameters({{e, ones}}), "");
+  EXPECT_EQ(t.model().parameters()[e->offset], 0.5f);
+}
+
+// Weights past what the forward pass can carry (written straight into the model, as no
+// checked call can) make evaluate, run, gradients and step errors naming the cause, never a
+// NaN loss; a refused step keeps the weights.
+TEST(TrainerRange, ANonFiniteForwardPassIsAnErrorAndTheStepIsNotTaken) {
+  Trainer t(small_config());
+  const attn::Tensor* e = t.model().tensor("embedding");
+  std::fill_n(t.model().parameters().begin() + static_cast<std::ptrdiff_t>(e->offset), e->size(),
+              1e20f);
+  const std::vector<float> before = t.model().parameters();
+  attn::ForwardStats f = t.evaluate();
+  EXPECT_EQ(f.error,
+            "evaluate: the forward pass leaves float32 with these weights (the largest |weight| "
+            "is 1e+20, in embedding); expected weights that keep every activation within "
+            "float32");
+  attn::StepStats s = t.step();
+  EXPECT_EQ(s.error.rfind("step: the forward pass leaves float32", 0), 0u) << s.error;
+  EXPECT_NE(s.error.find("the weights are unchanged"), std::string::npos);
+  EXPECT_EQ(t.steps(), 0);
+  EXPECT_EQ(t.model().parameters(), before);
+  Batch b = attn::probe_batch(t.config().task);
+  EXPECT_NE(t.run(b).error, "");
+  EXPECT_NE(t.gradients_on(b).error, "");
+}
+
+// ---- resources ------------------------------------------------------------------------------
+
+// trainer_bytes bounds what a trainer holds after every kind of call (measured by the
+// allocator: glibc's bytes in use, heap and mmap), and is not far above it (the module's cap on
+// live trainers is counted in these numbers).
+TEST(TrainerBytes, BoundWhatATrainerHoldsAfterEveryCall) {
+  const TrainConfig largest = [] {
+    TrainConfig c;
+    c.layers = 2;
+    c.heads = 4;
+    c.d_model = 128;
+    c.batch = 64;
+    return c;
+  }();
+  TrainConfig small = small_config();
+  TrainConfig one_layer = largest;
+  one_layer.layers = 1;
+  one_layer.batch = 1;
+  one_layer.task = TrainTask::Induction;
+  one_layer.position = PositionKind::Sinusoidal;
+  for (const TrainConfig& c : {largest, small, one_layer}) {
+    const std::size_t before = (mallinfo2().uordblks + mallinfo2().hblkhd);
+    {
+      Trainer t(c);
+      t.step();
+      t.evaluate();
+      Batch probe = attn::probe_batch(c.task);
+      t.run(probe);
+      t.gradients_on(probe);
+      attn::Rng rng(7, 0);
+      Batch big = attn::make_batch(c.task, rng, 64);
+      t.step_on(big);
+      t.step();
+      const double held = static_cast<double>((mallinfo2().uordblks + mallinfo2().hblkhd) - before);
+      const double bound = attn::trainer_bytes(c);
+      std::printf("trainer d_model %d, %d layers, batch %d: holds %.2f MB, bound %.2f MB\n",
+                  c.d_model, c.layers, c.batch, held / 1048576, bound / 1048576);
+      EXPECT_LE(held, bound);
+      EXPECT_GE(held, bound / 3);
+    }
+  }
+  // the module's caps: 50 trainers of the largest config fit in the trainers' budget
+  EXPECT_LE(attn::limits::kMaxTrainers * attn::trainer_bytes(largest),
+            attn::limits::kMaxTrainerBytes);
+}
 
 // Two steps by hand: m, v averages, bias corrections as torch.optim.Adam.
 TEST(Adam, FollowsTorchsUpdate) {
