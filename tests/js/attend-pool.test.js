@@ -175,6 +175,50 @@ describe('the pool under worker_threads', () => {
     assert.deepEqual((await pool.run('flash', o)).output, engine.flashAttend(o).output);
   });
 
+  // issue item 11: rows that do not match, and options that are not options objects
+  test('the pool checks its inputs as the engine does and rejects with an AttentionError', async () => {
+    const good = inputs(3, 4, 9);
+    const rows = (m) =>
+      Array.from({ length: m.rows }, (_, r) => Array.from(m.data.slice(r * m.cols, (r + 1) * m.cols)));
+    const nested = rows(good.query);
+    const refuses = async (kind, options, re) => {
+      await assert.rejects(pool.run(kind, options), (e) => {
+        assert.ok(e instanceof AttentionError, `${e?.name}: ${e?.message}`);
+        assert.match(e.message, re);
+        return true;
+      });
+      // the engine says the same of the same input
+      if (options && typeof options === 'object' && kind === 'flash')
+        assert.throws(
+          () => engine.flashAttend(options),
+          (e) => e instanceof AttentionError && re.test(e.message),
+        );
+    };
+    for (const kind of ['flash', 'naive']) {
+      const short = [nested[0], nested[1].slice(0, 3), nested[2]];
+      await refuses(kind, { ...good, query: short }, /^query: row 1 has 3 numbers, expected 4$/);
+      const longMiddle = [nested[0], [...nested[1], 9], nested[2]];
+      await refuses(kind, { ...good, query: longMiddle }, /^query: row 1 has 5 numbers, expected 4$/);
+      const longLast = [nested[0], nested[1], [...nested[2], 9]];
+      await refuses(kind, { ...good, query: longLast }, /^query: row 2 has 5 numbers, expected 4$/);
+      await refuses(kind, null, /^(flash|naive): expected an options object/);
+      await refuses(kind, () => {}, /^(flash|naive): expected an options object/);
+      await refuses(
+        kind,
+        { ...good, query: { rows: 3, cols: 4, data: new Float32Array(11) } },
+        /^query: expected 12 numbers for 3 rows x 4 columns, got 11$/,
+      );
+    }
+    await refuses(
+      'flash',
+      { ...good, window: () => 1 },
+      /^window: expected an integer from 0 to 16384, got a function$/,
+    );
+    await refuses('flash', { ...good, causal: 'yes' }, /^causal: expected true or false, got 'yes'$/);
+    // the pool still works afterwards
+    assert.deepEqual((await pool.run('flash', { ...good, query: nested })).output, engine.flashAttend(good).output);
+  });
+
   test('a newer run replaces the running one, which resolves to null', async () => {
     const big = inputs(2048, 32, 5);
     const first = pool.run('flash', big);

@@ -34,7 +34,38 @@ export function describe(x) {
   return 'an object';
 }
 
-const isArrayLike = (x) => Array.isArray(x) || (ArrayBuffer.isView(x) && !(x instanceof DataView));
+// ---- arrays, read once ----------------------------------------------------------------------
+// A typed array's kind and length come from the %TypedArray%.prototype getters, which read the
+// object's internal slots: no subclass getter, own `length` property or Proxy can make them say
+// something else, and they run none of the caller's code. Every array is read once into a copy
+// the caller cannot reach (its length once, each entry once); everything after reads the copy.
+const TYPED_PROTO = Object.getPrototypeOf(Uint8Array.prototype);
+const typedTag = Object.getOwnPropertyDescriptor(TYPED_PROTO, Symbol.toStringTag).get;
+const typedLength = Object.getOwnPropertyDescriptor(TYPED_PROTO, 'length').get;
+
+// 'Float32Array', 'Int32Array', ... for a typed array, undefined for anything else.
+const typedKind = (x) => typedTag.call(x);
+
+const isArrayLike = (x) => typedKind(x) !== undefined || Array.isArray(x);
+
+// The number of entries of an array-like, read once (a typed array's own length).
+function lengthOf(x) {
+  return typedKind(x) !== undefined ? typedLength.call(x) : x.length;
+}
+
+// A plain array of x's entries (x an array-like), its length and each entry read once; a typed
+// array is copied by the engine's own constructor (no getter of x runs).
+function entriesOf(x) {
+  const kind = typedKind(x);
+  if (kind !== undefined) {
+    const copy = kind.startsWith('Big') ? new globalThis[kind](x) : new Float64Array(x);
+    return Array.prototype.slice.call(copy);
+  }
+  const n = x.length;
+  const out = new Array(n);
+  for (let i = 0; i < n; i++) out[i] = x[i];
+  return out;
+}
 
 // A thrown value as a message quotes it.
 const thrownText = (e) => {
@@ -137,12 +168,15 @@ export function positiveArg(name, x) {
   return x;
 }
 
-// An array-like of at most `max` entries (checked before anything reads an entry).
+// An array-like of at most `max` entries (checked before anything reads an entry) -> a plain
+// array of its entries, each read once (entriesOf): later reads cannot see another length or
+// other values.
 export function arrayArg(name, x, max, what = 'numbers') {
   return reading(name, () => {
     if (!isArrayLike(x)) fail(`${name}: expected an array of ${what}, got ${describe(x)}`);
-    if (x.length > max) fail(`${name}: expected at most ${max} ${what}, got ${x.length}`);
-    return x;
+    const n = lengthOf(x);
+    if (!(n <= max)) fail(`${name}: expected at most ${max} ${what}, got ${describe(n)}`);
+    return typedKind(x) !== undefined ? entriesOf(x) : indexedArray(x, n);
   });
 }
 
@@ -182,48 +216,75 @@ function checkSize(name, sizeError, rows, cols, count) {
 }
 
 function toMatrix(name, x, sizeError, opts) {
-  if (opts.rowVector && isArrayLike(x) && !isArrayLike(x[0])) {
-    return toMatrix(name, { rows: 1, cols: x.length, data: x }, sizeError, opts);
+  // Every length is read once and asked of the core before anything is copied; every entry is
+  // read once, into the engine's own Float32Array.
+  if (opts.rowVector && isArrayLike(x)) {
+    const n = lengthOf(x);
+    const first = n > 0 ? x[0] : undefined;
+    if (!isArrayLike(first)) return rowsCopy(name, [x], [n], 1, n, sizeError, opts);
   }
 
   if (Array.isArray(x)) {
     // nested arrays: x[r][c]
     const rows = x.length;
     if (rows === 0) checkSize(name, sizeError, 0, 0, 0);
-    if (!isArrayLike(x[0])) {
+    const first = x[0];
+    if (!isArrayLike(first)) {
       fail(
-        `${name}: expected a matrix (nested arrays of numbers, or { rows, cols, data }), row 0 is ${describe(x[0])}`,
+        `${name}: expected a matrix (nested arrays of numbers, or { rows, cols, data }), row 0 is ${describe(first)}`,
       );
     }
-    const cols = x[0].length;
+    const cols = lengthOf(first);
     checkSize(name, sizeError, rows, cols, rows * cols);
-    const data = new Float32Array(rows * cols);
-    for (let r = 0; r < rows; r++) {
+    const list = [first];
+    const lengths = [cols];
+    for (let r = 1; r < rows; r++) {
       const row = x[r];
       if (!isArrayLike(row)) fail(`${name}: row ${r} is ${describe(row)}, expected an array of ${cols} numbers`);
-      if (row.length !== cols) fail(`${name}: row ${r} has ${row.length} numbers, expected ${cols}`);
-      if (row instanceof Float32Array) data.set(row, r * cols);
-      else copyNumbers(name, row, cols, data, r * cols, (c) => `row ${r}, column ${c}`, opts.binary);
+      const n = lengthOf(row);
+      if (n !== cols) fail(`${name}: row ${r} has ${n} numbers, expected ${cols}`);
+      list.push(row);
+      lengths.push(n);
     }
-    return { rows, cols, data };
+    return rowsCopy(name, list, lengths, rows, cols, sizeError, opts);
   }
 
   if (isPlainObject(x) && 'data' in x) {
-    // { rows, cols, data }
+    // { rows, cols, data }: each field read once
     const { rows, cols, data } = x;
     if (typeof rows !== 'number') fail(`${name}: rows is ${describe(rows)}, expected an integer`);
     if (typeof cols !== 'number') fail(`${name}: cols is ${describe(cols)}, expected an integer`);
     if (!isArrayLike(data)) fail(`${name}: data is ${describe(data)}, expected an array of numbers`);
-    const count = data.length;
+    const count = lengthOf(data);
     checkSize(name, sizeError, rows, cols, count);
-    // A Float32Array goes to the module as it is: it reaches the wasm heap with one copy.
-    if (data instanceof Float32Array && ArrayBuffer.isView(data)) return { rows, cols, data };
-    const f32 = new Float32Array(count); // a snapshot: the source cannot change size under us
+    // a copy only the engine holds: the caller's array cannot change size or values under us
+    if (typedKind(data) === 'Float32Array') return { rows, cols, data: new Float32Array(data) };
+    const f32 = new Float32Array(count);
     copyNumbers(name, data, count, f32, 0, (i) => `row ${Math.floor(i / cols)}, column ${i % cols}`, opts.binary);
     return { rows, cols, data: f32 };
   }
 
   fail(`${name}: expected a matrix (nested arrays of numbers, or { rows, cols, data }), got ${describe(x)}`);
+}
+
+// rows (array-likes whose lengths were read once: `lengths`, each equal to cols and the size
+// checked) -> { rows, cols, data } in one Float32Array. A typed row is copied by the engine's
+// own set(), which reads its real length; any other row entry by entry, each entry once.
+function rowsCopy(name, list, lengths, rows, cols, sizeError, opts) {
+  if (rows === 1) checkSize(name, sizeError, 1, cols, lengths[0]);
+  const data = new Float32Array(rows * cols);
+  list.forEach((row, r) => {
+    if (typedKind(row) === 'Float32Array') data.set(row, r * cols);
+    else copyNumbers(name, row, cols, data, r * cols, (c) => `row ${r}, column ${c}`, opts.binary);
+  });
+  return { rows, cols, data };
+}
+
+// source[0..n) as a plain array, each entry read once.
+function indexedArray(source, n) {
+  const out = new Array(n);
+  for (let i = 0; i < n; i++) out[i] = source[i];
+  return out;
 }
 
 // A vector argument (an array-like of numbers, or a one-row matrix) -> a (1, n) matrix.
@@ -232,10 +293,10 @@ export function vectorArg(name, x, sizeError) {
     if (isPlainObject(x) && 'data' in x && x.rows !== 1) {
       fail(`${name}: expected a vector (an array of numbers or a one-row matrix), got ${describe(x.rows)} rows`);
     }
-    if (Array.isArray(x) && isArrayLike(x[0]) && x.length !== 1) {
-      fail(`${name}: expected a vector (an array of numbers or a one-row matrix), got ${x.length} rows`);
+    if (Array.isArray(x) && isArrayLike(x[0]) && lengthOf(x) !== 1) {
+      fail(`${name}: expected a vector (an array of numbers or a one-row matrix), got ${lengthOf(x)} rows`);
     }
-    if (isArrayLike(x) && x.length === 0) fail(`${name}: expected at least one number, got an empty array`);
+    if (isArrayLike(x) && lengthOf(x) === 0) fail(`${name}: expected at least one number, got an empty array`);
     return toMatrix(name, x, sizeError, { rowVector: true });
   });
 }
@@ -244,11 +305,12 @@ export function vectorArg(name, x, sizeError) {
 export function flagsArg(name, x, sizeError) {
   return reading(name, () => {
     if (!isArrayLike(x)) fail(`${name}: expected an array of booleans (true = padding), got ${describe(x)}`);
-    const count = x.length;
+    const count = lengthOf(x);
     checkSize(name, sizeError, 1, count, count);
+    const entries = typedKind(x) !== undefined ? entriesOf(x) : indexedArray(x, count);
     const flags = new Uint8Array(count);
     for (let i = 0; i < count; i++) {
-      const f = x[i];
+      const f = entries[i];
       if (f !== true && f !== false && f !== 0 && f !== 1) {
         fail(`${name}: entry ${i} is ${describe(f)} (expected true or false)`);
       }

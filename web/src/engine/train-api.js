@@ -69,22 +69,26 @@ export const TRAINER_OPTIONS = [
   'batch',
 ];
 
-// tokens (and targets) as nested rows [[...], ...] or one flat row -> { size, length, tokens, targets }
+// tokens (and targets) as nested rows [[...], ...] or one flat row -> { size, length, tokens, targets }.
+// Every list is read once into a copy (arrayArg); the tokens go to the module as doubles, so it
+// sees 2^32 + 3 as it is and refuses it (an Int32Array would have wrapped it to 3), as it
+// refuses any integer outside the vocabulary.
 function batchArg(o, limits, withTargets) {
   const rowsOf = (name, x) =>
     reading(name, () => {
       const list = arrayArg(name, x, limits.maxBatch * limits.trainLength, 'tokens');
       const nested = list.length > 0 && typeof list[0] === 'object' && list[0] !== null;
-      const rows = nested ? Array.from(list) : [list];
-      if (rows.length > limits.maxBatch)
-        fail(`${name}: expected at most ${limits.maxBatch} sequences, got ${rows.length}`);
+      if (nested && list.length > limits.maxBatch)
+        fail(`${name}: expected at most ${limits.maxBatch} sequences, got ${list.length}`);
       const rowName = (r) => (nested ? `${name}[${r}]` : name);
       const where = (r, i) => (nested ? `sequence ${r}, entry ${i}` : `entry ${i}`);
-      const length = rows.length ? arrayArg(rowName(0), rows[0], limits.trainLength, 'tokens').length : 0;
+      const rows = nested ? list.map((row, r) => arrayArg(rowName(r), row, limits.trainLength, 'tokens')) : [list];
+      if (!nested && list.length > limits.trainLength)
+        fail(`${name}: expected at most ${limits.trainLength} tokens, got ${list.length}`);
+      const length = rows.length ? rows[0].length : 0;
       if (length === 0) fail(`${name}: expected 1 to ${limits.trainLength} tokens, got none`);
-      const flat = new Int32Array(rows.length * length);
+      const flat = new Float64Array(rows.length * length);
       rows.forEach((row, r) => {
-        arrayArg(rowName(r), row, limits.trainLength, 'tokens');
         if (row.length !== length)
           fail(`${name}: sequence ${r} has ${row.length} tokens, expected ${length} (as sequence 0)`);
         for (let i = 0; i < length; i++) {

@@ -21,7 +21,7 @@
 // for replyTimeoutMs) or crashes is replaced and its slice sent again, once; a slice that fails
 // that way twice rejects the run.
 
-import { AttentionError } from '../engine/args.js';
+import { AttentionError, booleanArg, checkOptions, flagsArg, integerArg, matrixArg, reading } from '../engine/args.js';
 import { FLASH_BLOCK } from '../engine/api.js';
 import { superviseWorker } from './port.js';
 
@@ -37,19 +37,76 @@ function browserWorker() {
   return new Worker(new URL('./attend-worker.js', import.meta.url), { type: 'module' });
 }
 
-// A matrix option as { rows, cols, data: Float32Array } so it can be cut into row slices.
-function rowMajor(name, x) {
-  if (Array.isArray(x) && Array.isArray(x[0])) {
-    const rows = x.length,
-      cols = x[0].length;
-    const data = new Float32Array(rows * cols);
-    x.forEach((row, r) => data.set(row, r * cols));
-    return { rows, cols, data };
+// ---- the pool's inputs, checked as the engine checks them ---------------------------------------
+// Through the engine's own conversion (engine/args.js: options read once, every array copied
+// once, every entry a number that fits float32) and the core's size rule, with flash attention's
+// and attend's limits (cpp/core/flash.h, cpp/core/matrix.h), so a bad input rejects with the
+// engine's AttentionError before any worker sees it; values (finite, shapes that agree) are the
+// workers' engines' to check, and their errors reject too.
+// (attend's own row limits, with its memory estimate in the message, are the workers' engines'
+// to apply to each slice and to the whole key and value.)
+const LIMITS = {
+  flash: { rows: 16384, rowsName: 'maxFlashTokens', block: 256 },
+  naive: { rows: 16384, rowsName: 'maxFlashTokens' },
+};
+const MAX_DIM = 1024;
+const FLASH_POOL_OPTIONS = [
+  'query',
+  'key',
+  'value',
+  'causal',
+  'keyPadding',
+  'window',
+  'stride',
+  'blockSize',
+  'queryOffset',
+];
+
+// The core's size rule (check.cpp check_size) and message, for rows up to the kind's limit.
+const sizeRule = (limit, rowsName) => (name, rows, cols, count) => {
+  const counted = (max, what, limitName) => `1 to ${max} ${what} (engine.limits.${limitName})`;
+  if (!(Number.isInteger(rows) && rows >= 1 && rows <= limit))
+    return `${name}: expected ${counted(limit, 'rows', rowsName)}, got ${rows}`;
+  if (!(Number.isInteger(cols) && cols >= 1 && cols <= MAX_DIM))
+    return `${name}: expected ${counted(MAX_DIM, 'columns', 'maxDim')}, got ${cols}`;
+  if (count !== rows * cols)
+    return `${name}: expected ${rows * cols} numbers for ${rows} rows x ${cols} columns, got ${count}`;
+  return '';
+};
+const flagsRule = (limit) => (name, rows, cols, count) =>
+  count > limit ? `${name}: expected 1 to ${limit} columns, got ${count}` : '';
+
+// options -> the arguments a worker's engine is given: plain values and fresh typed arrays only.
+export function poolArgs(kind, options) {
+  const flash = kind === 'flash';
+  const allowed = flash ? FLASH_POOL_OPTIONS : NAIVE_OPTIONS;
+  if (!flash && options !== null && typeof options === 'object') {
+    const names = reading('naive', () => Object.keys(options));
+    for (const name of names) {
+      if (!NAIVE_OPTIONS.includes(name)) {
+        throw new AttentionError(
+          `naive: unknown option '${name}' (expected one of ${NAIVE_OPTIONS.join(', ')}; ` +
+            `causal, window and stride depend on the query's position: use 'flash')`,
+        );
+      }
+    }
   }
-  if (x && Number.isInteger(x.rows) && Number.isInteger(x.cols) && x.data && x.data.length === x.rows * x.cols) {
-    return { rows: x.rows, cols: x.cols, data: x.data instanceof Float32Array ? x.data : Float32Array.from(x.data) };
-  }
-  throw new AttentionError(`${name}: expected a matrix (nested arrays of numbers, or { rows, cols, data })`);
+  const o = checkOptions(kind, options, allowed);
+  const { rows, rowsName, block } = LIMITS[kind];
+  const size = sizeRule(rows, rowsName);
+  const args = {
+    query: matrixArg('query', o.query, size),
+    key: matrixArg('key', o.key, size),
+    value: matrixArg('value', o.value, size),
+  };
+  if (o.keyPadding != null) args.keyPadding = flagsArg('keyPadding', o.keyPadding, flagsRule(rows));
+  if (!flash) return args;
+  args.causal = booleanArg('causal', o.causal ?? false);
+  if (o.window != null) args.window = integerArg('window', o.window, 0, rows);
+  if (o.stride != null) args.stride = integerArg('stride', o.stride, 1, rows);
+  args.blockSize = integerArg('blockSize', o.blockSize ?? FLASH_BLOCK, 1, block);
+  args.queryOffset = integerArg('queryOffset', o.queryOffset ?? 0, 0, rows);
+  return args;
 }
 
 // First rows of the slices: `parts` slices of whole blocks, balanced by work. A causal query
@@ -170,26 +227,14 @@ export function createAttendPool({
     current = null;
   }
 
-  async function run(kind, options = {}, onProgress = () => {}) {
+  async function run(kind, given = {}, onProgress = () => {}) {
     if (kind !== 'flash' && kind !== 'naive')
       throw new AttentionError(`kind: expected 'flash' or 'naive', got ${String(kind)}`);
-    if (kind === 'naive') {
-      for (const name of Object.keys(options)) {
-        if (!NAIVE_OPTIONS.includes(name)) {
-          throw new AttentionError(
-            `naive: unknown option '${name}' (expected one of ${NAIVE_OPTIONS.join(', ')}; ` +
-              `causal, window and stride depend on the query's position: use 'flash')`,
-          );
-        }
-      }
-    }
+    const options = poolArgs(kind, given);
     cancel();
-    const query = rowMajor('query', options.query);
+    const query = options.query;
     // naive slices start on multiples of FLASH_BLOCK too: the kernels' row groups stay the same
-    const block =
-      kind === 'flash' && Number.isInteger(options.blockSize) && options.blockSize > 0
-        ? options.blockSize
-        : FLASH_BLOCK;
+    const block = kind === 'flash' ? options.blockSize : FLASH_BLOCK;
     const slices = planSlices(query.rows, block, workers, kind === 'flash' && options.causal === true);
     const baseOffset = kind === 'flash' ? (options.queryOffset ?? 0) : 0;
     const done = slices.map(() => 0);

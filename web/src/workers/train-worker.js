@@ -145,9 +145,63 @@ function pause({ id }) {
   port.post({ type: 'paused', id, steps: Object.fromEntries(steps) });
 }
 
+// ---- every message checked before it is acted on ----------------------------------------------
+// A message that is not one of the kinds above, with fields of the right types and ranges, gets
+// exactly one error reply (its id, or null) and changes nothing.
+const MAX_RUNS = 50; // runs in one reset (the trainers' own cap: cpp/core/train.h kMaxTrainers)
+const MAX_CHUNK = 1000; // steps in one chunk (trainEngine.limits.maxTrainSteps)
+const isObject = (x) => x !== null && typeof x === 'object' && !Array.isArray(x);
+const isId = (x) => Number.isSafeInteger(x) && x >= 0;
+const describeValue = (x) =>
+  typeof x === 'string' ? `'${x}'` : Array.isArray(x) ? 'an array' : isObject(x) ? 'an object' : String(x);
+const FIELDS = {
+  load: { simd: (x) => x === undefined || typeof x === 'boolean' || 'true, false or absent' },
+  reset: {
+    id: (x) => isId(x) || 'an integer id of 0 or more',
+    runs: (x) => {
+      if (!isObject(x)) return '{ name: trainer options } of the runs';
+      const n = Object.keys(x).length;
+      if (n < 1 || n > MAX_RUNS) return `1 to ${MAX_RUNS} runs (got ${n})`;
+      return Object.values(x).every(isObject) || 'an options object for every run';
+    },
+  },
+  train: {
+    id: (x) => isId(x) || 'an integer id of 0 or more',
+    until: (x) => x === Infinity || (Number.isSafeInteger(x) && x >= 0) || 'a step of 0 or more, or Infinity',
+    chunk: (x) => (Number.isInteger(x) && x >= 1 && x <= MAX_CHUNK) || `an integer from 1 to ${MAX_CHUNK}`,
+  },
+  pause: { id: (x) => isId(x) || 'an integer id of 0 or more' },
+  inspect: {
+    id: (x) => isId(x) || 'an integer id of 0 or more',
+    run: (x) => typeof x === 'string' || 'the name of a run',
+    tokens: (x) => Array.isArray(x) || ArrayBuffer.isView(x) || 'an array of tokens',
+  },
+};
+
+// '' when m is a well-formed message; otherwise what is wrong with it.
+function checkMessage(m) {
+  if (!isObject(m)) return `expected a message object, got ${describeValue(m)}`;
+  const fields = Object.hasOwn(FIELDS, m.type) ? FIELDS[m.type] : null;
+  if (!fields) return `type: expected one of ${Object.keys(FIELDS).join(', ')}, got ${describeValue(m.type)}`;
+  for (const [name, ok] of Object.entries(fields)) {
+    const verdict = ok(m[name]);
+    if (verdict !== true) return `${m.type}.${name}: expected ${verdict}, got ${describeValue(m[name])}`;
+  }
+  return '';
+}
+
+const badMessage = (m, problem) => {
+  const id = isObject(m) && isId(m.id) ? m.id : null;
+  port.post({ type: 'error', id, message: `training worker: ${problem}`, name: 'AttentionError' });
+};
+
 let loaded = null; // the engine's loading; every other message waits for it, in order
 port.listen((m) => {
-  if (m === null || typeof m !== 'object') return;
+  const problem = checkMessage(m);
+  if (problem) {
+    badMessage(m, problem);
+    return;
+  }
   if (m.type === 'load') {
     loaded = load(m);
     return;

@@ -1,0 +1,127 @@
+// The training worker (train-worker.js under Node's worker_threads): every message is checked
+// (types and ranges) before it is acted on, a bad one gets exactly one error reply and changes
+// nothing (a train request of chunk 0 used to report empty progress forever), a reset of more
+// runs than the trainers' cap is refused whole, and inspect refuses tokens outside the
+// vocabulary with the engine's message.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { Worker } from 'node:worker_threads';
+
+const WORKER_URL = new URL('../../web/src/workers/train-worker.js', import.meta.url);
+
+// The worker with a queue of its replies: next(type) waits for the next reply of that type.
+function start() {
+  const worker = new Worker(WORKER_URL);
+  const replies = [];
+  const waiters = [];
+  worker.on('message', (m) => {
+    replies.push(m);
+    for (const w of [...waiters]) {
+      if (w.test(m)) {
+        waiters.splice(waiters.indexOf(w), 1);
+        w.resolve(m);
+      }
+    }
+  });
+  const next = (test) =>
+    new Promise((resolve) => {
+      const seen = replies.find((m) => test(m) && !m.taken);
+      if (seen) {
+        seen.taken = true;
+        resolve(seen);
+      } else
+        waiters.push({
+          test,
+          resolve: (m) => {
+            m.taken = true;
+            resolve(m);
+          },
+        });
+    });
+  return { worker, replies, next, post: (m) => worker.postMessage(m) };
+}
+
+const config = { dModel: 8, heads: 2, layers: 1, batch: 2 };
+
+test('every bad message gets one error reply and changes nothing', async () => {
+  const w = start();
+  try {
+    w.post({ type: 'load', simd: false });
+    await w.next((m) => m.type === 'ready');
+    w.post({ type: 'reset', id: 1, runs: { main: config } });
+    await w.next((m) => m.type === 'report' && m.id === 1);
+    const bad = [
+      [null, null, /^training worker: expected a message object, got null$/],
+      [42, null, /^training worker: expected a message object, got 42$/],
+      [
+        { type: 'nope', id: 1 },
+        1,
+        /^training worker: type: expected one of load, reset, train, pause, inspect, got 'nope'$/,
+      ],
+      [
+        { type: 'train', id: 1, until: 10, chunk: 0 },
+        1,
+        /^training worker: train\.chunk: expected an integer from 1 to 1000, got 0$/,
+      ],
+      [{ type: 'train', chunk: 5, until: 10 }, null, /^training worker: train\.id: expected an integer id/],
+      [
+        { type: 'train', id: 1, until: -1, chunk: 5 },
+        1,
+        /^training worker: train\.until: expected a step of 0 or more/,
+      ],
+      [
+        { type: 'train', id: 1, until: 10, chunk: '5' },
+        1,
+        /train\.chunk: expected an integer from 1 to 1000, got '5'$/,
+      ],
+      [
+        { type: 'inspect', id: 7, run: 'main', tokens: 'abc' },
+        7,
+        /^training worker: inspect\.tokens: expected an array/,
+      ],
+      [{ type: 'reset', id: 2, runs: [] }, 2, /^training worker: reset\.runs: expected \{ name: trainer options \}/],
+      [{ type: 'load', simd: 'yes' }, null, /^training worker: load\.simd: expected true, false or absent, got 'yes'$/],
+    ];
+    for (const [message] of bad) w.post(message);
+    // a good message after them: its reply comes after every error reply
+    w.post({ type: 'pause', id: 1 });
+    await w.next((m) => m.type === 'paused');
+    const errors = w.replies.filter((m) => m.type === 'error');
+    assert.equal(errors.length, bad.length, 'one error reply per bad message');
+    bad.forEach(([, id, re], i) => {
+      assert.equal(errors[i].id, id);
+      assert.equal(errors[i].name, 'AttentionError');
+      assert.match(errors[i].message, re);
+    });
+    assert.equal(w.replies.filter((m) => m.type === 'report').length, 1, 'no report but the reset one');
+    const paused = w.replies.find((m) => m.type === 'paused');
+    assert.deepEqual(paused.steps, { main: 0 }, 'nothing trained');
+  } finally {
+    await w.worker.terminate();
+  }
+});
+
+test('a reset of 51 runs is refused whole; inspect refuses tokens outside the vocabulary', async () => {
+  const w = start();
+  try {
+    w.post({ type: 'load', simd: false });
+    await w.next((m) => m.type === 'ready');
+    const many = Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`run${i}`, config]));
+    w.post({ type: 'reset', id: 1, runs: many });
+    const refused = await w.next((m) => m.type === 'error');
+    assert.equal(refused.id, 1);
+    assert.match(refused.message, /^training worker: reset\.runs: expected 1 to 50 runs \(got 51\)/);
+    w.post({ type: 'reset', id: 2, runs: { main: config } });
+    await w.next((m) => m.type === 'report' && m.id === 2);
+    w.post({ type: 'inspect', id: 3, run: 'main', tokens: [2 ** 32 + 3] });
+    const wrapped = await w.next((m) => m.id === 3);
+    assert.equal(wrapped.type, 'error');
+    assert.match(wrapped.message, /^tokens: entry 0 is 4294967299 \(expected a token from 0 to 15\)$/);
+    w.post({ type: 'inspect', id: 4, run: 'main', tokens: [3, 1, 4] });
+    const ok = await w.next((m) => m.id === 4);
+    assert.equal(ok.type, 'inspected');
+    assert.deepEqual(Array.from(ok.result.tokens), [3, 1, 4]);
+  } finally {
+    await w.worker.terminate();
+  }
+});
