@@ -3,6 +3,7 @@
 // written out by hand.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import katex from 'katex';
 import { tok, paren, fillTex, generalTex, liveTex } from '../../web/src/chapters/pipeline/tex.js';
 
 const mat = (rows, cols, data) => ({ rows, cols, data: Float32Array.from(data) });
@@ -11,11 +12,41 @@ const state = { temperature: 1, stable: true, fill: 'neg-inf' };
 
 test('tok: TeX specials escaped, control characters dropped, at most 32 characters', () => {
   assert.equal(tok('猫'), '\\text{猫}');
-  assert.equal(tok('a_b{c}$%#&^~'), '\\text{a\\_b\\{c\\}\\$\\%\\#\\&\\^\\~}');
+  assert.equal(tok('a_b{c}$%#&^~'), '\\text{a\\_b\\{c\\}\\$\\%\\#\\&\\textasciicircum{}\\textasciitilde{}}');
   assert.equal(tok('a\\b'), '\\text{a\\textbackslash b}');
   assert.equal(tok('a\u0000b\nc'), '\\text{abc}');
   assert.equal(tok('x'.repeat(100000)), '\\text{' + 'x'.repeat(32) + '…}');
   assert.equal(tok('猫'.repeat(40)), '\\text{' + '猫'.repeat(32) + '…}');
+});
+
+// Every printable ASCII character, alone, first, last and twice, as a token in a formula: KaTeX
+// parses it (a ^ or ~ at the end of a token was an accent with nothing to put it on) and shows
+// the character itself.
+test('tok: every printable ASCII character parses in KaTeX and reads as itself', () => {
+  for (let code = 0x20; code <= 0x7e; code++) {
+    const c = String.fromCharCode(code);
+    for (const t of [c, c + 'x', 'x' + c, c + c]) {
+      const formula = `s_{${tok(t)},${tok('k')}} = 1`;
+      let html;
+      assert.doesNotThrow(
+        () => {
+          html = katex.renderToString(formula, { throwOnError: true, strict: 'ignore', output: 'mathml' });
+        },
+        `token ${JSON.stringify(t)}: ${formula}`,
+      );
+      // the MathML annotation keeps the TeX; the text node holds the character
+      // (TeX joins a run of spaces into one, and sets quotes and dashes: ' ` -- as ’ ‘ –)
+      const typeset = { '’': '&#x27;', '‘': '`', '”': '&#x27;&#x27;', '“': '``', '–': '--', '—': '---' };
+      const shown = [...html.matchAll(/<mtext>([^<]*)<\/mtext>/g)]
+        .map((m) => m[1])
+        .join('')
+        .replace(/[ \u00a0]/g, '')
+        .replace(/[’‘”“–—]/g, (x) => typeset[x]);
+      const entity = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#x27;' };
+      const want = t.replace(/ /g, '').replace(/[&<>"']/g, (x) => entity[x]);
+      assert.ok(shown.includes(want), `token ${JSON.stringify(t)} shows as ${JSON.stringify(shown)}`);
+    }
+  }
 });
 
 test('paren and fillTex', () => {

@@ -101,6 +101,10 @@ function maxTextLength(spec) {
 // Returns { value } or { error: { code, params } }; a value that was cut to fit (a list of
 // strings: too many items, too long an item, control characters) also carries
 // { warning: { code, params } }.
+// The numbers the engine computes with are float32: a number past its largest (3.4e38) from a
+// link would reach the lessons as Infinity.
+const FLOAT32_MAX = 3.4028234663852886e38;
+
 export function parseValue(spec, text) {
   if (text.length > maxTextLength(spec)) return err('tooLong');
   switch (spec.type) {
@@ -113,6 +117,7 @@ export function parseValue(spec, text) {
     case 'float': {
       const x = parseNumberText(text);
       if (Number.isNaN(x)) return err('notNumber');
+      if (Math.abs(x) > FLOAT32_MAX) return err('pastFloat32');
       if (x < spec.min || x > spec.max) return err('outside', { min: spec.min, max: spec.max });
       return { value: x };
     }
@@ -150,6 +155,7 @@ export function parseValue(spec, text) {
         } else if (spec.item === 'float') {
           const x = parseNumberText(item);
           if (Number.isNaN(x)) return err('itemsNumbers');
+          if (Math.abs(x) > FLOAT32_MAX) return err('pastFloat32');
           out.push(x);
         } else {
           const clean = item.replace(CONTROL, '');
@@ -173,6 +179,7 @@ export function parseValue(spec, text) {
       if (cols > spec.maxCols) return err('tooManyCols', { max: spec.maxCols });
       if (grid.some((r) => r.length !== cols)) return err('unevenRows');
       if (grid.some((r) => r.some(Number.isNaN))) return err('notAllNumbers');
+      if (grid.some((r) => r.some((x) => Math.abs(x) > FLOAT32_MAX))) return err('pastFloat32');
       return { value: grid };
     }
     default:
@@ -261,19 +268,80 @@ export function serializeHash(state, schema, base = {}) {
   return parts.join('&');
 }
 
-// Checks a patch against the schema before it is applied: { ok: true } or
-// { ok: false, errors: [{ key, code, params }] }. A value that would have to be cut is refused.
-export function validatePatch(patch, schema) {
+// The JS type a field's value must have in a patch (set()), before its text is checked: a
+// string 'false' for a bool, '7' for an int or [4] for an int is refused, not read as
+// something else. '' when the type is right; otherwise the reason's code.
+function typeProblem(spec, value) {
+  const isNumber = typeof value === 'number';
+  switch (spec.type) {
+    case 'int':
+      return isNumber ? '' : 'notInteger';
+    case 'float':
+      return isNumber ? '' : 'notNumber';
+    case 'bool':
+      return typeof value === 'boolean' ? '' : 'notBool';
+    case 'enum':
+    case 'string':
+      return typeof value === 'string' ? '' : spec.type === 'enum' ? 'notOneOf' : 'notString';
+    case 'list': {
+      if (!Array.isArray(value)) return 'notList';
+      const want = spec.item === 'bool' ? 'boolean' : spec.item === 'float' ? 'number' : 'string';
+      const code = spec.item === 'bool' ? 'itemsBool' : spec.item === 'float' ? 'itemsNumbers' : 'itemsStrings';
+      return value.every((x) => typeof x === want) ? '' : code;
+    }
+    case 'matrix':
+      if (!Array.isArray(value) || !value.every((r) => Array.isArray(r))) return 'notMatrix';
+      return value.every((r) => r.every((x) => typeof x === 'number')) ? '' : 'notAllNumbers';
+    default:
+      return 'unknownType';
+  }
+}
+
+// A copy of a patch value that the caller cannot change afterwards (lists and rows copied).
+const copyValue = (value) => (Array.isArray(value) ? value.map(copyValue) : value);
+
+// Checks a patch against the schema before it is applied: { ok: true, patch } or
+// { ok: false, errors: [{ key, code, params }] }. Each value must pass the same checks as the
+// link's text of it (a value that would have to be cut is refused) and, when `strict` (meant for
+// the public set() of the element and the page), have its field's JS type. `patch` is what
+// was checked, read once from the caller's object and parsed back from its text: store that,
+// nothing else. (The chapters' own controls pass select values as text: not strict.)
+export function validatePatch(patch, schema, strict = false) {
   const errors = [];
-  for (const [name, value] of Object.entries(patch)) {
+  const checked = {};
+  let entries;
+  try {
+    if (patch === null || typeof patch !== 'object' || Array.isArray(patch))
+      return { ok: false, errors: [{ key: '', code: 'notObject', params: { got: typeName(patch) } }] };
+    entries = Object.entries(patch).map(([name, value]) => [name, copyValue(value)]);
+  } catch {
+    return { ok: false, errors: [{ key: '', code: 'notObject', params: { got: 'an object that cannot be read' } }] };
+  }
+  for (const [name, value] of entries) {
     const spec = Object.hasOwn(schema, name) ? schema[name] : null;
     if (!spec) {
       errors.push({ key: name, code: 'unknownField', params: {} });
       continue;
     }
+    const typeCode = strict ? typeProblem(spec, value) : '';
+    if (typeCode) {
+      errors.push({
+        key: name,
+        code: typeCode,
+        params: spec.type === 'enum' ? { values: spec.values.join(', ') } : {},
+      });
+      continue;
+    }
     const r = parseValue(spec, typeof value === 'string' && spec.type === 'string' ? value : formatValue(spec, value));
     const bad = r.error || r.warning;
     if (bad) errors.push({ key: name, ...bad });
+    else checked[name] = r.value;
   }
-  return errors.length ? { ok: false, errors } : { ok: true };
+  return errors.length ? { ok: false, errors } : { ok: true, patch: checked };
+}
+
+function typeName(x) {
+  if (x === null) return 'null';
+  if (Array.isArray(x)) return 'an array';
+  return typeof x;
 }

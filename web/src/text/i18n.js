@@ -194,6 +194,12 @@ export const REASONS = {
     controlChars: 'control characters are not allowed',
     keptFirst: 'more than {max} items: only the first {max} are used',
     cutItems: 'an item longer than {max} characters: it is cut to {max}',
+    pastFloat32: 'a number too large for the engine (its numbers stay below 3.4e38)',
+    notString: 'not text',
+    notList: 'not a list',
+    itemsStrings: 'items must be text',
+    notMatrix: 'not a list of rows',
+    notObject: 'expected an object of fields to set, got {got}',
   },
   zh: {
     notInteger: '不是整数',
@@ -217,6 +223,12 @@ export const REASONS = {
     controlChars: '不能含有控制字符',
     keptFirst: '超过 {max} 项：只用前 {max} 项',
     cutItems: '有一项超过 {max} 个字符：已截成 {max} 个字符',
+    pastFloat32: '数字太大，引擎算不了（它的数都在 3.4e38 以内）',
+    notString: '不是文字',
+    notList: '不是列表',
+    itemsStrings: '每一项都应是文字',
+    notMatrix: '不是由行组成的列表',
+    notObject: '应传入一个包含设置项的对象，收到的是 {got}',
   },
 };
 

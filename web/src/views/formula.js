@@ -12,14 +12,23 @@ let katex = null;
 let loading = null;
 const waiting = new Set(); // elements with a formula to draw once KaTeX is there
 
+// A formula KaTeX cannot parse is shown as its TeX in plain text (class formula-error), never
+// as KaTeX's own error span, whose inline style a page's style-src 'self' refuses; nothing
+// is thrown past this.
 function draw(el) {
   el.classList.remove('formula-pending');
-  katex.render(el.dataset.tex, el, {
-    displayMode: el.dataset.display === 'true',
-    throwOnError: false,
-    strict: 'ignore',
-    output: 'htmlAndMathml',
-  });
+  try {
+    katex.render(el.dataset.tex, el, {
+      displayMode: el.dataset.display === 'true',
+      throwOnError: true,
+      strict: 'ignore',
+      output: 'htmlAndMathml',
+    });
+    el.classList.remove('formula-error');
+  } catch {
+    el.textContent = el.dataset.tex;
+    el.classList.add('formula-error');
+  }
 }
 
 // Loads KaTeX (once) and draws every formula waiting for it; resolves when they are drawn. A

@@ -9,12 +9,16 @@ import { FILL_SIGNS } from '../../engine/choices.js';
 
 const VEC_MAX = 6; // entries of a vector written out in a formula (the table has them all)
 
+// TeX specials in text mode: most take a backslash; \ ^ ~ are text symbols of their own (\^ and
+// \~ are accents, which need a letter after them: a token ending in one broke the formula).
+const TEXT_SPECIALS = { '\\': '\\textbackslash ', '^': '\\textasciicircum{}', '~': '\\textasciitilde{}' };
+
 // TeX of a token (KaTeX \text, with TeX specials escaped; control characters dropped and at
 // most MAX_TOKEN_CHARS characters, whatever the caller passes).
 export function tok(t) {
   const chars = [...String(t).replace(/[\u0000-\u001f\u007f-\u009f]/g, '')];
   const short = chars.length > MAX_TOKEN_CHARS ? chars.slice(0, MAX_TOKEN_CHARS).join('') + '…' : chars.join('');
-  return '\\text{' + short.replace(/[\\{}$&#^_%~]/g, (c) => '\\' + (c === '\\' ? 'textbackslash ' : c)) + '}';
+  return '\\text{' + short.replace(/[\\{}$&#^_%~]/g, (c) => TEXT_SPECIALS[c] ?? '\\' + c) + '}';
 }
 
 // The general formula of a step.

@@ -276,7 +276,7 @@ function drawPanel(c, data, v) {
     setText(
       v.status,
       ui.playing && ui.until !== Infinity && ui.until > CHUNK + main.step
-        ? s('replaying', { step: ui.until })
+        ? s('replaying', { step: ui.until, done: main.step, pct: Math.floor((100 * main.step) / ui.until) })
         : s(main.speed > 0 ? 'status' : 'statusIdle', params),
     );
   }

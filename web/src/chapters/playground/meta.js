@@ -23,7 +23,8 @@ export default {
     pgScale: { type: 'bool', default: true },
     pgPos: { type: 'enum', default: 'learned', values: [...POSITIONS] },
     pgCompare: { type: 'enum', default: 'none', values: COMPARES },
-    pgStep: { type: 'int', default: 0, min: 0, max: 100000 },
+    // a link replays its run from step 0: at most 10,000 steps (minutes, not hours, at the largest size)
+    pgStep: { type: 'int', default: 0, min: 0, max: 10000 },
     pgLayer: { type: 'int', default: 1, min: 1, max: 2 },
     pgHead: { type: 'int', default: 1, min: 1, max: 4 },
     pgInput: { type: 'list', item: 'string', default: [], maxItems: 16, itemMaxLength: 2 },
