@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <map>
 #include <memory>
 #include <string>
@@ -153,6 +154,11 @@ struct Reader {
       return 0;
     }
     return static_cast<int>(n);
+  }
+
+  int length(const char* name, const val& v, int max) {
+    bool typed = false;
+    return length(name, v, max, &typed);
   }
 
   // Exactly n entries of v as T: a typed array in one copy (set() reads its own length, which
@@ -351,7 +357,7 @@ inline val failure(const Error& message) {
 template <typename T>
 class Live {
  public:
-  explicit Live(std::size_t max) : max_(max) {}
+  explicit Live(std::size_t max = std::numeric_limits<std::size_t>::max()) : max_(max) {}
   bool full() const { return items_.size() >= max_; }
   std::size_t size() const { return items_.size(); }
   std::size_t max() const { return max_; }
