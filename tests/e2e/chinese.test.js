@@ -27,6 +27,7 @@ const LESSONS = [
   'score-functions',
   'multihead',
   'position',
+  'block',
   'long',
   'debug',
   'practice',

@@ -95,6 +95,7 @@ import scaling from './scaling/meta.js';
 import scoreFunctions from './score-functions/meta.js';
 import multihead from './multihead/meta.js';
 import position from './position/meta.js';
+import block from './block/meta.js';
 import long from './long/meta.js';
 import debug from './debug/meta.js';
 import practice from './practice/meta.js';
@@ -111,6 +112,7 @@ export const chapters = [
   { ...scoreFunctions, load: () => import('./score-functions/index.js') },
   { ...multihead, load: () => import('./multihead/index.js') },
   { ...position, load: () => import('./position/index.js') },
+  { ...block, load: () => import('./block/index.js') },
   { ...long, load: () => import('./long/index.js') },
   { ...debug, load: () => import('./debug/index.js') },
   { ...practice, load: () => import('./practice/index.js') },

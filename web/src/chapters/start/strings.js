@@ -28,6 +28,8 @@ export default {
     'about.score-functions': 'Four ways to compare a query with a key, and what each costs.',
     'about.multihead': 'Where Q, K and V come from, and why several heads see more than one.',
     'about.position': 'Attention cannot see word order by itself; position encodings and RoPE give it back.',
+    'about.block':
+      'The whole Transformer layer: residuals, LayerNorm, feed-forward and cross-attention, every number live.',
     'about.long': 'Long sequences: the n² cost, and how flash attention avoids storing it.',
     'about.debug':
       'Seven common attention bugs switched on one at a time, the symptom each leaves in the numbers, and the monitors that catch them.',
@@ -58,6 +60,7 @@ export default {
     'about.score-functions': '比较 Query 和 Key 的四种打分方法，以及各自的计算代价。',
     'about.multihead': 'Q、K、V 从哪里来，以及为什么多个头比一个头看得更多。',
     'about.position': '注意力本身看不出词序；位置编码和 RoPE 把词序补回来。',
+    'about.block': '完整的 Transformer 层：残差、LayerNorm、前馈网络和交叉注意力，每个数都实时计算。',
     'about.long': '长序列：n² 的代价，以及 flash attention 如何不必把它存下来。',
     'about.debug': '逐个打开七种常见的注意力错误，看每种错误在数字上留下的症状，以及能发现它们的监测量。',
     'about.practice': '把屏幕上的示例写成 NumPy 和 PyTorch 代码，打印出的数与页面一致。',
