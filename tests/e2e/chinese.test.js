@@ -32,6 +32,7 @@ const LESSONS = [
   'debug',
   'practice',
   'playground',
+  'seq2seq',
 ];
 // Lower-case English words that only an untranslated sentence or label would bring.
 const ENGLISH =

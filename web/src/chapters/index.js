@@ -100,6 +100,7 @@ import long from './long/meta.js';
 import debug from './debug/meta.js';
 import practice from './practice/meta.js';
 import playground from './playground/meta.js';
+import seq2seq from './seq2seq/meta.js';
 
 // The course in order: each chapter's meta and how to load the chapter itself.
 export const chapters = [
@@ -117,6 +118,7 @@ export const chapters = [
   { ...debug, load: () => import('./debug/index.js') },
   { ...practice, load: () => import('./practice/index.js') },
   { ...playground, load: () => import('./playground/index.js') },
+  { ...seq2seq, load: () => import('./seq2seq/index.js') },
 ];
 
 // Engines a chapter may need besides the lesson engine (its meta's `engines`), loaded with the

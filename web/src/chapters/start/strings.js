@@ -35,6 +35,8 @@ export default {
       'Seven common attention bugs switched on one at a time, the symptom each leaves in the numbers, and the monitors that catch them.',
     'about.practice': 'The example on screen as NumPy and PyTorch code that prints the same numbers.',
     'about.playground': 'Train a tiny attention-only transformer in the browser and watch its heads learn.',
+    'about.seq2seq':
+      'Train two RNN encoder–decoders side by side, without and with attention, and watch the fixed vector fail on long inputs while the alignment forms.',
   },
   zh: {
     intro:
@@ -65,5 +67,7 @@ export default {
     'about.debug': '逐个打开七种常见的注意力错误，看每种错误在数字上留下的症状，以及能发现它们的监测量。',
     'about.practice': '把屏幕上的示例写成 NumPy 和 PyTorch 代码，打印出的数与页面一致。',
     'about.playground': '在浏览器里训练一个只有注意力层的小 Transformer，看它的各个头如何学会分工。',
+    'about.seq2seq':
+      '并排训练两个 RNN 编码器–解码器，一个没有注意力、一个有，看固定向量在长输入上失效，看对齐矩阵逐渐成形。',
   },
 };

@@ -2,6 +2,7 @@
 // a soft lookup (Query asks, Key labels, Value holds the content), self vs cross attention,
 // and a short timeline. The live parts run engine.attend on the shared presets' vectors.
 
+import { seq2seqLink } from '../seq2seq/meta.js';
 import { PRESETS, toMatrix, rowOf } from '../../lesson/example.js';
 import { h } from '../../views/dom.js';
 import { createBars } from '../../views/bars.js';
@@ -93,6 +94,18 @@ function buildBottleneck(c, v) {
     h('p', { class: 'explain', text: s('p.bottleneck3') }),
     h('div', { class: 'controls', 'data-group': 'inputs' }, v.view.el, v.target.el),
     h('figure', { class: 'why-figure' }, v.svgBox, h('figcaption', {}, v.caption)),
+    h(
+      'p',
+      { class: 'explain why-train' },
+      s('p.trainIt'),
+      ' ',
+      h('button', {
+        type: 'button',
+        class: 'btn why-seq2seq',
+        text: s('trainIt'),
+        onclick: () => c.set(seq2seqLink('copy')),
+      }),
+    ),
   ];
 }
 

@@ -7,6 +7,9 @@ export default {
       'Before the formulas, the problem. Attention was invented to fix one specific weakness of the translation models of 2014, and the fix turned out to be general enough to become the core of the Transformer, the architecture most of today’s large language models are built on.',
 
     'h.bottleneck': 'A whole sentence through one vector',
+    'p.trainIt':
+      'This is a claim you can test: the encoder–decoder playground trains one model without attention and one with it, side by side, and plots how many words each gets right against the input’s length.',
+    trainIt: 'Train both and see',
     'p.bottleneck1':
       'Early neural translation used two recurrent networks. The encoder reads the source sentence word by word and ends with a single context vector of fixed length. The decoder then has to write the whole translation from that one vector.',
     'p.bottleneck2':
@@ -93,6 +96,9 @@ export default {
       '先讲问题，再讲公式。注意力最初是为了补上 2014 年前后翻译模型的一个具体短板而提出的。没想到这个办法足够通用，后来成了 Transformer 的核心，而今天的大语言模型大多建立在 Transformer 之上。',
 
     'h.bottleneck': '整句话挤过一个向量',
+    'p.trainIt':
+      '这个说法可以亲手检验：编码器–解码器训练场并排训练一个没有注意力和一个有注意力的模型，画出各自写对的词随输入长度的变化。',
+    trainIt: '训练两个模型看看',
     'p.bottleneck1':
       '早期的神经机器翻译由两个循环神经网络组成。编码器一个词一个词地读完源句，最后只留下一个长度固定的上下文向量；解码器则要凭这一个向量写出整句译文。',
     'p.bottleneck2':
