@@ -39,5 +39,9 @@ node bench/train_bench.mjs
 echo "== how quickly the guards answer: a megabyte link refused, a worker's cancel, Stop (Node)"
 node bench/responsiveness.mjs
 
+echo "== the √d_k lab's million-pair run: timer lag on the page's thread, Stop (headless Chromium)"
+./node_modules/.bin/vite build --logLevel warn
+node bench/scaling_lab_bench.mjs
+
 echo "== 1 vs 2 Web Workers (headless Chromium)"
 node bench/workers_bench.mjs

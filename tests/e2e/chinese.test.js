@@ -6,7 +6,7 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { start } from './harness.js';
+import { start, settled } from './harness.js';
 
 let lab;
 before(async () => {
@@ -67,7 +67,7 @@ for (const lesson of LESSONS) {
         await page.click(`.stepper button.step[data-stage="${stage}"]`);
         await page.waitForFunction((st) => location.hash.includes(`stage=${st}`), stage);
       }
-      await page.waitForTimeout(150);
+      await settled(page);
       const { text, attrs } = await wordsOnScreen(page);
       for (const t of [text, ...attrs]) {
         const m = ENGLISH.exec(t);

@@ -2,7 +2,7 @@
 // with): every chapter loads and computes, and the browser reports no violation.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { start } from './harness.js';
+import { start, settled } from './harness.js';
 
 export const POLICY = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'";
 
@@ -48,9 +48,8 @@ test('no CSP violation on any chapter, in either language, while drawing formula
       assert.equal(response.headers()['content-security-policy'], POLICY);
       await page.waitForFunction(() => document.documentElement.dataset.ready === 'true', null, { timeout: 60000 });
       await page.evaluate(() => window.attentionLab.formulas()); // KaTeX loads on demand
-      // KaTeX's fonts and the favicon have loaded (or been refused) by now.
-      await page.evaluate(() => document.fonts.ready);
-      await page.waitForTimeout(300);
+      // KaTeX's fonts have loaded (or been refused) and the page has stopped changing.
+      await settled(page);
       const katex = await page.$$eval('.katex', (k) => k.length);
       if (/pipeline|softmax|scaling/.test(hash)) assert.ok(katex > 0, `${hash}: formulas drawn`);
       assert.deepEqual(await page.evaluate(() => window.__violations), [], `${hash} (${lang})`);

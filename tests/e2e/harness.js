@@ -94,3 +94,35 @@ export async function ready(page) {
   await page.waitForFunction(() => document.documentElement.dataset.ready === 'true', null, { timeout: 60000 });
   await page.evaluate(() => window.attentionLab?.formulas?.());
 }
+
+// Waits until what is on screen has settled: the formulas drawn, the fonts loaded, and then no
+// change to the document for two animation frames in a row (a poll with a deadline, not a
+// fixed sleep: on a slow machine it waits longer, on a fast one not at all).
+export async function settled(page, { timeout = 30000 } = {}) {
+  await page.evaluate(() => window.attentionLab?.formulas?.());
+  await page.evaluate(
+    (timeout) =>
+      new Promise((resolve, reject) => {
+        const deadline = performance.now() + timeout;
+        let changed = true;
+        let quiet = 0;
+        const seen = new MutationObserver(() => {
+          changed = true;
+        });
+        seen.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+        const frame = () => {
+          quiet = changed ? 0 : quiet + 1;
+          changed = false;
+          if (quiet >= 2) {
+            seen.disconnect();
+            document.fonts.ready.then(() => resolve());
+          } else if (performance.now() > deadline) {
+            seen.disconnect();
+            reject(new Error(`the page was still changing after ${timeout} ms`));
+          } else requestAnimationFrame(frame);
+        };
+        requestAnimationFrame(frame);
+      }),
+    timeout,
+  );
+}

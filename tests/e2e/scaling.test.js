@@ -4,7 +4,7 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { start } from './harness.js';
+import { start, ready } from './harness.js';
 import { loadEngine } from '../../web/src/engine.js';
 import { VARIANCE_BINS } from '../../web/src/workers/variance-jobs.js';
 
@@ -165,28 +165,36 @@ test('bad input is refused with a clear message and changes nothing', async () =
 });
 
 test('a million samples at d_k = 1024 run in the worker: progress, partial histograms, a responsive page, cancel', async () => {
-  const page = await lab.open('lesson=scaling&labDk=1024&labSamples=1000000');
+  // Every message the page's workers send is recorded (window.__fromWorkers: their types), so
+  // the test can wait on the worker's own answers instead of on time.
+  const page = await lab.open('', { wait: false });
+  await page.addInitScript(() => {
+    window.__fromWorkers = [];
+    const PageWorker = window.Worker;
+    window.Worker = class extends PageWorker {
+      constructor(...args) {
+        super(...args);
+        this.addEventListener('message', (e) => window.__fromWorkers.push(e.data && e.data.type));
+      }
+    };
+  });
+  await page.goto(lab.url + 'index.html#lesson=scaling&labDk=1024&labSamples=1000000');
+  await ready(page);
   await page.waitForFunction(
     () => Number(document.querySelector('.lab-step:not([hidden]) .histogram')?.dataset.samples) > 0,
   );
-  // while it runs: timers and input are handled promptly
-  const lags = await page.evaluate(async () => {
-    const out = [];
-    for (let i = 0; i < 20; i++) {
-      const t = performance.now();
-      await new Promise((r) => setTimeout(r, 10));
-      out.push(performance.now() - t - 10);
-    }
-    return out;
+  // While it runs the page's thread is free: twenty timers fire one after another before the run
+  // ends (one whole run on this thread would hold them until it was over: about 25 s). The lag
+  // of those timers is printed by bench/scaling_lab_bench.mjs.
+  const during = await page.evaluate(async () => {
+    for (let i = 0; i < 20; i++) await new Promise((r) => setTimeout(r, 10));
+    return document.querySelector('.lab-step:not([hidden]) .lab-progress').dataset.state;
   });
-  // One whole run on this thread would block it for seconds (a million pairs at d_k = 1024 take
-  // about 25 s). The bounds leave room for a busy CI machine: most timers on time, none stuck.
-  const sorted = [...lags].sort((a, b) => a - b);
+  assert.equal(during, 'running', 'the timers fired while the run went on');
   assert.ok(
-    sorted[Math.floor(lags.length / 2)] < 50,
-    `main thread busy: median timer lag ${sorted[Math.floor(lags.length / 2)]} ms`,
+    await page.evaluate(() => window.__fromWorkers.includes('progress')),
+    'the progress comes from the lab worker',
   );
-  assert.ok(sorted[lags.length - 1] < 1500, `main thread blocked: timer lag up to ${sorted[lags.length - 1]} ms`);
   const workerLoaded = await page.evaluate(() =>
     performance.getEntriesByType('resource').some((r) => /variance-worker/.test(r.name)),
   );
@@ -197,13 +205,12 @@ test('a million samples at d_k = 1024 run in the worker: progress, partial histo
     first,
   );
   assert.equal(await page.getAttribute(`${VISIBLE} .lab-progress`, 'data-state'), 'running');
-  const t0 = Date.now();
   await page.click(`${VISIBLE} .lab-stop`);
-  await page.waitForSelector(`${VISIBLE} .lab-progress[data-state="stopped"]`, { timeout: 5000 });
-  const stopMs = Date.now() - t0;
-  assert.ok(stopMs < 3000, `stop took ${stopMs} ms`);
+  await page.waitForSelector(`${VISIBLE} .lab-progress[data-state="stopped"]`);
   const stoppedAt = await page.getAttribute(`${VISIBLE} .histogram`, 'data-samples');
-  await page.waitForTimeout(500);
+  // The worker's answer to the cancel comes after every progress message it sent before it: once
+  // it is here, nothing of the stopped run is still on its way.
+  await page.waitForFunction(() => window.__fromWorkers.includes('cancelled'));
   assert.equal(await page.getAttribute(`${VISIBLE} .histogram`, 'data-samples'), stoppedAt, 'no progress after stop');
   assert.ok(Number(stoppedAt) < 1000000);
   // moving a control starts fresh work, which completes
