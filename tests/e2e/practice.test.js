@@ -1,23 +1,23 @@
-// The "from here to practice" chapter in headless Chromium: the code shown is what export.js
-// writes for the state in the link (NumPy and PyTorch, switched by keyboard), the numbers
-// shown are the engine's, the copy button puts the code on the clipboard (or, without
-// clipboard access, selects it and says so), the multi-head step shows the multi-head layer,
-// and nothing scrolls sideways at 360 px. In both languages.
+// The "from here to practice" chapter in headless Chromium: the code shown (NumPy and PyTorch,
+// switched by keyboard) computes the state in the link, and so do the numbers shown; the copy
+// button puts the code on the clipboard (or, without clipboard access, selects it and says so),
+// the multi-head step shows the multi-head layer, and nothing scrolls sideways at 360 px. In both
+// languages. The expected numbers are computed here, independently of the page: the inputs are
+// read from the code shown, the settings are the link's, and tests/js/reference.js computes the
+// attention in double precision; the code shown is run with PYTHON (default /usr/bin/python3 with
+// numpy and torch, as tests/js/export.test.js) and must print those numbers.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { start } from './harness.js';
 import { assertNoSideScroll } from './lesson-page.js';
-import { loadEngine } from '../../web/src/engine.js';
-import { CORE_SCHEMA, parseHash } from '../../web/src/hosts/state.js';
-import { runExample } from '../../web/src/lesson/example.js';
-import { attentionSpec, multiHeadSpec, exportCode } from '../../web/src/lesson/export.js';
-import { layerWeights, tokenMatrix } from '../../web/src/lesson/layer.js';
+import { spawnSync } from 'node:child_process';
+import { attendRef, multiHeadRef } from '../js/reference.js';
+
+const PYTHON = process.env.PYTHON || '/usr/bin/python3';
 
 let lab;
-let engine;
 before(async () => {
-  engine = await loadEngine({ simd: false });
   lab = await start();
 });
 after(async () => {
@@ -25,19 +25,48 @@ after(async () => {
 });
 
 const STATE = 'preset=cat-chase&causal=1&keyPadding=1,0,0&fill=large-negative&temperature=0.5';
+// The same settings, as attendRef reads them; and after "Reset masks" (the defaults).
+const SETTINGS = { causal: true, keyPadding: [true, false, false], maskFill: 'large-negative', temperature: 0.5 };
+const RESET = {};
 
-// The example's code for the page's current hash, written here by export.js.
-async function expectedExample(page, lang) {
-  const hash = await page.evaluate(() => location.hash);
-  const { state } = parseHash(hash, CORE_SCHEMA);
-  const { inputs, args, result } = runExample(engine, state);
-  const spec = attentionSpec({
-    args,
-    queryTokens: inputs.queryTokens,
-    keyTokens: inputs.keyTokens,
-    scoresTyped: inputs.scoresTyped,
-  });
-  return { code: exportCode(spec, lang), result };
+// A float32 array literal of the code shown: `name = np.array([[...], ...], dtype=...)` or torch.tensor.
+function arrayIn(code, name) {
+  const m = new RegExp(`^${name} = (?:np\\.array|torch\\.tensor)\\((\\[[^=]*?\\])\\s*,\\s*dtype`, 'm').exec(code);
+  assert.ok(m, `${name} is written in the code`);
+  return JSON.parse(m[1]);
+}
+
+// Runs the code shown; what it prints with show(name, x) -> { name: rows of numbers }.
+function runShown(code) {
+  const r = spawnSync(PYTHON, ['-'], { input: code, encoding: 'utf8' });
+  assert.equal(r.status, 0, `${PYTHON} ran the code: ${r.stderr}`);
+  const out = {};
+  let rows = null;
+  for (const line of r.stdout.trim().split('\n')) {
+    if (/^[a-z]/.test(line)) out[line] = rows = [];
+    else rows.push(line.trim().split(/\s+/).map(Number));
+  }
+  return out;
+}
+
+// Every entry of got (rows) within tol of want (rows).
+function near(what, got, want, tol) {
+  assert.equal(got.length, want.length, `${what}: rows`);
+  want.forEach((row, i) =>
+    row.forEach((w, j) =>
+      assert.ok(Math.abs(got[i][j] - w) <= tol, `${what}[${i}][${j}]: ${got[i][j]}, expected ${w}`),
+    ),
+  );
+}
+
+// The example's code on screen: run it, and compare what it prints with the reference on the
+// inputs it holds and the given settings. -> the reference
+function checkExampleCode(code, settings) {
+  const ref = attendRef({ query: arrayIn(code, 'Q'), key: arrayIn(code, 'K'), value: arrayIn(code, 'V'), ...settings });
+  const printed = runShown(code);
+  near("the code's weights", printed.weights, ref.weights, 1e-5);
+  near("the code's output", printed.output, ref.output, 1e-4);
+  return ref;
 }
 
 const shownCode = (page, box) => page.textContent(`[data-code="${box}"] code`);
@@ -46,23 +75,17 @@ for (const lang of ['en', 'zh']) {
   test(`${lang}: the code shown is the export of the state on screen, in NumPy and PyTorch`, async () => {
     const page = await lab.open(`lesson=practice&stage=example&lang=${lang}&${STATE}`);
     assert.match(await page.textContent('h2'), lang === 'en' ? /From here to practice/ : /从这里走向实践/);
-    const numpy = await expectedExample(page, 'numpy');
-    assert.equal(await shownCode(page, 'example'), numpy.code);
-    assert.match(numpy.code, /np\.float32\(-1e9\)/);
-    assert.match(numpy.code, /temperature T/);
+    const numpy = await shownCode(page, 'example');
+    assert.match(numpy, /np\.float32\(-1e9\)/);
+    assert.match(numpy, /temperature T/);
+    const ref = checkExampleCode(numpy, SETTINGS);
 
-    // the weights in the table are the engine's (4 decimals); row 0 has every key blocked
+    // the weights in the table (4 decimals) are the reference's; row 0 has every key blocked
     const cells = await page.$$eval('.pr-tables table:first-of-type tbody tr', (trs) =>
-      trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)),
+      trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => Number(td.textContent.replace('\u2212', '-')))),
     );
-    const w = numpy.result.weights;
-    for (let i = 0; i < w.rows; i++)
-      for (let j = 0; j < w.cols; j++) {
-        assert.ok(
-          Math.abs(Number(cells[i][j].replace('\u2212', '-')) - w.data[i * w.cols + j]) <= 5e-5,
-          `weights[${i}][${j}]`,
-        );
-      }
+    near('the weights shown', cells.slice(0, ref.weights.length), ref.weights, 5e-5 + 2e-6); // the first table
+    assert.deepEqual(ref.fullyMaskedRows, [0]);
     assert.match(
       await page.textContent('.pr-rule'),
       lang === 'en' ? /every key blocked.*−1e9.*equal/ : /所有 Key 都被屏蔽.*−1e9.*全都相等/,
@@ -72,17 +95,17 @@ for (const lang of ['en', 'zh']) {
     await page.focus('[data-code="example"] input[value="numpy"]');
     await page.keyboard.press('ArrowRight');
     await page.waitForFunction(() => /prLang=torch/.test(location.hash));
-    const torch = await expectedExample(page, 'torch');
-    assert.equal(await shownCode(page, 'example'), torch.code);
-    assert.match(torch.code, /F\.softmax\(scores, dim=-1\)/);
-    assert.match(torch.code, /masked_fill\(blocked, -1e9\)/);
+    const torch = await shownCode(page, 'example');
+    assert.match(torch, /F\.softmax\(scores, dim=-1\)/);
+    assert.match(torch, /masked_fill\(blocked, -1e9\)/);
+    checkExampleCode(torch, SETTINGS);
 
     // the reset button clears masks, fill, temperature and softmax; the code follows
     await page.click('[data-step="example"] button:has-text("' + (lang === 'en' ? 'Reset masks' : '重置掩码') + '")');
     await page.waitForFunction(() => !/causal=1|fill=|temperature=/.test(location.hash));
-    const reset = await expectedExample(page, 'torch');
-    assert.equal(await shownCode(page, 'example'), reset.code);
-    assert.doesNotMatch(reset.code, /masked_fill/);
+    const reset = await shownCode(page, 'example');
+    checkExampleCode(reset, RESET);
+    assert.doesNotMatch(reset, /masked_fill/);
     assert.equal(await page.isHidden('.pr-rule'), true);
 
     await page.setViewportSize({ width: 360, height: 800 });
@@ -120,26 +143,22 @@ test('the multi-head step shows its layer as torch.nn.MultiheadAttention code', 
   const page = await lab.open(
     'lesson=practice&stage=multihead&prLang=torch&prTokens=the,cat,sat,down&prD=8&prH=2&seed=5',
   );
-  const X = tokenMatrix(engine, ['the', 'cat', 'sat', 'down'], 8, 5);
-  const args = { query: X, key: X, value: X, heads: 2, ...layerWeights(engine, 8, 5) };
-  const want = exportCode(multiHeadSpec({ args, tokens: ['the', 'cat', 'sat', 'down'] }), 'torch');
-  assert.equal(await shownCode(page, 'multihead'), want);
+  const code = await shownCode(page, 'multihead');
   assert.match(
-    want,
+    code,
     /torch\.nn\.MultiheadAttention\(embed_dim=X\.shape\[1\], num_heads=2, bias=False, batch_first=True\)/,
   );
-  // the engine's output, shown under the code
-  const r = engine.multiHead(args);
+  // the layer of the code's own inputs and weights, in double: what the code prints and the
+  // output shown under it
+  const X = arrayIn(code, 'X');
+  assert.deepEqual([X.length, X[0].length], [4, 8]);
+  const [Wq, Wk, Wv, Wo] = ['Wq', 'Wk', 'Wv', 'Wo'].map((w) => arrayIn(code, w));
+  const ref = multiHeadRef({ query: X, key: X, value: X, heads: 2, Wq, Wk, Wv, Wo });
+  near("the code's output", runShown(code).output, ref.output, 1e-4);
   const cells = await page.$$eval('.pr-tables .table-scroll:last-child tbody tr', (trs) =>
-    trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent)),
+    trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => Number(td.textContent.replace('\u2212', '-')))),
   );
-  for (let i = 0; i < 4; i++)
-    for (let j = 0; j < 8; j++) {
-      assert.ok(
-        Math.abs(Number(cells[i][j].replace('\u2212', '-')) - r.output.data[i * 8 + j]) <= 5e-5,
-        `output[${i}][${j}]`,
-      );
-    }
+  near('the output shown', cells.slice(0, ref.output.length), ref.output, 5e-5 + 2e-6);
   await page.click('.stepper button.step[data-stage="conventions"]');
   assert.match(await page.textContent('[data-step="conventions"]'), /batch_first=True.*average_attn_weights=True/s);
   assert.deepEqual(page.errors, []);

@@ -97,22 +97,67 @@ test('valuesLabel: punctuation follows the caption’s language, not the tokens�
   assert.deepEqual([colonAfter('bins'), commaAfter('“猫”'), periodAfter('d_k')], [': ', ', ', '. ']);
 });
 
-test('fmt agrees with toFixed/toExponential, written out here, over a sweep of magnitudes', async () => {
+// fmt's contract, checked without its thresholds: cases written out by hand, then properties
+// of every output over a sweep (JavaScript's own toFixed as the independent fixed form).
+test('fmt: hand-written cases at the edges of fixed and exponent form', async () => {
   const { fmt } = await import('../../web/src/text/format.js');
-  const ref = (x, digits) => {
-    const a = Math.abs(x);
-    const s =
-      a !== 0 && (a >= 1e5 || a < 0.5 * 10 ** -digits)
-        ? a.toExponential(Math.max(0, Math.min(digits, 2) - 1)).replace('e+', 'e')
-        : a.toFixed(digits);
-    return x < 0 && /[1-9]/.test(s) ? '\u2212' + s : s;
-  };
+  const cases = [
+    [0.123456, 2, '0.12'],
+    [-0.125, 2, '\u22120.13'],
+    [1234.5678, 2, '1234.57'],
+    [2.5, 0, '3'],
+    [-3, 0, '\u22123'],
+    [0, 2, '0.00'],
+    [0.005, 2, '0.01'],
+    [0.004, 2, '4.0e-3'],
+    [-0.0004, 2, '\u22124.0e-4'],
+    [0.05, 1, '0.1'],
+    [0.049, 1, '5e-2'],
+    [-0.0001, 0, '\u22121e-4'],
+    [-0.004, 3, '\u22120.004'],
+    [1e-9, 4, '1.0e-9'],
+    [5e-7, 6, '5.0e-7'], // 5e-7 is a little below 0.5e-6 in binary: fixed, it would read 0.000000
+    [4e-7, 6, '4.0e-7'],
+    [99999.4, 0, '99999'],
+    [99999.996, 2, '1.0e5'], // fixed, it would read 100000.00
+    [100000, 2, '1.0e5'],
+    [123456, 1, '1e5'],
+    [-1e9, 2, '\u22121.0e9'],
+    [NaN, 2, 'NaN'],
+    [Infinity, 2, '+\u221e'],
+    [-Infinity, 2, '\u2212\u221e'],
+    [null, 2, ''],
+  ];
+  for (const [x, digits, want] of cases) assert.equal(fmt(x, digits), want, `fmt(${x}, ${digits})`);
+});
+
+test('fmt over a sweep of magnitudes: exact decimals, within half a unit shown, never a false zero', async () => {
+  const { fmt } = await import('../../web/src/text/format.js');
+  const value = (s) => Number(s.replace('\u2212', '-'));
   let n = 0;
   for (let e = -12; e <= 12; e += 0.37) {
     for (const sign of [1, -1]) {
       for (const digits of [0, 1, 2, 3, 4]) {
         const x = sign * 10 ** e * 1.2345;
-        assert.equal(fmt(x, digits), ref(x, digits), `${x} with ${digits} digits`);
+        const s = fmt(x, digits);
+        const what = `fmt(${x}, ${digits}) = ${s}`;
+        assert.ok(!s.startsWith('-'), `${what}: the typographic minus`);
+        assert.equal(s.startsWith('\u2212'), x < 0, `${what}: the sign`);
+        const fixed = Math.abs(x).toFixed(digits); // JavaScript's own fixed form
+        const fixedReadsZero = !/[1-9]/.test(fixed);
+        const fixedTooLong = Number(fixed) >= 1e5;
+        if (s.includes('e')) {
+          // only where the fixed form would mislead or overflow a cell; 1 or 2 significant digits
+          assert.ok(fixedReadsZero || fixedTooLong, `${what}: exponent form without need`);
+          const m = /^\u2212?(\d)(?:\.(\d))?e(-?\d+)$/.exec(s);
+          assert.ok(m, `${what}: short exponent form`);
+          const unit = 10 ** Number(m[3]) * (m[2] === undefined ? 1 : 0.1);
+          assert.ok(Math.abs(value(s) - x) <= 0.5 * unit * (1 + 1e-9), `${what}: within half a unit`);
+        } else {
+          assert.ok(!fixedReadsZero && !fixedTooLong, `${what}: fixed form that reads 0 or reaches 1e5`);
+          assert.match(s, digits ? new RegExp(`^\u2212?\\d+\\.\\d{${digits}}$`) : /^\u2212?\d+$/, what);
+          assert.equal(s.replace('\u2212', ''), fixed, `${what}: the same digits as toFixed`);
+        }
         n++;
       }
     }

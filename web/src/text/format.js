@@ -27,11 +27,13 @@ export function fmt(x, digits = 2) {
   if (Number.isNaN(x)) return 'NaN';
   if (x === Infinity) return '+\u221e';
   if (x === -Infinity) return MINUS + '\u221e';
-  const a = Math.abs(x);
-  if (a !== 0 && (a >= 1e5 || a < 0.5 * 10 ** -digits)) {
+  const fixed = formatter(`.${digits}f`)(x);
+  // Exponent form where the fixed decimals would read as zero for a value that is not, or
+  // reach 100000 (decided on the text itself: 5e-7 is just below 0.5e-6 in binary).
+  if (x !== 0 && (!/[1-9]/.test(fixed) || Math.abs(Number(fixed.replace(MINUS, '-'))) >= 1e5)) {
     return formatter(`.${Math.max(0, Math.min(digits, 2) - 1)}e`)(x).replace('e+', 'e');
   }
-  return formatter(`.${digits}f`)(x);
+  return fixed;
 }
 
 // A whole number with thousands separators: 100000 -> "100,000".
