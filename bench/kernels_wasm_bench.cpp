@@ -11,6 +11,8 @@
 #include <functional>
 #include <vector>
 
+#include "core/experiments.h"
+#include "core/rng.h"
 #include "kernels/kernels.h"
 
 // Process CPU time in milliseconds (Node's process.cpuUsage).
@@ -113,6 +115,23 @@ int main() {
     };
     row("attention kernels (abt, softmax, ab)", n, 2 * gemm_flops,
         median_ms(attention(false), runs), median_ms(attention(true), runs));
+  }
+  // the random draws: normals per second of fill_normal, and the variance experiment
+  {
+    const std::size_t count = 1 << 20;
+    std::vector<float> buf(count);
+    const RandomStream s = attn::random_stream(1, 0, kNormalDraws);
+    const double ms = median_ms([&] { fill_normal(s, 0, buf.data(), count); }, 9);
+    const double ms_scalar = median_ms([&] { fill_normal_scalar(s, 0, buf.data(), count); }, 9);
+    std::printf("%-34s %5s %9.3f %9s %9.3f %8.2fx   (%.0f M normals/s, scalar %.0f M/s)\n",
+                "fill_normal (2^20 draws)", "-", ms, "-", ms_scalar, ms_scalar / ms,
+                count / (ms * 1e3), count / (ms_scalar * 1e3));
+    attn::VarianceArgs a;
+    a.dk = 256;
+    a.samples = 20000;
+    const double vms = median_ms([&] { attn::variance_experiment(a); }, 5);
+    std::printf("%-34s %5d %9.3f %9s %9s %9s   (%.0f M normals/s)\n", "variance_experiment d_k=256",
+                a.samples, vms, "-", "-", "-", 2.0 * a.dk * a.samples / (vms * 1e3));
   }
   return 0;
 }

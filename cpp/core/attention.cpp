@@ -105,39 +105,57 @@ static bool scale_scores(float* s, std::size_t count, const AttendArgs& a) {
   return finite;
 }
 
-// The output-only path, a row at a time, when no stage is kept and nothing needs the whole
-// matrix: dot or scaled-dot scores, the stable softmax, a temperature >= 1 (dividing by it
-// cannot overflow) and no mask but the causal one with -inf fill. The same arithmetic as
-// attend's stages in the same order (kernels.h: softmax_entropy_row gives softmax_rows' weights
-// for a row whose blocked keys are -inf), so the same floats, with no (n_q, n_k) zero-fill, no
-// mask and every pass over a row while it is in cache.
+// The output-only path, a block of query rows at a time, when no stage is kept and nothing
+// needs the whole matrix: dot or scaled-dot scores, the stable softmax, a temperature >= 1
+// (dividing by it cannot overflow) and no mask but the causal one with -inf fill. The same
+// arithmetic as attend's stages in the same order (kernels.h: gemm_packed sums as gemm_abt and
+// gemm_ab do, softmax_entropy_row gives softmax_rows' weights for a row whose blocked keys are
+// -inf), so the same floats, with no (n_q, n_k) matrix: K and V are packed once, and each block's
+// scores, weights and products stay in cache.
 static bool rowwise(const AttendArgs& a) {
   return !a.stages && a.stable && (a.score == ScoreKind::Dot || a.score == ScoreKind::ScaledDot) &&
          a.temperature >= 1.0f && !given(a.mask) && !a.reverse_causal && a.key_padding.empty() &&
          (!a.causal || a.mask_fill == MaskFill::NegInf);
 }
 
+// Query rows per block: about 64 KB of scores (a multiple of the products' 4-row blocks).
+static int block_rows(int n_k) {
+  return std::max(4, std::min(64, 16384 / std::max(n_k, 1) / 4 * 4));
+}
+
 static AttendResult attend_rowwise(const AttendArgs& a) {
   AttendResult r;
-  const int n_q = a.query.rows, n_k = a.key.rows;
-  // the scores, then the weights: (n_q, n_k), written by the product before anything reads them
-  std::unique_ptr<float[]> s(new float[static_cast<std::size_t>(n_q) * n_k]);
-  kernels::gemm_abt(a.query.data.data(), a.key.data.data(), s.get(), n_q, n_k, a.key.cols);
+  const int n_q = a.query.rows, n_k = a.key.rows, d_k = a.key.cols, d_v = a.value.cols;
+  using kernels::PackedMatrix;
+  // Kᵀ (d_k, n_k) and V (n_k, d_v), packed for the products
+  std::unique_ptr<float[]> kt_store(new float[PackedMatrix::size(d_k, n_k)]);
+  std::unique_ptr<float[]> v_store(new float[PackedMatrix::size(n_k, d_v)]);
+  const PackedMatrix kt = kernels::pack_bt(a.key.data.data(), n_k, d_k, d_k, kt_store.get());
+  const PackedMatrix v = kernels::pack_b(a.value.data.data(), n_k, d_v, d_v, v_store.get());
+  const int rows = block_rows(n_k);
+  // one block's scores, then its weights: (rows, n_k), written by the product before any read
+  std::unique_ptr<float[]> s(new float[static_cast<std::size_t>(rows) * n_k]);
   r.entropy.resize(n_q);
-  for (int i = 0; i < n_q; i++) {
-    float* row = s.get() + static_cast<std::size_t>(i) * n_k;
-    if (!scale_scores(row, n_k, a)) {
-      Matrix scores(1, n_k);  // the overflowing row, for the message (rows before it were finite)
-      std::copy(row, row + n_k, scores.data.begin());
-      r.error = score_overflow(a, scores, i);
-      r.entropy.clear();
-      return r;
+  r.output = Matrix(n_q, d_v);  // output: (n_q, d_v)
+  for (int i0 = 0; i0 < n_q; i0 += rows) {
+    const int bq = std::min(rows, n_q - i0);
+    kernels::gemm_packed(a.query.row(i0), d_k, kt, 0, 0, s.get(), n_k, bq, n_k, d_k);
+    for (int q = 0; q < bq; q++) {
+      const int i = i0 + q;
+      float* row = s.get() + static_cast<std::size_t>(q) * n_k;
+      if (!scale_scores(row, n_k, a)) {
+        Matrix scores(1, n_k);  // the overflowing row, for the message (rows before it were finite)
+        std::copy(row, row + n_k, scores.data.begin());
+        r.error = score_overflow(a, scores, i);
+        r.entropy.clear();
+        r.output = Matrix();
+        return r;
+      }
+      const int allowed_keys = a.causal ? std::min(i + 1, n_k) : n_k;  // causal: keys j <= i
+      r.entropy[i] = kernels::softmax_entropy_row(row, n_k, allowed_keys);
     }
-    const int allowed_keys = a.causal ? std::min(i + 1, n_k) : n_k;  // causal: keys j <= i
-    r.entropy[i] = kernels::softmax_entropy_row(row, n_k, allowed_keys);
+    kernels::gemm_packed(s.get(), n_k, v, 0, 0, r.output.row(i0), d_v, bq, d_v, n_k);
   }
-  r.output = Matrix(n_q, a.value.cols);  // output: (n_q, d_v)
-  kernels::gemm_ab(s.get(), a.value.data.data(), r.output.data.data(), n_q, a.value.cols, n_k);
   return r;
 }
 

@@ -91,18 +91,18 @@ Error check_variance_sample(int dk, int sample) {
 // ---- one sample -----------------------------------------------------------------------------
 
 // Sample i: q = the first d_k normal draws of stream i of the seed, k = the next d_k; returns
-// q·k, summed by the dot-product kernel (the same float sum in every build).
+// q·k as the dot-product kernel sums it (the same float sum in every build). The SIMD build
+// multiplies the draws as they are made (kernels::normal_pair_dot); draws is its scratch.
 static float draw_sample(int dk, std::uint64_t seed, int sample, float* draws /* (2 d_k) */) {
-  Rng(seed, static_cast<std::uint32_t>(sample)).normal(draws, 2 * static_cast<std::size_t>(dk));
-  float dot = 0;
-  kernels::dot_rows(draws, draws + dk, &dot, 1, dk);
-  return dot;
+  return kernels::normal_pair_dot(
+      random_stream(seed, static_cast<std::uint32_t>(sample), kernels::kNormalDraws), dk, draws);
 }
 
 VarianceSample variance_sample(int dk, std::uint64_t seed, int sample) {
   std::vector<float> draws(2 * static_cast<std::size_t>(dk));
+  Rng(seed, static_cast<std::uint32_t>(sample)).normal(draws.data(), draws.size());
   VarianceSample s;
-  s.dot = draw_sample(dk, seed, sample, draws.data());
+  kernels::dot_rows(draws.data(), draws.data() + dk, &s.dot, 1, dk);
   s.q.assign(draws.begin(), draws.begin() + dk);
   s.k.assign(draws.begin() + dk, draws.end());
   return s;

@@ -133,12 +133,22 @@ FlashResult run(const FlashArgs& a, Recorder rec) {
   for (int j = 0; j < n_k; j++)
     padding_before[j + 1] = padding_before[j] + (!a.key_padding.empty() && a.key_padding[j]);
 
-  // workspace, the only memory besides the output
+  // workspace, the only memory besides the output: O(n·d)
   std::vector<float> tile(static_cast<std::size_t>(block) * block);  // tile: (bq, bk)
   std::vector<float> pv(static_cast<std::size_t>(block) * d_v);      // pv:   (bq, d_v)
   std::vector<RowState> state(block);
   std::vector<float> rescale(block);  // per query row of the tile: exp(m_old - m_new)
-  kernels::Workspace packing;         // the products' packed operands, for every tile
+  // Kᵀ (d_k, n_k) and V (n_k, d_v) packed once for the products (kernels.h, PackedMatrix): a
+  // key tile is a range of V's rows, and of Kᵀ's panels when tiles start at multiples of 8;
+  // other block sizes pack each key tile's Kᵀ on its own, into the same store.
+  using kernels::PackedMatrix;
+  const bool panel_tiles = block % 8 == 0;
+  std::vector<float> kt_store(panel_tiles ? PackedMatrix::size(d_k, n_k)
+                                          : PackedMatrix::size(d_k, block));
+  std::vector<float> v_store(PackedMatrix::size(n_k, d_v));
+  PackedMatrix kt;
+  if (panel_tiles) kt = kernels::pack_bt(a.key.data.data(), n_k, d_k, d_k, kt_store.data());
+  const PackedMatrix v = kernels::pack_b(a.value.data.data(), n_k, d_v, d_v, v_store.data());
 
   for (int i0 = 0; i0 < n_q; i0 += block) {
     const int bq = std::min(block, n_q - i0);
@@ -153,7 +163,12 @@ FlashResult run(const FlashArgs& a, Recorder rec) {
         continue;
       }
       // 1-2. scores of the tile, scaled: (bq, bk)
-      kernels::gemm_abt(a.query.row(i0), a.key.row(j0), tile.data(), bq, bk, d_k, &packing);
+      int col0 = j0;  // of the tile's keys among Kᵀ's columns
+      if (!panel_tiles) {
+        kt = kernels::pack_bt(a.key.row(j0), bk, d_k, d_k, kt_store.data());
+        col0 = 0;
+      }
+      kernels::gemm_packed(a.query.row(i0), d_k, kt, 0, col0, tile.data(), bk, bq, bk, d_k);
       kernels::divide_finite(tile.data(), static_cast<std::size_t>(bq) * bk, root);
       for (int q = 0; q < bq; q++) {
         float* s = tile.data() + static_cast<std::size_t>(q) * bk;
@@ -169,7 +184,7 @@ FlashResult run(const FlashArgs& a, Recorder rec) {
         rec.row(c, i0 + q, state[q], block_max, rescale[q]);
       }
       // 5. output = output rescale + P V_c: (bq, bk) x (bk, d_v)
-      kernels::gemm_ab(tile.data(), a.value.row(j0), pv.data(), bq, d_v, bk, &packing);
+      kernels::gemm_packed(tile.data(), bk, v, j0, 0, pv.data(), d_v, bq, d_v, bk);
       for (int q = 0; q < bq; q++)
         kernels::scale_add(r.output.row(i0 + q), pv.data() + static_cast<std::size_t>(q) * d_v, d_v,
                            rescale[q]);

@@ -86,7 +86,40 @@ void multiply_panels(const float* a, const float* panels, float* c, int m, int n
   }
 }
 
+// c (m, n) rows ldc apart = a (m, k) rows lda apart times the panels of c's columns 0 .. n:
+// the one of columns j .. j + 8 starts at panels + j / 8 * panel_stride.
+void multiply_strided(const float* a, std::ptrdiff_t lda, const float* panels,
+                      std::ptrdiff_t panel_stride, float* c, std::ptrdiff_t ldc, int m, int n,
+                      int k) {
+  int i = 0;
+  for (; i + kRows <= m; i += kRows)
+    for (int j = 0; j < n; j += kCols)
+      block<kRows>(a + i * lda, lda, panels + j / kCols * panel_stride, k, c + i * ldc + j, ldc,
+                   std::min(kCols, n - j));
+  const int rest = m - i;  // the last m % 4 rows
+  if (rest == 0) return;
+  for (int j = 0; j < n; j += kCols) {
+    const float* panel = panels + j / kCols * panel_stride;
+    const int cols = std::min(kCols, n - j);
+    if (rest == 3) block<3>(a + i * lda, lda, panel, k, c + i * ldc + j, ldc, cols);
+    if (rest == 2) block<2>(a + i * lda, lda, panel, k, c + i * ldc + j, ldc, cols);
+    if (rest == 1) block<1>(a + i * lda, lda, panel, k, c + i * ldc + j, ldc, cols);
+  }
+}
+
 }  // namespace
+
+// ---- c = a b with b packed once ------------------------------------------------------------
+// Columns in chunks of about 128 KB of panels, so that a chunk stays in cache across the rows.
+void gemm_packed_wasmsimd(const float* a, int lda, const PackedMatrix& b, int row0, int col0,
+                          float* c, int ldc, int m, int n, int k) {
+  const std::ptrdiff_t stride = static_cast<std::ptrdiff_t>(kCols) * b.rows;
+  const float* first = b.data + col0 / kCols * stride + static_cast<std::ptrdiff_t>(kCols) * row0;
+  const int chunk = std::max(kCols, 32768 / std::max(k, 1) / kCols * kCols);
+  for (int j0 = 0; j0 < n; j0 += chunk)
+    multiply_strided(a, lda, first + j0 / kCols * stride, stride, c + j0, ldc, m,
+                     std::min(chunk, n - j0), k);
+}
 
 // ---- c = a bᵀ ------------------------------------------------------------------------------
 // c = a bᵀ   a: (m, k)  b: (n, k)  c: (m, n)

@@ -2,7 +2,8 @@
 // version (*_wasmsimd.cpp); the inline functions at the bottom pick one at compile time,
 // in this one place. Only the *_wasmsimd.cpp files are compiled with -msimd128.
 //
-// Determinism contract: the scalar and SIMD versions of dot_rows and fill_normal perform the
+// Determinism contract: the scalar and SIMD versions of dot_rows, fill_normal and
+// normal_pair_dot (the draws of fill_normal summed as dot_rows sums them) perform the
 // same float operations in the same order (four interleaved accumulators, lane order; the same
 // Box–Muller steps on the same Philox words), so the native, wasm-scalar and wasm-SIMD builds
 // return bit-identical results for them. So do gemm_abt and gemm_ab: every output is 0, then
@@ -11,7 +12,9 @@
 // a few float ulps (its SIMD exp is a polynomial; std::exp differs between libraries anyway),
 // and so do softmax_entropy_row and exp_shift_sum; within one build softmax_entropy_row gives
 // the weights of softmax_rows (stable) bit for bit. divide_finite, scale_add and row_max are
-// bit-identical in every build (one rounding per element; a max is exact).
+// bit-identical in every build (one rounding per element; a max is exact). gemm_packed sums
+// every output in the order of gemm_ab, and gemm_abt's when b is packed with pack_bt, so it
+// gives their floats in every build too.
 // The SIMD horizontal sum of a vector is (l0 + l1) + (l2 + l3) (wasmsimd_util.h, hsum).
 #pragma once
 
@@ -39,11 +42,33 @@ class Workspace {
   std::vector<float> storage_;
 };
 
+// A right-hand operand b (rows, cols) of c = a b, packed once for many products (output-only
+// attention packs K and V once per call, and multiplies blocks of queries by them): panels of 8
+// columns, panel j/8 holding b[p][j..j+8) for every row p (zero past cols), one after another:
+// data is (ceil(cols / 8), rows, 8). The same layout in every build.
+struct PackedMatrix {
+  const float* data = nullptr;
+  int rows = 0, cols = 0;
+  // floats a packed (rows, cols) operand takes
+  static std::size_t size(int rows, int cols) {
+    return static_cast<std::size_t>((cols + 7) / 8) * 8 * static_cast<std::size_t>(rows);
+  }
+};
+// Packs b (rows, cols), rows ld apart, into out (PackedMatrix::size(rows, cols) floats).
+PackedMatrix pack_b(const float* b, int rows, int cols, int ld, float* out);
+// Packs bᵀ for b (cols, rows), rows ld apart (c = a bᵀ: b's rows become the columns), into out.
+PackedMatrix pack_bt(const float* b, int cols, int rows, int ld, float* out);
+
 // ---- scalar references ------------------------------------------------------------------
 // c = a bᵀ        a: (m, k)  b: (n, k)  c: (m, n)
 void gemm_abt_scalar(const float* a, const float* b, float* c, int m, int n, int k);
 // c = a b         a: (m, k)  b: (k, n)  c: (m, n)
 void gemm_ab_scalar(const float* a, const float* b, float* c, int m, int n, int k);
+// c = a b[row0 .. row0 + k, col0 .. col0 + n) with b packed (col0 % 8 == 0):
+//   a: (m, k) rows lda apart   c: (m, n) rows ldc apart
+// Each output is 0, then + a[i][p] b[row0 + p][col0 + j] for p = 0 .. k-1, as gemm_ab sums.
+void gemm_packed_scalar(const float* a, int lda, const PackedMatrix& b, int row0, int col0,
+                        float* c, int ldc, int m, int n, int k);
 // Row softmax in place. x: (rows, cols). stable subtracts the row max first; the naive
 // form exponentiates as is (float32 exp overflows to inf past ~88.72, giving inf/NaN).
 void softmax_rows_scalar(float* x, int rows, int cols, bool stable);
@@ -69,6 +94,10 @@ void dot_rows_scalar(const float* a, const float* b, float* out, int count, int 
 // Standard normal draws number first .. first+count-1 of stream s (Philox4x32-10 words through
 // Box–Muller: philox.h, math_approx.h).
 void fill_normal_scalar(const RandomStream& s, std::uint64_t first, float* out, std::size_t count);
+// q·k of a pair drawn from stream s: q = normal draws 0 .. d-1, k = draws d .. 2d-1; the float
+// sum of dot_rows(q, k). scratch: (2 d) floats the kernel may use (the SIMD build draws and sums
+// without it when d % 4 == 0: the draws never go to memory).
+float normal_pair_dot_scalar(const RandomStream& s, int d, float* scratch);
 // Uniform draws in [0, 1) (24 random bits), number first .. first+count-1 of stream s.
 void fill_uniform_scalar(const RandomStream& s, std::uint64_t first, float* out, std::size_t count);
 
@@ -78,6 +107,8 @@ void gemm_abt_wasmsimd(const float* a, const float* b, float* c, int m, int n, i
                        Workspace* ws = nullptr);
 void gemm_ab_wasmsimd(const float* a, const float* b, float* c, int m, int n, int k,
                       Workspace* ws = nullptr);
+void gemm_packed_wasmsimd(const float* a, int lda, const PackedMatrix& b, int row0, int col0,
+                          float* c, int ldc, int m, int n, int k);
 void softmax_rows_wasmsimd(float* x, int rows, int cols, bool stable);
 float softmax_entropy_row_wasmsimd(float* x, int cols, int len);
 float row_max_wasmsimd(const float* x, int n);
@@ -87,6 +118,7 @@ void scale_add_wasmsimd(float* y, const float* x, int n, float r);
 void dot_rows_wasmsimd(const float* a, const float* b, float* out, int count, int d);
 void fill_normal_wasmsimd(const RandomStream& s, std::uint64_t first, float* out,
                           std::size_t count);
+float normal_pair_dot_wasmsimd(const RandomStream& s, int d, float* scratch);
 #endif
 
 // ---- dispatch: one place per operation ----------------------------------------------------
@@ -115,6 +147,10 @@ inline void gemm_ab(const float* a, const float* b, float* c, int m, int n, int 
   gemm_ab_scalar(a, b, c, m, n, k);
 #endif
 }
+inline void gemm_packed(const float* a, int lda, const PackedMatrix& b, int row0, int col0,
+                        float* c, int ldc, int m, int n, int k) {
+  ATTN_KERNEL(gemm_packed)(a, lda, b, row0, col0, c, ldc, m, n, k);
+}
 inline void softmax_rows(float* x, int rows, int cols, bool stable) {
   ATTN_KERNEL(softmax_rows)(x, rows, cols, stable);
 }
@@ -136,6 +172,9 @@ inline void dot_rows(const float* a, const float* b, float* out, int count, int 
 }
 inline void fill_normal(const RandomStream& s, std::uint64_t first, float* out, std::size_t count) {
   ATTN_KERNEL(fill_normal)(s, first, out, count);
+}
+inline float normal_pair_dot(const RandomStream& s, int d, float* scratch) {
+  return ATTN_KERNEL(normal_pair_dot)(s, d, scratch);
 }
 inline void fill_uniform(const RandomStream& s, std::uint64_t first, float* out,
                          std::size_t count) {

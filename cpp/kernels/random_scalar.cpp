@@ -36,6 +36,14 @@ void fill_normal_scalar(const RandomStream& s, std::uint64_t first, float* out, 
   }
 }
 
+// q·k from draws 0 .. 2d-1 of s: drawn into scratch, then summed by dot_rows.
+float normal_pair_dot_scalar(const RandomStream& s, int d, float* scratch) {
+  fill_normal_scalar(s, 0, scratch, 2 * static_cast<std::size_t>(d));
+  float dot;
+  dot_rows_scalar(scratch, scratch + d, &dot, 1, d);
+  return dot;
+}
+
 // Uniform draws in [0, 1): draw i is the top 24 bits of word i % 4 of block i / 4, times 2^-24.
 void fill_uniform_scalar(const RandomStream& s, std::uint64_t first, float* out,
                          std::size_t count) {

@@ -1,35 +1,113 @@
-// Normal draws from Philox4x32-10, wasm SIMD128: four consecutive Philox blocks at a time, one
-// per lane, then the scalar Box–Muller of random_scalar.cpp on four lanes at once (the log,
-// sqrt and sin all vectorised). The Philox words are integers and each lane performs exactly
-// the scalar float operations, in the same order, so the draws are bit-identical.
+// Normal draws from Philox4x32-10, wasm SIMD128: four Philox blocks at a time, one per lane
+// (two such groups interleaved), then the scalar Box–Muller of random_scalar.cpp on four lanes
+// at once (the log, sqrt and sin all vectorised). The Philox words are integers and each lane
+// performs exactly the scalar float operations, in the same order, so the draws are
+// bit-identical. normal_pair_dot_wasmsimd multiplies the draws of q and k as they come out of
+// Box–Muller, in the lanes and order of dot_rows, so they never go to memory.
+//
+// Two things decide the speed under V8 (x64), both checked in its disassembly:
+//  - The multipliers pass through opaque() inside the round loop. clang 14 writes the unsigned
+//    extending multiply as a multiply of zero-extended halves; with a constant multiplier it
+//    folds the extension into the constant, can no longer match i64x2.extmul, and V8 lowers
+//    the generic i64x2.mul to three pmuludq and five shifts and adds instead of one unpack and
+//    one pmuludq per product (Philox 2.3x slower).
+//  - The other constants are loads from a table (Constants) behind an opaque pointer: a
+//    v128.const costs V8 up to four instructions (two immediates, vmovq, vpinsrq) wherever it
+//    is used, a load one.
 #include <wasm_simd128.h>
 
 #include "kernels/kernels.h"
 #include "kernels/math_approx.h"
 #include "kernels/philox.h"
+#include "kernels/wasmsimd_util.h"
 
 namespace attn::kernels {
 
-static inline v128_t splat_u(std::uint32_t x) { return wasm_i32x4_splat(static_cast<int>(x)); }
-static inline v128_t splat_f(float x) { return wasm_f32x4_splat(x); }
+namespace {
 
-// Groups of four blocks are generated `ways` at a time (kWays in the main loop, 1 at the ends),
-// step by step across the groups, so that the long dependency chains of independent groups
-// interleave in the instruction stream.
 #define ATTN_INLINE __attribute__((always_inline)) inline
-constexpr int kWays = 2;
-#define EACH(j) for (int j = 0; j < ways; ++j)
 
-// philox4x32_10 on four counters per vector: c[4 j + w] is word w of the counters of group j.
-static ATTN_INLINE void philox_xw(int ways, v128_t* c, std::uint32_t k0, std::uint32_t k1) {
-  const v128_t m0 = splat_u(kPhiloxM0), m1 = splat_u(kPhiloxM1);
+v128_t splat_u(std::uint32_t x) { return wasm_i32x4_splat(static_cast<int>(x)); }
+
+// x, as a value the compiler cannot see through (no instruction is emitted).
+ATTN_INLINE v128_t opaque(v128_t x) {
+  __asm__ volatile("" : "+r"(x));
+  return x;
+}
+
+// ---- the constants, as a table in memory ---------------------------------------------------
+struct alignas(16) Bits {
+  std::uint32_t w[4];
+};
+struct alignas(16) Floats {
+  float f[4];
+};
+constexpr Bits bits4(std::uint32_t x) { return {{x, x, x, x}}; }
+constexpr Floats floats4(float x) { return {{x, x, x, x}}; }
+
+struct Constants {
+  Bits m0, m1;  // Philox multipliers
+  Bits log_offset, mantissa, sqrt_half_bits, exponent_bias, two_pow_24, one_bits, sign;
+  Floats one, two, half, minus_two, two_pow_minus_24;
+  Floats lg1, lg2, lg3, lg4, ln2_hi, ln2_lo;
+  Floats half_pi, three_quarter_pi, sin1, sin2, sin3;
+};
+constexpr Constants kConstants = {bits4(kPhiloxM0),     bits4(kPhiloxM1),
+                                  bits4(kLogOffset),    bits4(0x007fffffU),
+                                  bits4(kSqrtHalfBits), bits4(127),
+                                  bits4(0x01000000U),   bits4(kOne),
+                                  bits4(kSign),         floats4(1.0f),
+                                  floats4(2.0f),        floats4(0.5f),
+                                  floats4(-2.0f),       floats4(kTwoPowMinus24),
+                                  floats4(kLg1),        floats4(kLg2),
+                                  floats4(kLg3),        floats4(kLg4),
+                                  floats4(kLn2Hi),      floats4(kLn2Lo),
+                                  floats4(kHalfPi),     floats4(kThreeQuarterPi),
+                                  floats4(kSin1),       floats4(kSin2),
+                                  floats4(kSin3)};
+
+// The table through a pointer the compiler cannot see through, so its loads stay loads.
+ATTN_INLINE const Constants* constants() {
+  const Constants* p = &kConstants;
+  __asm__ volatile("" : "+r"(p));
+  return p;
+}
+ATTN_INLINE v128_t load(const Bits& b) { return wasm_v128_load(b.w); }
+ATTN_INLINE v128_t load(const Floats& f) { return wasm_v128_load(f.f); }
+
+// ---- Philox4x32-10 on four counters per vector ----------------------------------------------
+
+// The round keys of Philox4x32-10 under (k0, k1), splatted: keys[2 r] and keys[2 r + 1] are
+// the two words of round r's key.
+void round_keys(std::uint32_t k0, std::uint32_t k1, v128_t* keys /* (2 kPhiloxRounds) */) {
   for (int r = 0; r < kPhiloxRounds; ++r) {
     if (r > 0) {
       k0 += kPhiloxW0;
       k1 += kPhiloxW1;
     }
-    const v128_t key0 = splat_u(k0), key1 = splat_u(k1);
-    EACH(j) {
+    keys[2 * r] = splat_u(k0);
+    keys[2 * r + 1] = splat_u(k1);
+  }
+}
+
+// The counters of blocks b .. b + 3 of stream s, lane l = block b + l: c[w] is counter word w.
+ATTN_INLINE void counters(const RandomStream& s, std::uint64_t b, v128_t* c /* (4) */) {
+  c[0] = wasm_i32x4_make(static_cast<int>(b), static_cast<int>(b + 1), static_cast<int>(b + 2),
+                         static_cast<int>(b + 3));
+  c[1] = wasm_i32x4_make(static_cast<int>(b >> 32), static_cast<int>((b + 1) >> 32),
+                         static_cast<int>((b + 2) >> 32), static_cast<int>((b + 3) >> 32));
+  c[2] = splat_u(s.stream);
+  c[3] = splat_u(s.purpose);
+}
+
+// philox4x32_10 on `ways` groups of four counters at once: c[4 j + w] is word w of group j.
+// The groups' rounds interleave, so their long dependency chains overlap.
+template <int kWays>
+ATTN_INLINE void philox(v128_t* c, const v128_t* keys, const Constants* k) {
+  for (int r = 0; r < kPhiloxRounds; ++r) {
+    const v128_t m0 = opaque(load(k->m0)), m1 = opaque(load(k->m1));
+    const v128_t key0 = keys[2 * r], key1 = keys[2 * r + 1];
+    for (int j = 0; j < kWays; ++j) {
       v128_t* w = c + 4 * j;
       // 64-bit products of lanes 0, 1 and 2, 3; hi = their odd 32-bit halves, lo = the even
       const v128_t p0l = wasm_u64x2_extmul_low_u32x4(w[0], m0),
@@ -40,138 +118,118 @@ static ATTN_INLINE void philox_xw(int ways, v128_t* c, std::uint32_t k0, std::ui
                    lo0 = wasm_i32x4_shuffle(p0l, p0h, 0, 2, 4, 6);
       const v128_t hi1 = wasm_i32x4_shuffle(p1l, p1h, 1, 3, 5, 7),
                    lo1 = wasm_i32x4_shuffle(p1l, p1h, 0, 2, 4, 6);
-      const v128_t n0 = wasm_v128_xor(wasm_v128_xor(hi1, w[1]), key0);
-      const v128_t n2 = wasm_v128_xor(wasm_v128_xor(hi0, w[3]), key1);
-      w[0] = n0;
+      w[0] = wasm_v128_xor(wasm_v128_xor(hi1, w[1]), key0);
       w[1] = lo1;
-      w[2] = n2;
+      w[2] = wasm_v128_xor(wasm_v128_xor(hi0, w[3]), key1);
       w[3] = lo0;
     }
   }
 }
 
-// log_normal_positive, lane-wise, on `ways` vectors.
-static ATTN_INLINE void log_xw(int ways, const v128_t* x, v128_t* out) {
-  v128_t f[2 * kWays], s[2 * kWays], z[2 * kWays], w[2 * kWays], r[2 * kWays], hfsq[2 * kWays],
-      dk[2 * kWays], y[2 * kWays];
-  EACH(j) {
-    const v128_t ix = wasm_i32x4_add(x[j], splat_u(kLogOffset));
-    dk[j] = wasm_f32x4_convert_i32x4(wasm_i32x4_sub(wasm_u32x4_shr(ix, 23), wasm_i32x4_splat(127)));
-    f[j] = wasm_i32x4_add(wasm_v128_and(ix, splat_u(0x007fffffU)), splat_u(kSqrtHalfBits));
-  }
-  EACH(j) f[j] = wasm_f32x4_sub(f[j], splat_f(1.0f));
-  EACH(j) s[j] = wasm_f32x4_div(f[j], wasm_f32x4_add(f[j], splat_f(2.0f)));
-  EACH(j) z[j] = wasm_f32x4_mul(s[j], s[j]);
-  EACH(j) w[j] = wasm_f32x4_mul(z[j], z[j]);
-  EACH(j) {
-    const v128_t t1 =
-        wasm_f32x4_mul(w[j], wasm_f32x4_add(splat_f(kLg2), wasm_f32x4_mul(w[j], splat_f(kLg4))));
-    const v128_t t2 =
-        wasm_f32x4_mul(z[j], wasm_f32x4_add(splat_f(kLg1), wasm_f32x4_mul(w[j], splat_f(kLg3))));
-    r[j] = wasm_f32x4_add(t2, t1);
-  }
-  EACH(j) hfsq[j] = wasm_f32x4_mul(wasm_f32x4_mul(f[j], f[j]), splat_f(0.5f));
-  EACH(j) y[j] = wasm_f32x4_mul(s[j], wasm_f32x4_add(hfsq[j], r[j]));
-  EACH(j) y[j] = wasm_f32x4_add(y[j], wasm_f32x4_mul(dk[j], splat_f(kLn2Lo)));
-  EACH(j) y[j] = wasm_f32x4_sub(y[j], hfsq[j]);
-  EACH(j) y[j] = wasm_f32x4_add(y[j], f[j]);
-  EACH(j) out[j] = wasm_f32x4_add(y[j], wasm_f32x4_mul(dk[j], splat_f(kLn2Hi)));
+// ---- Box–Muller, lane-wise ------------------------------------------------------------------
+
+// log_normal_positive on each lane.
+ATTN_INLINE v128_t log_lanes(v128_t x, const Constants* k) {
+  const v128_t ix = wasm_i32x4_add(x, load(k->log_offset));
+  const v128_t dk =
+      wasm_f32x4_convert_i32x4(wasm_i32x4_sub(wasm_u32x4_shr(ix, 23), load(k->exponent_bias)));
+  v128_t f = wasm_i32x4_add(wasm_v128_and(ix, load(k->mantissa)), load(k->sqrt_half_bits));
+  f = wasm_f32x4_sub(f, load(k->one));
+  const v128_t s = wasm_f32x4_div(f, wasm_f32x4_add(f, load(k->two)));
+  const v128_t z = wasm_f32x4_mul(s, s);
+  const v128_t w = wasm_f32x4_mul(z, z);
+  const v128_t t1 = wasm_f32x4_mul(w, madd(load(k->lg2), w, load(k->lg4)));
+  const v128_t t2 = wasm_f32x4_mul(z, madd(load(k->lg1), w, load(k->lg3)));
+  const v128_t r = wasm_f32x4_add(t2, t1);
+  const v128_t hfsq = wasm_f32x4_mul(wasm_f32x4_mul(f, f), load(k->half));
+  v128_t y = wasm_f32x4_mul(s, wasm_f32x4_add(hfsq, r));
+  y = madd(y, dk, load(k->ln2_lo));
+  y = wasm_f32x4_sub(y, hfsq);
+  y = wasm_f32x4_add(y, f);
+  return madd(y, dk, load(k->ln2_hi));
 }
 
-// box_muller, lane-wise, on `ways` vectors of word pairs (u, v).
-static ATTN_INLINE void box_muller_xw(int ways, const v128_t* u, const v128_t* v, v128_t* first,
-                                      v128_t* second) {
-  v128_t u1[2 * kWays], big_l[2 * kWays], r[2 * kWays], a[2 * kWays], z[2 * kWays], sa[2 * kWays];
-  EACH(j) {
-    const v128_t m = wasm_i32x4_sub(splat_u(0x01000000U), wasm_u32x4_shr(u[j], 8));
-    u1[j] = wasm_f32x4_mul(wasm_f32x4_convert_i32x4(m), splat_f(kTwoPowMinus24));
-  }
-  log_xw(ways, u1, big_l);
-  EACH(j) big_l[j] = wasm_f32x4_mul(big_l[j], splat_f(-2.0f));
-  EACH(j) r[j] = wasm_f32x4_sqrt(big_l[j]);
-  EACH(j) {
-    a[j] = wasm_v128_or(splat_u(kOne), wasm_v128_and(v[j], splat_u(0x007fffffU)));
-    a[j] = wasm_f32x4_sub(wasm_f32x4_mul(a[j], splat_f(kHalfPi)), splat_f(kThreeQuarterPi));
-    z[j] = wasm_f32x4_mul(a[j], a[j]);
-  }
-  EACH(j)
-  sa[j] = wasm_f32x4_add(wasm_f32x4_mul(splat_f(kSin1), z[j]), splat_f(kSin2));  // sin_small
-  EACH(j) sa[j] = wasm_f32x4_add(wasm_f32x4_mul(sa[j], z[j]), splat_f(kSin3));
-  EACH(j) sa[j] = wasm_f32x4_mul(sa[j], z[j]);
-  EACH(j) sa[j] = wasm_f32x4_mul(sa[j], a[j]);
-  EACH(j) sa[j] = wasm_f32x4_add(sa[j], a[j]);
-  EACH(j) {
-    const v128_t zs = wasm_f32x4_mul(r[j], sa[j]);
-    v128_t zc = wasm_f32x4_sqrt(wasm_f32x4_sub(big_l[j], wasm_f32x4_mul(zs, zs)));
-    zc = wasm_v128_xor(zc, wasm_v128_and(v[j], splat_u(kSign)));
-    const v128_t swap = wasm_i32x4_shr(wasm_i32x4_shl(v[j], 1), 31);  // bit 30 -> all ones
-    const v128_t t = wasm_v128_and(wasm_v128_xor(zc, zs), swap);
-    first[j] = wasm_v128_xor(zc, t);
-    second[j] = wasm_v128_xor(zs, t);
-  }
+// box_muller on each lane: words (u, v) give the draws *first and *second.
+ATTN_INLINE void box_muller_lanes(v128_t u, v128_t v, v128_t* first, v128_t* second,
+                                  const Constants* k) {
+  const v128_t m = wasm_i32x4_sub(load(k->two_pow_24), wasm_u32x4_shr(u, 8));
+  const v128_t u1 = wasm_f32x4_mul(wasm_f32x4_convert_i32x4(m), load(k->two_pow_minus_24));
+  const v128_t big_l = wasm_f32x4_mul(log_lanes(u1, k), load(k->minus_two));
+  const v128_t r = wasm_f32x4_sqrt(big_l);
+  v128_t a = wasm_v128_or(load(k->one_bits), wasm_v128_and(v, load(k->mantissa)));
+  a = wasm_f32x4_sub(wasm_f32x4_mul(a, load(k->half_pi)), load(k->three_quarter_pi));
+  const v128_t z = wasm_f32x4_mul(a, a);
+  v128_t sa = madd(load(k->sin2), load(k->sin1), z);  // sin_small
+  sa = madd(load(k->sin3), sa, z);
+  sa = wasm_f32x4_mul(sa, z);
+  sa = wasm_f32x4_mul(sa, a);
+  sa = wasm_f32x4_add(sa, a);
+  const v128_t zs = wasm_f32x4_mul(r, sa);
+  v128_t zc = wasm_f32x4_sqrt(wasm_f32x4_sub(big_l, wasm_f32x4_mul(zs, zs)));
+  zc = wasm_v128_xor(zc, wasm_v128_and(v, load(k->sign)));
+  const v128_t swap = wasm_i32x4_shr(wasm_i32x4_shl(v, 1), 31);  // bit 30 -> all ones
+  const v128_t t = wasm_v128_and(wasm_v128_xor(zc, zs), swap);
+  *first = wasm_v128_xor(zc, t);
+  *second = wasm_v128_xor(zs, t);
 }
 
-// Draws 4 block0 .. 4 block0 + 16 ways - 1 (groups of four blocks) into dst.
-static ATTN_INLINE void normal_groups(int ways, const RandomStream& s, std::uint64_t block0,
-                                      float* dst) {
+// The draws of one group (blocks b .. b + 3 in lanes 0..3) from its Philox words c[0..3]:
+// d[w] lane l is draw 4 (b + l) + w.
+ATTN_INLINE void group_draws(const v128_t* c, v128_t* d /* (4) */, const Constants* k) {
+  box_muller_lanes(c[0], c[1], &d[0], &d[1], k);
+  box_muller_lanes(c[2], c[3], &d[2], &d[3], k);
+}
+
+// 4 x 4 transpose: out[l] lane w = in[w] lane l.
+ATTN_INLINE void transpose(const v128_t* in, v128_t* out) {
+  const v128_t t0 = wasm_i32x4_shuffle(in[0], in[1], 0, 4, 1, 5),
+               t1 = wasm_i32x4_shuffle(in[0], in[1], 2, 6, 3, 7);
+  const v128_t t2 = wasm_i32x4_shuffle(in[2], in[3], 0, 4, 1, 5),
+               t3 = wasm_i32x4_shuffle(in[2], in[3], 2, 6, 3, 7);
+  out[0] = wasm_i32x4_shuffle(t0, t2, 0, 1, 4, 5);
+  out[1] = wasm_i32x4_shuffle(t0, t2, 2, 3, 6, 7);
+  out[2] = wasm_i32x4_shuffle(t1, t3, 0, 1, 4, 5);
+  out[3] = wasm_i32x4_shuffle(t1, t3, 2, 3, 6, 7);
+}
+
+// Draws 4 block0 .. 4 block0 + 16 kWays - 1 (kWays groups of four blocks) into dst.
+// noinline: each shape is a function of its own (inlined into one, the one-group path ran much
+// slower).
+template <int kWays>
+__attribute__((noinline)) void normal_groups(const RandomStream& s, const v128_t* keys,
+                                             std::uint64_t block0, float* dst) {
+  const Constants* k = constants();
   v128_t c[4 * kWays];
-  EACH(j) {
-    const std::uint64_t b = block0 + 4 * j;  // lane l: block b + l
-    c[4 * j + 0] = wasm_i32x4_make(static_cast<int>(b), static_cast<int>(b + 1),
-                                   static_cast<int>(b + 2), static_cast<int>(b + 3));
-    c[4 * j + 1] =
-        wasm_i32x4_make(static_cast<int>(b >> 32), static_cast<int>((b + 1) >> 32),
-                        static_cast<int>((b + 2) >> 32), static_cast<int>((b + 3) >> 32));
-    c[4 * j + 2] = splat_u(s.stream);
-    c[4 * j + 3] = splat_u(s.purpose);
-  }
-  philox_xw(ways, c, s.k0, s.k1);
-  // pair 2 j + h of the Box–Muller step is (w0, w1) (h = 0) or (w2, w3) (h = 1) of group j
-  v128_t u[2 * kWays], v[2 * kWays], first[2 * kWays], second[2 * kWays];
-  EACH(j) {
-    u[2 * j] = c[4 * j];
-    v[2 * j] = c[4 * j + 1];
-    u[2 * j + 1] = c[4 * j + 2];
-    v[2 * j + 1] = c[4 * j + 3];
-  }
-  box_muller_xw(2 * ways, u, v, first, second);
-  EACH(j) {  // lane l holds draws 4(b + l) + 0..3: transpose the four vectors to draw order
-    const v128_t d0 = first[2 * j], d1 = second[2 * j], d2 = first[2 * j + 1],
-                 d3 = second[2 * j + 1];
-    const v128_t t0 = wasm_i32x4_shuffle(d0, d1, 0, 4, 1, 5),
-                 t1 = wasm_i32x4_shuffle(d0, d1, 2, 6, 3, 7);
-    const v128_t t2 = wasm_i32x4_shuffle(d2, d3, 0, 4, 1, 5),
-                 t3 = wasm_i32x4_shuffle(d2, d3, 2, 6, 3, 7);
+  for (int j = 0; j < kWays; ++j) counters(s, block0 + 4 * j, c + 4 * j);
+  philox<kWays>(c, keys, k);
+  for (int j = 0; j < kWays; ++j) {
+    v128_t d[4], t[4];
+    group_draws(c + 4 * j, d, k);
+    transpose(d, t);  // lane l of d holds draws 4 (b + l) + 0..3: to draw order
     float* o = dst + 16 * j;
-    wasm_v128_store(o, wasm_i32x4_shuffle(t0, t2, 0, 1, 4, 5));
-    wasm_v128_store(o + 4, wasm_i32x4_shuffle(t0, t2, 2, 3, 6, 7));
-    wasm_v128_store(o + 8, wasm_i32x4_shuffle(t1, t3, 0, 1, 4, 5));
-    wasm_v128_store(o + 12, wasm_i32x4_shuffle(t1, t3, 2, 3, 6, 7));
+    for (int l = 0; l < 4; ++l) wasm_v128_store(o + 4 * l, t[l]);
   }
 }
 
-// The two shapes get a function each: inlined into one, the one-group path runs much slower.
-__attribute__((noinline)) static void normal_groups_n(const RandomStream& s, std::uint64_t block0,
-                                                      float* dst) {
-  normal_groups(kWays, s, block0, dst);
-}
-__attribute__((noinline)) static void normal_groups_1(const RandomStream& s, std::uint64_t block0,
-                                                      float* dst) {
-  normal_groups(1, s, block0, dst);
-}
+#undef ATTN_INLINE
+
+}  // namespace
 
 // Standard normal draws first .. first+count-1 of stream s.
 void fill_normal_wasmsimd(const RandomStream& s, std::uint64_t first, float* out,
                           std::size_t count) {
+  constexpr int kWays = 2;
+  v128_t keys[2 * kPhiloxRounds];
+  round_keys(s.k0, s.k1, keys);
   const std::uint64_t last = first + count;  // one past the last draw
   std::uint64_t base = first / 4 * 4;        // first draw of the current block
   while (base < last) {
     if (base >= first && base + 16 * kWays <= last) {  // kWays whole groups: straight to out
-      normal_groups_n(s, base / 4, out + (base - first));
+      normal_groups<kWays>(s, keys, base / 4, out + (base - first));
       base += 16 * kWays;
     } else {  // one group, at either end: only the draws in range
       alignas(16) float group[16];
-      normal_groups_1(s, base / 4, group);
+      normal_groups<1>(s, keys, base / 4, group);
       for (std::uint64_t i = base; i < base + 16; ++i)
         if (i >= first && i < last) out[i - first] = group[i - base];
       base += 16;
@@ -179,7 +237,36 @@ void fill_normal_wasmsimd(const RandomStream& s, std::uint64_t first, float* out
   }
 }
 
-#undef EACH
-#undef ATTN_INLINE
+// q·k with q = draws 0 .. d-1 and k = draws d .. 2d-1 of s. For d % 4 == 0, q's entries 4j..4j+3
+// are block j and k's are block d/4 + j: a group of q blocks and the matching group of k blocks
+// go through Philox together, their draws are multiplied lane by lane, and the products, turned
+// to dot_rows' layout (lane w sums q[4j+w] k[4j+w] over j in order), are added block by block.
+float normal_pair_dot_wasmsimd(const RandomStream& s, int d, float* scratch) {
+  if (d % 4 != 0) {  // k's entries straddle blocks differently: draw, then dot_rows
+    fill_normal_wasmsimd(s, 0, scratch, 2 * static_cast<std::size_t>(d));
+    float dot;
+    dot_rows_wasmsimd(scratch, scratch + d, &dot, 1, d);
+    return dot;
+  }
+  const Constants* k = constants();
+  v128_t keys[2 * kPhiloxRounds];
+  round_keys(s.k0, s.k1, keys);
+  const int blocks = d / 4;  // of q, and of k
+  v128_t acc = wasm_f32x4_splat(0.0f);
+  for (int b = 0; b < blocks; b += 4) {
+    v128_t c[8];  // q's group, then k's
+    counters(s, static_cast<std::uint64_t>(b), c);
+    counters(s, static_cast<std::uint64_t>(blocks + b), c + 4);
+    philox<2>(c, keys, k);
+    v128_t q[4], kd[4], p[4], t[4];
+    group_draws(c, q, k);
+    group_draws(c + 4, kd, k);
+    for (int w = 0; w < 4; ++w) p[w] = wasm_f32x4_mul(q[w], kd[w]);  // lane l: block b + l
+    transpose(p, t);  // t[l]: the four products of block b + l, in lanes w
+    const int used = blocks - b < 4 ? blocks - b : 4;
+    for (int l = 0; l < used; ++l) acc = wasm_f32x4_add(acc, t[l]);
+  }
+  return hsum(acc);
+}
 
 }  // namespace attn::kernels

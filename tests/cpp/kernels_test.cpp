@@ -87,6 +87,47 @@ TEST(GemmKernel, AbMatchesDoubleReference) {
     }
 }
 
+// A packed operand (the dispatched kernel): c = a b gives gemm_ab's floats, and with bᵀ packed
+// gemm_abt's; both within float rounding of the double product. Rows and columns of b from
+// row0 and col0 on give the product with that part of b.
+TEST(GemmKernel, PackedMatchesGemmAndDoubleReference) {
+  for (int m : {1, 3, 4, 7, 17})
+    for (int n : {1, 2, 5, 16, 33})
+      for (int k : {1, 3, 4, 9, 64, 67}) {
+        auto a = inputs(m * k, 5 + m + n + k);
+        auto b = inputs(k * n, 13 + m * n * k);   // (k, n)
+        auto bt = inputs(n * k, 17 + m * n * k);  // (n, k)
+        std::vector<float> packed(PackedMatrix::size(k, n)), want(m * n), got(m * n);
+        gemm_ab(a.data(), b.data(), want.data(), m, n, k);
+        gemm_packed(a.data(), k, pack_b(b.data(), k, n, n, packed.data()), 0, 0, got.data(), n, m,
+                    n, k);
+        ASSERT_EQ(got, want) << "ab " << m << "x" << n << "x" << k;
+        gemm_abt(a.data(), bt.data(), want.data(), m, n, k);
+        gemm_packed(a.data(), k, pack_bt(bt.data(), n, k, k, packed.data()), 0, 0, got.data(), n, m,
+                    n, k);
+        ASSERT_EQ(got, want) << "abt " << m << "x" << n << "x" << k;
+        for (int i = 0; i < m; ++i)
+          for (int j = 0; j < n; ++j) {
+            double ref = 0, abs_sum = 0;
+            for (int p = 0; p < k; ++p) {
+              ref += static_cast<double>(a[i * k + p]) * bt[j * k + p];
+              abs_sum += std::fabs(static_cast<double>(a[i * k + p]) * bt[j * k + p]);
+            }
+            ASSERT_NEAR(got[i * n + j], ref, dot_bound(abs_sum, k)) << m << "x" << n << "x" << k;
+          }
+      }
+  // a range of b: rows 2 .. 2 + k and columns 8 .. 8 + n of a (2 + k, 8 + n) operand
+  const int m = 5, n = 9, k = 6, rows = 2 + k, cols = 8 + n;
+  auto a = inputs(m * k, 71), b = inputs(rows * cols, 72);
+  std::vector<float> packed(PackedMatrix::size(rows, cols)), part(k * n), want(m * n), got(m * n);
+  for (int p = 0; p < k; ++p)
+    for (int j = 0; j < n; ++j) part[p * n + j] = b[(2 + p) * cols + 8 + j];
+  gemm_ab(a.data(), part.data(), want.data(), m, n, k);
+  gemm_packed(a.data(), k, pack_b(b.data(), rows, cols, cols, packed.data()), 2, 8, got.data(), n,
+              m, n, k);
+  EXPECT_EQ(got, want);
+}
+
 TEST(DotRowsKernel, MatchesDoubleReference) {
   for (const Kernel& kernel : kKernels)
     for (int d = 1; d <= 67; ++d) {
@@ -103,6 +144,27 @@ TEST(DotRowsKernel, MatchesDoubleReference) {
         }
         ASSERT_NEAR(out[i], ref, dot_bound(abs_sum, d)) << kernel.name << " d=" << d;
       }
+    }
+}
+
+// q·k of a drawn pair (the kernel this build uses) is dot_rows of the pair's draws as
+// fill_normal gives them, to the bit, and so within float rounding of their exact dot product.
+TEST(DotRowsKernel, NormalPairDotIsTheDotOfTheDraws) {
+  for (int d : {1, 3, 4, 8, 12, 16, 20, 64, 67, 256, 1024})
+    for (std::uint32_t stream : {0U, 1U, 77777U}) {
+      const RandomStream s = {5, 0, stream, kNormalDraws};
+      std::vector<float> draws(2 * d), scratch(2 * d);
+      fill_normal(s, 0, draws.data(), draws.size());
+      float want;
+      dot_rows(draws.data(), draws.data() + d, &want, 1, d);
+      const float got = normal_pair_dot(s, d, scratch.data());
+      ASSERT_EQ(got, want) << "d=" << d << " stream=" << stream;
+      double exact = 0, abs_sum = 0;
+      for (int p = 0; p < d; ++p) {
+        exact += static_cast<double>(draws[p]) * draws[d + p];
+        abs_sum += std::fabs(static_cast<double>(draws[p]) * draws[d + p]);
+      }
+      ASSERT_NEAR(got, exact, dot_bound(abs_sum, d)) << "d=" << d;
     }
 }
 

@@ -12,6 +12,7 @@
 
 #include "core/rng.h"
 #include "kernels/kernels.h"
+#include "kernels/math_approx.h"
 #include "test_inputs.h"
 
 namespace {
@@ -71,6 +72,27 @@ TEST(WasmSimd, FillNormalBitIdentical) {
   ASSERT_EQ(got, want);
 }
 
+// q·k of a drawn pair: the fused SIMD kernel (draws multiplied as they are made, d % 4 == 0) and
+// its fallback (other d) give the scalar reference's float, bit for bit, for every d from 1 to
+// 67, the lesson's 256 and 1024, and streams near the ends of the counter words; the scratch
+// buffer may start anywhere.
+TEST(WasmSimd, NormalPairDotBitIdentical) {
+  const RandomStream streams[] = {
+      attn::random_stream(1, 0, kNormalDraws), attn::random_stream(42, 999999, kNormalDraws),
+      attn::random_stream(~0ULL, ~0U, kNormalDraws), attn::random_stream(7, 3, ~0U)};
+  std::vector<int> dims;
+  for (int d = 1; d <= 67; ++d) dims.push_back(d);
+  for (int d : {128, 252, 256, 1020, 1024}) dims.push_back(d);
+  for (const RandomStream& s : streams)
+    for (int d : dims)
+      for (int offset : {0, 1, 3}) {
+        std::vector<float> scratch_want(2 * d), storage(2 * d + 4);
+        const float want = normal_pair_dot_scalar(s, d, scratch_want.data());
+        const float got = normal_pair_dot_wasmsimd(s, d, storage.data() + offset);
+        ASSERT_EQ(float_bits(got), float_bits(want)) << "d=" << d << " stream=" << s.stream;
+      }
+}
+
 // The SIMD products accumulate every output in the scalar reference's order, so the floats
 // are the same, bit for bit (kernels.h). Every shape of 1..67 by 1..67 by 1..67 that the
 // blocking treats differently: row blocks of 4 and their tail, panels of 8 and their tail.
@@ -101,6 +123,54 @@ TEST(WasmSimd, GemmAbBitIdentical) {
         ASSERT_EQ(got.back(), -7.0f) << "wrote past c: " << m << "x" << n << "x" << k;
         got.pop_back();
         ASSERT_EQ(got, want) << m << "x" << n << "x" << k;
+      }
+}
+
+// Products against a packed operand, as output-only attention uses them (K and V packed once,
+// blocks of rows multiplied by ranges of them): every shape 1..67 that the blocking treats
+// differently, rows of a and c with gaps (lda, ldc past the row), starts misaligned, a range of
+// b's rows and of its panels (row0, col0), b packed from rows with gaps or transposed; the gaps
+// of c stay untouched. Bit-identical to the scalar reference.
+TEST(WasmSimd, GemmPackedBitIdentical) {
+  for (int m : kSizes)
+    for (int n : kSizes)
+      for (int k : {1, 2, 3, 5, 8, 17, 64, 67})
+        for (int variant = 0; variant < 2; ++variant) {
+          const bool transposed = variant == 1;
+          const int row0 = (m + n) % 3, col0 = 8 * ((m + k) % 2);
+          const int rows = row0 + k, cols = col0 + n;  // of b
+          const int lda = k + (m % 3), ldc = n + 2, ldb = (transposed ? rows : cols) + n % 2;
+          const int offset = (m + n + k) % 4;
+          Buffer a(inputs(m * lda, m * 7 + k + variant), offset);
+          const auto b =
+              inputs(static_cast<std::size_t>(transposed ? cols : rows) * ldb, n * 5 + k + variant);
+          std::vector<float> packed(PackedMatrix::size(rows, cols) + 1);
+          const PackedMatrix pb = transposed ? pack_bt(b.data(), cols, rows, ldb, packed.data() + 1)
+                                             : pack_b(b.data(), rows, cols, ldb, packed.data() + 1);
+          std::vector<float> want(m * ldc, -7.0f), got(m * ldc, -7.0f);
+          gemm_packed_scalar(a.data, lda, pb, row0, col0, want.data(), ldc, m, n, k);
+          gemm_packed_wasmsimd(a.data, lda, pb, row0, col0, got.data(), ldc, m, n, k);
+          ASSERT_EQ(got, want) << m << "x" << n << "x" << k << " variant " << variant;
+          for (int i = 0; i < m; ++i)
+            ASSERT_EQ(got[i * ldc + n], -7.0f) << "wrote into the gap of row " << i;
+        }
+}
+
+// Overflow-range inputs through a packed operand: products past float32 (every one here is
+// above 3.6e38) give +inf in both versions, and so do their sums.
+TEST(WasmSimd, GemmPackedOverflowRangeBitIdentical) {
+  for (int m : {1, 4, 5})
+    for (int n : {3, 8, 17})
+      for (int k : {1, 5, 64}) {
+        const auto a = inputs(m * k, m + k, 1.9e19f, 3e19f);
+        const auto b = inputs(k * n, n + k, 1.9e19f, 3e19f);
+        std::vector<float> packed(PackedMatrix::size(k, n));
+        const PackedMatrix pb = pack_b(b.data(), k, n, n, packed.data());
+        std::vector<float> want(m * n), got(m * n);
+        gemm_packed_scalar(a.data(), k, pb, 0, 0, want.data(), n, m, n, k);
+        gemm_packed_wasmsimd(a.data(), k, pb, 0, 0, got.data(), n, m, n, k);
+        ASSERT_EQ(got, want) << m << "x" << n << "x" << k;
+        for (float x : got) ASSERT_EQ(x, std::numeric_limits<float>::infinity());
       }
 }
 

@@ -106,6 +106,18 @@ TEST(Variance, ExperimentUsesTheDrawnSamples) {
   EXPECT_DOUBLE_EQ(later.raw.mean, (x5 + x6) / 2);
 }
 
+// The same at the d_k where the SIMD build multiplies the draws as it makes them (d_k % 4 == 0):
+// the experiment's moments are those of the drawn samples, as in the test above.
+TEST(Variance, FusedDrawsAreTheDrawnSamples) {
+  for (int dk : {4, 20, 64, 256}) {
+    const double x0 = attn::variance_sample(dk, 7, 10).dot,
+                 x1 = attn::variance_sample(dk, 7, 11).dot;
+    auto r = run(dk, 2, 7, 60, 10);  // samples 10 and 11
+    EXPECT_DOUBLE_EQ(r.raw.mean, (x0 + x1) / 2) << "dk=" << dk;
+    EXPECT_NEAR(r.raw.variance, (x0 - x1) * (x0 - x1) / 2, 1e-12 * (x0 - x1) * (x0 - x1));
+  }
+}
+
 // Raw and scaled histograms have their own edges (±4 sqrt(d_k) and ±4), the same number of
 // bins, and both sum to the samples.
 TEST(Variance, HistogramEdgesAndCounts) {
