@@ -250,8 +250,9 @@ for (const n of SIZES) {
     const x = peerMs / best;
     line.push(`${label} ${x.toFixed(2)}x ${x >= target ? '≥' : '<'} ${target}`);
   };
-  check('vs onnxruntime-web', s['onnxruntime-web'], 1.15);
-  check('vs tfjs-wasm', s['tfjs-wasm'], 1.15);
+  check('vs onnxruntime-web', s['onnxruntime-web'], 1.5);
+  check('vs tfjs-wasm', s['tfjs-wasm'], 1.5);
+  line.push(`best path ${((4 * n * n * D) / (best * 1e6)).toFixed(1)} GFLOP/s`);
   if (s['ours scalar']) line.push(`SIMD/scalar ${(s['ours scalar'] / simd).toFixed(2)}x ${s['ours scalar'] / simd >= 4 ? '≥' : '<'} 4`);
   check('vs plain JS', s['plain JS'], 20);
   console.log(`${pad(n, 5)}  ${line.join('   ')}`);
@@ -298,8 +299,11 @@ if (!process.env.BENCH_SIZES) {
   }
   console.log(`\nVariance experiment, d_k = ${dk}, ${samples} pairs (CPU time, medians of 5 interleaved rounds)`);
   const base = median(times[0]);
+  const normals = 2 * dk * samples;  // q and k of every pair
   tasks.forEach(([name], i) => {
     const ms = median(times[i]);
-    console.log(`  ${name.padEnd(12)} ${pad(fmtMs(ms), 8)} ms ${pad((ms / base).toFixed(2) + 'x', 8)}`);
+    console.log(`  ${name.padEnd(12)} ${pad(fmtMs(ms), 8)} ms ${pad((ms / base).toFixed(2) + 'x', 8)} ${pad((normals / (ms * 1e3)).toFixed(0), 6)} M normals/s`);
   });
+  const js = median(times[2]) / base;
+  console.log(`  target: plain JS / SIMD ${js.toFixed(2)}x ${js >= 20 ? '≥' : '<'} 20; SIMD ${(normals / (base * 1e3)).toFixed(0)} M normals/s ${normals / (base * 1e3) >= 500 ? '≥' : '<'} 500`);
 }
