@@ -219,7 +219,11 @@ test('a hash navigation in the frame wins over a rewrite of the state before it 
   const during = await page.evaluate(async () => {
     document.getElementById('lab').set({ temperature: 2 }); // its hash is written up to 200 ms later
     location.hash = '#lesson=masks&stage=padding';
-    await new Promise((r) => setTimeout(r, 1000));
+    await new Promise((r) => {
+      const tick = () =>
+        document.documentElement.hasAttribute('data-hash-pending') ? requestAnimationFrame(tick) : r();
+      tick();
+    });
     return location.hash;
   });
   assert.equal(during, '#lesson=masks&stage=padding');
@@ -273,8 +277,12 @@ test('embed.html: a control moved while a hash navigation loads writes nothing i
     location.hash = '#lesson=masks&stage=padding';
     await seen; // the element is reading the new hash; its chapter is held at the network
     window.moveSlider(lab.shadowRoot);
-    // a rewrite of the hash would land within 200 ms; this timer only orders events after it
-    await new Promise((r) => setTimeout(r, 1000));
+    // a rewrite of the hash, had one been asked for, would be pending now: wait until none is
+    await new Promise((r) => {
+      const tick = () =>
+        document.documentElement.hasAttribute('data-hash-pending') ? requestAnimationFrame(tick) : r();
+      tick();
+    });
     return { hash: location.hash, temperature: lab.state.temperature };
   });
   await masks.asked;

@@ -19,7 +19,10 @@ async function openChapter(hash) {
   page.fetched = [];
   page.on('request', (r) => page.fetched.push(new URL(r.url()).pathname));
   await page.waitForFunction(() => document.documentElement.dataset.ready === 'true', null, { timeout: 60000 });
-  await page.waitForTimeout(300); // a frame or two for the observer to report what is on screen
+  // three frames: the observer reports what is on screen after the first one is drawn
+  await page.evaluate(
+    () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => requestAnimationFrame(r)))),
+  );
   return page;
 }
 const katexFetched = (page) =>
@@ -57,7 +60,7 @@ test('the pipeline lesson draws its heatmaps without KaTeX; scrolling to a formu
 
 test('the first click or key press loads KaTeX; later formulas are drawn at once', async () => {
   for (const act of ['click', 'key']) {
-    const page = await openChapter('lesson=pipeline&stage=scores&lang=zh');
+    const page = await openChapter('lesson=pipeline&stage=weights&lang=en');
     assert.deepEqual(await katexFetched(page), [], `${act}: nothing of KaTeX before`);
     if (act === 'click') await page.click('main h2');
     else await page.keyboard.press('Shift');
@@ -77,11 +80,12 @@ test('the first click or key press loads KaTeX; later formulas are drawn at once
 });
 
 test('a failed KaTeX download leaves the formulas waiting, with no error, and the next trigger tries again', async () => {
-  const page = await openChapter('lesson=pipeline&stage=scores&lang=en');
+  const page = await openChapter('lesson=pipeline&stage=weights&lang=en');
   let refused = 0;
   await page.route(/\/katex-[\w-]+\.js$/, (route) => (refused++ === 0 ? route.abort() : route.continue()));
   await page.click('main h2');
-  await page.waitForTimeout(500);
+  // the click asks for KaTeX: poll (with a deadline) until the route has refused that download
+  for (const t0 = Date.now(); refused === 0 && Date.now() - t0 < 30000;) await new Promise((r) => setTimeout(r, 20));
   assert.equal(refused, 1, 'the first download was refused');
   assert.ok((await page.locator('.formula-pending').count()) > 0, 'the formulas still wait');
   await page.keyboard.press('Shift');

@@ -6,9 +6,8 @@
 // Nothing here waits on the clock for the page: a chapter's code is held at the network (the
 // test's route) until the test lets it through, so "the chapter is still loading" is certain,
 // not a matter of speed; the page is ready when it says so (data-ready, window.attentionLab), and
-// a navigation has landed when the page draws what the hash asks for. The one timer (SETTLE_MS,
-// in the page) only orders events: a timer started after the page's pending rewrite, with a
-// longer delay, fires after it (timers of equal or shorter delay started earlier run first).
+// a navigation has landed when the page draws what the hash asks for, and a rewrite of the hash
+// is over when <html> no longer carries data-hash-pending.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -23,9 +22,6 @@ before(async () => {
 after(async () => {
   await lab?.close();
 });
-
-// Longer than the page's throttle of hash rewrites (200 ms in hosts/page.js).
-const SETTLE_MS = 1000;
 
 const stateOf = (page) => page.evaluate(() => JSON.parse(JSON.stringify(window.attentionLab.state)));
 const snapshot = async (page) => ({ hash: await page.evaluate(() => location.hash), state: await stateOf(page) });
@@ -58,11 +54,11 @@ async function hold(page, id) {
 // chapter, else the temperature through the state), so a rewrite of the hash is pending; then
 // the navigation (a
 // list of hashes set one after the other, each once the page has seen the one before; or
-// 'back'); then SETTLE_MS, after which any rewrite pending from before the navigation has had
-// its turn. Returns the address's hash at that moment.
+// 'back'); then until no rewrite is pending (one from before the navigation has been dropped or
+// has landed). Returns the address's hash at that moment.
 function moveThenGo(page, go, { move = true } = {}) {
   return page.evaluate(
-    async ({ go, move, settle }) => {
+    async ({ go, move }) => {
       const lab = window.attentionLab;
       const slider = [...document.querySelectorAll('main input[type=range]')].find((el) => el.offsetParent !== null);
       for (const k of move ? [1, 2] : []) {
@@ -83,10 +79,16 @@ function moveThenGo(page, go, { move = true } = {}) {
           if (i < go.length - 1) await change;
         }
       }
-      await new Promise((r) => setTimeout(r, settle));
+      if (go === 'back') await new Promise((r) => window.addEventListener('hashchange', r, { once: true }));
+      // any rewrite pending from before the navigation has been dropped or has landed
+      await new Promise((r) => {
+        const tick = () =>
+          document.documentElement.hasAttribute('data-hash-pending') ? requestAnimationFrame(tick) : r();
+        tick();
+      });
       return location.hash;
     },
-    { go, move, settle: SETTLE_MS },
+    { go, move },
   );
 }
 

@@ -56,9 +56,12 @@ export const HASH_MS = 200;
 //   hash (call it on hashchange: drops a pending rewrite), hash.hash, hash.flush() (pagehide),
 //   hash.own() -> whether the current history entry is one the writer wrote (a link typed or
 //   pasted is not: its entry carries no OWN)
+// While a rewrite waits for its turn, <html> carries data-hash-pending: tests wait for it to go
+// instead of waiting out the throttle.
 const OWN = { attentionLab: true };
 export function createHashWriter({ serialize, entries = true, ms = HASH_MS }) {
   let timer = 0;
+  const pending = (on) => document.documentElement.toggleAttribute('data-hash-pending', on);
   let writtenAt = -Infinity;
   let stateHash = ''; // the hash of the state (the address shows it once the rewrite has landed)
   let shown = null; // what the address showed after our last write: anything else is a navigation
@@ -66,6 +69,7 @@ export function createHashWriter({ serialize, entries = true, ms = HASH_MS }) {
   function drop() {
     clearTimeout(timer);
     timer = 0;
+    pending(false);
   }
   function flush() {
     drop();
@@ -77,8 +81,9 @@ export function createHashWriter({ serialize, entries = true, ms = HASH_MS }) {
   function rewrite() {
     if (timer) return;
     const wait = writtenAt + ms - performance.now();
-    if (wait <= 0) flush();
-    else timer = setTimeout(flush, wait);
+    if (wait <= 0) return flush();
+    timer = setTimeout(flush, wait);
+    pending(true);
   }
   // A new history entry for the state: the current entry first gets its pending rewrite (so Back
   // returns to exactly what was on screen), then the new one is pushed.
