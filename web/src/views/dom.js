@@ -1,5 +1,5 @@
-// DOM building blocks every chapter uses: h() to build elements, a labelled field with an
-// inline error slot, and writes that leave alone what the learner is editing.
+// DOM building blocks every view and chapter uses: h() to build elements, ids, and writes that
+// change the page only when the text changed. The input controls are ./controls.js.
 
 // h('div', { class, text, onclick, ...attributes }, ...children)
 // undefined/null props are skipped; a prop the element has as a property (checked, value,
@@ -25,36 +25,6 @@ export const isFocused = (el) => el.getRootNode().activeElement === el;
 let uid = 0;
 // A page-unique id: nextId('f') -> 'f0', 'f1', ...
 export const nextId = (prefix) => `${prefix}${uid++}`;
-
-// A labelled input with an error slot right under it: { wrap, input, error }.
-export function field(labelText, input, hint) {
-  const id = nextId('lf');
-  input.id = id;
-  const error = h('div', { class: 'field-error', id: `${id}-err`, role: 'alert' });
-  input.setAttribute('aria-describedby', `${id}-err`);
-  const wrap = h(
-    'div',
-    { class: 'field' },
-    h('label', { for: id, text: labelText }),
-    input,
-    hint ? h('span', { class: 'hint', text: hint }) : null,
-    error,
-  );
-  return { wrap, input, error };
-}
-
-// Shows (or with '' clears) a field's message and marks its input invalid.
-export function showError(f, message) {
-  f.error.textContent = message || '';
-  f.input.setAttribute('aria-invalid', message ? 'true' : 'false');
-}
-
-// Writes a value into an input unless the learner is editing it or it holds a flagged error
-// (so the text they typed stays next to its message).
-export function syncInput(f, value) {
-  if (f.input.getAttribute('aria-invalid') === 'true' || isFocused(f.input)) return;
-  if (f.input.value !== value) f.input.value = value;
-}
 
 // Sets text only when it changed (an unchanged page region is not laid out again).
 export function setText(el, text) {

@@ -9,7 +9,8 @@ import { h, setText, rebuildOn } from '../../views/dom.js';
 import { createBars } from '../../views/bars.js';
 import { fmt } from '../../text/format.js';
 import { sentences, list } from '../../text/i18n.js';
-import { heatmapFigure, selectInput, tokensInput, dims } from '../kit/figures.js';
+import { heatmapFigure, dims } from '../kit/figures.js';
+import { selectInput, tokensInput } from '../../views/controls.js';
 import { scrollTable } from '../../views/table.js';
 import { createPredict } from '../kit/predict.js';
 import {

@@ -16,7 +16,8 @@ import {
   runExample,
   rowOf,
 } from '../../lesson/example.js';
-import { h, field, showError, syncInput, setText, rebuildOn } from '../../views/dom.js';
+import { h, setText, rebuildOn } from '../../views/dom.js';
+import { field, showError, syncInput, intInput, splitTokens } from '../../views/controls.js';
 import { fmt, parseNumber } from '../../text/format.js';
 import { heatmapStrings } from '../../text/i18n.js';
 import { createHeatmap } from '../../views/heatmap.js';
@@ -40,17 +41,6 @@ const STEPS = [
 ];
 
 const GRID_CELL_LIMIT = 256; // typed grids larger than this are not offered for typing
-
-// ---- helpers --------------------------------------------------------------------------------
-
-// Tokens typed in a field: split at spaces, control characters dropped.
-function splitTokens(text) {
-  return text
-    .replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ')
-    .trim()
-    .split(/\s+/)
-    .filter(Boolean);
-}
 
 // ---- the chapter ---------------------------------------------------------------------------
 
@@ -116,21 +106,8 @@ function buildInputs(c) {
   );
   const mode = field(s('inputMode'), modeSel);
 
-  const intField = (label, name, min, max) => {
-    const f = field(
-      label,
-      h('input', { type: 'number', min: String(min), max: String(max), step: '1', inputmode: 'numeric' }),
-    );
-    f.input.addEventListener('change', () => {
-      const x = Number(f.input.value.trim());
-      if (f.input.value.trim() === '' || !Number.isInteger(x) || x < min || x > max) {
-        return showError(f, s('errInt', { min, max }));
-      }
-      showError(f, '');
-      c.set({ [name]: x });
-    });
-    return f;
-  };
+  const intField = (label, name, min, max) =>
+    intInput(label, { min, max, onValue: (x) => c.set({ [name]: x }), error: () => s('errInt', { min, max }) });
   const seed = intField(s('seed'), 'seed', 0, 2 ** 32 - 1);
   const dk = intField(s('dk'), 'dk', 1, MAX_DK);
 
@@ -181,8 +158,8 @@ function syncInputs(c, run) {
   ui.modeSel.value = st.inputMode;
   ui.seed.wrap.hidden = typedScores || st.inputMode !== 'random';
   ui.dk.wrap.hidden = typedScores;
-  syncInput(ui.seed, String(st.seed));
-  syncInput(ui.dk, String(st.dk));
+  ui.seed.sync(st.seed);
+  ui.dk.sync(st.dk);
   const { queryTokens, keyTokens } = run.inputs;
   syncInput(ui.qTok, queryTokens.join(' '));
   syncInput(ui.kTok, keyTokens.join(' '));

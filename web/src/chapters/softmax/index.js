@@ -6,7 +6,8 @@
 import { MAX_TOKENS, PRESETS, rowOf } from '../../lesson/example.js';
 import { fmt, texVector, parseNumber, parseList, nearestStop } from '../../text/format.js';
 import { sentences } from '../../text/i18n.js';
-import { h, field, showError, syncInput } from '../../views/dom.js';
+import { h } from '../../views/dom.js';
+import { field, showError, syncInput, slider } from '../../views/controls.js';
 import { createBars } from '../../views/bars.js';
 import { renderFormula } from '../../views/formula.js';
 import { createStacked, createStackedKey } from '../../views/stacked-bar.js';
@@ -73,20 +74,6 @@ function setMsg(el, cls, text) {
   el.textContent = text;
 }
 
-// A labelled range slider over `stops` (or a plain numeric range): { wrap, input, out }.
-function slider(id, labelText, { min, max, step, onInput }) {
-  const input = h('input', { type: 'range', id, min: String(min), max: String(max), step: String(step) });
-  const out = h('output', { for: id });
-  input.addEventListener('input', () => onInput(Number(input.value)));
-  const wrap = h(
-    'div',
-    { class: 'field' },
-    h('label', { for: id, text: labelText }),
-    h('div', { class: 'sm-range' }, input, out),
-  );
-  return { wrap, input, out };
-}
-
 // ---- the scores panel ------------------------------------------------------------------------------
 
 function buildPanel(c, v) {
@@ -129,7 +116,13 @@ function drawPanel(c, scores, v) {
 
 function buildOverflow(c, v) {
   const { s } = c;
-  const sl = slider('sm-shift', s('shift'), { min: -120, max: 120, step: 1, onInput: (v) => c.set({ smShift: v }) });
+  const sl = slider('sm-shift', s('shift'), {
+    min: -120,
+    max: 120,
+    step: 1,
+    rowClass: 'sm-range',
+    onInput: (v) => c.set({ smShift: v }),
+  });
   const formula = h('div', { class: 'formula' });
   const table = h('div', { class: 'compare-scroll' });
   const note = h('p', { class: 'msg info', 'aria-live': 'polite' });
@@ -227,6 +220,7 @@ function buildTemperature(c, v) {
     min: 0,
     max: T_STOPS.length - 1,
     step: 1,
+    rowClass: 'sm-range',
     onInput: (k) => c.set({ temperature: T_STOPS[k] }),
   });
   const formula = h('div', { class: 'formula' });
@@ -368,6 +362,7 @@ function buildHardSoft(c, v) {
     min: 0,
     max: TAU_STOPS.length - 1,
     step: 1,
+    rowClass: 'sm-range',
     onInput: (k) => c.set({ gumbelTau: TAU_STOPS[k] }),
   });
   const seedOut = h('span', { class: 'hint' });

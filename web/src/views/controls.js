@@ -1,0 +1,138 @@
+// The page's one kit of input controls: a labelled field with an inline error slot, a whole
+// number, a list of tokens, a select and a slider. Each writes the state through the callback it
+// is given and leaves alone an input the learner is editing or that holds a flagged error (so the
+// text they typed stays next to its message).
+
+import { h, nextId, isFocused } from './dom.js';
+
+// A labelled input with an error slot right under it: { wrap, input, error }.
+export function field(labelText, input, hint) {
+  const id = nextId('lf');
+  input.id = id;
+  const error = h('div', { class: 'field-error', id: `${id}-err`, role: 'alert' });
+  input.setAttribute('aria-describedby', `${id}-err`);
+  const wrap = h(
+    'div',
+    { class: 'field' },
+    h('label', { for: id, text: labelText }),
+    input,
+    hint ? h('span', { class: 'hint', text: hint }) : null,
+    error,
+  );
+  return { wrap, input, error };
+}
+
+// Shows (or with '' clears) a field's message and marks its input invalid.
+export function showError(f, message) {
+  f.error.textContent = message || '';
+  f.input.setAttribute('aria-invalid', message ? 'true' : 'false');
+}
+
+// Writes a value into an input unless the learner is editing it or it holds a flagged error
+// (so the text they typed stays next to its message).
+export function syncInput(f, value) {
+  if (f.input.getAttribute('aria-invalid') === 'true' || isFocused(f.input)) return;
+  if (f.input.value !== value) f.input.value = value;
+}
+
+// A labelled whole-number input that calls onValue(n) on change when n is in [min, max], and
+// shows `error` otherwise: { wrap, input, sync(n) }.
+export function intInput(label, { min, max, onValue, error }) {
+  const id = nextId('ii');
+  const input = h('input', { type: 'number', id, min: String(min), max: String(max), step: '1', inputmode: 'numeric' });
+  const err = h('div', { class: 'field-error', role: 'alert' });
+  input.setAttribute('aria-describedby', `${id}-e`);
+  err.id = `${id}-e`;
+  input.addEventListener('change', () => {
+    const t = input.value.trim();
+    const x = Number(t);
+    if (t === '' || !Number.isInteger(x) || x < min || x > max) {
+      input.setAttribute('aria-invalid', 'true');
+      err.textContent = error(min, max);
+      return;
+    }
+    input.setAttribute('aria-invalid', 'false');
+    err.textContent = '';
+    onValue(x);
+  });
+  const wrap = h('div', { class: 'field' }, h('label', { for: id, text: label }), input, err);
+  return {
+    wrap,
+    input,
+    sync(n) {
+      if (input.getAttribute('aria-invalid') === 'true' || isFocused(input)) return;
+      if (input.value !== String(n)) input.value = String(n);
+    },
+  };
+}
+
+// A labelled <select>: { wrap, select, sync(value) }.
+export function selectInput(label, options, onValue) {
+  const id = nextId('si');
+  const select = h(
+    'select',
+    { id, onchange: (e) => onValue(e.target.value) },
+    ...options.map((o) => h('option', { value: String(o.value), text: o.label })),
+  );
+  return {
+    wrap: h('div', { class: 'field' }, h('label', { for: id, text: label }), select),
+    select,
+    sync(v) {
+      if (select.value !== String(v)) select.value = String(v);
+    },
+  };
+}
+
+// Tokens as typed: control characters dropped, split on spaces (ASCII or ideographic), empty
+// pieces dropped.
+export const splitTokens = (text) =>
+  text
+    .replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ')
+    .split(/[\s\u3000]+/)
+    .filter(Boolean);
+
+// A labelled token-list input that calls onValue(list) on change when it holds 1 to max
+// tokens, and shows error(max) otherwise: { wrap, input, sync(list) }.
+export function tokensInput(label, { max, onValue, error }) {
+  const id = nextId('ti');
+  const input = h('input', { type: 'text', class: 'wide', id, autocomplete: 'off', spellcheck: false });
+  const err = h('div', { class: 'field-error', role: 'alert', id: `${id}-e` });
+  input.setAttribute('aria-describedby', `${id}-e`);
+  input.addEventListener('change', () => {
+    const list = splitTokens(input.value);
+    if (list.length < 1 || list.length > max) {
+      input.setAttribute('aria-invalid', 'true');
+      err.textContent = error(max);
+      return;
+    }
+    input.setAttribute('aria-invalid', 'false');
+    err.textContent = '';
+    onValue(list);
+  });
+  const wrap = h('div', { class: 'field' }, h('label', { for: id, text: label }), input, err);
+  return {
+    wrap,
+    input,
+    sync(list) {
+      if (input.getAttribute('aria-invalid') === 'true' || isFocused(input)) return;
+      const t = list.join(' ');
+      if (input.value !== t) input.value = t;
+    },
+  };
+}
+
+// A labelled range slider (over `stops` by index, or a plain numeric range) with its value shown
+// beside it, the two in a row of class rowClass: { wrap, input, out }; onInput(value of the
+// range) on every move.
+export function slider(id, labelText, { min, max, step, onInput, rowClass = 'range-row' }) {
+  const input = h('input', { type: 'range', id, min: String(min), max: String(max), step: String(step) });
+  const out = h('output', { for: id });
+  input.addEventListener('input', () => onInput(Number(input.value)));
+  const wrap = h(
+    'div',
+    { class: 'field' },
+    h('label', { for: id, text: labelText }),
+    h('div', { class: rowClass }, input, out),
+  );
+  return { wrap, input, out };
+}
