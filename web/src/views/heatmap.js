@@ -26,7 +26,7 @@ import { rgb as toRgb } from 'd3-color';
 import { fmt, colonAfter } from '../text/format.js';
 import { renderTable } from './table.js';
 import { createSaveButtons, textWidth } from './save.js';
-import { BLACK, INK, WHITE } from './palette.js';
+import { BLACK, INK, MUTED, WHITE } from './palette.js';
 
 const BLOCKED_RGB = [200, 200, 200];
 const NAN_RGB = [220, 40, 160];
@@ -327,7 +327,7 @@ export function createHeatmap(
           .append('g')
           .attr('class', 'hm-level')
           .attr('transform', `translate(${8 + k * step},6)`);
-        g.append('rect').attr('width', 16).attr('height', 16).attr('stroke', '#4f5562').attr('fill', pal.interp(t));
+        g.append('rect').attr('width', 16).attr('height', 16).attr('stroke', MUTED).attr('fill', pal.interp(t));
         g.append('text').attr('x', 22).attr('y', 13).text(name);
       });
       return;
