@@ -9,7 +9,8 @@ import { h, setText } from '../../views/dom.js';
 import { fmt } from '../../text/format.js';
 import { dataTable } from '../../views/table.js';
 import { createLineChart } from '../../views/line-chart.js';
-import { heatmapFigure, drawFigure, tokensInput, selectInput, dims } from '../kit/figures.js';
+import { heatmapFigure, drawFigure, dims } from '../kit/figures.js';
+import { tokensInput, selectInput } from '../../views/controls.js';
 import { createPredict } from '../kit/predict.js';
 import {
   runBlock,
@@ -23,6 +24,7 @@ import {
   D_MODEL,
   HEADS,
 } from './logic.js';
+import { BLUE, ORANGE } from '../../views/palette.js';
 import strings from './strings.js';
 import meta, { MAX_TOKENS, RNN_LENGTHS } from './meta.js';
 
@@ -358,8 +360,8 @@ function drawStack(c, p, v) {
   v.layers.sync(state.blLayers);
   v.normFirst.input.checked = state.blNormFirst;
   const series = [
-    { name: s('stack.with'), color: '#2451b3', mark: 'line', points: p.stackOn.map((y, x) => ({ x, y })) },
-    { name: s('stack.without'), color: '#c2410c', mark: 'line', points: p.stackOff.map((y, x) => ({ x, y })) },
+    { name: s('stack.with'), color: BLUE, mark: 'line', points: p.stackOn.map((y, x) => ({ x, y })) },
+    { name: s('stack.without'), color: ORANGE, mark: 'line', points: p.stackOff.map((y, x) => ({ x, y })) },
   ];
   v.chart.update({ series, caption: s('stack.chart'), digits: 3 });
   const last = state.blLayers;

@@ -12,14 +12,16 @@ import { createLineChart } from '../../views/line-chart.js';
 import { dataTable, scrollRegion } from '../../views/table.js';
 import { createTrainClient } from '../../workers/train-client.js';
 import { createPredict } from '../kit/predict.js';
-import { heatmapFigure, drawFigure, intInput, selectInput, splitTokens } from '../kit/figures.js';
+import { heatmapFigure, drawFigure } from '../kit/figures.js';
+import { intInput, selectInput, splitTokens } from '../../views/controls.js';
+import { BLUE, ORANGE } from '../../views/palette.js';
 import strings from './strings.js';
 import meta, { S2S_TASKS, S2S_ATTENTIONS } from './meta.js';
 
 const CHUNK = 10; // steps between two reports of the worker
 const MAX_POINTS = 400; // points kept per loss curve (older ones thinned)
 const LEARNED = 0.95; // token accuracy at every length that counts as learned
-const COLORS = { twin: '#c2410c', main: '#2451b3' }; // twin: no attention; main: with attention
+const COLORS = { twin: ORANGE, main: BLUE }; // twin: no attention; main: with attention
 const RUNS = ['twin', 'main'];
 
 // The two runs: 'main' with the chosen attention, 'twin' the same model without it.
