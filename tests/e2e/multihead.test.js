@@ -59,12 +59,12 @@ for (const lang of ['en', 'zh']) {
     await typeInto(page, lang === 'en' ? 'Heads h' : '头数 h', 5);
     await page.waitForFunction(() => /mhH=5/.test(location.hash));
     assert.match(
-      await page.textContent('.mh-heads + .mh-maps, section[aria-labelledby$="heads"] p[aria-live]'),
+      await page.textContent('section[aria-labelledby$="heads"] .mh-line'),
       /heads: d_model = 12 \(columns of query\) is not divisible by 5 heads/,
     );
     await typeInto(page, lang === 'en' ? 'Heads h' : '头数 h', 4);
     await page.waitForFunction(() => document.querySelectorAll('.map-mh-head:not([hidden])').length === 4);
-    assert.match(await page.textContent('section[aria-labelledby$="heads"] p[aria-live]'), /12 \/ 4 = 3/);
+    assert.match(await page.textContent('section[aria-labelledby$="heads"] .mh-line'), /12 \/ 4 = 3/);
     const costRows = await page.$$eval('.mh-cost tbody tr', (trs) =>
       trs.map((tr) => [...tr.cells].map((c) => c.textContent)),
     );

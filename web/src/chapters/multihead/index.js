@@ -124,7 +124,7 @@ function buildHeads(c, v) {
   const { s } = c;
   v.d = intInput(s('dModel'), { min: 1, max: 64, onValue: (x) => c.set({ mhD: x }), error: intError(c) });
   v.h = intInput(s('heads'), { min: 1, max: 64, onValue: (x) => c.set({ mhH: x }), error: intError(c) });
-  v.line = h('p', { class: 'lab-explain', 'aria-live': 'polite' });
+  v.line = h('p', { class: 'lab-explain mh-line', 'aria-live': 'polite' });
   v.heads = h('div', { class: 'maps mh-maps mh-heads' });
   v.headFigs = [];
   const rest = figures(c, v, [
