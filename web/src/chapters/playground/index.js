@@ -8,7 +8,7 @@
 import { h, setText } from '../../views/dom.js';
 import { fmt } from '../../text/format.js';
 import { createLineChart } from '../../views/line-chart.js';
-import { createTrainClient } from '../../workers/train-client.js';
+import { CHUNK, createTraining } from '../kit/training.js';
 import { createPredict } from '../kit/predict.js';
 import { heatmapFigure, drawFigure } from '../kit/figures.js';
 import { intInput, selectInput, splitTokens } from '../../views/controls.js';
@@ -18,8 +18,6 @@ import { BLUE, ORANGE } from '../../views/palette.js';
 
 const D_MODELS = [16, 32, 64, 128];
 const RATES = [0.0003, 0.001, 0.003, 0.01, 0.03];
-const CHUNK = 10; // steps between two reports of the worker
-const MAX_POINTS = 400; // points kept per curve (older ones thinned)
 const LEARNED = 0.99; // held-out accuracy that counts as learned
 const COLORS = { main: BLUE, twin: ORANGE };
 
@@ -57,114 +55,15 @@ const tokensText = (task, list) => Array.from(list, (x) => (x < 0 ? '·' : token
 
 // ---- the session: the worker, the history of the runs, play / pause --------------------------------
 
-function newHistory() {
-  return { step: 0, loss: [], acc: [], latest: null, speed: 0, learnedAt: null };
-}
-
-// Keeps at most MAX_POINTS points: drops every other one of the older half when full.
-function pushPoint(list, point) {
-  list.push(point);
-  if (list.length > MAX_POINTS) {
-    const half = Math.floor(list.length / 2);
-    const thinned = list.slice(0, half).filter((_, k) => k % 2 === 0);
-    list.splice(0, half, ...thinned);
-  }
-}
-
-function session(c) {
-  const ui = c.ui;
-  if (ui.client) return ui;
-  ui.history = {};
-  ui.playing = false;
-  ui.key = null;
-  ui.client = createTrainClient({
-    simd: c.engine.simd,
-    onReport: (runs, training) => {
-      for (const [name, r] of Object.entries(runs)) {
-        const hist = ui.history[name] || (ui.history[name] = newHistory());
-        hist.step = r.step;
-        hist.latest = r;
-        if (r.losses.length) {
-          const mean = r.losses.reduce((a, b) => a + b, 0) / r.losses.length;
-          pushPoint(hist.loss, { x: r.step, y: mean });
-          hist.speed = r.stepsPerSecond;
-        }
-        pushPoint(hist.acc, { x: r.step, y: r.evalAccuracy });
-        if (hist.learnedAt === null && r.evalAccuracy >= LEARNED) hist.learnedAt = r.step;
-      }
-      // the first report after a reset is the runs at step 0, not the end of a run
-      const finished = !training && ui.playing && !ui.freshReset;
-      ui.freshReset = false;
-      if (finished) {
-        ui.playing = false;
-        ui.until = null;
-      }
-      ui.error = null;
-      redraw(c);
-      if (finished && ui.history.main) stopped(c, ui.history.main.step);
-    },
-    onPaused: (step) => stopped(c, step),
-    onRestart: ({ code }) => c.notify(c.s(code === 'stuck' ? 'trainRestartStuck' : 'trainRestartCrashed')),
-    onError: (e) => {
-      ui.playing = false;
-      ui.error = e.message;
-      redraw(c);
-    },
-  });
-  c.onLeave(() => {
-    ui.client.terminate();
-    ui.client = null;
-  });
-  return ui;
-}
-
-// Starts the runs of the current state again from step 0 (and replays to state.pgStep).
-function restart(c) {
-  const ui = session(c);
-  const runs = runsOf(c.state);
-  ui.key = JSON.stringify(runs);
-  ui.history = Object.fromEntries(Object.keys(runs).map((name) => [name, newHistory()]));
-  ui.playing = false;
-  ui.inspected = null;
-  ui.freshReset = true;
-  ui.client.reset(runs);
-  if (c.state.pgStep > 0) {
-    ui.playing = true;
-    ui.until = c.state.pgStep;
-    ui.client.train(c.state.pgStep, CHUNK);
-  }
-}
-
-function play(c) {
-  const ui = session(c);
-  ui.playing = true;
-  ui.until = Infinity;
-  ui.client.train(Infinity, CHUNK);
-  redraw(c);
-}
-
-// Pausing writes the step into the hash (once the worker has stopped), so the link replays the
-// run to here.
-function pause(c) {
-  const ui = session(c);
-  ui.client.pause();
-  ui.playing = false;
-  redraw(c);
-}
-
-// The run stopped at `step` (paused, or a finite run reached its end): the link says so.
-function stopped(c, step) {
-  if (c.ui.client && c.state.pgStep !== step) c.set({ pgStep: step });
-}
-
-function stepTen(c) {
-  const ui = session(c);
-  const step = (ui.history.main ? ui.history.main.step : 0) + CHUNK;
-  ui.playing = true;
-  ui.until = step;
-  ui.client.train(step, CHUNK);
-  redraw(c);
-}
+const training = createTraining({
+  stepField: 'pgStep',
+  accuracy: (r) => r.evalAccuracy,
+  learned: (r) => r.evalAccuracy >= LEARNED,
+  clear: (ui) => {
+    ui.inspected = null;
+  },
+  redraw,
+});
 
 // ---- the panel: settings and play / pause / step / reset ---------------------------------------------
 
@@ -212,16 +111,21 @@ function buildPanel(c, v) {
   v.play = h('button', {
     type: 'button',
     class: 'btn primary pg-play',
-    onclick: () => (session(c).playing ? pause(c) : play(c)),
+    onclick: () => (training.session(c).playing ? training.pause(c) : training.play(c)),
   });
-  v.step = h('button', { type: 'button', class: 'btn pg-step', text: s('stepOnce'), onclick: () => stepTen(c) });
+  v.step = h('button', {
+    type: 'button',
+    class: 'btn pg-step',
+    text: s('stepOnce'),
+    onclick: () => training.stepOn(c),
+  });
   v.reset = h('button', {
     type: 'button',
     class: 'btn pg-reset',
     text: s('reset'),
     onclick: () => {
       c.set({ pgStep: 0 });
-      restart(c);
+      training.restart(c, runsOf(c.state));
     },
   });
   v.status = h('p', { class: 'pg-status', 'aria-live': 'polite' });
@@ -587,9 +491,9 @@ export default {
   steps: STEPS,
   // The runs follow the state: a new configuration (or a link) starts them again.
   compute(c) {
-    const ui = session(c);
+    const ui = training.session(c);
     const key = JSON.stringify(runsOf(c.state));
-    if (key !== ui.key) restart(c);
+    if (key !== ui.key) training.restart(c, runsOf(c.state));
     // The untrained model of this configuration on the held-out batch (for the question), from
     // the page's own trainer engine (the training itself runs in the worker).
     const config = JSON.stringify(configOf(c.state));

@@ -10,7 +10,7 @@ import { h, isFocused, setText } from '../../views/dom.js';
 import { fmt } from '../../text/format.js';
 import { createLineChart } from '../../views/line-chart.js';
 import { dataTable, scrollRegion } from '../../views/table.js';
-import { createTrainClient } from '../../workers/train-client.js';
+import { CHUNK, createTraining } from '../kit/training.js';
 import { createPredict } from '../kit/predict.js';
 import { heatmapFigure, drawFigure } from '../kit/figures.js';
 import { intInput, selectInput, splitTokens } from '../../views/controls.js';
@@ -18,8 +18,6 @@ import { BLUE, ORANGE } from '../../views/palette.js';
 import strings from './strings.js';
 import meta, { S2S_TASKS, S2S_ATTENTIONS } from './meta.js';
 
-const CHUNK = 10; // steps between two reports of the worker
-const MAX_POINTS = 400; // points kept per loss curve (older ones thinned)
 const LEARNED = 0.95; // token accuracy at every length that counts as learned
 const COLORS = { twin: ORANGE, main: BLUE }; // twin: no attention; main: with attention
 const RUNS = ['twin', 'main'];
@@ -41,109 +39,16 @@ function wordsLine(c, key, words, english, className) {
 // a decoded output up to its "</s>" (kept, as the alignment has a row for it)
 const outputWords = (r) => r.predictionWords;
 
-function newHistory() {
-  return { step: 0, loss: [], latest: null, speed: 0, learnedAt: null };
-}
-
-function pushPoint(list, point) {
-  list.push(point);
-  if (list.length > MAX_POINTS) {
-    const half = Math.floor(list.length / 2);
-    const thinned = list.slice(0, half).filter((_, k) => k % 2 === 0);
-    list.splice(0, half, ...thinned);
-  }
-}
-
 // ---- the session: the worker, the runs' history, play / pause -----------------------------------
 
-function session(c) {
-  const ui = c.ui;
-  if (ui.client) return ui;
-  ui.history = {};
-  ui.playing = false;
-  ui.key = null;
-  ui.client = createTrainClient({
-    simd: c.engine.simd,
-    onReport: (runs, training) => {
-      for (const [name, r] of Object.entries(runs)) {
-        const hist = ui.history[name] || (ui.history[name] = newHistory());
-        hist.step = r.step;
-        hist.latest = r;
-        if (r.losses.length) {
-          const mean = r.losses.reduce((a, b) => a + b, 0) / r.losses.length;
-          pushPoint(hist.loss, { x: r.step, y: mean });
-          hist.speed = r.stepsPerSecond;
-        }
-        if (hist.learnedAt === null && r.step > 0 && Math.min(...r.byLength.tokenAccuracy) >= LEARNED)
-          hist.learnedAt = r.step;
-      }
-      const finished = !training && ui.playing && !ui.freshReset;
-      ui.freshReset = false;
-      if (finished) {
-        ui.playing = false;
-        ui.until = null;
-      }
-      ui.error = null;
-      redraw(c);
-      if (finished && ui.history.main) stopped(c, ui.history.main.step);
-    },
-    onPaused: (step) => stopped(c, step),
-    onError: (e) => {
-      ui.playing = false;
-      ui.error = e.message;
-      redraw(c);
-    },
-  });
-  c.onLeave(() => {
-    ui.client.terminate();
-    ui.client = null;
-  });
-  return ui;
-}
-
-function restart(c) {
-  const ui = session(c);
-  const runs = runsOf(c.state);
-  ui.key = JSON.stringify(runs);
-  ui.history = Object.fromEntries(RUNS.map((name) => [name, newHistory()]));
-  ui.playing = false;
-  ui.own = null;
-  ui.freshReset = true;
-  ui.client.reset(runs);
-  if (c.state.s2Step > 0) {
-    ui.playing = true;
-    ui.until = c.state.s2Step;
-    ui.client.train(c.state.s2Step, CHUNK);
-  }
-}
-
-function play(c) {
-  const ui = session(c);
-  ui.playing = true;
-  ui.until = Infinity;
-  ui.client.train(Infinity, CHUNK);
-  redraw(c);
-}
-
-function pause(c) {
-  const ui = session(c);
-  ui.client.pause();
-  ui.playing = false;
-  redraw(c);
-}
-
-function stopped(c, step) {
-  if (c.ui.client && c.state.s2Step !== step) c.set({ s2Step: step });
-}
-
-function stepTen(c) {
-  const ui = session(c);
-  const step = (ui.history.main ? ui.history.main.step : 0) + CHUNK;
-  ui.playing = true;
-  ui.until = step;
-  ui.client.train(step, CHUNK);
-  redraw(c);
-}
+const training = createTraining({
+  stepField: 's2Step',
+  learned: (r) => r.step > 0 && Math.min(...r.byLength.tokenAccuracy) >= LEARNED,
+  clear: (ui) => {
+    ui.own = null;
+  },
+  redraw,
+});
 
 const runName = (c, name) =>
   name === 'twin' ? c.s('runNone') : c.s('runAttn', { kind: c.s(`attention.${c.state.s2Attn}`) });
@@ -173,16 +78,21 @@ function buildPanel(c, v) {
   v.play = h('button', {
     type: 'button',
     class: 'btn primary s2-play',
-    onclick: () => (session(c).playing ? pause(c) : play(c)),
+    onclick: () => (training.session(c).playing ? training.pause(c) : training.play(c)),
   });
-  v.step = h('button', { type: 'button', class: 'btn s2-step', text: s('stepOnce'), onclick: () => stepTen(c) });
+  v.step = h('button', {
+    type: 'button',
+    class: 'btn s2-step',
+    text: s('stepOnce'),
+    onclick: () => training.stepOn(c),
+  });
   v.reset = h('button', {
     type: 'button',
     class: 'btn s2-reset',
     text: s('reset'),
     onclick: () => {
       c.set({ s2Step: 0 });
-      restart(c);
+      training.restart(c, runsOf(c.state));
     },
   });
   v.status = h('p', { class: 's2-status', 'aria-live': 'polite' });
@@ -466,9 +376,9 @@ export default {
   steps: STEPS,
   // The runs follow the state: a new configuration (or a link) starts them again.
   compute(c) {
-    const ui = session(c);
+    const ui = training.session(c);
     const key = JSON.stringify(runsOf(c.state));
-    if (key !== ui.key) restart(c);
+    if (key !== ui.key) training.restart(c, runsOf(c.state));
     return {};
   },
 };

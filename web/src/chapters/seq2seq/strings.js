@@ -5,6 +5,10 @@ export default {
     intro:
       'Lesson 1 claimed that an encoder–decoder without attention squeezes the whole input into one fixed vector, so long inputs lose their words, and that attention fixes it. Here you test the claim: two GRU encoder–decoders train side by side in your browser, the same seed, the same batches, the same size, one without attention and one with it. Watch accuracy against input length (Bahdanau et al. 2015, Fig. 2) and the alignment form (their Fig. 3). Every number comes from the engine; the seed and the step are in the link, so the link replays the run.',
     errEngine: 'The engine could not do this: {msg}',
+    trainRestartStuck:
+      'The training in the background stopped answering, so it was restarted: the same runs were trained again to the step on screen and go on from there. Your settings are kept.',
+    trainRestartCrashed:
+      'The training in the background failed, so it was restarted: the same runs were trained again to the step on screen and go on from there. Your settings are kept.',
     errInt: 'Please type a whole number from {min} to {max}.',
     task: 'Task',
     'task.copy': 'Copy',
@@ -77,6 +81,10 @@ export default {
     intro:
       '第 1 课说过：没有注意力的编码器–解码器把整句输入压进一个固定长度的向量，输入一长，前面的词就丢了；注意力正是为此而生。这里亲手检验：两个 GRU 编码器–解码器在浏览器里并排训练，种子相同、批次相同、大小相同，一个没有注意力，一个有。看准确率随输入长度的变化（Bahdanau 等 2015 年论文图 2），看对齐矩阵逐渐成形（图 3）。所有数字都来自引擎；种子和步数写在链接里，打开链接就能重放同一次训练。',
     errEngine: '引擎无法完成：{msg}',
+    trainRestartStuck:
+      '后台训练没有响应，已经重新启动：两次训练都重新训练到屏幕上的步数，并从那里继续。你的设置都还在。',
+    trainRestartCrashed:
+      '后台训练出错了，已经重新启动：两次训练都重新训练到屏幕上的步数，并从那里继续。你的设置都还在。',
     errInt: '请输入 {min} 到 {max} 之间的整数。',
     task: '任务',
     'task.copy': '复制',

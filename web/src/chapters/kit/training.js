@@ -1,0 +1,128 @@
+// A chapter that trains in the background (the attention playground, the encoder–decoder
+// playground): one training worker per chapter instance (workers/train-client.js), each run's
+// history (its loss points, accuracy points where the chapter keeps them, the latest report, the
+// speed and the step it was learned at), and play / pause / step / restart, with the step reached
+// written to the chapter's own hash field so that a link replays the run. The state lives in c.ui.
+//
+//   const training = createTraining({
+//     stepField: 'pgStep',                  // the hash field that holds the step reached
+//     accuracy: (report) => number | null,  // a point of the accuracy curve, or none
+//     learned: (report) => boolean,         // the report shows the task learned
+//     clear: (ui) => {},                    // what a restart forgets besides the runs
+//     redraw: (c) => {},
+//   });
+//   training.session(c) -> c.ui; training.restart(c, runs); play(c); pause(c); stepOn(c)
+// The chapter's strings have trainRestartStuck and trainRestartCrashed (the worker was replaced).
+
+import { createTrainClient } from '../../workers/train-client.js';
+
+export const CHUNK = 10; // steps between two reports of the worker
+const MAX_POINTS = 400; // points kept per curve (older ones thinned)
+
+function newHistory() {
+  return { step: 0, loss: [], acc: [], latest: null, speed: 0, learnedAt: null };
+}
+
+// Keeps at most MAX_POINTS points: drops every other one of the older half when full.
+function pushPoint(list, point) {
+  list.push(point);
+  if (list.length > MAX_POINTS) {
+    const half = Math.floor(list.length / 2);
+    const thinned = list.slice(0, half).filter((_, k) => k % 2 === 0);
+    list.splice(0, half, ...thinned);
+  }
+}
+
+export function createTraining({ stepField, accuracy = () => null, learned, clear = () => {}, redraw }) {
+  // The run stopped at `step` (paused, or a finite run reached its end): the link says so.
+  function stopped(c, step) {
+    if (c.ui.client && c.state[stepField] !== step) c.set({ [stepField]: step });
+  }
+
+  function session(c) {
+    const ui = c.ui;
+    if (ui.client) return ui;
+    ui.history = {};
+    ui.playing = false;
+    ui.key = null;
+    ui.client = createTrainClient({
+      simd: c.engine.simd,
+      onReport: (runs, training) => {
+        for (const [name, r] of Object.entries(runs)) {
+          const hist = ui.history[name] || (ui.history[name] = newHistory());
+          hist.step = r.step;
+          hist.latest = r;
+          if (r.losses.length) {
+            const mean = r.losses.reduce((a, b) => a + b, 0) / r.losses.length;
+            pushPoint(hist.loss, { x: r.step, y: mean });
+            hist.speed = r.stepsPerSecond;
+          }
+          const acc = accuracy(r);
+          if (acc !== null) pushPoint(hist.acc, { x: r.step, y: acc });
+          if (hist.learnedAt === null && learned(r)) hist.learnedAt = r.step;
+        }
+        // the first report after a reset is the runs at step 0, not the end of a run
+        const finished = !training && ui.playing && !ui.freshReset;
+        ui.freshReset = false;
+        if (finished) {
+          ui.playing = false;
+          ui.until = null;
+        }
+        ui.error = null;
+        redraw(c);
+        if (finished && ui.history.main) stopped(c, ui.history.main.step);
+      },
+      onPaused: (step) => stopped(c, step),
+      onRestart: ({ code }) => c.notify(c.s(code === 'stuck' ? 'trainRestartStuck' : 'trainRestartCrashed')),
+      onError: (e) => {
+        ui.playing = false;
+        ui.error = e.message;
+        redraw(c);
+      },
+    });
+    c.onLeave(() => {
+      ui.client.terminate();
+      ui.client = null;
+    });
+    return ui;
+  }
+
+  // Starts the runs from step 0 (and replays them to the step in the link).
+  function restart(c, runs) {
+    const ui = session(c);
+    ui.key = JSON.stringify(runs);
+    ui.history = Object.fromEntries(Object.keys(runs).map((name) => [name, newHistory()]));
+    ui.playing = false;
+    ui.freshReset = true;
+    clear(ui);
+    ui.client.reset(runs);
+    if (c.state[stepField] > 0) {
+      ui.playing = true;
+      ui.until = c.state[stepField];
+      ui.client.train(c.state[stepField], CHUNK);
+    }
+  }
+
+  function trainTo(c, until) {
+    const ui = session(c);
+    ui.playing = true;
+    ui.until = until;
+    ui.client.train(until, CHUNK);
+    redraw(c);
+  }
+
+  return {
+    session,
+    restart,
+    play: (c) => trainTo(c, Infinity),
+    // Pausing writes the step into the hash (once the worker has stopped), so the link replays
+    // the run to here.
+    pause(c) {
+      const ui = session(c);
+      ui.client.pause();
+      ui.playing = false;
+      redraw(c);
+    },
+    stepOn: (c) => trainTo(c, (c.ui.history?.main ? c.ui.history.main.step : 0) + CHUNK),
+  };
+}
