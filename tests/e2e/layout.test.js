@@ -107,6 +107,7 @@ const WAITING = new Set([
   'debug/predict',
   'playground/compare',
   'playground/inspect',
+  'seq2seq/lengths',
 ]);
 
 const SIZES = [

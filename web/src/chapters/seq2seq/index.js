@@ -167,6 +167,7 @@ function buildRace(c, v) {
     strings: strs,
   });
   v.align = heatmapFigure(c, { kind: 'sequential', className: 's2-align' });
+  v.align.title.textContent = c.s('alignTitle'); // its heading before the first report
   v.noAlign = h('p', { class: 'hint', text: s('noAlign') });
   v.probe = h('div', { class: 's2-probe' });
   return [
@@ -258,6 +259,7 @@ function buildOwn(c, v) {
   v.waiting = h('p', { class: 'hint' });
   v.out = h('div', { class: 's2-own-out', 'aria-live': 'polite' });
   v.fig = heatmapFigure(c, { kind: 'sequential', className: 's2-own' });
+  v.fig.title.textContent = c.s('ownTitle'); // its heading before the sentence is translated
   return [
     h('p', { class: 'about lab-explain', text: s('ownAbout') }),
     h(
