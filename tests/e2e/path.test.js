@@ -79,7 +79,7 @@ for (const lang of ['en', 'zh']) {
     await page.click(`.stepper button.step[data-stage="${stage}"]`);
     const first = await page.$eval(`[data-predict="${qid}"] .predict-option span`, (s) => s.textContent);
     await answer(page, `[data-predict="${qid}"]`, first);
-    await page.click('#chapter-nav a[data-lesson="start"]');
+    await goToChapter(page, 'start');
     await showing(page, 'start');
     const stored = await page.evaluate(() => JSON.parse(localStorage.getItem('attention-lab-progress')));
     const ids = Object.keys(stored);
@@ -160,6 +160,13 @@ for (const lang of ['en', 'zh']) {
   );
 }
 
+// Follows a chapter's link in the chapter list (at 360 px the list is folded behind one button).
+async function goToChapter(page, id) {
+  const toggle = page.locator('#chapter-nav .nav-toggle');
+  if (await toggle.isVisible()) await toggle.click();
+  await page.click(`#chapter-nav a[data-lesson="${id}"]`);
+}
+
 test('Back and Forward restore exactly: chapters and steps are entries, a toggle rewrites the current one', async () => {
   const page = await lab.open('lesson=why&lang=en');
   const at = [await snapshot(page)]; // why / bottleneck
@@ -169,7 +176,7 @@ test('Back and Forward restore exactly: chapters and steps are entries, a toggle
   await page.waitForFunction(() => window.attentionLab.state.whyQuery === 2);
   await page.waitForFunction(() => /whyQuery=2/.test(location.hash)); // the throttled rewrite has landed
   at.push(await snapshot(page));
-  await page.click('#chapter-nav a[data-lesson="masks"]');
+  await goToChapter(page, 'masks');
   await showing(page, 'masks', 'padding');
   at.push(await snapshot(page));
   await page.click('.step[data-stage="causal"]');
@@ -227,7 +234,7 @@ test('a link followed while a slider write is pending is not overwritten, and Ba
   for (let k = 0; k < 3; k++) await page.keyboard.press('ArrowLeft'); // three writes in quick succession
   const T = (await stateOf(page)).temperature;
   assert.ok(T < 1, `T = ${T}`);
-  await page.click('#chapter-nav a[data-lesson="masks"]');
+  await goToChapter(page, 'masks');
   await showing(page, 'masks');
   await page.goBack();
   await showing(page, 'softmax', 'temperature');
@@ -287,7 +294,7 @@ for (const lang of ['en', 'zh']) {
         assert.equal(stored[ids[0]].right, /^(Right|答对)/.test(feedback));
         await assertNoSideScroll(page, `${id}/${stage}`);
         // The chapter's data lists the question, so the start page counts it.
-        await page.click('#chapter-nav a[data-lesson="start"]');
+        await goToChapter(page, 'start');
         await showing(page, 'start');
         assert.match(
           await page.textContent(`.path-item[data-lesson="${id}"] .path-status`),
@@ -395,7 +402,7 @@ test('the hand-check preset keeps the engine’s weights back, and Softmax start
   assert.ok((await page.evaluate(() => document.querySelector('main').innerText)).includes('0.949'));
   assert.equal(await page.isVisible('.hand-check-show'), false);
   // The Softmax chapter opens on the hand check, and no weight of the row is on screen before an answer.
-  await page.click('#chapter-nav a[data-lesson="softmax"]');
+  await goToChapter(page, 'softmax');
   await showing(page, 'softmax', 'hand-check');
   assert.equal(await page.getAttribute('.stepper li:first-child .step', 'data-stage'), 'hand-check');
   assert.ok(!(await page.evaluate(() => document.querySelector('main').innerText)).includes('0.949'));
@@ -412,7 +419,7 @@ for (const lang of ['en', 'zh']) {
     await page.evaluate(() => window.attentionLab.set({ temperature: 0.1 }));
     await page.click('.stepper .step[data-stage="budget"]');
     await page.waitForSelector('.carried [data-setting="temperature"]', { state: 'visible' });
-    await page.click('#chapter-nav a[data-lesson="masks"]');
+    await goToChapter(page, 'masks');
     await showing(page, 'masks');
     const line = '.carried [data-setting="temperature"]';
     assert.match(await page.textContent(line), lang === 'en' ? /temperature T = 0\.1/ : /温度 T = 0\.1/);
@@ -420,7 +427,7 @@ for (const lang of ['en', 'zh']) {
     // Masks has its own fill control: a 0 fill is not "carried" here, but it is in the Pipeline.
     await page.click('input[name="mk-fill"][value="zero"]');
     assert.equal(await page.isVisible('.carried [data-setting="fill"]'), false);
-    await page.click('#chapter-nav a[data-lesson="pipeline"]');
+    await goToChapter(page, 'pipeline');
     await showing(page, 'pipeline');
     assert.match(
       await page.textContent('.carried [data-setting="fill"]'),
