@@ -159,16 +159,16 @@ bool all_finite(const std::vector<float>& v) {
 std::pair<double, const Tensor*> largest_weight(const Transformer& m,
                                                 const std::vector<ParameterUpdate>& only = {}) {
   std::pair<double, const Tensor*> best{0.0, nullptr};
-  auto look = [&](const Tensor& t, const float* d) {
-    for (std::size_t i = 0; i < t.size(); i++) {
+  auto look = [&](const Tensor& t, const float* d, std::size_t n) {  // n: entries of d
+    for (std::size_t i = 0; i < std::min(t.size(), n); i++) {
       const double x = std::fabs(static_cast<double>(d[i]));
       if (!best.second || x > best.first) best = {x, &t};
     }
   };
   if (only.empty()) {
-    for (const Tensor& t : m.tensors()) look(t, m.parameters().data() + t.offset);
+    for (const Tensor& t : m.tensors()) look(t, m.parameters().data() + t.offset, t.size());
   } else {
-    for (const ParameterUpdate& u : only) look(*u.tensor, u.value.data.data());
+    for (const ParameterUpdate& u : only) look(*u.tensor, u.value.data.data(), u.value.data.size());
   }
   return best;
 }
