@@ -93,6 +93,7 @@ export function createPredict(c, { id, question, options, reveal }) {
   let text = null; // { right, wrong }
   let guessed = null; // the learner's committed guess (for these settings)
   let shown = false;
+  let nudged = false; // "Check" was pressed with nothing picked: the nudge stays through redraws
   const stored = loadProgress()[id];
   if (stored && stored.guess !== undefined) {
     const r = radios.find((x) => x.value === stored.guess);
@@ -103,7 +104,7 @@ export function createPredict(c, { id, question, options, reveal }) {
     const open = guessed !== null || shown;
     if (reveal && reveal.hidden !== !open) reveal.hidden = !open;
     if (guessed === null) {
-      feedback.textContent = shown ? str.shown : '';
+      feedback.textContent = shown ? str.shown : nudged ? str.pickFirst : '';
       feedback.className = 'predict-feedback';
       return;
     }
@@ -114,9 +115,9 @@ export function createPredict(c, { id, question, options, reveal }) {
 
   check.addEventListener('click', () => {
     const picked = radios.find((r) => r.input.checked);
+    nudged = !picked;
     if (!picked) {
-      feedback.className = 'predict-feedback';
-      feedback.textContent = str.pickFirst;
+      render();
       return;
     }
     guessed = picked.value;
