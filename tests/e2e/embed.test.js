@@ -23,6 +23,13 @@ const PAGES = {
   'test/one.html': `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>one</title><link rel="icon" href="icon.svg">
     <script type="module" src="../attention-lab.js"></script></head><body>
     <attention-lab id="a" lesson="softmax" stage="temperature"></attention-lab></body></html>`,
+  'test/themed.html': `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>themed</title><link rel="icon" href="icon.svg">
+    <link rel="stylesheet" href="themed.css"><script type="module" src="../attention-lab.js"></script></head><body>
+    <attention-lab id="a" lesson="softmax" stage="temperature"></attention-lab>
+    <attention-lab id="tall" lesson="softmax" stage="temperature" height="99999999999999999999"></attention-lab></body></html>`,
+  'test/themed.css': `:root, body, attention-lab, * { --ink: #ff0000; --paper: #000000; --font: "Comic Sans MS", cursive;
+    --accent: #00ff00; --muted: #ff00ff; --line: #00ffff; --panel: #ffff00; --radius: 40px;
+    --al-ink: #ff0000; --al-paper: #000000; --al-accent: #00ff00; --al-font: cursive; }`,
   'test/icon.svg': '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1 1"><rect width="1" height="1"/></svg>',
   'test/hostile.css': `* { all: unset; } html { font-size: 64px; } body { display: block; font-size: 48px; line-height: 3;
     font-family: "Comic Sans MS", cursive; letter-spacing: 4px; text-transform: uppercase; }
@@ -481,6 +488,102 @@ test('a host page with hostile CSS (* { all: unset }, huge fonts) does not break
   // The page's own text kept the page's CSS (no .panel background from the element's styles).
   assert.equal(m.hostTextBg, 'rgba(0, 0, 0, 0)');
   assert.equal(m.hostTextFont, '48px');
+  assert.deepEqual(await violations(page), []);
+  assert.deepEqual(page.errors, []);
+  await page.closeAll();
+});
+
+// issue item 15: the element's look, read in its shadow root
+const looks = (page, selector) =>
+  page.evaluate((sel) => {
+    const root = document.querySelector(sel).shadowRoot;
+    const out = {};
+    for (const q of ['.lab', 'h2', '.stepper button', '.lab-foot a', '.lab-foot', 'input, select']) {
+      const el = root.querySelector(q);
+      const cs = getComputedStyle(el);
+      out[q] = [cs.color, cs.backgroundColor, cs.fontFamily, cs.borderTopColor, cs.borderTopLeftRadius];
+    }
+    return out;
+  }, selector);
+
+test("a host page's custom properties (--ink, --paper, --font, even --al-…) leave the element's look unchanged; a huge height is clamped with a notice", async () => {
+  const plain = await openPage('test/one.html');
+  await labReady(plain, '#a');
+  const want = await looks(plain, '#a');
+  await plain.closeAll();
+  const page = await openPage('test/themed.html');
+  await labReady(page, '#a');
+  await labReady(page, '#tall');
+  assert.deepEqual(await looks(page, '#a'), want);
+  assert.equal(want['.lab'][0], 'rgb(27, 29, 35)', 'the theme ink');
+  const tall = await page.evaluate(() => {
+    const root = document.getElementById('tall').shadowRoot;
+    const notice = root.querySelector('.notice');
+    return {
+      height: root.querySelector('.lab').getBoundingClientRect().height,
+      notice: notice.hidden ? '' : notice.textContent,
+    };
+  });
+  assert.equal(tall.height, 20000);
+  assert.match(
+    tall.notice,
+    /height="99999999999999999999" is outside 120–20000 pixels: the element is 20000 pixels tall/,
+  );
+  assert.deepEqual(await violations(page), []);
+  assert.deepEqual(page.errors, []);
+  await page.closeAll();
+});
+
+// issue item 12: the element's set() stores exactly what it checked and answers a bad call with
+// the schema's message, never a TypeError; the link it writes agrees with its state.
+test('<attention-lab>.set() refuses wrong JS types with a message, stores only what it checked', async () => {
+  const page = await openPage('test/one.html');
+  const before = await labReady(page, '#a');
+  const out = await page.evaluate(() => {
+    const el = document.getElementById('a');
+    const calls = [
+      { causal: 'false' },
+      { seed: '7' },
+      { dk: [4] },
+      { queryTokens: 'a,b' },
+      { keyPadding: [1, 0] },
+      { Q: [1, 2] },
+      null,
+      undefined,
+      'seed=7',
+    ];
+    const answers = calls.map((patch) => {
+      try {
+        return el.set(patch).map((e) => e.message);
+      } catch (e) {
+        return [`threw ${e.name}: ${e.message}`];
+      }
+    });
+    const tokens = ['x', 'y'];
+    const ok = el.set({ queryTokens: tokens, seed: 7, causal: true });
+    tokens.push('z');
+    return { answers, ok, state: el.state, link: el.shadowRoot.querySelector('.lab-foot a').href };
+  });
+  assert.deepEqual(out.answers, [
+    ["causal: not 0 or 1, got 'false'"],
+    ["seed: not an integer, got '7'"],
+    ['dk: not an integer, got an array'],
+    ["queryTokens: not a list, got 'a,b'"],
+    ['keyPadding: items must be 0 or 1, got an array'],
+    ['Q: not a list of rows, got an array'],
+    ['set(): expected an object of fields to set, got null'],
+    ['set(): expected an object of fields to set, got undefined'],
+    ['set(): expected an object of fields to set, got string'],
+  ]);
+  assert.deepEqual(out.ok, []);
+  assert.deepEqual(out.state.queryTokens, ['x', 'y'], 'a copy of the caller’s list');
+  assert.equal(out.state.seed, 7);
+  assert.equal(out.state.causal, true);
+  assert.equal(out.state.dk, before.dk);
+  const hash = new URL(out.link).hash;
+  assert.match(hash, /[#&]seed=7(&|$)/);
+  assert.match(hash, /[#&]causal=1(&|$)/);
+  assert.match(hash, /[#&]queryTokens=x,y(&|$)/);
   assert.deepEqual(await violations(page), []);
   assert.deepEqual(page.errors, []);
   await page.closeAll();

@@ -97,7 +97,7 @@ test('shadowCss: :root and body become the frame, rem becomes px, width breakpoi
   const css =
     ':root { --ink: #000; }\nbody { margin: 0; }\nh1, body, p { x: 1 }\n.a { font-size: 1.6rem; margin: .5rem 2rem; }\n@media (max-width: 600px) { .b { c: d } }\n.tbody { e: f }\n.nobody{}';
   const out = shadowCss(css);
-  assert.match(out, /^:host \{ --ink: #000; \}/);
+  assert.match(out, /^:host, \.lab \{ --al-ink: #000; \}/);
   assert.match(out, /\n\.lab \{ margin: 0; \}/);
   assert.match(out, /h1, \.lab, p \{/);
   assert.match(out, /font-size: 25\.6px; margin: 8px 32px;/);
@@ -105,4 +105,17 @@ test('shadowCss: :root and body become the frame, rem becomes px, width breakpoi
   assert.ok(!/rem\b/.test(out));
   assert.match(out, /\.tbody \{ e: f \}/);
   assert.match(out, /\.nobody\{\}/);
+});
+
+// issue item 15: the theme's custom properties are the element's own (--al-…, declared on .lab,
+// which the host page's CSS cannot reach); a property :root does not declare keeps its name
+// (views set --pat and --c inline on their elements).
+test('shadowCss: the theme properties are renamed and declared inside the shadow root', () => {
+  const css =
+    ':root {\n  --ink: #111; --font: serif;\n}\n.a { color: var(--ink); font: 1em var(--font, x); }\n.b { background: var(--pat); --c: red; }';
+  const out = shadowCss(css);
+  assert.match(out, /^:host, \.lab \{\n {2}--al-ink: #111; --al-font: serif;/);
+  assert.match(out, /\.a \{ color: var\(--al-ink\); font: 1em var\(--al-font, x\); \}/);
+  assert.match(out, /\.b \{ background: var\(--pat\); --c: red; \}/);
+  assert.ok(!/var\(--(ink|font)\b/.test(out));
 });

@@ -7,6 +7,7 @@ import {
   serializeHash,
   defaults,
   validatePatch,
+  checkSet,
   CORE_SCHEMA,
 } from '../../web/src/hosts/state.js';
 import playground from '../../web/src/chapters/playground/meta.js';
@@ -346,4 +347,61 @@ test('a replay link is capped at 10,000 steps, with a notice', () => {
   ]);
   assert.equal(state.pgStep, 0);
   assert.equal(parseHash('#lesson=playground&pgStep=10000', real).state.pgStep, 10000);
+});
+
+// issue item 12: the public set() (checkSet, what hosts/host.js runs for the element and the
+// page) answers every bad call with the schema's error and a message naming the field, never a
+// TypeError, and what it hands on to be stored is exactly what it checked: read once, copied.
+test('the public set() refuses wrong JS types with a message and never throws', () => {
+  const cases = [
+    [{ causal: 'false' }, 'causal', "causal: not 0 or 1, got 'false'"],
+    [{ seed: '7' }, 'seed', "seed: not an integer, got '7'"],
+    [{ dk: [4] }, 'dk', 'dk: not an integer, got an array'],
+    [{ queryTokens: 'a,b' }, 'queryTokens', "queryTokens: not a list, got 'a,b'"],
+    [{ keyPadding: [1, 0] }, 'keyPadding', 'keyPadding: items must be 0 or 1, got an array'],
+    [{ Q: [1, 2] }, 'Q', 'Q: not a list of rows, got an array'],
+    [null, '', 'set(): expected an object of fields to set, got null'],
+    [undefined, '', 'set(): expected an object of fields to set, got undefined'],
+    ['causal=1', '', 'set(): expected an object of fields to set, got string'],
+  ];
+  for (const [patch, key, message] of cases) {
+    let r;
+    assert.doesNotThrow(() => (r = checkSet(patch, schema)), JSON.stringify(patch));
+    assert.equal(r.ok, false);
+    assert.equal(r.errors[0].key, key);
+    assert.equal(r.errors[0].message, message);
+  }
+  assert.match(checkSet({ causal: 'false' }, schema, 'zh').errors[0].message, /^causal: 应为 0 或 1/);
+  // Not strict (the chapters' own controls), a string for a list is refused, not a TypeError.
+  for (const patch of [{ queryTokens: 'a,b' }, { Q: 5 }, { keyPadding: 'x' }, { Q: [[1], 2] }]) {
+    let r;
+    assert.doesNotThrow(() => (r = validatePatch(patch, schema)), JSON.stringify(patch));
+    assert.equal(r.ok, false, JSON.stringify(patch));
+  }
+});
+
+test('the public set() stores what it checked: each value read once, lists copied', () => {
+  let reads = 0;
+  const patch = {
+    get seed() {
+      reads++;
+      return reads === 1 ? 7 : 'seven'; // honest once, then a lie
+    },
+    queryTokens: ['a', 'b'],
+  };
+  const r = checkSet(patch, schema);
+  assert.deepEqual(r, { ok: true, patch: { seed: 7, queryTokens: ['a', 'b'] } });
+  assert.equal(reads, 1);
+  patch.queryTokens.push('c');
+  assert.deepEqual(r.patch.queryTokens, ['a', 'b']);
+  const proxy = new Proxy(
+    {},
+    {
+      ownKeys() {
+        throw new Error('no keys');
+      },
+    },
+  );
+  assert.equal(checkSet(proxy, schema).errors[0].code, 'notObject');
+  assert.deepEqual(checkSet({ causal: true, seed: 9 }, schema).patch, { causal: true, seed: 9 });
 });

@@ -12,11 +12,13 @@ export interface LabState {
   [field: string]: unknown;
 }
 
-/** A field set() refused: its name, a message code and the code's parameters. */
+/** A field set() refused: its name ('' when the patch is no object), a message code, the code's
+ * parameters and the message ("causal: not 0 or 1, got 'false'"). set() never throws. */
 export interface PatchError {
   key: string;
   code: string;
   params: Record<string, unknown>;
+  message: string;
 }
 
 export interface LabChangeDetail {
@@ -35,7 +37,7 @@ export class AttentionLab extends HTMLElement {
   /** The engine the element computes with; null until it has loaded. */
   readonly engine: Engine | null;
   /** Changes fields of the state: [] when applied, else the refused fields (nothing applied). */
-  set(patch: Partial<LabState>): PatchError[];
+  set(patch: Partial<LabState> | null): PatchError[];
 }
 
 declare global {

@@ -18,7 +18,7 @@ import labCss from '../styles/lab.css?inline';
 import shellCss from './element-shell.css?inline';
 import { FONTS_HREF, LAB_ROOT } from './root-url.js';
 import { createHost, schema } from './host.js';
-import { serializeHash } from './state.js';
+import { checkSet, serializeHash } from './state.js';
 import { detectLang, t as shellT, HTML_LANG } from '../text/i18n.js';
 import { applyHide } from './hide.js';
 import { h } from '../views/dom.js';
@@ -63,12 +63,21 @@ function hashOf(el) {
   return parts.join('&');
 }
 
-// A CSS length from the height attribute: "640" is pixels; "" or a bad value is no height.
-function heightOf(value) {
-  if (value === null || value.trim() === '') return '';
+// A CSS length from the height attribute: "640" (or "640px") is pixels, kept within
+// HEIGHT.min..HEIGHT.max (clamped: { css, clamped: { asked, used } }); any other CSS length is
+// held to the same range by clamp(); "" or a bad value is no height.
+export const HEIGHT = { min: 120, max: 20000 };
+export function heightOf(value) {
+  if (value === null || value.trim() === '') return { css: '' };
   const v = value.trim();
-  if (/^\d+(\.\d+)?$/.test(v)) return `${v}px`;
-  return CSS.supports('height', v) ? v : '';
+  const px = /^(\d+(?:\.\d+)?|\d*\.\d+)(?:px)?$/i.exec(v);
+  if (px) {
+    const asked = Number(px[1]);
+    const used = Math.min(HEIGHT.max, Math.max(HEIGHT.min, asked));
+    return { css: `${used}px`, clamped: used === asked ? null : { asked: v, used } };
+  }
+  if (!CSS.supports('height', v)) return { css: '' };
+  return { css: `clamp(${HEIGHT.min}px, ${v}, ${HEIGHT.max}px)` };
 }
 
 export class AttentionLab extends HTMLElement {
@@ -77,6 +86,7 @@ export class AttentionLab extends HTMLElement {
   #host = null; // the lifecycle (./host.js), made when the element first connects
   #parts = null; // { lab, notice, article, foot, link }
   #address = null; // where the state is written besides the event (embed.js: the frame's hash)
+  #lang = 'en'; // the language the element starts in (before its state is known)
 
   constructor() {
     super();
@@ -126,6 +136,7 @@ export class AttentionLab extends HTMLElement {
         [this.ownerDocument.documentElement.lang, ...(navigator.languages || [navigator.language])].filter(Boolean),
       ),
     };
+    this.#lang = base.lang;
     // An embedded lesson stays its lesson: no previous / next chapter links unless the author asks
     // for them (<attention-lab navigation>).
     this.#host = createHost({
@@ -151,14 +162,22 @@ export class AttentionLab extends HTMLElement {
     else this.#host.navigate(hashOf(this));
   }
 
+  // Before the element has started too, a bad call gets its errors (the schema's, with a message).
   set(patch) {
-    return this.#host ? this.#host.set(patch) : [];
+    if (this.#host) return this.#host.set(patch, { strict: true });
+    const check = checkSet(patch, schema);
+    return check.ok ? [] : check.errors;
   }
 
   #applyHeight() {
     if (!this.#parts) return;
-    const height = heightOf(this.getAttribute('height'));
-    this.#parts.lab.style.height = height;
+    const { css, clamped } = heightOf(this.getAttribute('height'));
+    this.#parts.lab.style.height = css;
+    if (clamped) {
+      const attr = this.getAttribute('lang');
+      const lang = this.state ? this.state.lang : attr === 'en' || attr === 'zh' ? attr : this.#lang;
+      this.#host.notify(shellT(lang, 'heightClamped', { ...clamped, ...HEIGHT }));
+    }
   }
 
   // The host's view: the element's shadow root.

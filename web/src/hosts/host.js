@@ -9,6 +9,8 @@
 //   const host = createHost({ base, view, address, remount });
 //   await host.start(read, stable)  // read() -> the address text; stable(asked) -> nothing changed since
 //   host.set(patch)                 // -> errors ([] when applied or on its way)
+//   host.set(patch, { strict: true }) // the public set() of the element and the page: each
+//                                   // field must have its JS type; errors carry a message
 //   host.navigate(text)             // an address the host did not write: it wins (see below)
 //   host.stay()                     // the address came back to what is on screen
 //   host.enter(), host.leave()      // mount the chapter again / take it off (its workers stop)
@@ -32,7 +34,7 @@
 import { loadEngine } from '../engine/api.js';
 import { chapters, chapterEngine, loadChapter, loadedChapter, stageInChapter } from '../chapters/index.js';
 import { mountChapter } from '../chapters/kit/shell.js';
-import { buildSchema, parseHash, validatePatch } from './state.js';
+import { buildSchema, checkSet, parseHash, validatePatch } from './state.js';
 import { t as shellT, reason, clip } from '../text/i18n.js';
 
 export const schema = buildSchema(chapters);
@@ -244,9 +246,12 @@ export function createHost({ base, view, address = NO_ADDRESS, remount = false, 
 
   // Merges a patch into the state: refused (errors returned, nothing changes) when it breaks the
   // schema; otherwise writes the address and redraws.
-  function set(patch) {
-    const check = validatePatch(patch, schema);
+  // What is stored is what was checked (validatePatch reads the caller's object once and parses
+  // each value back from its text), never the caller's object.
+  function set(raw, { strict = false } = {}) {
+    const check = strict ? checkSet(raw, schema, state ? state.lang : 'en') : validatePatch(raw, schema);
     if (!check.ok) return check.errors;
+    const patch = check.patch;
     if (!state) return [];
     if (patch.lang !== undefined) chosenLang = patch.lang;
     // Another chapter that has not loaded yet: the state changes once it has (unless a navigation

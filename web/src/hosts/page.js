@@ -236,7 +236,7 @@ async function start() {
     get state() {
       return host.state;
     },
-    set: host.set,
+    set: (patch) => host.set(patch, { strict: true }),
     formulas: drawFormulas,
   };
   registerOffline();

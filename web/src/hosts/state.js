@@ -15,6 +15,8 @@
 
 import { PRESET_IDS, MAX_TOKENS, MAX_TOKEN_CHARS, MAX_DK } from '../lesson/example.js';
 import { CHOICES } from '../engine/choices.js';
+import { describe } from '../engine/args.js';
+import { reason } from '../text/i18n.js';
 
 export const CORE_SCHEMA = {
   lesson: { type: 'enum', default: 'start', values: ['start'] }, // values: the chapters
@@ -323,21 +325,47 @@ export function validatePatch(patch, schema, strict = false) {
       errors.push({ key: name, code: 'unknownField', params: {} });
       continue;
     }
-    const typeCode = strict ? typeProblem(spec, value) : '';
+    // Not strict, a value of another JS type is formatted as its field's text first; one that
+    // cannot be (a string for a list) is refused the same way.
+    let text = null;
+    let typeCode = strict ? typeProblem(spec, value) : '';
+    if (!typeCode) {
+      try {
+        text = typeof value === 'string' && spec.type === 'string' ? value : formatValue(spec, value);
+        if (typeof text !== 'string') typeCode = typeProblem(spec, value) || 'unknownType';
+      } catch {
+        typeCode = typeProblem(spec, value) || 'unknownType';
+      }
+    }
     if (typeCode) {
       errors.push({
         key: name,
         code: typeCode,
-        params: spec.type === 'enum' ? { values: spec.values.join(', ') } : {},
+        params: { ...(spec.type === 'enum' ? { values: spec.values.join(', ') } : {}), got: describe(value) },
       });
       continue;
     }
-    const r = parseValue(spec, typeof value === 'string' && spec.type === 'string' ? value : formatValue(spec, value));
+    const r = parseValue(spec, text);
     const bad = r.error || r.warning;
     if (bad) errors.push({ key: name, ...bad });
     else checked[name] = r.value;
   }
   return errors.length ? { ok: false, errors } : { ok: true, patch: checked };
+}
+
+// The public set() of the element and the page (hosts/host.js): validatePatch in strict mode,
+// each refused field with its message, worded as the engine's AttentionError messages are (the
+// field, then why): "causal: not 0 or 1, got 'false'". { ok, patch } or { ok: false, errors }
+// with errors [{ key, code, params, message }]. It never throws, whatever `patch` is.
+export function checkSet(patch, schema, lang = 'en') {
+  const r = validatePatch(patch, schema, true);
+  if (r.ok) return r;
+  const errors = r.errors.map((e) => {
+    const why = reason(lang, e);
+    const got = e.params.got !== undefined && !why.includes(e.params.got) ? `, got ${e.params.got}` : '';
+    return { ...e, message: `${e.key || 'set()'}: ${why}${got}` };
+  });
+  return { ok: false, errors };
 }
 
 function typeName(x) {
