@@ -18,31 +18,17 @@ import {
   fail,
   flagsArg,
   integerArg,
-  matrixArg,
   positiveArg,
   reading,
   scalarArg,
   seedArg,
   vectorArg,
 } from './args.js';
+import { engineLoader, frozenChoices, moduleCalls, simdSupported } from './loader.js';
+import { FLASH_BLOCK, FLASH_OPTIONS, callInputs, varianceChunk } from './inputs.js';
 
-export { AttentionError };
-
-// ---- choosing and loading a build --------------------------------------------------------------
-
-// A tiny module using a SIMD128 instruction: (func (result v128) i32.const 0 i8x16.splat i8x16.popcnt).
-const SIMD_PROBE = new Uint8Array([
-  0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 10, 1, 8, 0, 65, 0, 253, 15, 253, 98, 11,
-]);
-
-// Whether this runtime can run the SIMD build.
-export function simdSupported() {
-  try {
-    return WebAssembly.validate(SIMD_PROBE);
-  } catch {
-    return false;
-  }
-}
+// The loader's parts stay importable from here (engine.js re-exports this module).
+export { AttentionError, FLASH_BLOCK, engineLoader, frozenChoices, moduleCalls, simdSupported };
 
 // One literal import per build, so a bundler ships both glue files. This module holds everything
 // the lessons compute; the playground's trainer is a module of its own (engine-train.js,
@@ -52,98 +38,8 @@ const GLUE = {
   scalar: { load: () => import('../../../build/wasm/attention-scalar.js'), wasm: 'attention-scalar.wasm' },
 };
 
-// Node's fs, reached at run time so a page bundler never sees an import of it; null in a browser.
-async function nodeFs() {
-  if (typeof process === 'undefined' || !process.versions || !process.versions.node) return null;
-  if (typeof process.getBuiltinModule === 'function') return process.getBuiltinModule('fs');
-  const name = 'node:fs'; // Node before 20.16
-  return import(/* @vite-ignore */ name);
-}
-
-// build: { load: () => import(glue), wasm: file name } (GLUE above, or engine-train.js's).
-async function instantiate(build) {
-  const moduleArgs = {};
-  const fs = await nodeFs();
-  // In Node the glue (built for the web) cannot fetch a file path: hand it the bytes.
-  // In a browser the glue finds the .wasm next to itself (new URL(..., import.meta.url)).
-  if (fs) moduleArgs.wasmBinary = fs.readFileSync(new URL('../../../build/wasm/' + build.wasm, import.meta.url));
-  const glue = await build.load();
-  return glue.default(moduleArgs);
-}
-
-// A loader of one kind of engine: load(options) -> Promise<engine>, options { simd }: true, false,
-// or omitted for the best supported; one engine per build, made by make(mod, simd, forget), where
-// forget() drops a stopped engine so the next load builds a fresh instance. loadEngine is one,
-// engine-train.js's loadTrainEngine another.
-export function engineLoader(what, builds, make) {
-  const engines = new Map(); // simd (true/false) -> Promise<engine>, one per build
-  return async (options) => {
-    const o = checkOptions(what, options, ['simd']);
-    const simd = o.simd === undefined ? simdSupported() : booleanArg('simd', o.simd);
-    if (simd && !simdSupported()) fail('simd: this runtime does not support WebAssembly SIMD; use { simd: false }');
-    if (!engines.has(simd)) {
-      const loading = instantiate(builds[simd ? 'simd' : 'scalar']).then(
-        (mod) => make(mod, simd, () => engines.delete(simd)),
-        (e) => {
-          engines.delete(simd);
-          throw new AttentionError(
-            `${what}: could not load the ${simd ? 'SIMD' : 'scalar'} wasm module ` +
-              `(built by 'bash scripts/build.sh wasm'): ${e && e.message ? e.message : e}`,
-          );
-        },
-      );
-      engines.set(simd, loading);
-    }
-    return engines.get(simd);
-  };
-}
-
 // loadEngine({ simd }) -> Promise<engine>. simd: true, false, or omitted for the best supported.
 export const loadEngine = engineLoader('loadEngine', GLUE, makeEngine);
-
-// Every call into a module goes through guarded(name, call): a trap or abort inside it (anything
-// thrown that is not the engine's own AttentionError) stops that instance for good, and every
-// later call throws an AttentionError with code 'engine-stopped' (what: the loader that gives a
-// fresh one; the page and the workers do that and say so). run(name, args) calls mod[name] and
-// turns an { error } result into an AttentionError.
-export function moduleCalls(mod, what, forget) {
-  let stopped = null; // the error that stopped the module (an abort); it is unusable afterwards
-  function stoppedError(name) {
-    const e = new AttentionError(
-      `${name}: the engine stopped after an internal error (${stopped}); call ${what}() again`,
-    );
-    e.code = 'engine-stopped';
-    return e;
-  }
-  function guarded(name, call) {
-    if (stopped) throw stoppedError(name);
-    try {
-      return call();
-    } catch (e) {
-      if (e instanceof AttentionError) throw e;
-      stopped = e && e.message ? e.message : String(e);
-      forget(); // the next load builds a fresh instance
-      throw stoppedError(name);
-    }
-  }
-  function run(name, args) {
-    const result = guarded(name, () => (args === undefined ? mod[name]() : mod[name](args)));
-    if (result.error !== undefined) fail(result.error);
-    return result;
-  }
-  return {
-    guarded,
-    run,
-    get stopped() {
-      return stopped !== null;
-    },
-  };
-}
-
-// A list of names, frozen; and an object of such lists, frozen (engine.choices).
-const frozenList = (list) => Object.freeze(Array.from(list));
-export const frozenChoices = (lists) =>
-  Object.freeze(Object.fromEntries(Object.keys(lists).map((option) => [option, frozenList(lists[option])])));
 
 // ---- the engine ----------------------------------------------------------------------------------
 
@@ -167,131 +63,25 @@ function attendResult(r) {
   return out;
 }
 
-// Tiled attention's default block: 64 queries x 64 keys per tile.
-export const FLASH_BLOCK = 64;
-
-// Rows of a matrix argument before it is read: nested arrays or { rows }; NaN otherwise.
-const rowsOf = (x) => (Array.isArray(x) ? x.length : x != null && Number.isInteger(x.rows) ? x.rows : NaN);
-const formatBytes = (bytes) =>
-  bytes >= 2 ** 30
-    ? `${(bytes / 2 ** 30).toFixed(1)} GiB`
-    : bytes >= 2 ** 20
-      ? `${(bytes / 2 ** 20).toFixed(1)} MiB`
-      : `${(bytes / 2 ** 10).toFixed(1)} KiB`;
-
-// A snapshot of a varianceExperiment result { raw, scaled, histogram } for mergeVariance:
-// plain objects of numbers and fixed-length typed arrays, read once (lengths checked first),
-// so nothing the caller's objects do later can change what the module reads. Missing parts
-// become empty objects, which the module reports by name.
-function varianceChunk(name, x, maxBins) {
-  if (x == null) return x;
-  return reading(name, () => {
-    const moments = (m) => ({ mean: scalarArg(m?.mean), variance: scalarArg(m?.variance) });
-    const numbers = (field, v, max) => {
-      if (v == null) return v;
-      const list = arrayArg(`${name}.histogram.${field}`, v, max);
-      const out = new Float64Array(list.length);
-      for (let i = 0; i < out.length; i++) out[i] = typeof list[i] === 'number' ? list[i] : NaN;
-      return out;
-    };
-    const h = x.histogram;
-    return {
-      raw: moments(x.raw),
-      scaled: moments(x.scaled),
-      histogram: {
-        edges: numbers('edges', h?.edges, maxBins + 1),
-        scaledEdges: numbers('scaledEdges', h?.scaledEdges, maxBins + 1),
-        rawCounts: numbers('rawCounts', h?.rawCounts, maxBins),
-        scaledCounts: numbers('scaledCounts', h?.scaledCounts, maxBins),
-      },
-    };
-  });
-}
-
 function makeEngine(mod, simd, forget) {
   const calls = moduleCalls(mod, 'loadEngine', forget);
   const { guarded, run } = calls;
 
   const limits = Object.freeze({ ...mod.limits(), ...mod.flashLimits() });
   const choices = frozenChoices(mod.choices());
-  const sizeError = (name, rows, cols, count) => guarded(name, () => mod.checkSize(name, rows, cols, count));
-  const matrix = (name, x, opts) => matrixArg(name, x, sizeError, opts);
-  const optionalMatrix = (name, x, opts) => (x == null ? undefined : matrix(name, x, opts));
-  const optionalVector = (name, x) => (x == null ? undefined : vectorArg(name, x, sizeError));
-  const mask = (x) => optionalMatrix('mask', x, { binary: true });
-  const keyPadding = (x) => (x == null ? undefined : flagsArg('keyPadding', x, sizeError));
-  const scoreMatrix = (x) => matrix('scores', x, { rowVector: true });
-
-  // The Transformer block's nested weights, flattened to the names the core reads and reports:
-  // "selfAttention.Wq", "ff.W1" (the core checks each one's shape).
-  function attentionArgs(name, w) {
-    const a = checkOptions(name, w ?? {}, ['Wq', 'Wk', 'Wv', 'Wo', 'bq', 'bk', 'bv', 'bo']);
-    const out = {};
-    for (const part of ['Wq', 'Wk', 'Wv', 'Wo']) {
-      if (a[part] != null) out[`${name}.${part}`] = matrix(`${name}.${part}`, a[part]);
-    }
-    for (const part of ['bq', 'bk', 'bv', 'bo']) out[`${name}.${part}`] = optionalVector(`${name}.${part}`, a[part]);
-    return out;
-  }
-  function ffArgs(prefix, f) {
-    const out = {};
-    for (const part of ['W1', 'W2']) {
-      if (f[part] != null) out[prefix + part] = matrix(prefix + part, f[part]);
-    }
-    for (const part of ['b1', 'b2']) out[prefix + part] = optionalVector(prefix + part, f[part]);
-    return out;
-  }
-
-  // ---- tiled attention (flash_bindings.cpp) ----
-  // attend keeps five (n_q, n_k) matrices; past maxTokens the error says what they would take.
-  function checkNaiveSize(query, key) {
-    const nQ = rowsOf(query),
-      nK = rowsOf(key);
-    for (const [name, rows] of [
-      ['query', nQ],
-      ['key', nK],
-    ]) {
-      if (!(rows > limits.maxTokens)) continue;
-      const need =
-        Number.isInteger(nQ) && Number.isInteger(nK)
-          ? `, which would need 5 × ${nQ} × ${nK} × 4 bytes = ${formatBytes(5 * nQ * nK * 4)} here`
-          : '';
-      fail(
-        `${name}: expected 1 to ${limits.maxTokens} rows (engine.limits.maxTokens), got ${rows}: attend keeps ` +
-          `five (n_q, n_k) float32 matrices${need}; flashAttend computes the same output for up to ` +
-          `${limits.maxFlashTokens} tokens in O(n·d) memory`,
-      );
-    }
-  }
-  const FLASH_OPTIONS = [
-    'query',
-    'key',
-    'value',
-    'causal',
-    'keyPadding',
-    'window',
-    'stride',
-    'blockSize',
-    'queryOffset',
-  ];
-  function flashArgs(o, tokens) {
-    // flash attention's own limits: up to limits[tokens] rows
-    const size = (name, rows, cols, count) =>
-      guarded(name, () => mod.checkSizeIn(name, rows, cols, count, tokens, 'maxDim'));
-    const flagsSize = (name, rows, cols, count) =>
-      guarded(name, () => mod.checkSizeIn(name, rows, cols, count, 'one row', tokens));
-    return {
-      query: matrixArg('query', o.query, size),
-      key: matrixArg('key', o.key, size),
-      value: matrixArg('value', o.value, size),
-      causal: booleanArg('causal', o.causal ?? false),
-      keyPadding: o.keyPadding == null ? undefined : flagsArg('keyPadding', o.keyPadding, flagsSize),
-      window: o.window == null ? undefined : integerArg('window', o.window, 0, limits.maxFlashTokens),
-      stride: o.stride == null ? undefined : integerArg('stride', o.stride, 1, limits.maxFlashTokens),
-      blockSize: integerArg('blockSize', o.blockSize ?? FLASH_BLOCK, 1, limits.maxFlashBlock),
-      queryOffset: integerArg('queryOffset', o.queryOffset ?? 0, 0, limits.maxFlashTokens),
-    };
-  }
+  const {
+    sizeError,
+    matrix,
+    optionalMatrix,
+    optionalVector,
+    mask,
+    keyPadding,
+    scoreMatrix,
+    attentionArgs,
+    ffArgs,
+    checkNaiveSize,
+    flashArgs,
+  } = callInputs(mod, guarded, limits);
   const flashResult = (r) => ({ output: r.output, entropy: r.entropy, fullyMaskedRows: Array.from(r.fullyMaskedRows) });
 
   return {

@@ -18,7 +18,7 @@
 // ({ simd }), the same errors.
 
 import { arrayArg, checkOptions, fail, matrixArg, reading, scalarArg } from './args.js';
-import { engineLoader, frozenChoices, moduleCalls } from './api.js';
+import { engineLoader, frozenChoices, moduleCalls } from './loader.js';
 
 // One literal import per build, so a bundler ships both glue files.
 const TRAIN_GLUE = {

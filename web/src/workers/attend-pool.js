@@ -22,7 +22,7 @@
 // that way twice rejects the run.
 
 import { AttentionError, booleanArg, checkOptions, flagsArg, integerArg, matrixArg, reading } from '../engine/args.js';
-import { FLASH_BLOCK } from '../engine/api.js';
+import { FLASH_BLOCK } from '../engine/inputs.js';
 import { superviseWorker } from './port.js';
 
 const NAIVE_OPTIONS = ['query', 'key', 'value', 'keyPadding'];
