@@ -94,17 +94,9 @@ function measure() {
 // (predict-then-reveal) or for a run the learner starts. Still measured and printed; each one is
 // held to the numbers above as soon as it shows a figure when it opens.
 const WAITING = new Set([
-  'why/lookup',
-  'why/timeline',
-  'masks/two-token',
-  'softmax/hand-check',
   'scaling/growth',
-  'score-functions/four',
-  'multihead/roles',
-  'position/shuffle',
   'long/cost',
   'long/when',
-  'debug/predict',
   'playground/compare',
   'playground/inspect',
   'seq2seq/lengths',

@@ -72,7 +72,7 @@ export function createBars(parent, { label = '', color = WEIGHT } = {}) {
     row.classed('hl', (_, i) => i === highlight);
     row
       .select('rect')
-      .attr('x', x0)
+      .attr('x', (v) => (Number.isFinite(v) ? Math.min(x(v), x0) : x0))
       .attr('y', (_, i) => y(i))
       .attr('height', y.bandwidth())
       .attr('width', (v) => (Number.isFinite(v) ? Math.abs(x(v) - x0) : 0));

@@ -134,9 +134,17 @@ function buildPredict(c, v) {
   v.healthy = weightsMap(c, 'db-map-before');
   v.zero = weightsMap(c, 'db-map-zero');
   v.line = h('p', { class: 'msg info db-predict-line', 'aria-live': 'polite' });
-  v.reveal.append(h('div', { class: 'maps db-maps' }, v.healthy.wrap, v.zero.wrap), v.line);
+  // The healthy weights lead; the bugged ones, which answer the question, wait in the reveal.
+  v.healthy.wrap.dataset.figure = 'main';
+  v.reveal.append(h('div', { class: 'maps db-maps' }, v.zero.wrap), v.line);
   v.none = h('p', { class: 'hint' });
-  return [h('p', { class: 'about lab-explain', text: s('predict.about') }), v.predict.el, v.none, v.reveal];
+  return [
+    h('p', { class: 'about lab-explain', text: s('predict.about') }),
+    v.healthy.wrap,
+    v.predict.el,
+    v.none,
+    v.reveal,
+  ];
 }
 
 function drawPredict(c, data, v) {
@@ -146,6 +154,7 @@ function drawPredict(c, data, v) {
   v.predict.el.hidden = !z;
   setText(v.none, z ? '' : s('predict.q.none'));
   v.none.hidden = !!z;
+  v.healthy.wrap.hidden = !z;
   if (!z) {
     v.reveal.hidden = true;
     return;

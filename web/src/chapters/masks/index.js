@@ -14,6 +14,7 @@ import strings from './strings.js';
 import meta from './meta.js';
 import { rowKind } from '../../lesson/rows.js';
 import { createPredict } from '../kit/predict.js';
+import { heatmapFigure, drawFigure, dims } from '../kit/figures.js';
 import { FILL_SIGNS } from '../../engine/choices.js';
 
 export default {
@@ -422,6 +423,10 @@ function buildTwoToken(c, v) {
   );
   const vectors = h('div', { class: 'mk-two-vectors' });
   const verdict = msg();
+  // What the question is about, before it is answered: the two Values and which one is masked
+  // (the output, which answers it, waits in the reveal).
+  const values = heatmapFigure(c, { kind: 'diverging', digits: 3, className: 'mk-two-values' });
+  values.wrap.dataset.figure = 'main';
   // The engine's output stays hidden until the learner has said what the fill will do.
   const reveal = h('div', { class: 'mk-two-reveal' }, vectors, verdict);
   const predict = createPredict(c, {
@@ -435,24 +440,26 @@ function buildTwoToken(c, v) {
   });
   const nodes = [
     h('p', { class: 'explain', text: s('p.two-token') }),
+    values.wrap,
     h('fieldset', { class: 'plain', 'data-group': 'inputs' }, h('legend', { text: s('twoMask') }), pick),
     predict.el,
     reveal,
     h('p', { class: 'hint', text: s('twoCheckNote') }),
   ];
-  Object.assign(v, { labels, predict, radios, vectors, verdict });
+  Object.assign(v, { labels, predict, radios, values, vectors, verdict });
   return nodes;
 }
 
 function drawTwoToken(c, run, v) {
   const { s } = c;
-  const { labels, predict, radios, vectors, verdict } = v;
+  const { labels, predict, radios, values, vectors, verdict } = v;
   const { engine } = c;
   const st = c.state;
   const { inputs } = run;
   const kt = inputs.keyTokens,
     qt = inputs.queryTokens;
   if (kt.length < 2) {
+    values.wrap.hidden = true;
     vectors.replaceChildren();
     setMsg(verdict, 'info', s('twoTooFew'));
     return { cells: [] };
@@ -479,6 +486,15 @@ function drawTwoToken(c, run, v) {
   });
   const out = rowOf(r.output, 0);
   const val = toGrid(inputs.value)[other];
+  values.wrap.hidden = false;
+  const two = take(inputs.value, 2);
+  drawFigure(values, {
+    title: s('twoValues', { k0: kt[0], k1: kt[1], masked: kt[m] }),
+    matrix: two,
+    rowLabels: [kt[0], kt[1]],
+    colLabels: dims(two.cols),
+    domain: [-1, 1].map((x) => x * (Math.max(...Array.from(two.data, Math.abs)) || 1)),
+  });
   let d = 0;
   for (let k = 0; k < out.length; k++) d = Math.max(d, Math.abs(out[k] - val[k]));
   vectors.replaceChildren(

@@ -263,15 +263,16 @@ function buildRoles(c, v) {
     options: ['prev', 'self', 'first', 'even', 'other'].map((k) => ({ value: k, label: s(`look.${k}`) })),
     reveal: v.reveal,
   });
-  const maps = figures(c, v, [
-    ['h1', 'sequential'],
-    ['h2', 'sequential'],
-  ]);
+  // Head 2 leads: the question is about head 1, whose map waits in the reveal.
+  const other = figures(c, v, [['h2', 'sequential']]);
+  v.figs.h2.wrap.dataset.figure = 'main';
+  const maps = figures(c, v, [['h1', 'sequential']]);
   v.looks = h('div');
   v.note = h('p', { class: 'hint', text: s('firstNote') });
   v.reveal.append(maps, v.looks, v.note);
   return [
     h('p', { class: 'about lab-explain', text: s('roles.about') }),
+    other,
     h('div', { class: 'controls', 'data-group': 'inputs' }, v.tokens.wrap, v.strength.wrap),
     h('div', { class: 'controls', 'data-group': 'inputs' }, v.breakPrev.wrap, v.breakMatch.wrap),
     v.predict.el,

@@ -51,11 +51,15 @@ function buildShuffle(c, v) {
   v.figs = {};
   for (const name of ['scoresA', 'scoresB', 'outA', 'outB']) {
     v.figs[name] = heatmapFigure(c, { className: `map-pos-${name}` });
-    v.maps.append(v.figs[name].wrap);
+    if (name !== 'scoresA') v.maps.append(v.figs[name].wrap);
   }
+  // Sentence A's scores lead: the question is whether B's are the same numbers reordered, so
+  // B's wait in the reveal.
+  v.figs.scoresA.wrap.dataset.figure = 'main';
   v.reveal.append(v.perm, v.verdict, v.maps);
   return [
     h('p', { class: 'about lab-explain', text: s('shuffle.about') }),
+    v.figs.scoresA.wrap,
     h('div', { class: 'controls', 'data-group': 'inputs' }, v.a.wrap, v.b.wrap),
     h('label', { class: 'check', 'data-group': 'inputs' }, v.pe, h('span', { text: s('addPE') })),
     v.predict.el,

@@ -52,6 +52,10 @@ function buildFour(c, v) {
     options: CROSS.keyTokens.map((t, j) => ({ value: j, label: t })),
     reveal: v.reveal,
   });
+  // What the guess is made from: the query's vector beside the Keys' (the weights, which answer
+  // the question, wait in the reveal).
+  v.vectors = heatmapFigure(c, { kind: 'diverging', digits: 2, className: 'sf-vectors' });
+  v.vectors.wrap.dataset.figure = 'main';
   v.maps = h('div', { class: 'maps sf-maps' });
   v.figs = {};
   for (const kind of SCORE_KINDS) {
@@ -66,6 +70,7 @@ function buildFour(c, v) {
   v.reveal.append(v.maps, v.winners, v.note);
   return [
     h('p', { class: 'about', text: s('four.about') }),
+    v.vectors.wrap,
     h('div', { class: 'controls', 'data-group': 'inputs' }, v.query.wrap, v.seed.wrap, v.hidden.wrap),
     v.predict.el,
     v.reveal,
@@ -82,6 +87,18 @@ function drawFour(c, d, v) {
   const scaled = d.results['scaled-dot'];
   const win = argmaxRow(scaled.weights, qi);
   v.predict.ask(s('four.question', { q }));
+  const { query, key } = d.inputs;
+  const stack = new Float32Array((1 + key.rows) * key.cols);
+  stack.set(query.data.subarray(qi * query.cols, (qi + 1) * query.cols));
+  stack.set(key.data, query.cols);
+  const span = Math.max(...Array.from(stack, Math.abs)) || 1;
+  drawFigure(v.vectors, {
+    title: s('four.vectors', { q }),
+    matrix: { rows: 1 + key.rows, cols: key.cols, data: stack },
+    rowLabels: [`q ${q}`, ...CROSS.keyTokens.map((k) => `k ${k}`)],
+    colLabels: d.dims,
+    domain: [-span, span],
+  });
   const w = fmt(scaled.weights.data[qi * scaled.weights.cols + win], 3);
   v.predict.draw(win, {
     right: s('four.right', { k: CROSS.keyTokens[win], w }),
@@ -242,7 +259,7 @@ function computeFour(c) {
   const { state, engine } = c;
   const inputs = exampleInputs(engine, state.seed);
   const params = scoreParams(engine, { dq: CROSS.dk, dk: CROSS.dk, hidden: state.sfHidden, seed: state.sfSeed });
-  return { results: allScores(engine, inputs, params), dims: dims(CROSS.dk) };
+  return { results: allScores(engine, inputs, params), dims: dims(CROSS.dk), inputs };
 }
 
 // The four scores with each word's own drawn vectors, at the sizes chosen.

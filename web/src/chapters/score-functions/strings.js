@@ -20,6 +20,7 @@ export default {
     'tex.general': 'q^\\top W k',
     'four.about':
       'The queries 猫, 吃, 鱼 and the keys The, cat, eats, fish carry the hand-made vectors of the translation example (four features: animal, action, food, function word).',
+    'four.vectors': 'The query q of “{q}” and the Keys k it is scored against',
     'four.question': 'With the scaled dot product, which key gets the largest weight from the query {q}?',
     'four.right': 'The engine gives “{k}” the largest weight, {w}.',
     'four.wrong':
@@ -79,6 +80,7 @@ export default {
     'tex.general': 'q^\\top W k',
     'four.about':
       'Query 是“猫”“吃”“鱼”，Key 是 The、cat、eats、fish，用的是翻译示例里手工设定的向量（四个特征：动物、动作、食物、虚词）。',
+    'four.vectors': '“{q}”的 query q 和与它打分的各个 Key k',
     'four.question': '用缩放点积打分时，Query“{q}”给哪个 Key 的权重最大？',
     'four.right': '引擎给“{k}”的权重最大，为 {w}。',
     'four.wrong': '引擎给“{k}”的权重最大，为 {w}。点积偏爱特征方向与 Query 一致的 Key。',

@@ -489,10 +489,15 @@ function buildHandCheck(c, v) {
     onclick: () => c.set({ smGuess: [] }),
   });
   const scoresLine = h('div', { class: 'formula' });
+  // The row the learner works from, drawn before any guess (the engine's weights, which answer
+  // it, appear only beside a checked guess).
+  const barsBox = h('div', { class: 'sm-hand-bars', 'data-figure': 'main' });
+  v.bars = createBars(barsBox, { color: WEIGHT });
   v.fields = []; // one field per score, made again when the row's length changes
   const nodes = [
     h('p', { class: 'explain', text: s('p.hand1') }),
     h('p', { class: 'explain', text: s('p.hand2') }),
+    barsBox,
     scoresLine,
     form,
     formError,
@@ -523,6 +528,14 @@ function drawHandCheck(c, scores, v) {
   const n = scores.length;
   const labels = labelsOf(n);
   renderFormula(scoresLine, `s = ${texVector(scores, 2)}`);
+  const top = Math.max(1, ...scores.map(Math.abs).filter(Number.isFinite));
+  v.bars.update({
+    values: scores,
+    labels,
+    domain: [Math.min(0, ...scores.filter(Number.isFinite)) < 0 ? -top : 0, top],
+    caption: s('handBars'),
+    digits: 2,
+  });
   printed.hidden = n !== PRINTED.length;
   if (form.dataset.n !== String(n)) {
     form.dataset.n = String(n);

@@ -11,6 +11,7 @@ import { dataTable } from '../../views/table.js';
 import { fmt } from '../../text/format.js';
 import { heatmapStrings } from '../../text/i18n.js';
 import { createPredict } from '../kit/predict.js';
+import { heatmapFigure, drawFigure } from '../kit/figures.js';
 import strings from './strings.js';
 import meta from './meta.js';
 import { BROWN, WEIGHT } from '../../views/palette.js';
@@ -260,6 +261,10 @@ function buildLookup(c, v) {
   v.hard = createBars(hardBox, { color: BROWN });
   v.note = h('p', { class: 'note', 'aria-live': 'polite' });
   v.out = h('div', { class: 'why-output' });
+  // What the learner reasons from before guessing: the question's vector beside the Keys' (the
+  // weights, which answer the question, wait in the reveal).
+  v.vectors = heatmapFigure(c, { kind: 'diverging', digits: 1, className: 'why-vectors' });
+  v.vectors.wrap.dataset.figure = 'main';
   // The engine's weights stay hidden until the learner has guessed which word wins.
   v.reveal = h(
     'div',
@@ -281,6 +286,7 @@ function buildLookup(c, v) {
     h('p', { class: 'explain', text: s('p.exam') }),
     h('h4', { class: 'map-title', text: s('tryIt') }),
     h('p', { class: 'explain', text: s('tryIntro') }),
+    v.vectors.wrap,
     h('fieldset', { class: 'why-pick', 'data-group': 'inputs' }, h('legend', { text: s('question') }), pick),
     v.predict.el,
     v.reveal,
@@ -296,6 +302,14 @@ function drawLookup(c, data, v) {
   });
   const r = attendPreset(engine, 'cat-chase');
   const w = rowOf(r.weights, i);
+  const tok = p.queryTokens[i];
+  drawFigure(v.vectors, {
+    title: s('vecMap', { tok }),
+    matrix: toMatrix([p.Q[i], ...p.K], 1 + p.keyTokens.length, p.dk),
+    rowLabels: [`q ${tok}`, ...p.keyTokens.map((k) => `k ${k}`)],
+    colLabels: p.features[lang],
+    domain: [-3, 3],
+  });
   v.softTitle.textContent = s('softBars', { note: p.queryNotes[lang][i] });
   v.soft.update({ values: w, labels: p.keyTokens, domain: [0, 1], caption: v.softTitle.textContent, digits: 3 });
   // Hard lookup: the engine's one-hot at the argmax of this query's scaled scores.
@@ -374,5 +388,8 @@ function buildTimeline(c) {
       ),
     ),
   );
-  return [h('p', { class: 'explain', text: s('p.timeline') }), h('ol', { class: 'timeline' }, ...items)];
+  return [
+    h('p', { class: 'explain', text: s('p.timeline') }),
+    h('ol', { class: 'timeline', 'data-figure': 'main' }, ...items),
+  ];
 }

@@ -48,6 +48,7 @@ export default {
     'predict.wrong': 'The engine gives the largest weight, {w}, to {k}: its Key matches the question best.',
     softBars: 'Soft attention: weights of “{note}”',
     hardBars: 'Hard lookup: one-hot at the highest score',
+    vecMap: 'The question q of {tok} and the three Keys k, feature by feature',
     landsOn: 'Most of the weight lands on {k} ({w}). The answer is a blend of the Values, led by {k}’s:',
     outputIs: 'output',
     hardNote:
@@ -136,6 +137,7 @@ export default {
     'predict.wrong': '引擎把最大的权重 {w} 给了“{k}”：它的 Key 和这个问题最匹配。',
     softBars: '软注意力：“{note}”的权重',
     hardBars: '硬查找：只取最高分（独热向量）',
+    vecMap: '“{tok}”的问题 q 和三个 Key k，逐个特征对照',
     landsOn: '大部分权重落在“{k}”上（{w}）。答案是各个 Value 的混合，以“{k}”的 Value 为主：',
     outputIs: '输出',
     hardNote:
