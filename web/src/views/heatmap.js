@@ -17,92 +17,24 @@
 // Speed: one update draws two canvases and moves a few mark boxes; there is no DOM per cell.
 // It never reads layout: the available width is measured once and then followed with a
 // ResizeObserver.
+//
+// Here: the figure, its size, the cursor, the marks and the table toggle. The colours are in
+// heatmap-palette.js, the two canvases in heatmap-canvas.js, the legend in heatmap-legend.js, the
+// labels in heatmap-labels.js and the scene for saving in heatmap-scene.js.
 
-import { scaleLinear } from 'd3-scale';
-import { interpolateViridis, interpolateRdBu } from 'd3-scale-chromatic';
-import { axisBottom } from 'd3-axis';
-import { select } from 'd3-selection';
-import { rgb as toRgb } from 'd3-color';
 import { fmt, colonAfter } from '../text/format.js';
 import { renderTable } from './table.js';
-import { createSaveButtons, textWidth } from './save.js';
-import { BLACK, INK, MUTED, WHITE } from './palette.js';
+import { createSaveButtons } from './save.js';
+import { PALETTES, autoDomain } from './heatmap-palette.js';
+import { paintCells, paintOverlay } from './heatmap-canvas.js';
+import { createLegend } from './heatmap-legend.js';
+import { heatmapScene } from './heatmap-scene.js';
+import { labelLength, rowLabelWidth, setLabels } from './heatmap-labels.js';
 
-const BLOCKED_RGB = [200, 200, 200];
-const NAN_RGB = [220, 40, 160];
-const HUGE = 1e8; // |x| at or beyond this (the −1e9 mask fill) is drawn like a blocked cell
 const MIN_TEXT_W = 34; // px a cell needs to print its value
 const MIN_TEXT_H = 16;
-const FONT = 'sans-serif';
 const FIRST_MARK = 'attn-first-heatmap';
-const num2 = (x) => +x.toFixed(2);
 let firstMarked = false;
-
-// A CSS colour ("#rrggbb", "rgb(r, g, b)", a name) -> [r, g, b].
-function parseColor(c) {
-  const { r, g, b } = toRgb(c);
-  return [r, g, b];
-}
-
-// Black or white text, whichever contrasts more with the background (WCAG 2 relative
-// luminance of the sRGB colour).
-function textColor([r, g, b]) {
-  const lin = (v) => {
-    v /= 255;
-    return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
-  };
-  const L = 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b);
-  return (L + 0.05) / 0.05 > 1.05 / (L + 0.05) ? BLACK : WHITE;
-}
-
-// 256-entry lookup tables (colour and its text colour) of an interpolator on [0, 1].
-function palette(interp) {
-  const rgb = Array.from({ length: 256 }, (_, k) => parseColor(interp(k / 255)));
-  return { interp, rgb, text: rgb.map(textColor) };
-}
-const PALETTES = {
-  sequential: palette(interpolateViridis),
-  diverging: palette((t) => interpolateRdBu(1 - t)),
-};
-
-// The colour domain of a matrix: min..max for sequential, symmetric around 0 for diverging.
-function autoDomain(data, kind) {
-  let lo = Infinity,
-    hi = -Infinity;
-  for (const x of data) {
-    if (!Number.isFinite(x) || Math.abs(x) >= HUGE) continue;
-    if (x < lo) lo = x;
-    if (x > hi) hi = x;
-  }
-  if (lo === Infinity) {
-    lo = 0;
-    hi = 1;
-  }
-  if (kind === 'diverging') {
-    // Symmetric, rounded out to a nice number so small changes keep the same colours and legend.
-    const m = Math.max(Math.abs(lo), Math.abs(hi)) || 1; // all zeros: a unit scale
-    return scaleLinear().domain([-m, m]).nice(10).domain();
-  }
-  if (hi - lo < 1e-9) hi = lo + 1;
-  return [lo, hi];
-}
-
-// Length of the longest label in Latin-character widths (a CJK character counts double).
-function labelLength(labels) {
-  return labels.reduce(
-    (m, l) =>
-      Math.max(
-        m,
-        [...l].reduce((w, ch) => w + (ch.charCodeAt(0) > 255 ? 1.9 : 1), 0),
-      ),
-    1,
-  );
-}
-
-// Width the row labels take (an estimate from the longest label: CJK characters count double).
-function rowLabelWidth(labels) {
-  return Math.min(96, 14 + labelLength(labels) * 7.5);
-}
 
 let nextId = 0;
 
@@ -166,7 +98,7 @@ export function createHeatmap(
   const ctx2d = canvas.getContext('2d');
   const tctx = textCanvas.getContext('2d');
   const save = createSaveButtons(
-    () => scene(),
+    () => heatmapScene(data, { kind, label, digits }),
     () => (data ? (data.caption ?? label) : label),
     () => ({
       head: data ? ['', ...data.colLabels] : [],
@@ -186,9 +118,9 @@ export function createHeatmap(
   let tableShown = false;
   let hl = { rows: [], cols: [], cells: [] };
   let avail = 0; // px available for the plot and its row labels
-  let legendKey = '';
   let marksKey = '';
-  let font = ''; // the text canvas's current font
+  const fontState = { font: '' }; // the text canvas's current font
+  const drawLegend = createLegend(legend, id, levels);
 
   // ---- table toggle ----
   toggle.textContent = str.showTable;
@@ -288,74 +220,6 @@ export function createHeatmap(
     moveCursor(cursor[0], cursor[1]);
   }
 
-  function setLabels(el, labels, name, show) {
-    el.classList.toggle('hm-hidden-labels', !show);
-    if (el.childElementCount !== labels.length) {
-      el.replaceChildren(
-        ...labels.map((_, k) => {
-          const s = document.createElement('span');
-          s.dataset[name] = k;
-          return s;
-        }),
-      );
-    }
-    for (let k = 0; k < labels.length; k++) {
-      const s = el.children[k];
-      if (s.textContent !== labels[k]) {
-        s.textContent = labels[k];
-        s.title = labels[k];
-      }
-    }
-  }
-
-  // The colour legend: the gradient is drawn once; the axis follows the domain.
-  let legendAxis = null;
-  function drawLegend(domain, pal) {
-    const key = `${domain[0]}:${domain[1]}`;
-    if (key === legendKey) return;
-    legendKey = key;
-    const w = 200,
-      h = 34;
-    // A few values: one swatch and name each, not a continuous bar.
-    if (levels) {
-      const svg = select(legend).attr('viewBox', `0 0 ${w} ${h}`).attr('class', 'hm-legend hm-levels');
-      svg.selectAll('*').remove();
-      const step = (w - 8) / levels.length;
-      levels.forEach(([value, name], k) => {
-        const t = (value - domain[0]) / (domain[1] - domain[0] || 1);
-        const g = svg
-          .append('g')
-          .attr('class', 'hm-level')
-          .attr('transform', `translate(${8 + k * step},6)`);
-        g.append('rect').attr('width', 16).attr('height', 16).attr('stroke', MUTED).attr('fill', pal.interp(t));
-        g.append('text').attr('x', 22).attr('y', 13).text(name);
-      });
-      return;
-    }
-    if (!legendAxis) {
-      const svg = select(legend).attr('viewBox', `0 0 ${w} ${h}`);
-      const gid = `${id}-grad`;
-      const grad = svg.append('defs').append('linearGradient').attr('id', gid);
-      for (let k = 0; k <= 10; k++)
-        grad
-          .append('stop')
-          .attr('offset', `${k * 10}%`)
-          .attr('stop-color', pal.interp(k / 10));
-      svg
-        .append('rect')
-        .attr('x', 8)
-        .attr('y', 2)
-        .attr('width', w - 16)
-        .attr('height', 10)
-        .attr('fill', `url(#${gid})`);
-      legendAxis = svg.append('g').attr('class', 'axis').attr('transform', 'translate(0,12)');
-    }
-    const x = scaleLinear()
-      .domain(domain)
-      .range([8, w - 8]);
-    legendAxis.call(axisBottom(x).ticks(4).tickSizeOuter(0));
-  }
-
   // update({ matrix, rowLabels, colLabels, domain?, selected?, caption? })
   function update(next) {
     data = next;
@@ -390,101 +254,11 @@ export function createHeatmap(
     // Colours: one pixel per cell.
     const domain = next.domain ?? autoDomain(matrix.data, kind);
     const pal = PALETTES[kind];
-    const img = ctx2d.createImageData(cols, rows);
-    const lo = domain[0],
-      span = domain[1] - domain[0] || 1;
-    const special = []; // [k, 'blocked' | 'nan']
-    const inks = new Array(rows * cols);
-    for (let k = 0; k < rows * cols; k++) {
-      const x = matrix.data[k];
-      let rgb;
-      if (Number.isNaN(x)) {
-        rgb = NAN_RGB;
-        inks[k] = WHITE;
-        special.push([k, 'nan']);
-      } else if (!Number.isFinite(x) || Math.abs(x) >= HUGE) {
-        rgb = BLOCKED_RGB;
-        inks[k] = BLACK;
-        special.push([k, 'blocked']);
-      } else {
-        const t = Math.round(Math.min(1, Math.max(0, (x - lo) / span)) * 255);
-        rgb = pal.rgb[t];
-        inks[k] = pal.text[t];
-        if (blocked && blocked.data[k] === 0) special.push([k, 'blocked']); // masked, yet a number
-      }
-      img.data[4 * k] = rgb[0];
-      img.data[4 * k + 1] = rgb[1];
-      img.data[4 * k + 2] = rgb[2];
-      img.data[4 * k + 3] = 255;
-    }
-    ctx2d.putImageData(img, 0, 0);
+    const { special, inks } = paintCells(ctx2d, matrix, domain, pal, blocked);
 
     // Stripes on blocked cells, a dashed frame on NaN cells and (when they fit) the values, drawn
-    // on a second canvas at screen resolution: no DOM per cell, so nothing to lay out.
-    const dpr = window.devicePixelRatio || 1;
-    const pw = cellW * cols,
-      ph = cellH * rows;
-    const tw = Math.round(pw * dpr),
-      th = Math.round(ph * dpr);
-    if (textCanvas.width !== tw || textCanvas.height !== th) {
-      textCanvas.width = tw; // resets the context's state (font included)
-      textCanvas.height = th;
-      font = '';
-    }
-    tctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-    tctx.clearRect(0, 0, pw, ph);
-    for (const [k, what] of special) {
-      const x0 = (k % cols) * cellW,
-        y0 = ((k / cols) | 0) * cellH;
-      if (what === 'blocked') {
-        tctx.save();
-        tctx.beginPath();
-        tctx.rect(x0, y0, cellW, cellH);
-        tctx.clip();
-        tctx.strokeStyle = inks[k] === WHITE ? 'rgba(255, 255, 255, 0.45)' : 'rgba(0, 0, 0, 0.25)';
-        tctx.lineWidth = 1.5;
-        tctx.beginPath();
-        for (let d = -cellH; d < cellW; d += 6) {
-          tctx.moveTo(x0 + d, y0 + cellH);
-          tctx.lineTo(x0 + d + cellH, y0);
-        }
-        tctx.stroke();
-        tctx.restore();
-      } else {
-        tctx.save();
-        tctx.setLineDash([3, 2]);
-        tctx.strokeStyle = WHITE;
-        tctx.lineWidth = 2;
-        tctx.strokeRect(x0 + 2, y0 + 2, cellW - 4, cellH - 4);
-        tctx.restore();
-      }
-    }
-    if (showText) {
-      const normal = `${cellW < 44 ? 11 : 12.5}px ${FONT}`,
-        bold = `bold ${normal}`;
-      tctx.textAlign = 'center';
-      tctx.textBaseline = 'middle';
-      // Setting a font is slow (parsed and resolved each time): set it when it changes, and
-      // only NaN cells switch to bold.
-      if (font !== normal) {
-        tctx.font = normal;
-        font = normal;
-      }
-      for (let k = 0; k < rows * cols; k++) {
-        const x = matrix.data[k];
-        const nan = Number.isNaN(x);
-        if (nan) {
-          tctx.font = bold;
-          font = bold;
-        }
-        if (tctx.fillStyle !== inks[k]) tctx.fillStyle = inks[k];
-        tctx.fillText(fmt(x, digits), ((k % cols) + 0.5) * cellW, (((k / cols) | 0) + 0.5) * cellH, cellW - 2);
-        if (nan) {
-          tctx.font = normal;
-          font = normal;
-        }
-      }
-    }
+    // on a second canvas at screen resolution.
+    paintOverlay(textCanvas, tctx, fontState, { matrix, cellW, cellH, showText, digits, special, inks });
 
     // Column labels only when the longest one fits its column (else the table has them).
     setLabels(colsEl, colLabels, 'col', cellW >= 4 + 7 * labelLength(colLabels));
@@ -502,155 +276,6 @@ export function createHeatmap(
         if (!performance.getEntriesByName(FIRST_MARK).length) performance.mark(FIRST_MARK);
       }, 0);
     }
-  }
-
-  // The figure as a scene for saving (./save.js): the caption, the labels, one rectangle per cell
-  // in its colour, blocked cells grey and striped, NaN cells framed, the values when they fit,
-  // and the colour legend.
-  function scene() {
-    const { matrix, rowLabels, colLabels } = data;
-    const { rows, cols } = matrix;
-    const blocked = data.blocked && data.blocked.rows === rows && data.blocked.cols === cols ? data.blocked : null;
-    const domain = data.domain ?? autoDomain(matrix.data, kind);
-    const pal = PALETTES[kind];
-    const cw = Math.max(18, Math.min(56, 640 / cols)),
-      ch = Math.max(14, Math.min(34, cw * 0.7));
-    const showText = cw >= MIN_TEXT_W;
-    const left = 12 + Math.min(120, labelLength(rowLabels) * 7.5),
-      top = 44;
-    const title = data.caption ?? label;
-    const width = Math.max(left + cols * cw + 16, 16 + textWidth(title, 14, 'bold')),
-      height = top + rows * ch + 56;
-    const ink = INK;
-    const items = [
-      {
-        t: 'text',
-        x: 8,
-        y: 20,
-        text: title,
-        size: 14,
-        weight: 'bold',
-        fill: ink,
-        anchor: 'start',
-        baseline: 'alphabetic',
-      },
-    ];
-    colLabels.forEach((l, j) =>
-      items.push({
-        t: 'text',
-        x: left + (j + 0.5) * cw,
-        y: top - 6,
-        text: l,
-        size: 11,
-        fill: ink,
-        anchor: 'middle',
-        baseline: 'alphabetic',
-      }),
-    );
-    rowLabels.forEach((l, i) =>
-      items.push({
-        t: 'text',
-        x: left - 6,
-        y: top + (i + 0.5) * ch,
-        text: l,
-        size: 11,
-        fill: ink,
-        anchor: 'end',
-        baseline: 'middle',
-      }),
-    );
-    const hex = ([r, g, b]) => `#${[r, g, b].map((v) => v.toString(16).padStart(2, '0')).join('')}`;
-    const lo = domain[0],
-      span = domain[1] - domain[0] || 1;
-    for (let k = 0; k < rows * cols; k++) {
-      const x = matrix.data[k];
-      const x0 = left + (k % cols) * cw,
-        y0 = top + ((k / cols) | 0) * ch;
-      let rgb,
-        text,
-        what = '';
-      if (Number.isNaN(x)) {
-        rgb = NAN_RGB;
-        text = WHITE;
-        what = 'nan';
-      } else if (!Number.isFinite(x) || Math.abs(x) >= HUGE) {
-        rgb = BLOCKED_RGB;
-        text = BLACK;
-        what = 'blocked';
-      } else {
-        const tk = Math.round(Math.min(1, Math.max(0, (x - lo) / span)) * 255);
-        rgb = pal.rgb[tk];
-        text = pal.text[tk];
-        if (blocked && blocked.data[k] === 0) what = 'blocked';
-      }
-      items.push({ t: 'rect', x: x0, y: y0, w: cw, h: ch, fill: hex(rgb) });
-      if (what === 'blocked') {
-        // Stripes, each cut to the cell: the line x + y = const between the cell's edges.
-        let d = '';
-        for (let s = 6; s < cw + ch; s += 6) {
-          const ax = Math.max(0, s - ch),
-            bx = Math.min(cw, s);
-          d += `M${num2(x0 + ax)} ${num2(y0 + s - ax)}L${num2(x0 + bx)} ${num2(y0 + s - bx)}`;
-        }
-        items.push({
-          t: 'path',
-          d,
-          stroke: text === WHITE ? 'rgba(255,255,255,0.45)' : 'rgba(0,0,0,0.25)',
-          sw: 1.5,
-          fill: 'none',
-        });
-      } else if (what === 'nan') {
-        items.push({
-          t: 'rect',
-          x: x0 + 2,
-          y: y0 + 2,
-          w: cw - 4,
-          h: ch - 4,
-          fill: 'none',
-          stroke: WHITE,
-          sw: 2,
-          dash: [3, 2],
-        });
-      }
-      if (showText)
-        items.push({
-          t: 'text',
-          x: x0 + cw / 2,
-          y: y0 + ch / 2,
-          text: fmt(x, digits),
-          size: cw < 44 ? 10 : 11.5,
-          weight: what === 'nan' ? 'bold' : 'normal',
-          fill: text,
-          anchor: 'middle',
-          baseline: 'middle',
-        });
-    }
-    // The legend: the palette in 64 steps under the map, with its two ends and middle.
-    const ly = top + rows * ch + 14,
-      lw = Math.min(240, cols * cw),
-      lx = left;
-    for (let s = 0; s < 64; s++)
-      items.push({
-        t: 'rect',
-        x: lx + (s * lw) / 64,
-        y: ly,
-        w: lw / 64 + 0.3,
-        h: 10,
-        fill: hex(pal.rgb[Math.round((s / 63) * 255)]),
-      });
-    [0, 0.5, 1].forEach((f, k) =>
-      items.push({
-        t: 'text',
-        x: lx + f * lw,
-        y: ly + 24,
-        text: fmt(domain[0] + f * (domain[1] - domain[0]), 2),
-        size: 10,
-        fill: ink,
-        anchor: ['start', 'middle', 'end'][k],
-        baseline: 'alphabetic',
-      }),
-    );
-    return { width, height, items };
   }
 
   // Selection and highlight: outlined boxes over rows, columns or cells, in a layer above the
