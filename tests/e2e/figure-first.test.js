@@ -253,3 +253,44 @@ test('the 0/1 mask has a two-swatch key, and the practice and long-sequence cont
   assert.ok(sel[1] >= 36, `workers select ${sel[1]} px tall`);
   await long.close();
 });
+
+test('from about 1000 px the prose sits beside the figure in a reading column; below that, under it', async () => {
+  for (const [width, beside] of [
+    [1280, true],
+    [1000, true],
+    [360, false],
+  ]) {
+    for (const [lesson, stage] of [
+      ['pipeline', 'scores'],
+      ['why', 'lookup'],
+      ['scaling', 'variance'],
+    ]) {
+      const page = await lab.open(`lesson=${lesson}&stage=${stage}&lang=en`, { width, height: 800 });
+      await showing(page, lesson, stage);
+      const where = await page.evaluate(() => {
+        const row = [...document.querySelectorAll('main .figure-row')].find((el) => el.getClientRects().length);
+        if (!row) return null;
+        const fig = row.firstElementChild.getBoundingClientRect();
+        const prose = row.querySelector('.step-prose p').getBoundingClientRect();
+        const mainFig = row.firstElementChild.matches('[data-figure="main"]')
+          ? row.firstElementChild
+          : row.firstElementChild.querySelector('[data-figure="main"]');
+        return {
+          holdsFigure: !!mainFig,
+          besides: prose.left >= fig.right - 1 && prose.top < fig.bottom,
+          below: prose.top >= fig.bottom - 1,
+          proseWidth: Math.round(prose.width),
+        };
+      });
+      const at = `${lesson}/${stage} at ${width} px`;
+      assert.ok(where, `${at}: the figure and its prose are one row`);
+      assert.ok(where.holdsFigure, `${at}: the row leads with the main figure`);
+      if (beside) {
+        assert.ok(where.besides, `${at}: the prose is beside the figure`);
+        assert.ok(where.proseWidth >= 250 && where.proseWidth <= 340, `${at}: reading column ${where.proseWidth} px`);
+      } else assert.ok(where.below, `${at}: the prose is under the figure`);
+      assert.deepEqual(page.errors, []);
+      await page.close();
+    }
+  }
+});

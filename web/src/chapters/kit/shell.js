@@ -204,6 +204,7 @@ function leadWithFigure(key, section, afterBox, afterHome, memo) {
       el.removeAttribute('data-figure');
       el.removeAttribute('data-figure-auto');
     }
+  for (const box of boxes) for (const row of box.querySelectorAll('.figure-row')) unwrapRow(row);
   let fig = null;
   for (const box of boxes) {
     fig = [...box.querySelectorAll('[data-figure="main"]')].find(onScreen) || null;
@@ -226,6 +227,7 @@ function leadWithFigure(key, section, afterBox, afterHome, memo) {
       const first = part.parentElement.firstElementChild;
       if (first && first.tagName === 'H3' && first !== part) {
         if (first.nextElementSibling !== part) first.after(part);
+        besideFigure(part);
         break;
       }
     }
@@ -233,6 +235,27 @@ function leadWithFigure(key, section, afterBox, afterHome, memo) {
   }
   memo.fig = fig;
   return fig !== held && fig !== null;
+}
+
+// The prose that follows the figure's part (paragraphs of explanation, one after another) goes
+// into a reading column beside it: a .figure-row of two columns from about 1000 px wide
+// (base.css), one column below that. The prose stays after the figure in reading order.
+const PROSE = 'p.explain, p.about, p.lab-explain';
+function besideFigure(part) {
+  const prose = [];
+  for (let el = part.nextElementSibling; el && el.matches(PROSE) && !el.hidden; el = el.nextElementSibling)
+    prose.push(el);
+  if (!prose.length) return;
+  const column = h('div', { class: 'step-prose' });
+  const row = h('div', { class: 'figure-row' });
+  part.before(row);
+  column.append(...prose);
+  row.append(part, column);
+}
+function unwrapRow(row) {
+  const column = row.querySelector(':scope > .step-prose');
+  row.before(...[...row.children].filter((el) => el !== column), ...(column ? [...column.children] : []));
+  row.remove();
 }
 
 // The chapter's settings, folded into one disclosure that stays open or closed as the learner
