@@ -46,11 +46,13 @@ async function wordsOnScreen(page) {
   return page.evaluate(() => {
     const main = document.querySelector('main');
     const clone = main.cloneNode(true);
-    // Left out: KaTeX's TeX source, hidden parts, and text marked as English (the engine's own
-    // messages, quoted as they are).
-    for (const el of clone.querySelectorAll('annotation, [hidden], .group-hidden, [lang="en"]')) el.remove();
+    // Left out: KaTeX's TeX source, hidden parts, text marked as English (the engine's own
+    // messages, quoted as they are), and a heatmap's row and column labels and its cursor line,
+    // which are the example's tokens (the multi-head roles' "the cat sat on the mat").
+    const skip = 'annotation, [hidden], .group-hidden, [lang="en"], .hm-rows, .hm-cols, .heatmap > [aria-live]';
+    for (const el of clone.querySelectorAll(skip)) el.remove();
     const attrs = [...main.querySelectorAll('[aria-label], [aria-roledescription], [title]')]
-      .filter((el) => !el.closest('[hidden]'))
+      .filter((el) => !el.closest('[hidden], .hm-rows, .hm-cols'))
       .flatMap((el) => ['aria-label', 'aria-roledescription', 'title'].map((a) => el.getAttribute(a)).filter(Boolean));
     return { text: clone.textContent, attrs };
   });
