@@ -1,25 +1,20 @@
-import fs from 'node:fs';
-import crypto from 'node:crypto';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
+import { buildServiceWorker } from './scripts/service-worker.mjs';
 
-// sw.js: web/src/hosts/sw.js with the list of files to keep for offline use, emitted next to
-// index.html (its scope is the whole folder). Left out: source maps, and the woff and ttf fonts
-// (every browser the page runs in reads woff2).
+// sw.js: the service worker (web/src/hosts/sw.js on Workbox), bundled and given its precache
+// manifest once the page's files are written (scripts/service-worker.mjs).
 function serviceWorker() {
+  let outDir = '';
   return {
     name: 'attention-lab-service-worker',
     apply: 'build',
-    enforce: 'post',
-    generateBundle(_, bundle) {
-      const files = Object.keys(bundle).filter((f) => !/\.(map|woff|ttf)$/.test(f)).sort();
-      const version = crypto.createHash('sha256').update(files.join('\n')).digest('hex').slice(0, 12);
-      const source = fs.readFileSync(new URL('./web/src/hosts/sw.js', import.meta.url), 'utf8');
-      this.emitFile({
-        type: 'asset',
-        fileName: 'sw.js',
-        source: `self.__PRECACHE__ = ${JSON.stringify(files)};\nself.__VERSION__ = ${JSON.stringify(version)};\n${source}`,
-      });
+    configResolved(config) {
+      outDir = path.resolve(config.root, config.build.outDir);
+    },
+    async closeBundle() {
+      await buildServiceWorker(outDir);
     },
   };
 }
@@ -58,8 +53,13 @@ function preloadFirstLesson() {
           const chunk = chunks.find((c) => c.facadeModuleId && c.facadeModuleId.endsWith(id));
           if (chunk) add(chunk.fileName);
         }
-        return [...files].filter((f) => !html.includes(f))
-          .map((f) => ({ tag: 'link', attrs: { rel: 'modulepreload', crossorigin: true, href: `./${f}` }, injectTo: 'head' }));
+        return [...files]
+          .filter((f) => !html.includes(f))
+          .map((f) => ({
+            tag: 'link',
+            attrs: { rel: 'modulepreload', crossorigin: true, href: `./${f}` },
+            injectTo: 'head',
+          }));
       },
     },
   };

@@ -4,7 +4,10 @@
 //
 //   node scripts/serve-dist.mjs [dir] [--prefix /courses/nlp/lab/] [--port 8080]
 //   import { serveDist } from './serve-dist.mjs';
-//   const server = await serveDist({ dir, prefix: '/courses/nlp/lab/', headers });  // { url, origin, hits, close() }
+//   const server = await serveDist({ dir, prefix: '/courses/nlp/lab/', headers });
+//   // -> { url, origin, hits, log, setDir(dir), close() }
+// log: every response, { path, bytes (the body as sent, gzip included), at (performance.now()) };
+// setDir(dir): serve another folder from now on.
 //
 // Files outside the prefix give 404; so does a path that leaves the folder.
 
@@ -45,11 +48,12 @@ export async function serveDist({
 } = {}) {
   if (!prefix.startsWith('/') || !prefix.endsWith('/'))
     throw new Error(`prefix must start and end with "/": ${prefix}`);
-  const root = path.resolve(dir);
+  let root = path.resolve(dir);
   if (!fs.existsSync(path.join(root, 'index.html')))
     throw new Error(`${root}/index.html not found: build the page first (npm run build)`);
   const gzipped = new Map(); // file -> gzip bytes (the folder does not change while served)
   const hits = new Map(); // path inside the folder -> requests served
+  const log = [];
 
   const server = http.createServer((req, res) => {
     const url = new URL(req.url, 'http://x');
@@ -94,6 +98,7 @@ export async function serveDist({
       out.vary = 'accept-encoding';
     }
     out['content-length'] = String(body.length);
+    if (req.method !== 'HEAD') log.push({ path: rel, bytes: body.length, at: performance.now() });
     res.writeHead(200, out);
     res.end(req.method === 'HEAD' ? undefined : body);
   });
@@ -103,6 +108,11 @@ export async function serveDist({
     origin,
     url: origin + prefix,
     hits,
+    log,
+    // Serves another folder from now on (a deploy under open pages); `extra` can be changed too.
+    setDir(next) {
+      root = path.resolve(next);
+    },
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections?.();

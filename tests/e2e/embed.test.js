@@ -592,17 +592,8 @@ test('<attention-lab>.set() refuses wrong JS types with a message, stores only w
 test('after a first visit the tutorial and the iframe entry reload without a network', async () => {
   const page = await openPage('#lesson=pipeline&stage=weights', { serviceWorkers: 'allow' });
   await page.waitForFunction(() => document.documentElement.dataset.ready === 'true', null, { timeout: 60000 });
-  // The service worker has kept every file of the build.
-  await page.evaluate(async () => {
-    const reg = await navigator.serviceWorker.ready;
-    if (reg.active.state !== 'activated') {
-      await new Promise((resolve) =>
-        reg.active.addEventListener('statechange', () => {
-          if (reg.active.state === 'activated') resolve();
-        }),
-      );
-    }
-  });
+  // The service worker has kept every file of the build (the rest once the page was idle).
+  await page.waitForFunction(() => document.documentElement.dataset.offline === 'ready', null, { timeout: 60000 });
   const context = page.context();
   await context.setOffline(true);
   await page.reload();

@@ -5,20 +5,10 @@
 // imported: the same file runs in the browser (through Vite) and in Node 20.
 
 import { AttentionError, booleanArg, checkOptions, fail } from './args.js';
+import { simdSupported } from './simd.js';
 
-// A tiny module using a SIMD128 instruction: (func (result v128) i32.const 0 i8x16.splat i8x16.popcnt).
-const SIMD_PROBE = new Uint8Array([
-  0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 10, 1, 8, 0, 65, 0, 253, 15, 253, 98, 11,
-]);
-
-// Whether this runtime can run the SIMD build.
-export function simdSupported() {
-  try {
-    return WebAssembly.validate(SIMD_PROBE);
-  } catch {
-    return false;
-  }
-}
+// Whether this runtime can run the SIMD build (./simd.js: the service worker asks the same).
+export { simdSupported };
 
 // Node's fs, reached at run time so a page bundler never sees an import of it; null in a browser.
 async function nodeFs() {

@@ -36,6 +36,7 @@ import { chapters, chapterEngine, loadChapter, loadedChapter, stageInChapter } f
 import { mountChapter } from '../chapters/kit/shell.js';
 import { buildSchema, checkSet, parseHash, validatePatch } from './state.js';
 import { t as shellT, reason, clip } from '../text/i18n.js';
+import { reloadIntoNewBuild, reloadedIntoNewBuild } from './stale.js';
 
 export const schema = buildSchema(chapters);
 
@@ -155,6 +156,14 @@ export function createHost({ base, view, address = NO_ADDRESS, remount = false, 
     return { state: normalise(s, problems), problems };
   }
 
+  // A chapter that could not be loaded: said so, unless it is a file of an older build that the
+  // server no longer has (a deploy while the page was open): then the page reloads into the new
+  // build (./stale.js).
+  function chapterFailed(e, beforeReload) {
+    const show = () => notify(t('chapterError', { msg: e.message }));
+    if (!reloadIntoNewBuild(e, show, beforeReload)) show();
+  }
+
   function report(problems) {
     if (!problems.length) return;
     // Keys and values as they came in the link, cut short: a link may hold a megabyte of anything.
@@ -262,7 +271,7 @@ export function createHost({ base, view, address = NO_ADDRESS, remount = false, 
         () => {
           if (nav === navigation) set(patch);
         },
-        (e) => notify(t('chapterError', { msg: e.message })),
+        (e) => chapterFailed(e, () => addr().write({ ...state, ...patch, stage: patch.stage ?? '' }, { entry: true })),
       );
       return [];
     }
@@ -299,7 +308,7 @@ export function createHost({ base, view, address = NO_ADDRESS, remount = false, 
         if (nav !== navigation) return;
         navigating = false;
         addr().accept();
-        notify(t('chapterError', { msg: e.message }));
+        chapterFailed(e);
       },
     );
   }
@@ -323,7 +332,8 @@ export function createHost({ base, view, address = NO_ADDRESS, remount = false, 
       try {
         first = await parse(asked);
       } catch (e) {
-        hooks.failed('chapter', shellT(raw.lang, 'chapterError', { msg: e.message }), raw.lang);
+        const show = () => hooks.failed('chapter', shellT(raw.lang, 'chapterError', { msg: e.message }), raw.lang);
+        if (!reloadIntoNewBuild(e, show)) show();
         return false;
       }
       state = first.state;
@@ -336,6 +346,7 @@ export function createHost({ base, view, address = NO_ADDRESS, remount = false, 
       if (stable(asked)) break;
     }
     report(first.problems);
+    if (reloadedIntoNewBuild()) notify(t('reloadedNewBuild'));
     addr().accept();
     addr().write(state);
     started = true;

@@ -27,6 +27,8 @@ export const STRINGS = {
       'The attention engine stopped after an internal error. A fresh one is being loaded; your settings are kept.',
     engineRestarted:
       'The attention engine stopped after an internal error, so it was loaded again and this chapter was redrawn. Your settings are kept.',
+    reloadedNewBuild:
+      'Attention Lab was updated while this page was open, so the page was reloaded into the new version. Your settings are kept.',
     badHash: 'Some settings in the link could not be read, so their defaults are used:',
     dismiss: 'Dismiss',
     skip: 'Skip to content',
@@ -82,6 +84,7 @@ export const STRINGS = {
     engineFailed: '注意力计算引擎加载失败：{msg}',
     engineStopping: '注意力计算引擎因内部错误停止了，正在重新加载。你的设置都还在。',
     engineRestarted: '注意力计算引擎因内部错误停止了，已经重新加载，本章也重新画好了。你的设置都还在。',
+    reloadedNewBuild: '此页面打开期间注意力实验室已更新，页面已重新载入新版本。你的设置都还在。',
     badHash: '链接里有些设置无法识别，已改用默认值：',
     dismiss: '关闭',
     skip: '跳到正文',
