@@ -132,17 +132,41 @@ class TrainerHandle {
     return out;
   }
 
-  val evaluate() {
-    attn::ForwardStats f = trainer_.evaluate();
+  // { ablated? } -> { loss, accuracy } on the held-out batch
+  val evaluate(val args) {
+    Reader in{args, {}};
+    const std::vector<char> ablated = read_ablated(in);
+    if (!in.error.empty()) return failure(in.error);
+    attn::ForwardStats f = trainer_.evaluate(ablated);
     if (!f.error.empty()) return failure(f.error);
     return stats(f.loss, f.accuracy);
   }
 
-  val probe() {
+  // { ablated? } -> the probe sequence's run, with its loss and accuracy
+  val probe(val args) {
+    Reader in{args, {}};
+    const std::vector<char> ablated = read_ablated(in);
+    if (!in.error.empty()) return failure(in.error);
     attn::Batch b = attn::probe_batch(trainer_.config().task);
-    attn::ForwardStats f = trainer_.run(b);
+    attn::ForwardStats f = trainer_.run(b, ablated);
     if (!f.error.empty()) return failure(f.error);
-    return run_to_js(trainer_, b);
+    val out = run_to_js(trainer_, b);
+    out.set("loss", f.loss);
+    out.set("accuracy", f.accuracy);
+    return out;
+  }
+
+  // { layers, heads, previousToken, induction } (Float32Array, index layer * heads + head)
+  val head_scores() {
+    attn::HeadScores s = trainer_.head_scores();
+    if (!s.error.empty()) return failure(s.error);
+    val out = val::object();
+    out.set("layers", s.layers);
+    out.set("heads", s.heads);
+    out.set("previousToken",
+            copy_out(std::vector<float>(s.previous_token.begin(), s.previous_token.end())));
+    out.set("induction", copy_out(std::vector<float>(s.induction.begin(), s.induction.end())));
+    return out;
   }
 
   // { tokens, length } of one sequence.
@@ -204,6 +228,30 @@ class TrainerHandle {
   }
 
  private:
+  // ablated: one 0 or 1 per head (layer * heads + head), or absent (none).
+  std::vector<char> read_ablated(Reader& in) const {
+    if (!in.has("ablated")) return {};
+    const attn::ModelConfig& m = trainer_.model().config();
+    const int n = m.layers * m.heads;
+    const std::vector<double> x = in.numbers<double>("ablated", n);
+    if (!in.error.empty()) return {};
+    if (static_cast<int>(x.size()) != n) {
+      in.fail(attn::expected("ablated", std::to_string(n) + " entries (one per head)",
+                             std::to_string(x.size())));
+      return {};
+    }
+    std::vector<char> out(x.size());
+    for (std::size_t i = 0; i < x.size(); i++) {
+      if (x[i] != 0 && x[i] != 1) {
+        in.fail("ablated: entry " + std::to_string(i) + " is " + attn::format_number(x[i]) +
+                " (expected 0 or 1)");
+        return {};
+      }
+      out[i] = x[i] == 1;
+    }
+    return out;
+  }
+
   attn::Trainer trainer_;
   double bytes_;  // what this trainer may hold (attn::trainer_bytes)
 };
@@ -250,9 +298,28 @@ void delete_trainer(double handle) { trainers.remove(handle); }
 
 // ---- the RNN encoder–decoder ------------------------------------------------------------------
 
-// [[tokens], ...] -> sentences, each row's length checked before it is read (the core checks
-// the tokens).
-std::vector<std::vector<int>> read_sentences(Reader& in, const char* name, int max_length) {
+// One sentence's tokens read as numbers, each an integer from lowest to vocab - 1 before it becomes
+// an int (so 2^32 + 3 is refused, not read as 3, and 2.5 or -1 are refused): `where` names the
+// sentence in the message ("source, sentence 2").
+std::vector<int> read_sentence_tokens(Reader& in, const char* name, const std::string& where,
+                                      int max_length, int lowest, int vocab) {
+  const std::vector<double> x = in.numbers<double>(name, max_length);
+  std::vector<int> out(x.size());
+  for (std::size_t i = 0; i < x.size() && in.error.empty(); i++) {
+    if (!(x[i] >= lowest && x[i] < vocab) || std::floor(x[i]) != x[i]) {
+      in.fail(where + ", token " + std::to_string(i) + " is " + attn::format_number(x[i]) +
+              " (expected an integer token from " + std::to_string(lowest) + " to " +
+              std::to_string(vocab - 1) + ")");
+    }
+    out[i] = in.error.empty() ? static_cast<int>(x[i]) : 0;
+  }
+  return in.error.empty() ? out : std::vector<int>();
+}
+
+// [[tokens], ...] -> sentences, each row's length checked before it is read and each token an
+// integer from lowest to vocab - 1 (the core checks the lengths against the model).
+std::vector<std::vector<int>> read_sentences(Reader& in, const char* name, int max_length,
+                                             int lowest, int vocab) {
   std::vector<std::vector<int>> out;
   if (!in.error.empty()) return out;
   if (!in.has(name)) {
@@ -265,7 +332,9 @@ std::vector<std::vector<int>> read_sentences(Reader& in, const char* name, int m
   for (int r = 0; r < n && in.error.empty(); r++) {
     Reader row{val::object(), {}};
     row.obj.set(name, rows[r]);
-    out.push_back(row.numbers<int>(name, max_length));
+    out.push_back(read_sentence_tokens(row, name,
+                                       std::string(name) + ", sentence " + std::to_string(r),
+                                       max_length, lowest, vocab));
     if (!row.error.empty()) in.fail(row.error);
   }
   return out;
@@ -364,7 +433,8 @@ class Seq2SeqHandle {
     attn::PairBatch b;
     Reader one{val::object(), {}};
     one.obj.set("source", in.field("source"));
-    b.source.push_back(one.numbers<int>("source", limits::kMaxSeq2SeqLength));
+    b.source.push_back(read_sentence_tokens(one, "source", "tokens", limits::kMaxSeq2SeqLength, 0,
+                                            source_vocab()));
     if (!one.error.empty()) return failure(one.error);
     Error e = attn::check_pairs(b, trainer_.config(), false);
     if (!e.empty()) return failure(e);
@@ -410,8 +480,8 @@ class Seq2SeqHandle {
   val gradients(val args) {
     Reader in{args, {}};
     attn::PairBatch b;
-    b.source = read_sentences(in, "source", limits::kMaxSeq2SeqLength);
-    b.target = read_sentences(in, "target", limits::kMaxSeq2SeqLength);
+    b.source = read_sentences(in, "source", limits::kMaxSeq2SeqLength, 0, source_vocab());
+    b.target = read_sentences(in, "target", limits::kMaxSeq2SeqLength, 1, target_vocab());
     if (in.error.empty()) in.error = attn::check_pairs(b, trainer_.config(), true);
     if (!in.error.empty()) return failure(in.error);
     attn::ForwardStats f = trainer_.gradients_on(b);
@@ -424,8 +494,8 @@ class Seq2SeqHandle {
   val step_on(val args) {
     Reader in{args, {}};
     attn::PairBatch b;
-    b.source = read_sentences(in, "source", limits::kMaxSeq2SeqLength);
-    b.target = read_sentences(in, "target", limits::kMaxSeq2SeqLength);
+    b.source = read_sentences(in, "source", limits::kMaxSeq2SeqLength, 0, source_vocab());
+    b.target = read_sentences(in, "target", limits::kMaxSeq2SeqLength, 1, target_vocab());
     if (in.error.empty()) in.error = attn::check_pairs(b, trainer_.config(), true);
     if (!in.error.empty()) return failure(in.error);
     attn::StepStats s = trainer_.step_on(b);
@@ -435,6 +505,13 @@ class Seq2SeqHandle {
   }
 
  private:
+  int source_vocab() const {
+    return static_cast<int>(attn::seq2seq_task_spec(trainer_.config().task).source_words->size());
+  }
+  int target_vocab() const {
+    return static_cast<int>(attn::seq2seq_task_spec(trainer_.config().task).target_words->size());
+  }
+
   static Error check_tensor(const attn::Tensor& t, const attn::Matrix& m) {
     Error e = attn::check_shape(t.name.c_str(), m, t.rows, t.cols);
     if (!e.empty()) return e;
@@ -445,7 +522,7 @@ class Seq2SeqHandle {
   attn::Seq2SeqTrainer trainer_;
 };
 
-Live<Seq2SeqHandle> seq2seqs;
+Live<Seq2SeqHandle> seq2seqs(limits::kMaxSeq2Seqs);
 
 val no_seq2seq() {
   return failure("seq2seq: not a live encoder–decoder (deleted, or not made by createSeq2Seq)");
@@ -478,6 +555,10 @@ val create_seq2seq(val args) {
   c.batch = static_cast<int>(in.number(attn::kBatch));
   c.max_length = static_cast<int>(in.number(attn::kSeq2SeqLength));
   if (in.error.empty()) in.error = attn::check_seq2seq_config(c);
+  if (in.error.empty() && seq2seqs.full()) {
+    in.error = "seq2seq: at most " + std::to_string(seq2seqs.max()) +
+               " live encoder–decoders at once (delete() one you no longer need)";
+  }
   if (!in.error.empty()) return failure(in.error);
   val out = val::object();
   out.set("seq2seq", seq2seqs.add(std::make_unique<Seq2SeqHandle>(c)));
@@ -539,22 +620,25 @@ val train_limits() {
   out.set("maxDModel", limits::kMaxDModel);
   out.set("maxBatch", limits::kMaxBatch);
   out.set("maxTrainSteps", limits::kMaxStepsPerCall);
-  out.set("trainLength", attn::kTaskLength);
+  out.set("trainLength", limits::kMaxTrainLength);
   out.set("maxSeq2SeqHidden", limits::kMaxSeq2SeqHidden);
   out.set("maxSeq2SeqEmbed", limits::kMaxSeq2SeqEmbed);
   out.set("minSeq2SeqLength", limits::kMinSeq2SeqLength);
   out.set("maxSeq2SeqLength", limits::kMaxSeq2SeqLength);
   out.set("maxSeq2SeqSteps", limits::kMaxSeq2SeqSteps);
+  out.set("maxSeq2Seqs", limits::kMaxSeq2Seqs);
+  out.set("maxTrainers", limits::kMaxTrainers);
   return out;
 }
 
-// { 'previous-token': { vocab, separator, rule }, ... }
+// { 'previous-token': { vocab, length, separator, rule }, ... }
 val train_tasks() {
   val out = val::object();
   for (const auto& c : attn::kTaskOption.choices) {
     attn::TaskSpec s = attn::task_spec(c.value);
     val o = val::object();
     o.set("vocab", s.vocab);
+    o.set("length", s.length);
     o.set("separator", s.separator);
     o.set("rule", std::string(s.rule));
     out.set(c.name, o);
@@ -570,8 +654,9 @@ EMSCRIPTEN_BINDINGS(train) {
   emscripten::function("trainLimits", &train_limits);
   emscripten::function("trainTasks", &train_tasks);
   emscripten::function("trainerStep", &call1<&TrainerHandle::step>);
-  emscripten::function("trainerEvaluate", &call0<&TrainerHandle::evaluate>);
-  emscripten::function("trainerProbe", &call0<&TrainerHandle::probe>);
+  emscripten::function("trainerEvaluate", &call1<&TrainerHandle::evaluate>);
+  emscripten::function("trainerProbe", &call1<&TrainerHandle::probe>);
+  emscripten::function("trainerHeadScores", &call0<&TrainerHandle::head_scores>);
   emscripten::function("trainerRun", &call1<&TrainerHandle::run>);
   emscripten::function("trainerParameters", &call0<&TrainerHandle::parameters>);
   emscripten::function("trainerSetParameters", &call1<&TrainerHandle::set_parameters>);

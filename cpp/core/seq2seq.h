@@ -51,6 +51,7 @@ constexpr int kMaxSeq2SeqEmbed = 128;
 constexpr int kMaxSeq2SeqLength = 32;  // the longest source sentence
 constexpr int kMinSeq2SeqLength = 8;   // maxLength's smallest value (the probe sentence fits)
 constexpr int kMaxSeq2SeqSteps = 200;  // steps per step() call
+constexpr int kMaxSeq2Seqs = 50;       // live encoder–decoders in one module (as trainers)
 }  // namespace limits
 
 inline constexpr NumberOption kSeq2SeqHidden{

@@ -33,8 +33,8 @@ Error check_train_config(const TrainConfig& c) {
 }
 
 double trainer_bytes(const TrainConfig& c) {
-  const double V = task_spec(c.task).vocab, T = kTaskLength, D = c.d_model, L = c.layers,
-               H = c.heads, dk = D / H;
+  const double V = task_spec(c.task).vocab, T = task_spec(c.task).length, D = c.d_model,
+               L = c.layers, H = c.heads, dk = D / H;
   const double N = std::max(limits::kMaxBatch, kHeldOutSize) * T;  // rows of the largest batch
   const double params =
       2 * V * D + V + (c.position == PositionKind::Learned ? T * D : 0) + L * (4 * D * D + 4 * D);
@@ -45,14 +45,15 @@ double trainer_bytes(const TrainConfig& c) {
   floats += 2 * std::max(N * V, 3 * N * D) + 3 * N * D + N * D;  // backward scratch
   floats += T * D;                                               // the sinusoid table
   floats += std::max({3 * N * D, N * V, 3 * D * D}) + 7 * N;     // the products' packed panels
-  const double batches = 2 * N * sizeof(int) * 2;                // the held-out and the last batch
-  return floats * sizeof(float) + batches + 64 * 1024;           // and the objects themselves
+  const double batches = 2 * N * sizeof(int) * 2 + kScoreSequences * T * sizeof(int) * 2;
+  // (the held-out, the last batch and the score batch)
+  return floats * sizeof(float) + batches + 64 * 1024;  // and the objects themselves
 }
 
 ModelConfig model_config(const TrainConfig& c) {
   ModelConfig m;
   m.vocab = task_spec(c.task).vocab;
-  m.length = kTaskLength;
+  m.length = task_spec(c.task).length;
   m.layers = c.layers;
   m.heads = c.heads;
   m.d_model = c.d_model;
@@ -144,6 +145,56 @@ Trainer::Trainer(const TrainConfig& config)
   model_.init(config.seed);
   Rng held_out(config.seed, kHeldOutStream);
   held_out_ = make_batch(config.task, held_out, kHeldOutSize);
+  const TaskSpec spec = task_spec(config.task);
+  score_batch_ = repeated_random_batch(spec.vocab, spec.length, kScoreSequences);
+}
+
+// ---- what a head does ----------------------------------------------------------------------
+
+PatternScores pattern_scores(const Matrix& a, const int* tokens) {
+  const int T = a.rows;
+  PatternScores s;
+  double prev = 0, induction = 0;
+  for (int i = 1; i < T; i++) prev += a.at(i, i - 1);
+  for (int i = 1; i < T; i++) {
+    int j = i - 1;
+    while (j >= 0 && tokens[j] != tokens[i]) j--;
+    if (j < 0) continue;
+    induction += a.at(i, j + 1);
+    s.induction_rows++;
+  }
+  s.previous_token = T > 1 ? prev / (T - 1) : 0;
+  s.induction = s.induction_rows ? induction / s.induction_rows : 0;
+  return s;
+}
+
+HeadScores Trainer::head_scores() {
+  HeadScores out;
+  const ModelConfig& m = model_.config();
+  out.layers = m.layers;
+  out.heads = m.heads;
+  const std::size_t n = static_cast<std::size_t>(m.layers) * m.heads;
+  out.previous_token.assign(n, 0.0);
+  out.induction.assign(n, 0.0);
+  const std::vector<char> kept = model_.ablated();
+  model_.set_ablated({});
+  ForwardStats f = checked(model_.forward(score_batch_), "headScores");
+  model_.set_ablated(kept);
+  if (!f.error.empty()) {
+    out.error = f.error;
+    return out;
+  }
+  for (int l = 0; l < m.layers; l++)
+    for (int h = 0; h < m.heads; h++)
+      for (int b = 0; b < score_batch_.size; b++) {
+        const PatternScores p = pattern_scores(
+            model_.attention(l, h, b),
+            score_batch_.tokens.data() + static_cast<std::size_t>(b) * score_batch_.length);
+        out.previous_token[static_cast<std::size_t>(l) * m.heads + h] +=
+            p.previous_token / score_batch_.size;
+        out.induction[static_cast<std::size_t>(l) * m.heads + h] += p.induction / score_batch_.size;
+      }
+  return out;
 }
 
 StepStats Trainer::step() { return step_on(make_batch(config_.task, data_, config_.batch)); }
@@ -214,9 +265,24 @@ ForwardStats Trainer::gradients_on(const Batch& batch) {
   return f;
 }
 
-ForwardStats Trainer::evaluate() { return checked(model_.forward(held_out_), "evaluate"); }
+namespace {
+// The model with some heads ablated for one pass, and none afterwards.
+struct Ablation {
+  Transformer& model;
+  Ablation(Transformer& m, const std::vector<char>& ablated) : model(m) { m.set_ablated(ablated); }
+  ~Ablation() { model.set_ablated({}); }
+};
+}  // namespace
 
-ForwardStats Trainer::run(const Batch& batch) { return checked(model_.forward(batch), "run"); }
+ForwardStats Trainer::evaluate(const std::vector<char>& ablated) {
+  Ablation a(model_, ablated);
+  return checked(model_.forward(held_out_), "evaluate");
+}
+
+ForwardStats Trainer::run(const Batch& batch, const std::vector<char>& ablated) {
+  Ablation a(model_, ablated);
+  return checked(model_.forward(batch), "run");
+}
 
 Error Trainer::set_parameters(const std::vector<ParameterUpdate>& updates) {
   if (updates.empty()) return {};

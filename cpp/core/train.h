@@ -23,6 +23,7 @@ constexpr int kMaxDModel = 128;
 constexpr int kMaxBatch = 64;
 constexpr int kMaxStepsPerCall = 1000;
 constexpr int kMaxTrainLength = 32;  // the longest sequence a model may be built for
+static_assert(kMaxTrainLength >= kLongTaskLength && kMaxTrainLength >= kTaskLength);
 // Live trainers in one module, and the bytes they may hold together (trainer_bytes): the
 // module's memory is 1 GB, and past it the module stops; the rest is left for each call's own.
 constexpr int kMaxTrainers = 50;
@@ -86,6 +87,29 @@ class Adam {
   std::vector<float> m_, v_;
 };
 
+// ---- what a head does ----------------------------------------------------------------------
+
+// Two scores of one attention pattern a (length, length) on its tokens (Olsson et al. 2022):
+//   previous_token  the mean weight of rows i >= 1 on position i - 1;
+//   induction       the mean weight of rows i whose token occurred before (latest at j < i) on
+//                   position j + 1, the token after that occurrence (0 when no token repeats).
+struct PatternScores {
+  double previous_token = 0;
+  double induction = 0;
+  int induction_rows = 0;  // rows the induction score averages over
+};
+PatternScores pattern_scores(const Matrix& a, const int* tokens);
+
+// Every head's two scores, averaged over the sequences of a repeated random batch
+// (repeated_random_batch of the task's vocabulary and length, kScoreSequences of them):
+// index layer * heads + head.
+constexpr int kScoreSequences = 8;
+struct HeadScores {
+  int layers = 0, heads = 0;
+  std::vector<double> previous_token, induction;
+  Error error;
+};
+
 // ---- the trainer --------------------------------------------------------------------------
 
 struct StepStats {
@@ -114,10 +138,13 @@ class Trainer {
   StepStats step_on(const Batch& batch);
   // Loss and gradients on a batch without changing anything (check_batch first).
   ForwardStats gradients_on(const Batch& batch);
-  // Accuracy and loss on a fixed held-out batch of the task (its own stream of the seed).
-  ForwardStats evaluate();
+  // Accuracy and loss on a fixed held-out batch of the task (its own stream of the seed), with
+  // the heads of `ablated` (Transformer::set_ablated's form; empty: none) zeroed.
+  ForwardStats evaluate(const std::vector<char>& ablated = {});
   // The model on one sequence; afterwards model() holds its attention and predictions.
-  ForwardStats run(const Batch& batch);
+  ForwardStats run(const Batch& batch, const std::vector<char>& ablated = {});
+  // Every head's previous-token and induction scores now (a forward pass on the score batch).
+  HeadScores head_scores();
   // New values for some tensors, kept only when the held-out batch still runs inside float32
   // (otherwise the error names the tensor and nothing changes).
   Error set_parameters(const std::vector<ParameterUpdate>& updates);
@@ -133,6 +160,7 @@ class Trainer {
   Adam adam_;
   Rng data_;
   Batch held_out_;
+  Batch score_batch_;
 
   // f, or f with the error set when the pass left float32 (`call` names the entry point).
   ForwardStats checked(ForwardStats f, const char* call) const;

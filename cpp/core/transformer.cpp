@@ -166,7 +166,7 @@ ForwardStats Transformer::forward(const Batch& batch) {
     const float max = row[top];
     double sum = 0;
     for (int v = 0; v < V; v++) sum += std::exp(static_cast<double>(row[v]) - max);
-    const int target = batch.targets[n];
+    const int target = batch.targets.empty() ? kNoTarget : batch.targets[n];
     if (target != kNoTarget) {
       loss += std::log(sum) - (static_cast<double>(row[target]) - max);
       correct += top == target;
@@ -209,6 +209,8 @@ void Transformer::layer_forward(int l) {
           a[i * T + j] = j > i ? neg_inf : a[i * T + j] * scale;  // scale, causal mask
       kernels::softmax_rows(a, T, T, true);
       kernels::gemm_ab(a, vh_.data(), zh_.data(), T, dk, T, &ws_);  // z_h = A v_h  (T, d_k)
+      if (is_ablated(l, h))
+        std::fill(zh_.begin(), zh_.begin() + static_cast<std::ptrdiff_t>(T) * dk, 0.0f);
       scatter(zh_.data(), z + static_cast<std::size_t>(b) * T * D, D, h * dk, T, dk);
     }
   }
@@ -239,7 +241,7 @@ void Transformer::backward() {
   for (int n = 0; n < n_; n++) {
     const float* p = probs_.data() + static_cast<std::size_t>(n) * V;
     float* g = dlogits + static_cast<std::size_t>(n) * V;
-    const int target = batch_.targets[n];
+    const int target = batch_.targets.empty() ? kNoTarget : batch_.targets[n];
     for (int v = 0; v < V; v++)
       g[v] = target == kNoTarget ? 0.0f : (p[v] - (v == target ? 1.0f : 0.0f)) * inv;
   }
@@ -289,6 +291,8 @@ void Transformer::layer_backward(int l, float* dx) {
       gather(rows, 3 * D, D + h * dk, kh_.data(), T, dk);
       gather(rows, 3 * D, 2 * D + h * dk, vh_.data(), T, dk);
       gather(dz + static_cast<std::size_t>(b) * T * D, D, h * dk, dzh_.data(), T, dk);
+      if (is_ablated(l, h))
+        std::fill(dzh_.begin(), dzh_.begin() + static_cast<std::ptrdiff_t>(T) * dk, 0.0f);
       const float* a = att_[l].data() + (static_cast<std::size_t>(b) * H + h) * T * T;
       float* da = da_.data();
       kernels::gemm_abt(dzh_.data(), vh_.data(), da, T, T, dk, &ws_);  // dA = dz_h v_h^T   (T, T)

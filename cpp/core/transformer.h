@@ -18,6 +18,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/check.h"
@@ -93,6 +94,11 @@ class Transformer {
   // After forward: softmax of the logits, (size * length, vocab).
   const std::vector<float>& probabilities() const { return probs_; }
 
+  // Heads whose output is zeroed (ablated[layer * heads + head] != 0) in every forward and
+  // backward pass until changed; empty: none. The same as zeroing the head's d_k columns of W_o.
+  void set_ablated(std::vector<char> ablated) { ablated_ = std::move(ablated); }
+  const std::vector<char>& ablated() const { return ablated_; }
+
  private:
   void layer_forward(int l);
   void layer_backward(
@@ -100,8 +106,14 @@ class Transformer {
   float* param(std::size_t offset) { return params_.data() + offset; }
   float* grad(std::size_t offset) { return grads_.data() + offset; }
 
+  bool is_ablated(int l, int h) const {
+    const std::size_t i = static_cast<std::size_t>(l) * config_.heads + h;
+    return i < ablated_.size() && ablated_[i];
+  }
+
   ModelConfig config_;
   int d_k_;
+  std::vector<char> ablated_;
   std::vector<Tensor> tensors_;
   std::vector<float> params_, grads_;
   // offsets of each tensor in params_ / grads_

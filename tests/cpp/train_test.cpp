@@ -264,6 +264,209 @@ TEST(TrainTasks, InductionRepeatsABlockOfDistinctTokens) {
   EXPECT_EQ(blocks.size(), 4u);  // m = 5, 6, 7 and 8 all occur
 }
 
+// Olsson et al.'s form: 32 random tokens of 0..63, a segment of 6..12 distinct tokens written
+// twice (the second copy at least a segment after the first), and targets only in the second
+// copy: the token that followed this one in the first.
+TEST(TrainTasks, RandomInductionRepeatsARandomSegment) {
+  attn::Rng rng(7, 2);
+  const attn::TaskSpec spec = attn::task_spec(TrainTask::RandomInduction);
+  ASSERT_EQ(spec.length, 32);
+  ASSERT_EQ(spec.vocab, 64);
+  Batch b = attn::make_batch(TrainTask::RandomInduction, rng, 400);
+  ASSERT_EQ(b.length, 32);
+  std::set<int> lengths;
+  for (int s = 0; s < b.size; s++) {
+    const int* x = &b.tokens[s * 32];
+    const int* y = &b.targets[s * 32];
+    int second = 0;
+    while (second < 32 && y[second] == attn::kNoTarget) second++;
+    ASSERT_LT(second, 32);
+    int m = 0;
+    while (second + m < 32 && y[second + m] != attn::kNoTarget) m++;
+    m += 1;  // the copy's last token has no target
+    lengths.insert(m);
+    ASSERT_GE(m, 6);
+    ASSERT_LE(m, 12);
+    for (int t = second + m; t < 32; t++) EXPECT_EQ(y[t], attn::kNoTarget);
+    // the first copy: the latest earlier run of the same m tokens, ending at least m before
+    int first = -1;
+    for (int p = second - m; p >= 0 && first < 0; p--)
+      if (std::equal(x + p, x + p + m, x + second)) first = p;
+    ASSERT_GE(first, 0) << "sequence " << s;
+    EXPECT_EQ(std::set<int>(x + second, x + second + m).size(), static_cast<std::size_t>(m));
+    for (int i = 0; i + 1 < m; i++) EXPECT_EQ(y[second + i], x[first + i + 1]);
+    for (int t = 0; t < 32; t++) {
+      ASSERT_GE(x[t], 0);
+      ASSERT_LT(x[t], 64);
+    }
+  }
+  EXPECT_EQ(lengths.size(), 7u);  // every segment length 6..12 occurs
+}
+
+// The batch the scores are measured on: half random distinct tokens, then the same again.
+TEST(TrainTasks, RepeatedRandomBatchIsAHalfWrittenTwice) {
+  Batch b = attn::repeated_random_batch(64, 32, 8);
+  EXPECT_TRUE(b.targets.empty());
+  std::set<std::vector<int>> rows;
+  for (int s = 0; s < 8; s++) {
+    const int* x = &b.tokens[s * 32];
+    EXPECT_EQ(std::set<int>(x, x + 16).size(), 16u);
+    for (int t = 16; t < 32; t++) EXPECT_EQ(x[t], x[t - 16]);
+    rows.insert(std::vector<int>(x, x + 32));
+  }
+  EXPECT_EQ(rows.size(), 8u);
+  EXPECT_EQ(attn::repeated_random_batch(64, 32, 8).tokens, b.tokens);  // the same for every run
+  Batch small = attn::repeated_random_batch(11, 16, 4);  // more half than vocabulary: still tokens
+  for (int x : small.tokens) EXPECT_LT(x, 11);
+}
+
+// ---- what a head does ------------------------------------------------------------------------
+
+// The scores in double, written from their definitions with other loops: the previous token by
+// the diagonal below the main one, the induction target through a table of each token's last
+// position so far.
+attn::PatternScores reference_scores(const std::vector<std::vector<double>>& a,
+                                     const std::vector<int>& tokens) {
+  const int T = static_cast<int>(tokens.size());
+  attn::PatternScores s;
+  double prev = 0;
+  for (int i = 0; i + 1 < T; i++) prev += a[i + 1][i];
+  s.previous_token = prev / (T - 1);
+  std::map<int, int> last;
+  double ind = 0;
+  for (int i = 0; i < T; i++) {
+    auto it = last.find(tokens[i]);
+    if (it != last.end()) {
+      ind += a[i][it->second + 1];
+      s.induction_rows++;
+    }
+    last[tokens[i]] = i;
+  }
+  s.induction = s.induction_rows ? ind / s.induction_rows : 0;
+  return s;
+}
+
+TEST(HeadScores, MatchTheDoubleReferenceOnHandBuiltPatterns) {
+  // tokens with repeats, one of them three times (the latest occurrence counts)
+  const std::vector<int> tokens = {5, 9, 2, 5, 7, 9, 5, 3, 2, 7};
+  const int T = static_cast<int>(tokens.size());
+  attn::Rng rng(3, 1);
+  for (int trial = 0; trial < 20; trial++) {
+    std::vector<float> u(T * T);
+    rng.uniform(u.data(), T * T);
+    std::vector<std::vector<double>> ref(T, std::vector<double>(T, 0.0));
+    attn::Matrix a(T, T);
+    for (int i = 0; i < T; i++) {
+      double sum = 0;
+      for (int j = 0; j <= i; j++) sum += ref[i][j] = 0.05 + u[i * T + j];
+      for (int j = 0; j <= i; j++) {
+        a.at(i, j) = static_cast<float>(ref[i][j] / sum);
+        ref[i][j] = a.at(i, j);  // the reference reads the same float weights
+      }
+    }
+    const attn::PatternScores got = attn::pattern_scores(a, tokens.data());
+    const attn::PatternScores want = reference_scores(ref, tokens);
+    EXPECT_NEAR(got.previous_token, want.previous_token, 1e-9);
+    EXPECT_NEAR(got.induction, want.induction, 1e-9);
+    EXPECT_EQ(got.induction_rows, 5);  // positions 3, 5, 6, 8, 9
+  }
+  // pure patterns: all on the position before; all on the token after the last occurrence
+  attn::Matrix prev(T, T), ind(T, T);
+  prev.at(0, 0) = 1;
+  for (int i = 1; i < T; i++) prev.at(i, i - 1) = 1;
+  const int after[] = {0, 1, 2, 1, 4, 2, 4, 7, 3, 5};  // by hand: the latest earlier occurrence + 1
+  for (int i = 0; i < T; i++) ind.at(i, after[i]) = 1;
+  EXPECT_DOUBLE_EQ(attn::pattern_scores(prev, tokens.data()).previous_token, 1.0);
+  EXPECT_DOUBLE_EQ(attn::pattern_scores(ind, tokens.data()).induction, 1.0);
+  // no repeat: no induction rows, score 0
+  const std::vector<int> distinct = {0, 1, 2, 3};
+  attn::Matrix d(4, 4);
+  for (int i = 0; i < 4; i++) d.at(i, 0) = 1;
+  EXPECT_EQ(attn::pattern_scores(d, distinct.data()).induction_rows, 0);
+  EXPECT_EQ(attn::pattern_scores(d, distinct.data()).induction, 0.0);
+  EXPECT_NEAR(attn::pattern_scores(d, distinct.data()).previous_token, 1.0 / 3, 1e-12);
+}
+
+// A trainer's scores are those of its own attention on the repeated random batch, every head
+// averaged over the batch's sequences (the reference reads the same patterns in double).
+TEST(HeadScores, TrainerAveragesTheScoreBatch) {
+  TrainConfig c;
+  c.task = TrainTask::RandomInduction;
+  c.d_model = 16;
+  c.batch = 4;
+  Trainer t(c);
+  for (int i = 0; i < 3; i++) t.step();
+  const attn::HeadScores s = t.head_scores();
+  ASSERT_EQ(s.error, "");
+  ASSERT_EQ(s.previous_token.size(), 4u);
+  Batch b = attn::repeated_random_batch(64, 32, attn::kScoreSequences);
+  t.run(b);
+  for (int l = 0; l < 2; l++)
+    for (int h = 0; h < 2; h++) {
+      double prev = 0, ind = 0;
+      for (int q = 0; q < b.size; q++) {
+        attn::Matrix a = t.model().attention(l, h, q);
+        std::vector<std::vector<double>> ref(32, std::vector<double>(32));
+        for (int i = 0; i < 32; i++)
+          for (int j = 0; j < 32; j++) ref[i][j] = a.at(i, j);
+        const attn::PatternScores r =
+            reference_scores(ref, std::vector<int>(&b.tokens[q * 32], &b.tokens[q * 32] + 32));
+        EXPECT_EQ(r.induction_rows, 16);
+        prev += r.previous_token / b.size;
+        ind += r.induction / b.size;
+      }
+      EXPECT_NEAR(s.previous_token[l * 2 + h], prev, 1e-9);
+      EXPECT_NEAR(s.induction[l * 2 + h], ind, 1e-9);
+    }
+}
+
+// Ablating a head (its output zeroed) is the same model as the one with that head's d_k columns
+// of W_o set to zero: the same loss, probabilities and later attention.
+TEST(Ablation, EqualsZeroingTheHeadsBlockOfWo) {
+  TrainConfig c;
+  c.task = TrainTask::RandomInduction;
+  c.d_model = 16;
+  c.heads = 2;
+  c.batch = 4;
+  Trainer t(c);
+  for (int i = 0; i < 5; i++) t.step();
+  const int dk = 8;
+  for (int l = 0; l < 2; l++)
+    for (int h = 0; h < 2; h++) {
+      std::vector<char> ablated(4, 0);
+      ablated[l * 2 + h] = 1;
+      const attn::ForwardStats a = t.evaluate(ablated);
+      const std::vector<float> probs = t.model().probabilities();
+      const attn::Matrix later = t.model().attention(1, 0, 3);
+      Trainer zeroed(c);
+      zeroed.model().parameters() = t.model().parameters();
+      const attn::Tensor* wo = zeroed.model().tensor("layers." + std::to_string(l) + ".Wo");
+      ASSERT_NE(wo, nullptr);
+      for (int r = 0; r < wo->rows; r++)
+        for (int k = h * dk; k < (h + 1) * dk; k++)
+          zeroed.model().parameters()[wo->offset + r * wo->cols + k] = 0.0f;
+      const attn::ForwardStats z = zeroed.evaluate();
+      EXPECT_NEAR(a.loss, z.loss, 1e-6 * std::max(1.0, z.loss)) << l << " " << h;
+      EXPECT_EQ(a.accuracy, z.accuracy);
+      const std::vector<float>& zp = zeroed.model().probabilities();
+      ASSERT_EQ(probs.size(), zp.size());
+      double worst = 0;
+      for (std::size_t i = 0; i < probs.size(); i++)
+        worst = std::max(worst, std::fabs(double(probs[i]) - zp[i]));
+      EXPECT_LT(worst, 1e-6);
+      if (l == 0) {
+        const attn::Matrix zl = zeroed.model().attention(1, 0, 3);
+        for (std::size_t i = 0; i < later.data.size(); i++)
+          EXPECT_NEAR(later.data[i], zl.data[i], 1e-6);
+      }
+      // and the ablation lasts one pass: the next evaluation is the whole model again
+      const attn::ForwardStats whole = t.evaluate();
+      const attn::ForwardStats whole_again = t.evaluate();
+      EXPECT_EQ(whole.loss, whole_again.loss);
+      EXPECT_NE(whole.loss, a.loss);
+    }
+}
+
 TEST(TrainTasks, TheProbeIsFixed) {
   Batch a = attn::probe_batch(TrainTask::Induction), b = attn::probe_batch(TrainTask::Induction);
   EXPECT_EQ(a.tokens, b.tokens);
@@ -365,7 +568,9 @@ TEST(TrainerBytes, BoundWhatATrainerHoldsAfterEveryCall) {
   one_layer.batch = 1;
   one_layer.task = TrainTask::Induction;
   one_layer.position = PositionKind::Sinusoidal;
-  for (const TrainConfig& c : {largest, small, one_layer}) {
+  TrainConfig longest = largest;  // random-induction: 32 tokens of 64
+  longest.task = TrainTask::RandomInduction;
+  for (const TrainConfig& c : {largest, small, one_layer, longest}) {
     const std::size_t before = heap_bytes();
     {
       Trainer t(c);
@@ -378,6 +583,8 @@ TEST(TrainerBytes, BoundWhatATrainerHoldsAfterEveryCall) {
       Batch big = attn::make_batch(c.task, rng, 64);
       t.step_on(big);
       t.step();
+      t.head_scores();
+      t.evaluate({1, 0, 0, 1});
       const double held = static_cast<double>(heap_bytes() - before);
       const double bound = attn::trainer_bytes(c);
       std::printf("trainer d_model %d, %d layers, batch %d: holds %.2f MB, bound %.2f MB\n",
@@ -389,6 +596,8 @@ TEST(TrainerBytes, BoundWhatATrainerHoldsAfterEveryCall) {
   // the module's caps: 50 trainers of the largest config fit in the trainers' budget
   EXPECT_LE(attn::limits::kMaxTrainers * attn::trainer_bytes(largest),
             attn::limits::kMaxTrainerBytes);
+  std::printf("50 of the largest random-induction trainers: %.0f MB\n",
+              attn::limits::kMaxTrainers * attn::trainer_bytes(longest) / 1048576);
 }
 
 // Two steps by hand: m, v averages, bias corrections as torch.optim.Adam.
@@ -499,6 +708,9 @@ TEST(Trainer, LearnsThePreviousTokenTask) {
     best = std::max(best, on_previous / (a.rows - 1));
   }
   EXPECT_GT(best, 0.8);
+  // ... and the head's previous-token score on the repeated random batch says the same
+  const attn::HeadScores scores = t.head_scores();
+  EXPECT_GT(*std::max_element(scores.previous_token.begin(), scores.previous_token.end()), 0.8);
 }
 
 // Without positional information the same model cannot tell which token came before.
@@ -532,7 +744,8 @@ TEST(TrainChecks, NameTheArgument) {
   c = TrainConfig();
   c.task = static_cast<TrainTask>(9);
   EXPECT_EQ(attn::check_train_config(c),
-            "task: expected one of 'previous-token', 'reverse', 'sort', 'induction', got 9");
+            "task: expected one of 'previous-token', 'reverse', 'sort', 'induction', "
+            "'random-induction', got 9");
 }
 
 TEST(TrainChecks, BatchesAreCheckedAgainstTheModel) {

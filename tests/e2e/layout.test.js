@@ -99,6 +99,7 @@ const WAITING = new Set([
   'long/when',
   'playground/compare',
   'playground/inspect',
+  'playground/induction',
   'seq2seq/lengths',
 ]);
 

@@ -73,6 +73,11 @@ test('the previous-token task is learned, and the link replays the run to the sa
     await page.$eval('.pg-learned', (e) => e.textContent),
     /^Learned: held-out accuracy reached 0\.99 at step \d+\.$/,
   );
+  // the step it was learned at is marked on the accuracy curve, and while it plays on the page
+  // offers to stop there
+  const learnedAt = /at step (\d+)/.exec(await page.$eval('.pg-learned', (e) => e.textContent))[1];
+  assert.equal(await page.$eval('.pg-train .pg-chart:nth-child(2)', (e) => e.dataset.learnedAt), learnedAt);
+  assert.equal(await page.$eval('.pg-stop-learned', (b) => b.hidden), false);
   await page.click('.pg-play'); // pause
   await page.waitForFunction(
     () =>
@@ -123,6 +128,69 @@ test('a head on your own tokens, and bad tokens are refused with a message', asy
   await page.$eval('#pg-own-tokens', (i) => i.dispatchEvent(new Event('change')));
   await page.waitForFunction(() => document.querySelector('#pg-own-tokens').getAttribute('aria-invalid') === 'true');
   assert.match(await page.$eval('#pg-own-tokens-e', (e) => e.textContent), /0 to 15/);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+// The induction step: every head's scores and the ablation table are the engine's (the same run in
+// Node gives them), a click ablates a head and a second click puts it back.
+test('induction heads: the scores of every head, and ablating one changes the numbers as in Node', async () => {
+  const page = await lab.open('lesson=playground&pgTask=random-induction&pgStep=20&stage=induction');
+  await page.waitForFunction(
+    () =>
+      document.querySelector('.pg-status').textContent.includes('Step 20 ') &&
+      document.querySelector('.pg-play').getAttribute('aria-pressed') === 'false' &&
+      !document.querySelector('.pg-ablate').disabled,
+    null,
+    { timeout: 240000, polling: 250 },
+  );
+  const engine = await loadTrainEngine();
+  const t = engine.trainer({ task: 'random-induction', layers: 2, heads: 2, dModel: 32, learningRate: 0.003, seed: 1 });
+  try {
+    t.step(20);
+    const s = t.headScores();
+    const labels = await page.$$eval('.pg-ablate', (bs) => bs.map((b) => b.textContent));
+    assert.deepEqual(
+      labels,
+      [0, 1, 2, 3].map(
+        (k) =>
+          `L${Math.floor(k / 2) + 1}H${(k % 2) + 1}: previous ${fmt(s.previousToken[k], 2)}, induction ${fmt(s.induction[k], 2)}`,
+      ),
+    );
+    assert.ok(Math.max(...s.induction) < 0.4);
+    assert.equal(
+      await page.$eval('.pg-crossed', (e) => e.textContent),
+      'No head’s induction score has reached 0.4 yet.',
+    );
+    assert.equal(await page.$eval('.pg-scores', (e) => e.hidden), false);
+    assert.equal(await page.$eval('.pg-ablate-status', (e) => e.textContent), 'No head ablated: click one.');
+
+    // ablate layer 2, head 1 (by keyboard: focus and Enter)
+    await page.focus('.pg-ablate[data-head="2"]');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('.pg-ablation', { timeout: 60000 });
+    assert.equal(await page.$eval('.pg-ablate[data-head="2"]', (b) => b.getAttribute('aria-pressed')), 'true');
+    const cells = await page.$$eval('.pg-ablation tbody tr', (rows) =>
+      rows.map((r) => Array.from(r.querySelectorAll('td'), (td) => td.textContent)),
+    );
+    const whole = t.evaluate(),
+      cut = t.evaluate({ ablate: [[1, 0]] });
+    const wholeProbe = t.probe(),
+      cutProbe = t.probe({ ablate: [[1, 0]] });
+    assert.deepEqual(cells, [
+      [fmt(whole.loss, 3), fmt(cut.loss, 3)],
+      [fmt(whole.accuracy, 3), fmt(cut.accuracy, 3)],
+      [fmt(wholeProbe.loss, 3), fmt(cutProbe.loss, 3)],
+      [fmt(wholeProbe.accuracy, 3), fmt(cutProbe.accuracy, 3)],
+    ]);
+    assert.match(await page.$eval('.pg-ablation thead', (e) => e.textContent), /without L2H1/);
+
+    await page.click('.pg-ablate[data-head="2"]');
+    await page.waitForFunction(() => !document.querySelector('.pg-ablation'), null, { timeout: 10000 });
+    assert.equal(await page.$eval('.pg-ablate[data-head="2"]', (b) => b.getAttribute('aria-pressed')), 'false');
+  } finally {
+    t.delete();
+  }
   assert.deepEqual(page.errors, []);
   await page.close();
 });

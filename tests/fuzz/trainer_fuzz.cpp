@@ -1,7 +1,8 @@
 // The playground's trainer: a config decoded from the fuzz input (every option, some out of
 // range), then a few calls in any order: set_parameters with values of every float class
 // (float32's edges included), step, step_on and gradients_on with batches whose tokens and
-// targets may be outside the vocabulary, run and evaluate. The core's checks run first, as the
+// targets may be outside the vocabulary, run and evaluate (with some heads ablated), and the heads'
+// scores. The core's checks run first, as the
 // bindings run them. Invariants: an accepted call either answers with finite numbers (loss,
 // accuracy from 0 to 1, probabilities, gradients) or with an error, a refused or failed call
 // changes no weight, and the weights are always finite.
@@ -39,7 +40,7 @@ Batch batch(Input& in, const ModelConfig& m) {
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   Input in(data, size);
   TrainConfig c;
-  c.task = static_cast<TrainTask>(in.range(0, 4));  // 4 is not a task: must be rejected
+  c.task = static_cast<TrainTask>(in.range(0, 5));  // 5 is not a task: must be rejected
   c.position = static_cast<PositionKind>(in.range(0, 3));
   c.layers = in.range(0, 3);
   c.heads = in.range(0, 5);
@@ -56,7 +57,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const std::vector<float> before = t.model().parameters();
     const int steps = t.steps();
     bool changes = false;  // may this call change the weights?
-    switch (in.range(0, 5)) {
+    switch (in.range(0, 6)) {
       case 0: {  // set_parameters on one tensor, sometimes of the wrong shape
         const std::vector<Tensor>& all = t.model().tensors();
         const Tensor& tensor =
@@ -103,6 +104,21 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         const ForwardStats f = t.run(b);
         if (f.error.empty())
           for (float p : t.model().probabilities()) FUZZ_EXPECT(std::isfinite(p), "probability");
+        break;
+      }
+      case 5: {  // head scores, or an evaluation with some heads ablated
+        if (in.flag()) {
+          const HeadScores h = t.head_scores();
+          if (h.error.empty())
+            for (std::size_t k = 0; k < h.induction.size(); k++)
+              FUZZ_EXPECT(h.induction[k] >= 0 && h.induction[k] <= 1 + 1e-6 &&
+                              h.previous_token[k] >= 0 && h.previous_token[k] <= 1 + 1e-6,
+                          "a head score outside 0..1");
+        } else {
+          std::vector<char> ablated(static_cast<std::size_t>(in.range(0, m.layers * m.heads)));
+          for (char& a : ablated) a = in.flag();
+          expect_stats(t.evaluate(ablated), "evaluate ablated");
+        }
         break;
       }
       default:

@@ -65,21 +65,22 @@ for (const build of ['simd', 'scalar']) {
       };
       const warm = train.createTrainer(args).trainer;
       train.trainerStep(warm, 1);
-      train.trainerProbe(warm);
+      train.trainerProbe(warm, {});
       train.trainerDelete(warm);
       const used = train.memory().usedBytes;
       const { trainer } = train.createTrainer(args);
       assert.equal(typeof trainer, 'number');
       assert.equal(train.trainerStep(trainer, 2).step, 2);
-      assert.ok(Number.isFinite(train.trainerEvaluate(trainer).loss));
-      assert.ok(train.trainerProbe(trainer).patterns.length === 1);
+      assert.ok(Number.isFinite(train.trainerEvaluate(trainer, {}).loss));
+      assert.ok(train.trainerProbe(trainer, {}).patterns.length === 1);
       assert.ok(train.trainerParameters(trainer).length > 0);
       train.trainerDelete(trainer);
       assert.equal(train.memory().usedBytes, used, 'deleting frees what making took');
       const calls = [
         (h) => train.trainerStep(h, 1),
-        (h) => train.trainerEvaluate(h),
-        (h) => train.trainerProbe(h),
+        (h) => train.trainerEvaluate(h, {}),
+        (h) => train.trainerHeadScores(h),
+        (h) => train.trainerProbe(h, {}),
         (h) => train.trainerParameters(h),
         (h) => train.trainerRun(h, {}),
         (h) => train.trainerSetParameters(h, {}),
@@ -91,6 +92,43 @@ for (const build of ['simd', 'scalar']) {
         train.trainerDelete(h); // a no-op
       }
       assert.equal(train.memory().usedBytes, used);
+    });
+
+    // The module reads an encoder–decoder's tokens as numbers and checks each is an integer of the
+    // vocabulary before it becomes an int, so a caller that skips engine-train.js cannot have
+    // 2^32 + 3 read as 3 either; and at most 50 are live at once.
+    test('an encoder–decoder: tokens checked as integers in the module, at most 50 live', () => {
+      const { seq2seq } = train.createSeq2Seq({ task: 'copy', hidden: 8, embed: 4, maxLength: 8, batch: 2 });
+      try {
+        assert.match(
+          train.seq2seqTranslate(seq2seq, { source: [1, 2 ** 32 + 3] }).error,
+          /^tokens, token 1 is 4294967299 \(expected an integer token from 0 to 9\)$/,
+        );
+        assert.match(train.seq2seqTranslate(seq2seq, { source: [2.5] }).error, /^tokens, token 0 is 2.5 /);
+        assert.match(
+          train.seq2seqGradients(seq2seq, { source: [[1, -1]], target: [[1]] }).error,
+          /^source, sentence 0, token 1 is -1 \(expected an integer token from 0 to 9\)$/,
+        );
+        assert.match(
+          train.seq2seqStepOn(seq2seq, { source: [[1]], target: [[1, 2 ** 31]] }).error,
+          /^target, sentence 0, token 1 is 2147483648 \(expected an integer token from 1 to 10\)$/,
+        );
+        assert.equal(train.seq2seqStepOn(seq2seq, { source: [[1]], target: [[2]] }).step, 1);
+      } finally {
+        train.seq2seqDelete(seq2seq);
+      }
+      const made = [];
+      try {
+        for (let i = 0; i < 50; i++)
+          made.push(train.createSeq2Seq({ hidden: 4, embed: 2, batch: 1, maxLength: 8 }).seq2seq);
+        assert.match(
+          train.createSeq2Seq({ hidden: 4, embed: 2, maxLength: 8 }).error,
+          /^seq2seq: at most 50 live encoder–decoders at once/,
+        );
+      } finally {
+        for (const h of made) train.seq2seqDelete(h);
+      }
+      assert.equal(typeof train.createSeq2Seq({ hidden: 4, embed: 2, maxLength: 8 }).seq2seq, 'number');
     });
   });
 }

@@ -178,11 +178,14 @@ for (const simd of [true, false]) {
         throwsMessage(() => m.step(0), /^steps: expected an integer from 1 to 200, got 0$/);
         throwsMessage(() => m.translate('the cow'), /^tokens: 'cow' \(token 1\) is not a word of the task/);
         throwsMessage(() => m.translate([]), /^tokens: expected 1 to 8 tokens, got 0$/);
-        throwsMessage(() => m.translate([0, 99]), /^source: expected tokens from 0 to 14, got 99/);
+        throwsMessage(() => m.translate([0, 99]), /^tokens: token 1 is 99 \(expected an integer token from 0 to 14\)$/);
         throwsMessage(() => m.translate(new Array(9).fill(0)), /^tokens: expected at most 8 tokens, got 9$/);
         throwsMessage(() => m.translate([0, {}]), /^tokens: token 1 is an object/);
         throwsMessage(() => m.gradients({ source: [[0, 2]] }), /^target: expected an array/);
-        throwsMessage(() => m.gradients({ source: [[0, 2]], target: [[0]] }), /^target: expected tokens from 1 to 14/);
+        throwsMessage(
+          () => m.gradients({ source: [[0, 2]], target: [[0]] }),
+          /^target\[0\]: token 0 is 0 \(expected an integer token from 1 to 14\)$/,
+        );
         throwsMessage(() => m.gradients({ source: [[0, 2]], target: [[2], [2]] }), /^target: expected 1 sentences/);
         throwsMessage(() => m.setParameters({ nope: [[1]] }), /^nope: not a tensor of this model/);
         throwsMessage(
@@ -193,6 +196,70 @@ for (const simd of [true, false]) {
         m.delete();
       }
       throwsMessage(() => m.step(1), /^seq2seq.step: this model has been deleted$/);
+    });
+
+    // Tokens are integers of the vocabulary, checked before they become ints: 2^32 + 3 is not
+    // read as 3, nor 2^31 as -2^31; 2.5, NaN and negatives are refused (a seq2seq has no "no
+    // target": a target's 0 is "</s>", which the decoder's input begins with, so a target starts
+    // at 1). Every message names the argument and the token.
+    test('tokens are checked integers: non-integers, negatives, out of vocabulary and past 2^31 are refused', () => {
+      const m = engine.seq2seq({ task: 'copy', hidden: 8, embed: 4, maxLength: 8 });
+      try {
+        const top = m.task.sourceWords.length - 1;
+        const targetTop = m.task.targetWords.length - 1;
+        for (const bad of [2 ** 32 + 3, 2 ** 31, 2 ** 31 - 1, -1, -(2 ** 32) + 1, Math.max(top, targetTop) + 1]) {
+          const re = new RegExp(`^tokens: token 1 is ${bad} \\(expected an integer token from 0 to ${top}\\)$`);
+          throwsMessage(() => m.translate([1, bad]), re);
+          throwsMessage(
+            () => m.gradients({ source: [[1, bad]], target: [[1, 2]] }),
+            new RegExp(`^source\\[0\\]: token 1 is ${bad} \\(expected an integer token from 0 to ${top}\\)$`),
+          );
+          throwsMessage(
+            () => m.stepOn({ source: [[1, 2]], target: [[2, bad]] }),
+            new RegExp(`^target\\[0\\]: token 1 is ${bad} \\(expected an integer token from 1 to ${targetTop}\\)$`),
+          );
+        }
+        for (const [bad, text] of [
+          [2.5, '2.5'],
+          [NaN, 'NaN'],
+          [Infinity, 'Infinity'],
+          [[3], 'an object'],
+          [null, 'null'],
+        ]) {
+          throwsMessage(
+            () => m.translate([1, bad]),
+            new RegExp(`^tokens: token 1 is ${text} \\(expected an integer token`),
+          );
+          throwsMessage(
+            () => m.gradients({ source: [[1, 2]], target: [[bad]] }),
+            new RegExp(`^target\\[0\\]: token 0 is ${text} \\(expected an integer token`),
+          );
+        }
+        throwsMessage(() => m.stepOn({ source: [[1, 2]], target: [[0, 2]] }), /^target\[0\]: token 0 is 0 /);
+        assert.equal(m.stepOn({ source: [[1, 2]], target: [[1, 2]] }).step, 1, 'a good pair still steps');
+        assert.deepEqual(Array.from(m.translate([1, 2, 3]).source), [1, 2, 3]);
+      } finally {
+        m.delete();
+      }
+    });
+
+    test('at most 50 live encoder–decoders; the 51st is refused by name and the others keep working', () => {
+      const small = { task: 'copy', hidden: 4, embed: 2, batch: 1, maxLength: 8 };
+      const models = [];
+      try {
+        for (let i = 0; i < 50; i++) models.push(engine.seq2seq({ ...small, seed: i + 1 }));
+        assert.equal(engine.limits.maxSeq2Seqs, 50);
+        throwsMessage(
+          () => engine.seq2seq(small),
+          /^seq2seq: at most 50 live encoder–decoders at once \(delete\(\) one/,
+        );
+        assert.equal(models[49].step(1).step, 1);
+        models.pop().delete();
+        models.push(engine.seq2seq(small));
+        assert.equal(models[49].step(1).step, 1);
+      } finally {
+        for (const m of models) m.delete();
+      }
     });
 
     test('creating, training, decoding and deleting models leaves nothing allocated', () => {

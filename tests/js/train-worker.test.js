@@ -56,7 +56,7 @@ test('every bad message gets one error reply and changes nothing', async () => {
       [
         { type: 'nope', id: 1 },
         1,
-        /^training worker: type: expected one of load, reset, train, pause, inspect, got 'nope'$/,
+        /^training worker: type: expected one of load, reset, train, pause, inspect, ablate, got 'nope'$/,
       ],
       [
         { type: 'train', id: 1, until: 10, chunk: 0 },
@@ -80,6 +80,7 @@ test('every bad message gets one error reply and changes nothing', async () => {
         /^training worker: inspect\.tokens: expected an array/,
       ],
       [{ type: 'reset', id: 2, runs: [] }, 2, /^training worker: reset\.runs: expected \{ name: trainer options \}/],
+      [{ type: 'ablate', id: 8, run: 'main', heads: [0, 1] }, 8, /^training worker: ablate\.heads: expected up to 8/],
       [{ type: 'load', simd: 'yes' }, null, /^training worker: load\.simd: expected true, false or absent, got 'yes'$/],
     ];
     for (const [message] of bad) w.post(message);
@@ -121,6 +122,21 @@ test('a reset of 51 runs is refused whole; inspect refuses tokens outside the vo
     const ok = await w.next((m) => m.id === 4);
     assert.equal(ok.type, 'inspected');
     assert.deepEqual(Array.from(ok.result.tokens), [3, 1, 4]);
+    // ablation: the run's held-out batch and probe with the head's output zeroed, and without
+    w.post({ type: 'ablate', id: 5, run: 'main', heads: [[0, 1]] });
+    const cut = await w.next((m) => m.id === 5);
+    assert.equal(cut.type, 'inspected');
+    assert.deepEqual(cut.result.heads, [[0, 1]]);
+    for (const k of ['heldOut', 'probe']) {
+      assert.ok(Number.isFinite(cut.result[k].loss) && Number.isFinite(cut.result.whole[k].loss), k);
+      assert.notEqual(cut.result[k].loss, cut.result.whole[k].loss, k);
+    }
+    w.post({ type: 'ablate', id: 6, run: 'main', heads: [[0, 9]] });
+    const refusedHead = await w.next((m) => m.id === 6);
+    assert.equal(refusedHead.type, 'error');
+    assert.match(refusedHead.message, /^ablate: entry 0 is an array \(expected \[layer, head\]/);
+    w.post({ type: 'ablate', id: 7, run: 'twin', heads: [] });
+    assert.match((await w.next((m) => m.id === 7)).message, /no attention-only run 'twin'/);
   } finally {
     await w.worker.terminate();
   }

@@ -127,6 +127,137 @@ for (const simd of [true, false]) {
       }
     });
 
+    test('random-induction: 32 tokens of 64, the probe and its own sequences of up to 32 tokens', () => {
+      const t = engine.trainer({ task: 'random-induction', dModel: 16, batch: 4 });
+      try {
+        assert.equal(engine.limits.trainLength, 32);
+        assert.deepEqual(t.task, { vocab: 64, separator: -1, rule: t.task.rule, length: 32 });
+        const p = t.probe();
+        assert.equal(p.tokens.length, 32);
+        assert.equal(p.patterns[1][0].rows, 32);
+        assert.ok(Number.isFinite(p.loss) && p.accuracy >= 0 && p.accuracy <= 1);
+        // targets only in the second copy of the segment, each the token after it in the first
+        const targets = Array.from(p.targets);
+        const at = targets.findIndex((x) => x >= 0);
+        const m = targets.filter((x) => x >= 0).length + 1;
+        assert.ok(m >= 6 && m <= 12, `segment of ${m}`);
+        assert.equal(t.run(new Array(32).fill(63)).predictions.length, 32);
+        throwsMessage(() => t.run(new Array(33).fill(0)), /^tokens: expected at most 32 tokens, got 33$/);
+        throwsMessage(() => t.run([64]), /^tokens: entry 0 is 64 \(expected a token from 0 to 63\)$/);
+        assert.ok(at > 0);
+      } finally {
+        t.delete();
+      }
+    });
+
+    // With Wq = Wk = 0 every score is 0 and every row is uniform over its causal prefix: row i puts
+    // 1 / (i + 1) on each position, whatever the tokens. So on sequences of a half written twice
+    // the previous-token score is the mean over i >= 1 of 1 / (i + 1), and the induction score
+    // (rows of the second half, whose token occurred i - half before) the mean over those rows.
+    test('head scores: uniform patterns give the scores worked out by hand', () => {
+      for (const [task, T] of [
+        ['random-induction', 32],
+        ['previous-token', 16],
+      ]) {
+        const t = engine.trainer({ task, layers: 2, heads: 2, dModel: 16 });
+        try {
+          const zero = { rows: 16, cols: 16, data: new Float32Array(256) };
+          t.setParameters({ 'layers.0.Wq': zero, 'layers.0.Wk': zero, 'layers.1.Wq': zero, 'layers.1.Wk': zero });
+          const s = t.headScores();
+          assert.equal(s.layers, 2);
+          assert.equal(s.heads, 2);
+          let prev = 0;
+          for (let i = 1; i < T; i++) prev += 1 / (i + 1) / (T - 1);
+          let induction = 0;
+          for (let i = T / 2; i < T; i++) induction += 1 / (i + 1) / (T / 2);
+          for (let k = 0; k < 4; k++) {
+            assert.ok(
+              Math.abs(s.previousToken[k] - prev) < 1e-6,
+              `${task} head ${k}: ${s.previousToken[k]} vs ${prev}`,
+            );
+            assert.ok(
+              Math.abs(s.induction[k] - induction) < 1e-6,
+              `${task} head ${k}: ${s.induction[k]} vs ${induction}`,
+            );
+          }
+        } finally {
+          t.delete();
+        }
+      }
+    });
+
+    test('ablating a head zeroes its output for one pass: the same as zeroing its block of W_o', () => {
+      const t = engine.trainer({ task: 'random-induction', layers: 2, heads: 2, dModel: 16, batch: 8, seed: 3 });
+      try {
+        t.step(20);
+        const whole = t.evaluate();
+        const wholeProbe = t.probe();
+        const weights = t.parameters();
+        for (const [l, h] of [
+          [0, 0],
+          [0, 1],
+          [1, 0],
+          [1, 1],
+        ]) {
+          const ablated = t.evaluate({ ablate: [[l, h]] });
+          const probe = t.probe({ ablate: [[l, h]] });
+          assert.notEqual(ablated.loss, whole.loss);
+          assert.deepEqual(t.evaluate(), whole, 'the next pass is the whole model again');
+          // the same model with columns h * 8 .. h * 8 + 7 of layers.l.Wo set to zero
+          const name = `layers.${l}.Wo`;
+          const wo = weights[name];
+          const data = Float32Array.from(wo.data);
+          for (let r = 0; r < wo.rows; r++) for (let k = h * 8; k < h * 8 + 8; k++) data[r * wo.cols + k] = 0;
+          t.setParameters({ [name]: { rows: wo.rows, cols: wo.cols, data } });
+          const zeroed = t.evaluate();
+          const zeroedProbe = t.probe();
+          t.setParameters({ [name]: wo });
+          assert.ok(
+            Math.abs(zeroed.loss - ablated.loss) < 1e-5 * zeroed.loss,
+            `${name}: ${ablated.loss} vs ${zeroed.loss}`,
+          );
+          assert.equal(ablated.accuracy, zeroed.accuracy);
+          assert.deepEqual(Array.from(probe.predictions), Array.from(zeroedProbe.predictions));
+          assert.ok(Math.abs(probe.loss - zeroedProbe.loss) < 1e-5 * zeroedProbe.loss);
+        }
+        assert.deepEqual(t.probe(), wholeProbe);
+        const both = t.evaluate({
+          ablate: [
+            [0, 0],
+            [1, 1],
+          ],
+        });
+        assert.ok(Number.isFinite(both.loss));
+        assert.deepEqual(t.evaluate({ ablate: [] }), whole);
+        const bad = [
+          [
+            { ablate: [[2, 0]] },
+            /^ablate: entry 0 is an array \(expected \[layer, head\] with layer 0 to 1 and head 0 to 1\)$/,
+          ],
+          [{ ablate: [[0, 1.5]] }, /^ablate: entry 0 is an array \(expected \[layer, head\]/],
+          [{ ablate: [[0]] }, /^ablate: entry 0 is an array \(expected \[layer, head\]/],
+          [{ ablate: [[0, 0, 0]] }, /^ablate\[0\]: expected at most 2 numbers, got 3$/],
+          [
+            {
+              ablate: [
+                [0, 0],
+                [0, 0],
+              ],
+            },
+            /^ablate: entry 1 names layer 0, head 0 again/,
+          ],
+          [{ ablate: 'all' }, /^ablate: expected an array of \[layer, head\] pairs, got 'all'$/],
+          [{ ablate: [5] }, /^ablate\[0\]: expected an array of numbers, got 5$/],
+          [{ ablate: new Array(5).fill([0, 0]) }, /^ablate: expected at most 4 \[layer, head\] pairs, got 5$/],
+          [{ heads: [0] }, /^evaluate: unknown option 'heads'/],
+        ];
+        for (const [options, re] of bad) throwsMessage(() => t.evaluate(options), re);
+        throwsMessage(() => t.probe({ ablate: [[-1, 0]] }), /^ablate: entry 0/);
+      } finally {
+        t.delete();
+      }
+    });
+
     test('previous-token is learned in a few hundred steps', () => {
       const t = engine.trainer({ task: 'previous-token', layers: 1, heads: 2, dModel: 32, seed: 1 });
       try {
@@ -148,7 +279,10 @@ for (const simd of [true, false]) {
         [{ heads: 3 }, /^dModel: expected a multiple of heads \(3\), got 64$/],
         [{ dModel: 129 }, /^dModel: expected an integer from 4 to 128, got 129$/],
         [{ learningRate: NaN }, /^learningRate: expected a number from 1e-05 to 1, got NaN$/],
-        [{ task: 'copy' }, /^task: expected one of 'previous-token', 'reverse', 'sort', 'induction', got 'copy'$/],
+        [
+          { task: 'copy' },
+          /^task: expected one of 'previous-token', 'reverse', 'sort', 'induction', 'random-induction', got 'copy'$/,
+        ],
         [{ position: 'rope' }, /^position: expected one of 'learned', 'sinusoidal', 'none', got 'rope'$/],
         [{ scale: 'yes' }, /^scale: expected true or false, got 'yes'$/],
         [{ seed: -1 }, /^seed: expected a non-negative integer below 2\^32/],

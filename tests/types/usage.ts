@@ -108,6 +108,11 @@ export async function playground(): Promise<number> {
   const p = t.probe();
   rows(p.patterns[0][1]) + p.targets.length + t.config.dModel + t.task.vocab;
   rows(t.run([3, 1, 4]).patterns[0][0]);
+  const scores = t.headScores();
+  floats(scores.induction) + floats(scores.previousToken) + scores.layers * scores.heads + p.loss;
+  t.evaluate({ ablate: [[0, 1]] }).loss + t.probe({ ablate: [] }).accuracy;
+  // @ts-expect-error an ablated head is a [layer, head] pair
+  t.evaluate({ ablate: [1] });
   const params = t.parameters();
   t.setParameters({ embedding: params.embedding });
   const g = t.gradients({ tokens: [[1, 2]], targets: [[2, -1]] });

@@ -3,7 +3,7 @@
 
 import type { LoadOptions, Matrix, MatrixInput, Memory } from './engine.js';
 
-export type Task = 'previous-token' | 'reverse' | 'sort' | 'induction';
+export type Task = 'previous-token' | 'reverse' | 'sort' | 'induction' | 'random-induction';
 export type Position = 'learned' | 'sinusoidal' | 'none';
 export type Seq2SeqTask = 'copy' | 'reverse' | 'translate';
 export type Attention = 'none' | 'additive' | 'dot' | 'general';
@@ -35,6 +35,10 @@ export interface TrainLimits {
   readonly minSeq2SeqLength: number;
   readonly maxSeq2SeqLength: number;
   readonly maxSeq2SeqSteps: number;
+  /** Live encoder–decoders at once. */
+  readonly maxSeq2Seqs: number;
+  /** Live trainers at once (and at most 800 MB between them). */
+  readonly maxTrainers: number;
 }
 
 export interface TrainerOptions {
@@ -77,16 +81,31 @@ export interface Pass {
   patterns: Matrix[][];
 }
 
+export interface AblationOptions {
+  /** [layer, head] pairs, 0-based, each head at most once. */
+  ablate?: ReadonlyArray<readonly [number, number]>;
+}
+
+/** Index layer * heads + head: mean weight on position i − 1, and on the token after the previous occurrence of the current token. */
+export interface HeadScores {
+  layers: number;
+  heads: number;
+  previousToken: Float32Array;
+  induction: Float32Array;
+}
+
 export interface Trainer {
   /** The options as given, with their defaults. */
   readonly config: Readonly<Required<TrainerOptions>>;
   readonly task: Readonly<{ vocab: number; separator: number; rule: string; length: number }>;
   /** n Adam steps on fresh batches: each batch's loss and accuracy before its update. */
   step(n?: number): { step: number; losses: Float32Array; accuracies: Float32Array };
-  /** Loss and accuracy on the held-out batch. */
-  evaluate(): { loss: number; accuracy: number };
-  /** The task's fixed probe sequence. */
-  probe(): Pass & { targets: Int32Array };
+  /** Loss and accuracy on the held-out batch; `ablate` zeroes those heads' outputs for this pass. */
+  evaluate(options?: AblationOptions): { loss: number; accuracy: number };
+  /** The task's fixed probe sequence, with its loss and accuracy. */
+  probe(options?: AblationOptions): Pass & { targets: Int32Array; loss: number; accuracy: number };
+  /** Every head's previous-token and induction score on repeated random sequences. */
+  headScores(): HeadScores;
   /** The same on your own sequence of 1 to trainLength tokens. */
   run(tokens: ArrayLike<number>): Pass;
   parameters(): Tensors;

@@ -7,7 +7,7 @@ export const CHOICES = Object.freeze({
   score: Object.freeze(['dot', 'scaled-dot', 'additive', 'general']),
   maskFill: Object.freeze(['neg-inf', 'large-negative', 'zero']),
   // the playground's trainer (cpp/core/train_tasks.h, transformer.h)
-  task: Object.freeze(['previous-token', 'reverse', 'sort', 'induction']),
+  task: Object.freeze(['previous-token', 'reverse', 'sort', 'induction', 'random-induction']),
   position: Object.freeze(['learned', 'sinusoidal', 'none']),
   // the encoder–decoder (cpp/core/seq2seq_tasks.h, seq2seq.h)
   seq2seqTask: Object.freeze(['copy', 'reverse', 'translate']),

@@ -17,7 +17,7 @@
 // Loading, the builds and a stopped module work as in engine.js (loadEngine): the same options
 // ({ simd }), the same errors.
 
-import { arrayArg, checkOptions, fail, matrixArg, reading, scalarArg } from './args.js';
+import { arrayArg, checkOptions, describe, fail, matrixArg, reading, scalarArg } from './args.js';
 import { engineLoader, frozenChoices, moduleCalls } from './loader.js';
 
 // One literal import per build, so a bundler ships both glue files.
@@ -114,6 +114,30 @@ function batchArg(o, limits, withTargets) {
   return out;
 }
 
+// { ablate: [[layer, head], ...] } (0-based, each head at most once) -> { ablated: one 0 or 1 per
+// head, layer * heads + head }; no options or an empty list -> {} (no head ablated).
+function ablationArg(fn, options, config) {
+  const o = checkOptions(fn, options, ['ablate']);
+  if (o.ablate === undefined) return {};
+  return reading('ablate', () => {
+    const list = arrayArg('ablate', o.ablate, config.layers * config.heads, '[layer, head] pairs');
+    const ablated = new Float64Array(config.layers * config.heads);
+    list.forEach((pair, k) => {
+      const p = arrayArg(`ablate[${k}]`, pair, 2, 'numbers');
+      const [l, h] = p;
+      const ok = (x, n) => typeof x === 'number' && Number.isInteger(x) && x >= 0 && x < n;
+      if (p.length !== 2 || !ok(l, config.layers) || !ok(h, config.heads))
+        fail(
+          `ablate: entry ${k} is ${describe(pair)} (expected [layer, head] with layer 0 to ${config.layers - 1} and head 0 to ${config.heads - 1})`,
+        );
+      if (ablated[l * config.heads + h])
+        fail(`ablate: entry ${k} names layer ${l}, head ${h} again (expected each head at most once)`);
+      ablated[l * config.heads + h] = 1;
+    });
+    return list.length ? { ablated } : {};
+  });
+}
+
 // trainEngine.trainer(options): run(name, args) calls the module and throws AttentionError on
 // { error }. run(name, args) and guarded(name, call) are engine.js's moduleCalls: every call into
 // the module goes through them, so a trap inside the trainer stops its engine like any other call.
@@ -146,22 +170,29 @@ function makeTrainer(mod, run, guarded, limits, options) {
   const named = (list) => Object.fromEntries(list.map((t) => [t.name, { rows: t.rows, cols: t.cols, data: t.data }]));
   return {
     config: Object.freeze(config),
-    task: Object.freeze({ ...tasks[config.task], length: limits.trainLength }),
+    task: Object.freeze({ ...tasks[config.task] }),
     // n Adam steps on fresh batches of the task -> { step, losses, accuracies } (one per step)
     step(n = 1) {
       return call('step', scalarArg(n));
     },
-    // loss and accuracy on a held-out batch of the task (the same for the whole run)
-    evaluate() {
-      return call('evaluate');
+    // loss and accuracy on a held-out batch of the task (the same for the whole run); with
+    // { ablate: [[layer, head], ...] } those heads' outputs are zeroed for this pass only
+    evaluate(options) {
+      return call('evaluate', ablationArg('evaluate', options, config));
     },
-    // the fixed probe sequence of the task: tokens, targets, predictions, patterns[layer][head]
-    probe() {
-      return call('probe');
+    // the fixed probe sequence of the task: tokens, targets, predictions, patterns[layer][head],
+    // loss, accuracy (the same ablation as evaluate)
+    probe(options) {
+      return call('probe', ablationArg('probe', options, config));
     },
-    // your own sequence (up to limits.trainLength tokens of 0 .. vocab - 1)
+    // every head's previous-token and induction score now, on repeated random sequences:
+    // { layers, heads, previousToken, induction } (Float32Array, index layer * heads + head)
+    headScores() {
+      return call('headScores');
+    },
+    // your own sequence (up to task.length tokens of 0 .. vocab - 1)
     run(tokens) {
-      const b = batchArg({ tokens }, limits, false);
+      const b = batchArg({ tokens }, { ...limits, trainLength: tasks[config.task].length }, false);
       if (b.size !== 1) fail(`tokens: expected one sequence, got ${b.size}`);
       return call('run', { tokens: b.tokens, length: b.length });
     },
@@ -221,20 +252,27 @@ export const SEQ2SEQ_OPTIONS = [
 ];
 
 // One sentence: an array of tokens (integers, or the task's words), or the words as one string
-// separated by spaces -> Int32Array. words: the vocabulary the strings are looked up in.
-function sentenceArg(name, x, words, max) {
+// separated by spaces -> Float64Array (so the module sees 2^32 + 3 as it is: an Int32Array would
+// have wrapped it to 3). words: the vocabulary the strings are looked up in; every token an
+// integer from lowest to words.length - 1 (a target's lowest is 1: 0 is "</s>").
+function sentenceArg(name, x, words, max, lowest = 0) {
   return reading(name, () => {
     const list = typeof x === 'string' ? x.trim().split(/\s+/).filter(Boolean) : arrayArg(name, x, max, 'tokens');
     if (list.length === 0 || list.length > max) fail(`${name}: expected 1 to ${max} tokens, got ${list.length}`);
-    const out = new Int32Array(list.length);
+    const out = new Float64Array(list.length);
     for (let i = 0; i < list.length; i++) {
       const v = list[i];
       if (typeof v === 'string') {
         const k = words.indexOf(v);
-        if (k < 0) fail(`${name}: '${v}' (token ${i}) is not a word of the task (expected one of ${words.join(' ')})`);
+        if (k < lowest)
+          fail(
+            `${name}: '${v}' (token ${i}) is not a word of the task (expected one of ${words.slice(lowest).join(' ')})`,
+          );
         out[i] = k;
-      } else if (typeof v === 'number' && Number.isInteger(v)) {
+      } else if (typeof v === 'number' && Number.isInteger(v) && v >= lowest && v < words.length) {
         out[i] = v;
+      } else if (typeof v === 'number' && Number.isInteger(v)) {
+        fail(`${name}: token ${i} is ${v} (expected an integer token from ${lowest} to ${words.length - 1})`);
       } else {
         fail(`${name}: token ${i} is ${describeToken(v)} (expected an integer token or a word)`);
       }
@@ -247,12 +285,12 @@ function describeToken(v) {
   return typeof v === 'string' ? `'${v}'` : typeof v === 'object' && v !== null ? 'an object' : String(v);
 }
 
-// [[...], ...] of sentences -> [Int32Array, ...]
-function sentencesArg(name, x, words, limits) {
+// [[...], ...] of sentences -> [Float64Array, ...]
+function sentencesArg(name, x, words, limits, lowest = 0) {
   return reading(name, () => {
     const rows = arrayArg(name, x, limits.maxBatch, 'sentences');
     if (rows.length === 0) fail(`${name}: expected 1 to ${limits.maxBatch} sentences, got none`);
-    return Array.from(rows, (row, r) => sentenceArg(`${name}[${r}]`, row, words, limits.maxSeq2SeqLength));
+    return Array.from(rows, (row, r) => sentenceArg(`${name}[${r}]`, row, words, limits.maxSeq2SeqLength, lowest));
   });
 }
 
@@ -291,7 +329,7 @@ function makeSeq2Seq(mod, run, guarded, limits, options) {
     const b = checkOptions(what, batch, ['source', 'target']);
     return {
       source: sentencesArg('source', b.source, task.sourceWords, limits),
-      target: sentencesArg('target', b.target, task.targetWords, limits),
+      target: sentencesArg('target', b.target, task.targetWords, limits, 1),
     };
   };
   const words = (list, tokens) => Array.from(tokens, (t) => list[t]);

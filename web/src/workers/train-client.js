@@ -7,6 +7,7 @@
 //   client.train(Infinity, 10)                     // play (chunks of 10 steps)
 //   client.pause()                                 // onPaused(step of the main run) follows
 //   await client.inspect('main', [3, 1, 4])        // -> { tokens, predictions, patterns }
+//   await client.ablate('main', [[1, 0]])          // -> { heads, heldOut, probe, whole }
 //   client.terminate()
 //
 // A worker that does not load within loadTimeoutMs, stops answering while it owes a reply (a
@@ -44,7 +45,7 @@ export function createTrainClient({
   let owed = { reset: false, pause: false }; // replies the worker owes the session
   let catchUp = null; // after a replacement: the step the new worker trains to without reports
   let retried = false; // the session has been sent to a new worker once
-  const waiting = new Map(); // id -> { run, tokens, resolve, reject, retried } of inspect()
+  const waiting = new Map(); // id -> { message, resolve, reject } of inspect() and ablate()
 
   const worker = superviseWorker({
     create: createWorker,
@@ -114,7 +115,7 @@ export function createTrainClient({
     if (owed.pause) worker.post({ type: 'pause', id: session });
     for (const [id, w] of waiting) {
       worker.expect(id);
-      worker.post({ type: 'inspect', id, run: w.run, tokens: w.tokens });
+      worker.post({ ...w.message, id });
     }
   }
 
@@ -153,6 +154,17 @@ export function createTrainClient({
     onRestart({ code, detail });
   }
 
+  // A question about the current runs, answered once (null when the worker was given up).
+  function request(message) {
+    const id = nextId++;
+    return new Promise((resolve, reject) => {
+      waiting.set(id, { message, resolve, reject });
+      if (catchUp !== null) return;
+      worker.expect(id);
+      worker.post({ ...message, id });
+    });
+  }
+
   return {
     reset(configs) {
       session = nextId++;
@@ -178,13 +190,10 @@ export function createTrainClient({
       watch();
     },
     inspect(run, tokens) {
-      const id = nextId++;
-      return new Promise((resolve, reject) => {
-        waiting.set(id, { run, tokens, resolve, reject, retried: false });
-        if (catchUp !== null) return;
-        worker.expect(id);
-        worker.post({ type: 'inspect', id, run, tokens });
-      });
+      return request({ type: 'inspect', run, tokens });
+    },
+    ablate(run, heads) {
+      return request({ type: 'ablate', run, heads });
     },
     terminate() {
       worker.terminate();

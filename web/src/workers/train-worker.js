@@ -10,13 +10,18 @@
 //                  { type: 'pause', id }                                 stop after the current chunk
 //                  { type: 'inspect', id, run, tokens }                  every head on your own tokens
 //                                                                        (an encoder–decoder: its translation)
+//                  { type: 'ablate', id, run, heads: [[layer, head]] }   the held-out batch and the probe
+//                                                                        with those heads' outputs zeroed
 // worker -> page   { type: 'ready' }
 //                  { type: 'report', id, runs: { name: report }, training }  after reset and each chunk
 //                  { type: 'paused', id, steps: { name: step } }             after a pause
 //                  { type: 'inspected', id, result } | { type: 'error', id, message, name }
+//                  (ablate's result: { heads, heldOut: { loss, accuracy }, probe: { loss, accuracy,
+//                  predictions } }, each also without the ablation as whole: { heldOut, probe })
 //
 // A report: { step, losses, accuracies (the steps since the last report), evalLoss, evalAccuracy
-// (held-out batch), probe: { tokens, targets, predictions, patterns }, stepsPerSecond }.
+// (held-out batch), probe: { tokens, targets, predictions, patterns }, scores: every head's
+// previous-token and induction score (trainer.headScores()), stepsPerSecond }.
 // A run whose config has kind: 'seq2seq' is an RNN encoder–decoder (trainEngine.seq2seq, the
 // other fields its options); its report's probe is seq2seq.probe() (source, target, predictions,
 // alignment) and it adds byLength: evaluateByLength() and vocabulary: the task's source words.
@@ -50,6 +55,8 @@ function report(name, t, r, ms) {
   if (kinds.get(name) === 'seq2seq') {
     out.byLength = t.evaluateByLength();
     out.vocabulary = t.task.sourceWords;
+  } else {
+    out.scores = t.headScores();
   }
   return out;
 }
@@ -128,6 +135,27 @@ function inspect({ id, run, tokens }) {
   }
 }
 
+function ablate({ id, run, heads }) {
+  const t = runs.get(run);
+  if (!t || kinds.get(run) !== 'trainer') {
+    port.post(failure(id, new Error(`no attention-only run '${run}'`)));
+    return;
+  }
+  try {
+    const pass = (options) => {
+      const e = t.evaluate(options);
+      const p = t.probe(options);
+      return {
+        heldOut: { loss: e.loss, accuracy: e.accuracy },
+        probe: { loss: p.loss, accuracy: p.accuracy, predictions: p.predictions },
+      };
+    };
+    port.post({ type: 'inspected', id, result: { heads, ...pass({ ablate: heads }), whole: pass() } });
+  } catch (e) {
+    port.post(failure(id, e));
+  }
+}
+
 async function load({ simd }) {
   try {
     engine = await loadTrainEngine(typeof simd === 'boolean' ? { simd } : undefined);
@@ -176,6 +204,11 @@ const FIELDS = {
     run: (x) => typeof x === 'string' || 'the name of a run',
     tokens: (x) => Array.isArray(x) || ArrayBuffer.isView(x) || 'an array of tokens',
   },
+  ablate: {
+    id: (x) => isId(x) || 'an integer id of 0 or more',
+    run: (x) => typeof x === 'string' || 'the name of a run',
+    heads: (x) => (Array.isArray(x) && x.length <= 8 && x.every(Array.isArray)) || 'up to 8 [layer, head] pairs',
+  },
 };
 
 // '' when m is a well-formed message; otherwise what is wrong with it.
@@ -216,5 +249,6 @@ port.listen((m) => {
     else if (m.type === 'train') train(m);
     else if (m.type === 'pause') pause(m);
     else if (m.type === 'inspect') inspect(m);
+    else if (m.type === 'ablate') ablate(m);
   });
 });

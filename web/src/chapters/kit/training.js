@@ -9,6 +9,8 @@
 //     accuracy: (report) => number | null,  // a point of the accuracy curve, or none
 //     learned: (report) => boolean,         // the report shows the task learned
 //     clear: (ui) => {},                    // what a restart forgets besides the runs
+//     track: (report) => ({ name: y }),     // more curves of a run (hist.tracks[name]), optional
+//     marks: { name: (report) => boolean }, // the first step each holds (hist.marks[name]), optional
 //     redraw: (c) => {},
 //   });
 //   training.session(c) -> c.ui; training.restart(c, runs); play(c); pause(c); stepOn(c)
@@ -17,23 +19,36 @@
 import { createTrainClient } from '../../workers/train-client.js';
 
 export const CHUNK = 10; // steps between two reports of the worker
-const MAX_POINTS = 400; // points kept per curve (older ones thinned)
+export const MAX_POINTS = 400; // points kept per curve
+export const KEEP_EARLY = 200; // the first points of a curve, always kept (the phase change is early)
 
 function newHistory() {
-  return { step: 0, loss: [], acc: [], latest: null, speed: 0, learnedAt: null };
+  return { step: 0, loss: [], acc: [], tracks: {}, marks: {}, latest: null, speed: 0, learnedAt: null };
 }
 
-// Keeps at most MAX_POINTS points: drops every other one of the older half when full.
-function pushPoint(list, point) {
+// Keeps at most MAX_POINTS points. The first KEEP_EARLY are never dropped: a plateau and the drop
+// that ends it (the first few hundred steps) keep every point. When the curve is full, every other
+// point of the older half of the rest goes, so the late part is thinned, never the start, and the
+// newest points are always there.
+export function pushPoint(list, point) {
   list.push(point);
   if (list.length > MAX_POINTS) {
-    const half = Math.floor(list.length / 2);
-    const thinned = list.slice(0, half).filter((_, k) => k % 2 === 0);
-    list.splice(0, half, ...thinned);
+    const late = list.length - KEEP_EARLY;
+    const half = Math.floor(late / 2);
+    const thinned = list.slice(KEEP_EARLY, KEEP_EARLY + half).filter((_, k) => k % 2 === 0);
+    list.splice(KEEP_EARLY, half, ...thinned);
   }
 }
 
-export function createTraining({ stepField, accuracy = () => null, learned, clear = () => {}, redraw }) {
+export function createTraining({
+  stepField,
+  accuracy = () => null,
+  learned,
+  clear = () => {},
+  track = () => ({}),
+  marks = {},
+  redraw,
+}) {
   // The run stopped at `step` (paused, or a finite run reached its end): the link says so.
   function stopped(c, step) {
     if (c.ui.client && c.state[stepField] !== step) c.set({ [stepField]: step });
@@ -59,7 +74,14 @@ export function createTraining({ stepField, accuracy = () => null, learned, clea
           }
           const acc = accuracy(r);
           if (acc !== null) pushPoint(hist.acc, { x: r.step, y: acc });
-          if (hist.learnedAt === null && learned(r)) hist.learnedAt = r.step;
+          if (hist.learnedAt === null && learned(r)) {
+            hist.learnedAt = r.step;
+            hist.learnedWhilePlaying = ui.playing && ui.until === Infinity;
+          }
+          for (const [key, y] of Object.entries(track(r)))
+            pushPoint(hist.tracks[key] || (hist.tracks[key] = []), { x: r.step, y });
+          for (const [key, holds] of Object.entries(marks))
+            if (hist.marks[key] === undefined && holds(r)) hist.marks[key] = r.step;
         }
         // the first report after a reset is the runs at step 0, not the end of a run
         const finished = !training && ui.playing && !ui.freshReset;

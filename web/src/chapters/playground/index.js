@@ -14,7 +14,7 @@ import { heatmapFigure, drawFigure } from '../kit/figures.js';
 import { intInput, selectInput, splitTokens } from '../../views/controls.js';
 import strings from './strings.js';
 import meta, { TASKS, POSITIONS, COMPARES } from './meta.js';
-import { BLUE, ORANGE } from '../../views/palette.js';
+import { AMBER, BLUE, BROWN, GREEN, GREY, NAN, ORANGE, WEIGHT } from '../../views/palette.js';
 
 const D_MODELS = [16, 32, 64, 128];
 const RATES = [0.0003, 0.001, 0.003, 0.01, 0.03];
@@ -55,13 +55,28 @@ const tokensText = (task, list) => Array.from(list, (x) => (x < 0 ? '·' : token
 
 // ---- the session: the worker, the history of the runs, play / pause --------------------------------
 
+const INDUCTION_MARK = 0.4; // the induction score whose first crossing is marked
+
+// Every head's two scores as curves of the run: 'ind.<k>' and 'prev.<k>', k = layer * heads + head.
+function scoreTracks(r) {
+  const out = {};
+  if (!r.scores) return out;
+  r.scores.induction.forEach((y, k) => (out[`ind.${k}`] = y));
+  r.scores.previousToken.forEach((y, k) => (out[`prev.${k}`] = y));
+  return out;
+}
+
 const training = createTraining({
   stepField: 'pgStep',
   accuracy: (r) => r.evalAccuracy,
   learned: (r) => r.evalAccuracy >= LEARNED,
   clear: (ui) => {
     ui.inspected = null;
+    ui.ablation = null;
+    ui.ablate = [];
   },
+  track: scoreTracks,
+  marks: { induction: (r) => !!r.scores && Math.max(...r.scores.induction) >= INDUCTION_MARK },
   redraw,
 });
 
@@ -129,6 +144,12 @@ function buildPanel(c, v) {
     },
   });
   v.status = h('p', { class: 'pg-status', 'aria-live': 'polite' });
+  v.stopLearned = h('button', {
+    type: 'button',
+    class: 'btn pg-stop-learned',
+    text: s('learnedStop'),
+    onclick: () => training.pause(c),
+  });
   v.learned = h('p', { class: 'pg-learned', 'aria-live': 'polite' });
   c.ui.panel = v;
   return h(
@@ -150,6 +171,7 @@ function buildPanel(c, v) {
     h('div', { class: 'pg-buttons' }, v.play, v.step, v.reset),
     v.status,
     v.learned,
+    v.stopLearned,
   );
 }
 
@@ -189,6 +211,8 @@ function drawPanel(c, data, v) {
     v.learned,
     main && main.learnedAt !== null ? s('learned', { step: main.learnedAt, acc: fmt(LEARNED, 2) }) : '',
   );
+  // learned while playing on: offer to stop there
+  v.stopLearned.hidden = !(main && main.learnedAt !== null && ui.playing && ui.until === Infinity);
 }
 
 // ---- step 1: train and watch the heads ------------------------------------------------------------
@@ -205,7 +229,17 @@ function curves(c, v, names) {
     acc = series('acc');
   v.lossBox.hidden = !loss.length; // the training loss has no point before the first steps
   if (loss.length) v.loss.update({ series: loss, caption: v.lossCaption, digits: 3 });
-  if (acc.length) v.acc.update({ series: acc, caption: v.accCaption, yDomain: [0, 1], digits: 3 });
+  // the step where the held-out accuracy first reached LEARNED, marked on the accuracy curve
+  const learnedAt = hist.main && hist.main.learnedAt;
+  if (acc.length)
+    v.acc.update({
+      series: acc,
+      caption: v.accCaption,
+      yDomain: [0, 1],
+      digits: 3,
+      ...(learnedAt !== null && learnedAt !== undefined ? { markX: learnedAt } : {}),
+    });
+  v.accBox.dataset.learnedAt = learnedAt ?? '';
 }
 
 function buildCharts(c, v, lossCaption, accCaption) {
@@ -366,7 +400,11 @@ function drawCompare(c, data, v) {
 // ---- step 3: your own sequence -----------------------------------------------------------------------
 
 function vocabOf(task) {
-  return task === 'reverse' || task === 'sort' ? 11 : 16;
+  return task === 'reverse' || task === 'sort' ? 11 : task === 'random-induction' ? 64 : 16;
+}
+
+function lengthOf(task) {
+  return task === 'random-induction' ? 32 : 16;
 }
 
 function buildInspect(c, v) {
@@ -379,9 +417,10 @@ function buildInspect(c, v) {
   v.input.addEventListener('change', () => {
     const max = vocabOf(c.state.pgTask) - 1;
     const list = splitTokens(v.input.value.replace(/\|/g, ' 10 '));
-    const ok = list.length >= 1 && list.length <= 16 && list.every((t) => /^\d+$/.test(t) && Number(t) <= max);
+    const n = lengthOf(c.state.pgTask);
+    const ok = list.length >= 1 && list.length <= n && list.every((t) => /^\d+$/.test(t) && Number(t) <= max);
     v.input.setAttribute('aria-invalid', String(!ok));
-    v.err.textContent = ok ? '' : s('errTokens', { max });
+    v.err.textContent = ok ? '' : n === 16 ? s('errTokens', { max }) : s('errTokensLength', { n, max });
     if (ok) c.set({ pgInput: list });
   });
   v.layer = selectInput(
@@ -436,7 +475,10 @@ function drawInspect(c, data, v) {
   if (!trained) return;
   const l = Math.min(state.pgLayer, state.pgLayers) - 1,
     hd = Math.min(state.pgHead, state.pgHeads) - 1;
-  const list = tokens && tokens.every((x) => x <= max) ? tokens : Array.from(main.latest.probe.tokens);
+  const list =
+    tokens && tokens.length <= lengthOf(state.pgTask) && tokens.every((x) => x <= max)
+      ? tokens
+      : Array.from(main.latest.probe.tokens);
   const key = JSON.stringify([ui.key, main.step, list]);
   const show = (r) => {
     const labels = Array.from(r.tokens, (x, i) => `${i}:${tokenText(state.pgTask, x)}`);
@@ -466,6 +508,206 @@ function drawInspect(c, data, v) {
   );
 }
 
+// ---- step 4: induction heads: scores over training, and ablation -------------------------------------
+
+const headName = (k, heads) => ({ l: Math.floor(k / heads) + 1, h: (k % heads) + 1 });
+const HEAD_COLORS = [BLUE, ORANGE, GREEN, BROWN, WEIGHT, NAN, AMBER, GREY];
+
+function buildInduction(c, v) {
+  const { s } = c;
+  const strs = { showTable: c.t('showTable'), hideTable: s('hideTable') };
+  v.hint = h('p', { class: 'hint pg-induction-hint' });
+  v.use = h('button', {
+    type: 'button',
+    class: 'btn pg-use-induction',
+    text: s('inductionUse'),
+    onclick: () => c.set({ pgTask: 'random-induction', pgStep: 0 }),
+  });
+  v.lossBox = h('div', { class: 'pg-chart pg-induction-loss' });
+  v.scoresBox = h('div', { class: 'pg-chart pg-scores' });
+  v.loss = createLineChart(v.lossBox, {
+    label: s('inductionLoss'),
+    xLabel: s('xStep'),
+    yLabel: s('yLoss'),
+    strings: strs,
+  });
+  v.scores = createLineChart(v.scoresBox, {
+    label: s('scoresChart'),
+    xLabel: s('xStep'),
+    yLabel: s('yScore'),
+    strings: strs,
+  });
+  v.crossed = h('p', { class: 'pg-crossed', 'aria-live': 'polite' });
+  v.heads = h('div', { class: 'pg-ablate-heads', role: 'group', 'aria-label': s('ablateAbout') });
+  v.ablateStatus = h('p', { class: 'pg-ablate-status', 'aria-live': 'polite' });
+  v.table = h('div', { class: 'pg-ablate-table' });
+  return [
+    h('div', { class: 'pg-charts' }, v.lossBox, v.scoresBox),
+    v.crossed,
+    h('div', { class: 'pg-induction-use' }, v.hint, v.use),
+    h('p', { class: 'about lab-explain', text: s('inductionAbout') }),
+    h('p', { class: 'about', text: s('ablateAbout') }),
+    v.heads,
+    v.ablateStatus,
+    v.table,
+  ];
+}
+
+// The first recorded step at which a head's induction score reached the mark, and that head.
+function crossing(hist, count) {
+  if (!hist || hist.marks.induction === undefined) return null;
+  const step = hist.marks.induction;
+  for (let k = 0; k < count; k++) {
+    const p = (hist.tracks[`ind.${k}`] || []).find((q) => q.x === step);
+    if (p && p.y >= INDUCTION_MARK) return { step, k };
+  }
+  return { step, k: 0 };
+}
+
+function drawInduction(c, data, v) {
+  const { s, state } = c;
+  const ui = c.ui;
+  const random = state.pgTask === 'random-induction';
+  setText(v.hint, random ? '' : s('inductionHint'));
+  v.use.hidden = random;
+  const main = ui.history && ui.history.main;
+  const heads = state.pgHeads;
+  const count = state.pgLayers * heads;
+  const cross = crossing(main, count);
+  const mark = cross ? { markX: cross.step } : {};
+  v.lossBox.dataset.crossedAt = cross ? String(cross.step) : '';
+  v.lossBox.hidden = !(main && main.loss.length);
+  if (main && main.loss.length) {
+    v.loss.update({
+      series: [{ name: s('runMain'), color: COLORS.main, mark: 'line', points: main.loss }],
+      caption: s('inductionLoss'),
+      digits: 3,
+      ...mark,
+    });
+  }
+  const series = [];
+  for (let k = 0; k < count && main; k++) {
+    const name = headName(k, heads);
+    const color = HEAD_COLORS[k % HEAD_COLORS.length];
+    if ((main.tracks[`ind.${k}`] || []).length)
+      series.push({ name: s('seriesInduction', name), color, mark: 'line', points: main.tracks[`ind.${k}`] });
+    if ((main.tracks[`prev.${k}`] || []).length)
+      series.push({
+        name: s('seriesPrevious', name),
+        color,
+        dash: '5 3',
+        mark: 'line',
+        points: main.tracks[`prev.${k}`],
+      });
+  }
+  v.scoresBox.hidden = !series.length;
+  if (series.length) v.scores.update({ series, caption: s('scoresChart'), yDomain: [0, 1], digits: 3, ...mark });
+  setText(v.crossed, cross ? s('crossed', { step: cross.step, ...headName(cross.k, heads) }) : s('notCrossed'));
+  drawAblation(c, v, main, count, heads);
+}
+
+function drawAblation(c, v, main, count, heads) {
+  const { s } = c;
+  const ui = c.ui;
+  const scores = main && main.latest && main.latest.scores;
+  if (v.heads.dataset.built !== `${count}x${heads}:${c.lang}`) {
+    v.heads.dataset.built = `${count}x${heads}:${c.lang}`;
+    v.buttons = Array.from({ length: count }, (_, k) =>
+      h('button', {
+        type: 'button',
+        class: 'btn pg-ablate',
+        'data-head': String(k),
+        'aria-pressed': 'false',
+        onclick: () => toggleAblation(c, k),
+      }),
+    );
+    v.heads.replaceChildren(...v.buttons);
+  }
+  const ablate = ui.ablate || [];
+  v.buttons.forEach((b, k) => {
+    b.setAttribute('aria-pressed', String(ablate.includes(k)));
+    b.disabled = !scores;
+    setText(
+      b,
+      s('ablateHead', {
+        ...headName(k, heads),
+        prev: scores ? fmt(scores.previousToken[k], 2) : '–',
+        ind: scores ? fmt(scores.induction[k], 2) : '–',
+      }),
+    );
+  });
+  if (!main || main.step === 0) {
+    setText(v.ablateStatus, s('ablateWaiting'));
+    v.table.replaceChildren();
+    return;
+  }
+  if (!ablate.length) {
+    setText(v.ablateStatus, s('ablateNone'));
+    v.table.replaceChildren();
+    return;
+  }
+  const key = JSON.stringify([ui.key, main.step, ablate]);
+  if (ui.ablation && ui.ablation.key === key) {
+    setText(v.ablateStatus, '');
+    ablationTable(c, v, ui.ablation.result, heads);
+    return;
+  }
+  if (ui.ablationAsked === key) return;
+  ui.ablationAsked = key;
+  const pairs = ablate.map((k) => [Math.floor(k / heads), k % heads]);
+  ui.client.ablate('main', pairs).then(
+    (r) => {
+      if (!r || !c.ui.client) return;
+      ui.ablation = { key, result: r };
+      if (c.state.stage === 'induction') redraw(c);
+    },
+    (e) => {
+      ui.error = e.message;
+      redraw(c);
+    },
+  );
+}
+
+function toggleAblation(c, k) {
+  const ui = c.ui;
+  const now = ui.ablate || [];
+  ui.ablate = now.includes(k) ? now.filter((x) => x !== k) : [...now, k].sort((a, b) => a - b);
+  redraw(c);
+}
+
+function ablationTable(c, v, r, heads) {
+  const { s } = c;
+  const names = r.heads.map(([l, hd]) => `L${l + 1}H${hd + 1}`).join(', ');
+  const row = (label, a, b) =>
+    h('tr', {}, h('th', { scope: 'row', text: label }), h('td', { text: fmt(a, 3) }), h('td', { text: fmt(b, 3) }));
+  v.table.replaceChildren(
+    h(
+      'table',
+      { class: 'data pg-ablation' },
+      h('caption', { text: s('ablateTable') }),
+      h(
+        'thead',
+        {},
+        h(
+          'tr',
+          {},
+          h('th', { scope: 'col', text: s('ablateMeasure') }),
+          h('th', { scope: 'col', text: s('ablateWhole') }),
+          h('th', { scope: 'col', text: s('ablateAblated', { heads: names }) }),
+        ),
+      ),
+      h(
+        'tbody',
+        {},
+        row(s('ablateHeldLoss'), r.whole.heldOut.loss, r.heldOut.loss),
+        row(s('ablateHeldAcc'), r.whole.heldOut.accuracy, r.heldOut.accuracy),
+        row(s('ablateProbeLoss'), r.whole.probe.loss, r.probe.loss),
+        row(s('ablateProbeAcc'), r.whole.probe.accuracy, r.probe.accuracy),
+      ),
+    ),
+  );
+}
+
 // ---- redrawing on a report (not a state change) -----------------------------------------------------
 
 function redraw(c) {
@@ -481,6 +723,7 @@ const STEPS = [
   { id: 'train', title: { en: 'Train', zh: '训练' }, build: buildTrain, draw: drawTrain },
   { id: 'compare', title: { en: 'Side by side', zh: '并排对比' }, build: buildCompare, draw: drawCompare },
   { id: 'inspect', title: { en: 'Your sequence', zh: '你的序列' }, build: buildInspect, draw: drawInspect },
+  { id: 'induction', title: { en: 'Induction heads', zh: '归纳头' }, build: buildInduction, draw: drawInduction },
 ];
 
 export default {

@@ -27,6 +27,6 @@ export default {
     pgStep: { type: 'int', default: 0, min: 0, max: 10000 },
     pgLayer: { type: 'int', default: 1, min: 1, max: 2 },
     pgHead: { type: 'int', default: 1, min: 1, max: 4 },
-    pgInput: { type: 'list', item: 'string', default: [], maxItems: 16, itemMaxLength: 2 },
+    pgInput: { type: 'list', item: 'string', default: [], maxItems: 32, itemMaxLength: 2 },
   },
 };
