@@ -1,12 +1,14 @@
 // The pipeline chapter in headless Chromium, against the built page (dist/).
-// Numbers on screen are checked against the engine loaded separately in Node and against a
-// double-precision reference written here.
+// Numbers on screen are checked against the double-precision reference (tests/js/reference.js)
+// of vectors the test writes itself (typed into the link), or against literal values; no
+// expectation is read from the page's own presets (lesson/example.js).
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { start, ready } from './harness.js';
 import { loadEngine } from '../../web/src/engine.js';
 import { tokenStream } from '../../web/src/lesson/embeddings.js';
+import { attendRef, softmaxRef } from '../js/reference.js';
 
 let lab;
 let engine;
@@ -19,6 +21,9 @@ after(async () => {
 });
 
 const STAGES = ['scores', 'scaled', 'masked', 'weights', 'output'];
+
+// The step on screen (each step is a section of its own; the others are hidden).
+const SHOWN = 'section[data-step]:not([hidden])';
 
 // The numbers of one heatmap, read from its accessible table: { rows, cols, values }.
 async function readTable(page, map) {
@@ -47,12 +52,6 @@ function parseShown(s) {
   return x;
 }
 
-function rowsOf(m) {
-  const out = [];
-  for (let i = 0; i < m.rows; i++) out.push(Array.from(m.data.subarray(i * m.cols, (i + 1) * m.cols)));
-  return out;
-}
-
 // Shown with 2 decimals (3 for weights): equal to the engine's float to that precision.
 function assertClose(shown, expected, tol, what) {
   assert.equal(shown.length, expected.length, `${what}: rows`);
@@ -67,42 +66,38 @@ function assertClose(shown, expected, tol, what) {
   });
 }
 
-// Double-precision reference: softmax(Q Kᵀ / √d_k) with key padding, and the output W V.
-function reference(Q, K, V, padding = []) {
-  const dk = Q[0].length;
-  const scores = Q.map((q) => K.map((k) => q.reduce((s, x, d) => s + x * k[d], 0)));
-  const scaled = scores.map((r) => r.map((x) => x / Math.sqrt(dk)));
-  const masked = scaled.map((r) => r.map((x, j) => (padding[j] ? -Infinity : x)));
-  const weights = masked.map((r) => {
-    const m = Math.max(...r);
-    const e = r.map((x) => Math.exp(x - m));
-    const s = e.reduce((a, b) => a + b, 0);
-    return e.map((x) => x / s);
-  });
-  const output = weights.map((w) => V[0].map((_, d) => w.reduce((s, x, j) => s + x * V[j][d], 0)));
-  return { scores, scaled, masked, weights, output };
-}
+// Double-precision reference (tests/js/reference.js): softmax(Q Kᵀ / √d_k) with key padding, and
+// the output W V.
+const reference = (Q, K, V, padding = []) =>
+  attendRef({ query: Q, key: K, value: V, keyPadding: padding.length ? padding : undefined });
 
-// The translation preset's vectors, as authored (The cat eats fish -> 猫 吃 鱼).
-const CAT_FISH = {
+// Vectors of the test's own for the tokens of the translation example (The cat eats fish -> 猫 吃
+// 鱼), typed into the link: each query lies along the feature of its key, so 猫 lands on cat, 吃
+// on eats and 鱼 on fish.
+const TYPED = {
   Q: [
-    [4, 0.4, 0, -1],
-    [0, 4, 1, -1],
-    [1, 0, 4, -1],
+    [3, 0.5, 0, -1],
+    [0, 3.5, 1, -0.5],
+    [1, 0, 3, -1],
   ],
   K: [
-    [0.1, 0, 0.1, 1],
-    [1, 0.1, 0.2, 0],
-    [0.1, 1, 0.3, 0],
-    [0.5, 0, 1, 0],
+    [0.2, 0, 0.1, 1],
+    [1, 0.2, 0.1, 0],
+    [0.1, 1, 0.4, 0],
+    [0.4, 0, 1, 0.1],
   ],
   V: [
     [0, 0, 0, 1],
-    [1, 0, 0.1, 0],
-    [0, 1, 0.2, 0],
-    [0.6, 0, 1, 0],
+    [1, 0, 0.2, 0],
+    [0, 1, 0.1, 0],
+    [0.5, 0, 1, 0],
   ],
 };
+const typedHash = ({ Q, K, V }) =>
+  `inputMode=typed&dk=${Q[0].length}&` +
+  Object.entries({ Q, K, V })
+    .map(([name, m]) => `${name}=${m.map((r) => r.join(',')).join(';')}`)
+    .join('&');
 
 // Clicks cell (i, j) of a heatmap, by position on its plot.
 async function clickCell(page, map, i, j) {
@@ -173,54 +168,56 @@ test('every stage is reached with the keyboard alone', async () => {
   await page.close();
 });
 
-test('the numbers on screen are the engine’s, for the translation preset', async () => {
-  const page = await lab.open('lesson=pipeline&lang=en&preset=cat-fish&stage=scores');
-  const eng = engine.attend({ query: CAT_FISH.Q, key: CAT_FISH.K, value: CAT_FISH.V });
-  const ref = reference(CAT_FISH.Q, CAT_FISH.K, CAT_FISH.V);
+test('the numbers on screen are the double-precision reference’s, for vectors typed into the link', async () => {
+  const page = await lab.open(`lesson=pipeline&lang=en&preset=cat-fish&${typedHash(TYPED)}&stage=scores`);
+  const ref = reference(TYPED.Q, TYPED.K, TYPED.V);
   const scores = await readTable(page, 'scores');
   assert.deepEqual(scores.rows, ['猫', '吃', '鱼']);
   assert.deepEqual(scores.cols, ['The', 'cat', 'eats', 'fish']);
-  assertClose(scores.values, rowsOf(eng.scores), 0.005, 'scores vs engine');
   assertClose(scores.values, ref.scores, 0.006, 'scores vs reference');
-  for (const [stage, map, key, tol] of [
-    ['scaled', 'scaled', 'scaled', 0.005],
-    ['weights', 'weights', 'weights', 0.005],
-    ['output', 'output', 'output', 0.005],
+  for (const [stage, key] of [
+    ['scaled', 'scaled'],
+    ['weights', 'weights'],
+    ['output', 'output'],
   ]) {
     await page.click(`.step[data-stage="${stage}"]`);
-    const t = await readTable(page, map);
-    assertClose(t.values, rowsOf(eng[key]), tol, `${key} vs engine`);
-    assertClose(t.values, ref[key], tol + 0.001, `${key} vs reference`);
+    assertClose((await readTable(page, key)).values, ref[key], 0.006, `${key} vs reference`);
   }
-  // The lesson's claim: 猫 lands on cat, 吃 on eats, 鱼 on fish.
-  const w = (await readTable(page, 'weights')).values;
-  assert.deepEqual(
-    w.map((r) => r.indexOf(Math.max(...r))),
-    [1, 2, 3],
-  );
-  // The filled formula for the selected scaled cell shows the engine's score and scaled score.
+  // The filled formula for the selected scaled cell shows its score and scaled score.
   await page.click('.step[data-stage="scaled"]');
   await clickCell(page, 'scaled', 0, 1);
   const formula = await page.textContent('.formula.live .katex-mathml');
   const fmt2 = (x) => x.toFixed(2);
-  assert.ok(formula.includes(fmt2(eng.scores.data[1])), `formula ${formula} has the score ${fmt2(eng.scores.data[1])}`);
-  assert.ok(formula.includes(fmt2(eng.scaled.data[1])), `formula has the scaled score ${fmt2(eng.scaled.data[1])}`);
+  assert.ok(formula.includes(fmt2(ref.scores[0][1])), `formula ${formula} has the score ${fmt2(ref.scores[0][1])}`);
+  assert.ok(formula.includes(fmt2(ref.scaled[0][1])), `formula has the scaled score ${fmt2(ref.scaled[0][1])}`);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test('the translation preset makes the lesson’s point: 猫 lands on cat, 吃 on eats, 鱼 on fish', async () => {
+  const page = await lab.open('lesson=pipeline&lang=en&preset=cat-fish&stage=weights');
+  const w = await readTable(page, 'weights');
+  assert.deepEqual(w.rows, ['猫', '吃', '鱼']);
+  assert.deepEqual(w.cols, ['The', 'cat', 'eats', 'fish']);
+  assert.deepEqual(
+    w.values.map((r) => r.indexOf(Math.max(...r))),
+    [1, 2, 3],
+  );
+  w.values.forEach((r, i) =>
+    assert.ok(Math.abs(r.reduce((a, b) => a + b, 0) - 1) <= 0.02, `row ${i} sums to 1 (4 cells shown to 2 places)`),
+  );
   assert.deepEqual(page.errors, []);
   await page.close();
 });
 
 test('the Scale step shows the weights without and with the scale, both against a double-precision reference', async () => {
-  const page = await lab.open('lesson=pipeline&lang=en&preset=cat-fish&stage=scaled&keyPadding=0,0,0,1');
+  const page = await lab.open(
+    `lesson=pipeline&lang=en&preset=cat-fish&${typedHash(TYPED)}&stage=scaled&keyPadding=0,0,0,1`,
+  );
   const padding = [false, false, false, true];
-  const ref = reference(CAT_FISH.Q, CAT_FISH.K, CAT_FISH.V, padding);
+  const ref = reference(TYPED.Q, TYPED.K, TYPED.V, padding);
   // Without the scale: softmax of the raw scores, padding as set.
-  const rawWeights = ref.scores.map((r) => {
-    const x = r.map((v, j) => (padding[j] ? -Infinity : v));
-    const m = Math.max(...x);
-    const e = x.map((v) => Math.exp(v - m));
-    const z = e.reduce((a, b) => a + b, 0);
-    return e.map((v) => v / z);
-  });
+  const rawWeights = ref.scores.map((r) => softmaxRef(r.map((v, j) => (padding[j] ? -Infinity : v))));
   const unscaled = await readTable(page, 'unscaledWeights');
   assert.deepEqual(unscaled.cols, ['The', 'cat', 'eats', 'fish']);
   assertClose(unscaled.values, rawWeights, 0.006, 'unscaled weights vs reference');
@@ -231,7 +228,7 @@ test('the Scale step shows the weights without and with the scale, both against 
   assert.match(await page.textContent('.map-unscaledWeights .map-title'), /without the scale/);
   assert.match(await page.textContent('.map-weights .map-title'), /with the scale/);
   // The note reads the selected row: 猫's top key without and with the scale.
-  const note = await page.textContent('.stage .note');
+  const note = await page.textContent('.note');
   assert.ok(
     note.includes(
       `“猫” puts ${rawWeights[0][1].toFixed(2)} of its attention on “cat”; with it, ${ref.weights[0][1].toFixed(2)}`,
@@ -272,20 +269,17 @@ test('a causal mask on the cross-attention example is flagged; on self-attention
 // Each token's vectors: the engine's draw of its own stream (a hash of role and text) from the seed.
 const tokenRows = (tokens, role, cols, seed) =>
   tokens.map((t) => Array.from(engine.randomMatrix({ rows: 1, cols, seed, stream: tokenStream(role, t) }).data));
-const matrixOf = (rows) => ({ rows: rows.length, cols: rows[0].length, data: Float32Array.from(rows.flat()) });
 
 test('random vectors come from the seed; padding gives −∞ and zero weight; the link reproduces them', async () => {
   const tokens = ['a', 'b', 'c', 'd', 'e'];
   const page = await lab.open(
     `lesson=pipeline&lang=en&preset=random&inputMode=random&seed=7&dk=8&queryTokens=${tokens.join(',')}&keyTokens=${tokens.join(',')}&keyPadding=0,0,1,0,0&stage=masked`,
   );
-  const Q = matrixOf(tokenRows(tokens, 'q', 8, 7));
-  const K = matrixOf(tokenRows(tokens, 'k', 8, 7));
-  const V = matrixOf(tokenRows(tokens, 'v', 8, 7));
-  const eng = engine.attend({ query: Q, key: K, value: V, keyPadding: [false, false, true, false, false] });
-  const ref = reference(rowsOf(Q), rowsOf(K), rowsOf(V), [false, false, true, false, false]);
+  const Q = tokenRows(tokens, 'q', 8, 7);
+  const K = tokenRows(tokens, 'k', 8, 7);
+  const V = tokenRows(tokens, 'v', 8, 7);
+  const ref = reference(Q, K, V, [false, false, true, false, false]);
   const masked = await readTable(page, 'masked');
-  assertClose(masked.values, rowsOf(eng.masked), 0.005, 'masked vs engine');
   assertClose(masked.values, ref.masked, 0.006, 'masked vs reference');
   assert.ok(
     masked.text.every((r) => r[2] === '\u2212\u221e'),
@@ -293,7 +287,6 @@ test('random vectors come from the seed; padding gives −∞ and zero weight; t
   );
   await page.click('.step[data-stage="weights"]');
   const weights = await readTable(page, 'weights');
-  assertClose(weights.values, rowsOf(eng.weights), 0.005, 'weights vs engine');
   assertClose(weights.values, ref.weights, 0.006, 'weights vs reference');
   assert.ok(
     weights.values.every((r) => r[2] === 0),
@@ -316,13 +309,14 @@ test('random vectors come from the seed; padding gives −∞ and zero weight; t
   await seedInput.press('Enter');
   await waitHash(page, /seed=8/);
   const other = await readTable(page, 'weights');
-  const eng8 = engine.attend({
-    query: matrixOf(tokenRows(tokens, 'q', 8, 8)),
-    key: matrixOf(tokenRows(tokens, 'k', 8, 8)),
-    value: matrixOf(tokenRows(tokens, 'v', 8, 8)),
-    keyPadding: [false, false, true, false, false],
-  });
-  assertClose(other.values, rowsOf(eng8.weights), 0.005, 'weights for seed 8');
+  const ref8 = reference(tokenRows(tokens, 'q', 8, 8), tokenRows(tokens, 'k', 8, 8), tokenRows(tokens, 'v', 8, 8), [
+    false,
+    false,
+    true,
+    false,
+    false,
+  ]);
+  assertClose(other.values, ref8.weights, 0.006, 'weights for seed 8');
   assert.deepEqual(page.errors, []);
   await page.close();
 });
@@ -339,7 +333,7 @@ test('switching language changes the text and keeps the state', async () => {
   assert.notEqual(titleZh, titleEn);
   assert.match(titleZh, /[\u4e00-\u9fff]/);
   await waitHash(page, /lang=zh/);
-  assert.match(await page.textContent('.stage-title'), /Softmax/);
+  assert.match(await page.textContent(`${SHOWN} .stage-title`), /Softmax/);
   assert.match(await page.textContent('.explain'), /[\u4e00-\u9fff]/);
   const h = await hashOf(page);
   for (const part of ['lang=zh', 'seed=11', 'stage=weights', 'selRow=2', 'selCol=1', 'preset=random'])
@@ -554,7 +548,10 @@ test('the Mask and Softmax steps name what the engine returned, for every fill �
     assert.match(await page.textContent('.note'), c.note, what);
 
     await page.click('button.step[data-stage="weights"]');
-    await page.waitForFunction(() => document.querySelector('.stage-title')?.textContent.startsWith('4.'));
+    await page.waitForFunction(
+      (shown) => document.querySelector(`${shown} .stage-title`)?.textContent.startsWith('4.'),
+      SHOWN,
+    );
     const w = (await readTable(page, 'weights')).values[0];
     if (c.weights === 'zero') assert.deepEqual(w, [0, 0, 0], what);
     if (c.weights === 'nan') assert.ok(w.every(Number.isNaN), what);
@@ -601,6 +598,25 @@ test('the Chinese page has no English in its formulas, heatmap descriptions or p
   });
   await page.waitForFunction(() => document.querySelector('.formula.live')?.textContent.includes('直接输入'));
   assert.ok(!(await page.textContent('.formula.live')).includes('typed'));
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test('each step leads with its own figure: the Softmax step with the weights, not the masked scores', async () => {
+  const page = await lab.open('lesson=pipeline&lang=en&preset=cat-fish&stage=scores');
+  const lead = { scores: 'scores', scaled: 'scaled', masked: 'masked', weights: 'weights', output: 'weights' };
+  for (const stage of STAGES) {
+    await page.click(`.step[data-stage="${stage}"]`);
+    await page.waitForFunction(([shown, st]) => document.querySelector(shown)?.dataset.step === st, [SHOWN, stage]);
+    const main = await page.$$eval(`${SHOWN} [data-figure="main"]`, (els) => els.map((el) => el.className));
+    assert.deepEqual(main, [`map map-${lead[stage]}`], `${stage}: the main figure`);
+    // The figure comes right under the step's heading, before its prose.
+    const first = await page.$eval(`${SHOWN} .stage-title`, (h) => {
+      const next = h.nextElementSibling;
+      return !!next.querySelector('[data-figure="main"]');
+    });
+    assert.ok(first, `${stage}: the figure follows the heading`);
+  }
   assert.deepEqual(page.errors, []);
   await page.close();
 });

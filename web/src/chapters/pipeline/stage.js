@@ -1,0 +1,272 @@
+// The pipeline's stage: what every step of the chapter shows, drawn by each step's draw (./index.js)
+// for that step. The steps share one stage, in three parts that each step's draw puts into its own
+// section: the lead (the step's explanation and its general formula), the figures (the step's
+// heatmaps) and the detail (the filled formula of the selected cell, a note on the selected row).
+// Shared, so the heatmaps keep their focus and table toggles from step to step. Every number
+// comes from the step's compute (engine.attend through lesson/example.js); nothing here calls the
+// engine.
+
+import { max } from 'd3-array';
+import { PRESETS, rowOf } from '../../lesson/example.js';
+import { h, setText } from '../../views/dom.js';
+import { fmt } from '../../text/format.js';
+import { heatmapStrings } from '../../text/i18n.js';
+import { createHeatmap } from '../../views/heatmap.js';
+import { renderFormula } from '../../views/formula.js';
+import { generalTex, liveTex } from './tex.js';
+import { maskedStep, weightsStep, blockedNote, textOf } from './text.js';
+import { rowKind } from '../../lesson/rows.js';
+
+// Which heatmaps each step shows, in order; the first is the step's main figure.
+const LAYOUT = {
+  scores: ['scores'],
+  scaled: ['scaled', 'unscaledWeights', 'weights'], // the weights without and with the scale
+  scaledTyped: ['scaled'], // typed scores: nothing is scaled
+  masked: ['masked'],
+  weights: ['weights', 'masked'], // the weights lead; the masked scores they came from beside them
+  output: ['weights', 'values', 'output'],
+};
+
+// The heatmap whose selection drives the formula.
+const SELECTED = { scores: 'scores', scaled: 'scaled', masked: 'masked', weights: 'weights', output: 'output' };
+
+// The stage's parts, made once for the chapter instance (c.ui): the lead (explanation, general
+// formula), the figures (the heatmaps) and the detail (the selected cell's formula, a note on the
+// selected row, the arrow-key tip).
+function stageOf(c) {
+  const ui = c.ui;
+  if (ui.maps) return ui;
+  const { s } = c;
+  ui.explain = h('p', { class: 'explain' });
+  ui.general = h('div', { class: 'formula general' });
+  ui.lead = h('div', { class: 'pl-lead' }, ui.explain, ui.general);
+  ui.maps = h('div', { class: 'maps' });
+  ui.live = h('div', { class: 'formula live', 'aria-live': 'polite' });
+  ui.note = h('p', { class: 'note' });
+  ui.detail = h(
+    'div',
+    { class: 'pl-detail' },
+    ui.live,
+    ui.note,
+    h('p', { class: 'hint keys-hint', 'data-group': 'stepper', text: s('keysHint') }),
+  );
+  ui.heatmaps = {};
+  return ui;
+}
+
+// A step's places for the stage's parts, and its own hint on selecting a cell: each step's build
+// puts them where its section has them, and its draw moves the parts in. -> { lead, figures }
+// (the figures come with the hint and the detail)
+export function stageSlots(c, v) {
+  stageOf(c);
+  v.leadSlot = h('div', { class: 'pl-slot' });
+  v.selectHint = h('p', { class: 'hint', text: c.s('selectHint') });
+  v.mapsSlot = h('div', { class: 'pl-slot' });
+  v.detailSlot = h('div', { class: 'pl-slot' });
+  return { lead: v.leadSlot, figures: [v.selectHint, v.mapsSlot, v.detailSlot] };
+}
+
+// The heatmaps are the instance's: destroyed when the chapter leaves.
+export function destroyStage(c) {
+  for (const { hm } of Object.values(c.ui.heatmaps || {})) hm.destroy();
+}
+
+// One heatmap per (name), created on first use and kept (so focus and table toggles persist).
+function heatmap(c, name, kind, onSelect) {
+  const ui = c.ui;
+  if (!ui.heatmaps[name]) {
+    const wrap = h('div', { class: `map map-${name}` });
+    const title = h('h4', { class: 'map-title' });
+    wrap.append(title);
+    const hm = createHeatmap(wrap, {
+      kind,
+      onSelect,
+      widthFrom: ui.maps,
+      strings: heatmapStrings(c.lang),
+    });
+    ui.heatmaps[name] = { wrap, title, hm };
+  }
+  return ui.heatmaps[name];
+}
+
+// Draws the stage of step `stage` into that step's slots (v) from run = { inputs, args, result,
+// unscaled? } (the scale step's compute adds unscaled: the example without the 1/√d_k).
+// Returns the selected cell { row, col }.
+export function drawStage(c, run, v, stage) {
+  const ui = stageOf(c);
+  const { s, state } = c;
+  const { inputs, result, unscaled } = run;
+  for (const [slot, part] of [
+    [v.leadSlot, ui.lead],
+    [v.mapsSlot, ui.maps],
+    [v.detailSlot, ui.detail],
+  ])
+    if (part.parentNode !== slot) slot.append(part);
+  const { queryTokens: qt, keyTokens: kt } = inputs;
+  const nq = qt.length,
+    nk = kt.length;
+  const row = Math.min(state.selRow, nq - 1);
+  const colMax = stage === 'output' ? result.output.cols - 1 : nk - 1;
+  const col = state.selCol < 0 ? -1 : Math.min(state.selCol, colMax);
+
+  setText(ui.explain, explainText(c, stage, inputs, result));
+  renderFormula(ui.general, generalTex(s, stage, inputs, state));
+
+  const select =
+    (name) =>
+    ({ row: r, col: k }) => {
+      // Output rows and label clicks select a whole row; otherwise a cell.
+      c.set({ selRow: r, selCol: name === 'output' || k === null ? -1 : k });
+    };
+  const features = PRESETS[state.preset].features?.[c.lang];
+  const dims = Array.from({ length: result.output.cols }, (_, j) =>
+    inputs.scoresTyped ? kt[j] : features && features.length === result.output.cols ? features[j] : `d${j + 1}`,
+  );
+  const mats = {
+    scores: { m: result.scores, rows: qt, cols: kt, kind: 'diverging', title: s('matScores') },
+    scaled: {
+      m: result.scaled,
+      rows: qt,
+      cols: kt,
+      kind: 'diverging',
+      title: inputs.scoresTyped ? s('matScaledTyped') : s('matScaled'),
+    },
+    masked: { m: result.masked, rows: qt, cols: kt, kind: 'diverging', title: s('matMasked') },
+    weights: {
+      m: result.weights,
+      rows: qt,
+      cols: kt,
+      kind: 'sequential',
+      title: stage === 'scaled' ? s('matWeightsScaled') : s('matWeights'),
+      domain: [0, 1],
+    },
+    values: { m: inputs.value, rows: kt, cols: dims, kind: 'diverging', title: s('matValues') },
+    output: { m: result.output, rows: qt, cols: dims, kind: 'diverging', title: s('matOutput') },
+  };
+  if (unscaled)
+    mats.unscaledWeights = {
+      m: unscaled.weights,
+      rows: qt,
+      cols: kt,
+      kind: 'sequential',
+      title: s('matWeightsUnscaled'),
+      domain: [0, 1],
+    };
+  const shown = LAYOUT[stage === 'scaled' && inputs.scoresTyped ? 'scaledTyped' : stage];
+  const keep = new Set(shown);
+  for (const [name, hm] of Object.entries(ui.heatmaps)) if (!keep.has(name)) hm.wrap.remove();
+  for (const name of shown) {
+    const spec = mats[name];
+    const hm = heatmap(c, name, spec.kind, select(name));
+    // In layout order, and in the DOM before it draws (moved only when out of place: a move
+    // re-attaches the whole subtree, which the browser then styles and lays out again).
+    const at = shown.indexOf(name);
+    if (ui.maps.children[at] !== hm.wrap) ui.maps.insertBefore(hm.wrap, ui.maps.children[at] || null);
+    // The step's main figure (chapters/kit/shell.js leads the step with it).
+    if (at === 0) hm.wrap.dataset.figure = 'main';
+    else hm.wrap.removeAttribute('data-figure');
+    hm.wrap.removeAttribute('data-figure-auto');
+    setText(hm.title, spec.title);
+    const isQueryRows = spec.rows === qt;
+    hm.hm.update({
+      matrix: spec.m,
+      rowLabels: spec.rows,
+      colLabels: spec.cols,
+      domain: spec.domain,
+      caption: s('withAxes', { t: spec.title, axes: s('rowsCols') }),
+      blocked: isQueryRows && spec.cols === kt ? result.mask : null,
+      selected:
+        name === SELECTED[stage] && isQueryRows ? { row, col: name === 'output' ? null : col < 0 ? null : col } : null,
+    });
+  }
+
+  linkHighlights(ui, stage, result, row, col);
+  const lines = [].concat(liveTex(c.s, stage, inputs, result, row, col, state));
+  while (ui.live.children.length < lines.length) ui.live.append(h('div', { class: 'formula-line' }));
+  while (ui.live.children.length > lines.length) ui.live.lastChild.remove();
+  // Inline mode, so a long line breaks after = and + instead of running off a narrow screen.
+  lines.forEach((t, k) => renderFormula(ui.live.children[k], t, { display: false }));
+  setText(ui.note, noteText(c, stage, run, row, col, unscaled));
+  return { row, col };
+}
+
+// Shows or keeps back the figures part (the hand-check preset keeps the engine's weights back
+// until the learner asks for them).
+export function holdStage(c, v, hold) {
+  const ui = c.ui;
+  for (const el of [v.selectHint, ui.maps, ui.live, ui.note]) if (el.hidden !== hold) el.hidden = hold;
+}
+
+// Linked highlighting: a weight lights up the score it came from; an output row lights up its
+// weight row and the value rows it mixes (the keys with a weight above zero).
+function linkHighlights(ui, stage, result, row, col) {
+  const marks = {};
+  if (stage === 'weights') {
+    marks.masked = col >= 0 ? { cells: [[row, col]] } : { rows: [row] };
+  } else if (stage === 'output') {
+    const w = rowOf(result.weights, row);
+    marks.weights = { rows: [row] };
+    marks.values = { rows: w.map((x, j) => (x > 0 ? j : -1)).filter((j) => j >= 0) };
+  }
+  for (const [name, { hm }] of Object.entries(ui.heatmaps)) hm.highlight(marks[name] || {});
+}
+
+// ---- formulas --------------------------------------------------------------------------------
+
+// The step's explanation; the mask and softmax steps say what the engine returned for the
+// fill and softmax chosen (pipeline/text.js).
+function explainText(c, stage, inputs, result) {
+  const { s, state } = c;
+  if (stage === 'masked') return textOf(s, c.lang, maskedStep(state, result, fmt));
+  if (stage === 'weights') return textOf(s, c.lang, weightsStep(state, result, inputs.queryTokens));
+  return stage === 'scaled' && inputs.scoresTyped ? s('explain.scaled.typed') : s(`explain.${stage}`);
+}
+
+// A plain-language reading of the selected row (unscaled: the example without the 1/√d_k, on the scale step).
+function noteText(c, stage, run, i, j, unscaled) {
+  const { s } = c;
+  const { inputs, result } = run;
+  const qt = inputs.queryTokens,
+    kt = inputs.keyTokens;
+  const blocked = blockedNote(c.state, result, stage, i, j, qt, kt, fmt);
+  if (blocked) return textOf(s, c.lang, blocked);
+  const w = rowOf(result.weights, i);
+  if (stage === 'scaled' && unscaled) {
+    // The selected row's top key without and with the scale.
+    const raw = rowOf(unscaled.weights, i);
+    const best = raw.indexOf(max(raw));
+    if (best < 0) return '';
+    return s('scaleChanges', {
+      q: qt[i],
+      k: kt[best],
+      raw: fmt(raw[best], 2),
+      scaled: fmt(w[best], 2),
+      hRaw: fmt(unscaled.entropy[i], 3),
+      hScaled: fmt(result.entropy[i], 3),
+    });
+  }
+  if (stage === 'weights') {
+    const best = w.indexOf(max(w));
+    const notes = PRESETS[c.state.preset].queryNotes;
+    const q = notes && !c.state.queryTokens.length ? s('queryNote', { q: qt[i], note: notes[c.lang][i] }) : qt[i];
+    return best >= 0
+      ? s(rowKind(w) === 'uniform' ? 'evenly' : 'landsOn', {
+          q,
+          k: kt[best],
+          w: fmt(w[best], 2),
+          h: fmt(result.entropy[i], 3),
+        })
+      : '';
+  }
+  if (stage === 'output') {
+    // The keys with a weight above zero, largest first; at most 8 named.
+    const mixed = w
+      .map((x, j) => ({ x, j }))
+      .filter(({ x }) => x > 0)
+      .sort((a, b) => b.x - a.x);
+    const list = mixed.slice(0, 8).map(({ x, j }) => s('mixItem', { k: kt[j], w: fmt(x, 2) }));
+    if (mixed.length > 8) list.push(s('andMore', { n: mixed.length - 8 }));
+    return s('mixes', { q: qt[i], list: list.join(s('listSep')) });
+  }
+  return '';
+}
