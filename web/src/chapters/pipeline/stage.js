@@ -39,7 +39,6 @@ function stageOf(c) {
   const { s } = c;
   ui.explain = h('p', { class: 'explain' });
   ui.general = h('div', { class: 'formula general' });
-  ui.lead = h('div', { class: 'pl-lead' }, ui.explain, ui.general);
   ui.maps = h('div', { class: 'maps' });
   ui.live = h('div', { class: 'formula live', 'aria-live': 'polite' });
   ui.note = h('p', { class: 'note' });
@@ -56,10 +55,12 @@ function stageOf(c) {
 
 // A step's places for the stage's parts, and its own hint on selecting a cell: each step's build
 // puts them where its section has them, and its draw moves the parts in. -> { lead, figures }
-// (the figures come with the hint and the detail)
+// (the lead's place is a marker: the explanation and the general formula go in after it as the
+// section's own children, so the shell can set the explanation beside the figure; the figures
+// come with the hint and the detail)
 export function stageSlots(c, v) {
   stageOf(c);
-  v.leadSlot = h('div', { class: 'pl-slot' });
+  v.leadSlot = document.createComment('the lead: explanation and general formula');
   v.selectHint = h('p', { class: 'hint', text: c.s('selectHint') });
   v.mapsSlot = h('div', { class: 'pl-slot' });
   v.detailSlot = h('div', { class: 'pl-slot' });
@@ -96,12 +97,13 @@ export function drawStage(c, run, v, stage) {
   const ui = stageOf(c);
   const { s, state } = c;
   const { inputs, result, unscaled } = run;
-  for (const [slot, part] of [
-    [v.leadSlot, ui.lead],
-    [v.mapsSlot, ui.maps],
-    [v.detailSlot, ui.detail],
-  ])
-    if (part.parentNode !== slot) slot.append(part);
+  // Into this step's section, unless there already (the shell may have set the explanation in a
+  // column beside the figure).
+  const section = v.leadSlot.parentNode;
+  if (!section.contains(ui.general)) v.leadSlot.after(ui.general);
+  if (!section.contains(ui.explain)) v.leadSlot.after(ui.explain);
+  if (ui.maps.parentNode !== v.mapsSlot) v.mapsSlot.append(ui.maps);
+  if (ui.detail.parentNode !== v.detailSlot) v.detailSlot.append(ui.detail);
   const { queryTokens: qt, keyTokens: kt } = inputs;
   const nq = qt.length,
     nk = kt.length;
