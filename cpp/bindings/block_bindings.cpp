@@ -1,5 +1,5 @@
 // Embind registration of the Transformer block (core/layer_norm.h, feed_forward.h,
-// transformer_layer.h) and the GRU encoder (core/recurrent.h). No maths here.
+// transformer_layer.h) and the GRU encoder (core/gru.h, the trainer's GRU). No maths here.
 //
 // Same conventions as bindings.cpp: one plain JS object in (normalised by web/src/engine/api.js,
 // which flattens the nested weights into "selfAttention.Wq", "ff.W1", "norms[1].gamma", ...),
@@ -14,7 +14,7 @@
 #include "core/check.h"
 #include "core/feed_forward.h"
 #include "core/layer_norm.h"
-#include "core/recurrent.h"
+#include "core/gru.h"
 #include "core/transformer_layer.h"
 
 using emscripten::val;

@@ -1,5 +1,7 @@
-// One step of a GRU layer over a batch of rows, forward and backward, with torch.nn.GRU's
-// equations and gate order (r, z, n):
+// The one GRU of the engine, with torch.nn.GRU's equations and gate order (r, z, n): a step
+// over a batch of rows, forward and backward (the trainer's seq2seq models), and the forward-only
+// encoder over one sequence that the block lesson measures attention against (hidden state t
+// needs hidden state t - 1). Both take the forward step below.
 //
 //   r  = sigmoid(W_ir x + b_ir + W_hr h + b_hr)
 //   z  = sigmoid(W_iz x + b_iz + W_hz h + b_hz)
@@ -7,9 +9,11 @@
 //   h' = (1 - z) * n + z * h
 //
 // The input part gi = x W_ih^T + b_ih is computed by the caller (for every time step at once when
-// the inputs are known in advance); a step multiplies the state by W_hh.
+// the inputs are known in advance); a step multiplies the state by W_hh. W_ih stacks
+// (W_ir; W_iz; W_in) as torch's weight_ih_l0 does, W_hh likewise.
 #pragma once
 
+#include "core/matrix.h"
 #include "kernels/kernels.h"
 
 namespace attn {
@@ -26,5 +30,23 @@ void gru_step_forward(const float* gi, const float* h, const float* w_hh, const 
 void gru_step_backward(const float* dh, const float* h, const float* gates, const float* ghn,
                        const float* w_hh, int B, int H, float* dgi, float* dgh, float* dh_prev,
                        float* scratch, kernels::Workspace* ws);
+
+// ---- the encoder over one sequence (forward only) -------------------------------------------
+
+struct GruArgs {
+  Matrix x;           // (n, d_in)
+  Matrix w_ih, w_hh;  // (3 h, d_in), (3 h, h)
+  Matrix b_ih, b_hh;  // (1, 3 h) each, or empty
+  Matrix h0;          // (1, h), or empty for zeros
+};
+
+struct GruResult {
+  Matrix hidden;  // (n, h): row t is h_t, computed after row t - 1
+  int steps = 0;  // the dependent steps taken (n)
+  Error error;
+};
+
+Error check_gru(const GruArgs& args);
+GruResult gru_encoder(const GruArgs& args);
 
 }  // namespace attn

@@ -13,7 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/recurrent.h"
+#include "core/gru.h"
 #include "core/transformer_layer.h"
 
 using nlohmann::json;

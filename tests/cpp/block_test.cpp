@@ -9,7 +9,7 @@
 #include "block_reference.h"
 #include "core/feed_forward.h"
 #include "core/layer_norm.h"
-#include "core/recurrent.h"
+#include "core/gru.h"
 #include "core/transformer_layer.h"
 #include "reference.h"
 

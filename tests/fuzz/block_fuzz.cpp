@@ -7,7 +7,7 @@
 #include <cmath>
 
 #include "core/layer_norm.h"
-#include "core/recurrent.h"
+#include "core/gru.h"
 #include "core/transformer_layer.h"
 #include "fuzz_input.h"
 
