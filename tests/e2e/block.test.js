@@ -12,17 +12,19 @@ import { start } from './harness.js';
 import { readMap, answer, assertNoSideScroll } from './lesson-page.js';
 import { loadEngine } from '../../web/src/engine.js';
 import { multiHeadRef, linearRef, toRows } from '../js/reference.js';
-import { embed, layerWeights, HEADS } from '../../web/src/chapters/block/logic.js';
+import { embed, layerWeights, gruWeights, HEADS } from '../../web/src/chapters/block/logic.js';
 
 let lab;
 let ref;
+let gruStates; // the engine's gruEncoder over the page's embeddings (Node, scalar build)
 before(async () => {
   lab = await start();
   // the inputs, as the page draws them (seed 42, the default sentence)
   const engine = await loadEngine({ simd: false });
   const w = layerWeights(engine, 42).encoder;
-  const x = toRows(embed(engine, ['The', 'cat', 'eats', 'fish'], 42));
-  ref = encoderRef(x, w);
+  const embedded = embed(engine, ['The', 'cat', 'eats', 'fish'], 42);
+  ref = encoderRef(toRows(embedded), w);
+  gruStates = toRows(engine.gruEncoder({ x: embedded, ...gruWeights(engine, 42) }).hidden);
 });
 after(async () => {
   await lab?.close();
@@ -145,11 +147,14 @@ test('zh: the hand-set cross-attention sends 猫 to cat and 鱼 to fish; n_q ≠
   assert.equal(m.cols[argmax(m.values[1])], 'eats');
   assert.equal(m.cols[argmax(m.values[2])], 'fish');
   assert.ok(m.values[0][1] > 0.8, `猫 → cat ${m.values[0][1]}`);
+  // the lead names the map's shape: 3 Chinese rows over 4 English columns
+  assert.match(await page.textContent('section[data-step="cross"] .bl-side .about'), /\(3 × 4\)/);
   await page.close();
 });
 
 test('stacked layers and the measured RNN table; 360 px without sideways scrolling', async () => {
   const page = await lab.open('lesson=block&lang=en&stage=parallel', { width: 360 });
+  await page.waitForSelector('.map-bl-rnn[data-done="true"]'); // every state drawn
   const rnn = await readMap(page, '.map-bl-rnn');
   assert.equal(rnn.rows.length, 4);
   await page.click('.bl-measure');
@@ -158,10 +163,67 @@ test('stacked layers and the measured RNN table; 360 px without sideways scrolli
     [...ts[ts.length - 1].tBodies[0].rows].map((r) => r.cells[3].textContent),
   );
   assert.deepEqual(steps, ['8', '32', '128', '512']);
+  assert.match(await page.textContent('.bl-timed'), /GRU was faster at \d of 4 lengths; at n = 512/);
   await assertNoSideScroll(page, 'parallel at 360 px');
   await page.click('.bl-box-stack');
   await page.waitForFunction(() => /stage=stack/.test(location.hash));
   await assertNoSideScroll(page, 'stack at 360 px');
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+// Records every value the GRU figure's data-shown takes from now on (window.shownSeen).
+async function recordShown(page) {
+  await page.evaluate(() => {
+    const el = document.querySelector('.map-bl-rnn');
+    window.shownSeen = [];
+    new MutationObserver(() => window.shownSeen.push(el.dataset.shown)).observe(el, {
+      attributes: true,
+      attributeFilter: ['data-shown'],
+    });
+  });
+}
+
+// The states on the page (two decimals) against the engine's, row by row.
+async function assertStates(page, what) {
+  const m = await readMap(page, '.map-bl-rnn');
+  assert.deepEqual(m.rows, ['h1 The', 'h2 cat', 'h3 eats', 'h4 fish'], what);
+  m.values.forEach((row, i) =>
+    row.forEach((v, j) =>
+      assert.ok(Math.abs(v - gruStates[i][j]) <= 0.005 + 1e-9, `${what} h${i + 1}[${j}]: ${v} vs ${gruStates[i][j]}`),
+    ),
+  );
+}
+
+test("the GRU's hidden states appear one after another and are the engine's gruEncoder output", async () => {
+  const page = await lab.open('lesson=block&lang=en&stage=parallel');
+  await page.waitForSelector('.map-bl-rnn[data-done="true"]');
+  await recordShown(page);
+  await page.click('.bl-replay');
+  await page.waitForFunction(
+    () => window.shownSeen.includes('1') && document.querySelector('.map-bl-rnn').dataset.done === 'true',
+  );
+  const seen = await page.evaluate(() => window.shownSeen);
+  assert.deepEqual(
+    seen.filter((k, i) => k !== seen[i - 1]),
+    ['1', '2', '3', '4'],
+    'one state after another, in order',
+  );
+  await assertStates(page, 'animated');
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test('with prefers-reduced-motion the GRU states are drawn all at once', async () => {
+  const page = await lab.open('lesson=block&lang=zh&stage=parallel', { reducedMotion: 'reduce' });
+  await page.waitForSelector('.map-bl-rnn[data-done="true"]');
+  await recordShown(page);
+  await page.click('.bl-replay');
+  await page.waitForFunction(() => window.shownSeen.length > 0);
+  const seen = await page.evaluate(() => window.shownSeen);
+  assert.deepEqual([...new Set(seen)], ['4'], 'every state at once');
+  assert.equal(await page.$eval('.map-bl-rnn', (el) => el.dataset.done), 'true');
+  await assertStates(page, 'reduced motion');
   assert.deepEqual(page.errors, []);
   await page.close();
 });

@@ -64,8 +64,17 @@ export async function start({ headers } = {}) {
 
   // A page in its own context (locale, viewport), loaded and ready. The offline service worker
   // is blocked here (it would fetch the whole build for every page); embed.test.js tests it.
-  async function open(hash = '', { width = 1280, height = 900, locale = 'en-US', wait = true } = {}) {
-    const context = await browser.newContext({ locale, viewport: { width, height }, serviceWorkers: 'block' });
+  // reducedMotion: 'reduce' emulates prefers-reduced-motion.
+  async function open(
+    hash = '',
+    { width = 1280, height = 900, locale = 'en-US', wait = true, reducedMotion = 'no-preference' } = {},
+  ) {
+    const context = await browser.newContext({
+      locale,
+      viewport: { width, height },
+      serviceWorkers: 'block',
+      reducedMotion,
+    });
     const page = await context.newPage();
     page.errors = [];
     page.on('console', (msg) => {

@@ -34,13 +34,19 @@ const check = (c, name, label) => {
 };
 
 // A step's layout: the live figure first, then a short lead and its (at most 3) controls beside
-// it, the rest of the prose below.
+// it (the LayerNorm step: its table too), the rest of the prose below. lead: its text, or the
+// paragraph itself when the step's draw fills it in.
 const layout = (figure, lead, controls, ...rest) => [
   h(
     'div',
     { class: 'bl-lead' },
     figure,
-    h('div', { class: 'bl-side' }, h('p', { class: 'about lab-explain', text: lead }), ...controls),
+    h(
+      'div',
+      { class: 'bl-side' },
+      typeof lead === 'string' ? h('p', { class: 'about lab-explain', text: lead }) : lead,
+      ...controls,
+    ),
   ),
   ...rest,
 ];
@@ -49,6 +55,9 @@ const headMaps = (c, v, prefix) => {
   v.maps = h('div', { class: 'maps bl-maps' });
   v.figs = Array.from({ length: HEADS }, (_, k) => {
     const fig = heatmapFigure(c, { kind: 'sequential', className: `map-bl-${prefix}-${k + 1}` });
+    // every head is drawn as the step's figure (head 1 leads it): the heads at one size, not
+    // the first one large and the others small
+    fig.wrap.dataset.figure = 'main';
     v.maps.append(fig.wrap);
     return fig;
   });
@@ -189,13 +198,13 @@ function buildNorm(c, v) {
   v.verdict = h('p', { class: 'bl-verdict', 'aria-live': 'polite' });
   v.table = h('div', { class: 'bl-table' });
   v.reveal.append(v.verdict);
+  // the LayerNorm's own numbers (each row's mean and std before and after) beside the map
   return layout(
     v.fig.wrap,
     s('norm.lead'),
-    [v.residual.wrap, v.norm.wrap],
+    [v.residual.wrap, v.norm.wrap, v.table],
     v.predict.el,
     v.reveal,
-    v.table,
     h('p', { class: 'lab-explain', text: s('norm.more') }),
   );
 }
@@ -301,9 +310,10 @@ function buildCross(c, v) {
   const { s } = c;
   v.aligned = check(c, 'blAligned', s('aligned'));
   v.note = h('p', { class: 'bl-verdict', 'aria-live': 'polite' });
+  v.lead = h('p', { class: 'about lab-explain' }); // its shape (n_q × n_k) follows the sentences
   return layout(
     headMaps(c, v, 'cross'),
-    s('cross.lead'),
+    v.lead,
     [v.aligned.wrap],
     v.note,
     h('p', { class: 'lab-explain', text: s('cross.more') }),
@@ -313,6 +323,7 @@ function buildCross(c, v) {
 function drawCross(c, p, v) {
   const { s, state } = c;
   v.aligned.input.checked = state.blAligned;
+  setText(v.lead, s('cross.lead', { nq: state.blTarget.length, nk: state.blSource.length }));
   p.decoder.crossAttention.heads.forEach((hd, k) =>
     drawFigure(v.figs[k], {
       title: s('mapCross', { k: k + 1 }),
@@ -382,14 +393,26 @@ function buildParallel(c, v) {
   const { s } = c;
   v.fig = heatmapFigure(c, { className: 'map-bl-rnn' });
   v.measure = h('button', { type: 'button', class: 'bl-measure', text: s('measure'), onclick: () => measure(c, v) });
+  v.replay = h('button', {
+    type: 'button',
+    class: 'bl-replay',
+    text: s('replay'),
+    onclick: () => {
+      v.rnn = null; // the states appear again, one after another
+      c.redraw();
+    },
+  });
   v.table = h('div', { class: 'bl-table', 'aria-live': 'polite' });
+  v.verdict = h('p', { class: 'lab-explain bl-verdict bl-timed', 'aria-live': 'polite' });
   v.paths = h('div', { class: 'bl-table' });
+  c.onLeave(() => clearTimeout(v.rnn?.timer));
   return layout(
     v.fig.wrap,
     s('parallel.lead'),
-    [v.measure],
+    [v.replay, v.measure],
     v.paths,
     v.table,
+    v.verdict,
     h('p', { class: 'lab-explain', text: s('parallel.more') }),
   );
 }
@@ -403,24 +426,81 @@ function measure(c, v) {
       rows: rows.map((r) => [String(r.n), fmt(r.attentionMs, 3), fmt(r.rnnMs, 3), String(r.rnnSteps)]),
     }),
   );
+  const last = rows[rows.length - 1];
+  setText(
+    v.verdict,
+    c.s('parallel.verdict', {
+      rnnFaster: rows.filter((r) => r.rnnMs < r.attentionMs).length,
+      lengths: rows.length,
+      n: last.n,
+      ratio: fmt(last.attentionMs / last.rnnMs, 1),
+    }),
+  );
+}
+
+// The GRU's hidden states appear one after another, as the RNN computes them (state t after
+// state t - 1), every STATE_MS; with prefers-reduced-motion all at once. The figure's
+// data-shown is the number of states drawn, data-done is set once the last one is.
+const STATE_MS = 450;
+
+// Draws the first k states (k = v.rnn.shown; `mark`: say so in data-shown / data-done).
+function showStates(c, v, hidden, labels, k = v.rnn.shown, mark = true) {
+  drawFigure(v.fig, {
+    title: c.s('mapRnn'),
+    matrix: { rows: k, cols: hidden.cols, data: hidden.data.subarray(0, k * hidden.cols) },
+    rowLabels: labels.slice(0, k),
+    colLabels: dims(hidden.cols),
+    domain: [-1, 1], // a GRU's state stays in (−1, 1): the colours do not move as rows appear
+  });
+  if (!mark) return;
+  v.fig.wrap.dataset.shown = String(k);
+  if (k === hidden.rows) {
+    v.fig.wrap.dataset.done = 'true';
+    v.fig.wrap.style.minHeight = '';
+  } else {
+    delete v.fig.wrap.dataset.done;
+  }
+}
+
+function drawStates(c, v, hidden, labels) {
+  const key = `${labels.join('\u0000')}|${Array.from(hidden.data).join(',')}`;
+  if (v.rnn?.key !== key) {
+    clearTimeout(v.rnn?.timer);
+    const still = !!window.matchMedia?.('(prefers-reduced-motion: reduce)').matches;
+    v.rnn = { key, shown: hidden.rows, timer: 0 };
+    if (!still && hidden.rows > 1) {
+      // the whole figure once, unmarked, so its final height is kept while the rows come in
+      showStates(c, v, hidden, labels, hidden.rows, false);
+      v.fig.wrap.style.minHeight = `${v.fig.wrap.offsetHeight}px`;
+      v.rnn.shown = 1;
+      const tick = () => {
+        v.rnn.shown++;
+        showStates(c, v, hidden, labels);
+        if (v.rnn.shown < hidden.rows) v.rnn.timer = setTimeout(tick, STATE_MS);
+      };
+      v.rnn.timer = setTimeout(tick, STATE_MS);
+    }
+  }
+  showStates(c, v, hidden, labels);
 }
 
 function drawParallel(c, p, v) {
   const { s, state } = c;
   const n = state.blSource.length;
-  drawFigure(v.fig, {
-    title: s('mapRnn'),
-    matrix: p.rnn.hidden,
-    rowLabels: state.blSource.map((t, i) => `h${i + 1} ${t}`),
-    colLabels: dims(D_MODEL),
-  });
+  const rnn = p.rnn;
+  drawStates(
+    c,
+    v,
+    rnn.hidden,
+    state.blSource.map((t, i) => `h${i + 1} ${t}`),
+  );
   v.paths.replaceChildren(
     dataTable({
       caption: s('parallel.table', { n }),
       head: ['', s('col.sequential'), s('col.path')],
       rows: [
         [s('row.attention'), '1', '1'],
-        [s('row.rnn'), String(p.rnn.steps), String(n)],
+        [s('row.rnn'), String(rnn.steps), String(n)],
       ],
     }),
   );

@@ -1,101 +1,10 @@
-// The block chapter's numbers: one encoder layer over the English tokens and one decoder layer
-// over the Chinese tokens that attends to the encoder's output, d_model = 8, 2 heads, a hidden
-// layer of 4 x 8 = 32. Every number comes from the engine (transformerLayer, gruEncoder,
-// randomMatrix, sinusoidal); nothing here touches the DOM.
+// The block chapter's numbers beyond the layers themselves (../../lesson/block.js: the sentences'
+// embeddings, the weights, both layers): similarities, the stacked layers, the GRU and the timed
+// comparison. Every number comes from the engine; nothing here touches the DOM.
 
-import { tokenStream } from '../../lesson/embeddings.js';
+import { D_MODEL, HEADS, embed, layerWeights, unit, rowOf } from '../../lesson/block.js';
 
-export const D_MODEL = 8;
-export const HEADS = 2;
-export const HIDDEN = 4 * D_MODEL;
-const WEIGHT_STREAM = 7100; // the layers' weights: streams 7100, 7101, ...
-const ALIGN_SCALE = 4; // the hand-set cross-attention: q_i · k_j ≈ 16 / √d_head for a pair
-// the hand-set alignment: each Chinese word and the English word it translates
-export const PAIRS = { 猫: 'cat', 吃: 'eats', 鱼: 'fish', 狗: 'dog', 喝: 'drinks', 水: 'water' };
-
-// A token's vector of the embedding table (its own seeded draw) plus its sinusoidal position.
-export function embed(engine, tokens, seed) {
-  const n = tokens.length;
-  const pe = engine.sinusoidal({ n, d: D_MODEL });
-  const data = new Float32Array(n * D_MODEL);
-  tokens.forEach((tok, i) => {
-    const e = engine.randomMatrix({ rows: 1, cols: D_MODEL, seed, stream: tokenStream('x', tok) }).data;
-    for (let j = 0; j < D_MODEL; j++) data[i * D_MODEL + j] = e[j] + pe.data[i * D_MODEL + j];
-  });
-  return { rows: n, cols: D_MODEL, data };
-}
-
-// The weights of both layers, drawn from the seed (N(0, 1) / √fan_in, biases 0, gamma 1, beta 0).
-export function layerWeights(engine, seed) {
-  let stream = WEIGHT_STREAM;
-  const draw = (rows, cols) => engine.randomMatrix({ rows, cols, seed, stream: stream++, scale: 1 / Math.sqrt(cols) });
-  const attention = () => ({
-    Wq: draw(D_MODEL, D_MODEL),
-    Wk: draw(D_MODEL, D_MODEL),
-    Wv: draw(D_MODEL, D_MODEL),
-    Wo: draw(D_MODEL, D_MODEL),
-  });
-  const ff = () => ({ W1: draw(HIDDEN, D_MODEL), W2: draw(D_MODEL, HIDDEN) });
-  const norm = () => ({ gamma: new Array(D_MODEL).fill(1), beta: new Array(D_MODEL).fill(0) });
-  return {
-    encoder: { selfAttention: attention(), ff: ff(), norms: [norm(), norm()] },
-    decoder: { selfAttention: attention(), crossAttention: attention(), ff: ff(), norms: [norm(), norm(), norm()] },
-  };
-}
-
-const unit = (row) => {
-  const len = Math.hypot(...row) || 1;
-  return row.map((v) => v / len);
-};
-const rowOf = (m, i) => Array.from(m.data.subarray(i * m.cols, (i + 1) * m.cols));
-
-// The hand-set cross-attention: row r of Wq is the r-th Chinese word's stream (as it reaches
-// the cross-attention), row r of Wk its English word's row of the memory, both of length
-// ALIGN_SCALE: q_i · k_j is large exactly when i and j are a pair. Only head 1's rows are set
-// (head 2's stay 0, so it spreads its weight evenly); Wv and Wo stay as drawn.
-export function alignedCross(cross, queries, memory, target, source) {
-  const wq = new Float32Array(D_MODEL * D_MODEL);
-  const wk = new Float32Array(D_MODEL * D_MODEL);
-  let r = 0;
-  target.forEach((zh, i) => {
-    const j = source.indexOf(PAIRS[zh]);
-    if (j < 0 || r >= D_MODEL / HEADS) return;
-    unit(rowOf(queries, i)).forEach((v, c) => (wq[r * D_MODEL + c] = v * ALIGN_SCALE));
-    unit(rowOf(memory, j)).forEach((v, c) => (wk[r * D_MODEL + c] = v * ALIGN_SCALE));
-    r++;
-  });
-  return {
-    ...cross,
-    Wq: { rows: D_MODEL, cols: D_MODEL, data: wq },
-    Wk: { rows: D_MODEL, cols: D_MODEL, data: wk },
-  };
-}
-
-// Both layers on the state's sentences: { x, y, encoder, decoder } (y: the decoder's input).
-export function runBlock(engine, state, overrides = {}) {
-  const s = { ...state, ...overrides };
-  const w = layerWeights(engine, s.seed);
-  const options = {
-    heads: HEADS,
-    normFirst: s.blNormFirst,
-    activation: s.blAct,
-    residual: s.blResidual,
-    layerNorm: s.blNorm,
-  };
-  const x = embed(engine, s.blSource, s.seed);
-  const y = embed(engine, s.blTarget, s.seed);
-  const encoder = engine.transformerLayer({ kind: 'encoder', x, ...w.encoder, ...options });
-  const decoderArgs = { kind: 'decoder', x: y, memory: encoder.output, ...w.decoder, ...options };
-  let decoder = engine.transformerLayer(decoderArgs);
-  if (s.blAligned) {
-    // the stream that reaches the cross-attention: after the first norm (post-norm), or the
-    // second norm's output (pre-norm)
-    const queries = s.blNormFirst ? decoder.normed[1].output : decoder.normed[0].output;
-    const cross = alignedCross(w.decoder.crossAttention, queries, encoder.output, s.blTarget, s.blSource);
-    decoder = engine.transformerLayer({ ...decoderArgs, crossAttention: cross });
-  }
-  return { x, y, encoder, decoder };
-}
+export { D_MODEL, HEADS, HIDDEN, PAIRS, embed, layerWeights, alignedCross, runBlock } from '../../lesson/block.js';
 
 // Cosine similarity of every output row with every input row: (n, n).
 export function similarity(out, input) {
@@ -155,17 +64,32 @@ export function gruWeights(engine, seed) {
   return { Wih: draw(3 * D_MODEL, D_MODEL, 7200), Whh: draw(3 * D_MODEL, D_MODEL, 7201) };
 }
 
-// Time of one call, the median of `rounds` runs after one untimed run (ms).
-export function timeCall(call, rounds = 5, now = () => performance.now()) {
-  call();
-  const times = [];
+// Time of one call (ms): the fastest of `rounds` samples, after a warm-up.
+// - The warm-up runs the call for at least `warmMs` (and 3 calls): the first calls at a new size
+//   grow the module's memory and may run the engine's loops before the JS engine has optimised
+//   them (in Node 20 the layer's first call at n = 512 took up to 12 ms of CPU, later ones 2-3).
+// - A sample repeats the call until it lasts `sampleMs`, so a call shorter than the clock's
+//   resolution is still measured; its time is the sample's over its calls.
+// - The fastest sample, not the median: on a machine busy with other work a call longer than a
+//   scheduler slice is often paused, which only ever adds time. On a loaded 2-core machine the
+//   layer at n = 512 took 2-3 ms of CPU per call but 2-50 ms of wall time, and the median of 5
+//   single calls read 20-60 ms: the "40 ms" layer was the machine's load, not the layer.
+export function timeCall(call, { rounds = 11, warmMs = 30, sampleMs = 3, now = () => performance.now() } = {}) {
+  const start = now();
+  for (let k = 0; k < 3 || now() - start < warmMs; k++) call();
+  let best = Infinity;
   for (let r = 0; r < rounds; r++) {
+    let calls = 0;
     const t0 = now();
-    call();
-    times.push(now() - t0);
+    let t;
+    do {
+      call();
+      calls++;
+      t = now();
+    } while (t - t0 < sampleMs);
+    best = Math.min(best, (t - t0) / calls);
   }
-  times.sort((a, b) => a - b);
-  return times[Math.floor(times.length / 2)];
+  return best;
 }
 
 // For each n: the attention layer (one pass over all n tokens) and the GRU (n dependent steps)

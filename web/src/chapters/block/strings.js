@@ -83,20 +83,24 @@ export default {
     'stack.more':
       'Without LayerNorm every residual adds another vector to the sum, and the rows grow from layer to layer: deep stacks drift out of the range the next layer was made for. Post-norm (torch’s default, the original paper) normalises after each sum; pre-norm normalises each sub-layer’s input and leaves the sum alone, which trains more easily in deep stacks but lets the rows grow.',
     measure: 'Measure both on 8 to 512 tokens',
+    replay: 'Run the GRU again',
     'parallel.lead':
-      'An RNN reads a sentence one token after another: its state at token t needs its state at t − 1, so n tokens take n dependent steps. The map is a GRU’s hidden states over the English tokens, each row computed after the one above. The attention layer computes every row in one pass.',
+      'An RNN reads a sentence one token after another: its state at token t needs its state at t − 1, so n tokens take n dependent steps. The map is a GRU’s hidden states over the English tokens, drawn as the engine computes them: each row only after the one above. The attention layer computes every row in one pass.',
     'parallel.table': 'On {n} tokens',
     'col.sequential': 'sequential steps',
     'col.path': 'path from the first token to the last',
     'row.attention': 'Attention layer',
     'row.rnn': 'RNN (GRU)',
-    'parallel.timed': 'Measured in this browser: median of 5 runs (ms), d_model = 8',
+    'parallel.timed':
+      'Measured in this browser, one thread: the fastest of 11 runs after a warm-up (ms per call), d_model = 8',
+    'parallel.verdict':
+      'Here the GRU was faster at {rnnFaster} of {lengths} lengths; at n = {n} the attention layer took {ratio}× the GRU’s time. The GRU’s arithmetic grows as n · d² and attention’s as n² · d, so with d_model = 8 on one thread the RNN does less work. What attention wins is in the first table: one sequential step and a path of length 1, which pays off only on hardware that computes the n rows at the same time.',
     'col.attention': 'attention layer (ms)',
     'col.rnn': 'GRU (ms)',
     'col.steps': 'GRU steps',
     mapRnn: 'GRU hidden states, one step per token',
     'parallel.more':
-      'In attention the first and the last token are one step apart: the last query looks at the first key directly. In the RNN the first token’s information has to pass through every state in between. On one core the attention layer does more arithmetic (n² scores) but none of it waits for a previous token, which is why it spreads over a GPU’s thousands of cores and the RNN does not. The times are this engine’s own, measured when you press the button.',
+      'In attention the first and the last token are one step apart: the last query looks at the first key directly. In the RNN the first token’s information has to pass through every state in between. On one thread the attention layer does more arithmetic (n² scores against the GRU’s n · d² products), so the GRU can be faster there, as the measured table may well show; but none of attention’s work waits for a previous token, which is why it spreads over a GPU’s thousands of cores and the RNN does not. The times are this engine’s own, measured on this page’s one thread when you press the button.',
   },
   zh: {
     intro:
@@ -179,19 +183,22 @@ export default {
     'stack.more':
       '没有 LayerNorm 时，每个残差都往和里再加一个向量，行向量一层比一层长：深的堆叠会偏离下一层所适应的数值范围。后置归一化（torch 的默认，原论文的做法）在每次相加之后归一化；前置归一化对每个子层的输入做归一化，不动相加之和，在很深的堆叠中更容易训练，但行向量会变长。',
     measure: '在 8 到 512 个词上测量两者',
+    replay: '再运行一次 GRU',
     'parallel.lead':
-      'RNN 一个词接一个词地读句子：它在第 t 个词的状态需要第 t − 1 个词的状态，所以 n 个词要 n 个相互依赖的步骤。图中是 GRU 在英文词上的隐藏状态，每一行都在上一行之后才算出来。注意力层一次就算出所有行。',
+      'RNN 一个词接一个词地读句子：它在第 t 个词的状态需要第 t − 1 个词的状态，所以 n 个词要 n 个相互依赖的步骤。图中是 GRU 在英文词上的隐藏状态，按引擎计算的顺序画出：每一行都在上一行之后才算出来。注意力层一次就算出所有行。',
     'parallel.table': '在 {n} 个词上',
     'col.sequential': '串行步骤数',
     'col.path': '从第一个词到最后一个词的路径长度',
     'row.attention': '注意力层',
     'row.rnn': 'RNN（GRU）',
-    'parallel.timed': '在本浏览器中测量：5 次运行的中位数（毫秒），d_model = 8',
+    'parallel.timed': '在本浏览器的单个线程上测量：预热后 11 次运行中最快的一次（每次调用的毫秒数），d_model = 8',
+    'parallel.verdict':
+      '这里 GRU 在 {lengths} 个长度中有 {rnnFaster} 个更快；在 n = {n} 时，注意力层用时是 GRU 的 {ratio} 倍。GRU 的运算量按 n · d² 增长，注意力按 n² · d 增长，所以 d_model = 8 时在单线程上 RNN 的工作更少。注意力赢在第一张表：只有一个串行步骤、路径长度为 1，这只有在能同时计算 n 行的硬件上才划算。',
     'col.attention': '注意力层（毫秒）',
     'col.rnn': 'GRU（毫秒）',
     'col.steps': 'GRU 步骤数',
     mapRnn: 'GRU 隐藏状态，每个词一步',
     'parallel.more':
-      '在注意力中，第一个词和最后一个词只隔一步：最后一个查询直接看第一个键。在 RNN 中，第一个词的信息必须经过中间的每一个状态。在单核上注意力层的运算更多（n² 个分数），但没有一步需要等前一个词，所以它能分散到 GPU 的成千上万个核上，而 RNN 不能。这些时间是本引擎自己的，在你按下按钮时测得。',
+      '在注意力中，第一个词和最后一个词只隔一步：最后一个查询直接看第一个键。在 RNN 中，第一个词的信息必须经过中间的每一个状态。在单线程上注意力层的运算更多（n² 个分数，GRU 是 n · d² 次乘法），所以在这里 GRU 可能更快，测得的表格很可能正是如此；但注意力没有一步需要等前一个词，所以它能分散到 GPU 的成千上万个核上，而 RNN 不能。这些时间是本引擎自己的，在你按下按钮时于本页的单个线程上测得。',
   },
 };
