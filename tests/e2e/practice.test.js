@@ -190,3 +190,44 @@ test('the multi-head step and the multi-head chapter send their layer to each ot
   assert.deepEqual(page.errors, []);
   await page.close();
 });
+
+test('the block step shows the Transformer block chapter’s two layers as code that prints the numbers shown', async () => {
+  // the block chapter's state travels in the link: pre-norm, GELU, the hand-set cross-attention
+  const page = await lab.open('lesson=practice&stage=block&lang=en&blNormFirst=1&blAct=gelu&blAligned=1');
+  const tables = () =>
+    page.$$eval('[data-step="block"] .pr-tables table', (ts) =>
+      ts.map((t) =>
+        [...t.tBodies[0].rows].map((tr) =>
+          [...tr.querySelectorAll('td')].map((td) => Number(td.textContent.replace('\u2212', '-'))),
+        ),
+      ),
+    );
+  const [encoderShown, decoderShown] = await tables();
+  assert.equal(encoderShown.length, 4);
+  assert.equal(decoderShown.length, 3);
+  const settings = await page.textContent('[data-step="block"] .pr-settings');
+  assert.match(settings, /pre-norm/);
+  assert.match(settings, /GELU/);
+  assert.match(settings, /hand-set/);
+  for (const lang of ['numpy', 'torch']) {
+    if (lang === 'torch') {
+      await page.click('[data-code="block"] input[value="torch"]');
+      await page.waitForFunction(() =>
+        /TransformerDecoderLayer/.test(document.querySelector('[data-code="block"] code').textContent),
+      );
+    }
+    const code = await shownCode(page, 'block');
+    if (lang === 'torch') assert.match(code, /norm_first=True/);
+    const printed = runShown(code);
+    near(`${lang}: encoder output`, encoderShown, printed['encoder output'], 5e-5 + 2e-6);
+    near(`${lang}: decoder output`, decoderShown, printed['decoder output'], 5e-5 + 2e-6);
+  }
+  // residual off in the block chapter: the code is the layer with it on, and the step says so
+  await page.evaluate(() => (location.hash = location.hash.replace('blAligned=1', 'blAligned=1&blResidual=0')));
+  await page.waitForSelector('[data-step="block"] .pr-switched:not([hidden])');
+  assert.deepEqual(await tables(), [encoderShown, decoderShown]);
+  await page.click('[data-step="block"] button.linklike');
+  await page.waitForFunction(() => /lesson=block/.test(location.hash));
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});

@@ -1,7 +1,8 @@
-// The page's exported code (web/src/export.js) run for real: for several states of the worked
-// example and of the multi-head layer, the NumPy and PyTorch scripts are written to a temporary
-// directory, executed by PYTHON (default Debian's /usr/bin/python3 with python3-numpy and python3-torch,
-// installed by scripts/setup.sh --test), and what they print is compared with the engine's numbers.
+// The page's exported code (web/src/lesson/export.js) run for real: for several states of the
+// worked example, of the multi-head layer and of the Transformer block's two layers, the NumPy
+// and PyTorch scripts are written to a temporary directory, executed by PYTHON (default Debian's
+// /usr/bin/python3 with python3-numpy and python3-torch, installed by scripts/setup.sh --test),
+// and what they print is compared with the engine's numbers.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -12,8 +13,16 @@ import { join } from 'node:path';
 import { loadEngine } from '../../web/src/engine.js';
 import { CORE_SCHEMA, defaults } from '../../web/src/hosts/state.js';
 import { runExample, presetPatch } from '../../web/src/lesson/example.js';
-import { attentionSpec, multiHeadSpec, exportCode, float32Text, LANGS } from '../../web/src/lesson/export.js';
+import {
+  attentionSpec,
+  multiHeadSpec,
+  blockSpec,
+  exportCode,
+  float32Text,
+  LANGS,
+} from '../../web/src/lesson/export.js';
 import { layerWeights, tokenMatrix } from '../../web/src/lesson/layer.js';
+import { runBlock } from '../../web/src/lesson/block.js';
 
 const TOL = 1e-5;
 const PYTHON = process.env.PYTHON || '/usr/bin/python3';
@@ -121,6 +130,26 @@ function multiHeadCase({ tokens, d, heads, seed, cross, extra = {} }) {
     want[`head ${i + 1} weights`] = hd.weights;
   });
   return { spec: multiHeadSpec({ args, tokens, sourceTokens }), want };
+}
+
+// The Transformer block chapter's layers (lesson/block.js): the encoder's and decoder's outputs.
+function blockCase(extra = {}) {
+  const st = {
+    seed: 42,
+    blSource: ['The', 'cat', 'eats', 'fish'],
+    blTarget: ['猫', '吃', '鱼'],
+    blAligned: false,
+    blNormFirst: false,
+    blAct: 'relu',
+    blResidual: true,
+    blNorm: true,
+    ...extra,
+  };
+  const r = runBlock(engine, st);
+  return {
+    spec: blockSpec({ ...r.args, sourceTokens: st.blSource, targetTokens: st.blTarget }),
+    want: { 'encoder output': r.encoder.output, 'decoder output': r.decoder.output },
+  };
 }
 
 // ---- running the scripts --------------------------------------------------------------------
@@ -234,6 +263,20 @@ test("the exported NumPy and PyTorch scripts print the engine's numbers (to 1e-5
     }),
   });
 
+  cases.push({ name: 'block: encoder + decoder, post-norm, relu', ...blockCase() });
+  cases.push({
+    name: 'block: pre-norm, gelu, hand-set cross-attention',
+    ...blockCase({ blNormFirst: true, blAct: 'gelu', blAligned: true }),
+  });
+  cases.push({
+    name: 'block: seed 7, 6 source and 5 target tokens',
+    ...blockCase({
+      seed: 7,
+      blSource: ['a', 'dog', 'drinks', 'cold', 'water', '.'],
+      blTarget: ['狗', '喝', '冷', '水', '。'],
+    }),
+  });
+
   const paths = [];
   const runs = [];
   cases.forEach((c, n) => {
@@ -262,7 +305,18 @@ test("the exported NumPy and PyTorch scripts print the engine's numbers (to 1e-5
   );
 });
 
-test('the PyTorch export is built on F.softmax and masked_fill, and on nn.MultiheadAttention for multi-head', () => {
+const blockState = {
+  seed: 1,
+  blSource: ['a', 'b'],
+  blTarget: ['c'],
+  blAligned: false,
+  blNormFirst: false,
+  blAct: 'relu',
+  blResidual: true,
+  blNorm: true,
+};
+
+test('the PyTorch export is built on F.softmax and masked_fill, on nn.MultiheadAttention for multi-head and on nn.TransformerEncoderLayer / DecoderLayer for the block', () => {
   const { spec } = exampleSpec(EXAMPLES['cat-fish padding, fill -inf']);
   const torch = exportCode(spec, 'torch');
   assert.match(torch, /F\.softmax\(scores, dim=-1\)/);
@@ -274,4 +328,12 @@ test('the PyTorch export is built on F.softmax and masked_fill, and on nn.Multih
   );
   assert.match(exportCode(mh, 'torch'), /average_attn_weights=False/);
   assert.throws(() => exportCode(spec, 'jax'), /lang: expected 'numpy' or 'torch'/);
+  const block = exportCode(blockCase().spec, 'torch');
+  assert.match(block, /torch\.nn\.TransformerEncoderLayer\(\*\*options\)/);
+  assert.match(block, /torch\.nn\.TransformerDecoderLayer\(\*\*options\)/);
+  assert.match(block, /decoder\(Y\[None\], memory\[None\], tgt_mask=causal\)/);
+  assert.throws(
+    () => blockSpec({ ...runBlock(engine, { ...blockState, blResidual: false }).args }),
+    /residual and LayerNorm on/,
+  );
 });

@@ -5,6 +5,8 @@
 //
 //   attentionSpec({ args, queryTokens, keyTokens, scoresTyped })  -> spec  (example.js's runExample)
 //   multiHeadSpec({ args, tokens })                              -> spec  (engine.multiHead's args)
+//   blockSpec({ encoder, decoder, sourceTokens, targetTokens })  -> spec  (engine.transformerLayer's
+//                                                                  args of an encoder and a decoder layer)
 //   exportCode(spec, 'numpy' | 'torch')                          -> the script's text
 //
 // Every script ends with show(name, x): the name on one line, then one line per row of numbers
@@ -127,6 +129,50 @@ export function multiHeadSpec({ args, tokens, sourceTokens }) {
   };
 }
 
+// An encoder layer and a decoder layer over its output, from the arguments of two
+// engine.transformerLayer calls (lesson/block.js's runBlock gives them): the decoder's memory is
+// the encoder's output, which the script computes itself. Residual and LayerNorm on, as torch's
+// layers have them.
+export function blockSpec({ encoder, decoder, sourceTokens, targetTokens }) {
+  for (const a of [encoder, decoder]) {
+    if (a.residual === false || a.layerNorm === false)
+      throw new RangeError('blockSpec: the layers as torch defines them, with the residual and LayerNorm on');
+  }
+  const attention = (w) => ({
+    Wq: gridOf(w.Wq),
+    Wk: gridOf(w.Wk),
+    Wv: gridOf(w.Wv),
+    Wo: gridOf(w.Wo),
+    bq: vectorOf(w.bq),
+    bk: vectorOf(w.bk),
+    bv: vectorOf(w.bv),
+    bo: vectorOf(w.bo),
+  });
+  const layer = (a) => ({
+    self: attention(a.selfAttention),
+    cross: a.crossAttention ? attention(a.crossAttention) : undefined,
+    ff: { W1: gridOf(a.ff.W1), b1: vectorOf(a.ff.b1), W2: gridOf(a.ff.W2), b2: vectorOf(a.ff.b2) },
+    norms: a.norms.map((n) => ({ gamma: vectorOf(n.gamma), beta: vectorOf(n.beta) })),
+  });
+  const X = gridOf(encoder.x);
+  const Y = gridOf(decoder.x);
+  return {
+    kind: 'block',
+    sourceTokens: sourceTokens || X.map((_, i) => `x${i + 1}`),
+    targetTokens: targetTokens || Y.map((_, i) => `y${i + 1}`),
+    X,
+    Y,
+    d: X[0].length,
+    heads: encoder.heads,
+    hidden: gridOf(encoder.ff.W1).length,
+    normFirst: encoder.normFirst === true,
+    activation: encoder.activation ?? 'relu',
+    eps: encoder.eps ?? 1e-5,
+    encoder: layer(encoder),
+    decoder: layer(decoder),
+  };
+}
+
 // Rows whose every key is blocked (causal, reversed causal, explicit mask and padding together).
 function fullyMaskedRows(spec, nq, nk) {
   const rows = [];
@@ -164,6 +210,17 @@ const SHOW_TORCH = [
 ];
 
 function header(spec) {
+  if (spec.kind === 'block') {
+    return [
+      comment(`A Transformer encoder layer over ${spec.sourceTokens.length} tokens (${tokenList(spec.sourceTokens)})`),
+      comment(
+        `and a decoder layer over ${spec.targetTokens.length} tokens (${tokenList(spec.targetTokens)}) that attends to its output:`,
+      ),
+      comment(
+        `d_model = ${spec.d}, ${spec.heads} heads, a hidden layer of ${spec.hidden}, ${spec.activation}, ${spec.normFirst ? 'pre-norm' : 'post-norm'}.`,
+      ),
+    ];
+  }
   if (spec.kind === 'multihead') {
     const src = spec.self
       ? 'self-attention'
@@ -435,10 +492,208 @@ function torchMultiHead(spec) {
   return L.join('\n') + '\n';
 }
 
+// ---- the Transformer block (both languages) -------------------------------------------------
+
+// Every input of the block as `name = <array>` lines (make(name, grid, shape, vector) writes one),
+// named enc_self_Wq, dec_cross_Wo, enc_W1, dec_gamma3, ...; biases only when given.
+function blockInputs(spec, make) {
+  const L = [
+    make('X', spec.X, '(n, d_model): the source tokens, embedding + position'),
+    make('Y', spec.Y, '(m, d_model): the target tokens, embedding + position'),
+    "# weights in torch.nn.Linear's layout (out, in): y = x Wᵀ + b",
+  ];
+  for (const [prefix, layer] of [
+    ['enc', spec.encoder],
+    ['dec', spec.decoder],
+  ]) {
+    for (const part of ['self', 'cross']) {
+      const w = layer[part];
+      if (!w) continue;
+      for (const k of ['Wq', 'Wk', 'Wv', 'Wo']) L.push(make(`${prefix}_${part}_${k}`, w[k], '(d_model, d_model)'));
+      for (const k of ['bq', 'bk', 'bv', 'bo'])
+        if (w[k]) L.push(make(`${prefix}_${part}_${k}`, w[k], '(d_model,)', true));
+    }
+    L.push(
+      make(`${prefix}_W1`, layer.ff.W1, '(hidden, d_model)'),
+      make(`${prefix}_W2`, layer.ff.W2, '(d_model, hidden)'),
+    );
+    if (layer.ff.b1) L.push(make(`${prefix}_b1`, layer.ff.b1, '(hidden,)', true));
+    if (layer.ff.b2) L.push(make(`${prefix}_b2`, layer.ff.b2, '(d_model,)', true));
+    layer.norms.forEach((n, k) => {
+      L.push(make(`${prefix}_gamma${k + 1}`, n.gamma, '(d_model,)', true));
+      L.push(make(`${prefix}_beta${k + 1}`, n.beta, '(d_model,)', true));
+    });
+  }
+  return L;
+}
+
+const vectorText = (v) => '[' + v.map(float32Text).join(', ') + ']';
+
+function numpyBlock(spec) {
+  const f32 = (name, grid, shape, vector = false) =>
+    vector
+      ? `${name} = np.array(${vectorText(grid)}, dtype=np.float32)  # ${shape}`
+      : `${name} = np.array(${listText(grid, `${name} = np.array(`)}, dtype=np.float32)  # ${shape}`;
+  const L = ['import math', 'import numpy as np', '', ...header(spec), '', ...blockInputs(spec, f32), ''];
+  const names = (prefix, part) => {
+    const w = spec[prefix === 'enc' ? 'encoder' : 'decoder'][part];
+    const keys = ['Wq', 'Wk', 'Wv', 'Wo', ...['bq', 'bk', 'bv', 'bo'].filter((k) => w[k])];
+    return `dict(${keys.map((k) => `${k}=${prefix}_${part}_${k}`).join(', ')})`;
+  };
+  const ff = (prefix) => {
+    const layer = spec[prefix === 'enc' ? 'encoder' : 'decoder'];
+    const keys = ['W1', 'W2', ...['b1', 'b2'].filter((k) => layer.ff[k])];
+    return `dict(${keys.map((k) => `${k}=${prefix}_${k}`).join(', ')})`;
+  };
+  const norms = (prefix, count) =>
+    '[' +
+    Array.from({ length: count }, (_, k) => `dict(gamma=${prefix}_gamma${k + 1}, beta=${prefix}_beta${k + 1})`).join(
+      ', ',
+    ) +
+    ']';
+  const act =
+    spec.activation === 'gelu'
+      ? [
+          "    # exact GELU, x Φ(x) (torch's default), through math.erf",
+          '    hidden = (0.5 * hidden * (1 + np.vectorize(math.erf)(hidden / math.sqrt(2)))).astype(np.float32)',
+        ]
+      : ['    hidden = np.maximum(hidden, np.float32(0))  # ReLU'];
+  L.push(
+    `heads = ${spec.heads}`,
+    `eps = np.float32(${float32Text(spec.eps)})  # LayerNorm's epsilon`,
+    '',
+    'def linear(x, W, b=None):',
+    '    return x @ W.T if b is None else x @ W.T + b',
+    '',
+    '# multi-head attention of the rows of x over the rows of source (self-attention: source is x)',
+    'def multi_head(x, source, w, causal=False):',
+    '    Q = linear(x, w["Wq"], w.get("bq"))',
+    '    K = linear(source, w["Wk"], w.get("bk"))',
+    '    V = linear(source, w["Wv"], w.get("bv"))',
+    '    d_k = x.shape[1] // heads',
+    '    outs = []',
+    '    for i in range(heads):',
+    '        cols = slice(i * d_k, (i + 1) * d_k)  # head i sees its own d_k columns',
+    '        scores = Q[:, cols] @ K[:, cols].T / np.sqrt(np.float32(d_k))',
+    '        if causal:  # no key after the query',
+    '            scores = np.where(np.tril(np.ones(scores.shape, dtype=bool)), scores, np.float32(-np.inf))',
+    '        scores = scores - scores.max(axis=-1, keepdims=True)',
+    '        e = np.exp(scores)',
+    '        outs.append((e / e.sum(axis=-1, keepdims=True)) @ V[:, cols])',
+    '    return linear(np.concatenate(outs, axis=1), w["Wo"], w.get("bo"))',
+    '',
+    '# LayerNorm over each row: mean 0, variance 1 (the biased variance, as torch), then gamma and beta',
+    'def layer_norm(x, n):',
+    '    mean = x.mean(axis=-1, keepdims=True)',
+    '    var = ((x - mean) ** 2).mean(axis=-1, keepdims=True)',
+    '    return (x - mean) / np.sqrt(var + eps) * n["gamma"] + n["beta"]',
+    '',
+    'def feed_forward(x, w):',
+    '    hidden = linear(x, w["W1"], w.get("b1"))',
+    ...act,
+    '    return linear(hidden, w["W2"], w.get("b2"))',
+    '',
+  );
+  if (spec.normFirst) {
+    L.push('# pre-norm: x + f(LayerNorm(x))', 'def sublayer(x, f, n):', '    return x + f(layer_norm(x, n))');
+  } else {
+    L.push(
+      "# post-norm (torch's default, the original paper): LayerNorm(x + f(x))",
+      'def sublayer(x, f, n):',
+      '    return layer_norm(x + f(x), n)',
+    );
+  }
+  L.push(
+    '',
+    'def encoder_layer(x, w):',
+    '    x = sublayer(x, lambda h: multi_head(h, h, w["self"]), w["norms"][0])',
+    '    return sublayer(x, lambda h: feed_forward(h, w["ff"]), w["norms"][1])',
+    '',
+    'def decoder_layer(y, memory, w):',
+    '    y = sublayer(y, lambda h: multi_head(h, h, w["self"], causal=True), w["norms"][0])',
+    '    y = sublayer(y, lambda h: multi_head(h, memory, w["cross"]), w["norms"][1])  # Q from y, K and V from memory',
+    '    return sublayer(y, lambda h: feed_forward(h, w["ff"]), w["norms"][2])',
+    '',
+    `encoder = dict(self=${names('enc', 'self')},`,
+    `               ff=${ff('enc')}, norms=${norms('enc', 2)})`,
+    `decoder = dict(self=${names('dec', 'self')},`,
+    `               cross=${names('dec', 'cross')},`,
+    `               ff=${ff('dec')}, norms=${norms('dec', 3)})`,
+    '',
+    'memory = encoder_layer(X, encoder)          # (n, d_model)',
+    'output = decoder_layer(Y, memory, decoder)  # (m, d_model)',
+    '',
+    ...SHOW_NUMPY,
+    '',
+    'show("encoder output", memory)',
+    'show("decoder output", output)',
+  );
+  return L.join('\n') + '\n';
+}
+
+function torchBlock(spec) {
+  const t = (name, grid, shape, vector = false) =>
+    vector
+      ? `${name} = torch.tensor(${vectorText(grid)})  # ${shape}`
+      : `${name} = torch.tensor(${listText(grid, `${name} = torch.tensor(`)})  # ${shape}`;
+  const L = ['import torch', '', ...header(spec), '', ...blockInputs(spec, t), ''];
+  const biasOf = (prefix, part, k) => {
+    const w = spec[prefix === 'enc' ? 'encoder' : 'decoder'][part];
+    return w[k] ? `${prefix}_${part}_${k}` : 'zero';
+  };
+  const setAttention = (module, prefix, part) => [
+    `    ${module}.in_proj_weight.copy_(torch.cat([${['Wq', 'Wk', 'Wv'].map((k) => `${prefix}_${part}_${k}`).join(', ')}]))`,
+    `    ${module}.in_proj_bias.copy_(torch.cat([${['bq', 'bk', 'bv'].map((k) => biasOf(prefix, part, k)).join(', ')}]))`,
+    `    ${module}.out_proj.weight.copy_(${prefix}_${part}_Wo)`,
+    `    ${module}.out_proj.bias.copy_(${biasOf(prefix, part, 'bo')})`,
+  ];
+  const setRest = (module, prefix, layer, count) => {
+    const out = [
+      `    ${module}.linear1.weight.copy_(${prefix}_W1)`,
+      layer.ff.b1 ? `    ${module}.linear1.bias.copy_(${prefix}_b1)` : `    ${module}.linear1.bias.zero_()`,
+      `    ${module}.linear2.weight.copy_(${prefix}_W2)`,
+      layer.ff.b2 ? `    ${module}.linear2.bias.copy_(${prefix}_b2)` : `    ${module}.linear2.bias.zero_()`,
+    ];
+    for (let k = 1; k <= count; k++)
+      out.push(
+        `    ${module}.norm${k}.weight.copy_(${prefix}_gamma${k})`,
+        `    ${module}.norm${k}.bias.copy_(${prefix}_beta${k})`,
+      );
+    return out;
+  };
+  L.push(
+    `options = dict(d_model=${spec.d}, nhead=${spec.heads}, dim_feedforward=${spec.hidden}, dropout=0.0, activation="${spec.activation}",`,
+    `               layer_norm_eps=${float32Text(spec.eps)}, batch_first=True, norm_first=${spec.normFirst ? 'True' : 'False'})`,
+    'encoder = torch.nn.TransformerEncoderLayer(**options)',
+    'decoder = torch.nn.TransformerDecoderLayer(**options)',
+    'encoder.eval()',
+    'decoder.eval()',
+    `zero = torch.zeros(${spec.d})`,
+    'with torch.no_grad():',
+    ...setAttention('encoder.self_attn', 'enc', 'self'),
+    ...setRest('encoder', 'enc', spec.encoder, 2),
+    ...setAttention('decoder.self_attn', 'dec', 'self'),
+    ...setAttention('decoder.multihead_attn', 'dec', 'cross'),
+    ...setRest('decoder', 'dec', spec.decoder, 3),
+    '',
+    '# batch_first=True: inputs are (batch, tokens, d_model); here the batch holds one sequence.',
+    'memory = encoder(X[None])[0]  # (n, d_model)',
+    'causal = torch.ones(Y.shape[0], Y.shape[0], dtype=torch.bool).triu(1)  # True = blocked: no key after the query',
+    'output = decoder(Y[None], memory[None], tgt_mask=causal)[0]  # (m, d_model)',
+    '',
+    ...SHOW_TORCH,
+    '',
+    'show("encoder output", memory)',
+    'show("decoder output", output)',
+  );
+  return L.join('\n') + '\n';
+}
+
 // ---- entry point ----------------------------------------------------------------------------
 
 export function exportCode(spec, lang) {
   if (!LANGS.includes(lang)) throw new RangeError(`lang: expected 'numpy' or 'torch', got ${lang}`);
   if (spec.kind === 'multihead') return lang === 'numpy' ? numpyMultiHead(spec) : torchMultiHead(spec);
+  if (spec.kind === 'block') return lang === 'numpy' ? numpyBlock(spec) : torchBlock(spec);
   return lang === 'numpy' ? numpyAttention(spec) : torchAttention(spec);
 }

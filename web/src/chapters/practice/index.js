@@ -1,6 +1,7 @@
 // Lesson 11: from here to practice. The example on screen (the worked example of the pipeline,
-// masks and softmax chapters, and the multi-head chapter's layer) as a NumPy script and a
-// PyTorch script that print the numbers shown here, with a copy button; then PyTorch's
+// masks and softmax chapters, the multi-head chapter's layer and the Transformer block chapter's
+// encoder and decoder layers) as a NumPy script and a PyTorch script that print the numbers
+// shown here, with a copy button; then PyTorch's
 // conventions for torch.nn.MultiheadAttention. The code comes from ../export.js; every number
 // shown comes from the engine. The multi-head step shows a layer of its own (prTokens, prD, prH)
 // as code; the multi-head chapter sends its layer here through a link, and this step's link
@@ -9,7 +10,8 @@
 import { h, setText } from '../../views/dom.js';
 import { fmt } from '../../text/format.js';
 import { runExample } from '../../lesson/example.js';
-import { attentionSpec, multiHeadSpec, exportCode, LANGS } from '../../lesson/export.js';
+import { attentionSpec, multiHeadSpec, blockSpec, exportCode, LANGS } from '../../lesson/export.js';
+import { runBlock, D_MODEL, HEADS, HIDDEN } from '../../lesson/block.js';
 import { layerWeights, tokenMatrix } from '../../lesson/layer.js';
 import { dims } from '../kit/figures.js';
 import { dataTable, scrollTable } from '../../views/table.js';
@@ -280,7 +282,77 @@ function drawMultiHead(c, p, v) {
   v.tables.replaceChildren(...parts);
 }
 
-// ---- step 3: PyTorch's conventions --------------------------------------------------------------
+// ---- step 3: the Transformer block --------------------------------------------------------------
+
+function buildBlock(c, v) {
+  const { s } = c;
+  v.code = codeBox(c, 'block');
+  v.settings = h('ul', { class: 'pr-settings' });
+  v.switched = h('p', { class: 'msg info pr-switched' });
+  v.link = h('button', {
+    type: 'button',
+    class: 'linklike',
+    text: s('goto.block'),
+    onclick: () => c.set({ lesson: 'block', stage: 'self' }),
+  });
+  v.tables = h('div', { class: 'pr-tables' });
+  return [
+    h('p', { class: 'about lab-explain', text: s('block.about') }),
+    h('h4', { text: s('settingsTitle') }),
+    v.settings,
+    v.switched,
+    h('p', { class: 'lab-explain' }, v.link),
+    v.code.wrap,
+    h('h4', { text: s('printsTitle') }),
+    v.tables,
+  ];
+}
+
+// The block chapter's layers (its sentences, seed, norm placement, activation and cross-attention
+// preset) with the residual and LayerNorm on: torch's layers have no switch for them.
+function computeBlock(c) {
+  const { state, engine } = c;
+  const r = runBlock(engine, state, { blResidual: true, blNorm: true });
+  const spec = blockSpec({ ...r.args, sourceTokens: state.blSource, targetTokens: state.blTarget });
+  return { r, spec, switched: !state.blResidual || !state.blNorm };
+}
+
+function drawBlock(c, p, v) {
+  const { s, state } = c;
+  v.settings.replaceChildren(
+    ...[
+      s('bl.tokens', { source: state.blSource.join(' '), target: state.blTarget.join(' ') }),
+      s('bl.sizes', {
+        d: D_MODEL,
+        h: HEADS,
+        hidden: HIDDEN,
+        act: state.blAct === 'gelu' ? 'GELU' : 'ReLU',
+        norm: s(state.blNormFirst ? 'bl.pre' : 'bl.post'),
+      }),
+      s(state.blAligned ? 'bl.aligned' : 'bl.drawn'),
+      s('bl.seed', { seed: state.seed }),
+    ].map((t) => h('li', { text: t })),
+  );
+  setText(v.switched, p.switched ? s('bl.switched') : '');
+  v.switched.hidden = !p.switched;
+  v.code.draw(state.prLang, exportCode(p.spec, state.prLang));
+  v.tables.replaceChildren(
+    scrollTable(
+      s('tableEncoder'),
+      [s('corner'), ...dims(D_MODEL)],
+      numberRows(state.blSource, p.r.encoder.output),
+      [0],
+    ),
+    scrollTable(
+      s('tableDecoder'),
+      [s('corner'), ...dims(D_MODEL)],
+      numberRows(state.blTarget, p.r.decoder.output),
+      [0],
+    ),
+  );
+}
+
+// ---- step 4: PyTorch's conventions --------------------------------------------------------------
 
 function buildConventions(c) {
   const { s } = c;
@@ -320,6 +392,13 @@ const STEPS = [
     build: buildMultiHead,
     draw: drawMultiHead,
     compute: computeMultiHead,
+  },
+  {
+    id: 'block',
+    title: { en: 'The Transformer block in PyTorch', zh: 'PyTorch 中的 Transformer 模块' },
+    build: buildBlock,
+    draw: drawBlock,
+    compute: computeBlock,
   },
   { id: 'conventions', title: { en: 'PyTorch’s conventions', zh: 'PyTorch 的约定' }, build: buildConventions },
 ];

@@ -74,6 +74,20 @@ export default {
     'mh.tokens': 'Tokens (self-attention): {tokens}',
     'mh.sizes': 'd_model = {d}, {h} heads of d_k = {dk}; no biases',
     'mh.seed': 'Token vectors and weights drawn by the engine from seed {seed}',
+    'block.about':
+      'The Transformer block lesson’s two layers as code: an encoder layer over the English tokens, then a decoder layer over the Chinese tokens whose cross-attention reads the encoder’s output. The NumPy version writes every stage out (attention, residual, LayerNorm, feed-forward); the PyTorch version loads the same weights into torch.nn.TransformerEncoderLayer and TransformerDecoderLayer. Both print the two outputs below.',
+    'goto.block': 'Change the layers in the Transformer block chapter',
+    'bl.tokens': 'Encoder: {source}; decoder: {target} (causal self-attention, cross-attention to the encoder)',
+    'bl.sizes': 'd_model = {d}, {h} heads, a feed-forward layer of {hidden} ({act}), {norm}; no biases',
+    'bl.post': 'post-norm (torch’s default)',
+    'bl.pre': 'pre-norm (norm_first=True)',
+    'bl.aligned': 'Cross-attention: the hand-set alignment (猫 → cat, 鱼 → fish)',
+    'bl.drawn': 'Cross-attention: weights drawn from the seed',
+    'bl.seed': 'Embeddings, positions and weights drawn by the engine from seed {seed}',
+    'bl.switched':
+      'The block chapter has the residual or LayerNorm switched off; torch’s layers have no such switch, so the code and the numbers here are the layers with both on.',
+    tableEncoder: 'Encoder output (one row per English token)',
+    tableDecoder: 'Decoder output (one row per Chinese token)',
     'conventions.about':
       'torch.nn.MultiheadAttention computes what the multi-head step does, but its arguments follow conventions that trip people up. The left column says how this page does it, the right one how PyTorch does.',
     'conv.caption': 'This page and torch.nn.MultiheadAttention side by side',
@@ -174,6 +188,20 @@ export default {
     'mh.tokens': '词（自注意力）：{tokens}',
     'mh.sizes': 'd_model = {d}，{h} 个头，每个头 d_k = {dk}；没有偏置',
     'mh.seed': '词向量和权重由引擎按种子 {seed} 随机生成',
+    'block.about':
+      '“Transformer 模块”一课的两层写成代码：先是英文词上的编码器层，再是中文词上的解码器层，它的交叉注意力读取编码器的输出。NumPy 版本把每个阶段（注意力、残差、层归一化、前馈网络）都写出来；PyTorch 版本把同样的权重装进 torch.nn.TransformerEncoderLayer 和 TransformerDecoderLayer。两者都打印下面的两个输出。',
+    'goto.block': '到“Transformer 模块”一章修改这两层',
+    'bl.tokens': '编码器：{source}；解码器：{target}（因果自注意力，对编码器的交叉注意力）',
+    'bl.sizes': 'd_model = {d}，{h} 个头，前馈层大小 {hidden}（{act}），{norm}；没有偏置',
+    'bl.post': '后置归一化（torch 的默认）',
+    'bl.pre': '前置归一化（norm_first=True）',
+    'bl.aligned': '交叉注意力：手工设定的对齐（猫 → cat，鱼 → fish）',
+    'bl.drawn': '交叉注意力：权重由种子随机生成',
+    'bl.seed': '嵌入、位置和权重由引擎按种子 {seed} 随机生成',
+    'bl.switched':
+      '“Transformer 模块”一章关掉了残差或层归一化；torch 的层没有这样的开关，所以这里的代码和数字都是两者都打开的层。',
+    tableEncoder: '编码器输出（每行对应一个英文词）',
+    tableDecoder: '解码器输出（每行对应一个中文词）',
     'conventions.about':
       'torch.nn.MultiheadAttention 算的正是“多个头”那一步的内容，但它的参数有几条约定很容易弄错。左栏是本页的做法，右栏是 PyTorch 的做法。',
     'conv.caption': '本页与 torch.nn.MultiheadAttention 对照',
