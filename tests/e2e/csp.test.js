@@ -81,3 +81,39 @@ test('the favicon and the formula fonts are files, not data: URLs', async () => 
   for (const src of fontUrls) assert.ok(!src.includes('data:'), src.slice(0, 80));
   await page.close();
 });
+
+// issue item 13: a token ending in ^ or ~ (TeX specials) is set as text in every formula: no
+// KaTeX error and no inline style the policy blocks.
+test('tokens x^ and x~ render in the formulas without a KaTeX error or a CSP violation', async () => {
+  for (const token of ['x%5E', 'x~', 'a%5E,b~,%5C,%7B']) {
+    const context = await lab.browser.newContext({ viewport: { width: 1280, height: 900 }, serviceWorkers: 'block' });
+    const page = await context.newPage();
+    const errors = [];
+    page.on('console', (msg) => {
+      if (msg.type() === 'error') errors.push(msg.text());
+    });
+    page.on('pageerror', (e) => errors.push(String(e)));
+    await page.addInitScript(() => {
+      window.__violations = [];
+      document.addEventListener('securitypolicyviolation', (e) => {
+        window.__violations.push(`${e.violatedDirective} ${e.blockedURI}`);
+      });
+    });
+    await page.goto(lab.url + `#lesson=pipeline&stage=scores&queryTokens=${token}`);
+    await page.waitForFunction(() => document.documentElement.dataset.ready === 'true', null, { timeout: 60000 });
+    await page.evaluate(() => window.attentionLab.formulas());
+    await settled(page);
+    const out = await page.evaluate(() => ({
+      tokens: window.attentionLab.state.queryTokens,
+      katex: document.querySelectorAll('.katex').length,
+      errors: document.querySelectorAll('.katex-error').length,
+      text: [...document.querySelectorAll('.katex')].map((k) => k.textContent).join(' '),
+    }));
+    assert.ok(out.katex > 0, `${token}: formulas drawn`);
+    assert.equal(out.errors, 0, `${token}: KaTeX errors`);
+    assert.ok(out.text.includes(out.tokens[0]), `${token}: ${out.tokens[0]} shown in a formula`);
+    assert.deepEqual(await page.evaluate(() => window.__violations), [], token);
+    assert.deepEqual(errors, [], token);
+    await context.close();
+  }
+});

@@ -63,3 +63,31 @@ test('a megabyte value is refused quickly and echoed short; a NUL in a token is 
   assert.deepEqual(page.errors, []);
   assert.deepEqual(nul.errors, []);
 });
+
+// issue item 14: a number past float32 in a link is refused at the schema, with a notice that
+// names the field; the lesson keeps its default and draws finite numbers.
+test('a link with Q=1e300 gets a notice naming Q, and the lesson stays usable', async () => {
+  for (const lesson of ['pipeline&stage=weights', 'masks&stage=causal', 'practice']) {
+    const page = await lab.open(`lesson=${lesson}&Q=1e300,1;2,3`);
+    const items = await page.$$eval('#notice li', (li) => li.map((x) => x.textContent));
+    assert.equal(items.length, 1, lesson);
+    assert.match(items[0], /^Q=1e300,1;2,3: a number too large for the engine/);
+    const q = await page.evaluate(() => window.attentionLab.state.Q);
+    assert.ok(
+      q.flat().every((x) => Number.isFinite(x) && Math.abs(x) < 3.4e38),
+      lesson,
+    );
+    const text = await page.$eval('main', (m) => m.textContent);
+    assert.doesNotMatch(text, /Infinity|NaN/, lesson);
+    assert.doesNotMatch(text, /row 0, column 0/, lesson);
+    // and it answers its controls: another step
+    const next = await page.$('.stepper button.step:not([aria-current="step"])');
+    if (next) {
+      const stage = await next.getAttribute('data-stage');
+      await next.click();
+      await page.waitForFunction((s) => window.attentionLab.state.stage === s, stage, { timeout: 30000 });
+    }
+    assert.deepEqual(page.errors, [], lesson);
+    await page.close();
+  }
+});
