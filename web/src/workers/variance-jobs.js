@@ -47,9 +47,9 @@ export function yieldToEvents() {
 
 // ---- checking a job before any work -------------------------------------------------------------
 
-// The sizes that decide how much work a job plans: checked here, before anything runs. The
-// other fields only need to be whole numbers; the engine checks their ranges and names them.
-const MAX_SAMPLES = 1000000; // engine.limits.maxSamples
+// The sizes that decide how much work a job plans: checked here, before anything runs, against
+// the engine's limits (engine.limits). The other fields only need to be whole numbers; the engine
+// checks their ranges and names them.
 const FIELDS = { variance: ['dk', 'samples', 'seed', 'bins'], sweep: ['nKeys', 'trials', 'seed', 'samples'] };
 
 function shown(x) {
@@ -62,8 +62,9 @@ function refuse(message) {
   throw new LabError('bad-job', message);
 }
 
-// Throws a LabError naming the first field that is missing or makes no sense.
-export function checkJob(job) {
+// Throws a LabError naming the first field that is missing or makes no sense; limits: the
+// engine's (engine.limits).
+export function checkJob(job, { maxSamples }) {
   if (job === null || typeof job !== 'object') refuse(`lab job: expected { kind, args }, got ${shown(job)}`);
   const { kind, args } = job;
   if (!Object.hasOwn(FIELDS, kind)) refuse(`lab job: unknown kind ${shown(kind)} (expected 'variance' or 'sweep')`);
@@ -73,8 +74,8 @@ export function checkJob(job) {
     if (!Number.isSafeInteger(args[name]))
       refuse(`${kind} job: ${name} must be a whole number, got ${shown(args[name])}`);
   }
-  if (args.samples < 2 || args.samples > MAX_SAMPLES) {
-    refuse(`${kind} job: samples must be from 2 to ${MAX_SAMPLES.toLocaleString('en')}, got ${shown(args.samples)}`);
+  if (args.samples < 2 || args.samples > maxSamples) {
+    refuse(`${kind} job: samples must be from 2 to ${maxSamples.toLocaleString('en')}, got ${shown(args.samples)}`);
   }
   if (kind === 'sweep') {
     if (!Array.isArray(args.dks) || args.dks.length < 1 || args.dks.length > SWEEP_DKS.length) {
@@ -131,6 +132,6 @@ async function sweepJob(engine, { dks, nKeys, trials, seed, samples }, hooks) {
 }
 
 export async function runJob(engine, job, hooks) {
-  checkJob(job);
+  checkJob(job, engine.limits);
   return job.kind === 'variance' ? varianceJob(engine, job.args, hooks) : sweepJob(engine, job.args, hooks);
 }

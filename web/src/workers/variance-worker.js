@@ -23,8 +23,10 @@ const cancelled = new Set(); // ids asked to stop
 const latest = latestWins(); // kind -> id of its newest job
 
 async function run({ id, simd, job }) {
+  let engine;
   try {
-    checkJob(job);
+    engine = await loadEngine(typeof simd === 'boolean' ? { simd } : undefined);
+    checkJob(job, engine.limits);
   } catch (e) {
     port.post(failure(id, e));
     return;
@@ -37,7 +39,6 @@ async function run({ id, simd, job }) {
     pause: yieldToEvents,
   };
   try {
-    const engine = await loadEngine(typeof simd === 'boolean' ? { simd } : undefined);
     const result = await runJob(engine, job, hooks);
     port.post(result === null ? { type: 'cancelled', id } : { type: 'done', id, result });
   } catch (e) {
