@@ -652,21 +652,6 @@ export const CASES = [
   ['type', 'multiHead', 'stages', (e) => e.multiHead(mh({ stages: 'no' })), /^expected true or false, got 'no'$/],
   [
     'type',
-    'multiHead',
-    'heads',
-    (e) => e.multiHead(mh({ heads: 2.5 })),
-    /^expected an integer from 1 to 64, got 2\.5$/,
-  ],
-  ['type', 'multiHead', 'heads', (e) => e.multiHead(mh({ heads: '2' })), /^expected an integer from 1 to 64, got '2'$/],
-  [
-    'type',
-    'sinusoidal',
-    'n',
-    (e) => e.sinusoidal({ n: 4n, d: 4 }),
-    /^expected an integer from 1 to 2048, got a BigInt$/,
-  ],
-  [
-    'type',
     'randomMatrix',
     'seed',
     (e) => e.randomMatrix({ rows: 2, cols: 2, seed: -1 }),
@@ -686,21 +671,7 @@ export const CASES = [
     (e) => e.randomMatrix({ rows: 2, cols: 2, stream: 0.5 }),
     /^expected a non-negative integer below 2\^32/,
   ],
-  [
-    'type',
-    'varianceExperiment',
-    'dk',
-    (e) => e.varianceExperiment({ dk: Symbol('dk') }),
-    /^expected an integer from 1 to 1024, got a symbol$/,
-  ],
   ['type', 'queryProbe', 'tau', (e) => e.queryProbe({ tau: -1 }), /^expected a finite number > 0, got -1$/],
-  [
-    'type',
-    'rope',
-    'first',
-    (e) => e.rope({ x: ones(1, 2), first: -1 }),
-    /^expected an integer from 0 to 1000000, got -1$/,
-  ],
   // ---- pathological lengths: refused before any entry is read
   [
     'length',
@@ -766,21 +737,6 @@ export const CASES = [
     (e) => e.attend(att({ query: { rows: 5000, cols: 3, data: new Float32Array(15000) } })),
     /^expected 1 to 2048 rows \(engine\.limits\.maxTokens\), got 5000: attend keeps five \(n_q, n_k\) float32 matrices, which would need 5 × 5000 × 3 × 4 bytes = 293\.0 KiB here; flashAttend computes the same output for up to 16384 tokens/,
   ],
-  ['limits', 'multiHead', 'heads', (e) => e.multiHead(mh({ heads: 65 })), /^expected an integer from 1 to 64, got 65$/],
-  [
-    'limits',
-    'varianceExperiment',
-    'samples',
-    (e) => e.varianceExperiment({ samples: 2e6 }),
-    /^expected an integer from 2 to 1000000, got 2000000$/,
-  ],
-  [
-    'limits',
-    'varianceExperiment',
-    'firstSample',
-    (e) => e.varianceExperiment({ samples: 1000, firstSample: 999500 }),
-    /^expected an integer from 0 to 999000, got 999500$/,
-  ],
   [
     'limits',
     'multiHead',
@@ -794,48 +750,6 @@ export const CASES = [
         }),
       ),
     /^heads \* n_q \* n_k = 268435456 is more than 8388608 \(engine\.limits\.maxHeadCells\)$/,
-  ],
-  [
-    'limits',
-    'varianceExperiment',
-    'bins',
-    (e) => e.varianceExperiment({ bins: 0 }),
-    /^expected an integer from 1 to 512, got 0$/,
-  ],
-  [
-    'limits',
-    'randomMatrix',
-    'rows',
-    (e) => e.randomMatrix({ rows: 1e6, cols: 4 }),
-    /^expected an integer from 1 to 2048, got 1000000$/,
-  ],
-  [
-    'limits',
-    'sinusoidal',
-    'd',
-    (e) => e.sinusoidal({ n: 4, d: 4096 }),
-    /^expected an integer from 1 to 1024, got 4096$/,
-  ],
-  [
-    'limits',
-    'saturationSweep',
-    'nKeys',
-    (e) => e.saturationSweep({ dks: [4], nKeys: 1000 }),
-    /^expected an integer from 2 to 256, got 1000$/,
-  ],
-  [
-    'limits',
-    'queryProbe',
-    'gumbelSamples',
-    (e) => e.queryProbe({ gumbelSamples: 65 }),
-    /^expected an integer from 0 to 64, got 65$/,
-  ],
-  [
-    'limits',
-    'mergeVariance',
-    'bSamples',
-    (e) => e.mergeVariance({ b: {}, bSamples: 0 }),
-    /^expected an integer from 1 to 1000000, got 0$/,
   ],
   // ---- empty sequences
   [
@@ -854,3 +768,34 @@ export const CASES = [
   ],
   ['empty', 'softmaxJacobian', 'p', (e) => e.softmaxJacobian([]), /^expected at least one number, got an empty array$/],
 ];
+
+// Integer options out of range or of the wrong type, as one table: [class, function, argument,
+// call, lowest, highest, the value as the message shows it]; each reads "<argument>: expected an
+// integer from <lowest> to <highest>, got <value>".
+const INTEGERS = [
+  ['type', 'multiHead', 'heads', (e) => e.multiHead(mh({ heads: 2.5 })), 1, 64, '2.5'],
+  ['type', 'multiHead', 'heads', (e) => e.multiHead(mh({ heads: '2' })), 1, 64, "'2'"],
+  ['type', 'sinusoidal', 'n', (e) => e.sinusoidal({ n: 4n, d: 4 }), 1, 2048, 'a BigInt'],
+  ['type', 'varianceExperiment', 'dk', (e) => e.varianceExperiment({ dk: Symbol('dk') }), 1, 1024, 'a symbol'],
+  ['type', 'rope', 'first', (e) => e.rope({ x: ones(1, 2), first: -1 }), 0, 1000000, '-1'],
+  ['limits', 'multiHead', 'heads', (e) => e.multiHead(mh({ heads: 65 })), 1, 64, '65'],
+  ['limits', 'varianceExperiment', 'samples', (e) => e.varianceExperiment({ samples: 2e6 }), 2, 1000000, '2000000'],
+  [
+    'limits',
+    'varianceExperiment',
+    'firstSample',
+    (e) => e.varianceExperiment({ samples: 1000, firstSample: 999500 }),
+    0,
+    999000,
+    '999500',
+  ],
+  ['limits', 'varianceExperiment', 'bins', (e) => e.varianceExperiment({ bins: 0 }), 1, 512, '0'],
+  ['limits', 'randomMatrix', 'rows', (e) => e.randomMatrix({ rows: 1e6, cols: 4 }), 1, 2048, '1000000'],
+  ['limits', 'sinusoidal', 'd', (e) => e.sinusoidal({ n: 4, d: 4096 }), 1, 1024, '4096'],
+  ['limits', 'saturationSweep', 'nKeys', (e) => e.saturationSweep({ dks: [4], nKeys: 1000 }), 2, 256, '1000'],
+  ['limits', 'queryProbe', 'gumbelSamples', (e) => e.queryProbe({ gumbelSamples: 65 }), 0, 64, '65'],
+  ['limits', 'mergeVariance', 'bSamples', (e) => e.mergeVariance({ b: {}, bSamples: 0 }), 1, 1000000, '0'],
+];
+const quoted = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+for (const [kind, fn, arg, call, lo, hi, got] of INTEGERS)
+  CASES.push([kind, fn, arg, call, new RegExp(`^expected an integer from ${lo} to ${hi}, got ${quoted(got)}$`)]);

@@ -3,11 +3,11 @@
 // wasm builds, its bad inputs, and its memory: no call, failing or not, leaks wasm memory.
 import { describe, test, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { goldenCases } from '../support/golden.js';
 
 import { loadEngine, AttentionError } from '../../web/src/engine.js';
 
-const CASES = JSON.parse(readFileSync(new URL('../golden/block.json', import.meta.url), 'utf8')).cases;
+const CASES = goldenCases('block.json');
 const REL_TOL = 2e-4; // |got - torch| <= REL_TOL * max(1, |torch|)
 
 // got: { rows, cols, data }; want: nested rows. Returns the worst relative error.

@@ -4,7 +4,7 @@
 // JSON: a matrix is a list of rows, a vector a plain list, null = -inf.
 import { describe, test, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { goldenCases } from '../support/golden.js';
 
 import { loadEngine } from '../../web/src/engine.js';
 
@@ -12,16 +12,14 @@ import { loadEngine } from '../../web/src/engine.js';
 const ABS_TOL = 2e-5;
 const REL_TOL = 1e-4;
 
-const golden = (file) => JSON.parse(readFileSync(new URL(`../golden/${file}`, import.meta.url), 'utf8')).cases;
-
-const SOFTMAX = golden('softmax.json');
-const JACOBIAN = golden('softmax_jacobian.json');
-const ATTENTION = golden('attention.json');
-const SCORES = golden('scores.json');
-const MULTIHEAD = golden('multihead.json');
+const SOFTMAX = goldenCases('softmax.json');
+const JACOBIAN = goldenCases('softmax_jacobian.json');
+const ATTENTION = goldenCases('attention.json');
+const SCORES = goldenCases('scores.json');
+const MULTIHEAD = goldenCases('multihead.json');
 // self and cross, causal, key-padding and explicit masks, d_model not a power of two
-const MULTIHEAD_MASKS = golden('multihead_masks.json');
-const POSITIONAL = golden('positional.json');
+const MULTIHEAD_MASKS = goldenCases('multihead_masks.json');
+const POSITIONAL = goldenCases('positional.json');
 
 // ---- comparing -----------------------------------------------------------------------------
 

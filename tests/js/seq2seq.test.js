@@ -4,13 +4,13 @@
 // length, every bad argument, and no memory left behind.
 import { describe, test, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { goldenCases } from '../support/golden.js';
 
 import { AttentionError } from '../../web/src/engine.js';
 import { loadTrainEngine } from '../../web/src/engine-train.js';
 
 const REL_TOL = 1e-4;
-const GOLDEN = JSON.parse(readFileSync(new URL('../golden/seq2seq.json', import.meta.url), 'utf8')).cases;
+const GOLDEN = goldenCases('seq2seq.json');
 
 const throwsMessage = (fn, re) => assert.throws(fn, (e) => e instanceof AttentionError && re.test(e.message));
 const asMatrix = (w) => (Array.isArray(w[0]) ? w : [w]);

@@ -3,13 +3,13 @@
 // reproducing a run, the probe's attention patterns, and every bad argument.
 import { describe, test, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { goldenCases } from '../support/golden.js';
 
 import { AttentionError } from '../../web/src/engine.js';
 import { loadTrainEngine } from '../../web/src/engine-train.js';
 
 const REL_TOL = 1e-4;
-const GOLDEN = JSON.parse(readFileSync(new URL('../golden/train.json', import.meta.url), 'utf8')).cases;
+const GOLDEN = goldenCases('train.json');
 
 // fn throws an AttentionError whose message matches re
 const throwsMessage = (fn, re) => assert.throws(fn, (e) => e instanceof AttentionError && re.test(e.message));
