@@ -194,3 +194,52 @@ test('induction heads: the scores of every head, and ablating one changes the nu
   assert.deepEqual(page.errors, []);
   await page.close();
 });
+
+// issue item 10: a link that asks for hours of replay is refused past the cap (10,000 steps) with
+// a notice that names the field (the issue's link: 100,000 steps at pgD=128 and 4 heads); a replay
+// within the cap shows its progress, which moves, and Pause stops it there.
+test('a replay link past the cap gets a notice; a replay shows its progress and can be stopped', async () => {
+  const refused = await lab.open('lesson=playground&pgStep=100000&pgD=128&pgHeads=4');
+  const notice = await refused.$eval('#notice', (n) => (n.hidden ? '' : n.textContent));
+  assert.match(notice, /pgStep=100000: outside 0\.\.10000/);
+  await refused.waitForFunction(() => /^Step 0 /.test(document.querySelector('.pg-status').textContent), null, {
+    timeout: 60000,
+  });
+  assert.deepEqual(refused.errors, []);
+  await refused.close();
+
+  const page = await lab.open(`lesson=playground&pgStep=10000&${CONFIG}`);
+  const progress = (text) => /Replaying the linked run: step (\d+) of 10000 \((\d+) %\)/.exec(text);
+  await page.waitForFunction(
+    () => /Replaying the linked run: step \d+ of 10000/.test(document.querySelector('.pg-status').textContent),
+    null,
+    { timeout: 120000 },
+  );
+  const first = Number(progress(await status(page))[1]);
+  await page.waitForFunction(
+    (n) => {
+      const m = /step (\d+) of 10000/.exec(document.querySelector('.pg-status').textContent);
+      return m && Number(m[1]) > n;
+    },
+    first,
+    { timeout: 120000 },
+  );
+  const [, done, pct] = progress(await status(page));
+  assert.ok(Number(done) > first && Number(done) < 10000, `step ${done}`);
+  assert.equal(Number(pct), Math.floor((100 * Number(done)) / 10000));
+  await page.click('.pg-play'); // Pause: the cancel
+  await page.waitForFunction(
+    () =>
+      document.querySelector('.pg-play').getAttribute('aria-pressed') === 'false' &&
+      !/Replaying/.test(document.querySelector('.pg-status').textContent),
+    null,
+    { timeout: 60000 },
+  );
+  await page.waitForFunction(() => !document.documentElement.hasAttribute('data-hash-pending'), null, {
+    timeout: 30000,
+  });
+  const step = Number(/pgStep=(\d+)/.exec(await page.evaluate(() => location.hash))?.[1]);
+  assert.ok(step >= Number(done) && step < 10000, `stopped at ${step}`);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
