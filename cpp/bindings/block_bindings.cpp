@@ -13,8 +13,8 @@
 #include "bindings/convert.h"
 #include "core/check.h"
 #include "core/feed_forward.h"
-#include "core/layer_norm.h"
 #include "core/gru.h"
+#include "core/layer_norm.h"
 #include "core/transformer_layer.h"
 
 using emscripten::val;

@@ -8,8 +8,8 @@
 
 #include "block_reference.h"
 #include "core/feed_forward.h"
-#include "core/layer_norm.h"
 #include "core/gru.h"
+#include "core/layer_norm.h"
 #include "core/transformer_layer.h"
 #include "reference.h"
 

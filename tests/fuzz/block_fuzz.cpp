@@ -6,8 +6,8 @@
 // GRU state stays within max(1, |h0|).
 #include <cmath>
 
-#include "core/layer_norm.h"
 #include "core/gru.h"
+#include "core/layer_norm.h"
 #include "core/transformer_layer.h"
 #include "fuzz_input.h"
 
