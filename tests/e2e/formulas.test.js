@@ -15,7 +15,8 @@ after(async () => {
 
 // Opens hash and waits for the chapter only (not for its formulas, as harness.ready does).
 async function openChapter(hash) {
-  const page = await lab.open(hash, { wait: false });
+  // One column (360 px): the formulas sit below the first screen, as at 1280 they now sit beside the figure.
+  const page = await lab.open(hash, { wait: false, width: 360, height: 740 });
   page.fetched = [];
   page.on('request', (r) => page.fetched.push(new URL(r.url()).pathname));
   await page.waitForFunction(() => document.documentElement.dataset.ready === 'true', null, { timeout: 60000 });
