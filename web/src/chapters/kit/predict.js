@@ -94,6 +94,7 @@ export function createPredict(c, { id, question, options, reveal }) {
   let guessed = null; // the learner's committed guess (for these settings)
   let shown = false;
   let nudged = false; // "Check" was pressed with nothing picked: the nudge stays through redraws
+  let unsaved = false; // a guess made before the engine's first answer arrived: kept once it does
   const stored = loadProgress()[id];
   if (stored && stored.guess !== undefined) {
     const r = radios.find((x) => x.value === stored.guess);
@@ -103,8 +104,8 @@ export function createPredict(c, { id, question, options, reveal }) {
   function render() {
     const open = guessed !== null || shown;
     if (reveal && reveal.hidden !== !open) reveal.hidden = !open;
-    if (guessed === null) {
-      feedback.textContent = shown ? str.shown : nudged ? str.pickFirst : '';
+    if (guessed === null || answer === null) {
+      feedback.textContent = guessed !== null ? '' : shown ? str.shown : nudged ? str.pickFirst : '';
       feedback.className = 'predict-feedback';
       return;
     }
@@ -121,7 +122,8 @@ export function createPredict(c, { id, question, options, reveal }) {
       return;
     }
     guessed = picked.value;
-    saveProgress(id, { guess: guessed, right: guessed === answer });
+    unsaved = answer === null;
+    if (!unsaved) saveProgress(id, { guess: guessed, right: guessed === answer });
     render();
   });
   show.addEventListener('click', () => {
@@ -145,6 +147,8 @@ export function createPredict(c, { id, question, options, reveal }) {
       }
       answer = nextAnswer;
       text = nextText;
+      if (unsaved && guessed !== null) saveProgress(id, { guess: guessed, right: guessed === answer });
+      unsaved = false;
       render();
     },
   };
