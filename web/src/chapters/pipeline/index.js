@@ -2,7 +2,8 @@
 // score QKᵀ -> scale by 1/√d_k -> mask -> softmax -> weights × V, on the current example.
 // Every number shown comes from engine.attend (through lesson/example.js), computed before any
 // draw: the chapter's compute runs the example, the scale step's compute adds the example without
-// the 1/√d_k. The draws only lay out, label and link what the engine returned.
+// the 1/√d_k, the scores step's adds its geometry figure (q·k as arrows, ./geometry.js). The draws
+// only lay out, label and link what the engine returned.
 //
 // Files: the panel and its grid editor (inputs.js), the stage every step draws (stage.js: its
 // heatmaps, formulas and notes), the scores step's question and the Softmax step's hand check
@@ -14,6 +15,7 @@ import meta from './meta.js';
 import { buildInputs, syncInputs } from './inputs.js';
 import { destroyStage, drawStage, holdStage, stageSlots } from './stage.js';
 import { buildHandCheck, buildTopWeight, drawHandCheck, drawTopWeight } from './questions.js';
+import { buildScoreGeometry, drawScoreGeometry, scoresGeometry } from './geometry.js';
 
 // A step of the pipeline: its section holds the stage's lead, then the figures; `extra` adds what
 // the step has of its own: build(c, v) -> { before, after } (nodes before the figures and after
@@ -26,7 +28,7 @@ function stageStep(id, title, extra = null, compute = undefined) {
     build(c, v) {
       const slots = stageSlots(c, v);
       const own = extra ? extra.build(c, v) : {};
-      return [slots.lead, own.before, ...slots.figures, own.after].filter(Boolean);
+      return [slots.lead, own.before, ...slots.figures, ...[].concat(own.after ?? [])].filter(Boolean);
     },
     draw(c, data, v) {
       const { row } = drawStage(c, data, v, id);
@@ -36,11 +38,13 @@ function stageStep(id, title, extra = null, compute = undefined) {
   };
 }
 
-const topWeight = {
-  build: (c, v) => ({ after: buildTopWeight(c, v) }),
+// The scores step: the question on the top weight, then q·k as geometry.
+const scoresExtra = {
+  build: (c, v) => ({ after: [buildTopWeight(c, v), buildScoreGeometry(c, v)] }),
   draw: (c, v, data, row) => {
     holdStage(c, v, false);
     drawTopWeight(c, v, data, row);
+    drawScoreGeometry(c, v, data);
   },
 };
 const handCheck = {
@@ -65,7 +69,7 @@ export default {
   // The current example through engine.attend: { inputs, args, result } (lesson/example.js).
   compute: (c) => runExample(c.engine, c.state),
   steps: [
-    stageStep('scores', { en: 'Scores', zh: '分数' }, topWeight),
+    stageStep('scores', { en: 'Scores', zh: '分数' }, scoresExtra, scoresGeometry),
     stageStep('scaled', { en: 'Scale', zh: '缩放' }, null, unscaled),
     stageStep('masked', { en: 'Mask', zh: '掩码' }),
     stageStep('weights', { en: 'Softmax', zh: 'Softmax' }, handCheck),

@@ -4,6 +4,7 @@
 import { term } from '../../text/glossary.js';
 
 import { MAX_TOKENS, MAX_DK } from '../../lesson/example.js';
+import { GEO_FIELD } from '../../lesson/geometry.js';
 
 export default {
   id: 'pipeline',
@@ -15,5 +16,6 @@ export default {
   state: {
     selRow: { type: 'int', default: 0, min: 0, max: MAX_TOKENS - 1 }, // selected query row
     selCol: { type: 'int', default: 0, min: -1, max: MAX_DK - 1 }, // selected column, -1 = whole row
+    plArrows: GEO_FIELD, // the scores step's geometry figure: rows q, k_1 … k_4; [] = the example
   },
 };

@@ -1,10 +1,12 @@
-// The start page: the chapters of the registry (./index.js) as a path, each with a line on what
-// it teaches and how many of its predict-then-reveal questions the learner has answered, and a
-// button to begin or continue. Progress is read from this browser's localStorage (predict.js);
-// nothing is sent anywhere.
+// The start page: one live figure first (q·k as geometry: the query and the keys as arrows the
+// learner drags, the engine's scores and weights beside them, kit/geometry.js), then the chapters
+// of the registry (./index.js) as a path, each with a line on what it teaches and how many of its
+// predict-then-reveal questions the learner has answered, and a button to begin or continue.
+// Progress is read from this browser's localStorage (predict.js); nothing is sent anywhere.
 
 import { h } from '../../views/dom.js';
 import { loadProgress, clearProgress } from '../kit/predict.js';
+import { buildGeometry, drawGeometry, geometryData } from '../kit/geometry.js';
 import strings from './strings.js';
 import meta from './meta.js';
 
@@ -21,8 +23,26 @@ export default {
   ...meta,
   strings,
   steps: [],
-  panel: { build: buildPath, draw: drawPath },
+  // The figure's arrows through the engine: { geo: { arrows, scores, scaled, weights } }.
+  compute: (c) => ({ geo: geometryData(c, 'startArrows') }),
+  panel: {
+    build: (c, v) => [buildFigure(c, v), ...buildPath(c, v)],
+    draw: (c, data, v) => {
+      drawGeometry(c, v.geo, data.geo, c.s('geoTitle'));
+      drawPath(c, data, v);
+    },
+  },
 };
+
+// The figure (marked as the page's main one), its heading and a line on what it shows beside the plot.
+function buildFigure(c, v) {
+  const box = h('section', { class: 'start-figure', 'aria-labelledby': 'start-figure-h', 'data-figure': 'main' });
+  v.geo = buildGeometry(c, box, 'startArrows', [
+    h('h3', { id: 'start-figure-h', class: 'geo-title', text: c.s('geoTitle') }),
+    h('p', { class: 'geo-lead', text: c.s('geoLead') }),
+  ]);
+  return box;
+}
 
 // The chapter's line on the path: its about.<id> string, else the first sentence of its lead.
 function aboutOf(c, ch) {

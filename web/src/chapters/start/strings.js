@@ -6,6 +6,9 @@ export default {
     intro:
       'Attention is the step that lets a model decide, for each word it writes, which of the words it has read matter now. This tutorial builds it up one piece at a time, and every number you see is computed live by the engine in your browser. Take the chapters in order: each one uses what the one before explained.',
     errEngine: 'The engine could not draw this page: {msg}',
+    geoTitle: 'Writing 猫 (“cat”), which English word should the model look at?',
+    geoLead:
+      'The query q asks, each key k offers. The score of a key is q·k: the length of its shadow on q (dashed) times the length of q. Softmax turns the scores into weights that sum to 1. Drag the arrows.',
     pathTitle: 'The path',
     begin: 'Begin: {n}. {title}',
     resume: 'Continue: {n}. {title}',
@@ -42,6 +45,9 @@ export default {
     intro:
       '模型每写一个词，都要判断它读过的那些词里，此刻哪些最要紧；注意力就是做这个判断的那一步。本教程一块一块地把它搭起来，你看到的每个数都由浏览器里的引擎现场算出。请按顺序阅读：每一章都会用到前一章讲过的内容。',
     errEngine: '引擎无法绘制本页：{msg}',
+    geoTitle: '要写出“猫”，模型该看哪个英文词？',
+    geoLead:
+      'Query q 提出要找什么，每个 Key k 说明自己有什么。一个 Key 的分数是 q·k：它在 q 上的投影（虚线）的长度乘以 q 的长度。softmax 再把分数变成总和为 1 的注意力权重。拖动箭头试试。',
     pathTitle: '学习路线',
     begin: '开始：{n}. {title}',
     resume: '继续：{n}. {title}',
