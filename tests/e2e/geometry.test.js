@@ -246,7 +246,10 @@ for (const lang of ['en', 'zh']) {
     await settled(page);
     const scope = '.pl-geometry';
     // The step's main figure is still its score heatmap; the geometry figure follows it.
-    assert.equal(await page.$eval('section[data-step="scores"] [data-figure="main"]', (el) => el.matches('.map')), true);
+    assert.equal(
+      await page.$eval('section[data-step="scores"] [data-figure="main"]', (el) => el.matches('.map')),
+      true,
+    );
     const order = await page.$eval('section[data-step="scores"]', (sec) => {
       const map = sec.querySelector('[data-figure="main"]');
       const geo = sec.querySelector('.pl-geometry');

@@ -27,7 +27,7 @@ export const GEO_FIELD = { type: 'matrix', default: [], maxRows: GEO_START.lengt
 // A coordinate within the plot, on the 0.1 grid when `snap` (a drag or an arrow key; a link's
 // own numbers are kept as typed, only held within the plot).
 const clamp = (x) => Math.min(GEO_LIMIT, Math.max(-GEO_LIMIT, x));
-export const snapCoord = (x) => clamp(Math.round(x / GEO_STEP) / Math.round(1 / GEO_STEP));
+export const snapCoord = (x) => clamp(Math.round(x / GEO_STEP) / Math.round(1 / GEO_STEP)) || 0; // (no −0)
 
 // The arrows for a state's grid: rows and columns the link leaves out come from GEO_START, and
 // every coordinate is held within the plot.
