@@ -62,7 +62,10 @@ export function createGeometry(parent, { strings, onMove, limit = 3, step = 0.1,
   const drawn = svgEl('g', { class: 'geo-arrows', 'aria-hidden': 'true' }); // arrows and their names
   const handles = svgEl('g', { class: 'geo-handles' });
   svg.append(grid, axes, marks, drawn, handles);
-  marks.append(qLine);
+  // The top key's projection: its shadow on the query's line, from the origin to its foot.
+  const shadow = svgEl('line', { class: 'geo-shadow', stroke: BLUE, 'stroke-width': 7, 'stroke-linecap': 'round' });
+  shadow.style.opacity = '0.3';
+  marks.append(qLine, shadow);
   // Grid lines at the whole numbers, numbered at ±2 (fewer labels where the projections are).
   for (let k = -Math.floor(limit); k <= limit; k++) {
     if (k === 0) continue;
@@ -88,7 +91,7 @@ export function createGeometry(parent, { strings, onMove, limit = 3, step = 0.1,
     svgEl('line', { x1: x(0), x2: x(0), y1: y(-limit), y2: y(limit), stroke: MUTED }),
   );
   const xName = svgEl('text', { x: x(limit), y: y(0) + 15, 'text-anchor': 'end', fill: MUTED, class: 'geo-axis-name' });
-  const yName = svgEl('text', { x: x(0) + 6, y: y(limit), dy: '0.7em', fill: MUTED, class: 'geo-axis-name' });
+  const yName = svgEl('text', { x: x(0), y: MARGIN - 8, 'text-anchor': 'middle', fill: MUTED, class: 'geo-axis-name' }); // over the plot
   axes.append(xName, yName);
 
   // The bars: one row per key, its score, scaled score and weight.
@@ -217,6 +220,14 @@ export function createGeometry(parent, { strings, onMove, limit = 3, step = 0.1,
       const t = qq > 0 ? scores[j] / qq : 0;
       return { j, k, fx: t * q[0], fy: t * q[1], proj: qq > 0 ? scores[j] / Math.sqrt(qq) : 0 };
     });
+    const top = feet[best];
+    if (top) {
+      shadow.setAttribute('x1', x(0));
+      shadow.setAttribute('y1', y(0));
+      shadow.setAttribute('x2', x(top.fx));
+      shadow.setAttribute('y2', y(top.fy));
+    }
+    shadow.style.display = qq > 0 && top ? '' : 'none';
     const order = [...feet].sort((a, b) => (a.j === best ? -1 : b.j === best ? 1 : a.j - b.j));
     const placed = [];
     const labelAt = new Map();
