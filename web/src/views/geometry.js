@@ -162,6 +162,7 @@ export function createGeometry(parent, { strings, onMove, limit = 3, step = 0.1,
     };
     g.addEventListener('pointerup', end);
     g.addEventListener('pointercancel', end);
+    g.addEventListener('lostpointercapture', end);
     g.addEventListener('keydown', (e) => {
       const d = e.shiftKey ? bigStep : step;
       const move = { ArrowLeft: [-d, 0], ArrowRight: [d, 0], ArrowUp: [0, d], ArrowDown: [0, -d] }[e.key];

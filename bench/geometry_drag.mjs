@@ -1,0 +1,94 @@
+// The geometry figure under a drag, in headless Chromium: a key's tip dragged in a circle for 2 s
+// with the mouse (one pointer move per frame the page draws), on the start page and in the
+// pipeline's scores step (its example, and 32 random tokens at d_k 16, where the step's heatmap
+// and formulas are drawn again on every move). Prints the frames per second seen by
+// requestAnimationFrame, the frame intervals (median, p95) and the cost of one move: the page's
+// attn-update mark around the chapter's update (the engine call and every draw) and the same with
+// style and layout forced after it (median, p95). Needs the built page: ./node_modules/.bin/vite build.
+//
+//   node bench/geometry_drag.mjs
+
+import os from 'node:os';
+import { start } from '../tests/e2e/harness.js';
+
+const CASES = [
+  ['start page', 'lesson=start', '.start-figure'],
+  ['pipeline scores, the example', 'lesson=pipeline&stage=scores', '.pl-geometry'],
+  [
+    'pipeline scores, 32 tokens',
+    `lesson=pipeline&stage=scores&preset=random&inputMode=random&dk=16&queryTokens=${Array.from({ length: 32 }, (_, i) => `t${i}`).join(',')}&keyTokens=${Array.from({ length: 32 }, (_, i) => `t${i}`).join(',')}`,
+    '.pl-geometry',
+  ],
+];
+const SECONDS = 2;
+
+const stat = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const at = (p) => s[Math.min(s.length - 1, Math.floor(s.length * p))];
+  return { median: at(0.5), p95: at(0.95) };
+};
+const ms = (x) => x.toFixed(2);
+
+const lab = await start();
+try {
+  console.log(
+    `load average ${os
+      .loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' ')}, ${os.cpus().length} cores`,
+  );
+  console.log('case | fps | frame median / p95 ms | update median / p95 ms | update + layout median / p95 ms');
+  for (const [name, hash, scope] of CASES) {
+    const page = await lab.open(`${hash}&lang=en`, { width: 1280, height: 900 });
+    const handle = page.locator(`${scope} .geo-handle[data-index="4"]`);
+    await handle.scrollIntoViewIfNeeded();
+    const box = await page.locator(`${scope} .geo-handle[data-index="4"] .geo-dot`).boundingBox();
+    const cx = box.x + box.width / 2,
+      cy = box.y + box.height / 2;
+    // Frame times and the cost of each move, recorded in the page while the mouse moves.
+    await page.evaluate(() => {
+      const rec = (window.__drag = { frames: [], update: [], layout: [], on: true });
+      const frame = (t) => {
+        rec.frames.push(t);
+        if (rec.on) requestAnimationFrame(frame);
+      };
+      requestAnimationFrame(frame);
+      new PerformanceObserver((list) => {
+        for (const e of list.getEntries()) if (e.name === 'attn-update') rec.update.push(e.duration);
+      }).observe({ entryTypes: ['measure'] });
+      // The style and layout the move leaves: forced once the update's frame callback is done.
+      const handle = document.querySelector('.geo-handle[data-index="4"]');
+      const seen = new MutationObserver(() => {
+        const t0 = performance.now();
+        document.body.getBoundingClientRect();
+        rec.layout.push(rec.update.at(-1) + performance.now() - t0);
+      });
+      seen.observe(handle, { attributes: true, attributeFilter: ['transform'] });
+    });
+    await page.mouse.move(cx, cy);
+    await page.mouse.down();
+    const t0 = Date.now();
+    for (let k = 0; Date.now() - t0 < SECONDS * 1000; k++) {
+      const a = k / 12;
+      await page.mouse.move(cx - 40 + 40 * Math.cos(a), cy + 40 * Math.sin(a));
+      await page.evaluate(() => new Promise(requestAnimationFrame));
+    }
+    await page.mouse.up();
+    const rec = await page.evaluate(() => {
+      window.__drag.on = false;
+      return window.__drag;
+    });
+    const gaps = rec.frames.slice(1).map((t, k) => t - rec.frames[k]);
+    const fps = (1000 * gaps.length) / (rec.frames.at(-1) - rec.frames[0]);
+    const f = stat(gaps),
+      u = stat(rec.update),
+      l = stat(rec.layout.filter(Number.isFinite));
+    console.log(
+      `${name} | ${fps.toFixed(1)} | ${ms(f.median)} / ${ms(f.p95)} | ${ms(u.median)} / ${ms(u.p95)} | ${ms(l.median)} / ${ms(l.p95)} (${rec.update.length} moves)`,
+    );
+    if (page.errors.length) console.log('  errors:', page.errors);
+    await page.close();
+  }
+} finally {
+  await lab.close();
+}
