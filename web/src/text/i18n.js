@@ -93,7 +93,7 @@ export const STRINGS = {
       'The query “{q}” attends most to “{k}” (weight {w}): it sits at the origin and scores {s}, while every other key points away from q and scores less.',
     'geo.zero': 'The query is the zero vector: every score is 0, so every key gets the same weight, {w}.',
     footer:
-      'Every score, weight, output, entropy and random draw on this page is computed by a C++ engine compiled to WebAssembly ({build}). The theory they are compared with (normal curves, expected counts and ranges, √d_k, ln n) and the checks marked as such are worked out by the page in JavaScript.',
+      'Every score, weight, output, entropy and random draw on this page is computed by a C++ engine compiled to WebAssembly ({build}). The theory they are compared with (normal curves, expected counts and ranges, √d_k, ln n, the lengths and angles of the q·k arrows) and the checks marked as such are worked out by the page in JavaScript.',
   },
   zh: {
     title: '注意力实验室',
@@ -167,7 +167,7 @@ export const STRINGS = {
     'geo.bestFlat': 'Query “{q}”最关注“{k}”（注意力权重 {w}）：它在原点，分数为 {s}；其余的 Key 都背离 q，分数更低。',
     'geo.zero': 'Query 是零向量：每个分数都是 0，所以每个 Key 得到同样的注意力权重 {w}。',
     footer:
-      '页面上的分数、权重、输出、熵和随机抽样，全部由编译成 WebAssembly 的 C++ 引擎计算（{build}）。用来对照的理论值（正态曲线、期望频数和预期范围、√d_k、ln n），以及标明为核对的数值，由页面用 JavaScript 算出。',
+      '页面上的分数、权重、输出、熵和随机抽样，全部由编译成 WebAssembly 的 C++ 引擎计算（{build}）。用来对照的理论值（正态曲线、期望频数和预期范围、√d_k、ln n，以及 q·k 图中箭头的长度和夹角），以及标明为核对的数值，由页面用 JavaScript 算出。',
   },
 };
 
