@@ -227,6 +227,19 @@ for (const lang of ['en', 'zh']) {
     assert.ok(fig.y < 740 * 1.5, `figure starts at ${fig.y} px (1.5 screens = 1110)`);
     const width = await page.evaluate(() => document.documentElement.scrollWidth);
     assert.ok(width <= 360, `no sideways scroll: ${width} px`);
+    // The plot's text, scaled with its viewBox, is still at least 11.5 px.
+    const small = await page.$$eval('.start-figure svg.geo-plot text', (ts) =>
+      ts
+        .filter((t) => t.textContent.trim() && t.getBoundingClientRect().height)
+        .map((t) => {
+          const svg = t.ownerSVGElement;
+          const px =
+            (parseFloat(getComputedStyle(t).fontSize) * svg.getBoundingClientRect().width) / svg.viewBox.baseVal.width;
+          return [t.textContent, px];
+        })
+        .filter(([, px]) => px < 11.5),
+    );
+    assert.deepEqual(small, []);
     await page.locator('.start-figure .geo-handle[data-index="2"]').scrollIntoViewIfNeeded();
     const before = await readFigure(page, '.start-figure');
     const p = await tipAt(page, '.start-figure', 2);

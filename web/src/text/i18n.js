@@ -76,6 +76,7 @@ export const STRINGS = {
     'geo.roledesc': 'movable arrow',
     'geo.hint':
       'Drag the tip of an arrow, or press Tab to reach one and move it with the arrow keys (with Shift, in bigger steps).',
+    'geo.table': 'Each key’s score q·k, scaled score q·k / √2 and attention weight',
     'geo.colKey': 'Key',
     'geo.colScore': 'q·k',
     'geo.colScaled': 'q·k / √2',
@@ -151,6 +152,7 @@ export const STRINGS = {
     'geo.plot': '二维平面上的 Query 和 Key 箭头，每个 Key 都投影到 Query 上',
     'geo.roledesc': '可移动的箭头',
     'geo.hint': '拖动箭头的尖端；也可以按 Tab 键选中一个箭头，再用方向键移动它（按住 Shift 一次移得更多）。',
+    'geo.table': '每个 Key 的分数 q·k、缩放后的分数 q·k / √2 和注意力权重',
     'geo.colKey': 'Key',
     'geo.colScore': 'q·k',
     'geo.colScaled': 'q·k / √2',

@@ -13,7 +13,7 @@
 //   g.update({ tokens, arrows, scores, scaled, weights, best, axes, title, caption })
 //     tokens: [query, key 1, …]; arrows: [[x, y], …] in the same order; scores / scaled / weights:
 //     one per key; best: the key with the largest weight (drawn bold)
-//   strings: { plot, roledesc, hint, head: [key, score, scaled, weight], query(name), key(name),
+//   strings: { plot, roledesc, hint, table (the bars' caption), head: [key, score, scaled, weight], query(name),
 //     arrow({ role, name, x, y, score, weight, proj }) -> aria-label }
 
 import { scaleLinear } from 'd3-scale';
@@ -97,7 +97,13 @@ export function createGeometry(parent, { strings, onMove, limit = 3, step = 0.1,
   // The bars: one row per key, its score, scaled score and weight.
   const head = h('tr', {}, ...strings.head.map((t, k) => h('th', { scope: 'col', class: k ? 'num' : '', text: t })));
   const body = h('tbody');
-  const table = h('table', { class: 'geo-bars' }, h('thead', {}, head), body);
+  const table = h(
+    'table',
+    { class: 'geo-bars' },
+    h('caption', { class: 'visually-hidden', text: strings.table }),
+    h('thead', {}, head),
+    body,
+  );
   const caption = h('p', { class: 'geo-caption' });
   const hint = h('p', { class: 'hint geo-hint', id: hintId, text: strings.hint });
   const side = h('div', { class: 'geo-side' }, table, caption, hint);

@@ -34,6 +34,7 @@ export function buildGeometry(c, parent, field, intro = []) {
       plot: t('geo.plot'),
       roledesc: t('geo.roledesc'),
       hint: t('geo.hint'),
+      table: t('geo.table'),
       head: [t('geo.colKey'), t('geo.colScore'), t('geo.colScaled'), t('geo.colWeight')],
       query: (name) => t('geo.queryName', { name }),
       arrow: (p) => t(p.role === 'query' ? 'geo.arrowQuery' : p.proj ? 'geo.arrowKey' : 'geo.arrowKeyFlat', p),
