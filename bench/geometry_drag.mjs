@@ -11,14 +11,12 @@
 import os from 'node:os';
 import { start } from '../tests/e2e/harness.js';
 
+const TOKENS = Array.from({ length: 32 }, (_, i) => `t${i}`).join(',');
+const RANDOM = `preset=random&inputMode=random&dk=16&queryTokens=${TOKENS}&keyTokens=${TOKENS}`;
 const CASES = [
   ['start page', 'lesson=start', '.start-figure'],
   ['pipeline scores, the example', 'lesson=pipeline&stage=scores', '.pl-geometry'],
-  [
-    'pipeline scores, 32 tokens',
-    `lesson=pipeline&stage=scores&preset=random&inputMode=random&dk=16&queryTokens=${Array.from({ length: 32 }, (_, i) => `t${i}`).join(',')}&keyTokens=${Array.from({ length: 32 }, (_, i) => `t${i}`).join(',')}`,
-    '.pl-geometry',
-  ],
+  ['pipeline scores, 32 tokens', `lesson=pipeline&stage=scores&${RANDOM}`, '.pl-geometry'],
 ];
 const SECONDS = 2;
 
@@ -83,9 +81,8 @@ try {
     const f = stat(gaps),
       u = stat(rec.update),
       l = stat(rec.layout.filter(Number.isFinite));
-    console.log(
-      `${name} | ${fps.toFixed(1)} | ${ms(f.median)} / ${ms(f.p95)} | ${ms(u.median)} / ${ms(u.p95)} | ${ms(l.median)} / ${ms(l.p95)} (${rec.update.length} moves)`,
-    );
+    const pair = (x) => `${ms(x.median)} / ${ms(x.p95)}`;
+    console.log(`${name} | ${fps.toFixed(1)} | ${pair(f)} | ${pair(u)} | ${pair(l)} (${rec.update.length} moves)`);
     if (page.errors.length) console.log('  errors:', page.errors);
     await page.close();
   }

@@ -172,7 +172,7 @@ async function dragAndKeys(page, scope, what, i = 4, j = 1) {
 }
 
 for (const lang of ['en', 'zh']) {
-  test(`${lang}: the start page leads with the geometry figure, and its numbers are the query's against the keys`, async () => {
+  test(`${lang}: the start page leads with the geometry figure; its numbers are the reference's`, async () => {
     const page = await lab.open(`lesson=start&lang=${lang}`, { width: 1280, height: 800, locale: LOCALE[lang] });
     await settled(page);
     const fig = await page.locator('.start-figure figure.geo').boundingBox();
@@ -198,7 +198,7 @@ for (const lang of ['en', 'zh']) {
     await page.close();
   });
 
-  test(`${lang}: on the start page, dragging a key and moving one with the arrow keys change the scores, as the reference says; the link keeps the arrows`, async () => {
+  test(`${lang}: start: a drag and arrow keys move the scores as the reference says; links keep them`, async () => {
     const page = await lab.open(`lesson=start&lang=${lang}`, { width: 1280, height: 800, locale: LOCALE[lang] });
     await settled(page);
     const last = await dragAndKeys(page, '.start-figure', `${lang} start`);
@@ -300,7 +300,7 @@ for (const lang of ['en', 'zh']) {
   });
 }
 
-test('a link with arrows outside the plot or missing rows draws the example where it is missing and holds the rest within ±2.5', async () => {
+test('a link with arrows outside the plot or rows missing: the example fills in, the rest within ±2.5', async () => {
   const page = await lab.open('lesson=start&startArrows=9,0.5;-1,2', { width: 1280, height: 800 });
   await settled(page);
   const fig = await readFigure(page, '.start-figure');

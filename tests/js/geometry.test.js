@@ -33,7 +33,7 @@ test('a move snaps to the 0.1 grid, and the example again is the empty grid (a s
   assert.deepEqual(movedGrid(moved, 2, GEO_START[2]), []);
 });
 
-test('the engine scores the keys as q·k, q·k/√2 and their softmax (double-precision reference, 200 random pictures)', () => {
+test('the engine scores the keys as q·k, q·k/√2 and their softmax (a double-precision reference, 200 pictures)', () => {
   const rand = mulberry32(20);
   const coord = () => Math.round((rand() * 2 - 1) * GEO_LIMIT * 10) / 10;
   for (let n = 0; n < 200; n++) {
@@ -61,11 +61,13 @@ const captionOf = (lang, arrows) => {
 test('the caption: the example’s query picks “cat”, 7° away and 1.61 long, over the longer “fish” at 49°', () => {
   assert.equal(
     captionOf('en', GEO_START),
-    'The query “猫” attends most to “cat” (weight 0.60): its projection onto q, 1.60, is the longest, |k| cos θ = 1.61 × cos 7°. “fish” is longer (1.79) but points 49° away from q, so its projection is only 1.16.',
+    'The query “猫” attends most to “cat” (weight 0.60): its projection onto q, 1.60, is the longest, ' +
+      '|k| cos θ = 1.61 × cos 7°. “fish” is longer (1.79) but points 49° away from q, so its projection is only 1.16.',
   );
   assert.equal(
     captionOf('zh', GEO_START),
-    'Query “猫”最关注“cat”（注意力权重 0.60）：它在 q 上的投影 1.60 最长，即 |k| cos θ = 1.61 × cos 7°。“fish”更长（1.79），但和 q 的夹角有 49°，所以投影只有 1.16。',
+    'Query “猫”最关注“cat”（注意力权重 0.60）：它在 q 上的投影 1.60 最长，即 |k| cos θ = 1.61 × cos 7°。' +
+      '“fish”更长（1.79），但和 q 的夹角有 49°，所以投影只有 1.16。',
   );
 });
 

@@ -91,7 +91,8 @@ export function createGeometry(parent, { strings, onMove, limit = 3, step = 0.1,
     svgEl('line', { x1: x(0), x2: x(0), y1: y(-limit), y2: y(limit), stroke: MUTED }),
   );
   const xName = svgEl('text', { x: x(limit), y: y(0) + 15, 'text-anchor': 'end', fill: MUTED, class: 'geo-axis-name' });
-  const yName = svgEl('text', { x: x(0), y: MARGIN - 8, 'text-anchor': 'middle', fill: MUTED, class: 'geo-axis-name' }); // over the plot
+  // (the y axis named over the plot, where no arrow's name goes)
+  const yName = svgEl('text', { x: x(0), y: MARGIN - 8, 'text-anchor': 'middle', fill: MUTED, class: 'geo-axis-name' });
   axes.append(xName, yName);
 
   // The bars: one row per key, its score, scaled score and weight.
