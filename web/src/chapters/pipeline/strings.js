@@ -50,9 +50,9 @@ export default {
     cellError: '{name} {row}, {col}: {msg}',
     errEngine: 'The engine could not process these inputs: {msg}',
     keysHint: 'Tip: with the focus on a step, the ← and → keys move between steps.',
-    geoTitle: 'q·k as geometry: the query of 猫 and the four keys, in two dimensions',
+    geoTitle: 'q·k as geometry: the query of 猫 against The, cat, eats and fish, in two dimensions',
     geoLead:
-      'Keep two of the features, animal and food, and every vector is an arrow you can move. q·k = |q| |k| cos θ: the length of the key’s shadow on q (dashed) times the length of q, so a key scores high when it points the query’s way and is long. The scaled scores divide by √d_k = √2; softmax turns them into the weights.',
+      'Keep two features of the translation example, animal and food, and every vector is an arrow you can move. q·k = |q| |k| cos θ: the length of the key’s shadow on q (dashed) times the length of q, so a key scores high when it points the query’s way and is long. The scaled scores divide by √d_k = √2; softmax turns them into the weights.',
     'explain.scores':
       'Each query asks a question; each key says what its token offers. Their dot product q·k measures how well the two match: positive when they point the same way, near zero when they are unrelated, negative when they disagree. Unlike a cosine similarity it also grows with the lengths of the vectors. One number per (query, key) pair gives the score matrix S = QKᵀ, with one row per query and one column per key.',
     'explain.scaled':
@@ -194,9 +194,9 @@ export default {
     cellError: '{name} 的“{row}”行第 {col} 列：{msg}',
     errEngine: '引擎无法处理这些输入：{msg}',
     keysHint: '提示：焦点在步骤按钮上时，可以用 ← 和 → 键切换步骤。',
-    geoTitle: '从几何上看 q·k：“猫”的 Query 和四个 Key，画在二维平面上',
+    geoTitle: '从几何上看 q·k：“猫”的 Query 对 The、cat、eats、fish 四个 Key，画在二维平面上',
     geoLead:
-      '只保留“动物”和“食物”两个特征，每个向量就成了一支可以拖动的箭头。q·k = |q| |k| cos θ：Key 在 q 上投影（虚线）的长度，乘以 q 的长度。所以方向越接近 q、长度越长的 Key，分数越高。缩放后的分数要除以 √d_k = √2，softmax 再把它们变成注意力权重。',
+      '只保留翻译示例里“动物”和“食物”两个特征，每个向量就成了一支可以拖动的箭头。q·k = |q| |k| cos θ：Key 在 q 上投影（虚线）的长度，乘以 q 的长度。所以方向越接近 q、长度越长的 Key，分数越高。缩放后的分数要除以 √d_k = √2，softmax 再把它们变成注意力权重。',
     'explain.scores':
       '每个 Query 提出一个问题，每个 Key 说明自己的词能提供什么。两者的点积 q·k 衡量它们有多契合：方向一致时为正，互不相干时接近 0，意思相左时为负。它和余弦相似度不同：向量越长，点积的绝对值也越大。每一对（Query, Key）得到一个分数，合起来就是分数矩阵 S = QKᵀ：每个 Query 一行，每个 Key 一列。',
     'explain.scaled':
