@@ -49,15 +49,15 @@ val attend(val args) {
   a.query = in.matrix("query");
   a.key = in.matrix("key");
   a.value = in.matrix("value");
-  a.score = in.choice(attn::kScoreOption, attn::ScoreKind::ScaledDot);
+  a.score = in.choice(attn::kScoreOption);
   a.mask = in.matrix("mask", true);
-  a.causal = in.flag("causal");
-  a.reverse_causal = in.flag("reverseCausal");
+  a.causal = in.flag(attn::kCausal);
+  a.reverse_causal = in.flag(attn::kReverseCausal);
   a.key_padding = in.flags("keyPadding", limits::kMaxTokens);
-  a.mask_fill = in.choice(attn::kMaskFillOption, attn::MaskFill::NegInf);
+  a.mask_fill = in.choice(attn::kMaskFillOption);
   a.temperature = static_cast<float>(in.number(attn::kTemperature));
-  a.stable = in.flag("stable", true);
-  a.stages = in.flag("stages", true);
+  a.stable = in.flag(attn::kStable);
+  a.stages = in.flag(attn::kStages);
   a.additive_wq = in.matrix("additive.Wq", true);
   a.additive_wk = in.matrix("additive.Wk", true);
   a.additive_v = in.matrix("additive.v", true);
@@ -85,9 +85,9 @@ val multi_head(val args) {
   a.bv = in.matrix("bv", true);
   a.bo = in.matrix("bo", true);
   a.mask = in.matrix("mask", true);
-  a.causal = in.flag("causal");
+  a.causal = in.flag(attn::kCausal);
   a.key_padding = in.flags("keyPadding", limits::kMaxTokens);
-  a.stages = in.flag("stages", true);
+  a.stages = in.flag(attn::kStages);
   if (in.error.empty()) in.error = attn::check_multi_head(a);
   if (!in.error.empty()) return failure(in.error);
 
@@ -136,19 +136,16 @@ val variance_experiment(val args) {
 val softmax(val args) {
   Reader in{args, {}};
   Matrix scores = in.matrix("scores");
-  bool stable = in.flag("stable", true);
-  double temperature = in.number(attn::kTemperature);
-  if (in.error.empty()) in.error = attn::check_scores("scores", scores);
-  if (in.error.empty()) in.error = attn::check_scaled_scores("temperature", scores, temperature);
+  const bool stable = in.flag(attn::kStable);
+  const double temperature = in.number(attn::kTemperature);
+  if (in.error.empty()) in.error = attn::check_softmax_at_temperature(scores, temperature);
   if (!in.error.empty()) return failure(in.error);
-
-  Matrix weights = attn::apply_temperature(scores, static_cast<float>(temperature));
-  attn::softmax_rows_in_place(weights, stable);
+  attn::TemperatureSoftmax r =
+      attn::softmax_at_temperature(scores, static_cast<float>(temperature), stable);
   val out = val::object();
-  out.set("weights", to_js(weights));
-  out.set("entropy", copy_out(attn::row_entropy(weights)));
-  // the naive softmax (stable: false) overflowing on purpose
-  out.set("overflow", !stable && attn::naive_softmax_overflowed(weights));
+  out.set("weights", to_js(r.weights));
+  out.set("entropy", copy_out(r.entropy));
+  out.set("overflow", r.overflow);
   return out;
 }
 
@@ -246,22 +243,14 @@ std::string check_size_in(std::string name, double rows, double cols, double cou
                           count);
 }
 
-// The names of every choice option, in the core's order: { score: [...], maskFill: [...], bug:
-// [...] }.
-template <typename E, std::size_t N>
-val names(const attn::ChoiceOption<E, N>& o) {
-  val list = val::array();
-  for (const auto& c : o.choices) list.call<void>("push", std::string(c.name));
-  return list;
-}
-
+// The names of every choice option, in the core's order: { score: [...], maskFill: [...], ... }.
 val get_choices() {
   val out = val::object();
-  out.set(attn::kScoreOption.name, names(attn::kScoreOption));
-  out.set(attn::kMaskFillOption.name, names(attn::kMaskFillOption));
-  out.set(attn::kBugOption.name, names(attn::kBugOption));
-  out.set(attn::kActivationOption.name, names(attn::kActivationOption));
-  out.set(attn::kLayerKindOption.name, names(attn::kLayerKindOption));
+  out.set(attn::kScoreOption.name, choice_names(attn::kScoreOption));
+  out.set(attn::kMaskFillOption.name, choice_names(attn::kMaskFillOption));
+  out.set(attn::kBugOption.name, choice_names(attn::kBugOption));
+  out.set(attn::kActivationOption.name, choice_names(attn::kActivationOption));
+  out.set(attn::kLayerKindOption.name, choice_names(attn::kLayerKindOption));
   return out;
 }
 

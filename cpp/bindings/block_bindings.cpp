@@ -71,7 +71,7 @@ void read_ff(Reader& in, const std::string& prefix, attn::FeedForwardArgs& a) {
   a.b1 = in.matrix(b1.c_str(), true);
   a.w2 = in.matrix(w2.c_str());
   a.b2 = in.matrix(b2.c_str(), true);
-  a.activation = in.choice(attn::kActivationOption, attn::Activation::Relu);
+  a.activation = in.choice(attn::kActivationOption);
 }
 
 val feed_forward(val args) {
@@ -101,7 +101,7 @@ attn::AttentionWeights read_attention(Reader& in, const std::string& prefix, boo
 val transformer_layer(val args) {
   Reader in{args, {}};
   attn::TransformerLayerArgs a;
-  a.kind = in.choice(attn::kLayerKindOption, attn::LayerKind::Encoder);
+  a.kind = in.choice(attn::kLayerKindOption);
   const bool decoder = a.kind == attn::LayerKind::Decoder;
   a.x = in.matrix("x");
   a.memory = in.matrix("memory", true);
@@ -119,14 +119,15 @@ val transformer_layer(val args) {
     w.beta = in.matrix(beta.c_str());
     a.norms.push_back(w);
   }
-  a.norm_first = in.flag("normFirst");
+  a.norm_first = in.flag(attn::kNormFirst);
   a.eps = in.number(attn::kEps);
-  a.causal = in.flag("causal", decoder);  // a decoder's self-attention is causal by default
+  a.causal =
+      in.flag(attn::kCausal.name, decoder);  // a decoder's self-attention is causal by default
   a.key_padding = in.flags("keyPadding", limits::kMaxTokens);
   a.memory_key_padding = in.flags("memoryKeyPadding", limits::kMaxTokens);
-  a.residual = in.flag("residual", true);
-  a.layer_norm = in.flag("layerNorm", true);
-  a.stages = in.flag("stages", true);
+  a.residual = in.flag(attn::kResidual);
+  a.layer_norm = in.flag(attn::kLayerNormOn);
+  a.stages = in.flag(attn::kStages);
   if (in.error.empty()) in.error = attn::check_transformer_layer(a);
   if (!in.error.empty()) return failure(in.error);
 

@@ -27,9 +27,9 @@ val attend_with_bug(val args) {
   a.key = in.matrix("key");
   a.value = in.matrix("value");
   a.mask = in.matrix("mask", true);
-  a.causal = in.flag("causal");
+  a.causal = in.flag(attn::kCausal);
   a.key_padding = in.flags("keyPadding", limits::kMaxTokens);
-  a.bug = in.choice(attn::kBugOption, attn::Bug::None);
+  a.bug = in.choice(attn::kBugOption);
   a.d_model = static_cast<int>(in.number(attn::kBugDModel));
   if (in.error.empty()) in.error = attn::check_bug(a);
   if (!in.error.empty()) return failure(in.error);

@@ -118,6 +118,15 @@ struct Reader {
     return v.isTrue();
   }
 
+  // A flag of the core's table; absent -> its fallback.
+  bool flag(const FlagOption& o) { return flag(o.name, o.fallback); }
+
+  // One of the names of a choice option; absent -> the table's fallback.
+  template <typename E, std::size_t N>
+  E choice(const ChoiceOption<E, N>& o) {
+    return choice(o, o.fallback);
+  }
+
   // One of the names of a choice option; absent -> fallback.
   template <typename E, std::size_t N>
   E choice(const ChoiceOption<E, N>& o, E fallback) {
@@ -307,6 +316,14 @@ struct Reader {
 };
 
 // ---- C++ -> JS ----------------------------------------------------------------------------
+
+// The names of a choice option, in the core's order (engine.choices.<option>).
+template <typename E, std::size_t N>
+val choice_names(const ChoiceOption<E, N>& o) {
+  val list = val::array();
+  for (const auto& c : o.choices) list.call<void>("push", std::string(c.name));
+  return list;
+}
 
 // A JS-owned copy of the vector (Float32Array / Int32Array): safe across heap growth.
 template <typename T>

@@ -14,9 +14,11 @@
 #include <vector>
 
 #include "bindings/convert.h"
+#include "core/check.h"
 #include "core/experiments.h"
 #include "core/matrix.h"
 #include "core/saturation.h"
+#include "core/softmax.h"
 
 using emscripten::val;
 using namespace attn::bindings;
@@ -97,14 +99,16 @@ val variance_to_js(const attn::VarianceResult& r, int samples) {
 val query_probe(val args) {
   Reader in{args, {}};
   attn::QueryProbeArgs a;
-  a.dk = static_cast<int>(in.integer("dk", 1, limits::kMaxDim));
-  a.n_keys = static_cast<int>(in.integer("nKeys", 2, limits::kMaxTokens));
-  a.seed = static_cast<std::uint64_t>(in.integer("seed", 0, 4294967295.0));
-  a.trial = static_cast<int>(in.integer("trial", 0, limits::kMaxTrials - 1));
-  a.tau =
-      static_cast<float>(in.number(attn::kTau));  // checked as the double passed, then converted
-  a.scaled = in.flag("scaled");
-  a.gumbel_samples = static_cast<int>(in.integer("gumbelSamples", 0, 64));
+  a.dk = static_cast<int>(in.number(attn::kDk));
+  a.n_keys = static_cast<int>(in.number(attn::kProbeKeys));
+  a.seed = static_cast<std::uint64_t>(in.number(attn::kSeed));
+  a.trial = static_cast<int>(in.number(attn::kTrial));
+  // checked as the double passed (any positive number, then float32's range), then converted
+  const double tau = in.number(attn::kProbeTau);
+  if (in.error.empty()) in.error = attn::check_temperature(attn::kProbeTau.name, tau);
+  a.tau = static_cast<float>(tau);
+  a.scaled = in.flag(attn::kProbeScaled);
+  a.gumbel_samples = static_cast<int>(in.number(attn::kGumbelSamples));
   if (in.error.empty()) in.error = attn::check_query_probe(a);
   if (!in.error.empty()) return failure(in.error);
 
@@ -127,9 +131,9 @@ val saturation_sweep(val args) {
   Reader in{args, {}};
   attn::SaturationArgs a;
   a.dks = in.numbers<int>("dks", attn::kMaxSweepDks);
-  a.n_keys = static_cast<int>(in.integer("nKeys", 2, attn::kMaxSweepKeys));
-  a.trials = static_cast<int>(in.integer("trials", 1, limits::kMaxTrials));
-  a.seed = static_cast<std::uint64_t>(in.integer("seed", 0, 4294967295.0));
+  a.n_keys = static_cast<int>(in.number(attn::kSweepKeys));
+  a.trials = static_cast<int>(in.number(attn::kTrials));
+  a.seed = static_cast<std::uint64_t>(in.number(attn::kSeed));
   if (in.error.empty()) in.error = attn::check_saturation(a);
   if (!in.error.empty()) return failure(in.error);
 
@@ -150,8 +154,8 @@ val saturation_sweep(val args) {
 
 val merge_variance(val args) {
   Reader in{args, {}};
-  const double a_samples = in.has("aSamples") ? in.number("aSamples") : 0;
-  const double b_samples = in.number("bSamples");
+  const double a_samples = in.number(attn::kASamples);
+  const double b_samples = in.number(attn::kBSamples);
   attn::VarianceChunk a;
   if (in.error.empty() && a_samples > 0) a = read_chunk("a", args["a"], in);
   attn::VarianceChunk b = read_chunk("b", args["b"], in);
@@ -164,9 +168,9 @@ val merge_variance(val args) {
 // One sample of the variance experiment, drawn explicitly: { q, k, dot }.
 val variance_sample(val args) {
   Reader in{args, {}};
-  const int dk = static_cast<int>(in.integer("dk", 1, limits::kMaxDim));
-  const auto seed = static_cast<std::uint64_t>(in.integer("seed", 0, 4294967295.0));
-  const int sample = static_cast<int>(in.integer("sample", 0, limits::kMaxSamples - 1));
+  const int dk = static_cast<int>(in.number(attn::kDk));
+  const auto seed = static_cast<std::uint64_t>(in.number(attn::kSeed));
+  const int sample = static_cast<int>(in.number(attn::kSample));
   if (in.error.empty()) in.error = attn::check_variance_sample(dk, sample);
   if (!in.error.empty()) return failure(in.error);
   attn::VarianceSample s = attn::variance_sample(dk, seed, sample);
@@ -186,7 +190,7 @@ class VarianceRunHandle {
   val step(val samples) {
     Reader in{val::object(), {}};
     in.obj.set("samples", samples);
-    const double n = in.integer("samples", 1, limits::kMaxSamples);
+    const double n = in.number(attn::kStepSamples);
     if (in.error.empty()) in.error = run_.check_step(static_cast<int>(n));
     if (!in.error.empty()) return failure(in.error);
     run_.step(static_cast<int>(n));
@@ -208,10 +212,10 @@ val no_run() {
 val create_variance_run(val args) {
   Reader in{args, {}};
   attn::VarianceRunArgs a;
-  a.dk = static_cast<int>(in.integer("dk", 1, limits::kMaxDim));
-  a.seed = static_cast<std::uint64_t>(in.integer("seed", 0, 4294967295.0));
-  a.bins = static_cast<int>(in.integer("bins", 1, limits::kMaxBins));
-  a.first_sample = static_cast<int>(in.integer("firstSample", 0, limits::kMaxSamples - 1));
+  a.dk = static_cast<int>(in.number(attn::kDk));
+  a.seed = static_cast<std::uint64_t>(in.number(attn::kSeed));
+  a.bins = static_cast<int>(in.number(attn::kBins));
+  a.first_sample = static_cast<int>(in.number(attn::kRunFirstSample));
   if (in.error.empty()) in.error = attn::check_variance_run(a);
   if (in.error.empty() && runs.full()) {
     in.error = "varianceRun: at most " + std::to_string(runs.max()) +

@@ -2,12 +2,14 @@
 //
 // Same conventions as bindings.cpp: one plain JS object in (normalised by web/src/engine.js),
 // one plain JS object out; a problem comes back as { error: "message" }, never a throw.
-// Sizes are checked here before anything is allocated, so a direct call is safe.
+// Sizes are checked here before anything is allocated, so a direct call is safe. Its limits
+// are exported with every other one (engine.limits, core/check.cpp exported_limits).
 
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
 #include "bindings/convert.h"
+#include "core/check.h"
 #include "core/flash.h"
 #include "core/matrix.h"
 
@@ -25,14 +27,12 @@ attn::FlashArgs read_flash(Reader& in, int max_tokens) {
   a.query = in.matrix("query", max_tokens, limits::kMaxDim);
   a.key = in.matrix("key", max_tokens, limits::kMaxDim);
   a.value = in.matrix("value", max_tokens, limits::kMaxDim);
-  a.causal = in.flag("causal");
+  a.causal = in.flag(attn::kCausal);
   a.key_padding = in.flags("keyPadding", max_tokens);
-  if (in.has("window"))
-    a.window = static_cast<int>(in.integer("window", 0, limits::kMaxFlashTokens));
-  if (in.has("stride"))
-    a.stride = static_cast<int>(in.integer("stride", 1, limits::kMaxFlashTokens));
-  a.block_size = static_cast<int>(in.integer("blockSize", 1, limits::kMaxFlashBlock));
-  a.query_offset = static_cast<int>(in.integer("queryOffset", 0, limits::kMaxFlashTokens));
+  a.window = static_cast<int>(in.number(attn::kWindow));  // absent: the table's "none"
+  a.stride = static_cast<int>(in.number(attn::kStride));
+  a.block_size = static_cast<int>(in.number(attn::kBlockSize));
+  a.query_offset = static_cast<int>(in.number(attn::kQueryOffset));
   if (in.error.empty()) in.error = attn::check_flash(a, max_tokens);
   return a;
 }
@@ -70,18 +70,9 @@ val flash_trace(val args) {
   return out;
 }
 
-val flash_limits() {
-  val out = val::object();
-  out.set("maxFlashTokens", limits::kMaxFlashTokens);
-  out.set("maxFlashBlock", limits::kMaxFlashBlock);
-  out.set("maxTraceTokens", limits::kMaxTraceTokens);
-  return out;
-}
-
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(flash) {
   emscripten::function("flashAttend", &flash_attend);
   emscripten::function("flashTrace", &flash_trace);
-  emscripten::function("flashLimits", &flash_limits);
 }

@@ -25,13 +25,6 @@ namespace {
 using attn::Error;
 namespace limits = attn::limits;
 
-template <typename E, std::size_t N>
-val choice_names(const attn::ChoiceOption<E, N>& o) {
-  val list = val::array();
-  for (const auto& c : o.choices) list.call<void>("push", std::string(c.name));
-  return list;
-}
-
 // Tokens (lowest 0) or targets (lowest -1 = no target) read as numbers, each an integer from
 // lowest to vocab - 1 before it becomes an int (so 2^32 + 3 is refused, not read as 3).
 std::vector<int> read_tokens(Reader& in, const char* name, int most, int lowest, int vocab) {
@@ -60,6 +53,16 @@ attn::Batch read_batch(Reader& in, bool need_targets, int vocab) {
   if (need_targets || in.has("targets"))
     b.targets = read_tokens(in, "targets", most, attn::kNoTarget, vocab);
   return b;
+}
+
+// { step, losses, accuracies } (one entry per step) or { error }.
+val steps_to_js(const attn::StepsRun& r, int step) {
+  if (!r.error.empty()) return failure(r.error);
+  val out = val::object();
+  out.set("step", step);
+  out.set("losses", copy_out(r.losses));
+  out.set("accuracies", copy_out(r.accuracies));
+  return out;
 }
 
 val stats(double loss, double accuracy) {
@@ -115,21 +118,7 @@ class TrainerHandle {
     in.obj.set("steps", n);
     const int steps = static_cast<int>(in.number(attn::kSteps));
     if (!in.error.empty()) return failure(in.error);
-    std::vector<float> losses(steps), accuracies(steps);
-    for (int i = 0; i < steps; i++) {
-      attn::StepStats s = trainer_.step();
-      if (!s.error.empty()) {
-        return failure(s.error + " (after " + std::to_string(i) + " of " + std::to_string(steps) +
-                       " steps, at step " + std::to_string(trainer_.steps()) + ")");
-      }
-      losses[i] = static_cast<float>(s.loss);
-      accuracies[i] = static_cast<float>(s.accuracy);
-    }
-    val out = val::object();
-    out.set("step", trainer_.steps());
-    out.set("losses", copy_out(losses));
-    out.set("accuracies", copy_out(accuracies));
-    return out;
+    return steps_to_js(trainer_.run_steps(steps), trainer_.steps());
   }
 
   // { ablated? } -> { loss, accuracy } on the held-out batch
@@ -258,25 +247,11 @@ class TrainerHandle {
 
 Live<TrainerHandle> trainers(limits::kMaxTrainers);
 
-// Room for one more trainer of config c: at most limits::kMaxTrainers live, holding at most
-// limits::kMaxTrainerBytes together, checked before anything is allocated.
+// Room for one more trainer of config c beside the live ones (attn::check_trainer_room).
 Error check_room(const attn::TrainConfig& c) {
-  auto mb = [](double bytes) {
-    return std::to_string(static_cast<long>(bytes / (1024 * 1024) + 0.5));
-  };
-  if (trainers.full()) {
-    return "trainer: at most " + std::to_string(trainers.max()) +
-           " live trainers at once (delete() one you no longer need)";
-  }
   double used = 0;
   trainers.each([&](const TrainerHandle& t) { used += t.bytes(); });
-  const double need = attn::trainer_bytes(c);
-  if (used + need > limits::kMaxTrainerBytes) {
-    return "trainer: the live trainers hold up to " + mb(used) + " MB and this one needs " +
-           mb(need) + " MB, past the " + mb(limits::kMaxTrainerBytes) +
-           " MB the trainers may use (delete() one you no longer need, or make a smaller one)";
-  }
-  return {};
+  return attn::check_trainer_room(c, static_cast<int>(trainers.size()), used);
 }
 
 // The methods of a live trainer, called from JS as trainerStep(handle, arg) and the like.
@@ -356,15 +331,11 @@ val sentence_tensors_to_js(const attn::Seq2Seq& m, const std::vector<float>& fla
 
 // A decoded row: its first `steps` predictions and alignment rows (no alignment without attention).
 val decoded_to_js(const attn::Seq2Seq& m, const std::vector<int>& source, int steps) {
-  std::vector<int> p = m.predictions(0);
-  p.resize(steps);
-  attn::Matrix a = m.alignment(0);
-  a.rows = steps;
-  a.data.resize(static_cast<std::size_t>(steps) * a.cols);
+  const attn::Decoded d = attn::decoded(m, steps);
   val out = val::object();
   out.set("source", copy_out(source));
-  out.set("predictions", copy_out(p));
-  if (m.config().attention != attn::AttentionKind::None) out.set("alignment", to_js(a));
+  out.set("predictions", copy_out(d.predictions));
+  if (attn::given(d.alignment)) out.set("alignment", to_js(d.alignment));
   return out;
 }
 
@@ -379,17 +350,7 @@ class Seq2SeqHandle {
     in.obj.set("steps", n);
     const int steps = static_cast<int>(in.number(attn::kSeq2SeqSteps));
     if (!in.error.empty()) return failure(in.error);
-    std::vector<float> losses(steps), accuracies(steps);
-    for (int i = 0; i < steps; i++) {
-      attn::StepStats s = trainer_.step();
-      losses[i] = static_cast<float>(s.loss);
-      accuracies[i] = static_cast<float>(s.accuracy);
-    }
-    val out = val::object();
-    out.set("step", trainer_.steps());
-    out.set("losses", copy_out(losses));
-    out.set("accuracies", copy_out(accuracies));
-    return out;
+    return steps_to_js(trainer_.run_steps(steps), trainer_.steps());
   }
 
   val evaluate() {
@@ -438,14 +399,7 @@ class Seq2SeqHandle {
     if (!one.error.empty()) return failure(one.error);
     Error e = attn::check_pairs(b, trainer_.config(), false);
     if (!e.empty()) return failure(e);
-    trainer_.translate(b.source[0]);
-    const std::vector<int> p = trainer_.model().predictions(0);
-    int steps = static_cast<int>(p.size());
-    for (int i = 0; i < static_cast<int>(p.size()); i++)
-      if (p[i] == attn::kEndToken) {
-        steps = i + 1;
-        break;
-      }
+    const int steps = trainer_.translate(b.source[0]);
     val out = decoded_to_js(trainer_.model(), b.source[0], steps);
     std::vector<int> target;
     if (attn::seq2seq_target(trainer_.config().task, b.source[0], &target))
@@ -461,17 +415,16 @@ class Seq2SeqHandle {
   // error.
   val set_parameters(val args) {
     Reader in{args, {}};
-    std::vector<std::pair<const attn::Tensor*, attn::Matrix>> updates;
+    std::vector<attn::ParameterUpdate> updates;
     for (const attn::Tensor& t : trainer_.model().tensors()) {
       if (!in.has(t.name.c_str())) continue;
       attn::MatrixOption o{t.name.c_str(), "", t.rows, "", t.cols};
       attn::Matrix m = in.read_matrix(t.name.c_str(), &o, false);
-      if (in.error.empty()) in.error = check_tensor(t, m);
-      updates.emplace_back(&t, m);
+      if (in.error.empty()) in.error = attn::check_seq2seq_parameter(t, m);
+      updates.push_back({&t, m});
     }
     if (!in.error.empty()) return failure(in.error);
-    for (auto& [t, m] : updates)
-      std::copy(m.data.begin(), m.data.end(), trainer_.model().parameters().begin() + t->offset);
+    trainer_.set_parameters(updates);
     return val::object();
   }
 
@@ -512,13 +465,6 @@ class Seq2SeqHandle {
     return static_cast<int>(attn::seq2seq_task_spec(trainer_.config().task).target_words->size());
   }
 
-  static Error check_tensor(const attn::Tensor& t, const attn::Matrix& m) {
-    Error e = attn::check_shape(t.name.c_str(), m, t.rows, t.cols);
-    if (!e.empty()) return e;
-    const std::string bad = attn::first_non_finite(m);
-    return bad.empty() ? Error() : t.name + ": " + bad + " is not finite (expected finite numbers)";
-  }
-
   attn::Seq2SeqTrainer trainer_;
 };
 
@@ -540,13 +486,43 @@ val seq2seq_call1(double handle, val arg) {
 
 void delete_seq2seq(double handle) { seq2seqs.remove(handle); }
 
-// { seq2seq: handle, parameters: count } or { error }.
+// The options a trainer was made with, every absent one at its table's fallback.
+val train_config_to_js(const attn::TrainConfig& c) {
+  val o = val::object();
+  o.set(attn::kTaskOption.name, std::string(attn::kTaskOption.name_of(c.task)));
+  o.set(attn::kLayers.name, c.layers);
+  o.set(attn::kTrainHeads.name, c.heads);
+  o.set(attn::kDModel.name, c.d_model);
+  o.set(attn::kLearningRate.name, c.learning_rate);
+  o.set(attn::kSeed.name, c.seed);
+  o.set(attn::kTrainScale.name, c.scale);
+  o.set(attn::kPositionOption.name, std::string(attn::kPositionOption.name_of(c.position)));
+  o.set(attn::kBatch.name, c.batch);
+  return o;
+}
+
+val seq2seq_config_to_js(const attn::Seq2SeqConfig& c) {
+  val o = val::object();
+  o.set(attn::kSeq2SeqTaskOption.name, std::string(attn::kSeq2SeqTaskOption.name_of(c.task)));
+  o.set(attn::kAttentionOption.name, std::string(attn::kAttentionOption.name_of(c.attention)));
+  o.set(attn::kBidirectional.name, c.bidirectional);
+  o.set(attn::kSeq2SeqHidden.name, c.hidden);
+  o.set(attn::kSeq2SeqEmbed.name, c.embed);
+  o.set(attn::kSeq2SeqLearningRate.name, c.learning_rate);
+  o.set(attn::kSeq2SeqClip.name, c.clip);
+  o.set(attn::kSeed.name, c.seed);
+  o.set(attn::kBatch.name, c.batch);
+  o.set(attn::kSeq2SeqLength.name, c.max_length);
+  return o;
+}
+
+// { seq2seq: handle, config } or { error }.
 val create_seq2seq(val args) {
   Reader in{args, {}};
   attn::Seq2SeqConfig c;
-  c.task = in.choice(attn::kSeq2SeqTaskOption, c.task);
-  c.attention = in.choice(attn::kAttentionOption, c.attention);
-  c.bidirectional = in.flag("bidirectional", true);
+  c.task = in.choice(attn::kSeq2SeqTaskOption);
+  c.attention = in.choice(attn::kAttentionOption);
+  c.bidirectional = in.flag(attn::kBidirectional);
   c.hidden = static_cast<int>(in.number(attn::kSeq2SeqHidden));
   c.embed = static_cast<int>(in.number(attn::kSeq2SeqEmbed));
   c.learning_rate = in.number(attn::kSeq2SeqLearningRate);
@@ -562,6 +538,7 @@ val create_seq2seq(val args) {
   if (!in.error.empty()) return failure(in.error);
   val out = val::object();
   out.set("seq2seq", seq2seqs.add(std::make_unique<Seq2SeqHandle>(c)));
+  out.set("config", seq2seq_config_to_js(c));
   return out;
 }
 
@@ -582,24 +559,25 @@ val seq2seq_tasks() {
   return out;
 }
 
-// { trainer: handle } or { error }.
+// { trainer: handle, config } or { error }.
 val create_trainer(val args) {
   Reader in{args, {}};
   attn::TrainConfig c;
-  c.task = in.choice(attn::kTaskOption, c.task);
-  c.position = in.choice(attn::kPositionOption, c.position);
+  c.task = in.choice(attn::kTaskOption);
+  c.position = in.choice(attn::kPositionOption);
   c.layers = static_cast<int>(in.number(attn::kLayers));
   c.heads = static_cast<int>(in.number(attn::kTrainHeads));
   c.d_model = static_cast<int>(in.number(attn::kDModel));
   c.learning_rate = in.number(attn::kLearningRate);
   c.seed = static_cast<std::uint32_t>(in.number(attn::kSeed));
   c.batch = static_cast<int>(in.number(attn::kBatch));
-  c.scale = in.flag("scale", true);
+  c.scale = in.flag(attn::kTrainScale);
   if (in.error.empty()) in.error = attn::check_train_config(c);
   if (in.error.empty()) in.error = check_room(c);
   if (!in.error.empty()) return failure(in.error);
   val out = val::object();
   out.set("trainer", trainers.add(std::make_unique<TrainerHandle>(c)));
+  out.set("config", train_config_to_js(c));
   return out;
 }
 

@@ -7,8 +7,6 @@
 #include <utility>
 
 #include "core/decimal.h"
-#include "core/flash.h"
-#include "core/saturation.h"
 
 namespace attn {
 
@@ -44,12 +42,6 @@ std::string format_float(float x) {
 Error check_number(const NumberOption& o, double x) {
   bool ok = std::isfinite(x) && x >= o.min && x <= o.max && (!o.integer || x == std::floor(x));
   return ok ? Error() : expected(o.name, o.what, format_number(x));
-}
-
-NumberOption renamed(const NumberOption& o, const char* name) {
-  NumberOption r = o;
-  r.name = name;
-  return r;
 }
 
 // ---- matrices ---------------------------------------------------------------------------------
@@ -337,6 +329,8 @@ const std::vector<Limit>& exported_limits() {
       {"maxFlashBlock", limits::kMaxFlashBlock},
       {"maxTraceTokens", limits::kMaxTraceTokens},
       {"maxHidden", limits::kMaxHidden},
+      {"maxGumbelSamples", limits::kMaxGumbelSamples},
+      {"maxSeed", kMaxSeed},
   };
   return all;
 }

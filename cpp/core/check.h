@@ -1,8 +1,10 @@
-// The engine's argument contract: every option's names, limits and checks, one table per
-// option, and one way to say what is wrong:
+// The engine's argument contract: every option's names, defaults, limits and checks, one table
+// per option, and one way to say what is wrong:
 //     "<argument>: expected <what>, got <value>"
 // The bindings read JS values through these tables and export them (engine.choices,
-// engine.limits), so the names and the numbers are written here and nowhere else.
+// engine.limits), so the names and the numbers are written here and nowhere else (the
+// playground's trainers keep theirs, in the same form, in core/train.h and core/seq2seq.h). An
+// option the caller leaves out reaches the core absent, and its table's fallback applies.
 #pragma once
 
 #include <cstddef>
@@ -35,11 +37,13 @@ struct Choice {
   E value;
 };
 
-// An option whose value is one of a few names, in the order the engine lists them.
+// An option whose value is one of a few names, in the order the engine lists them, and the
+// value an absent one takes (the first choice unless the table says otherwise).
 template <typename E, std::size_t N>
 struct ChoiceOption {
   const char* name;  // the option, e.g. "score"
   Choice<E> choices[N];
+  E fallback = choices[0].value;
 
   std::size_t size() const { return N; }
   // "'dot', 'scaled-dot', 'additive', 'general'"
@@ -58,6 +62,13 @@ struct ChoiceOption {
     }
     return false;
   }
+  // The name of `value` ("" if it is none of the choices).
+  const char* name_of(E value) const {
+    for (const Choice<E>& c : choices) {
+      if (c.value == value) return c.name;
+    }
+    return "";
+  }
   // "<name>: expected one of 'a', 'b', got <got>"
   Error error(const std::string& got) const { return expected(name, "one of " + list(), got); }
   // Empty when `value` is one of the choices (a direct C++ caller may cast any integer).
@@ -73,7 +84,8 @@ inline constexpr ChoiceOption<ScoreKind, 4> kScoreOption{"score",
                                                          {{"dot", ScoreKind::Dot},
                                                           {"scaled-dot", ScoreKind::ScaledDot},
                                                           {"additive", ScoreKind::Additive},
-                                                          {"general", ScoreKind::General}}};
+                                                          {"general", ScoreKind::General}},
+                                                         ScoreKind::ScaledDot};
 
 inline constexpr ChoiceOption<MaskFill, 3> kMaskFillOption{
     "maskFill",
@@ -116,6 +128,26 @@ inline constexpr ChoiceOption<Activation, 2> kActivationOption{
 inline constexpr ChoiceOption<LayerKind, 2> kLayerKindOption{
     "kind", {{"encoder", LayerKind::Encoder}, {"decoder", LayerKind::Decoder}}};
 
+// ---- flags ------------------------------------------------------------------------------------
+
+// A true-or-false option and the value an absent one takes.
+struct FlagOption {
+  const char* name;
+  bool fallback;
+};
+
+inline constexpr FlagOption kCausal{"causal", false};
+inline constexpr FlagOption kReverseCausal{"reverseCausal", false};
+inline constexpr FlagOption kStable{"stable", true};  // false: the naive softmax, shown on purpose
+inline constexpr FlagOption kStages{"stages",
+                                    true};  // false: the output only, no (n_q, n_k) copies
+// the Transformer block (core/transformer_layer.h); its causal flag defaults to the layer kind
+inline constexpr FlagOption kNormFirst{"normFirst", false};
+inline constexpr FlagOption kResidual{"residual", true};
+inline constexpr FlagOption kLayerNormOn{"layerNorm", true};
+inline constexpr FlagOption kProbeScaled{"scaled", true};  // queryProbe: which scores hard and
+                                                           // Gumbel rows use
+
 // ---- numbers ----------------------------------------------------------------------------------
 
 constexpr double kRequired = __builtin_nan("");
@@ -133,8 +165,10 @@ struct NumberOption {
 
 // Empty when x is acceptable for `o`; otherwise "<name>: expected <what>, got <x>".
 Error check_number(const NumberOption& o, double x);
-// The same option under another name (tau is a temperature, stream a seed).
-NumberOption renamed(const NumberOption& o, const char* name);
+// The same option under another name (tau is a temperature, a run's first sample a sample).
+constexpr NumberOption renamed(const NumberOption& o, const char* name) {
+  return NumberOption{name, o.min, o.max, o.integer, o.what, o.fallback};
+}
 
 // Temperatures and bases stay inside float32's normal range, so 1 / temperature is finite
 // and a score divided by it overflows only past the bound that check_scaled_scores names.
@@ -151,10 +185,11 @@ inline constexpr NumberOption kBase{
 // randomMatrix: N(0, 1) draws are below 7 in size, so |scale| <= 1e30 keeps them finite.
 inline constexpr NumberOption kScale{
     "scale", -kMaxScale, kMaxScale, false, "a number from -1e+30 to 1e+30", 1};
+// Seeds (and RNG stream numbers) are uint32: every seed of the engine has this one range.
+constexpr double kMaxSeed = 4294967295.0;
 inline constexpr NumberOption kSeed{
-    "seed", 0, 4294967295.0, true, "a non-negative integer below 2^32 (seeds are uint32)", 1};
-inline constexpr NumberOption kStream{
-    "stream", 0, 4294967295.0, true, "a non-negative integer below 2^32 (seeds are uint32)", 0};
+    "seed", 0, kMaxSeed, true, "a non-negative integer below 2^32 (seeds are uint32)", 1};
+inline constexpr NumberOption kStream = {"stream", kSeed.min, kSeed.max, true, kSeed.what, 0};
 inline constexpr NumberOption kHeads{"heads", 1, limits::kMaxHeads, true,
                                      "an integer from 1 to 64"};
 inline constexpr NumberOption kRows{"rows", 1, limits::kMaxTokens, true,
@@ -176,6 +211,48 @@ inline constexpr NumberOption kBugDModel{
     "dModel", 1, limits::kMaxDim* limits::kMaxHeads, true, "an integer from 1 to 65536", 0};
 inline constexpr NumberOption kFirstSample{
     "firstSample", 0, limits::kMaxSamples, true, "an integer from 0 to 1000000", 0};
+
+// The lesson-5 experiments (core/experiments.h, core/saturation.h).
+constexpr int kMaxSweepDks = 64;    // d_k values of one saturation sweep
+constexpr int kMaxSweepKeys = 256;  // keys of one saturation sweep
+// varianceSample and varianceRun: a sample index, and a run's first one
+inline constexpr NumberOption kSample{
+    "sample", 0, limits::kMaxSamples - 1, true, "an integer from 0 to 999999", 0};
+inline constexpr NumberOption kRunFirstSample = renamed(kSample, "firstSample");
+// varianceRun.step(samples)
+inline constexpr NumberOption kStepSamples{"samples", 1, limits::kMaxSamples, true,
+                                           "an integer from 1 to 1000000"};
+// mergeVariance: the samples of each chunk (a: 0 = none yet)
+inline constexpr NumberOption kASamples{
+    "aSamples", 0, limits::kMaxSamples, true, "an integer from 0 to 1000000", 0};
+inline constexpr NumberOption kBSamples{"bSamples", 1, limits::kMaxSamples, true,
+                                        "an integer from 1 to 1000000"};
+// queryProbe
+inline constexpr NumberOption kProbeKeys{
+    "nKeys", 2, limits::kMaxTokens, true, "an integer from 2 to 2048", 16};
+inline constexpr NumberOption kTrial{
+    "trial", 0, limits::kMaxTrials - 1, true, "an integer from 0 to 99999", 0};
+// tau of a probe: any positive number here; check_temperature then names float32's range
+inline constexpr NumberOption kProbeTau{"tau", 4.9406564584124654e-324, 1.7976931348623157e308,
+                                        false, "a finite number > 0",   1};
+inline constexpr NumberOption kGumbelSamples{
+    "gumbelSamples", 0, limits::kMaxGumbelSamples, true, "an integer from 0 to 64", 0};
+// saturationSweep (dks: 1 to kMaxSweepDks values, each as kDk)
+inline constexpr NumberOption kSweepKeys{
+    "nKeys", 2, kMaxSweepKeys, true, "an integer from 2 to 256", 16};
+inline constexpr NumberOption kTrials{
+    "trials", 1, limits::kMaxTrials, true, "an integer from 1 to 100000", 200};
+
+// Tiled attention (core/flash.h). window and stride: absent = no such pattern (the fallback is
+// the core's "none").
+inline constexpr NumberOption kWindow{
+    "window", 0, limits::kMaxFlashTokens, true, "an integer from 0 to 16384", -1};
+inline constexpr NumberOption kStride{
+    "stride", 1, limits::kMaxFlashTokens, true, "an integer from 1 to 16384", 0};
+inline constexpr NumberOption kBlockSize{
+    "blockSize", 1, limits::kMaxFlashBlock, true, "an integer from 1 to 256", 64};
+inline constexpr NumberOption kQueryOffset{
+    "queryOffset", 0, limits::kMaxFlashTokens, true, "an integer from 0 to 16384", 0};
 
 // LayerNorm's eps, added to each row's variance: positive, so 1 / sqrt(var + eps) is finite.
 inline constexpr NumberOption kEps{"eps", 1e-30, 1, false, "a number from 1e-30 to 1 (eps > 0)",

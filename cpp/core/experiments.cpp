@@ -4,8 +4,10 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <utility>
 
 #include "core/attention.h"
+#include "core/check.h"
 #include "core/rng.h"
 #include "kernels/kernels.h"
 
@@ -60,31 +62,29 @@ static int bin_of(double x, double sd, int bins) {
 
 // ---- validation -----------------------------------------------------------------------------
 
-static Error expect_range(const char* name, long long value, long long lo, long long hi) {
-  if (value >= lo && value <= hi) return {};
-  return std::string(name) + ": expected an integer from " + std::to_string(lo) + " to " +
-         std::to_string(hi) + ", got " + std::to_string(value);
-}
-
 Error check_variance_run(const VarianceRunArgs& a) {
-  Error e = expect_range("dk", a.dk, 1, limits::kMaxDim);
-  if (e.empty()) e = expect_range("bins", a.bins, 1, limits::kMaxBins);
-  if (e.empty()) e = expect_range("firstSample", a.first_sample, 0, limits::kMaxSamples - 1);
+  Error e = check_number(kDk, a.dk);
+  if (e.empty()) e = check_number(kBins, a.bins);
+  if (e.empty()) e = check_number(kRunFirstSample, a.first_sample);
   return e;
 }
 
 Error check_variance(const VarianceArgs& a) {
-  Error e = expect_range("dk", a.dk, 1, limits::kMaxDim);
-  if (e.empty()) e = expect_range("samples", a.samples, 2, limits::kMaxSamples);
-  if (e.empty()) e = expect_range("bins", a.bins, 1, limits::kMaxBins);
-  if (e.empty())
-    e = expect_range("firstSample", a.first_sample, 0, limits::kMaxSamples - a.samples);
+  Error e = check_number(kDk, a.dk);
+  if (e.empty()) e = check_number(kSamples, a.samples);
+  if (e.empty()) e = check_number(kBins, a.bins);
+  // the samples drawn end within the experiment's samples: firstSample + samples <= max
+  const double last_first = limits::kMaxSamples - a.samples;
+  if (e.empty() && !(a.first_sample >= 0 && a.first_sample <= last_first)) {
+    e = expected(kFirstSample.name, "an integer from 0 to " + format_number(last_first),
+                 format_number(a.first_sample));
+  }
   return e;
 }
 
 Error check_variance_sample(int dk, int sample) {
-  Error e = expect_range("dk", dk, 1, limits::kMaxDim);
-  if (e.empty()) e = expect_range("sample", sample, 0, limits::kMaxSamples - 1);
+  Error e = check_number(kDk, dk);
+  if (e.empty()) e = check_number(kSample, sample);
   return e;
 }
 
@@ -218,10 +218,10 @@ static Error check_chunk(const char* name, const VarianceChunk& c, double sample
 
 Error check_merge_variance(const VarianceChunk& a, double a_samples, const VarianceChunk& b,
                            double b_samples) {
-  const double max = limits::kMaxSamples;
-  if (!whole(a_samples, 0, max)) return "aSamples: expected an integer from 0 to 1000000";
-  if (!whole(b_samples, 1, max)) return "bSamples: expected an integer from 1 to 1000000";
-  if (a_samples + b_samples > max)
+  // the range alone (a chunk's count is not quoted back)
+  for (const auto& [o, x] : {std::pair{&kASamples, a_samples}, std::pair{&kBSamples, b_samples}})
+    if (!check_number(*o, x).empty()) return std::string(o->name) + ": expected " + o->what;
+  if (a_samples + b_samples > limits::kMaxSamples)
     return "samples: aSamples + bSamples is more than " + std::to_string(limits::kMaxSamples);
   Error e = check_chunk("b", b, b_samples);
   if (e.empty() && a_samples > 0) e = check_chunk("a", a, a_samples);

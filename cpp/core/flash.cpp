@@ -248,25 +248,14 @@ Error check_flash(const FlashArgs& a, int max_tokens) {
     return "keyPadding: expected " + std::to_string(n_k) + " flags (one per key), got " +
            std::to_string(a.key_padding.size());
   }
-  if (a.window < -1 || a.window > limits::kMaxFlashTokens) {
-    return "window: expected an integer from 0 to " + std::to_string(limits::kMaxFlashTokens) +
-           ", got " + std::to_string(a.window);
+  if (a.window != -1) e = check_number(kWindow, a.window);              // -1: no window
+  if (e.empty() && a.stride != 0) e = check_number(kStride, a.stride);  // 0: no strided pattern
+  if (e.empty() && a.window >= 0 && a.stride > 0) {
+    e = "stride: cannot be combined with window (pick one sparse pattern)";
   }
-  if (a.stride < 0 || a.stride > limits::kMaxFlashTokens) {
-    return "stride: expected an integer from 1 to " + std::to_string(limits::kMaxFlashTokens) +
-           ", got " + std::to_string(a.stride);
-  }
-  if (a.window >= 0 && a.stride > 0) {
-    return "stride: cannot be combined with window (pick one sparse pattern)";
-  }
-  if (a.query_offset < 0 || a.query_offset > limits::kMaxFlashTokens) {
-    return "queryOffset: expected an integer from 0 to " + std::to_string(limits::kMaxFlashTokens) +
-           ", got " + std::to_string(a.query_offset);
-  }
-  if (a.block_size < 1 || a.block_size > limits::kMaxFlashBlock) {
-    return "blockSize: expected an integer from 1 to " + std::to_string(limits::kMaxFlashBlock) +
-           ", got " + std::to_string(a.block_size);
-  }
+  if (e.empty()) e = check_number(kQueryOffset, a.query_offset);
+  if (e.empty()) e = check_number(kBlockSize, a.block_size);
+  if (!e.empty()) return e;
   // finite in, finite out: the float32 range the tiled pipeline needs (core/check.h)
   return check_tiled_range(a.query, a.key, a.value);
 }

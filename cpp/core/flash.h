@@ -13,15 +13,10 @@
 
 #include <vector>
 
+#include "core/check.h"
 #include "core/matrix.h"
 
 namespace attn {
-
-namespace limits {
-constexpr int kMaxFlashTokens = 16384;  // n_q, n_k of flash_attend (O(n·d) memory)
-constexpr int kMaxFlashBlock = 256;     // block_size: a tile is (block, block) floats
-constexpr int kMaxTraceTokens = 64;     // n_q, n_k of flash_trace (it keeps (blocks, n_q) tables)
-}  // namespace limits
 
 // Which keys a query may attend. Every rule given is applied (AND): causal (key j <= query i),
 // key padding (padding keys blocked), and at most one sparse pattern:
@@ -32,14 +27,14 @@ struct FlashArgs {
   Matrix query;  // (n_q, d_k)
   Matrix key;    // (n_k, d_k)
   Matrix value;  // (n_k, d_v)
-  bool causal = false;
+  bool causal = kCausal.fallback;
   std::vector<bool> key_padding;  // n_k flags (true = padding), or empty for none
-  int window = -1;                // -1 = no window
-  int stride = 0;                 // 0 = no strided pattern
-  int block_size = 64;            // rows of a query block and of a key block
-  int query_offset = 0;           // position of query row 0 among the keys: query row r is
-                                  // query i = query_offset + r in the rules above (a slice of
-                                  // the queries, as a worker computes, gives the same rows)
+  int window = -1;                // -1 = no window (kWindow)
+  int stride = 0;                 // 0 = no strided pattern (kStride)
+  int block_size = static_cast<int>(kBlockSize.fallback);  // rows of a query and a key block
+  int query_offset = 0;  // position of query row 0 among the keys: query row r is
+                         // query i = query_offset + r in the rules above (a slice of
+                         // the queries, as a worker computes, gives the same rows)
 };
 
 struct FlashResult {

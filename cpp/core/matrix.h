@@ -39,6 +39,11 @@ constexpr int kMaxTrials = 100000;    // repeated softmax trials in experiments
 constexpr int kMaxHeadCells = 1 << 23;
 constexpr int kMaxPosition = 1000000;  // largest first position of RoPE
 constexpr int kMaxHidden = 4096;       // hidden width of a feed-forward layer (4 x d_model)
+constexpr int kMaxGumbelSamples = 64;  // rows of Gumbel-softmax samples of one query probe
+// tiled attention (core/flash.h)
+constexpr int kMaxFlashTokens = 16384;  // n_q, n_k of flash_attend (O(n·d) memory)
+constexpr int kMaxFlashBlock = 256;     // block_size: a tile is (block, block) floats
+constexpr int kMaxTraceTokens = 64;     // n_q, n_k of flash_trace (it keeps (blocks, n_q) tables)
 }  // namespace limits
 
 }  // namespace attn

@@ -31,25 +31,12 @@ static int argmax(const std::vector<float>& x) {
 // ---- one query against n keys --------------------------------------------------------------
 
 Error check_query_probe(const QueryProbeArgs& a) {
-  if (a.dk < 1 || a.dk > limits::kMaxDim) {
-    return "dk: expected an integer from 1 to " + std::to_string(limits::kMaxDim) + ", got " +
-           std::to_string(a.dk);
-  }
-  if (a.n_keys < 2 || a.n_keys > limits::kMaxTokens) {
-    return "nKeys: expected an integer from 2 to " + std::to_string(limits::kMaxTokens) + ", got " +
-           std::to_string(a.n_keys);
-  }
-  if (a.trial < 0 || a.trial >= limits::kMaxTrials) {
-    return "trial: expected an integer from 0 to " + std::to_string(limits::kMaxTrials - 1) +
-           ", got " + std::to_string(a.trial);
-  }
-  Error e = check_temperature("tau", a.tau);
-  if (!e.empty()) return e;
-  if (a.gumbel_samples < 0 || a.gumbel_samples > 64) {
-    return "gumbelSamples: expected an integer from 0 to 64, got " +
-           std::to_string(a.gumbel_samples);
-  }
-  return {};
+  Error e = check_number(kDk, a.dk);
+  if (e.empty()) e = check_number(kProbeKeys, a.n_keys);
+  if (e.empty()) e = check_number(kTrial, a.trial);
+  if (e.empty()) e = check_temperature(kProbeTau.name, a.tau);
+  if (e.empty()) e = check_number(kGumbelSamples, a.gumbel_samples);
+  return e;
 }
 
 QueryProbeResult query_probe(const QueryProbeArgs& a) {
@@ -105,14 +92,9 @@ Error check_saturation(const SaturationArgs& a) {
              " (expected integers from 1 to " + std::to_string(limits::kMaxDim) + ")";
     }
   }
-  if (a.n_keys < 2 || a.n_keys > kMaxSweepKeys) {
-    return "nKeys: expected an integer from 2 to " + std::to_string(kMaxSweepKeys) + ", got " +
-           std::to_string(a.n_keys);
-  }
-  if (a.trials < 1 || a.trials > limits::kMaxTrials) {
-    return "trials: expected an integer from 1 to " + std::to_string(limits::kMaxTrials) +
-           ", got " + std::to_string(a.trials);
-  }
+  Error e = check_number(kSweepKeys, a.n_keys);
+  if (e.empty()) e = check_number(kTrials, a.trials);
+  if (!e.empty()) return e;
   if (sweep_work(a) > kMaxSaturationWork) {
     return "trials: trials x nKeys x (d_k + nKeys), summed over dks, must be at most " +
            format_number(kMaxSaturationWork) + "; got " + format_number(sweep_work(a)) +

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "core/check.h"
 #include "core/experiments.h"
 #include "core/matrix.h"
 
@@ -14,14 +15,15 @@ namespace attn {
 
 // ---- one query against n keys (the bars of the lesson) ----------------------------------------
 
+// The defaults are the option table's (core/check.h).
 struct QueryProbeArgs {
-  int dk = 64;
-  int n_keys = 16;
-  std::uint64_t seed = 1;
-  int trial = 0;           // which draw: trial t uses RNG stream t of the seed
-  float tau = 1.0f;        // temperature dividing the (raw or scaled) scores
-  bool scaled = true;      // which scores the hard and Gumbel rows use
-  int gumbel_samples = 0;  // rows of Gumbel-softmax samples to draw
+  int dk = static_cast<int>(kDk.fallback);
+  int n_keys = static_cast<int>(kProbeKeys.fallback);
+  std::uint64_t seed = static_cast<std::uint64_t>(kSeed.fallback);
+  int trial = 0;                        // which draw: trial t uses RNG stream t of the seed
+  float tau = 1.0f;                     // temperature dividing the (raw or scaled) scores
+  bool scaled = kProbeScaled.fallback;  // which scores the hard and Gumbel rows use
+  int gumbel_samples = 0;               // rows of Gumbel-softmax samples to draw
 };
 
 struct QueryProbeResult {
@@ -42,9 +44,9 @@ QueryProbeResult query_probe(const QueryProbeArgs& args);
 
 struct SaturationArgs {
   std::vector<int> dks = {1, 4, 16, 64, 256, 1024};
-  int n_keys = 16;
-  int trials = 200;
-  std::uint64_t seed = 1;
+  int n_keys = static_cast<int>(kSweepKeys.fallback);
+  int trials = static_cast<int>(kTrials.fallback);
+  std::uint64_t seed = static_cast<std::uint64_t>(kSeed.fallback);
 };
 
 // Mean over the trials of one side (raw or scaled).
@@ -69,8 +71,6 @@ struct SaturationResult {
 
 // Work limit: the sum over d_k of trials * n_keys * (d_k + n_keys).
 constexpr double kMaxSaturationWork = 4e8;
-constexpr int kMaxSweepDks = 64;
-constexpr int kMaxSweepKeys = 256;
 
 Error check_saturation(const SaturationArgs& args);
 SaturationResult saturation_sweep(const SaturationArgs& args);

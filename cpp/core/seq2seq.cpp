@@ -793,10 +793,49 @@ ForwardStats Seq2SeqTrainer::probe() {
   return model_.decode(probe_, static_cast<int>(probe_.target[0].size()) + 1);
 }
 
-void Seq2SeqTrainer::translate(const std::vector<int>& source) {
+int Seq2SeqTrainer::translate(const std::vector<int>& source) {
   PairBatch b;
   b.source.push_back(source);
   model_.decode(b, 2 * config_.max_length + 1);
+  const std::vector<int> p = model_.predictions(0);
+  for (std::size_t i = 0; i < p.size(); i++)
+    if (p[i] == kEndToken) return static_cast<int>(i) + 1;
+  return static_cast<int>(p.size());
+}
+
+StepsRun Seq2SeqTrainer::run_steps(int n) {
+  StepsRun r;
+  for (int i = 0; i < n; i++) {
+    StepStats s = step();
+    r.losses.push_back(static_cast<float>(s.loss));
+    r.accuracies.push_back(static_cast<float>(s.accuracy));
+  }
+  return r;
+}
+
+void Seq2SeqTrainer::set_parameters(const std::vector<ParameterUpdate>& updates) {
+  for (const ParameterUpdate& u : updates) {
+    std::copy(u.value.data.begin(), u.value.data.end(),
+              model_.parameters().begin() + static_cast<std::ptrdiff_t>(u.tensor->offset));
+  }
+}
+
+Error check_seq2seq_parameter(const Tensor& t, const Matrix& value) {
+  Error e = check_shape(t.name.c_str(), value, t.rows, t.cols);
+  if (!e.empty()) return e;
+  const std::string bad = first_non_finite(value);
+  return bad.empty() ? Error() : t.name + ": " + bad + " is not finite (expected finite numbers)";
+}
+
+Decoded decoded(const Seq2Seq& m, int steps) {
+  Decoded d;
+  d.predictions = m.predictions(0);
+  d.predictions.resize(steps);
+  if (m.config().attention == AttentionKind::None) return d;
+  d.alignment = m.alignment(0);
+  d.alignment.rows = steps;
+  d.alignment.data.resize(static_cast<std::size_t>(steps) * d.alignment.cols);
+  return d;
 }
 
 }  // namespace attn

@@ -43,7 +43,8 @@ inline constexpr ChoiceOption<AttentionKind, 4> kAttentionOption{
     {{"none", AttentionKind::None},
      {"additive", AttentionKind::Additive},
      {"dot", AttentionKind::Dot},
-     {"general", AttentionKind::General}}};
+     {"general", AttentionKind::General}},
+    AttentionKind::Additive};
 
 namespace limits {
 constexpr int kMaxSeq2SeqHidden = 128;
@@ -173,21 +174,33 @@ class Seq2Seq {
 
 // ---- the trainer ----------------------------------------------------------------------------
 
+inline constexpr FlagOption kBidirectional{"bidirectional", true};
+
+// An absent option takes its table's fallback.
 struct Seq2SeqConfig {
-  Seq2SeqTask task = Seq2SeqTask::Copy;
-  AttentionKind attention = AttentionKind::Additive;
-  bool bidirectional = true;
-  int hidden = 64;
-  int embed = 32;
-  double learning_rate = 0.003;
-  double clip = 1;  // the gradient's largest L2 norm (0: no clipping)
-  std::uint32_t seed = 1;
-  int batch = 32;
-  int max_length = 24;
+  Seq2SeqTask task = kSeq2SeqTaskOption.fallback;
+  AttentionKind attention = kAttentionOption.fallback;
+  bool bidirectional = kBidirectional.fallback;
+  int hidden = static_cast<int>(kSeq2SeqHidden.fallback);
+  int embed = static_cast<int>(kSeq2SeqEmbed.fallback);
+  double learning_rate = kSeq2SeqLearningRate.fallback;
+  double clip = kSeq2SeqClip.fallback;  // the gradient's largest L2 norm (0: no clipping)
+  std::uint32_t seed = static_cast<std::uint32_t>(kSeed.fallback);
+  int batch = static_cast<int>(kBatch.fallback);
+  int max_length = static_cast<int>(kSeq2SeqLength.fallback);
 };
 
 // Every option within its table; hidden even when bidirectional.
 Error check_seq2seq_config(const Seq2SeqConfig& c);
+// A new value for tensor t: its exact shape, finite numbers.
+Error check_seq2seq_parameter(const Tensor& t, const Matrix& value);
+
+// Row 0's first `steps` predictions and alignment rows (after a decode of at least that many).
+struct Decoded {
+  std::vector<int> predictions;
+  Matrix alignment;  // (steps, n_source); empty without attention
+};
+Decoded decoded(const Seq2Seq& m, int steps);
 Seq2SeqModelConfig seq2seq_model_config(const Seq2SeqConfig& c);
 // Pairs a caller hands in: 1 to kMaxBatch of them, sources of 1 to max_length tokens of the
 // task's source vocabulary, targets (when need_targets) of 1 to 2 max_length target tokens.
@@ -215,8 +228,13 @@ class Seq2SeqTrainer {
   std::vector<LengthAccuracy> evaluate_by_length();
   // Greedy decoding of the probe pair for its target's length + 1 steps.
   ForwardStats probe();
-  // Greedy decoding of one source (check_pairs first) until "</s>" or 2 max_length + 1 steps.
-  void translate(const std::vector<int>& source);
+  // Greedy decoding of one source (check_pairs first) until "</s>" or 2 max_length + 1 steps:
+  // the steps through the first "</s>" (all of them when there is none).
+  int translate(const std::vector<int>& source);
+  // n steps (check_number(kSeq2SeqSteps, n) first).
+  StepsRun run_steps(int n);
+  // New values for some tensors (each checked by check_seq2seq_parameter first).
+  void set_parameters(const std::vector<ParameterUpdate>& updates);
 
   const Seq2SeqConfig& config() const { return config_; }
   Seq2Seq& model() { return model_; }

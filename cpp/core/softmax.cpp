@@ -7,6 +7,7 @@
 #include "core/check.h"
 #include "core/decimal.h"
 #include "core/rng.h"
+#include "core/scores.h"
 #include "kernels/kernels.h"
 
 namespace attn {
@@ -121,6 +122,21 @@ Error check_scores(const char* name, const Matrix& scores) {
 
 Error check_temperature(const char* name, double temperature) {
   return check_number(renamed(kTemperature, name), temperature);
+}
+
+TemperatureSoftmax softmax_at_temperature(const Matrix& scores, float temperature, bool stable) {
+  TemperatureSoftmax r;
+  r.weights = apply_temperature(scores, temperature);
+  softmax_rows_in_place(r.weights, stable);
+  r.entropy = row_entropy(r.weights);
+  r.overflow = !stable && naive_softmax_overflowed(r.weights);
+  return r;
+}
+
+Error check_softmax_at_temperature(const Matrix& scores, double temperature) {
+  Error e = check_scores("scores", scores);
+  if (e.empty()) e = check_scaled_scores(kTemperature.name, scores, temperature);
+  return e;
 }
 
 Error check_scaled_scores(const char* name, const Matrix& scores, double temperature,

@@ -29,6 +29,16 @@ std::vector<float> softmax_entropy_in_place(Matrix& scores);
 // Entropy -Σ w log w of each row (natural log, 0·log 0 = 0). NaN rows give NaN.
 std::vector<float> row_entropy(const Matrix& weights);
 
+// The softmax lesson in one call: the row softmax of scores / temperature (stable or naive),
+// each row's entropy, and whether the naive softmax overflowed (shown on purpose).
+struct TemperatureSoftmax {
+  Matrix weights;
+  std::vector<float> entropy;
+  bool overflow = false;  // stable = false only (naive_softmax_overflowed)
+};
+// Requires check_softmax_at_temperature(scores, temperature) to be empty.
+TemperatureSoftmax softmax_at_temperature(const Matrix& scores, float temperature, bool stable);
+
 // Jacobian of softmax at one row of weights p: J = diag(p) - p pᵀ.   p: n -> (n, n)
 Matrix softmax_jacobian(const std::vector<float>& p);
 
@@ -47,6 +57,9 @@ Error check_temperature(const char* name, double temperature);
 // otherwise the message names `name` and the smallest temperature that is safe.
 Error check_scaled_scores(const char* name, const Matrix& scores, double temperature,
                           double margin = 0);
+// softmax_at_temperature's inputs: scores as check_scores, the temperature (a double, as the
+// caller passed it) within kTemperature and small enough for every score (check_scaled_scores).
+Error check_softmax_at_temperature(const Matrix& scores, double temperature);
 // p: 1 to limits::kMaxTokens finite numbers below kMaxJacobianEntry in size.
 constexpr double kMaxJacobianEntry = 1.8e19;  // so p_i p_j stays within float32
 Error check_jacobian(const std::vector<float>& p);

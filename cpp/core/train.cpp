@@ -32,6 +32,23 @@ Error check_train_config(const TrainConfig& c) {
   return e;
 }
 
+Error check_trainer_room(const TrainConfig& c, int live, double used_bytes) {
+  auto mb = [](double bytes) {
+    return std::to_string(static_cast<long>(bytes / (1024 * 1024) + 0.5));
+  };
+  if (live >= limits::kMaxTrainers) {
+    return "trainer: at most " + std::to_string(limits::kMaxTrainers) +
+           " live trainers at once (delete() one you no longer need)";
+  }
+  const double need = trainer_bytes(c);
+  if (used_bytes + need > limits::kMaxTrainerBytes) {
+    return "trainer: the live trainers hold up to " + mb(used_bytes) + " MB and this one needs " +
+           mb(need) + " MB, past the " + mb(limits::kMaxTrainerBytes) +
+           " MB the trainers may use (delete() one you no longer need, or make a smaller one)";
+  }
+  return {};
+}
+
 double trainer_bytes(const TrainConfig& c) {
   const double V = task_spec(c.task).vocab, T = task_spec(c.task).length, D = c.d_model,
                L = c.layers, H = c.heads, dk = D / H;
@@ -198,6 +215,21 @@ HeadScores Trainer::head_scores() {
 }
 
 StepStats Trainer::step() { return step_on(make_batch(config_.task, data_, config_.batch)); }
+
+StepsRun Trainer::run_steps(int n) {
+  StepsRun r;
+  for (int i = 0; i < n; i++) {
+    StepStats s = step();
+    if (!s.error.empty()) {
+      r.error = s.error + " (after " + std::to_string(i) + " of " + std::to_string(n) +
+                " steps, at step " + std::to_string(steps()) + ")";
+      return r;
+    }
+    r.losses.push_back(static_cast<float>(s.loss));
+    r.accuracies.push_back(static_cast<float>(s.accuracy));
+  }
+  return r;
+}
 
 namespace {
 bool all_finite(const std::vector<float>& v) {

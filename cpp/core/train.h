@@ -41,17 +41,19 @@ inline constexpr NumberOption kBatch{"batch", 1, limits::kMaxBatch, true, "an in
                                      32};
 inline constexpr NumberOption kSteps{
     "steps", 1, limits::kMaxStepsPerCall, true, "an integer from 1 to 1000", 1};
+inline constexpr FlagOption kTrainScale{"scale", true};  // false: Q Kᵀ not divided by √d_k
 
+// An absent option takes its table's fallback.
 struct TrainConfig {
-  TrainTask task = TrainTask::PreviousToken;
-  int layers = 2;
-  int heads = 2;
-  int d_model = 64;
-  double learning_rate = 0.003;
-  std::uint32_t seed = 1;
-  bool scale = true;
-  PositionKind position = PositionKind::Learned;
-  int batch = 32;
+  TrainTask task = kTaskOption.fallback;
+  int layers = static_cast<int>(kLayers.fallback);
+  int heads = static_cast<int>(kTrainHeads.fallback);
+  int d_model = static_cast<int>(kDModel.fallback);
+  double learning_rate = kLearningRate.fallback;
+  std::uint32_t seed = static_cast<std::uint32_t>(kSeed.fallback);
+  bool scale = kTrainScale.fallback;
+  PositionKind position = kPositionOption.fallback;
+  int batch = static_cast<int>(kBatch.fallback);
 };
 
 // The most a Trainer of this config holds after any sequence of calls (its parameters, Adam's
@@ -61,6 +63,9 @@ double trainer_bytes(const TrainConfig& c);
 
 // Every option within its table, and d_model a multiple of heads.
 Error check_train_config(const TrainConfig& c);
+// Room for one more trainer of config c beside `live` others holding `used_bytes` (trainer_bytes
+// each): at most limits::kMaxTrainers of them, limits::kMaxTrainerBytes together.
+Error check_trainer_room(const TrainConfig& c, int live, double used_bytes);
 // The model a config trains.
 ModelConfig model_config(const TrainConfig& c);
 
@@ -118,6 +123,13 @@ struct StepStats {
   Error error;  // not empty: the step was refused and the weights are the ones before it
 };
 
+// Several steps in one call: each step's loss and accuracy, in order; a refused step ends the
+// run with its error, saying how many were taken (the weights are the last good ones).
+struct StepsRun {
+  std::vector<float> losses, accuracies;
+  Error error;
+};
+
 // A tensor's new value (check_parameter first).
 struct ParameterUpdate {
   const Tensor* tensor;
@@ -134,6 +146,8 @@ class Trainer {
 
   // One Adam step on the next batch of the task: the batch's loss and accuracy before the update.
   StepStats step();
+  // n steps (check_number(kSteps, n) first).
+  StepsRun run_steps(int n);
   // One Adam step on a given batch (check_batch first).
   StepStats step_on(const Batch& batch);
   // Loss and gradients on a batch without changing anything (check_batch first).

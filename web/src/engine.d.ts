@@ -94,6 +94,10 @@ export interface Limits {
   readonly maxFlashBlock: number;
   readonly maxTraceTokens: number;
   readonly maxHidden: number;
+  /** gumbelSamples of queryProbe: at most this many rows */
+  readonly maxGumbelSamples: number;
+  /** seeds (and RNG streams) are uint32: 0 to 2^32 - 1 */
+  readonly maxSeed: number;
 }
 
 // ---- attend and its relatives -------------------------------------------------------------------

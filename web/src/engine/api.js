@@ -13,19 +13,17 @@
 import {
   AttentionError,
   arrayArg,
-  booleanArg,
   checkOptions,
   fail,
   flagsArg,
   integerArg,
-  positiveArg,
   reading,
   scalarArg,
-  seedArg,
   vectorArg,
 } from './args.js';
 import { engineLoader, frozenChoices, moduleCalls, simdSupported } from './loader.js';
-import { FLASH_BLOCK, FLASH_OPTIONS, callInputs, varianceChunk } from './inputs.js';
+import { FLASH_BLOCK } from './choices.js';
+import { FLASH_OPTIONS, callInputs, varianceChunk } from './inputs.js';
 
 // The loader's parts stay importable from here (engine.js re-exports this module).
 export { AttentionError, FLASH_BLOCK, engineLoader, frozenChoices, moduleCalls, simdSupported };
@@ -67,21 +65,10 @@ function makeEngine(mod, simd, forget) {
   const calls = moduleCalls(mod, 'loadEngine', forget);
   const { guarded, run } = calls;
 
-  const limits = Object.freeze({ ...mod.limits(), ...mod.flashLimits() });
+  const limits = Object.freeze(mod.limits());
   const choices = frozenChoices(mod.choices());
-  const {
-    sizeError,
-    matrix,
-    optionalMatrix,
-    optionalVector,
-    mask,
-    keyPadding,
-    scoreMatrix,
-    attentionArgs,
-    ffArgs,
-    checkNaiveSize,
-    flashArgs,
-  } = callInputs(mod, guarded, limits);
+  // the converters of this module's arguments (inputs.js): input.matrix(name, x) and the like
+  const input = callInputs(mod, guarded, limits);
   const flashResult = (r) => ({ output: r.output, entropy: r.entropy, fullyMaskedRows: Array.from(r.fullyMaskedRows) });
 
   return {
@@ -97,14 +84,14 @@ function makeEngine(mod, simd, forget) {
     // memory, up to limits.maxFlashTokens tokens. -> { output, entropy, fullyMaskedRows }
     flashAttend(options) {
       const o = checkOptions('flashAttend', options, FLASH_OPTIONS);
-      return flashResult(run('flashAttend', flashArgs(o, 'maxFlashTokens')));
+      return flashResult(run('flashAttend', input.flashArgs(o, 'maxFlashTokens')));
     },
 
     // flashAttend on up to limits.maxTraceTokens tokens, with the online softmax's running
     // max, rescale factor and sum after every key block ((blocks, n_q) tables).
     flashTrace(options) {
       const o = checkOptions('flashTrace', options, FLASH_OPTIONS);
-      const r = run('flashTrace', flashArgs(o, 'maxTraceTokens'));
+      const r = run('flashTrace', input.flashArgs(o, 'maxTraceTokens'));
       return {
         blockSize: r.blockSize,
         blocks: r.blocks,
@@ -137,16 +124,16 @@ function makeEngine(mod, simd, forget) {
         'additive',
         'general',
       ]);
-      reading('query', () => checkNaiveSize(o.query, o.key));
+      reading('query', () => input.checkNaiveSize(o.query, o.key));
       const args = {
-        query: matrix('query', o.query),
-        key: matrix('key', o.key),
-        value: matrix('value', o.value),
+        query: input.matrix('query', o.query),
+        key: input.matrix('key', o.key),
+        value: input.matrix('value', o.value),
         score: scalarArg(o.score),
-        mask: mask(o.mask),
+        mask: input.mask(o.mask),
         causal: scalarArg(o.causal),
         reverseCausal: scalarArg(o.reverseCausal),
-        keyPadding: keyPadding(o.keyPadding),
+        keyPadding: input.keyPadding(o.keyPadding),
         maskFill: scalarArg(o.maskFill),
         temperature: scalarArg(o.temperature),
         stable: scalarArg(o.stable),
@@ -154,13 +141,13 @@ function makeEngine(mod, simd, forget) {
       };
       if (o.additive != null) {
         const a = checkOptions('additive', o.additive, ['Wq', 'Wk', 'v']);
-        args['additive.Wq'] = matrix('additive.Wq', a.Wq);
-        args['additive.Wk'] = matrix('additive.Wk', a.Wk);
-        args['additive.v'] = vectorArg('additive.v', a.v, sizeError);
+        args['additive.Wq'] = input.matrix('additive.Wq', a.Wq);
+        args['additive.Wk'] = input.matrix('additive.Wk', a.Wk);
+        args['additive.v'] = vectorArg('additive.v', a.v, input.sizeError);
       }
       if (o.general != null) {
         const g = checkOptions('general', o.general, ['W']);
-        args['general.W'] = matrix('general.W', g.W);
+        args['general.W'] = input.matrix('general.W', g.W);
       }
       return attendResult(run('attend', args));
     },
@@ -180,15 +167,15 @@ function makeEngine(mod, simd, forget) {
         'bug',
         'dModel',
       ]);
-      reading('query', () => checkNaiveSize(o.query, o.key));
+      reading('query', () => input.checkNaiveSize(o.query, o.key));
       return attendResult(
         run('attendWithBug', {
-          query: matrix('query', o.query),
-          key: matrix('key', o.key),
-          value: matrix('value', o.value),
-          mask: mask(o.mask),
+          query: input.matrix('query', o.query),
+          key: input.matrix('key', o.key),
+          value: input.matrix('value', o.value),
+          mask: input.mask(o.mask),
           causal: scalarArg(o.causal),
-          keyPadding: keyPadding(o.keyPadding),
+          keyPadding: input.keyPadding(o.keyPadding),
           bug: scalarArg(o.bug),
           dModel: scalarArg(o.dModel),
         }),
@@ -203,9 +190,9 @@ function makeEngine(mod, simd, forget) {
     monitor(options) {
       const o = checkOptions('monitor', options, ['logits', 'weights', 'mask']);
       return run('monitor', {
-        logits: matrix('logits', o.logits),
-        weights: matrix('weights', o.weights),
-        mask: matrix('mask', o.mask, { binary: true }),
+        logits: input.matrix('logits', o.logits),
+        weights: input.matrix('weights', o.weights),
+        mask: input.matrix('mask', o.mask, { binary: true }),
       });
     },
 
@@ -232,21 +219,21 @@ function makeEngine(mod, simd, forget) {
         'stages',
       ]);
       const r = run('multiHead', {
-        query: matrix('query', o.query),
-        key: matrix('key', o.key),
-        value: matrix('value', o.value),
+        query: input.matrix('query', o.query),
+        key: input.matrix('key', o.key),
+        value: input.matrix('value', o.value),
         heads: scalarArg(o.heads),
-        Wq: matrix('Wq', o.Wq),
-        Wk: matrix('Wk', o.Wk),
-        Wv: matrix('Wv', o.Wv),
-        Wo: matrix('Wo', o.Wo),
-        bq: optionalVector('bq', o.bq),
-        bk: optionalVector('bk', o.bk),
-        bv: optionalVector('bv', o.bv),
-        bo: optionalVector('bo', o.bo),
-        mask: mask(o.mask),
+        Wq: input.matrix('Wq', o.Wq),
+        Wk: input.matrix('Wk', o.Wk),
+        Wv: input.matrix('Wv', o.Wv),
+        Wo: input.matrix('Wo', o.Wo),
+        bq: input.optionalVector('bq', o.bq),
+        bk: input.optionalVector('bk', o.bk),
+        bv: input.optionalVector('bv', o.bv),
+        bo: input.optionalVector('bo', o.bo),
+        mask: input.mask(o.mask),
         causal: scalarArg(o.causal),
-        keyPadding: keyPadding(o.keyPadding),
+        keyPadding: input.keyPadding(o.keyPadding),
         stages: scalarArg(o.stages),
       });
       return { heads: r.heads.map(attendResult), concat: r.concat, output: r.output };
@@ -259,9 +246,9 @@ function makeEngine(mod, simd, forget) {
     layerNorm(options) {
       const o = checkOptions('layerNorm', options, ['x', 'gamma', 'beta', 'eps']);
       return run('layerNorm', {
-        x: matrix('x', o.x),
-        gamma: vectorArg('gamma', o.gamma, sizeError),
-        beta: vectorArg('beta', o.beta, sizeError),
+        x: input.matrix('x', o.x),
+        gamma: vectorArg('gamma', o.gamma, input.sizeError),
+        beta: vectorArg('beta', o.beta, input.sizeError),
         eps: scalarArg(o.eps),
       });
     },
@@ -271,8 +258,8 @@ function makeEngine(mod, simd, forget) {
     feedForward(options) {
       const o = checkOptions('feedForward', options, ['x', 'W1', 'b1', 'W2', 'b2', 'activation']);
       return run('feedForward', {
-        x: matrix('x', o.x),
-        ...ffArgs('', o),
+        x: input.matrix('x', o.x),
+        ...input.ffArgs('', o),
         activation: scalarArg(o.activation),
       });
     },
@@ -303,19 +290,19 @@ function makeEngine(mod, simd, forget) {
       ]);
       const args = {
         kind: scalarArg(o.kind),
-        x: matrix('x', o.x),
-        memory: optionalMatrix('memory', o.memory),
+        x: input.matrix('x', o.x),
+        memory: input.optionalMatrix('memory', o.memory),
         heads: scalarArg(o.heads),
-        ...attentionArgs('selfAttention', o.selfAttention),
-        ...(o.crossAttention == null ? {} : attentionArgs('crossAttention', o.crossAttention)),
-        ...ffArgs('ff.', checkOptions('ff', o.ff ?? {}, ['W1', 'b1', 'W2', 'b2'])),
+        ...input.attentionArgs('selfAttention', o.selfAttention),
+        ...(o.crossAttention == null ? {} : input.attentionArgs('crossAttention', o.crossAttention)),
+        ...input.ffArgs('ff.', checkOptions('ff', o.ff ?? {}, ['W1', 'b1', 'W2', 'b2'])),
         normFirst: scalarArg(o.normFirst),
         activation: scalarArg(o.activation),
         eps: scalarArg(o.eps),
         causal: scalarArg(o.causal),
-        keyPadding: keyPadding(o.keyPadding),
+        keyPadding: input.keyPadding(o.keyPadding),
         memoryKeyPadding:
-          o.memoryKeyPadding == null ? undefined : flagsArg('memoryKeyPadding', o.memoryKeyPadding, sizeError),
+          o.memoryKeyPadding == null ? undefined : flagsArg('memoryKeyPadding', o.memoryKeyPadding, input.sizeError),
         residual: scalarArg(o.residual),
         layerNorm: scalarArg(o.layerNorm),
         stages: scalarArg(o.stages),
@@ -325,8 +312,8 @@ function makeEngine(mod, simd, forget) {
       reading('norms', () => {
         for (let k = 0; k < norms.length; k++) {
           const n = checkOptions(`norms[${k}]`, norms[k] ?? {}, ['gamma', 'beta']);
-          args[`norms[${k}].gamma`] = vectorArg(`norms[${k}].gamma`, n.gamma, sizeError);
-          args[`norms[${k}].beta`] = vectorArg(`norms[${k}].beta`, n.beta, sizeError);
+          args[`norms[${k}].gamma`] = vectorArg(`norms[${k}].gamma`, n.gamma, input.sizeError);
+          args[`norms[${k}].beta`] = vectorArg(`norms[${k}].beta`, n.beta, input.sizeError);
         }
       });
       const r = run('transformerLayer', args);
@@ -346,12 +333,12 @@ function makeEngine(mod, simd, forget) {
     gruEncoder(options) {
       const o = checkOptions('gruEncoder', options, ['x', 'Wih', 'Whh', 'bih', 'bhh', 'h0']);
       return run('gruEncoder', {
-        x: matrix('x', o.x),
-        Wih: matrix('Wih', o.Wih),
-        Whh: matrix('Whh', o.Whh),
-        bih: optionalVector('bih', o.bih),
-        bhh: optionalVector('bhh', o.bhh),
-        h0: optionalVector('h0', o.h0),
+        x: input.matrix('x', o.x),
+        Wih: input.matrix('Wih', o.Wih),
+        Whh: input.matrix('Whh', o.Whh),
+        bih: input.optionalVector('bih', o.bih),
+        bhh: input.optionalVector('bhh', o.bhh),
+        h0: input.optionalVector('h0', o.h0),
       });
     },
 
@@ -374,9 +361,9 @@ function makeEngine(mod, simd, forget) {
       const o = checkOptions('mergeVariance', options, ['a', 'aSamples', 'b', 'bSamples']);
       return run('mergeVariance', {
         a: varianceChunk('a', o.a, limits.maxBins),
-        aSamples: integerArg('aSamples', o.aSamples ?? 0, 0, limits.maxSamples),
+        aSamples: scalarArg(o.aSamples),
         b: varianceChunk('b', o.b, limits.maxBins),
-        bSamples: integerArg('bSamples', o.bSamples, 1, limits.maxSamples),
+        bSamples: scalarArg(o.bSamples),
       });
     },
 
@@ -388,10 +375,10 @@ function makeEngine(mod, simd, forget) {
     varianceRun(options) {
       const o = checkOptions('varianceRun', options, ['dk', 'seed', 'bins', 'firstSample']);
       const handle = run('createVarianceRun', {
-        dk: integerArg('dk', o.dk ?? 64, 1, limits.maxDim),
-        seed: seedArg('seed', o.seed ?? 1),
-        bins: integerArg('bins', o.bins ?? 60, 1, limits.maxBins),
-        firstSample: integerArg('firstSample', o.firstSample ?? 0, 0, limits.maxSamples - 1),
+        dk: scalarArg(o.dk),
+        seed: scalarArg(o.seed),
+        bins: scalarArg(o.bins),
+        firstSample: scalarArg(o.firstSample),
       }).run;
       let live = true;
       const alive = (what) => {
@@ -400,7 +387,7 @@ function makeEngine(mod, simd, forget) {
       return {
         step(samples) {
           alive('step');
-          const n = integerArg('samples', samples, 1, limits.maxSamples);
+          const n = scalarArg(samples);
           const r = guarded('varianceRun.step', () => mod.varianceRunStep(handle, n));
           if (r.error !== undefined) fail(r.error);
         },
@@ -422,9 +409,9 @@ function makeEngine(mod, simd, forget) {
     varianceSample(options) {
       const o = checkOptions('varianceSample', options, ['dk', 'seed', 'sample']);
       return run('varianceSample', {
-        dk: integerArg('dk', o.dk ?? 64, 1, limits.maxDim),
-        seed: seedArg('seed', o.seed ?? 1),
-        sample: integerArg('sample', o.sample ?? 0, 0, limits.maxSamples - 1),
+        dk: scalarArg(o.dk),
+        seed: scalarArg(o.seed),
+        sample: scalarArg(o.sample),
       });
     },
 
@@ -433,13 +420,13 @@ function makeEngine(mod, simd, forget) {
     queryProbe(options) {
       const o = checkOptions('queryProbe', options, ['dk', 'nKeys', 'seed', 'trial', 'tau', 'scaled', 'gumbelSamples']);
       return run('queryProbe', {
-        dk: integerArg('dk', o.dk ?? 64, 1, limits.maxDim),
-        nKeys: integerArg('nKeys', o.nKeys ?? 16, 2, limits.maxTokens),
-        seed: seedArg('seed', o.seed ?? 1),
-        trial: integerArg('trial', o.trial ?? 0, 0, limits.maxTrials - 1),
-        tau: positiveArg('tau', o.tau ?? 1),
-        scaled: booleanArg('scaled', o.scaled ?? true),
-        gumbelSamples: integerArg('gumbelSamples', o.gumbelSamples ?? 0, 0, 64),
+        dk: scalarArg(o.dk),
+        nKeys: scalarArg(o.nKeys),
+        seed: scalarArg(o.seed),
+        trial: scalarArg(o.trial),
+        tau: scalarArg(o.tau),
+        scaled: scalarArg(o.scaled),
+        gumbelSamples: scalarArg(o.gumbelSamples),
       });
     },
 
@@ -452,9 +439,9 @@ function makeEngine(mod, simd, forget) {
         dks: reading('dks', () =>
           Array.from({ length: dks.length }, (_, i) => integerArg(`dks[${i}]`, dks[i], 1, limits.maxDim)),
         ),
-        nKeys: integerArg('nKeys', o.nKeys ?? 16, 2, 256),
-        trials: integerArg('trials', o.trials ?? 200, 1, limits.maxTrials),
-        seed: seedArg('seed', o.seed ?? 1),
+        nKeys: scalarArg(o.nKeys),
+        trials: scalarArg(o.trials),
+        seed: scalarArg(o.seed),
       });
     },
 
@@ -463,7 +450,7 @@ function makeEngine(mod, simd, forget) {
     softmax(options) {
       const o = checkOptions('softmax', options, ['scores', 'stable', 'temperature']);
       const r = run('softmax', {
-        scores: scoreMatrix(o.scores),
+        scores: input.scoreMatrix(o.scores),
         stable: scalarArg(o.stable),
         temperature: scalarArg(o.temperature),
       });
@@ -472,20 +459,20 @@ function makeEngine(mod, simd, forget) {
 
     // J = diag(p) - p pᵀ for one row of weights p (an array of n numbers) -> (n, n).
     softmaxJacobian(p) {
-      return run('softmaxJacobian', { p: vectorArg('p', p, sizeError).data }).matrix;
+      return run('softmaxJacobian', { p: vectorArg('p', p, input.sizeError).data }).matrix;
     },
 
     // One-hot at each row's argmax.
     hardAttention(options) {
       const o = checkOptions('hardAttention', options, ['scores']);
-      return run('hardAttention', { scores: scoreMatrix(o.scores) }).matrix;
+      return run('hardAttention', { scores: input.scoreMatrix(o.scores) }).matrix;
     },
 
     // softmax((scores + Gumbel noise) / tau), the noise drawn from seed.
     gumbelSoftmax(options) {
       const o = checkOptions('gumbelSoftmax', options, ['scores', 'tau', 'seed']);
       return run('gumbelSoftmax', {
-        scores: scoreMatrix(o.scores),
+        scores: input.scoreMatrix(o.scores),
         tau: scalarArg(o.tau),
         seed: scalarArg(o.seed),
       }).matrix;
@@ -500,13 +487,14 @@ function makeEngine(mod, simd, forget) {
     // RoPE: rotates pairs of columns of x; row r sits at position first + r.
     rope(options) {
       const o = checkOptions('rope', options, ['x', 'first', 'base']);
-      return run('rope', { x: matrix('x', o.x), first: scalarArg(o.first), base: scalarArg(o.base) }).matrix;
+      return run('rope', { x: input.matrix('x', o.x), first: scalarArg(o.first), base: scalarArg(o.base) }).matrix;
     },
 
     // y = x Wᵀ + b (torch.nn.Linear): x (n, in), W (out, in), b (out) or omitted.
     linear(options) {
       const o = checkOptions('linear', options, ['x', 'W', 'b']);
-      return run('linear', { x: matrix('x', o.x), W: matrix('W', o.W), b: optionalVector('b', o.b) }).matrix;
+      return run('linear', { x: input.matrix('x', o.x), W: input.matrix('W', o.W), b: input.optionalVector('b', o.b) })
+        .matrix;
     },
 
     // (rows, cols) of N(0, 1) * scale from the engine's RNG: the same in every build.

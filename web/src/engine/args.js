@@ -132,7 +132,7 @@ export function scalarArg(x) {
   return array ? [] : {};
 }
 
-// ---- scalars (the options the core does not check: loading, and the lesson-5 experiments) ---
+// ---- scalars the core does not read (loading the engine, the attend pool's own split) ---------
 
 export function booleanArg(name, x) {
   if (typeof x !== 'boolean') fail(`${name}: expected true or false, got ${describe(x)}`);
@@ -142,28 +142,6 @@ export function booleanArg(name, x) {
 export function integerArg(name, x, min, max) {
   if (typeof x !== 'number' || !Number.isInteger(x) || x < min || x > max) {
     fail(`${name}: expected an integer from ${min} to ${max}, got ${describe(x)}`);
-  }
-  return x;
-}
-
-// Seeds (and RNG stream numbers) are uint32: integers from 0 to 2^32 - 1.
-export function seedArg(name, x) {
-  if (typeof x !== 'number' || !Number.isInteger(x) || x < 0 || x > 0xffffffff) {
-    fail(`${name}: expected a non-negative integer below 2^32 (seeds are uint32), got ${describe(x)}`);
-  }
-  return x;
-}
-
-export function finiteArg(name, x) {
-  if (typeof x !== 'number' || !Number.isFinite(x)) {
-    fail(`${name}: expected a finite number, got ${describe(x)}`);
-  }
-  return x;
-}
-
-export function positiveArg(name, x) {
-  if (typeof x !== 'number' || !Number.isFinite(x) || !(x > 0)) {
-    fail(`${name}: expected a finite number > 0, got ${describe(x)}`);
   }
   return x;
 }

@@ -2,7 +2,8 @@
 // the state schema reads the link (#fill=zero) before the module is compiled. The core owns
 // these names, their order and their checks (cpp/core/check.h, exported as engine.choices);
 // this is the page's only copy, and tests/js/choices.test.js pins it to engine.choices in both
-// builds. Code that has the engine uses engine.choices itself.
+// builds. Code that has the engine uses engine.choices itself. The same holds for the two
+// numbers below: the core's, copied once for code without an engine, and pinned by that test.
 export const CHOICES = Object.freeze({
   score: Object.freeze(['dot', 'scaled-dot', 'additive', 'general']),
   maskFill: Object.freeze(['neg-inf', 'large-negative', 'zero']),
@@ -35,3 +36,10 @@ export const FILL_SIGNS = Object.freeze({
   'large-negative': Object.freeze({ text: '−1e9', tex: '-10^{9}' }),
   zero: Object.freeze({ text: '0', tex: '0' }),
 });
+
+// Tiled attention's default block (the core's blockSize fallback, which flashTrace reports):
+// 64 queries x 64 keys per tile. The attend pool slices its queries on multiples of it.
+export const FLASH_BLOCK = 64;
+
+// The largest seed (seeds are uint32; engine.limits.maxSeed), for the page's seed fields.
+export const MAX_SEED = 2 ** 32 - 1;

@@ -4,21 +4,7 @@
 // chunks mergeVariance combines. The checks of values, ranges and shapes stay the core's
 // (cpp/core/check.h); what is limited here reads engine.limits. No maths here.
 
-import {
-  arrayArg,
-  booleanArg,
-  checkOptions,
-  fail,
-  flagsArg,
-  integerArg,
-  matrixArg,
-  reading,
-  scalarArg,
-  vectorArg,
-} from './args.js';
-
-// Tiled attention's default block: 64 queries x 64 keys per tile.
-export const FLASH_BLOCK = 64;
+import { arrayArg, checkOptions, fail, flagsArg, matrixArg, reading, scalarArg, vectorArg } from './args.js';
 
 // Rows of a matrix argument before it is read: nested arrays or { rows }; NaN otherwise.
 const rowsOf = (x) => (Array.isArray(x) ? x.length : x != null && Number.isInteger(x.rows) ? x.rows : NaN);
@@ -58,7 +44,7 @@ export function varianceChunk(name, x, maxBins) {
   });
 }
 
-// The options flashAttend and flashTrace take.
+// The options flashAttend and flashTrace take (and the attend pool's 'flash' runs).
 export const FLASH_OPTIONS = [
   'query',
   'key',
@@ -133,12 +119,12 @@ export function callInputs(mod, guarded, limits) {
       query: matrixArg('query', o.query, size),
       key: matrixArg('key', o.key, size),
       value: matrixArg('value', o.value, size),
-      causal: booleanArg('causal', o.causal ?? false),
+      causal: scalarArg(o.causal),
       keyPadding: o.keyPadding == null ? undefined : flagsArg('keyPadding', o.keyPadding, flagsSize),
-      window: o.window == null ? undefined : integerArg('window', o.window, 0, limits.maxFlashTokens),
-      stride: o.stride == null ? undefined : integerArg('stride', o.stride, 1, limits.maxFlashTokens),
-      blockSize: integerArg('blockSize', o.blockSize ?? FLASH_BLOCK, 1, limits.maxFlashBlock),
-      queryOffset: integerArg('queryOffset', o.queryOffset ?? 0, 0, limits.maxFlashTokens),
+      window: scalarArg(o.window),
+      stride: scalarArg(o.stride),
+      blockSize: scalarArg(o.blockSize),
+      queryOffset: scalarArg(o.queryOffset),
     };
   }
   return {

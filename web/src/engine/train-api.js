@@ -145,19 +145,9 @@ function makeTrainer(mod, run, guarded, limits, options) {
   const o = checkOptions('trainer', options, TRAINER_OPTIONS);
   const args = {};
   for (const name of TRAINER_OPTIONS) args[name] = scalarArg(o[name]);
-  const handle = run('createTrainer', args).trainer;
+  // the options as the core made it: every absent one at its table's fallback (core/train.h)
+  const { trainer: handle, config } = run('createTrainer', args);
   const tasks = guarded('trainer', () => mod.trainTasks());
-  const config = {
-    task: o.task ?? 'previous-token',
-    layers: o.layers ?? 2,
-    heads: o.heads ?? 2,
-    dModel: o.dModel ?? 64,
-    learningRate: o.learningRate ?? 0.003,
-    seed: o.seed ?? 1,
-    scale: o.scale ?? true,
-    position: o.position ?? 'learned',
-    batch: o.batch ?? 32,
-  };
   let live = true;
   // trainer.step(...) is the module's trainerStep(handle, ...), and so on
   const call = (what, ...a) => {
@@ -300,20 +290,9 @@ function makeSeq2Seq(mod, run, guarded, limits, options) {
   const o = checkOptions('seq2seq', options, SEQ2SEQ_OPTIONS);
   const args = {};
   for (const name of SEQ2SEQ_OPTIONS) args[name] = scalarArg(o[name]);
-  const handle = run('createSeq2Seq', args).seq2seq;
+  // the options as the core made it: every absent one at its table's fallback (core/seq2seq.h)
+  const { seq2seq: handle, config } = run('createSeq2Seq', args);
   const tasks = guarded('seq2seq', () => mod.seq2seqTasks());
-  const config = {
-    task: o.task ?? 'copy',
-    attention: o.attention ?? 'additive',
-    bidirectional: o.bidirectional ?? true,
-    hidden: o.hidden ?? 64,
-    embed: o.embed ?? 32,
-    learningRate: o.learningRate ?? 0.003,
-    clip: o.clip ?? 1,
-    seed: o.seed ?? 1,
-    batch: o.batch ?? 32,
-    maxLength: o.maxLength ?? 24,
-  };
   const task = tasks[config.task];
   let live = true;
   // m.step(...) is the module's seq2seqStep(handle, ...), and so on

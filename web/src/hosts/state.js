@@ -14,7 +14,7 @@
 // a list of strings that is too long (tokens) is cut to fit instead, and reported too.
 
 import { PRESET_IDS, MAX_TOKENS, MAX_TOKEN_CHARS, MAX_DK } from '../lesson/example.js';
-import { CHOICES } from '../engine/choices.js';
+import { CHOICES, MAX_SEED } from '../engine/choices.js';
 import { describe } from '../engine/args.js';
 import { reason } from '../text/i18n.js';
 
@@ -25,7 +25,7 @@ export const CORE_SCHEMA = {
   preset: { type: 'enum', default: 'cat-fish', values: PRESET_IDS },
   queryTokens: { type: 'list', item: 'string', default: [], maxItems: MAX_TOKENS, itemMaxLength: MAX_TOKEN_CHARS },
   keyTokens: { type: 'list', item: 'string', default: [], maxItems: MAX_TOKENS, itemMaxLength: MAX_TOKEN_CHARS },
-  seed: { type: 'int', default: 42, min: 0, max: 2 ** 32 - 1 },
+  seed: { type: 'int', default: 42, min: 0, max: MAX_SEED },
   dk: { type: 'int', default: 4, min: 1, max: MAX_DK },
   inputMode: { type: 'enum', default: 'typed', values: ['random', 'typed'] },
   Q: { type: 'matrix', default: [], maxRows: MAX_TOKENS, maxCols: MAX_DK },

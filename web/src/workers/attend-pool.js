@@ -22,7 +22,8 @@
 // that way twice rejects the run.
 
 import { AttentionError, booleanArg, checkOptions, flagsArg, integerArg, matrixArg, reading } from '../engine/args.js';
-import { FLASH_BLOCK } from '../engine/inputs.js';
+import { FLASH_BLOCK } from '../engine/choices.js';
+import { FLASH_OPTIONS } from '../engine/inputs.js';
 import { superviseWorker } from './port.js';
 
 const NAIVE_OPTIONS = ['query', 'key', 'value', 'keyPadding'];
@@ -50,18 +51,6 @@ const LIMITS = {
   naive: { rows: 16384, rowsName: 'maxFlashTokens' },
 };
 const MAX_DIM = 1024;
-const FLASH_POOL_OPTIONS = [
-  'query',
-  'key',
-  'value',
-  'causal',
-  'keyPadding',
-  'window',
-  'stride',
-  'blockSize',
-  'queryOffset',
-];
-
 // The core's size rule (check.cpp check_size) and message, for rows up to the kind's limit.
 const sizeRule = (limit, rowsName) => (name, rows, cols, count) => {
   const counted = (max, what, limitName) => `1 to ${max} ${what} (engine.limits.${limitName})`;
@@ -79,7 +68,7 @@ const flagsRule = (limit) => (name, rows, cols, count) =>
 // options -> the arguments a worker's engine is given: plain values and fresh typed arrays only.
 export function poolArgs(kind, options) {
   const flash = kind === 'flash';
-  const allowed = flash ? FLASH_POOL_OPTIONS : NAIVE_OPTIONS;
+  const allowed = flash ? FLASH_OPTIONS : NAIVE_OPTIONS;
   if (!flash && options !== null && typeof options === 'object') {
     const names = reading('naive', () => Object.keys(options));
     for (const name of names) {

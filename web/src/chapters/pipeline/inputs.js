@@ -15,6 +15,7 @@ import {
 import { h, setText, rebuildOn } from '../../views/dom.js';
 import { field, showError, syncInput, intInput, splitTokens } from '../../views/controls.js';
 import { parseNumber } from '../../text/format.js';
+import { MAX_SEED } from '../../engine/choices.js';
 
 const GRID_CELL_LIMIT = 256; // typed grids larger than this are not offered for typing
 
@@ -64,7 +65,7 @@ export function buildInputs(c) {
 
   const intField = (label, name, min, max) =>
     intInput(label, { min, max, onValue: (x) => c.set({ [name]: x }), error: () => s('errInt', { min, max }) });
-  const seed = intField(s('seed'), 'seed', 0, 2 ** 32 - 1);
+  const seed = intField(s('seed'), 'seed', 0, MAX_SEED);
   const dk = intField(s('dk'), 'dk', 1, MAX_DK);
 
   ui.sources = h('div', { class: 'token-sources', 'aria-live': 'polite' });

@@ -15,6 +15,7 @@ import { intInput, selectInput, splitTokens } from '../../views/controls.js';
 import strings from './strings.js';
 import meta, { TASKS, POSITIONS, COMPARES } from './meta.js';
 import { AMBER, BLUE, BROWN, GREEN, GREY, NAN, ORANGE, WEIGHT } from '../../views/palette.js';
+import { MAX_SEED } from '../../engine/choices.js';
 
 const D_MODELS = [16, 32, 64, 128];
 const RATES = [0.0003, 0.001, 0.003, 0.01, 0.03];
@@ -112,7 +113,7 @@ function buildPanel(c, v) {
   );
   v.seed = intInput(s('seed'), {
     min: 0,
-    max: 2 ** 32 - 1,
+    max: MAX_SEED,
     onValue: (x) => set({ pgSeed: x }),
     error: (min, max) => s('errInt', { min, max }),
   });

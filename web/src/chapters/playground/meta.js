@@ -2,7 +2,7 @@
 // and the hash fields it owns. The task and position names are the engine's (engine.choices,
 // pinned in ../choices.js).
 
-import { CHOICES } from '../../engine/choices.js';
+import { CHOICES, MAX_SEED } from '../../engine/choices.js';
 
 export const TASKS = CHOICES.task;
 export const POSITIONS = CHOICES.position;
@@ -19,7 +19,7 @@ export default {
     pgHeads: { type: 'int', default: 2, min: 1, max: 4 },
     pgD: { type: 'int', default: 32, min: 4, max: 128 },
     pgLr: { type: 'float', default: 0.003, min: 0.00001, max: 1 },
-    pgSeed: { type: 'int', default: 1, min: 0, max: 2 ** 32 - 1 },
+    pgSeed: { type: 'int', default: 1, min: 0, max: MAX_SEED },
     pgScale: { type: 'bool', default: true },
     pgPos: { type: 'enum', default: 'learned', values: [...POSITIONS] },
     pgCompare: { type: 'enum', default: 'none', values: COMPARES },

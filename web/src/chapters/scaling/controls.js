@@ -4,6 +4,7 @@
 import { fmtInt, parseNumber, nearestStop } from '../../text/format.js';
 import { h, nextId, isFocused } from '../../views/dom.js';
 import { DK_STOPS, SAMPLE_STOPS, TAU_STOPS } from './theory.js';
+import { MAX_SEED } from '../../engine/choices.js';
 
 // A labelled slider (moving through `stops`) with a number box and an inline error slot.
 function sliderField({ label, stops, valueText, onSlide, onType, name }) {
@@ -115,7 +116,7 @@ export function buildControls(c, v) {
     box.addEventListener('change', () => typed(f, key, parseWhole, min, max, errKey)(box.value.trim()));
     return f;
   };
-  v.seed = numberField(s('seed'), 'seed', 'labSeed', 0, 4294967295, 'errSeed');
+  v.seed = numberField(s('seed'), 'seed', 'labSeed', 0, MAX_SEED, 'errSeed');
   v.keys = numberField(s('keys'), 'keys', 'labKeys', 2, 64, 'errKeys');
 
   // raw vs scaled: a radio group

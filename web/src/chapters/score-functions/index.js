@@ -15,6 +15,7 @@ import { scrollTable } from '../../views/table.js';
 import { createPredict } from '../kit/predict.js';
 import strings from './strings.js';
 import meta from './meta.js';
+import { MAX_SEED } from '../../engine/choices.js';
 
 const CROSS = PRESETS['cat-fish'];
 const COST_N = [16, 32, 64, 128];
@@ -43,7 +44,7 @@ function buildFour(c, v) {
     CROSS.queryTokens.map((t, i) => ({ value: i, label: t })),
     (x) => c.set({ sfQuery: Number(x) }),
   );
-  v.seed = intInput(s('seed'), { min: 0, max: 2 ** 32 - 1, onValue: (x) => c.set({ sfSeed: x }), error: intError(c) });
+  v.seed = intInput(s('seed'), { min: 0, max: MAX_SEED, onValue: (x) => c.set({ sfSeed: x }), error: intError(c) });
   v.hidden = intInput(s('hidden'), { min: 1, max: 64, onValue: (x) => c.set({ sfHidden: x }), error: intError(c) });
   v.reveal = h('div', { class: 'sf-reveal' });
   v.predict = createPredict(c, {

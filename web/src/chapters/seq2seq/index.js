@@ -17,6 +17,7 @@ import { intInput, selectInput, splitTokens } from '../../views/controls.js';
 import { BLUE, ORANGE } from '../../views/palette.js';
 import strings from './strings.js';
 import meta, { S2S_TASKS, S2S_ATTENTIONS } from './meta.js';
+import { MAX_SEED } from '../../engine/choices.js';
 
 const LEARNED = 0.95; // token accuracy at every length that counts as learned
 const COLORS = { twin: ORANGE, main: BLUE }; // twin: no attention; main: with attention
@@ -70,7 +71,7 @@ function buildPanel(c, v) {
   );
   v.seed = intInput(s('seed'), {
     min: 0,
-    max: 2 ** 32 - 1,
+    max: MAX_SEED,
     onValue: (x) => set({ s2Seed: x }),
     error: (min, max) => s('errInt', { min, max }),
   });

@@ -2,7 +2,7 @@
 // and the hash fields it owns. The task and attention names are the trainer module's
 // (trainEngine.choices.seq2seqTask / .attention, pinned in ../../engine/choices.js).
 
-import { CHOICES } from '../../engine/choices.js';
+import { CHOICES, MAX_SEED } from '../../engine/choices.js';
 
 export const S2S_TASKS = CHOICES.seq2seqTask;
 export const S2S_ATTENTIONS = CHOICES.attention.filter((a) => a !== 'none'); // the second model's; the first has none
@@ -14,7 +14,7 @@ export default {
   state: {
     s2Task: { type: 'enum', default: 'copy', values: [...S2S_TASKS] },
     s2Attn: { type: 'enum', default: 'additive', values: S2S_ATTENTIONS },
-    s2Seed: { type: 'int', default: 1, min: 0, max: 2 ** 32 - 1 },
+    s2Seed: { type: 'int', default: 1, min: 0, max: MAX_SEED },
     s2Step: { type: 'int', default: 0, min: 0, max: 100000 },
     s2Input: { type: 'list', item: 'string', default: [], maxItems: 24, itemMaxLength: 8 },
   },

@@ -17,6 +17,7 @@ import meta, { DEFAULT_SCORES } from './meta.js';
 import { gumbelCompare } from './text.js';
 import { createPredict } from '../kit/predict.js';
 import { WEIGHT } from '../../views/palette.js';
+import { MAX_SEED } from '../../engine/choices.js';
 
 // The weights an article printed for the row of the translation example while writing 猫.
 const PRINTED = PRESETS['hand-check'].publishedGuess;
@@ -370,7 +371,7 @@ function buildHardSoft(c, v) {
     type: 'button',
     class: 'btn',
     text: s('redraw'),
-    onclick: () => c.set({ gumbelSeed: (c.state.gumbelSeed + 1) % 2 ** 32 }),
+    onclick: () => c.set({ gumbelSeed: (c.state.gumbelSeed + 1) % (MAX_SEED + 1) }),
   });
   const list = h('div', { class: 'gumbel-list' });
   const key = createStackedKey(list, { label: s('segmentKey') });

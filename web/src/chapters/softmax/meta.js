@@ -2,6 +2,7 @@
 // and the hash fields it owns.
 
 import { MAX_TOKENS, PRESETS } from '../../lesson/example.js';
+import { MAX_SEED } from '../../engine/choices.js';
 
 // The row of the translation example while writing 猫.
 export const DEFAULT_SCORES = PRESETS['hand-check'].scores[0];
@@ -14,7 +15,7 @@ export default {
     smScores: { type: 'list', item: 'float', default: DEFAULT_SCORES, maxItems: MAX_TOKENS }, // the row of scores
     smShift: { type: 'float', default: 0, min: -120, max: 120 }, // added to every score (overflow step)
     gumbelTau: { type: 'float', default: 0.5, min: 0.01, max: 100 },
-    gumbelSeed: { type: 'int', default: 1, min: 0, max: 2 ** 32 - 1 }, // its own, so drawing does not reseed the random example
+    gumbelSeed: { type: 'int', default: 1, min: 0, max: MAX_SEED }, // its own, so drawing does not reseed the random example
     smGuess: { type: 'list', item: 'float', default: [], maxItems: MAX_TOKENS }, // the learner's hand-computed weights
   },
 };
