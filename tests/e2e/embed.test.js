@@ -6,7 +6,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { serveDist } from '../../scripts/serve-dist.mjs';
-import { DIST, launchBrowser } from './harness.js';
+import { DIST, launchBrowser, openContext } from './harness.js';
 
 const POLICY = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'";
 
@@ -58,20 +58,7 @@ after(async () => {
 // A page in a fresh context (cold cache), recording errors and CSP violations (in every frame).
 // The service worker only where a test asks for it.
 async function openPage(path, { width = 1280, height = 900, serviceWorkers = 'block' } = {}) {
-  const context = await browser.newContext({ viewport: { width, height }, serviceWorkers });
-  const page = await context.newPage();
-  page.errors = [];
-  page.on('console', (m) => {
-    if (m.type() === 'error') page.errors.push(m.text());
-  });
-  page.on('pageerror', (e) => page.errors.push(String(e)));
-  await context.addInitScript(() => {
-    window.__violations = [];
-    document.addEventListener('securitypolicyviolation', (e) =>
-      window.__violations.push(`${e.violatedDirective} ${e.blockedURI}`),
-    );
-  });
-  page.closeAll = () => context.close();
+  const page = await openContext(browser, { width, height, serviceWorkers, violations: true });
   const response = await page.goto(server.url + path);
   assert.equal(response.headers()['content-security-policy'], POLICY);
   return page;

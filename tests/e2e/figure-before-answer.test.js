@@ -6,6 +6,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { start } from './harness.js';
+import { showing } from './lesson-page.js';
 
 let lab;
 before(async () => {
@@ -14,16 +15,6 @@ before(async () => {
 after(async () => {
   await lab?.close();
 });
-
-const showing = (page, lesson, stage) =>
-  page.waitForFunction(
-    ([l, st]) =>
-      document.querySelector(`article.chapter-${l}`) &&
-      document.querySelector(`.stepper .step[aria-current="step"][data-stage="${st}"]`) &&
-      document.querySelector(`section[data-step="${st}"] [data-figure="main"]`),
-    [lesson, stage],
-    { polling: 100, timeout: 60000 },
-  );
 
 // What the main figure of the step on screen shows: { drawn, inReveal, top }.
 function mainFigure(stage) {
@@ -58,7 +49,7 @@ for (const lang of ['en', 'zh']) {
         localStorage.clear();
         location.hash = h;
       }, `lesson=${lesson}&stage=${stage}&lang=${lang}`);
-      await showing(page, lesson, stage);
+      await showing(page, lesson, stage, { figure: true });
       const fig = await page.evaluate(mainFigure, stage);
       const where = `${lesson}/${stage}`;
       assert.ok(fig, `${where}: a main figure on screen`);
@@ -80,7 +71,7 @@ for (const lang of ['en', 'zh']) {
 
 test('the hand check draws the scores before a guess; the engine’s weights wait for one', async () => {
   const page = await lab.open('lesson=softmax&stage=hand-check&lang=en', { width: 360, height: 740 });
-  await showing(page, 'softmax', 'hand-check');
+  await showing(page, 'softmax', 'hand-check', { figure: true });
   const fig = await page.evaluate(mainFigure, 'hand-check');
   assert.ok(fig && fig.drawn === 4, `4 bars of scores (${fig && fig.drawn})`);
   assert.ok(fig.top < 1110, `starts at ${fig.top} px`);
@@ -95,7 +86,7 @@ test('the hand check draws the scores before a guess; the engine’s weights wai
 
 test('the timeline is the figure of its step', async () => {
   const page = await lab.open('lesson=why&stage=timeline&lang=zh');
-  await showing(page, 'why', 'timeline');
+  await showing(page, 'why', 'timeline', { figure: true });
   const fig = await page.evaluate(mainFigure, 'timeline');
   assert.equal(fig.drawn, 6);
   assert.ok(fig.top < 800, `starts at ${fig.top} px`);

@@ -8,6 +8,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { start } from './harness.js';
+import { showing } from './lesson-page.js';
 
 let lab;
 before(async () => {
@@ -16,15 +17,6 @@ before(async () => {
 after(async () => {
   await lab?.close();
 });
-
-const showing = (page, lesson, stage) =>
-  page.waitForFunction(
-    ([l, st]) =>
-      document.querySelector(`article.chapter-${l}`) &&
-      (!st || document.querySelector(`.stepper .step[aria-current="step"][data-stage="${st}"]`)),
-    [lesson, stage],
-    { polling: 100, timeout: 60000 },
-  );
 
 test('the chapter list, the path and the start page link to the lessons; a plain click stays on the page', async () => {
   const page = await lab.open('lang=en');

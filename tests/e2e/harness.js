@@ -55,35 +55,54 @@ export function launchBrowser() {
   });
 }
 
+// A page of `browser` in a fresh context of its own (cold cache), not yet navigated, with
+// page.errors: console errors and uncaught exceptions collected since it opened. With
+// { violations: true } every frame also records its Content-Security-Policy violations in
+// window.__violations. Closing the page closes its context (page.closeAll() does so at once).
+// The offline service worker is blocked unless serviceWorkers: 'allow' (it would fetch the whole
+// build for every page). reducedMotion: 'reduce' emulates prefers-reduced-motion.
+export async function openContext(
+  browser,
+  { width = 1280, height = 900, locale, serviceWorkers = 'block', reducedMotion, violations = false } = {},
+) {
+  const options = { viewport: { width, height }, serviceWorkers };
+  if (locale !== undefined) options.locale = locale;
+  if (reducedMotion !== undefined) options.reducedMotion = reducedMotion;
+  const context = await browser.newContext(options);
+  const page = await context.newPage();
+  page.errors = [];
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') page.errors.push(msg.text());
+  });
+  page.on('pageerror', (e) => page.errors.push(String(e)));
+  page.on('close', () => {
+    context.close().catch(() => {});
+  });
+  page.closeAll = () => context.close();
+  if (violations) {
+    await context.addInitScript(() => {
+      window.__violations = [];
+      document.addEventListener('securitypolicyviolation', (e) =>
+        window.__violations.push(`${e.violatedDirective} ${e.blockedURI}`),
+      );
+    });
+  }
+  return page;
+}
+
 // Starts the server and the browser. Returns { url, browser, open(hash, options), close() }.
-// open() gives a page (already loaded and ready) with page.errors: console errors and
-// uncaught exceptions collected since it opened. `headers` are sent with every response.
+// open() gives a page (already loaded and ready, see openContext) with page.errors. `headers`
+// are sent with every response.
 export async function start({ headers } = {}) {
   const server = await serve(DIST, { headers });
   const browser = await launchBrowser();
 
-  // A page in its own context (locale, viewport), loaded and ready. The offline service worker
-  // is blocked here (it would fetch the whole build for every page); embed.test.js tests it.
-  // reducedMotion: 'reduce' emulates prefers-reduced-motion.
+  // A page in its own context (locale, viewport), loaded and ready.
   async function open(
     hash = '',
     { width = 1280, height = 900, locale = 'en-US', wait = true, reducedMotion = 'no-preference' } = {},
   ) {
-    const context = await browser.newContext({
-      locale,
-      viewport: { width, height },
-      serviceWorkers: 'block',
-      reducedMotion,
-    });
-    const page = await context.newPage();
-    page.errors = [];
-    page.on('console', (msg) => {
-      if (msg.type() === 'error') page.errors.push(msg.text());
-    });
-    page.on('pageerror', (e) => page.errors.push(String(e)));
-    page.on('close', () => {
-      context.close().catch(() => {});
-    });
+    const page = await openContext(browser, { width, height, locale, reducedMotion });
     await page.goto(server.url + (hash ? '#' + hash.replace(/^#/, '') : ''));
     if (wait) await ready(page);
     return page;
@@ -100,9 +119,13 @@ export async function start({ headers } = {}) {
 // Waits until the page has loaded the engine and drawn its chapter, formulas included (KaTeX
 // otherwise loads only when a formula nears the screen or at the first click or key press).
 export async function ready(page) {
-  await page.waitForFunction(() => document.documentElement.dataset.ready === 'true', null, { timeout: 60000 });
+  await engineReady(page);
   await page.evaluate(() => window.attentionLab?.formulas?.());
 }
+
+// Waits until the page has loaded the engine and drawn its chapter (formulas may still wait).
+export const engineReady = (page) =>
+  page.waitForFunction(() => document.documentElement.dataset.ready === 'true', null, { timeout: 60000 });
 
 // Waits until what is on screen has settled: the formulas drawn, the fonts loaded, and then no
 // change to the document for two animation frames in a row (a poll with a deadline, not a

@@ -1,8 +1,21 @@
-// Reading the score-functions, multi-head and position chapters in headless Chromium: a
+// Reading the chapters in headless Chromium: waiting until a chapter's step is on screen, a
 // heatmap's numbers from its accessible table, typing into a field by keyboard, answering a
 // predict-then-reveal question by keyboard, and the page width.
 
 import assert from 'node:assert/strict';
+
+// Waits until the page shows chapter `lesson` with step `stage` current (any step when stage is
+// not given) and, with { figure: true }, that step's main figure in the document. Polled on a
+// timer, not on animation frames, which a busy headless page may not produce.
+export const showing = (page, lesson, stage, { figure = false } = {}) =>
+  page.waitForFunction(
+    ([l, st, fig]) =>
+      document.querySelector(`article.chapter-${l}`) &&
+      (!st || document.querySelector(`.stepper .step[aria-current="step"][data-stage="${st}"]`)) &&
+      (!fig || document.querySelector(`section[data-step="${st}"] [data-figure="main"]`)),
+    [lesson, stage, figure],
+    { polling: 100, timeout: 60000 },
+  );
 
 // The numbers of the heatmap inside `sel` (its "Show as table" view): { rows, cols, values }.
 export async function readMap(page, sel) {

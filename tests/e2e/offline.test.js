@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { serveDist } from '../../scripts/serve-dist.mjs';
 import { buildServiceWorker } from '../../scripts/service-worker.mjs';
-import { DIST, launchBrowser } from './harness.js';
+import { DIST, engineReady, launchBrowser, openContext } from './harness.js';
 
 const POLICY = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'";
 const NO_STORE = { 'content-security-policy': POLICY, 'cache-control': 'no-store' };
@@ -63,28 +63,14 @@ after(async () => {
 });
 
 async function open(server, hash, { serviceWorkers }) {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, serviceWorkers });
-  const page = await context.newPage();
-  page.errors = [];
-  page.on('console', (m) => {
-    if (m.type() === 'error') page.errors.push(m.text());
-  });
-  page.on('pageerror', (e) => page.errors.push(String(e)));
-  await context.addInitScript(() => {
-    window.__violations = [];
-    document.addEventListener('securitypolicyviolation', (e) =>
-      window.__violations.push(`${e.violatedDirective} ${e.blockedURI}`),
-    );
-  });
+  const page = await openContext(browser, { serviceWorkers, violations: true });
   page.loads = 0;
   page.on('load', () => page.loads++);
   await page.goto(server.url + '#' + hash);
-  await ready(page);
+  await engineReady(page);
   return page;
 }
 
-const ready = (page) =>
-  page.waitForFunction(() => document.documentElement.dataset.ready === 'true', null, { timeout: 60000 });
 const offlineReady = (page) =>
   page.waitForFunction(() => document.documentElement.dataset.offline === 'ready', null, { timeout: 60000 });
 const build = (page) => page.evaluate(() => document.querySelector('meta[name="attention-lab-build"]')?.content || 'A');
@@ -116,7 +102,7 @@ test('a deploy under an open tab, no service worker, no HTTP cache: the next les
   await page.waitForFunction(() => document.querySelector('meta[name="attention-lab-build"]'), null, {
     timeout: 60000,
   });
-  await ready(page);
+  await engineReady(page);
   await page.waitForFunction(() => window.attentionLab?.state.lesson === 'masks', null, { timeout: 60000 });
   assert.equal(await build(page), 'B');
   assert.equal(page.loads, 2, 'one reload');
@@ -175,7 +161,7 @@ test('a deploy under an open tab with the service worker: the new worker takes o
   await page.waitForFunction(() => document.querySelector('meta[name="attention-lab-build"]'), null, {
     timeout: 60000,
   });
-  await ready(page);
+  await engineReady(page);
   await page.waitForFunction(() => document.querySelector('main .chapter-masks'), null, { timeout: 60000 });
   assert.equal(page.loads, 2, 'one reload');
   assert.equal(await page.evaluate(() => window.attentionLab.state.stage), 'padding');
@@ -184,7 +170,7 @@ test('a deploy under an open tab with the service worker: the new worker takes o
   await offlineReady(page);
   await page.context().setOffline(true);
   await page.reload();
-  await ready(page);
+  await engineReady(page);
   assert.equal(await build(page), 'B');
   await page.evaluate(() => {
     location.hash = 'lesson=pipeline&stage=weights';
@@ -210,7 +196,7 @@ test('a stale sw.js in front of a new build, no HTTP cache: the page stays on th
   extra['sw.js'] = fs.readFileSync(path.join(A, 'sw.js'), 'utf8');
   server.setDir(B);
   await page.reload();
-  await ready(page);
+  await engineReady(page);
   assert.equal(await build(page), 'A', 'the pages and files of one build');
   await page.evaluate(() => {
     location.hash = 'lesson=scaling&stage=variance&labSamples=1000';
@@ -232,7 +218,7 @@ test('a stale sw.js in front of a new build, no HTTP cache: the page stays on th
   );
   await page.context().setOffline(true);
   await page.reload();
-  await ready(page);
+  await engineReady(page);
   assert.equal(await build(page), 'A');
   await page.evaluate(() => {
     location.hash = 'lesson=softmax&stage=overflow';
