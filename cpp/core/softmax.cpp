@@ -134,7 +134,8 @@ TemperatureSoftmax softmax_at_temperature(const Matrix& scores, float temperatur
 }
 
 Error check_softmax_at_temperature(const Matrix& scores, double temperature) {
-  Error e = check_scores("scores", scores);
+  Error e = check_number(kTemperature, temperature);
+  if (e.empty()) e = check_scores("scores", scores);
   if (e.empty()) e = check_scaled_scores(kTemperature.name, scores, temperature);
   return e;
 }

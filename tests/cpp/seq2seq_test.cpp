@@ -353,6 +353,39 @@ TEST(Seq2SeqTrainer, DecodingGivesAlignmentsThatSumToOne) {
   }
 }
 
+// translate() says how far the decoding went through its first "</s>"; decoded() keeps that
+// many predictions and alignment rows; run_steps(n) is n step() calls of the same run.
+TEST(Seq2SeqTrainer, TranslationLengthDecodedRowsAndStepRuns) {
+  for (AttentionKind kind : kKinds) {
+    Seq2SeqConfig c = small(kind, true, Seq2SeqTask::Translate);
+    Seq2SeqTrainer t(c);
+    for (int i = 0; i < 20; i++) t.step();
+    const int steps = t.translate({0, 2});
+    const std::vector<int> p = t.model().predictions(0);
+    const auto end = std::find(p.begin(), p.end(), attn::kEndToken);
+    EXPECT_EQ(steps,
+              end == p.end() ? static_cast<int>(p.size()) : static_cast<int>(end - p.begin()) + 1);
+    const attn::Decoded d = attn::decoded(t.model(), steps);
+    EXPECT_EQ(d.predictions, std::vector<int>(p.begin(), p.begin() + steps));
+    if (kind == AttentionKind::None) {
+      EXPECT_FALSE(attn::given(d.alignment));
+    } else {
+      const attn::Matrix a = t.model().alignment(0);
+      ASSERT_EQ(d.alignment.rows, steps);
+      ASSERT_EQ(d.alignment.cols, a.cols);
+      for (int i = 0; i < steps; i++)
+        for (int j = 0; j < a.cols; j++) EXPECT_EQ(d.alignment.at(i, j), a.at(i, j));
+    }
+    Seq2SeqTrainer one(c), many(c);
+    std::vector<float> losses;
+    for (int i = 0; i < 4; i++) losses.push_back(static_cast<float>(one.step().loss));
+    const attn::StepsRun r = many.run_steps(4);
+    EXPECT_EQ(r.losses, losses);
+    EXPECT_EQ(r.accuracies.size(), 4u);
+    EXPECT_EQ(many.steps(), 4);
+  }
+}
+
 TEST(Seq2SeqTrainer, ClippingBoundsTheUpdate) {
   Seq2SeqConfig c = small(AttentionKind::Dot, false, Seq2SeqTask::Copy);
   c.clip = 1e-3;

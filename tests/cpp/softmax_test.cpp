@@ -171,3 +171,30 @@ TEST(Softmax, GumbelIsSeededAndSharpensAsTauFalls) {
 }
 
 }  // namespace
+
+// The softmax lesson's call: the softmax of scores / temperature and each row's entropy, against
+// the double reference; the naive form's overflow is flagged, the stable one's never.
+TEST(Softmax, AtTemperatureMatchesTheReference) {
+  const attn::Matrix scores = ref::random_matrix(3, 5, 11, -4, 4);
+  for (double t : {0.25, 1.0, 3.0}) {
+    for (bool stable : {true, false}) {
+      const attn::TemperatureSoftmax r =
+          attn::softmax_at_temperature(scores, static_cast<float>(t), stable);
+      const ref::Mat want = ref::softmax(ref::from(scores) / t);
+      EXPECT_TRUE(ref::matrix_near(r.weights, want, 1e-6)) << t;
+      const std::vector<double> h = ref::entropy(want);
+      ASSERT_EQ(r.entropy.size(), h.size());
+      for (std::size_t i = 0; i < h.size(); i++) EXPECT_NEAR(r.entropy[i], h[i], 1e-5);
+      EXPECT_FALSE(r.overflow);
+    }
+  }
+  attn::Matrix big(1, 3);
+  big.data = {1, 2, 1000};
+  EXPECT_TRUE(attn::softmax_at_temperature(big, 1, false).overflow);
+  EXPECT_FALSE(attn::softmax_at_temperature(big, 1, true).overflow);
+  EXPECT_EQ(attn::check_softmax_at_temperature(big, 1), "");
+  EXPECT_EQ(attn::check_softmax_at_temperature(big, 1e-37),
+            "temperature: expected a number from 1e-30 to 1e+30, got 1e-37");
+  big.data[0] = std::nanf("");
+  EXPECT_EQ(attn::check_softmax_at_temperature(big, 1).rfind("scores: ", 0), 0u);
+}

@@ -548,7 +548,44 @@ TEST(TrainerRange, ANonFiniteForwardPassIsAnErrorAndTheStepIsNotTaken) {
   EXPECT_NE(t.gradients_on(b).error, "");
 }
 
+// run_steps(n) is n step() calls of the same run; a refused step ends it, saying how many were
+// taken, and the weights stay the last good ones.
+TEST(TrainerRange, StepRunsAreStepsAndStopAtARefusedOne) {
+  Trainer one(small_config()), many(small_config());
+  std::vector<float> losses, accuracies;
+  for (int i = 0; i < 3; i++) {
+    attn::StepStats s = one.step();
+    losses.push_back(static_cast<float>(s.loss));
+    accuracies.push_back(static_cast<float>(s.accuracy));
+  }
+  attn::StepsRun r = many.run_steps(3);
+  EXPECT_EQ(r.error, "");
+  EXPECT_EQ(r.losses, losses);
+  EXPECT_EQ(r.accuracies, accuracies);
+  EXPECT_EQ(many.model().parameters(), one.model().parameters());
+  const attn::Tensor* e = many.model().tensor("embedding");
+  std::fill_n(many.model().parameters().begin() + static_cast<std::ptrdiff_t>(e->offset), e->size(),
+              1e20f);
+  r = many.run_steps(5);
+  EXPECT_EQ(r.error.rfind("step: the forward pass leaves float32", 0), 0u) << r.error;
+  EXPECT_NE(r.error.find("(after 0 of 5 steps, at step 3)"), std::string::npos) << r.error;
+  EXPECT_EQ(many.steps(), 3);
+}
+
 // ---- resources ------------------------------------------------------------------------------
+
+// Room for one more trainer: at most kMaxTrainers live, kMaxTrainerBytes together.
+TEST(TrainerBytes, RoomForOneMore) {
+  const TrainConfig c = small_config();
+  EXPECT_EQ(attn::check_trainer_room(c, 0, 0), "");
+  EXPECT_EQ(attn::check_trainer_room(c, attn::limits::kMaxTrainers, 0),
+            "trainer: at most 50 live trainers at once (delete() one you no longer need)");
+  EXPECT_EQ(attn::check_trainer_room(c, 1, attn::limits::kMaxTrainerBytes - attn::trainer_bytes(c)),
+            "");
+  const std::string full = attn::check_trainer_room(c, 1, attn::limits::kMaxTrainerBytes);
+  EXPECT_EQ(full.rfind("trainer: the live trainers hold up to 800 MB and this one needs ", 0), 0u)
+      << full;
+}
 
 // trainer_bytes bounds what a trainer holds after every kind of call (measured by the
 // allocator: glibc's bytes in use, heap and mmap), and is not far above it (the module's cap on

@@ -5,8 +5,12 @@
 #include <limits>
 
 #include "core/attention.h"
+#include "core/experiments.h"
+#include "core/flash.h"
 #include "core/multihead.h"
 #include "core/positional.h"
+#include "core/saturation.h"
+#include "core/seq2seq.h"
 #include "core/softmax.h"
 #include "reference.h"
 
@@ -372,6 +376,95 @@ TEST(Contract, NumberOptions) {
   EXPECT_EQ(attn::check_random_matrix(2, 0, 1, 0, 1),
             "cols: expected an integer from 1 to 2048, got 0");
   EXPECT_EQ(attn::check_random_matrix(2, 3, 1, 0, -2), "");
+}
+
+// Each integer option's message states the range its table holds, both ends are accepted and
+// one past either end (or a fraction) is refused with that message; an absent option's fallback
+// is a value of the range, or the core's "none" outside it (window -1, stride 0, the bug's
+// dModel 0: unset, needed only by scale-by-d-model).
+TEST(Contract, EveryIntegerOptionSaysItsOwnRange) {
+  const attn::NumberOption options[] = {
+      attn::kHeads,
+      attn::kRows,
+      attn::kCols,
+      attn::kPositions,
+      attn::kDims,
+      attn::kFirstPosition,
+      attn::kDk,
+      attn::kSamples,
+      attn::kBins,
+      attn::kBugDModel,
+      attn::kFirstSample,
+      attn::kSample,
+      attn::kRunFirstSample,
+      attn::kStepSamples,
+      attn::kASamples,
+      attn::kBSamples,
+      attn::kProbeKeys,
+      attn::kTrial,
+      attn::kGumbelSamples,
+      attn::kSweepKeys,
+      attn::kTrials,
+      attn::kWindow,
+      attn::kStride,
+      attn::kBlockSize,
+      attn::kQueryOffset,
+      attn::kTrainHeads,
+      attn::kDModel,
+      attn::kBatch,
+      attn::kSteps,
+      attn::kSeq2SeqHidden,
+      attn::kSeq2SeqEmbed,
+      attn::kSeq2SeqLength,
+      attn::kSeq2SeqSteps,
+  };
+  for (const attn::NumberOption& o : options) {
+    SCOPED_TRACE(o.name);
+    ASSERT_TRUE(o.integer);
+    EXPECT_EQ(std::string(o.what), "an integer from " + attn::format_number(o.min) + " to " +
+                                       attn::format_number(o.max));
+    EXPECT_EQ(attn::check_number(o, o.min), "");
+    EXPECT_EQ(attn::check_number(o, o.max), "");
+    for (double bad : {o.min - 1, o.max + 1, o.min + 0.5}) {
+      EXPECT_EQ(attn::check_number(o, bad),
+                std::string(o.name) + ": expected " + o.what + ", got " + attn::format_number(bad));
+    }
+    if (std::isnan(o.fallback)) continue;  // required
+    const bool none = (o.name == std::string("window") && o.fallback == -1) ||
+                      (o.name == std::string("stride") && o.fallback == 0) ||
+                      (o.name == std::string("dModel") && o.fallback == 0);  // the bug: unset
+    EXPECT_TRUE(none || attn::check_number(o, o.fallback).empty()) << o.fallback;
+  }
+  // the seed's range is the stream's, and uint32's
+  EXPECT_EQ(attn::kSeed.max, 4294967295.0);
+  EXPECT_EQ(attn::kStream.max, attn::kSeed.max);
+  EXPECT_EQ(std::string(attn::kStream.what), attn::kSeed.what);
+  // a probe's tau: any positive number here (check_temperature names float32's range after)
+  EXPECT_EQ(attn::check_number(attn::kProbeTau, 1e-300), "");
+  EXPECT_EQ(attn::check_number(attn::kProbeTau, 0), "tau: expected a finite number > 0, got 0");
+  EXPECT_EQ(attn::check_number(attn::kProbeTau, -kInf),
+            "tau: expected a finite number > 0, got -Infinity");
+}
+
+// The defaults of the core's argument structs are the tables' fallbacks.
+TEST(Contract, ArgumentStructsStartAtTheFallbacks) {
+  attn::QueryProbeArgs probe;
+  EXPECT_EQ(probe.dk, attn::kDk.fallback);
+  EXPECT_EQ(probe.n_keys, attn::kProbeKeys.fallback);
+  EXPECT_EQ(probe.trial, attn::kTrial.fallback);
+  EXPECT_EQ(probe.tau, attn::kProbeTau.fallback);
+  EXPECT_EQ(probe.gumbel_samples, attn::kGumbelSamples.fallback);
+  attn::FlashArgs flash;
+  EXPECT_EQ(flash.window, attn::kWindow.fallback);
+  EXPECT_EQ(flash.stride, attn::kStride.fallback);
+  EXPECT_EQ(flash.block_size, attn::kBlockSize.fallback);
+  EXPECT_EQ(flash.query_offset, attn::kQueryOffset.fallback);
+  attn::Seq2SeqConfig s;
+  EXPECT_EQ(s.max_length, attn::kSeq2SeqLength.fallback);
+  EXPECT_EQ(s.attention, attn::kAttentionOption.fallback);
+  EXPECT_STREQ(attn::kAttentionOption.name_of(s.attention), "additive");
+  EXPECT_STREQ(attn::kScoreOption.name_of(attn::kScoreOption.fallback), "scaled-dot");
+  EXPECT_STREQ(attn::kMaskFillOption.name_of(attn::kMaskFillOption.fallback), "neg-inf");
 }
 
 TEST(Contract, MatrixSizesBeforeAllocating) {
