@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 
 import { loadEngine } from '../../web/src/engine.js';
 import { loadTrainEngine } from '../../web/src/engine-train.js';
-import { CHOICES, FILL_SIGNS, FLASH_BLOCK, MAX_SEED } from '../../web/src/engine/choices.js';
+import { CHOICES, FILL_SIGNS, FLASH_BLOCK, MAX_SEED, POOL_LIMITS } from '../../web/src/engine/choices.js';
 import { CORE_SCHEMA, parseHash } from '../../web/src/hosts/state.js';
 import { SCORE_KINDS } from '../../web/src/chapters/score-functions/logic.js';
 import masksStrings from '../../web/src/chapters/masks/strings.js';
@@ -32,12 +32,13 @@ for (const simd of [true, false]) {
 }
 
 for (const simd of [true, false]) {
-  test(`the page's copies of the default flash block and the largest seed are the core's (${simd ? 'SIMD' : 'scalar'} build)`, async () => {
+  test(`the page's copies of the default flash block, the largest seed and the pool's limits are the core's (${simd ? 'SIMD' : 'scalar'} build)`, async () => {
     const engine = await loadEngine({ simd });
     const one = [[1, 0]];
     // no blockSize: the core's own fallback, which the trace reports
     assert.equal(engine.flashTrace({ query: one, key: one, value: one }).blockSize, FLASH_BLOCK);
     assert.equal(engine.limits.maxSeed, MAX_SEED);
+    for (const [name, value] of Object.entries(POOL_LIMITS)) assert.equal(engine.limits[name], value, name);
     engine.randomMatrix({ rows: 1, cols: 1, seed: MAX_SEED });
     assert.throws(() => engine.randomMatrix({ rows: 1, cols: 1, seed: MAX_SEED + 1 }), /^AttentionError: seed: /);
   });

@@ -2,8 +2,8 @@
 // the state schema reads the link (#fill=zero) before the module is compiled. The core owns
 // these names, their order and their checks (cpp/core/check.h, exported as engine.choices);
 // this is the page's only copy, and tests/js/choices.test.js pins it to engine.choices in both
-// builds. Code that has the engine uses engine.choices itself. The same holds for the two
-// numbers below: the core's, copied once for code without an engine, and pinned by that test.
+// builds. Code that has the engine uses engine.choices itself. The same holds for the numbers
+// below: the core's, copied once for code without an engine, and pinned by that test.
 export const CHOICES = Object.freeze({
   score: Object.freeze(['dot', 'scaled-dot', 'additive', 'general']),
   maskFill: Object.freeze(['neg-inf', 'large-negative', 'zero']),
@@ -43,3 +43,7 @@ export const FLASH_BLOCK = 64;
 
 // The largest seed (seeds are uint32; engine.limits.maxSeed), for the page's seed fields.
 export const MAX_SEED = 2 ** 32 - 1;
+
+// The limits the attend pool checks on the page's side before any worker has its engine
+// (engine.limits.maxFlashTokens, .maxFlashBlock, .maxDim).
+export const POOL_LIMITS = Object.freeze({ maxFlashTokens: 16384, maxFlashBlock: 256, maxDim: 1024 });

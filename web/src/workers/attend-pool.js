@@ -22,7 +22,7 @@
 // that way twice rejects the run.
 
 import { AttentionError, booleanArg, checkOptions, flagsArg, integerArg, matrixArg, reading } from '../engine/args.js';
-import { FLASH_BLOCK } from '../engine/choices.js';
+import { FLASH_BLOCK, POOL_LIMITS } from '../engine/choices.js';
 import { FLASH_OPTIONS } from '../engine/inputs.js';
 import { superviseWorker } from './port.js';
 
@@ -47,10 +47,10 @@ function browserWorker() {
 // (attend's own row limits, with its memory estimate in the message, are the workers' engines'
 // to apply to each slice and to the whole key and value.)
 const LIMITS = {
-  flash: { rows: 16384, rowsName: 'maxFlashTokens', block: 256 },
-  naive: { rows: 16384, rowsName: 'maxFlashTokens' },
+  flash: { rows: POOL_LIMITS.maxFlashTokens, rowsName: 'maxFlashTokens', block: POOL_LIMITS.maxFlashBlock },
+  naive: { rows: POOL_LIMITS.maxFlashTokens, rowsName: 'maxFlashTokens' },
 };
-const MAX_DIM = 1024;
+const MAX_DIM = POOL_LIMITS.maxDim;
 // The core's size rule (check.cpp check_size) and message, for rows up to the kind's limit.
 const sizeRule = (limit, rowsName) => (name, rows, cols, count) => {
   const counted = (max, what, limitName) => `1 to ${max} ${what} (engine.limits.${limitName})`;
