@@ -32,7 +32,7 @@ for (const simd of [true, false]) {
 }
 
 for (const simd of [true, false]) {
-  test(`the page's copies of the default flash block, the largest seed and the pool's limits are the core's (${simd ? 'SIMD' : 'scalar'} build)`, async () => {
+  test(`the page's flash block, largest seed and pool limits are the core's (${simd ? 'SIMD' : 'scalar'})`, async () => {
     const engine = await loadEngine({ simd });
     const one = [[1, 0]];
     // no blockSize: the core's own fallback, which the trace reports
