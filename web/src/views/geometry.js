@@ -21,7 +21,7 @@ import { select } from 'd3-selection';
 import { h, nextId, setText } from './dom.js';
 import { fmt } from '../text/format.js';
 import { createSaveButtons, svgScene } from './save.js';
-import { BLUE, GREY, INK, MUTED, ORANGE, WEIGHT } from './palette.js';
+import { BLUE, GREY, GRID, INK, MUTED, ORANGE, WEIGHT, WHITE } from './palette.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 const SIZE = 320; // the plot: a square of SIZE × SIZE (viewBox units), the origin in the middle
@@ -69,8 +69,8 @@ export function createGeometry(parent, { strings, onMove, limit = 3, step = 0.1,
   // Grid lines at the whole numbers, numbered at ±2 (fewer labels where the projections are).
   for (let k = -Math.floor(limit); k <= limit; k++) {
     if (k === 0) continue;
-    grid.append(svgEl('line', { x1: x(k), x2: x(k), y1: y(-limit), y2: y(limit), stroke: '#e3e6eb' }));
-    grid.append(svgEl('line', { x1: x(-limit), x2: x(limit), y1: y(k), y2: y(k), stroke: '#e3e6eb' }));
+    grid.append(svgEl('line', { x1: x(k), x2: x(k), y1: y(-limit), y2: y(limit), stroke: GRID }));
+    grid.append(svgEl('line', { x1: x(-limit), x2: x(limit), y1: y(k), y2: y(k), stroke: GRID }));
     if (Math.abs(k) !== 2) continue;
     // (no number at x = 2, where the x axis is named)
     const tx = svgEl('text', { x: x(k), y: y(0) + 15, 'text-anchor': 'middle', fill: MUTED, class: 'geo-tick' });
@@ -148,7 +148,7 @@ export function createGeometry(parent, { strings, onMove, limit = 3, step = 0.1,
     g.setAttribute('aria-roledescription', strings.roledesc);
     g.setAttribute('aria-describedby', hintId);
     const hit = svgEl('circle', { r: 16, class: 'geo-hit', fill: 'transparent' });
-    const dot = svgEl('circle', { r: 6, class: 'geo-dot', fill: '#fff', 'stroke-width': 2.5 });
+    const dot = svgEl('circle', { r: 6, class: 'geo-dot', fill: WHITE, 'stroke-width': 2.5 });
     g.append(hit, dot);
     g.addEventListener('pointerdown', (e) => {
       if (e.button !== 0) return;

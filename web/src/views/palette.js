@@ -10,6 +10,7 @@ export const FRAME = '#8a92a0'; // the outline of an empty frame (3:1, not text)
 export const PAPER = '#ffffff'; // the background of a saved figure
 export const BLACK = '#000'; // text on a light cell
 export const WHITE = '#fff'; // text on a dark cell, halos
+export const GRID = '#e3e6eb'; // the grid lines behind a plot
 
 // Data.
 export const WEIGHT = '#3b528b'; // attention weights (bars of one row): viridis' blue
