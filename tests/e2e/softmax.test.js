@@ -255,7 +255,7 @@ test('the budget bar: nudging one score up takes share from all the others', asy
 test('hard attention is the engine’s one-hot; Gumbel samples follow the seed', async () => {
   const page = await lab.open('lesson=softmax&lang=en&stage=hard-soft&gumbelSeed=7');
   const rows = () =>
-    page.$$eval('.sm-hard-soft > .gumbel-list > .gumbel-row .stacked-bar', (bars) =>
+    page.$$eval('.sm-hard-soft :not(.sm-gumbel-freq) > .gumbel-list > .gumbel-row .stacked-bar', (bars) =>
       bars.map((b) => b.getAttribute('aria-label')),
     );
   const first = await rows();
@@ -265,7 +265,7 @@ test('hard attention is the engine’s one-hot; Gumbel samples follow the seed',
   // The same link gives the same samples; "Draw again" moves the seed and changes them.
   const again = await lab.open('lesson=softmax&lang=en&stage=hard-soft&gumbelSeed=7');
   assert.deepEqual(
-    await again.$$eval('.sm-hard-soft > .gumbel-list > .gumbel-row .stacked-bar', (b) =>
+    await again.$$eval('.sm-hard-soft :not(.sm-gumbel-freq) > .gumbel-list > .gumbel-row .stacked-bar', (b) =>
       b.map((x) => x.getAttribute('aria-label')),
     ),
     first,
