@@ -4,7 +4,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import katex from 'katex';
-import { tok, paren, fillTex, generalTex, liveTex } from '../../web/src/chapters/pipeline/tex.js';
+import { tok, paren, fillTex, generalTex, liveTex, softmaxTerms } from '../../web/src/chapters/pipeline/tex.js';
+import { softmaxRef } from './reference.js';
 
 const mat = (rows, cols, data) => ({ rows, cols, data: Float32Array.from(data) });
 const s = (key, params) => `<${key}${params ? JSON.stringify(params) : ''}>`;
@@ -111,10 +112,60 @@ test('liveTex: a blocked cell shows the fill; the softmax row and cell', () => {
   const [cell] = liveTex(s, 'weights', inputs, result, 0, 1, state);
   assert.equal(
     cell,
-    'w_{\\text{猫},\\,\\text{cat}} = \\dfrac{e^{\\,0.35 - 0.35}}{\\sum_k e^{\\,m_{ik} - 0.35}} = 1.000',
+    'w_{\\text{猫},\\,\\text{cat}} = \\dfrac{e^{\\,0.35 - 0.35}}{\\sum_k e^{\\,m_{ik} - 0.35}} = \\dfrac{1.0000}{1.000} = 1.000',
   );
   assert.equal(
     liveTex(s, 'output', inputs, result, 0, -1, state),
     'o_{\\text{猫}} = 1.00\\,v_{\\text{cat}} = [0.25,\\allowbreak\\ 0.75]',
   );
+});
+
+// The softmax cell's formula shows the value of its numerator and of the row's sum, so the
+// learner can redo the division: each shown number equals a double-precision reference
+// (e^(m_j − max) and Σ_k e^(m_k − max) of the same row) to the digits shown, and the weight
+// shown is the reference softmax's.
+test('liveTex: the softmax cell shows the numerator’s and the sum’s values, as a double-precision reference has them', () => {
+  const row = Float32Array.from([-0.3, 2.02, 0.91, -Infinity, -1.47]);
+  const ref = softmaxRef(Array.from(row));
+  const top = Math.max(...row);
+  const refSum = Array.from(row).reduce((a, x) => a + Math.exp(x - top), 0);
+  const keys = ['a', 'b', 'c', 'd', 'e'];
+  const res = {
+    ...result,
+    masked: mat(1, 5, row),
+    weights: mat(1, 5, ref),
+  };
+  const inp = { ...inputs, keyTokens: keys };
+  const num = (t) => Number(t.replace('\\infty', 'Infinity'));
+  for (let j = 0; j < row.length; j++) {
+    const [cell] = liveTex(s, 'weights', inp, res, 0, j, state);
+    const m = /\\dfrac\{([^{}]+)\}\{([^{}]+)\} = ([^ ]+)$/.exec(cell);
+    assert.ok(m, `cell ${j}: ${cell} ends with numerator / sum = weight`);
+    const [shownNum, shownSum, shownW] = m.slice(1).map(num);
+    const refNum = Math.exp(row[j] - top);
+    assert.ok(Math.abs(shownNum - refNum) <= 0.5e-4 + 1e-9, `cell ${j}: numerator ${shownNum} vs ${refNum}`);
+    assert.ok(Math.abs(shownSum - refSum) <= 0.5e-3 + 1e-9, `cell ${j}: sum ${shownSum} vs ${refSum}`);
+    assert.ok(Math.abs(shownW - ref[j]) <= 0.5e-3 + 1e-9, `cell ${j}: weight ${shownW} vs ${ref[j]}`);
+    // the division of the shown numbers gives the shown weight (to the rounding of the shown digits)
+    assert.ok(Math.abs(shownNum / shownSum - shownW) <= 1e-3, `cell ${j}: ${shownNum} / ${shownSum} vs ${shownW}`);
+  }
+  assert.ok(refSum > 1.4, 'the row has a sum worth reading');
+});
+
+test('softmaxTerms: the row max, a numerator and the sum; float32 overflow in the naive softmax; a blocked row', () => {
+  const row = [1, 3, -Infinity, 2];
+  const t = softmaxTerms(row, 0, true);
+  assert.equal(t.max, 3);
+  const refSum = Math.exp(-2) + 1 + Math.exp(-1);
+  assert.ok(Math.abs(t.sum - refSum) <= 1e-6 * refSum, `${t.sum} vs ${refSum}`);
+  assert.ok(Math.abs(t.num - Math.exp(-2)) <= 1e-7, `${t.num}`);
+  const naive = softmaxTerms([90, 1], 0, false); // e^90 is past float32's largest number
+  assert.equal(naive.num, Infinity);
+  assert.equal(naive.sum, Infinity);
+  assert.ok(Math.abs(softmaxTerms([90, 1], 0, true).sum - (1 + Math.exp(-89))) <= 1e-6);
+  assert.equal(softmaxTerms([-Infinity, -Infinity], 0, true), null);
+  // a fully blocked row keeps the formula without values
+  const blocked = { ...result, masked: mat(1, 2, [-Infinity, -Infinity]), weights: mat(1, 2, [0, 0]) };
+  const [cell] = liveTex(s, 'weights', inputs, blocked, 0, 0, state);
+  assert.equal(cell.match(/\\dfrac/g).length, 1, cell);
 });

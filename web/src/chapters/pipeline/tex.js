@@ -93,9 +93,12 @@ export function liveTex(s, stage, inputs, result, i, j, state) {
       const top = max(finite);
       const w = at(result.weights, i, jj);
       const row = `w_{${tok(qt[i])}} = \\operatorname{softmax}(${vec(m, 2)}) = ${vec(rowOf(result.weights, i), 3)}`;
+      // The numerator's and the sum's values, so the learner can redo the division by hand.
+      const terms = softmaxTerms(m, jj, state.stable);
+      const values = terms ? ` = \\dfrac{${tex(terms.num, 4)}}{${tex(terms.sum, 3)}}` : '';
       const cell = state.stable
-        ? `w${sub(qt[i], kt[jj])} = \\dfrac{e^{\\,${paren(tex(m[jj]))} - ${paren(tex(top))}}}{\\sum_k e^{\\,m_{ik} - ${paren(tex(top))}}} = ${tex(w, 3)}`
-        : `w${sub(qt[i], kt[jj])} = \\dfrac{e^{\\,${paren(tex(m[jj]))}}}{\\sum_k e^{\\,m_{ik}}} = ${tex(w, 3)}`;
+        ? `w${sub(qt[i], kt[jj])} = \\dfrac{e^{\\,${paren(tex(m[jj]))} - ${paren(tex(top))}}}{\\sum_k e^{\\,m_{ik} - ${paren(tex(top))}}}${values} = ${tex(w, 3)}`
+        : `w${sub(qt[i], kt[jj])} = \\dfrac{e^{\\,${paren(tex(m[jj]))}}}{\\sum_k e^{\\,m_{ik}}}${values} = ${tex(w, 3)}`;
       return j < 0 ? [row] : [cell, row];
     }
     case 'output': {
@@ -111,6 +114,21 @@ export function liveTex(s, stage, inputs, result, i, j, state) {
     default:
       return '';
   }
+}
+
+// One softmax cell's terms from the engine's masked row m (a Float32Array or numbers): the
+// exponential of m_j (less the row max when stable) and the row's sum of those exponentials, so
+// that num / sum is the engine's weight w_j. Each step is rounded to float32 as the engine's are,
+// so the naive softmax overflows to +∞ where the engine's did. A row with no allowed key (every
+// entry −∞) has no terms (the engine gives it zero weights): null.
+export function softmaxTerms(m, j, stable = true) {
+  const row = Array.from(m).filter((x) => !Number.isNaN(x));
+  const top = row.reduce((a, b) => Math.max(a, b), -Infinity);
+  if (top === -Infinity) return null;
+  const shift = stable ? top : 0;
+  const e = (x) => Math.fround(Math.exp(Math.fround(x - shift)));
+  const sum = row.reduce((acc, x) => Math.fround(acc + e(x)), 0);
+  return { max: top, num: e(m[j]), sum };
 }
 
 // Negative numbers in parentheses inside products and sums.
