@@ -9,6 +9,7 @@ import { start } from './harness.js';
 import { loadEngine } from '../../web/src/engine.js';
 import { tokenStream } from '../../web/src/lesson/embeddings.js';
 import { readMap, typeInto, answer, assertNoSideScroll, rowsOf, assertShown } from './lesson-page.js';
+import { multiHeadRef } from '../js/reference.js';
 
 let lab;
 let engine;
@@ -77,6 +78,51 @@ for (const lang of ['en', 'zh']) {
     await page.close();
   });
 
+  test(`${lang}: the 768 / 12 preset shows 12 heads of d_k = 64 with the count, the heads' weights a double reference's`, async () => {
+    const page = await lab.open(`lesson=multihead&lang=${lang}&stage=heads`);
+    const preset = page.locator('section[aria-labelledby$="heads"] .mh-preset-768');
+    await preset.focus();
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => /mhD=768/.test(location.hash) && /mhH=12/.test(location.hash));
+    await page.waitForFunction(() => document.querySelectorAll('.map-mh-head:not([hidden])').length === 12);
+    const line = await page.textContent('section[aria-labelledby$="heads"] .mh-line');
+    assert.match(line, /768 \/ 12 = 64/, line);
+    assert.match(line, /768 = 12 × 64/, line);
+    assert.match(line, lang === 'en' ? /12 heads/ : /12 个头/, line);
+    // the d × d W_o is named with its size, not drawn
+    assert.ok(await page.locator('.map-mh-Wo').isHidden());
+    assert.match(await page.textContent('.mh-wo-note'), /768 × 768/);
+    // every h that divides 768 (up to 64 heads), the same multiplications for each
+    const costRows = await page.$$eval('.mh-cost tbody tr', (trs) =>
+      trs.map((tr) => [...tr.cells].map((c) => c.textContent)),
+    );
+    assert.deepEqual(
+      costRows.map((r) => [r[0], r[1]]),
+      [1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64].map((h) => [String(h), String(768 / h)]),
+    );
+    const n = 128;
+    const mul = n * 768 * 768 * 4 + 2 * n * n * 768;
+    assert.deepEqual(new Set(costRows.map((r) => r[2].replace(/,/g, ''))), new Set([String(mul)]));
+    // head 1's and head 12's weights against a double-precision reference of the same layer
+    const X = ['猫', '吃', '鱼'].map((t) => tokenRow(t, 768, 42));
+    const ref = multiHeadRef({
+      query: X,
+      key: X,
+      value: X,
+      heads: 12,
+      Wq: weight(768, 42, 101),
+      Wk: weight(768, 42, 102),
+      Wv: weight(768, 42, 103),
+      Wo: weight(768, 42, 104),
+    });
+    for (const i of [0, 11]) {
+      const shown = await readMap(page, `.mh-heads > .map-mh-head:nth-child(${i + 1})`);
+      assertShown(shown.values, ref.heads[i].weights, 2, `head ${i + 1}`);
+    }
+    assert.deepEqual(page.errors, []);
+    await page.close();
+  });
+
   test(`${lang}: the hand-built heads; the question is answered, then head 1 is broken by keyboard`, async () => {
     const page = await lab.open(`lesson=multihead&lang=${lang}&stage=roles`);
     const fb = await answer(
@@ -137,5 +183,14 @@ test('every step fits 360 px without sideways scrolling, in both languages', asy
       assert.deepEqual(page.errors, []);
       await page.close();
     }
+    // the heads step at d_model = 768 (12 heads, a 768-column concat)
+    const page = await lab.open(`lesson=multihead&lang=${lang}&stage=heads&mhD=768&mhH=12`, {
+      width: 360,
+      height: 800,
+    });
+    await page.waitForFunction(() => document.querySelectorAll('.map-mh-head:not([hidden])').length === 12);
+    await assertNoSideScroll(page, `${lang} heads at 768`);
+    assert.deepEqual(page.errors, []);
+    await page.close();
   }
 });

@@ -12,12 +12,16 @@ import { intInput, selectInput, tokensInput } from '../../views/controls.js';
 import { scrollTable } from '../../views/table.js';
 import { createPredict } from '../kit/predict.js';
 import strings from './strings.js';
-import meta, { MAX_TOKENS } from './meta.js';
-import { layerCodeLink } from '../practice/meta.js';
+import meta, { MAX_TOKENS, MAX_D_MODEL } from './meta.js';
+import practice, { layerCodeLink } from '../practice/meta.js';
 
 const MANY_D = 64;
 const MANY_N = 8;
 const COST_N = 128;
+// Up to this d_model the heads step draws the d × d matrix W_o and times a layer for every h (a
+// call then fits a frame); above it, up to MAX_D_MODEL, it draws the heads, the concat and the
+// output and lists the multiplications only.
+const DRAWN_D = 64;
 
 const intError = (c) => (min, max) => c.s('errInt', { min, max });
 
@@ -122,9 +126,16 @@ function drawProjections(c, p, v) {
 
 function buildHeads(c, v) {
   const { s } = c;
-  v.d = intInput(s('dModel'), { min: 1, max: 64, onValue: (x) => c.set({ mhD: x }), error: intError(c) });
+  v.d = intInput(s('dModel'), { min: 1, max: MAX_D_MODEL, onValue: (x) => c.set({ mhD: x }), error: intError(c) });
   v.h = intInput(s('heads'), { min: 1, max: 64, onValue: (x) => c.set({ mhH: x }), error: intError(c) });
+  v.preset = h('button', {
+    type: 'button',
+    class: 'btn mh-preset-768',
+    text: s('preset768'),
+    onclick: () => c.set({ mhD: 768, mhH: 12 }),
+  });
   v.line = h('p', { class: 'lab-explain mh-line', 'aria-live': 'polite' });
+  v.woNote = h('p', { class: 'hint mh-wo-note' });
   v.heads = h('div', { class: 'maps mh-maps mh-heads' });
   v.headFigs = [];
   const rest = figures(c, v, [
@@ -133,24 +144,26 @@ function buildHeads(c, v) {
     ['out', 'diverging'],
   ]);
   v.cost = h('div', { class: 'mh-cost' });
+  v.codeLink = h(
+    'p',
+    { class: 'lab-explain' },
+    h('button', {
+      type: 'button',
+      class: 'linklike mh-code-link',
+      text: s('goto.code'),
+      onclick: () => c.set(layerCodeLink({ tokens: c.state.mhTokens, d: c.state.mhD, heads: c.state.mhH })),
+    }),
+  );
   return [
     h('p', { class: 'about lab-explain', text: s('heads.about') }),
-    h('div', { class: 'controls', 'data-group': 'inputs' }, v.d.wrap, v.h.wrap),
+    h('div', { class: 'controls', 'data-group': 'inputs' }, v.d.wrap, v.h.wrap, v.preset),
     v.line,
     v.heads,
     rest,
+    v.woNote,
     v.cost,
     h('p', { class: 'lab-explain', text: s('costNote') }),
-    h(
-      'p',
-      { class: 'lab-explain' },
-      h('button', {
-        type: 'button',
-        class: 'linklike mh-code-link',
-        text: s('goto.code'),
-        onclick: () => c.set(layerCodeLink({ tokens: c.state.mhTokens, d: c.state.mhD, heads: c.state.mhH })),
-      }),
-    ),
+    v.codeLink,
   ];
 }
 
@@ -159,7 +172,10 @@ function computeHeads(c) {
   const d = state.mhD;
   const tokens = state.mhTokens;
   const X = tokenMatrix(engine, tokens, d, state.seed);
-  const W = layerWeights(engine, d, state.seed);
+  // The weights depend on d and the seed only: a change of h or of the tokens keeps them (at
+  // d_model = 768 drawing the four 768 × 768 matrices costs more than the layer itself).
+  const last = c.data;
+  const W = last?.W && last.d === d && last.seed === state.seed ? last.W : layerWeights(engine, d, state.seed);
   let result = null;
   let error = null;
   try {
@@ -168,7 +184,7 @@ function computeHeads(c) {
     if (!e || e.name !== 'AttentionError') throw e;
     error = e.message;
   }
-  return { d, tokens, W, result, error };
+  return { d, seed: state.seed, tokens, W, result, error };
 }
 
 // Times one layer for every head count that divides d (n = 64 random tokens), side by side.
@@ -221,20 +237,29 @@ function drawHeads(c, p, v) {
       rowLabels: tokens,
       colLabels: dd,
     });
-    drawFigure(f.Wo, { title: s('mapWo', { d: p.d }), matrix: p.W.Wo, rowLabels: dd, colLabels: dd });
+    f.Wo.wrap.hidden = p.d > DRAWN_D;
+    if (p.d <= DRAWN_D)
+      drawFigure(f.Wo, { title: s('mapWo', { d: p.d }), matrix: p.W.Wo, rowLabels: dd, colLabels: dd });
     drawFigure(f.out, { title: s('mapOut'), matrix: p.result.output, rowLabels: tokens, colLabels: dd });
   }
+  v.woNote.hidden = p.d <= DRAWN_D;
+  setText(v.woNote, s('woHidden', { d: p.d, cells: fmtInt(p.d * p.d), max: DRAWN_D }));
+  v.codeLink.hidden = p.d > practice.state.prD.max; // the code lesson writes layers up to its own size
+  const timed = p.d <= DRAWN_D;
   const key = `${p.d}/${state.seed}`;
   if (v.costKey !== key) {
     v.costKey = key;
-    v.costs = measureHeads(c.engine, p.d, state.seed);
+    v.costs = timed
+      ? measureHeads(c.engine, p.d, state.seed)
+      : headCounts(p.d).map((hh) => ({ h: hh, dk: p.d / hh, mul: multiHeadOps({ nq: COST_N, nk: COST_N, d: p.d }) }));
   }
   const time = (ms) => c.t('ms', { t: fmt(ms, 3) });
+  const cols = timed ? ['col.h', 'col.dk', 'col.mul', 'col.time'] : ['col.h', 'col.dk', 'col.mul'];
   v.cost.replaceChildren(
     scrollTable(
-      s('costCaption', { n: COST_N, d: p.d }),
-      ['col.h', 'col.dk', 'col.mul', 'col.time'].map((k) => s(k)),
-      v.costs.map((r) => [String(r.h), String(r.dk), fmtInt(r.mul), time(r.ms)]),
+      timed ? s('costCaption', { n: COST_N, d: p.d }) : s('costCountsOnly', { n: COST_N, d: p.d, max: DRAWN_D }),
+      cols.map((k) => s(k)),
+      v.costs.map((r) => [String(r.h), String(r.dk), fmtInt(r.mul), ...(timed ? [time(r.ms)] : [])]),
     ),
   );
 }

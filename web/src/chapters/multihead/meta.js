@@ -3,6 +3,7 @@
 
 export const ROLE_SLOTS = 8; // positions and distinct words the hand-built layer can tell apart
 export const MAX_TOKENS = 12; // tokens per side
+export const MAX_D_MODEL = 768; // d_model of the heads step (768 = 12 × 64, a base-size Transformer)
 
 // The link into this chapter's heads step (self-attention) with a given layer (tokens, d_model,
 // heads): the patch for c.set (how another chapter sends the learner here).
@@ -23,7 +24,7 @@ export default {
     mhTokens: { type: 'list', item: 'string', default: ['猫', '吃', '鱼'], maxItems: MAX_TOKENS },
     mhSource: { type: 'list', item: 'string', default: ['The', 'cat', 'eats', 'fish'], maxItems: MAX_TOKENS },
     mhProjD: { type: 'int', default: 6, min: 2, max: 16 },
-    mhD: { type: 'int', default: 12, min: 1, max: 64 },
+    mhD: { type: 'int', default: 12, min: 1, max: MAX_D_MODEL },
     mhH: { type: 'int', default: 3, min: 1, max: 64 },
     mhRoleTokens: {
       type: 'list',

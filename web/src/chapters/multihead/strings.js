@@ -29,7 +29,11 @@ export default {
       'With h heads, d_model is cut into h slices of d_k = d_model / h numbers. Head i attends with its own slice of Q, K and V; the h outputs are put side by side (concat) and mixed by W_o.',
     'goto.code': 'This layer as NumPy and PyTorch code',
     dkLine:
-      'd_k = d_model / h = {d} / {h} = {dk}. A model with d_model = 768 and 12 heads gives each head 768 / 12 = 64 numbers.',
+      'Each of the {h} heads gets d_k = d_model / h = {d} / {h} = {dk} numbers: d_model = h × d_k, {d} = {h} × {dk}.',
+    preset768: 'd_model = 768 with 12 heads (the size of BERT-base and GPT-2 small)',
+    woHidden: 'W_o is {d} × {d} ({cells} numbers): drawn up to d_model = {max}.',
+    costCountsOnly:
+      'One multi-head layer at n = {n}, d_model = {d}, for every h that divides d_model: the multiplications (timed up to d_model = {max}, where a call still fits a frame)',
     refusedLine: 'The engine refuses this: {msg}',
     mapHead: 'Head {i}: weights',
     mapConcat: 'concat of the {h} head outputs ({n} × {d})',
@@ -102,7 +106,11 @@ export default {
     'heads.about':
       '有 h 个头时，d_model 被切成 h 段，每段 d_k = d_model / h 个数。第 i 个头只用自己那一段 Q、K、V 做注意力；h 个头的输出并排拼接（concat），再由 W_o 融合。',
     'goto.code': '把这一层写成 NumPy 和 PyTorch 代码',
-    dkLine: 'd_k = d_model / h = {d} / {h} = {dk}。d_model = 768 的模型用 12 个头时，每个头分到 768 / 12 = 64 个数。',
+    dkLine: '{h} 个头每个分到 d_k = d_model / h = {d} / {h} = {dk} 个数：d_model = h × d_k，{d} = {h} × {dk}。',
+    preset768: 'd_model = 768，12 个头（BERT-base 和 GPT-2 small 的规模）',
+    woHidden: 'W_o 是 {d} × {d}（{cells} 个数）：d_model 不超过 {max} 时才画出。',
+    costCountsOnly:
+      'n = {n}、d_model = {d} 时，能整除 d_model 的每个 h 下一层多头注意力的乘法次数（d_model 不超过 {max} 时才计时，那时一次调用还能在一帧内完成）',
     refusedLine: '引擎无法处理：{msg}',
     mapHead: '第 {i} 个头的权重',
     mapConcat: '{h} 个头的输出拼接（{n} × {d}）',
