@@ -194,6 +194,50 @@ test('the numbers on screen are the double-precision reference’s, for vectors 
   await page.close();
 });
 
+// The softmax cell's live formula writes out the numerator's and the sum's values: each equals
+// a double-precision reference (e^(m_ij − max_k m_ik), Σ_k e^(m_ik − max_k m_ik)) to the digits
+// shown, and so does the weight; a padded key adds e^(−∞) = 0 to the sum.
+test('the softmax formula shows its numerator and the row’s sum, as a double-precision reference has them', async () => {
+  for (const lang of ['en', 'zh']) {
+    const page = await lab.open(
+      `lesson=pipeline&lang=${lang}&preset=cat-fish&${typedHash(TYPED)}&stage=weights&keyPadding=0,0,0,1`,
+    );
+    const ref = reference(TYPED.Q, TYPED.K, TYPED.V, [false, false, false, true]);
+    for (const [i, j] of [
+      [0, 1],
+      [2, 0],
+      [1, 3],
+    ]) {
+      await clickCell(page, 'weights', i, j);
+      const row = ref.masked[i];
+      const top = Math.max(...row);
+      const want = {
+        num: Math.exp(row[j] - top),
+        sum: row.reduce((a, x) => a + Math.exp(x - top), 0),
+        w: ref.weights[i][j],
+      };
+      const name = `w_{\\text{${['猫', '吃', '鱼'][i]}},\\,\\text{${['The', 'cat', 'eats', 'fish'][j]}}}`;
+      await page.waitForFunction(
+        (n) => [...document.querySelectorAll('.formula.live annotation')].some((a) => a.textContent.startsWith(n)),
+        name,
+      );
+      const texts = await page.$$eval('.formula.live annotation', (as) => as.map((a) => a.textContent));
+      const cell = texts.find((t) => t.startsWith(name) && /\\dfrac\{[^{}]+\}\{[^{}]+\} = [^ ]+$/.test(t));
+      assert.ok(cell, `${lang} (${i}, ${j}): a formula ends with numerator / sum = weight: ${texts.join(' | ')}`);
+      const [num, sum, w] = /\\dfrac\{([^{}]+)\}\{([^{}]+)\} = ([^ ]+)$/.exec(cell).slice(1).map(Number);
+      assert.ok(Math.abs(num - want.num) <= 0.5e-4 + 1e-9, `${lang} (${i}, ${j}): numerator ${num} vs ${want.num}`);
+      assert.ok(Math.abs(sum - want.sum) <= 0.5e-3 + 1e-9, `${lang} (${i}, ${j}): sum ${sum} vs ${want.sum}`);
+      assert.ok(Math.abs(w - want.w) <= 0.5e-3 + 1e-9, `${lang} (${i}, ${j}): weight ${w} vs ${want.w}`);
+      assert.ok(
+        cell.includes(`- ${top.toFixed(2)}}`),
+        `${lang} (${i}, ${j}): the row max ${top.toFixed(2)} in ${cell}`,
+      );
+    }
+    assert.deepEqual(page.errors, []);
+    await page.close();
+  }
+});
+
 test('the translation preset makes the lesson’s point: 猫 lands on cat, 吃 on eats, 鱼 on fish', async () => {
   const page = await lab.open('lesson=pipeline&lang=en&preset=cat-fish&stage=weights');
   const w = await readTable(page, 'weights');
