@@ -74,6 +74,18 @@ for (const lang of ['en', 'zh']) {
       ['1', '2', '3', '4', '6', '12'],
     );
     assert.equal(new Set(costRows.map((r) => r[2])).size, 1, 'the same multiplications for every h');
+    // each time with its spread; the verdict under the table agrees with the ranges shown
+    const ranges = costRows.map((r) => {
+      const m = /^(\d+\.\d+) (?:ms|毫秒)[ （(]+(\d+\.\d+)–(\d+\.\d+)[)）]$/.exec(r[3]);
+      assert.ok(m, `time cell "${r[3]}"`);
+      const [median, min, max] = m.slice(1).map(Number);
+      assert.ok(min <= median && median <= max, r[3]);
+      return { min, max };
+    });
+    const verdict = await page.textContent('.mh-cost-verdict');
+    const overlap = ranges.every((a) => ranges.every((b) => a.min <= b.max && b.min <= a.max));
+    const clear = ranges.every((a) => ranges.every((b) => Math.abs(a.min - b.max) > 0.001));
+    if (clear) assert.equal(/noise|噪声/.test(verdict), overlap, verdict);
     assert.deepEqual(page.errors, []);
     await page.close();
   });

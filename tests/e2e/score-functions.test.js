@@ -114,7 +114,26 @@ test('the cost table is measured live: four rows, counts from the shapes, dot = 
   assert.equal(rows[1][1], (16 * 16 * 64).toLocaleString('en-US'));
   assert.equal(rows[0][2], (16 * 16 * 64).toLocaleString('en-US'), 'additive: n·n·h tanh');
   assert.equal(rows[1][4], '× 1.00');
-  for (const r of rows) assert.match(r[3], /^\d+(\.\d+)? (ms|µs)$/);
+  // each time: the median of its rounds with the fastest and slowest in brackets, in ms
+  const times = rows.map((r) => {
+    const m = /^(\d+(?:\.\d+)?) (ms|µs) \((\d+(?:\.\d+)?)–(\d+(?:\.\d+)?)\)$/.exec(r[3]);
+    assert.ok(m, `time cell "${r[3]}"`);
+    const k = m[2] === 'ms' ? 1 : 1e-3;
+    const [median, min, max] = [m[1], m[3], m[4]].map((x) => Number(x) * k);
+    assert.ok(min <= median && median <= max, `${r[0]}: ${min} ≤ ${median} ≤ ${max}`);
+    return { min, max, unit: k };
+  });
+  // a ratio is marked as within the noise exactly when its range and the dot product's overlap
+  // (not judged where the shown bounds are within their rounding of each other)
+  const dot = times[1];
+  rows.forEach((r, i) => {
+    if (i === 1) return;
+    const t = times[i];
+    const gap = Math.min(Math.abs(t.min - dot.max), Math.abs(dot.min - t.max));
+    if (gap <= 0.01 * Math.max(t.unit, dot.unit)) return;
+    const overlap = t.min <= dot.max && dot.min <= t.max;
+    assert.equal(r[4].endsWith('(within the noise)'), overlap, `${r[0]}: "${r[4]}" vs ${JSON.stringify([t, dot])}`);
+  });
   assert.deepEqual(page.errors, []);
   await page.close();
 });

@@ -11,7 +11,7 @@ import {
   argmaxRow,
   opCount,
 } from '../../web/src/chapters/score-functions/logic.js';
-import { timeSideBySide } from '../../web/src/lesson/timing.js';
+import { timeSideBySide, spreadOf, withinNoise } from '../../web/src/lesson/timing.js';
 import { layerWeights, tokenMatrix } from '../../web/src/lesson/layer.js';
 import {
   headCounts,
@@ -95,7 +95,7 @@ test('operation counts follow the shapes', () => {
   assert.throws(() => opCount('cosine', shape), /unknown score kind/);
 });
 
-test('timeSideBySide keeps the fastest batch of each function, taking turns', () => {
+test('timeSideBySide gives each function the median and spread of its rounds, taking turns', () => {
   let clock = 0;
   const calls = [];
   const cost = { a: 2, b: 5 };
@@ -110,9 +110,24 @@ test('timeSideBySide keeps the fastest batch of each function, taking turns', ()
     },
   };
   const ms = timeSideBySide(fns, { rounds: 3, minMs: 10, now: () => clock });
-  assert.deepEqual(ms, { a: 2, b: 5 });
+  assert.deepEqual(ms, { a: { median: 2, min: 2, max: 2 }, b: { median: 5, min: 5, max: 5 } });
   assert.deepEqual(calls.slice(0, 2), ['a', 'b'], 'warm-up calls each once');
   assert.ok(calls.indexOf('b', 2) < calls.lastIndexOf('a'), 'rounds alternate between the functions');
+});
+
+// A noisy clock: the rounds of a and b cost 2 or 3 ms and 2.5 or 4 ms in turn, so their spreads
+// overlap (within the noise); c at 10 ms is apart from both.
+test('timeSideBySide: the median and spread of noisy rounds; withinNoise when the spreads overlap', () => {
+  let clock = 0;
+  const costs = { a: [2, 3], b: [2.5, 4], c: [10, 10] };
+  const turn = { a: 0, b: 0, c: 0 };
+  const fns = Object.fromEntries(Object.keys(costs).map((k) => [k, () => (clock += costs[k][turn[k]++ % 2])]));
+  const ms = timeSideBySide(fns, { rounds: 4, minMs: 1, now: () => clock });
+  assert.deepEqual(ms.a, { median: 2.5, min: 2, max: 3 });
+  assert.deepEqual(ms.b, { median: 3.25, min: 2.5, max: 4 });
+  assert.equal(withinNoise(ms.a, ms.b), true);
+  assert.equal(withinNoise(ms.a, ms.c), false);
+  assert.deepEqual(spreadOf([5, 1, 3]), { median: 3, min: 1, max: 5 });
 });
 
 // ---- multi-head ---------------------------------------------------------------------------------

@@ -5,7 +5,7 @@
 import { h, setText } from '../../views/dom.js';
 import { fmt, fmtInt } from '../../text/format.js';
 import { tokenMatrix, layerWeights } from '../../lesson/layer.js';
-import { timeSideBySide } from '../../lesson/timing.js';
+import { timeSideBySide, withinNoise } from '../../lesson/timing.js';
 import { headCounts, multiHeadOps, roleLayer, lookOf, scoreSpread, distinctWinners, ROLE_SLOTS } from './logic.js';
 import { heatmapFigure, drawFigure, dims } from '../kit/figures.js';
 import { intInput, selectInput, tokensInput } from '../../views/controls.js';
@@ -144,6 +144,7 @@ function buildHeads(c, v) {
     ['out', 'diverging'],
   ]);
   v.cost = h('div', { class: 'mh-cost' });
+  v.costVerdict = h('p', { class: 'lab-explain mh-cost-verdict' });
   v.codeLink = h(
     'p',
     { class: 'lab-explain' },
@@ -162,6 +163,7 @@ function buildHeads(c, v) {
     rest,
     v.woNote,
     v.cost,
+    v.costVerdict,
     h('p', { class: 'lab-explain', text: s('costNote') }),
     v.codeLink,
   ];
@@ -195,7 +197,7 @@ function measureHeads(engine, d, seed) {
   const fns = Object.fromEntries(
     hs.map((hh) => [hh, () => engine.multiHead({ query: X, key: X, value: X, heads: hh, ...W })]),
   );
-  const ms = timeSideBySide(fns, { rounds: 5, minMs: 10 });
+  const ms = timeSideBySide(fns, { rounds: 9, minMs: 10 });
   return hs.map((hh) => ({ h: hh, dk: d / hh, ms: ms[hh], mul: multiHeadOps({ nq: COST_N, nk: COST_N, d }) }));
 }
 
@@ -253,8 +255,11 @@ function drawHeads(c, p, v) {
       ? measureHeads(c.engine, p.d, state.seed)
       : headCounts(p.d).map((hh) => ({ h: hh, dk: p.d / hh, mul: multiHeadOps({ nq: COST_N, nk: COST_N, d: p.d }) }));
   }
-  const time = (ms) => c.t('ms', { t: fmt(ms, 3) });
+  const time = (ms) => s('spread', { t: c.t('ms', { t: fmt(ms.median, 3) }), lo: fmt(ms.min, 3), hi: fmt(ms.max, 3) });
   const cols = timed ? ['col.h', 'col.dk', 'col.mul', 'col.time'] : ['col.h', 'col.dk', 'col.mul'];
+  const noise = timed && v.costs.every((a) => v.costs.every((b) => withinNoise(a.ms, b.ms)));
+  v.costVerdict.hidden = !timed;
+  setText(v.costVerdict, s(noise ? 'costNoise' : 'costApart'));
   v.cost.replaceChildren(
     scrollTable(
       timed ? s('costCaption', { n: COST_N, d: p.d }) : s('costCountsOnly', { n: COST_N, d: p.d, max: DRAWN_D }),

@@ -45,7 +45,11 @@ export default {
     'col.mul': 'Multiplications',
     'col.time': 'Time per call (engine)',
     costNote:
-      'The multiplications do not depend on h: each head works on d_k = d_model / h numbers, so h heads together do the work of one head of size d_model. The measured time also holds work done once per head (each head keeps its own scores and weights for this page), which shows when the heads are small. Times depend on this device and on what else it is running.',
+      'The multiplications do not depend on h: each head works on d_k = d_model / h numbers, so h heads together do the work of one head of size d_model. The measured time also holds work done once per head (each head keeps its own scores and weights for this page), which shows when the heads are small. Each time is the median of 9 rounds, with the fastest and the slowest round in brackets; times depend on this device and on what else it is running.',
+    spread: '{t} ({lo}–{hi})',
+    costNoise:
+      'The times of every h overlap: their differences are within the noise of this measurement, and the count is the result.',
+    costApart: 'The time ranges do not all overlap: the per-head work shows, while the count stays the same.',
     tokensRole: 'Tokens (at most 8)',
     strength: 'Strength s of the built weights',
     breakPrev: 'Scramble head 1’s W_q',
@@ -122,7 +126,10 @@ export default {
     'col.mul': '乘法次数',
     'col.time': '每次调用耗时（引擎）',
     costNote:
-      '乘法次数与 h 无关：每个头只处理 d_k = d_model / h 个数，h 个头加起来，与一个 d_model 维的单头注意力相当。实测耗时里还包含每个头各自的固定开销（为了在页面上显示，每个头都保存了自己的分数和权重），头很小时这部分就显得明显。耗时取决于这台设备和它同时在做的事。',
+      '乘法次数与 h 无关：每个头只处理 d_k = d_model / h 个数，h 个头加起来，与一个 d_model 维的单头注意力相当。实测耗时里还包含每个头各自的固定开销（为了在页面上显示，每个头都保存了自己的分数和权重），头很小时这部分就显得明显。每个耗时是 9 轮测量的中位数，括号里是最快和最慢的一轮；耗时取决于这台设备和它同时在做的事。',
+    spread: '{t}（{lo}–{hi}）',
+    costNoise: '各个 h 的耗时范围相互重叠：差别在这次测量的噪声范围内，结论是乘法次数。',
+    costApart: '各个 h 的耗时范围并不全都重叠：能看出每个头的固定开销，而乘法次数不变。',
     tokensRole: '词（最多 8 个）',
     strength: '构造权重的强度 s',
     breakPrev: '打乱第 1 个头的 W_q',

@@ -8,7 +8,7 @@ import { fmt, fmtInt } from '../../text/format.js';
 import { PRESETS, toMatrix } from '../../lesson/example.js';
 import { embedTokens, handMadeTable } from '../../lesson/embeddings.js';
 import { SCORE_KINDS, allScores, argmaxRow, opCount, scoreParams, attendWith } from './logic.js';
-import { timeSideBySide } from '../../lesson/timing.js';
+import { timeSideBySide, withinNoise } from '../../lesson/timing.js';
 import { heatmapFigure, drawFigure, dims } from '../kit/figures.js';
 import { intInput, selectInput } from '../../views/controls.js';
 import { scrollTable } from '../../views/table.js';
@@ -214,7 +214,7 @@ function measureCosts(engine, n, seed) {
   const inputs = { query: draw(n, 0), key: draw(n, 1), value: draw(n, 2) };
   const params = scoreParams(engine, { dq: COST_D, dk: COST_D, hidden: COST_D, seed });
   const fns = Object.fromEntries(SCORE_KINDS.map((kind) => [kind, () => attendWith(engine, kind, inputs, params)]));
-  const ms = timeSideBySide(fns, { rounds: n >= 128 ? 3 : 5, minMs: 12 });
+  const ms = timeSideBySide(fns, { rounds: n >= 128 ? 5 : 9, minMs: 12 });
   const out = {};
   for (const kind of SCORE_KINDS) {
     out[kind] = { ms: ms[kind], ops: opCount(kind, { nq: n, nk: n, dq: COST_D, dk: COST_D, hidden: COST_D }) };
@@ -233,13 +233,25 @@ function drawCost(c, d, v) {
     v.status.textContent = '';
   }
   const costs = v.costs;
-  const time = (ms) => (ms >= 1 ? s('ms', { t: fmt(ms, 2) }) : s('us', { t: fmt(ms * 1000, 1) }));
+  // the median, then the fastest and slowest round (in the median's unit)
+  const spread = ({ median, min, max }) => {
+    const [k, unit, digits] = median >= 1 ? [1, 'ms', 2] : [1000, 'us', 1];
+    return s('spread', {
+      t: s(unit, { t: fmt(median * k, digits) }),
+      lo: fmt(min * k, digits),
+      hi: fmt(max * k, digits),
+    });
+  };
+  const ratio = (kind) => {
+    const r = `× ${fmt(costs[kind].ms.median / costs.dot.ms.median, 2)}`;
+    return kind !== 'dot' && withinNoise(costs[kind].ms, costs.dot.ms) ? `${r} ${s('noise')}` : r;
+  };
   const rows = SCORE_KINDS.map((kind) => [
     s(`kind.${kind}`),
     fmtInt(costs[kind].ops.mul),
     fmtInt(costs[kind].ops.tanh),
-    time(costs[kind].ms),
-    `× ${fmt(costs[kind].ms / costs.dot.ms, 2)}`,
+    spread(costs[kind].ms),
+    ratio(kind),
     s(`par.${kind}`),
     s(kind === 'additive' || kind === 'general' ? 'yes' : 'no'),
   ]);
