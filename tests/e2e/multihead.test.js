@@ -90,7 +90,7 @@ for (const lang of ['en', 'zh']) {
     await page.close();
   });
 
-  test(`${lang}: the 768 / 12 preset shows 12 heads of d_k = 64 with the count, the heads' weights a double reference's`, async () => {
+  test(`${lang}: the 768 / 12 preset: 12 heads of d_k = 64, the count, the heads a double reference’s`, async () => {
     const page = await lab.open(`lesson=multihead&lang=${lang}&stage=heads`);
     const preset = page.locator('section[aria-labelledby$="heads"] .mh-preset-768');
     await preset.focus();

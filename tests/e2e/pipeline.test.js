@@ -197,7 +197,7 @@ test('the numbers on screen are the double-precision reference’s, for vectors 
 // The softmax cell's live formula writes out the numerator's and the sum's values: each equals
 // a double-precision reference (e^(m_ij − max_k m_ik), Σ_k e^(m_ik − max_k m_ik)) to the digits
 // shown, and so does the weight; a padded key adds e^(−∞) = 0 to the sum.
-test('the softmax formula shows its numerator and the row’s sum, as a double-precision reference has them', async () => {
+test('the softmax formula’s numerator, row sum and weight are a double-precision reference’s', async () => {
   for (const lang of ['en', 'zh']) {
     const page = await lab.open(
       `lesson=pipeline&lang=${lang}&preset=cat-fish&${typedHash(TYPED)}&stage=weights&keyPadding=0,0,0,1`,

@@ -112,7 +112,8 @@ test('liveTex: a blocked cell shows the fill; the softmax row and cell', () => {
   const [cell] = liveTex(s, 'weights', inputs, result, 0, 1, state);
   assert.equal(
     cell,
-    'w_{\\text{猫},\\,\\text{cat}} = \\dfrac{e^{\\,0.35 - 0.35}}{\\sum_k e^{\\,m_{ik} - 0.35}} = \\dfrac{1.0000}{1.000} = 1.000',
+    'w_{\\text{猫},\\,\\text{cat}} = \\dfrac{e^{\\,0.35 - 0.35}}{\\sum_k e^{\\,m_{ik} - 0.35}}' +
+      ' = \\dfrac{1.0000}{1.000} = 1.000',
   );
   assert.equal(
     liveTex(s, 'output', inputs, result, 0, -1, state),
@@ -124,7 +125,7 @@ test('liveTex: a blocked cell shows the fill; the softmax row and cell', () => {
 // learner can redo the division: each shown number equals a double-precision reference
 // (e^(m_j − max) and Σ_k e^(m_k − max) of the same row) to the digits shown, and the weight
 // shown is the reference softmax's.
-test('liveTex: the softmax cell shows the numerator’s and the sum’s values, as a double-precision reference has them', () => {
+test('liveTex: the softmax cell’s numerator and sum have the values of a double-precision reference', () => {
   const row = Float32Array.from([-0.3, 2.02, 0.91, -Infinity, -1.47]);
   const ref = softmaxRef(Array.from(row));
   const top = Math.max(...row);

@@ -96,9 +96,9 @@ export function liveTex(s, stage, inputs, result, i, j, state) {
       // The numerator's and the sum's values, so the learner can redo the division by hand.
       const terms = softmaxTerms(m, jj, state.stable);
       const values = terms ? ` = \\dfrac{${tex(terms.num, 4)}}{${tex(terms.sum, 3)}}` : '';
-      const cell = state.stable
-        ? `w${sub(qt[i], kt[jj])} = \\dfrac{e^{\\,${paren(tex(m[jj]))} - ${paren(tex(top))}}}{\\sum_k e^{\\,m_{ik} - ${paren(tex(top))}}}${values} = ${tex(w, 3)}`
-        : `w${sub(qt[i], kt[jj])} = \\dfrac{e^{\\,${paren(tex(m[jj]))}}}{\\sum_k e^{\\,m_{ik}}}${values} = ${tex(w, 3)}`;
+      const less = state.stable ? ` - ${paren(tex(top))}` : '';
+      const fraction = `\\dfrac{e^{\\,${paren(tex(m[jj]))}${less}}}{\\sum_k e^{\\,m_{ik}${less}}}`;
+      const cell = `w${sub(qt[i], kt[jj])} = ${fraction}${values} = ${tex(w, 3)}`;
       return j < 0 ? [row] : [cell, row];
     }
     case 'output': {
