@@ -10,11 +10,7 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import path from 'node:path';
-import { start, ROOT } from './harness.js';
-
-const AXE = fs.readFileSync(path.join(ROOT, 'node_modules/axe-core/axe.min.js'), 'utf8');
+import { start, axeViolations } from './harness.js';
 
 let lab;
 before(async () => {
@@ -66,18 +62,6 @@ async function openTables(page) {
   return n;
 }
 
-// axe's violations on the page as it is: "rule (impact): target — summary" lines.
-async function violations(page) {
-  return page.evaluate(async () => {
-    const r = await window.axe.run(document, { resultTypes: ['violations'] });
-    return r.violations.flatMap((v) =>
-      v.nodes.map(
-        (n) => `${v.id} (${v.impact}): ${n.target.join(' ')} — ${n.failureSummary.replace(/\s+/g, ' ').slice(0, 200)}`,
-      ),
-    );
-  });
-}
-
 // Layout problems on the page as it is: "what: where" lines.
 async function layoutProblems(page) {
   return page.evaluate(() => {
@@ -122,7 +106,6 @@ for (const [lang, width, withAxe] of [
 ]) {
   test(`${withAxe ? 'axe-core finds no violation and ' : ''}no layout problem on any step of any chapter (${lang}, ${width} px), tables open`, async () => {
     const page = await lab.open(`lang=${lang}`, { width, height: 800 });
-    await page.addScriptTag({ content: AXE });
     const lessons = await page.evaluate(() => window.attentionLab.schema.lesson.values);
     assert.ok(lessons.length >= 9, `lessons: ${lessons}`);
     const found = [];
@@ -134,13 +117,13 @@ for (const [lang, width, withAxe] of [
       const stages = await page.$$eval('.stepper button.step', (bs) => bs.map((b) => b.dataset.stage));
       for (const stage of stages.length ? stages : ['']) {
         if (stage) await go(page, lesson, stage, lang);
-        if (withAxe) for (const v of await violations(page)) found.push(`${lang} ${lesson}/${stage}: ${v}`);
+        if (withAxe) for (const v of await axeViolations(page)) found.push(`${lang} ${lesson}/${stage}: ${v}`);
         for (const v of await layoutProblems(page)) layout.push(`${lang} ${width}px ${lesson}/${stage}: ${v}`);
         const opened = await openTables(page);
         if (opened) {
           tables += opened;
           if (withAxe)
-            for (const v of await violations(page)) found.push(`${lang} ${lesson}/${stage} (tables open): ${v}`);
+            for (const v of await axeViolations(page)) found.push(`${lang} ${lesson}/${stage} (tables open): ${v}`);
           for (const v of await layoutProblems(page))
             layout.push(`${lang} ${width}px ${lesson}/${stage} (tables open): ${v}`);
         }

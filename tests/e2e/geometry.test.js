@@ -8,12 +8,8 @@
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import path from 'node:path';
-import { start, settled, ROOT } from './harness.js';
+import { start, settled, axeViolations } from './harness.js';
 import { dot, softmaxRef } from '../js/reference.js';
-
-const AXE = fs.readFileSync(path.join(ROOT, 'node_modules/axe-core/axe.min.js'), 'utf8');
 
 let lab;
 before(async () => {
@@ -107,14 +103,6 @@ const waitMoved = (page, scope, i, from) =>
     },
     [scope, i, from.x, from.y],
   );
-
-async function axeViolations(page) {
-  await page.addScriptTag({ content: AXE });
-  return page.evaluate(async () => {
-    const r = await window.axe.run(document, { resultTypes: ['violations'] });
-    return r.violations.flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')}`));
-  });
-}
 
 // Drags key `i` by (dx, dy) pixels and moves key `j` with the keyboard; checks the numbers after
 // each. Returns the figure as left.

@@ -158,3 +158,21 @@ export async function settled(page, { timeout = 30000 } = {}) {
     timeout,
   );
 }
+
+// axe-core's violations on the page as it is, as "rule (impact): target — summary" lines; axe is
+// added to the page the first time.
+let axeSource = null;
+export async function axeViolations(page) {
+  if (!(await page.evaluate(() => 'axe' in window))) {
+    axeSource ??= fs.readFileSync(path.join(ROOT, 'node_modules/axe-core/axe.min.js'), 'utf8');
+    await page.addScriptTag({ content: axeSource });
+  }
+  return page.evaluate(async () => {
+    const r = await window.axe.run(document, { resultTypes: ['violations'] });
+    return r.violations.flatMap((v) =>
+      v.nodes.map(
+        (n) => `${v.id} (${v.impact}): ${n.target.join(' ')} — ${n.failureSummary.replace(/\s+/g, ' ').slice(0, 200)}`,
+      ),
+    );
+  });
+}
