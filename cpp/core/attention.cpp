@@ -159,12 +159,9 @@ static AttendResult attend_rowwise(const AttendArgs& a) {
   return r;
 }
 
-AttendResult attend(const AttendArgs& a) {
-  if (rowwise(a)) {
-    AttendResult r = attend_rowwise(a);
-    if (r.error.empty() && !all_finite(r.output)) return weighted_sum_overflow();
-    return r;
-  }
+// The lesson's path: the whole (n_q, n_k) matrix through the five stages, keeping each stage's
+// copy when asked (a.stages), or masking in place when not.
+static AttendResult attend_stages(const AttendArgs& a) {
   AttendResult r;
   int n_q = a.query.rows, n_k = a.key.rows;
   // 1. scores: (n_q, n_k)
@@ -208,6 +205,13 @@ AttendResult attend(const AttendArgs& a) {
   r.output = weighted_sum(s, a.value);
   if (!r.overflow && !all_finite(r.output)) return weighted_sum_overflow();
   if (a.stages) r.weights = std::move(s);
+  return r;
+}
+
+AttendResult attend(const AttendArgs& a) {
+  if (!rowwise(a)) return attend_stages(a);
+  AttendResult r = attend_rowwise(a);
+  if (r.error.empty() && !all_finite(r.output)) return weighted_sum_overflow();
   return r;
 }
 
