@@ -149,6 +149,9 @@ FlashResult run(const FlashArgs& a, Recorder rec) {
   PackedMatrix kt;
   if (panel_tiles) kt = kernels::pack_bt(a.key.data.data(), n_k, d_k, d_k, kt_store.data());
   const PackedMatrix v = kernels::pack_b(a.value.data.data(), n_k, d_v, d_v, v_store.data());
+  r.tile_bytes =
+      sizeof(float) * (tile.size() + pv.size() + rescale.size()) + sizeof(RowState) * state.size();
+  r.packed_bytes = sizeof(float) * (kt_store.size() + v_store.size());
 
   for (int i0 = 0; i0 < n_q; i0 += block) {
     const int bq = std::min(block, n_q - i0);

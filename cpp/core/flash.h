@@ -41,6 +41,13 @@ struct FlashResult {
   Matrix output;                       // (n_q, d_v)
   std::vector<float> entropy;          // n_q, -Σ w log w of each row's weights (natural log)
   std::vector<int> fully_masked_rows;  // rows with no allowed key: zero output, entropy 0
+  // What the tiles hold, from the block size used: the (B, B) tile of scores, its (B, d_v)
+  // product P V and each query row's running max, sum and rescale factor (B of each): the
+  // memory that replaces the (n_q, n_k) matrix, the same for every n.
+  std::size_t tile_bytes = 0;
+  // Kᵀ and V packed for the kernels (kernels::PackedMatrix): a copy of the size of the key and
+  // value, O(n·d) like the inputs themselves.
+  std::size_t packed_bytes = 0;
 };
 
 // The online softmax step by step, for the lesson's animation: one row per key block c, one
