@@ -11,6 +11,7 @@
 #include "bindings/convert.h"
 #include "core/check.h"
 #include "core/flash.h"
+#include "core/linear_attention.h"
 #include "core/matrix.h"
 
 using emscripten::val;
@@ -41,6 +42,8 @@ void set_result(val& out, const attn::FlashResult& r) {
   out.set("output", to_js(r.output));
   out.set("entropy", copy_out(r.entropy));
   out.set("fullyMaskedRows", copy_out(r.fully_masked_rows));
+  out.set("tileBytes", static_cast<double>(r.tile_bytes));
+  out.set("packedBytes", static_cast<double>(r.packed_bytes));
 }
 
 val flash_attend(val args) {
@@ -70,9 +73,44 @@ val flash_trace(val args) {
   return out;
 }
 
+// { query, key, value, causal } -> { output, zeroRows, stateBytes, chunkBytes }
+val linear_attend(val args) {
+  Reader in{args, {}};
+  attn::LinearArgs a;
+  a.query = in.matrix("query", limits::kMaxFlashTokens, limits::kMaxDim);
+  a.key = in.matrix("key", limits::kMaxFlashTokens, limits::kMaxDim);
+  a.value = in.matrix("value", limits::kMaxFlashTokens, limits::kMaxDim);
+  a.causal = in.flag(attn::kCausal);
+  if (in.error.empty()) in.error = attn::check_linear_attention(a);
+  if (!in.error.empty()) return failure(in.error);
+  attn::LinearResult r = attn::linear_attention(a);
+  val out = val::object();
+  out.set("output", to_js(r.output));
+  out.set("zeroRows", copy_out(r.zero_rows));
+  out.set("stateBytes", static_cast<double>(r.state_bytes));
+  out.set("chunkBytes", static_cast<double>(r.chunk_bytes));
+  return out;
+}
+
+// { output, reference } -> { maxAbs, relative }
+val output_error(val args) {
+  Reader in{args, {}};
+  attn::Matrix output = in.matrix("output", limits::kMaxFlashTokens, limits::kMaxDim);
+  attn::Matrix reference = in.matrix("reference", limits::kMaxFlashTokens, limits::kMaxDim);
+  if (in.error.empty()) in.error = attn::check_output_error(output, reference);
+  if (!in.error.empty()) return failure(in.error);
+  attn::OutputError e = attn::output_error(output, reference);
+  val out = val::object();
+  out.set("maxAbs", e.max_abs);
+  out.set("relative", e.relative);
+  return out;
+}
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(flash) {
   emscripten::function("flashAttend", &flash_attend);
   emscripten::function("flashTrace", &flash_trace);
+  emscripten::function("linearAttend", &linear_attend);
+  emscripten::function("outputError", &output_error);
 }

@@ -83,6 +83,7 @@ test('engine.d.ts: each options interface names exactly the options its call acc
     monitor: fields(body(ENGINE, 'MonitorOptions')),
     flashAttend: fields(body(ENGINE, 'FlashOptions')),
     flashTrace: fields(body(ENGINE, 'FlashOptions')),
+    linearAttend: fields(body(ENGINE, 'LinearOptions')),
     varianceExperiment: fields(body(ENGINE, 'VarianceOptions')),
     mergeVariance: fields(body(ENGINE, 'MergeVarianceOptions')),
     queryProbe: fields(body(ENGINE, 'QueryProbeOptions')),

@@ -202,6 +202,36 @@ export interface FlashResult {
   output: Matrix;
   entropy: Float32Array;
   fullyMaskedRows: number[];
+  /** Bytes of the tiles at the block size used: the (B, B) scores, the (B, d_v) product and B row states. */
+  tileBytes: number;
+  /** Bytes of Kᵀ and V packed for the kernels (a copy the size of the key and value). */
+  packedBytes: number;
+}
+
+export interface LinearOptions {
+  query: MatrixInput;
+  key: MatrixInput;
+  value: MatrixInput;
+  /** Query i sums over keys j <= i only (prefix sums). Default false. */
+  causal?: boolean;
+}
+
+export interface LinearResult {
+  /** (n_q, d_v): φ(q_i)ᵀ S / φ(q_i)ᵀ z with φ(x) = elu(x) + 1. */
+  output: Matrix;
+  /** Rows whose denominator underflowed to 0: zero output. */
+  zeroRows: number[];
+  /** Bytes of the state carried along the sequence: S (d_k, d_v) and z (d_k). */
+  stateBytes: number;
+  /** Bytes of one chunk's scratch (features and products of 64 positions). */
+  chunkBytes: number;
+}
+
+export interface OutputErrorResult {
+  /** The largest |output − reference| of an entry. */
+  maxAbs: number;
+  /** ‖output − reference‖ / ‖reference‖ (Frobenius norms). */
+  relative: number;
 }
 
 export interface FlashTrace extends FlashResult {
@@ -466,6 +496,8 @@ export interface Engine {
   monitor(options: MonitorOptions): MonitorResult;
   flashAttend(options: FlashOptions): FlashResult;
   flashTrace(options: FlashOptions): FlashTrace;
+  linearAttend(options: LinearOptions): LinearResult;
+  outputError(options: { output: MatrixInput; reference: MatrixInput }): OutputErrorResult;
   multiHead(options: MultiHeadOptions & { stages: false }): MultiHeadResult<AttendOutput>;
   multiHead(options: MultiHeadOptions): MultiHeadResult;
   layerNorm(options: LayerNormOptions): LayerNormResult;

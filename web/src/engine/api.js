@@ -23,7 +23,7 @@ import {
 } from './args.js';
 import { engineLoader, frozenChoices, moduleCalls, simdSupported } from './loader.js';
 import { FLASH_BLOCK } from './choices.js';
-import { FLASH_OPTIONS, callInputs, varianceChunk } from './inputs.js';
+import { FLASH_OPTIONS, LINEAR_OPTIONS, callInputs, varianceChunk } from './inputs.js';
 
 // The loader's parts stay importable from here (engine.js re-exports this module).
 export { AttentionError, FLASH_BLOCK, engineLoader, frozenChoices, moduleCalls, simdSupported };
@@ -69,7 +69,13 @@ function makeEngine(mod, simd, forget) {
   const choices = frozenChoices(mod.choices());
   // the converters of this module's arguments (inputs.js): input.matrix(name, x) and the like
   const input = callInputs(mod, guarded, limits);
-  const flashResult = (r) => ({ output: r.output, entropy: r.entropy, fullyMaskedRows: Array.from(r.fullyMaskedRows) });
+  const flashResult = (r) => ({
+    output: r.output,
+    entropy: r.entropy,
+    fullyMaskedRows: Array.from(r.fullyMaskedRows),
+    tileBytes: r.tileBytes,
+    packedBytes: r.packedBytes,
+  });
 
   return {
     simd,
@@ -81,7 +87,9 @@ function makeEngine(mod, simd, forget) {
     },
 
     // Scaled-dot attention by tiles with an online softmax: the output of attend in O(n·d)
-    // memory, up to limits.maxFlashTokens tokens. -> { output, entropy, fullyMaskedRows }
+    // memory, up to limits.maxFlashTokens tokens. -> { output, entropy, fullyMaskedRows,
+    // tileBytes, packedBytes } (the bytes of its tiles at the block size used, and of its packed
+    // Kᵀ and V)
     flashAttend(options) {
       const o = checkOptions('flashAttend', options, FLASH_OPTIONS);
       return flashResult(run('flashAttend', input.flashArgs(o, 'maxFlashTokens')));
@@ -103,6 +111,27 @@ function makeEngine(mod, simd, forget) {
         skipped: r.skipped,
         ...flashResult(r),
       };
+    },
+
+    // Linear attention, φ(x) = elu(x) + 1: out_i = φ(q_i)ᵀ S / φ(q_i)ᵀ z with S = Σ φ(k_j) v_jᵀ and
+    // z = Σ φ(k_j) (over j <= i with causal), up to limits.maxFlashTokens tokens. -> { output,
+    // zeroRows, stateBytes, chunkBytes } (stateBytes: S and z; chunkBytes: one chunk's scratch)
+    linearAttend(options) {
+      const o = checkOptions('linearAttend', options, LINEAR_OPTIONS);
+      const r = run('linearAttend', input.linearArgs(o));
+      return {
+        output: r.output,
+        zeroRows: Array.from(r.zeroRows),
+        stateBytes: r.stateBytes,
+        chunkBytes: r.chunkBytes,
+      };
+    },
+
+    // How far output is from reference (same shape), in double: { maxAbs, relative } with
+    // relative = ‖output − reference‖ / ‖reference‖ (Frobenius norms).
+    outputError(options) {
+      const o = checkOptions('outputError', options, ['output', 'reference']);
+      return run('outputError', input.outputErrorArgs(o));
     },
 
     // The whole pipeline: score -> scale -> mask -> softmax -> weighted sum, every stage kept

@@ -57,6 +57,9 @@ export const FLASH_OPTIONS = [
   'queryOffset',
 ];
 
+// The options linearAttend takes (and the attend pool's 'linear' runs).
+export const LINEAR_OPTIONS = ['query', 'key', 'value', 'causal'];
+
 // The converters of one module instance: guarded is its moduleCalls guard (loader.js), limits its
 // engine.limits.
 export function callInputs(mod, guarded, limits) {
@@ -127,6 +130,23 @@ export function callInputs(mod, guarded, limits) {
       queryOffset: scalarArg(o.queryOffset),
     };
   }
+  // Linear attention and the error of an output: matrices up to maxFlashTokens rows.
+  function longMatrix(name, x) {
+    const size = (n, rows, cols, count) =>
+      guarded(n, () => mod.checkSizeIn(n, rows, cols, count, 'maxFlashTokens', 'maxDim'));
+    return matrixArg(name, x, size);
+  }
+  function linearArgs(o) {
+    return {
+      query: longMatrix('query', o.query),
+      key: longMatrix('key', o.key),
+      value: longMatrix('value', o.value),
+      causal: scalarArg(o.causal),
+    };
+  }
+  function outputErrorArgs(o) {
+    return { output: longMatrix('output', o.output), reference: longMatrix('reference', o.reference) };
+  }
   return {
     sizeError,
     matrix,
@@ -139,5 +159,7 @@ export function callInputs(mod, guarded, limits) {
     ffArgs,
     checkNaiveSize,
     flashArgs,
+    linearArgs,
+    outputErrorArgs,
   };
 }

@@ -18,6 +18,7 @@ export const GLOSSARY = {
   heatmap: { en: 'heatmap', zh: '热力图', not: ['热图'] },
   temperature: { en: 'temperature', zh: '温度', not: [] },
   head: { en: 'head', zh: '头', not: [] },
+  linearAttention: { en: 'linear attention', zh: '线性注意力', not: ['线形注意力'] },
 };
 
 export function term(name, lang) {

@@ -1,9 +1,11 @@
 // A line/point chart of a few series against one x, with linear or logarithmic axes (d3),
 // a legend, a marker at the current x, and the same numbers as an accessible table.
 //
-//   const c = createLineChart(parent, { label, xLabel, yLabel, xLog, yLog, width, strings })
+//   const c = createLineChart(parent, { label, xLabel, yLabel, xLog, yLog, width, strings, yTicks })
 //   c.update({ series: [{ name, color, dash, mark: 'points' | 'line', points: [{ x, y }] }],
-//              yDomain, markX, caption, digits })
+//              yDomain, markX, caption, digits, format })
+// format(y) -> text: how a y is written in the table and the accessible label (default
+// fmt(y, digits)); yTicks(y) -> text: the y axis's tick labels (default: the number).
 //
 // Measured series come from the engine; theory series (like variance = d_k) are formulas the
 // caller evaluates. Nothing here computes a result, only positions.
@@ -28,25 +30,25 @@ export function powerTicks(scale, every = 1) {
 
 export function createLineChart(
   parent,
-  { label = '', xLabel = 'x', yLabel = 'y', xLog = false, yLog = false, width = 640, strings = {} } = {},
+  { label = '', xLabel = 'x', yLabel = 'y', xLog = false, yLog = false, width = 640, strings = {}, yTicks = null } = {},
 ) {
   const frame = createChartFrame(parent, { className: 'line-chart', strings, legend: true, table: seriesTable });
 
   // Rows: every x of any series, in order; columns: the series. [caption, head, rows].
-  function seriesTable({ series, caption = label, digits = 3 }) {
+  function seriesTable({ series, caption = label, digits = 3, format = (y) => fmt(y, digits) }) {
     const xs = [...new Set(series.flatMap((se) => se.points.map((p) => p.x)))].sort((a, b) => a - b);
     const rows = xs.map((xv) => [
       String(xv),
       ...series.map((se) => {
         const p = se.points.find((q) => q.x === xv);
-        return p ? fmt(p.y, digits) : '';
+        return p ? format(p.y) : '';
       }),
     ]);
     return [caption, [xLabel, ...series.map((se) => se.name)], rows];
   }
 
   function update(opts) {
-    const { series, yDomain, markX, caption = label } = opts;
+    const { series, yDomain, markX, caption = label, format = (v) => fmt(v, 3) } = opts;
     const { width: w, height } = frame.size(width, 0.44);
     const m = { top: 12, right: 16, bottom: 42, left: 56 };
     const all = series.flatMap((se) => se.points);
@@ -64,7 +66,10 @@ export function createLineChart(
     else if (xs.every(Number.isInteger)) xAxis.tickValues(x.ticks(6).filter(Number.isInteger)).tickFormat(format(',d'));
     else xAxis.ticks(6);
     const yAxis = axisLeft(y);
-    if (yLog) yAxis.tickValues(powerTicks(y)).tickFormat((v) => (v >= 1 ? String(v) : String(+v.toPrecision(1))));
+    if (yLog)
+      yAxis
+        .tickValues(powerTicks(y))
+        .tickFormat((v) => (yTicks ? yTicks(v) : v >= 1 ? String(v) : String(+v.toPrecision(1))));
     else yAxis.ticks(5);
     drawAxes(root, xAxis, yAxis, m, height);
     root
@@ -139,7 +144,7 @@ export function createLineChart(
       caption,
       `${caption}${periodAfter(caption)}` +
         series
-          .map((se) => `${se.name}${colonAfter(se.name)}` + se.points.map((p) => `${p.x} → ${fmt(p.y, 3)}`).join(', '))
+          .map((se) => `${se.name}${colonAfter(se.name)}` + se.points.map((p) => `${p.x} → ${format(p.y)}`).join(', '))
           .join('; '),
     );
   }

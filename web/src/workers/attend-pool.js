@@ -16,7 +16,10 @@
 // engine time and the size of its wasm memory afterwards), or null when a newer run (or
 // cancel()) replaced it. kind 'flash' takes flashAttend's options; 'naive' takes attend's
 // query, key, value and keyPadding (its masks depend on the query's position, which a slice
-// does not know). An engine error rejects with an AttentionError carrying the engine's message.
+// does not know); 'linear' takes linearAttend's query, key and value (without causal: each
+// slice sums over every key). Each worker also reports heldBytes, what its engine held for the
+// scores: naive its (rows, n_k) matrix, flash its tiles (tileBytes), linear its state S and z
+// (stateBytes); a 'linear' run has no entropy (an empty array). An engine error rejects with an AttentionError carrying the engine's message.
 // Each worker is kept alive by the watchdog of ./port.js: one that stops answering (no progress
 // for replyTimeoutMs) or crashes is replaced and its slice sent again, once; a slice that fails
 // that way twice rejects the run.
@@ -27,6 +30,8 @@ import { FLASH_OPTIONS } from '../engine/inputs.js';
 import { superviseWorker } from './port.js';
 
 const NAIVE_OPTIONS = ['query', 'key', 'value', 'keyPadding'];
+const LINEAR_POOL_OPTIONS = ['query', 'key', 'value'];
+const KINDS = ['flash', 'naive', 'linear'];
 
 // Rows per flashAttend call inside a worker, between progress reports. Every call passes the
 // whole key and value through the engine's argument checks again, which costs about as much
@@ -49,6 +54,7 @@ function browserWorker() {
 const LIMITS = {
   flash: { rows: POOL_LIMITS.maxFlashTokens, rowsName: 'maxFlashTokens', block: POOL_LIMITS.maxFlashBlock },
   naive: { rows: POOL_LIMITS.maxFlashTokens, rowsName: 'maxFlashTokens' },
+  linear: { rows: POOL_LIMITS.maxFlashTokens, rowsName: 'maxFlashTokens' },
 };
 const MAX_DIM = POOL_LIMITS.maxDim;
 // The core's size rule (check.cpp check_size) and message, for rows up to the kind's limit.
@@ -68,8 +74,8 @@ const flagsRule = (limit) => (name, rows, cols, count) =>
 // options -> the arguments a worker's engine is given: plain values and fresh typed arrays only.
 export function poolArgs(kind, options) {
   const flash = kind === 'flash';
-  const allowed = flash ? FLASH_OPTIONS : NAIVE_OPTIONS;
-  if (!flash && options !== null && typeof options === 'object') {
+  const allowed = flash ? FLASH_OPTIONS : kind === 'linear' ? LINEAR_POOL_OPTIONS : NAIVE_OPTIONS;
+  if (kind === 'naive' && options !== null && typeof options === 'object') {
     const names = reading('naive', () => Object.keys(options));
     for (const name of names) {
       if (!NAIVE_OPTIONS.includes(name)) {
@@ -217,8 +223,8 @@ export function createAttendPool({
   }
 
   async function run(kind, given = {}, onProgress = () => {}) {
-    if (kind !== 'flash' && kind !== 'naive')
-      throw new AttentionError(`kind: expected 'flash' or 'naive', got ${String(kind)}`);
+    if (!KINDS.includes(kind))
+      throw new AttentionError(`kind: expected 'flash', 'naive' or 'linear', got ${String(kind)}`);
     const options = poolArgs(kind, given);
     cancel();
     const query = options.query;
@@ -278,11 +284,11 @@ export function createAttendPool({
     const ms = performance.now() - t0;
     const cols = parts[0].output.cols;
     const output = { rows: query.rows, cols, data: new Float32Array(query.rows * cols) };
-    const entropy = new Float32Array(query.rows);
+    const entropy = new Float32Array(kind === 'linear' ? 0 : query.rows);
     const fullyMaskedRows = [];
     parts.forEach((p, i) => {
       output.data.set(p.output.data, slices[i].first * cols);
-      entropy.set(p.entropy, slices[i].first);
+      if (kind !== 'linear') entropy.set(p.entropy, slices[i].first);
       for (const r of p.fullyMaskedRows) fullyMaskedRows.push(slices[i].first + r);
     });
     onProgress(query.rows, query.rows);
@@ -291,7 +297,12 @@ export function createAttendPool({
       entropy,
       fullyMaskedRows,
       ms,
-      workers: parts.map((p, i) => ({ rows: slices[i].rows, ms: p.ms, heapBytes: p.heapBytes })),
+      workers: parts.map((p, i) => ({
+        rows: slices[i].rows,
+        ms: p.ms,
+        heapBytes: p.heapBytes,
+        heldBytes: p.heldBytes,
+      })),
     };
   }
 

@@ -16,6 +16,7 @@ import { createPredict } from '../kit/predict.js';
 import strings from './strings.js';
 import meta, { TRACE_N, PATTERN_N } from './meta.js';
 import { AMBER, WEIGHT } from '../../views/palette.js';
+import { buildSweep, drawSweep } from './sweep.js';
 
 const D = 64; // head size of the measured runs
 const TRACE_D = 8; // the tiling animation's d (TRACE_N queries and keys)
@@ -150,6 +151,8 @@ function buildCost(c, v) {
     h('p', { class: 'explain', text: s('p.cost1') }),
     h('p', { class: 'explain', text: s('p.cost2') }),
     v.predict.el,
+    buildSweep(c, v, randomRows),
+    h('h4', { class: 'long-single', text: s('singleRuns') }),
     h(
       'div',
       { class: 'controls', 'data-group': 'inputs' },
@@ -176,6 +179,7 @@ function drawCost(c, data, v) {
   v.nText.textContent = `n = ${n}`;
   if (!isFocused(v.window)) v.window.value = String(state.longWindow);
   v.workers.value = String(state.longWorkers);
+  drawSweep(c, v);
 
   const runs = c.ui.runs || [];
   const last = (m) => runs.filter((r) => r.n === n && r.method === m).at(-1);

@@ -48,6 +48,36 @@ export default {
     colWorkers: 'workers',
     refusedCell: 'refused',
 
+    singleRuns: 'One run at one n',
+    hideTable: 'Hide table',
+    sweepTo: 'Sweep n from 64 to',
+    sweep: 'Sweep n',
+    cancel: 'Cancel',
+    sweepProgress: 'Progress of the sweep',
+    sweepIdle:
+      'Sweep n runs naive, flash, windowed and linear attention at n = 64, 128, … in the workers and plots what each one took.',
+    sweepRunning: 'n = {n}: {method} (run {k} of {total})',
+    sweepDone: 'Swept n = {from} … {to}: {runs} runs.',
+    sweepCancelled: 'Cancelled at n = {n}; the runs finished so far stay in the figure.',
+    sweepTimeTitle: 'Time against n (ms, wall clock of each run; log–log)',
+    sweepBytesTitle: 'Bytes each method holds for its scores against n (log–log)',
+    xN: 'sequence length n',
+    yMs: 'time (ms)',
+    yBytes: 'bytes held',
+    linearName: 'linear (elu + 1)',
+    crossBytes: 'Naive holds more bytes than flash’s tiles from n ≈ {n} on.',
+    noCrossBytes:
+      'Naive and flash hold the same order of bytes nowhere between n = {from} and {to}: one stays above the other.',
+    crossTime: 'Naive takes longer than flash from n ≈ {n} on (measured here; the dashed line).',
+    noCrossTime: 'Naive and flash do not cross in time between n = {from} and {to} on this machine.',
+    bytesNote:
+      'What is plotted: naive holds the n × n scores, 4·n² bytes (the engine’s attend keeps five such matrices so each stage can be shown); flash one B × B tile of scores with its B × d product P·V and B row states, 4·(B² + B·d + 4B) = {tile} bytes at B = {b}, d = {d}, for every n; the window runs on the same tiles, skipping those outside its band, so its time falls and its memory does not; linear attention holds S (d × d) and z (d), 4·(d² + d) = {state} bytes. The wasm memory of a worker starts at 32 MiB and never shrinks, so it hides all of these: that is why the memory bars below show flash and the window at the same floor.',
+    'p.linear':
+      'Linear attention replaces exp(q·k / √d) by φ(q)·φ(k) with φ(x) = elu(x) + 1, so Σ_j φ(k_j) v_jᵀ is summed once and each query costs d² instead of n·d. It is a different model, not an approximation of softmax attention: its error against exact attention does not shrink as n grows, and a model must be trained with it to work well.',
+    errCaption: 'Linear attention against exact attention (flash) at each n, d = {d}',
+    colMaxAbs: 'max |Δ|',
+    colRelative: 'relative ‖Δ‖ / ‖exact‖',
+
     'h.tiling': '2. Tiles and the online softmax',
     'p.tiling1':
       'Flash attention walks over the keys block by block. For one query it keeps only three numbers between blocks: the largest score seen so far m, the sum l of exp(score − m) over the keys seen so far, and the weighted sum of their values.',
@@ -149,6 +179,35 @@ export default {
     colMib: '内存（MiB）',
     colWorkers: 'Worker 数',
     refusedCell: '已拒绝',
+
+    singleRuns: '在一个 n 上单独运行',
+    hideTable: '隐藏表格',
+    sweepTo: '扫描 n：从 64 到',
+    sweep: '扫描 n',
+    cancel: '取消',
+    sweepProgress: '扫描进度',
+    sweepIdle:
+      '“扫描 n”会在 Worker 中依次以 n = 64、128……运行朴素、flash、滑动窗口和线性注意力，并画出每种方法的开销。',
+    sweepRunning: 'n = {n}：{method}（第 {k} 次，共 {total} 次）',
+    sweepDone: '已扫描 n = {from} … {to}：共 {runs} 次运行。',
+    sweepCancelled: '在 n = {n} 处取消；已完成的运行保留在图中。',
+    sweepTimeTitle: '耗时随 n 的变化（毫秒，每次运行的实际时间；双对数坐标）',
+    sweepBytesTitle: '每种方法为分数保留的字节数随 n 的变化（双对数坐标）',
+    xN: '序列长度 n',
+    yMs: '耗时（毫秒）',
+    yBytes: '保留的字节数',
+    linearName: '线性（elu + 1）',
+    crossBytes: '从 n ≈ {n} 起，朴素实现保留的字节数超过 flash 的块。',
+    noCrossBytes: '在 n = {from} 到 {to} 之间，朴素实现与 flash 的字节数没有交叉：一条始终在另一条之上。',
+    crossTime: '从 n ≈ {n} 起，朴素实现比 flash 更慢（在本机实测；见虚线）。',
+    noCrossTime: '在本机上，n = {from} 到 {to} 之间朴素实现与 flash 的耗时没有交叉。',
+    bytesNote:
+      '图中画的是：朴素实现保留 n × n 的分数，4·n² 字节（引擎的 attend 为了展示每一步，保留了五个这样的矩阵）；flash 保留一个 B × B 的分数块、它的 B × d 乘积 P·V 和 B 行的状态，4·(B² + B·d + 4B) = {tile} 字节（B = {b}，d = {d}），与 n 无关；滑动窗口用的是同样的块，只是跳过窗口带之外的块，所以减少的是耗时而不是内存；线性注意力保留 S（d × d）和 z（d），4·(d² + d) = {state} 字节。每个 Worker 的 wasm 内存从 32 MiB 起步且从不缩小，把这些差别全都掩盖了：这就是下面的内存占用条里 flash 和滑动窗口停在同一高度的原因。',
+    'p.linear':
+      '线性注意力把 exp(q·k / √d) 换成 φ(q)·φ(k)，其中 φ(x) = elu(x) + 1，于是 Σ_j φ(k_j) v_jᵀ 只需求和一次，每个 Query 的开销是 d² 而不是 n·d。它是另一种模型，而不是 softmax 注意力的近似：它与精确注意力的误差不会随 n 增大而缩小，模型必须用它训练才能用好。',
+    errCaption: '每个 n 上线性注意力与精确注意力（flash）的差别，d = {d}',
+    colMaxAbs: '最大 |Δ|',
+    colRelative: '相对误差 ‖Δ‖ / ‖精确‖',
 
     'h.tiling': '2. 分块与在线 softmax',
     'p.tiling1':

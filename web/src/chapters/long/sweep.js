@@ -1,0 +1,291 @@
+// The long-sequences lesson's sweep: naive, flash, windowed and linear attention at n = 64, 128,
+// … (doubling) in the attend pool's workers, with progress and cancel; time and the bytes each
+// method holds for its scores plotted against n on log–log axes (slope 2 and slope 0 or 1 read
+// as lines), where naive crosses flash marked, and linear attention's error against exact
+// attention at each n. Every number is the engine's: the times are measured, the bytes are what
+// the engine reports it held (the naive weights' shape, flash's tileBytes, linear's stateBytes),
+// the error is engine.outputError of linear against flash (exact) attention.
+
+import { format } from 'd3-format';
+import { h } from '../../views/dom.js';
+import { createLineChart } from '../../views/line-chart.js';
+import { dataTable } from '../../views/table.js';
+import { BLUE, GREEN, ORANGE, WEIGHT } from '../../views/palette.js';
+import { fmt, fmtInt } from '../../text/format.js';
+import { createAttendPool } from '../../workers/attend-pool.js';
+import { createRun } from '../../workers/run.js';
+import { FLASH_BLOCK } from '../../engine/choices.js';
+import { SWEEP_TO } from './meta.js';
+
+export const SWEEP_FROM = 64;
+const METHODS = ['naive', 'flash', 'window', 'linear'];
+const COLORS = { naive: ORANGE, flash: BLUE, window: GREEN, linear: WEIGHT };
+const DASH = { window: '6 4', linear: '2 3' };
+
+// n = 64, 128, … up to `to`.
+export function sweepSizes(to) {
+  const sizes = [];
+  for (let n = SWEEP_FROM; n <= to; n *= 2) sizes.push(n);
+  return sizes;
+}
+
+// Where series a crosses series b (points { x, y } on the same xs), interpolated in log–log
+// between the two measured sizes around it; null when one stays above the other.
+export function crossover(a, b) {
+  const at = (pts, x) => pts.find((p) => p.x === x)?.y;
+  const xs = a.map((p) => p.x).filter((x) => at(b, x) > 0 && at(a, x) > 0);
+  for (let k = 1; k < xs.length; k++) {
+    const d0 = Math.log(at(a, xs[k - 1]) / at(b, xs[k - 1]));
+    const d1 = Math.log(at(a, xs[k]) / at(b, xs[k]));
+    if (d0 === 0) return xs[k - 1];
+    if (d0 < 0 !== d1 < 0 || d1 === 0) {
+      const t = d0 / (d0 - d1);
+      return Math.exp(Math.log(xs[k - 1]) + t * (Math.log(xs[k]) - Math.log(xs[k - 1])));
+    }
+  }
+  return null;
+}
+
+const methodLabel = (c, m, w) => (m === 'window' ? c.s('windowed', { w }) : c.s(m === 'linear' ? 'linearName' : m));
+
+export function buildSweep(c, v, randomRows) {
+  const { s } = c;
+  v.sweepTo = h(
+    'select',
+    { id: 'long-sweep-to', onchange: (e) => c.set({ longSweepTo: e.target.value }) },
+    ...SWEEP_TO.map((n) => h('option', { value: n, text: n })),
+  );
+  v.sweepGo = h('button', {
+    type: 'button',
+    class: 'btn primary long-sweep-go',
+    text: s('sweep'),
+    onclick: () => startSweep(c, randomRows),
+  });
+  v.sweepCancel = h('button', {
+    type: 'button',
+    class: 'btn long-sweep-cancel',
+    text: s('cancel'),
+    disabled: true,
+    onclick: () => sweepRunner(c, randomRows).stop(),
+  });
+  v.sweepProgress = h('progress', {
+    class: 'long-sweep-progress',
+    max: '1',
+    value: '0',
+    'aria-label': s('sweepProgress'),
+  });
+  v.sweepStatus = h('p', { class: 'long-status long-sweep-status', role: 'status', text: s('sweepIdle') });
+  const strings = { showTable: c.t('showTable'), hideTable: s('hideTable') };
+  const timeBox = h('div', { class: 'long-sweep-chart long-sweep-time' });
+  const bytesBox = h('div', { class: 'long-sweep-chart long-sweep-bytes' });
+  const logAxes = { xLabel: s('xN'), xLog: true, yLog: true, width: 560, strings };
+  v.timeChart = createLineChart(timeBox, { ...logAxes, label: s('sweepTimeTitle'), yLabel: s('yMs') });
+  v.bytesChart = createLineChart(bytesBox, {
+    ...logAxes,
+    label: s('sweepBytesTitle'),
+    yLabel: s('yBytes'),
+    yTicks: format('~s'),
+  });
+  v.sweepCharts = h('div', { class: 'long-sweep-charts' }, timeBox, bytesBox);
+  v.sweepCross = h('p', { class: 'hint long-sweep-cross', 'aria-live': 'polite' });
+  v.sweepBytesNote = h('p', { class: 'explain long-sweep-note' });
+  v.sweepErrors = h('div', { class: 'long-table long-sweep-errors' });
+  return h(
+    'section',
+    { class: 'long-sweep', 'data-figure': 'main' },
+    h(
+      'div',
+      { class: 'controls' },
+      h('label', { class: 'long-field' }, h('span', { class: 'field-label', text: s('sweepTo') }), v.sweepTo),
+      v.sweepGo,
+      v.sweepCancel,
+    ),
+    v.sweepProgress,
+    v.sweepStatus,
+    v.sweepCharts,
+    v.sweepCross,
+    v.sweepErrors,
+    h('p', { class: 'explain', text: s('p.linear') }),
+    v.sweepBytesNote,
+  );
+}
+
+export function drawSweep(c, v) {
+  const { s, state } = c;
+  v.sweepTo.value = state.longSweepTo;
+  const sw = c.ui.sweep;
+  const has = sw && sw.points.some((p) => !p.refused);
+  v.sweepCharts.hidden = !has;
+  if (!has) {
+    v.sweepCross.textContent = '';
+    v.sweepBytesNote.textContent = '';
+    v.sweepErrors.replaceChildren();
+    return;
+  }
+  const series = (key) =>
+    METHODS.map((m) => ({
+      name: methodLabel(c, m, sw.w),
+      color: COLORS[m],
+      dash: DASH[m],
+      points: sw.points.filter((p) => p.method === m && !p.refused).map((p) => ({ x: p.n, y: p[key] })),
+    })).filter((se) => se.points.length);
+  const time = series('ms');
+  const bytes = series('bytes');
+  const pick = (list, m) => list.find((se) => se.name === methodLabel(c, m, sw.w))?.points || [];
+  const tCross = crossover(pick(time, 'naive'), pick(time, 'flash'));
+  const bCross = crossover(pick(bytes, 'naive'), pick(bytes, 'flash'));
+  v.timeChart.update({
+    series: time,
+    markX: tCross ?? undefined,
+    caption: s('sweepTimeTitle'),
+    digits: 1,
+    format: (y) => fmt(y, 1),
+  });
+  v.bytesChart.update({
+    series: bytes,
+    markX: bCross ?? undefined,
+    caption: s('sweepBytesTitle'),
+    digits: 0,
+    format: (y) => fmtInt(y),
+  });
+  const to = sw.sizes.at(-1);
+  v.sweepCross.textContent = [
+    bCross ? s('crossBytes', { n: fmt(bCross, 0) }) : s('noCrossBytes', { from: SWEEP_FROM, to }),
+    tCross ? s('crossTime', { n: fmt(tCross, 0) }) : s('noCrossTime', { from: SWEEP_FROM, to }),
+  ].join(' ');
+  const flash = sw.points.find((p) => p.method === 'flash');
+  const linear = sw.points.find((p) => p.method === 'linear');
+  v.sweepBytesNote.textContent = s('bytesNote', {
+    tile: flash ? fmtInt(flash.bytes) : '—',
+    b: sw.block,
+    d: sw.d,
+    state: linear ? fmtInt(linear.bytes) : '—',
+  });
+  v.sweepErrors.replaceChildren(
+    sw.errors.length
+      ? dataTable({
+          caption: s('errCaption', { d: sw.d }),
+          head: [s('colN'), s('colMaxAbs'), s('colRelative')],
+          rows: sw.errors.map((e) => [String(e.n), fmt(e.maxAbs, 4), `${fmt(100 * e.relative, 1)} %`]),
+        })
+      : '',
+  );
+}
+
+function setSweepBusy(c, busy) {
+  const v = c.step('cost');
+  v.sweepGo.disabled = busy;
+  v.sweepCancel.disabled = !busy;
+}
+
+// One sweep at a time (run.js): Cancel terminates the pool's workers; the points so far stay.
+function sweepRunner(c, randomRows) {
+  if (c.ui.sweepRunner) return c.ui.sweepRunner;
+  const v = c.step('cost');
+  const s = c.s;
+  const live = { pool: null, at: null };
+  c.ui.sweepRunner = createRun({
+    key: (args) => String(args.click),
+    job: (args, onProgress) => sweep(c, args, onProgress, live, randomRows),
+    cancel: () => live.pool?.terminate(),
+    onStart: () => setSweepBusy(c, true),
+    onProgress: (partial, done, total) => {
+      v.sweepProgress.value = total ? done / total : 0;
+      v.sweepStatus.textContent = s('sweepRunning', {
+        n: partial.n,
+        method: methodLabel(c, partial.method, partial.w),
+        k: Math.min(total, Math.floor(done) + 1),
+        total,
+      });
+    },
+    onDone: (r) => {
+      setSweepBusy(c, false);
+      v.sweepProgress.value = 1;
+      v.sweepStatus.textContent = s('sweepDone', { from: SWEEP_FROM, to: r.sizes.at(-1), runs: r.points.length });
+    },
+    onStop: () => {
+      setSweepBusy(c, false);
+      v.sweepStatus.textContent = s('sweepCancelled', { n: live.at ?? SWEEP_FROM });
+    },
+    onError: (e) => {
+      setSweepBusy(c, false);
+      if (!e || e.name !== 'AttentionError') console.error(e);
+      v.sweepStatus.textContent =
+        e && e.name === 'AttentionError'
+          ? `${s('engineSays')}${e.message}`
+          : c.t('chapterError', { msg: e && e.message });
+    },
+  });
+  c.onLeave(() => c.ui.sweepRunner.dispose());
+  return c.ui.sweepRunner;
+}
+
+function startSweep(c, randomRows) {
+  c.ui.sweepClicks = (c.ui.sweepClicks || 0) + 1;
+  const { longSweepTo, longWindow: w, longWorkers: workers, seed } = c.state;
+  sweepRunner(c, randomRows).request({
+    click: c.ui.sweepClicks,
+    sizes: sweepSizes(Number(longSweepTo)),
+    w,
+    workers,
+    seed,
+  });
+}
+
+// Every method at every n in one pool; c.ui.sweep holds the points and errors so far and is
+// drawn after each run. null when cancelled.
+async function sweep(c, { sizes, w, workers, seed }, onProgress, live, randomRows) {
+  const { engine } = c;
+  const D = 64;
+  const sw = { sizes, w, d: D, block: FLASH_BLOCK, points: [], errors: [] }; // the pool's default block
+  c.ui.sweep = sw;
+  const redraw = () => {
+    if (c.state.stage === 'cost') drawSweep(c, c.step('cost'));
+  };
+  redraw();
+  const total = sizes.length * METHODS.length;
+  const pool = createAttendPool({ workers, simd: engine.simd });
+  live.pool = pool;
+  try {
+    let k = 0;
+    for (const n of sizes) {
+      live.at = n;
+      const o = {
+        query: randomRows(engine, n, D, seed, 1),
+        key: randomRows(engine, n, D, seed, 2),
+        value: randomRows(engine, n, D, seed, 3),
+      };
+      const outputs = {};
+      for (const m of METHODS) {
+        const at = { n, method: m, w };
+        onProgress(at, k, total);
+        if (m === 'naive' && n > engine.limits.maxTokens) {
+          sw.points.push({ n, method: m, refused: true }); // the engine refuses it (the runs below say why)
+          k++;
+          continue;
+        }
+        const kind = m === 'window' ? 'flash' : m;
+        const r = await pool.run(kind, m === 'window' ? { ...o, window: w } : o, (done, rows) =>
+          onProgress(at, k + done / rows, total),
+        );
+        if (r === null) return null;
+        // naive: the slices' (rows, n) weights add up to the n × n matrix; the others hold the
+        // same tiles or state in every worker
+        const held = r.workers.map((x) => x.heldBytes);
+        const bytes = m === 'naive' ? held.reduce((a, b) => a + b, 0) : held[0];
+        sw.points.push({ n, method: m, ms: r.ms, bytes });
+        if (m === 'flash') outputs.exact = r.output;
+        if (m === 'linear') outputs.linear = r.output;
+        k++;
+        redraw();
+      }
+      const e = engine.outputError({ output: outputs.linear, reference: outputs.exact });
+      sw.errors.push({ n, maxAbs: e.maxAbs, relative: e.relative });
+      redraw();
+    }
+    return sw;
+  } finally {
+    pool.terminate();
+    live.pool = null;
+  }
+}
