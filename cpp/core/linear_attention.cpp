@@ -50,15 +50,15 @@ Error check_linear_attention(const LinearArgs& a, int max_tokens) {
     return "value: expected " + std::to_string(a.key.rows) + " rows (one per key), got " +
            std::to_string(a.value.rows);
   }
-  // Every partial sum is bounded by its terms: |S_ab| <= n_k K V, z_a <= n_k K, and the
-  // numerator and denominator of a row by d_k Q n_k K max(1, V), with Q and K the largest
-  // features of query and key entries and V the largest |value| entry (margin for rounding).
+  // Every partial sum is bounded by its terms: |S_ab| <= n_k K V and z_a <= n_k K, and a row's
+  // numerator and denominator by d_k Q n_k K max(1, V), with Q and K the largest features of the
+  // query and key entries and V the largest |value| entry (with a margin for rounding).
   double q = largest_feature(a.query), k = largest_feature(a.key), v = 0;
   for (float x : a.value.data) v = std::max(v, static_cast<double>(std::fabs(x)));
-  double bound = static_cast<double>(a.key.cols) * a.key.rows * q * k * std::max(1.0, v);
+  const double bound = a.key.rows * k * std::max(1.0, v) * std::max(1.0, a.key.cols * q);
   if (bound * 1.01 >= kFloatMax) {
-    return "query: linear attention's sums overflow float32 (expected d_k n_k max φ(q) max φ(k) "
-           "max(1, |v|) below 3.4e+38, with φ(x) = elu(x) + 1; got " +
+    return "query: linear attention's sums overflow float32 (expected n_k max φ(k) max(1, |v|) "
+           "max(1, d_k max φ(q)) below 3.4e+38, with φ(x) = elu(x) + 1; got " +
            format_number(round_to_digits(bound, 3)) + ")";
   }
   return {};

@@ -140,6 +140,15 @@ TEST(LinearAttention, RefusesBadInputNamingTheArgument) {
       attn::check_linear_attention(b).rfind("query: linear attention's sums overflow float32", 0),
       0u)
       << attn::check_linear_attention(b);
+  // a tiny φ(q) does not hide a state that overflows: S = φ(k) v = 511 × 1e38
+  b = random_linear(1, 1, 1, 2, 1, false);
+  b.query.at(0, 0) = -10;
+  b.key.at(0, 0) = 510;
+  b.value.at(0, 0) = 1e38f;
+  EXPECT_EQ(
+      attn::check_linear_attention(b).rfind("query: linear attention's sums overflow float32", 0),
+      0u)
+      << attn::check_linear_attention(b);
   b = a;
   b.query = Matrix(attn::limits::kMaxFlashTokens + 1, 3);
   EXPECT_NE(attn::check_linear_attention(b).find("16384"), std::string::npos);

@@ -130,7 +130,7 @@ test('a long sweep shows its progress and Cancel stops it, keeping the runs so f
   );
   assert.match(
     await page.textContent('.long-sweep-status'),
-    /^n = \d+: (naive|flash|window \d+|linear \(elu \+ 1\)) \(run \d+ of 28\)$/,
+    /^n = \d+: (naive|flash|window \d+|linear \(elu \+ 1\)) \(run \d+ of 32\)$/,
   );
   await page.getByRole('button', { name: 'Cancel' }).click();
   await page.waitForFunction(() =>

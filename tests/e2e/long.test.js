@@ -28,7 +28,7 @@ test('running all three at n = 256: three measured rows, bars, and the workers f
   await page.waitForFunction(() => document.querySelectorAll('.long-cost .long-table tbody tr').length === 3, null, {
     timeout: 120000,
   });
-  await page.waitForFunction(() => !document.querySelector('.long-cost .btn.primary').disabled);
+  await page.waitForFunction(() => !document.querySelector('.long-cost .long-run .btn.primary').disabled);
   const rows = await runsTable(page);
   assert.deepEqual(
     rows.map((r) => r.slice(0, 2)),

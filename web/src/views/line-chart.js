@@ -35,20 +35,20 @@ export function createLineChart(
   const frame = createChartFrame(parent, { className: 'line-chart', strings, legend: true, table: seriesTable });
 
   // Rows: every x of any series, in order; columns: the series. [caption, head, rows].
-  function seriesTable({ series, caption = label, digits = 3, format = (y) => fmt(y, digits) }) {
+  function seriesTable({ series, caption = label, digits = 3, format: yText = (y) => fmt(y, digits) }) {
     const xs = [...new Set(series.flatMap((se) => se.points.map((p) => p.x)))].sort((a, b) => a - b);
     const rows = xs.map((xv) => [
       String(xv),
       ...series.map((se) => {
         const p = se.points.find((q) => q.x === xv);
-        return p ? format(p.y) : '';
+        return p ? yText(p.y) : '';
       }),
     ]);
     return [caption, [xLabel, ...series.map((se) => se.name)], rows];
   }
 
   function update(opts) {
-    const { series, yDomain, markX, caption = label, format = (v) => fmt(v, 3) } = opts;
+    const { series, yDomain, markX, caption = label, format: yText = (v) => fmt(v, 3) } = opts;
     const { width: w, height } = frame.size(width, 0.44);
     const m = { top: 12, right: 16, bottom: 42, left: 56 };
     const all = series.flatMap((se) => se.points);
@@ -144,7 +144,7 @@ export function createLineChart(
       caption,
       `${caption}${periodAfter(caption)}` +
         series
-          .map((se) => `${se.name}${colonAfter(se.name)}` + se.points.map((p) => `${p.x} → ${format(p.y)}`).join(', '))
+          .map((se) => `${se.name}${colonAfter(se.name)}` + se.points.map((p) => `${p.x} → ${yText(p.y)}`).join(', '))
           .join('; '),
     );
   }

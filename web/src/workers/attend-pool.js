@@ -19,7 +19,8 @@
 // does not know); 'linear' takes linearAttend's query, key and value (without causal: each
 // slice sums over every key). Each worker also reports heldBytes, what its engine held for the
 // scores: naive its (rows, n_k) matrix, flash its tiles (tileBytes), linear its state S and z
-// (stateBytes); a 'linear' run has no entropy (an empty array). An engine error rejects with an AttentionError carrying the engine's message.
+// (stateBytes); a 'linear' run has no entropy (an empty array). An engine error rejects with
+// an AttentionError carrying the engine's message.
 // Each worker is kept alive by the watchdog of ./port.js: one that stops answering (no progress
 // for replyTimeoutMs) or crashes is replaced and its slice sent again, once; a slice that fails
 // that way twice rejects the run.

@@ -17,8 +17,9 @@
 //
 // 'flash' runs the slice in chunks of chunkRows rows (multiples of the block size, so every
 // tile is the one a single call would compute) to report progress and hear a cancel;
-// 'naive' is one attend() call, its (n_q, n_k) matrices and all; 'linear' one linearAttend(). ms is the engine time of the
-// run; heapBytes the size of this worker's wasm memory after it (it never shrinks: the peak).
+// 'naive' is one attend() call, its (n_q, n_k) matrices and all; 'linear' one linearAttend().
+// ms is the engine time of the run; heapBytes the size of this worker's wasm memory after it
+// (it never shrinks: the peak).
 // Also runs under Node's worker_threads (for the tests), where the port is parentPort.
 
 import { loadEngine } from '../engine/api.js';

@@ -59,7 +59,9 @@ export default {
     sweepRunning: 'n = {n}: {method} (run {k} of {total})',
     sweepDone: 'Swept n = {from} … {to}: {runs} runs.',
     sweepCancelled: 'Cancelled at n = {n}; the runs finished so far stay in the figure.',
-    sweepTimeTitle: 'Time against n (ms, wall clock of each run; log–log)',
+    sweepWarm: 'Warming up: every method once at n = {n}, untimed…',
+    sweepTimeTitle:
+      'Time against n (ms, wall clock; the median of {reps} runs up to n = {upTo}, one run above; log–log)',
     sweepBytesTitle: 'Bytes each method holds for its scores against n (log–log)',
     xN: 'sequence length n',
     yMs: 'time (ms)',
@@ -191,7 +193,9 @@ export default {
     sweepRunning: 'n = {n}：{method}（第 {k} 次，共 {total} 次）',
     sweepDone: '已扫描 n = {from} … {to}：共 {runs} 次运行。',
     sweepCancelled: '在 n = {n} 处取消；已完成的运行保留在图中。',
-    sweepTimeTitle: '耗时随 n 的变化（毫秒，每次运行的实际时间；双对数坐标）',
+    sweepWarm: '预热：在 n = {n} 上把每种方法各运行一次，不计时……',
+    sweepTimeTitle:
+      '耗时随 n 的变化（毫秒，实际时间；n ≤ {upTo} 时取 {reps} 次运行的中位数，更大时运行一次；双对数坐标）',
     sweepBytesTitle: '每种方法为分数保留的字节数随 n 的变化（双对数坐标）',
     xN: '序列长度 n',
     yMs: '耗时（毫秒）',

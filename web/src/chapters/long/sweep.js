@@ -21,6 +21,9 @@ export const SWEEP_FROM = 64;
 const METHODS = ['naive', 'flash', 'window', 'linear'];
 const COLORS = { naive: ORANGE, flash: BLUE, window: GREEN, linear: WEIGHT };
 const DASH = { window: '6 4', linear: '2 3' };
+export const REPEATS = 3; // runs per point up to REPEAT_UP_TO, their median plotted
+export const REPEAT_UP_TO = 1024;
+const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 
 // n = 64, 128, … up to `to`.
 export function sweepSizes(to) {
@@ -74,12 +77,16 @@ export function buildSweep(c, v, randomRows) {
     value: '0',
     'aria-label': s('sweepProgress'),
   });
-  v.sweepStatus = h('p', { class: 'long-status long-sweep-status', role: 'status', text: s('sweepIdle') });
+  v.sweepStatus = h('p', { class: 'long-sweep-status', role: 'status', text: s('sweepIdle') });
   const strings = { showTable: c.t('showTable'), hideTable: s('hideTable') };
   const timeBox = h('div', { class: 'long-sweep-chart long-sweep-time' });
   const bytesBox = h('div', { class: 'long-sweep-chart long-sweep-bytes' });
   const logAxes = { xLabel: s('xN'), xLog: true, yLog: true, width: 560, strings };
-  v.timeChart = createLineChart(timeBox, { ...logAxes, label: s('sweepTimeTitle'), yLabel: s('yMs') });
+  v.timeChart = createLineChart(timeBox, {
+    ...logAxes,
+    label: s('sweepTimeTitle', { reps: REPEATS, upTo: REPEAT_UP_TO }),
+    yLabel: s('yMs'),
+  });
   v.bytesChart = createLineChart(bytesBox, {
     ...logAxes,
     label: s('sweepBytesTitle'),
@@ -89,7 +96,7 @@ export function buildSweep(c, v, randomRows) {
   v.sweepCharts = h('div', { class: 'long-sweep-charts' }, timeBox, bytesBox);
   v.sweepCross = h('p', { class: 'hint long-sweep-cross', 'aria-live': 'polite' });
   v.sweepBytesNote = h('p', { class: 'explain long-sweep-note' });
-  v.sweepErrors = h('div', { class: 'long-table long-sweep-errors' });
+  v.sweepErrors = h('div', { class: 'long-sweep-errors' });
   return h(
     'section',
     { class: 'long-sweep', 'data-figure': 'main' },
@@ -134,15 +141,21 @@ export function drawSweep(c, v) {
   const pick = (list, m) => list.find((se) => se.name === methodLabel(c, m, sw.w))?.points || [];
   const tCross = crossover(pick(time, 'naive'), pick(time, 'flash'));
   const bCross = crossover(pick(bytes, 'naive'), pick(bytes, 'flash'));
+  const room = (list) => {
+    const ys = list.flatMap((se) => se.points.map((p) => p.y)).filter((y) => y > 0);
+    return ys.length ? [Math.min(...ys) / 2, Math.max(...ys) * 2] : undefined;
+  };
   v.timeChart.update({
     series: time,
+    yDomain: room(time),
     markX: tCross ?? undefined,
-    caption: s('sweepTimeTitle'),
+    caption: s('sweepTimeTitle', { reps: REPEATS, upTo: REPEAT_UP_TO }),
     digits: 1,
     format: (y) => fmt(y, 1),
   });
   v.bytesChart.update({
     series: bytes,
+    yDomain: room(bytes),
     markX: bCross ?? undefined,
     caption: s('sweepBytesTitle'),
     digits: 0,
@@ -152,7 +165,7 @@ export function drawSweep(c, v) {
   v.sweepCross.textContent = [
     bCross ? s('crossBytes', { n: fmt(bCross, 0) }) : s('noCrossBytes', { from: SWEEP_FROM, to }),
     tCross ? s('crossTime', { n: fmt(tCross, 0) }) : s('noCrossTime', { from: SWEEP_FROM, to }),
-  ].join(' ');
+  ].join(c.lang === 'zh' ? '' : ' ');
   const flash = sw.points.find((p) => p.method === 'flash');
   const linear = sw.points.find((p) => p.method === 'linear');
   v.sweepBytesNote.textContent = s('bytesNote', {
@@ -191,6 +204,10 @@ function sweepRunner(c, randomRows) {
     onStart: () => setSweepBusy(c, true),
     onProgress: (partial, done, total) => {
       v.sweepProgress.value = total ? done / total : 0;
+      if (partial.method === 'warm') {
+        v.sweepStatus.textContent = s('sweepWarm', { n: partial.n });
+        return;
+      }
       v.sweepStatus.textContent = s('sweepRunning', {
         n: partial.n,
         method: methodLabel(c, partial.method, partial.w),
@@ -247,6 +264,12 @@ async function sweep(c, { sizes, w, workers, seed }, onProgress, live, randomRow
   const pool = createAttendPool({ workers, simd: engine.simd });
   live.pool = pool;
   try {
+    // every kind once at the first n, untimed: the workers' engines compile their code first
+    const first = sizes[0];
+    const warm = { query: randomRows(engine, first, D, seed, 1), key: randomRows(engine, first, D, seed, 2) };
+    warm.value = randomRows(engine, first, D, seed, 3);
+    onProgress(0, total, { n: first, method: 'warm', w });
+    for (const kind of ['naive', 'flash', 'linear']) if ((await pool.run(kind, warm)) === null) return null;
     let k = 0;
     for (const n of sizes) {
       live.at = n;
@@ -258,22 +281,28 @@ async function sweep(c, { sizes, w, workers, seed }, onProgress, live, randomRow
       const outputs = {};
       for (const m of METHODS) {
         const at = { n, method: m, w };
-        onProgress(at, k, total);
+        onProgress(k, total, at);
         if (m === 'naive' && n > engine.limits.maxTokens) {
           sw.points.push({ n, method: m, refused: true }); // the engine refuses it (the runs below say why)
           k++;
           continue;
         }
         const kind = m === 'window' ? 'flash' : m;
-        const r = await pool.run(kind, m === 'window' ? { ...o, window: w } : o, (done, rows) =>
-          onProgress(at, k + done / rows, total),
-        );
-        if (r === null) return null;
+        const args = m === 'window' ? { ...o, window: w } : o;
+        // the median of REPEATS runs up to REPEAT_UP_TO (short runs are the noisiest), one above
+        const reps = n <= REPEAT_UP_TO ? REPEATS : 1;
+        const times = [];
+        let r;
+        for (let rep = 0; rep < reps; rep++) {
+          r = await pool.run(kind, args, (done, rows) => onProgress(k + (rep + done / rows) / reps, total, at));
+          if (r === null) return null;
+          times.push(r.ms);
+        }
         // naive: the slices' (rows, n) weights add up to the n × n matrix; the others hold the
         // same tiles or state in every worker
         const held = r.workers.map((x) => x.heldBytes);
         const bytes = m === 'naive' ? held.reduce((a, b) => a + b, 0) : held[0];
-        sw.points.push({ n, method: m, ms: r.ms, bytes });
+        sw.points.push({ n, method: m, ms: median(times), bytes });
         if (m === 'flash') outputs.exact = r.output;
         if (m === 'linear') outputs.linear = r.output;
         k++;
