@@ -14,9 +14,27 @@ float elu_feature(float x) { return x > 0.0f ? x + 1.0f : std::exp(x); }
 
 namespace {
 
-// φ of `count` entries, into out.
-void feature_map(const float* x, std::size_t count, float* out) {
-  for (std::size_t c = 0; c < count; c++) out[c] = elu_feature(x[c]);
+// The shift m of a group of entries: min(0, their max). φ(x) e^-m = (x > 0 ? x + 1 : e^(x - m))
+// for every x of the group: the largest feature is then at least 1, so features of very
+// negative entries do not all fall among float32's subnormals (or to 0) together.
+float feature_shift(const float* x, std::size_t count) {
+  float m = 0.0f;
+  if (count) m = std::min(0.0f, *std::max_element(x, x + count));
+  return m;
+}
+
+// φ(x) e^-m of `count` entries (shift m from feature_shift), into out.
+void feature_map(const float* x, std::size_t count, float m, float* out) {
+  for (std::size_t c = 0; c < count; c++) out[c] = x[c] > 0.0f ? x[c] + 1.0f : std::exp(x[c] - m);
+}
+
+// The features of query rows i0 .. i0 + bq - 1, each row scaled by its own shift (the output of
+// a row does not change when its φ(q_i) is multiplied by a constant).
+void query_features(const Matrix& q, int i0, int bq, float* out) {
+  for (int r = 0; r < bq; r++) {
+    const float* x = q.row(i0 + r);
+    feature_map(x, q.cols, feature_shift(x, q.cols), out + static_cast<std::size_t>(r) * q.cols);
+  }
 }
 
 // out (cols, rows) = xᵀ for x (rows, cols).
@@ -26,10 +44,10 @@ void transpose(const float* x, int rows, int cols, float* out) {
       out[static_cast<std::size_t>(c) * rows + r] = x[static_cast<std::size_t>(r) * cols + c];
 }
 
-// The largest φ of any entry (in double): φ(x) <= max(1, x + 1).
+// The largest feature of any entry after its shift (in double): max(1, largest x + 1).
 double largest_feature(const Matrix& m) {
-  double f = 0;
-  for (float x : m.data) f = std::max(f, x > 0 ? static_cast<double>(x) + 1 : std::exp(x));
+  double f = 1;
+  for (float x : m.data) f = std::max(f, static_cast<double>(x) + 1);
   return f;
 }
 
@@ -51,14 +69,15 @@ Error check_linear_attention(const LinearArgs& a, int max_tokens) {
            std::to_string(a.value.rows);
   }
   // Every partial sum is bounded by its terms: |S_ab| <= n_k K V and z_a <= n_k K, and a row's
-  // numerator and denominator by d_k Q n_k K max(1, V), with Q and K the largest features of the
-  // query and key entries and V the largest |value| entry (with a margin for rounding).
+  // numerator and denominator by d_k Q n_k K max(1, V), with Q and K the largest (shifted)
+  // features of the query and key entries and V the largest |value| entry (margin for rounding).
   double q = largest_feature(a.query), k = largest_feature(a.key), v = 0;
   for (float x : a.value.data) v = std::max(v, static_cast<double>(std::fabs(x)));
   const double bound = a.key.rows * k * std::max(1.0, v) * std::max(1.0, a.key.cols * q);
   if (bound * 1.01 >= kFloatMax) {
-    return "query: linear attention's sums overflow float32 (expected n_k max φ(k) max(1, |v|) "
-           "max(1, d_k max φ(q)) below 3.4e+38, with φ(x) = elu(x) + 1; got " +
+    return "query: linear attention's sums overflow float32 (expected n_k K max(1, |v|) "
+           "max(1, d_k Q) below 3.4e+38, with K and Q = max(1, the largest entry + 1) of key and "
+           "query; got " +
            format_number(round_to_digits(bound, 3)) + ")";
   }
   return {};
@@ -87,6 +106,9 @@ LinearResult linear_attention(const LinearArgs& a) {
   r.chunk_bytes = sizeof(float) * (phi_q.size() + phi_k.size() + phi_kt.size() + part.size() +
                                    a_c.size() + av.size() + den.size());
 
+  // every key's features scaled by one shift (S and z both by the same constant: out unchanged)
+  const float key_shift = feature_shift(a.key.data.data(), a.key.data.size());
+
   // S += φ(K_c)ᵀ V_c and z += Σ φ(k_j) for keys j0 .. j0 + bk - 1, whose φ is in phi_k
   auto fold_keys = [&](int j0, int bk) {
     transpose(phi_k.data(), bk, d_k, phi_kt.data());
@@ -100,21 +122,21 @@ LinearResult linear_attention(const LinearArgs& a) {
   if (!a.causal) {
     for (int j0 = 0; j0 < n_k; j0 += chunk) {
       const int bk = std::min(chunk, n_k - j0);
-      feature_map(a.key.row(j0), static_cast<std::size_t>(bk) * d_k, phi_k.data());
+      feature_map(a.key.row(j0), static_cast<std::size_t>(bk) * d_k, key_shift, phi_k.data());
       fold_keys(j0, bk);
     }
   }
   for (int i0 = 0; i0 < n_q; i0 += chunk) {
     const int bq = std::min(chunk, n_q - i0);
     float* out = r.output.row(i0);
-    feature_map(a.query.row(i0), static_cast<std::size_t>(bq) * d_k, phi_q.data());
+    query_features(a.query, i0, bq, phi_q.data());
     // 2. the keys folded so far: numerators φ(Q_c) S, denominators φ(Q_c) z
     kernels::gemm_ab(phi_q.data(), s.data(), out, bq, d_v, d_k);
     kernels::gemm_ab(phi_q.data(), z.data(), den.data(), bq, 1, d_k);
     // 3. causal: the keys of this chunk's own positions, j <= i, then folded into S and z
     const int bk = a.causal ? std::min(i0 + bq, n_k) - i0 : 0;
     if (bk > 0) {
-      feature_map(a.key.row(i0), static_cast<std::size_t>(bk) * d_k, phi_k.data());
+      feature_map(a.key.row(i0), static_cast<std::size_t>(bk) * d_k, key_shift, phi_k.data());
       kernels::gemm_abt(phi_q.data(), phi_k.data(), a_c.data(), bq, bk, d_k);
       for (int q = 0; q < bq; q++) {
         float* row = a_c.data() + static_cast<std::size_t>(q) * bk;

@@ -5,7 +5,11 @@
 //   S = Σ_j φ(k_j) v_jᵀ          S: (d_k, d_v)      z = Σ_j φ(k_j)      z: (d_k)
 //   out_i = φ(q_i)ᵀ S / φ(q_i)ᵀ z                    out: (n_q, d_v)
 //
-// O(n·d_k·d_v) time and O(d_k·d_v) memory for the state (S, z), whatever n is. With causal,
+// O(n·d_k·d_v) time and O(d_k·d_v) memory for the state (S, z), whatever n is. A row whose
+// entries are all <= 0 has its φ(q_i) multiplied by e^-max (so its largest feature is 1), and
+// all φ(k_j) by e^-max over every key entry when that is <= 0: the output does not change (the
+// constant cancels in the ratio), but features of very negative entries no longer all fall
+// among float32's subnormals together. With causal,
 // query i sums over keys j <= i only: S and z become prefix sums along the sequence, carried
 // from one chunk of positions to the next. It is a different model from softmax attention, not
 // an approximation of it: its output differs from exact attention's by an amount that does not
@@ -29,8 +33,8 @@ struct LinearArgs {
 
 struct LinearResult {
   Matrix output;  // (n_q, d_v)
-  // rows whose denominator φ(q_i)ᵀ z underflowed to 0 (every feature below about e^-87, i.e.
-  // entries of q or of the keys below about -87): no weights, zero output (as a fully masked row)
+  // rows whose denominator φ(q_i)ᵀ z underflowed to 0 even so (the query's large features meet
+  // only keys' features below about e^-87): no weights, zero output (as a fully masked row)
   std::vector<int> zero_rows;
   std::size_t state_bytes = 0;  // S and z, carried along the whole sequence: 4 (d_k d_v + d_k)
   std::size_t chunk_bytes = 0;  // the scratch of one chunk of positions (features, products)

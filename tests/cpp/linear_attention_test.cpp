@@ -109,10 +109,28 @@ TEST(LinearAttention, ReportsItsStateAndChunkBytes) {
   EXPECT_EQ(r.chunk_bytes, 4u * (3 * c * 24 + 24 * 40 + c * c + c * 40 + c));
 }
 
+TEST(LinearAttention, VeryNegativeEntriesKeepTheirPrecision) {
+  // φ(-50)² = e^-100 is below float32's normal range: the shifts keep every row exact
+  for (bool causal : {false, true}) {
+    LinearArgs a = random_linear(70, 70, 3, 2, 8, causal);
+    for (float& x : a.query.data) x -= 50;
+    for (float& x : a.key.data) x -= 50;
+    a.query.at(5, 0) = -200;
+    a.query.at(5, 1) = -199;
+    a.query.at(5, 2) = -201;
+    expect_near_reference(a, 2e-5);
+  }
+}
+
 TEST(LinearAttention, AnUnderflowedDenominatorGivesAZeroRow) {
-  // φ(-200) = e^-200 is 0 in float32: query 1 has no weight on any key
+  // query 1's large feature meets keys whose feature is e^-200 = 0 in float32, and its other
+  // feature, e^-200 too, meets the keys' large one: φ(q_1)ᵀ z is 0, so no weights
   LinearArgs a = random_linear(3, 4, 2, 2, 4, false);
-  a.query.at(1, 0) = -200;
+  for (int j = 0; j < 4; j++) {
+    a.key.at(j, 0) = -200;
+    a.key.at(j, 1) = 0;
+  }
+  a.query.at(1, 0) = 0;
   a.query.at(1, 1) = -200;
   attn::LinearResult r = attn::linear_attention(a);
   EXPECT_EQ(r.zero_rows, std::vector<int>{1});

@@ -3,11 +3,11 @@
 // chart equal to each method's formula written here (4 n², the tiles at the block size, linear
 // attention's d × d + d state), linear attention's error equal to a double-precision reference
 // of the same engine-drawn inputs to the digits shown, progress and Cancel on a longer sweep,
-// and Chinese at 360 px.
+// and Chinese at 360 px with axe clean.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { start } from './harness.js';
+import { axeViolations, start } from './harness.js';
 
 let lab;
 before(async () => {
@@ -158,5 +158,6 @@ test('Chinese at 360 px: the sweep, its table and no sideways scroll', async () 
   assert.match(await page.textContent('.long-sweep-errors caption'), /线性注意力与精确注意力/);
   const width = await page.evaluate(() => document.documentElement.scrollWidth);
   assert.ok(width <= 360, `scrollWidth ${width}`);
+  assert.deepEqual(await axeViolations(page), []);
   assert.deepEqual(page.errors, []);
 });

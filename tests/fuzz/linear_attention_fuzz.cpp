@@ -2,7 +2,8 @@
 // matrix may be scaled toward 3.4e+38) decoded from the fuzz input. The core's check runs first;
 // when it accepts, finite input gives finite output of the right shape, the rows it lists as
 // zero are zero, and every other output lies inside the range of its value column over the keys
-// the query may see (the weights φ(q)·φ(k) / Σ are positive and sum to 1: a convex combination).
+// the query may see (the weights φ(q)·φ(k) / Σ are positive and sum to 1: a convex combination),
+// within the rounding of float32 sums and the steps of its subnormals.
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -20,6 +21,8 @@ void maybe_scale(Input& in, Matrix& m) {
   if (s == 1.0f) return;
   for (float& x : m.data) x *= s;
 }
+// φ(x) e^-m in double.
+double shifted(float x, double m) { return x > 0 ? static_cast<double>(x) + 1 : std::exp(x - m); }
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -36,6 +39,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (!check_linear_attention(a).empty()) return 0;
   const LinearResult r = linear_attention(a);
   const int keys = a.key.rows;
+  const double k_shift = std::min(0.0f, *std::max_element(a.key.data.begin(), a.key.data.end()));
 
   FUZZ_EXPECT(r.output.rows == n_q && r.output.cols == d_v, "output shape");
   FUZZ_EXPECT(fuzz::all_finite(r.output), "output not finite");
@@ -43,10 +47,16 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   for (int i = 0; i < n_q; i++) {
     const bool zero = std::binary_search(r.zero_rows.begin(), r.zero_rows.end(), i);
     const int last = a.causal ? std::min(i, keys - 1) : keys - 1;  // keys 0 .. last seen
-    double den = 0;  // φ(q_i)ᵀ Σ_j φ(k_j), in double
-    for (int j = 0; j <= last; j++)
-      for (int c = 0; c < d; c++)
-        den += static_cast<double>(elu_feature(a.query.at(i, c))) * elu_feature(a.key.at(j, c));
+    // in double, with the engine's shifts (which leave the output unchanged): z_f = Σ_j φ(k_j)_f
+    // over the keys seen (an error of S_f is divided by it) and the denominator φ(q_i)ᵀ z
+    const double q_shift = std::min(0.0f, *std::max_element(a.query.row(i), a.query.row(i) + d));
+    double z_min = std::numeric_limits<double>::infinity(), den = 0;
+    for (int f = 0; f < d; f++) {
+      double z = 0;
+      for (int j = 0; j <= last; j++) z += shifted(a.key.at(j, f), k_shift);
+      z_min = std::min(z_min, z);
+      den += shifted(a.query.at(i, f), q_shift) * z;
+    }
     for (int c = 0; c < d_v; c++) {
       const double o = r.output.at(i, c);
       if (zero) {
@@ -59,12 +69,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         hi = std::max<double>(hi, a.value.at(j, c));
         big = std::max<double>(big, std::fabs(a.value.at(j, c)));
       }
-      // numerator and denominator each rounded over d + n_k terms, then divided; a numerator
-      // among float32's subnormals is only known to its smallest step, divided by den, and a
-      // subnormal output to its own smallest step
+      // numerator and denominator each rounded over d + n_k terms, then divided; what falls
+      // among float32's subnormals is only known to their smallest step: a term of S (then
+      // divided by z), a product φ(q) S (divided by the denominator), the output itself
       const double tiny = static_cast<double>(std::numeric_limits<float>::denorm_min());
-      const double slack =
-          2 * fuzz::sum_tolerance(keys + d) * big + 4.0 * (keys + d) * d * tiny / den + 2 * tiny;
+      const double slack = 2 * fuzz::sum_tolerance(keys + d) * big +
+                           4.0 * (keys + d) * tiny * (1 / z_min + d / den) + 2 * tiny;
       FUZZ_EXPECT(o >= lo - slack && o <= hi + slack,
                   fuzz::where("output", i) + " column " + std::to_string(c) +
                       " outside the value range of the keys it sees");
