@@ -1,8 +1,11 @@
-// Tiled ("flash") attention against the naive pipeline under Node: time and peak wasm heap.
+// Tiled ("flash") attention and linear attention against the naive pipeline under Node: time
+// and peak wasm heap.
 //   time: engine.attend (every stage kept, up to its 2048-token limit) and engine.flashAttend
 //         (full, causal, and a sliding window of 256), d = 64, in ONE process with interleaved
-//         rounds and medians; each flash output is checked against attend's (or, past 2048,
-//         against a double-precision reference on a sample of rows).
+//         rounds and medians, and engine.linearAttend (φ = elu + 1); each flash output is
+//         checked against attend's (or, past 2048, against a double-precision reference on a
+//         sample of rows); linear attention's is compared with the same exact reference (it is
+//         another model: its error is the model's difference, not rounding).
 //   heap: each call once more in a fresh worker thread with its own engine instance
 //         (attend-worker.js), whose wasm memory starts at 32 MiB and never shrinks, so its size
 //         afterwards is the run's peak; the growth is that minus the start.
@@ -62,11 +65,13 @@ const RUNNERS = {
   flash: { label: 'flashAttend', kind: 'flash', options: {} },
   causal: { label: 'flashAttend causal', kind: 'flash', options: { causal: true } },
   window: { label: 'flashAttend window 256', kind: 'flash', options: { window: 256 } },
+  linear: { label: 'linearAttend (elu + 1)', kind: 'linear', options: {} },
 };
 const allowedBy = {
   flash: () => true,
   causal: (i, j) => j <= i,
   window: (i, j) => Math.abs(i - j) <= 256,
+  linear: () => true, // its error: against exact attention over every key
 };
 
 // The run's peak wasm heap, in a fresh worker with its own engine.
@@ -90,7 +95,9 @@ for (const n of SIZES) {
   const names = Object.keys(RUNNERS).filter((name) => name !== 'naive' || n <= engine.limits.maxTokens);
   const call = (name) => (RUNNERS[name].kind === 'naive'
     ? engine.attend({ query: q, key: k, value: v })
-    : engine.flashAttend({ query: q, key: k, value: v, ...RUNNERS[name].options }));
+    : RUNNERS[name].kind === 'linear'
+      ? engine.linearAttend({ query: q, key: k, value: v })
+      : engine.flashAttend({ query: q, key: k, value: v, ...RUNNERS[name].options }));
 
   // check every output first
   const sample = [0, 1, n >> 1, n - 1];
