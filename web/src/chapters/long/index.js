@@ -618,6 +618,7 @@ function buildWhen(c, v) {
     h('p', { class: 'explain', text: s('p.when1') }),
     h('p', { class: 'explain', text: s('p.when2') }),
     h('p', { class: 'explain', text: s('p.when3') }),
+    h('p', { class: 'explain', text: s('p.when4') }),
     v.mine,
   ];
 }

@@ -133,6 +133,8 @@ export default {
       'From a few thousand tokens on, the memory of the naive path becomes the limit first: at 16,384 tokens its five matrices would need 5 GiB, while flash attention needs the inputs and one tile. Exact flash attention is the default there.',
     'p.when3':
       'Beyond about 8,000 tokens, the n² work itself starts to hurt, and a sliding window or a sparse pattern is worth considering, if the task lets nearby tokens carry most of the meaning (long documents, audio, code). They change the model, not just the speed: what the window cuts off, a layer cannot see.',
+    'p.when4':
+      'Linear attention goes further: a d × d state and no n × n work at all, so its time grows only linearly with n. But it is another model, not a faster way to the same numbers: the sweep in the first step shows its error against exact attention staying about the same at every n. It pays off in a model trained with it, not as a drop-in replacement for a trained softmax model.',
     yourRuns: 'Your measurements so far:',
     noneYet: 'Run the first step at a few lengths to see these thresholds on your own machine.',
   },
@@ -265,6 +267,8 @@ export default {
       '从几千个 token 开始，朴素实现最先碰到的是内存上限：16384 个 token 时它的五个矩阵需要 5 GiB，而 flash 注意力只需要输入和一个块。这时精确的 flash 注意力是默认选择。',
     'p.when3':
       '超过大约 8000 个 token，n² 的计算量本身也开始吃不消，这时值得考虑滑动窗口或稀疏模式——前提是任务允许主要靠邻近的 token 表达意思（长文档、音频、代码）。它们改变的是模型本身，而不只是速度：窗口之外的内容，这一层就看不到了。',
+    'p.when4':
+      '线性注意力走得更远：它只保留一个 d × d 的状态，没有任何 n × n 的计算，所以耗时只随 n 线性增长。但它是另一种模型，而不是得到同样数字的更快方法：第一步的扫描显示，它与精确注意力的误差在每个 n 上都大致不变。它适合用在以它训练的模型里，而不能直接替换一个训练好的 softmax 模型。',
     yourRuns: '你目前的测量结果：',
     noneYet: '在第一步里用几个不同的长度运行一下，就能在自己的机器上看到这些分界点。',
   },
