@@ -13,7 +13,8 @@
 //     marks: { name: (report) => boolean }, // the first step each holds (hist.marks[name]), optional
 //     redraw: (c) => {},
 //   });
-//   training.session(c) -> c.ui; training.restart(c, runs); play(c); pause(c); stepOn(c)
+//   training.session(c) -> c.ui; training.restart(c, runs); play(c); pause(c); stepOn(c);
+//   runTo(c, step) (train every run to that step and stop there)
 // The chapter's strings have trainRestartStuck and trainRestartCrashed (the worker was replaced).
 
 import { createTrainClient } from '../../workers/train-client.js';
@@ -146,5 +147,6 @@ export function createTraining({
       redraw(c);
     },
     stepOn: (c) => trainTo(c, (c.ui.history?.main ? c.ui.history.main.step : 0) + CHUNK),
+    runTo: trainTo,
   };
 }

@@ -13,7 +13,7 @@ import { createPredict } from '../kit/predict.js';
 import { heatmapFigure, drawFigure } from '../kit/figures.js';
 import { intInput, selectInput, splitTokens } from '../../views/controls.js';
 import strings from './strings.js';
-import meta, { TASKS, POSITIONS, COMPARES } from './meta.js';
+import meta, { TASKS, POSITIONS, COMPARES, NO_SCALE, NO_SCALE_FROM, NO_SCALE_STEPS } from './meta.js';
 import { AMBER, BLUE, BROWN, GREEN, GREY, NAN, ORANGE, WEIGHT } from '../../views/palette.js';
 import { MAX_SEED } from '../../engine/choices.js';
 
@@ -75,6 +75,7 @@ const training = createTraining({
     ui.inspected = null;
     ui.ablation = null;
     ui.ablate = [];
+    ui.noScaleRun = false;
   },
   track: scoreTracks,
   marks: { induction: (r) => !!r.scores && Math.max(...r.scores.induction) >= INDUCTION_MARK },
@@ -201,10 +202,11 @@ function drawPanel(c, data, v) {
       loss: fmt(r.evalLoss, 3),
       speed: fmt(main.speed, 1),
     };
+    const toStep = { step: ui.until, done: main.step, pct: Math.floor((100 * main.step) / ui.until) };
     setText(
       v.status,
       ui.playing && ui.until !== Infinity && ui.until > CHUNK + main.step
-        ? s('replaying', { step: ui.until, done: main.step, pct: Math.floor((100 * main.step) / ui.until) })
+        ? s(ui.noScaleRun ? 'noScaleRunning' : 'replaying', toStep)
         : s(main.speed > 0 ? 'status' : 'statusIdle', params),
     );
   }
@@ -365,13 +367,63 @@ function buildCompare(c, v) {
     h('div', { class: 'pg-run' }, v.mainTitle, v.mainHeads),
     h('div', { class: 'pg-run' }, v.twinTitle, v.twinHeads),
   );
+  v.noScale = h('button', {
+    type: 'button',
+    class: 'btn pg-no-scale',
+    text: s('noScaleButton'),
+    onclick: () => noScaleRun(c),
+  });
+  v.noScaleVerdict = h('p', { class: 'pg-no-scale-verdict', 'aria-live': 'polite' });
+  const about = s('noScaleAbout', { d: NO_SCALE.pgD / NO_SCALE.pgHeads, lr: NO_SCALE.pgLr, steps: NO_SCALE_STEPS });
   return [
     h('p', { class: 'about lab-explain', text: s('compareAbout') }),
+    h('div', { class: 'pg-no-scale-box' }, h('p', { class: 'about', text: about }), v.noScale),
     h('div', { class: 'controls', 'data-group': 'inputs' }, v.compare.wrap),
     v.hint,
     v.charts,
+    v.noScaleVerdict,
     v.body,
   ];
+}
+
+// "What happens without the scale": the preset (meta.js NO_SCALE), both runs from step 0 to
+// NO_SCALE_STEPS, stopping there (the step then goes into the link, which replays the run).
+function noScaleRun(c) {
+  const ui = training.session(c);
+  c.set({ ...NO_SCALE, pgStep: 0, stage: 'compare' });
+  // a new configuration was restarted by compute(); the same one is started again from step 0
+  if (!(ui.freshReset && ui.key === JSON.stringify(runsOf(c.state)))) training.restart(c, runsOf(c.state));
+  training.runTo(c, NO_SCALE_STEPS);
+  ui.noScaleRun = true;
+  redraw(c);
+}
+
+// The mean of a loss curve's points after step `from` up to step `to`, and how much it climbed
+// back up there: the sum of every rise from one point to the next. null until the curve reaches `to`.
+function lossWindow(points, from, to) {
+  const w = points.filter((p) => p.x > from && p.x <= to);
+  if (!w.length || w[w.length - 1].x !== to) return null;
+  let rise = 0;
+  for (let i = 1; i < w.length; i++) rise += Math.max(0, w[i].y - w[i - 1].y);
+  return { mean: w.reduce((a, p) => a + p.y, 0) / w.length, rise };
+}
+
+// The verdict of the preset's runs, when the state is the preset's (a link to it included).
+function noScaleVerdict(c) {
+  const { state, s } = c;
+  const hist = c.ui.history || {};
+  if (!Object.entries(NO_SCALE).every(([k, x]) => state[k] === x) || !hist.main || !hist.twin) return '';
+  const scaled = lossWindow(hist.main.loss, NO_SCALE_FROM, NO_SCALE_STEPS);
+  const unscaled = lossWindow(hist.twin.loss, NO_SCALE_FROM, NO_SCALE_STEPS);
+  if (!scaled || !unscaled) return '';
+  return s('noScaleVerdict', {
+    from: NO_SCALE_FROM,
+    to: NO_SCALE_STEPS,
+    u: fmt(unscaled.mean, 3),
+    ur: fmt(unscaled.rise, 3),
+    s: fmt(scaled.mean, 3),
+    sr: fmt(scaled.rise, 3),
+  });
 }
 
 function drawCompare(c, data, v) {
@@ -381,6 +433,7 @@ function drawCompare(c, data, v) {
   setText(v.hint, on ? s(state.pgCompare === 'scale' ? 'compareScaleHint' : 'comparePositionHint') : s('compareNone'));
   v.charts.hidden = !on;
   v.body.hidden = !on;
+  setText(v.noScaleVerdict, on ? noScaleVerdict(c) : '');
   if (!on) return;
   const twin = twinOf(configOf(state), state.pgCompare);
   const twinText =

@@ -8,6 +8,26 @@ export const TASKS = CHOICES.task;
 export const POSITIONS = CHOICES.position;
 export const COMPARES = ['none', 'scale', 'position']; // the second run: nothing, √d_k flipped, positions flipped
 
+// "What happens without the scale": one click sets this and trains both runs (with and without
+// √d_k, the same seed) to NO_SCALE_STEPS; the page's verdict reads the losses of the steps after
+// NO_SCALE_FROM. Found by real runs (bench/scale_bench.mjs prints them for several seeds): at
+// d_k = 128 and learning rate 0.01 the scaled run learns previous-token within a few dozen steps,
+// while the unscaled one stays far higher and its loss keeps climbing back up (at seed 3 it falls
+// to about 0.1 by step 210, then climbs back to about 0.5).
+export const NO_SCALE = Object.freeze({
+  pgTask: 'previous-token',
+  pgLayers: 1,
+  pgHeads: 1,
+  pgD: 128,
+  pgLr: 0.01,
+  pgSeed: 3,
+  pgScale: true,
+  pgPos: 'learned',
+  pgCompare: 'scale',
+});
+export const NO_SCALE_STEPS = 300;
+export const NO_SCALE_FROM = 100;
+
 export default {
   id: 'playground',
   title: { en: 'Attention playground', zh: '注意力训练场' },

@@ -90,7 +90,13 @@ export default {
       'A second model trains next to the first with the same seed, the same initial weights and the same batches. Only one switch differs.',
     compareNone: 'Choose a comparison above: the second model starts training when you press Play.',
     compareScaleHint:
-      'The claim to test: at d_model = 128 with one head, unscaled scores saturate the softmax and learning stalls. Try it with those settings.',
+      'The claim to test: at d_model = 128 with one head, unscaled scores saturate the softmax and learning stalls. The button above sets up such a run.',
+    noScaleAbout:
+      'What happens without the scale? At d_k = {d} the unscaled scores are √{d} times larger, so the softmax gives almost all the weight to one key and passes back almost no gradient: the loss stays high, and it climbs back up whenever the key that wins changes. The button trains both runs, the same seed, one layer, one head, d_model = {d}, learning rate {lr}, to step {steps}.',
+    noScaleButton: 'What happens without the scale',
+    noScaleRunning: 'Training both runs to step {step}: step {done} ({pct} %). Pause stops them there.',
+    noScaleVerdict:
+      'Steps {from} to {to}: without √d_k the training loss averaged {u} and climbed back up by {ur} in all (every rise from one point to the next, added up); with √d_k it averaged {s} and climbed back by {sr}.',
     comparePositionHint:
       'The claim to test: without positional information the model cannot tell order, so previous token, reverse and sort fail.',
     runMain: 'This run',
@@ -207,7 +213,13 @@ export default {
     compareAbout: '第二个模型和第一个一起训练：随机种子、初始权重和每一批数据都相同，只有一个开关不同。',
     compareNone: '请先在上面选择一种对比；按“开始”后，第二个模型会一起训练。',
     compareScaleHint:
-      '要检验的说法：d_model = 128、只有一个头时，不缩放的分数会让 softmax 饱和，训练停滞不前。请用这组设置试一试。',
+      '要检验的说法：d_model = 128、只有一个头时，不缩放的分数会让 softmax 饱和，训练停滞不前。上面的按钮会设好这样一次训练。',
+    noScaleAbout:
+      '不除以 √d_k 会怎样？d_k = {d} 时，不缩放的分数是缩放后的 √{d} 倍，softmax 几乎把全部权重都给了一个 Key，传回的梯度也几乎为零：损失降不下去，而且每当胜出的 Key 换了一个，损失又会回升。按下按钮，两次训练用同一个随机种子、一层、一个头、d_model = {d}、学习率 {lr}，一直训练到第 {steps} 步。',
+    noScaleButton: '不除以 √d_k 会怎样',
+    noScaleRunning: '两次训练正在训练到第 {step} 步：已到第 {done} 步（{pct}%）。按“暂停”就停在那一步。',
+    noScaleVerdict:
+      '第 {from} 到 {to} 步：不除以 √d_k 时，训练损失平均为 {u}，回升合计 {ur}（把相邻两点之间的每次上升加起来）；除以 √d_k 时，平均为 {s}，回升合计 {sr}。',
     comparePositionHint: '要检验的说法：没有位置信息，模型分不清顺序，所以“前一个词元”、倒序和排序都学不会。',
     runMain: '本次训练',
     runTwin: '对照训练',
