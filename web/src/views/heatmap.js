@@ -9,6 +9,14 @@
 //          // selected.col === null selects the whole row; blocked: a 0/1 matrix of the same
 //          // shape whose 0 cells are striped (masked cells that still hold a number)
 //   hm.highlight({ rows: [i], cols: [j], cells: [[i, j]] })
+//   hm.update({ ..., from, stagger })
+//          // from: the picture this update moves from (views/motion.js), one matrix of the same
+//          // shape or a list of them (oldest first): { matrix, kind, domain, blocked }; stagger:
+//          // the rows move one after another. Only the canvases move: the table, the cursor's
+//          // words and every attribute have the new numbers at once, and the last frame is the
+//          // picture an update without `from` draws. The figure's data-motion is "running" during
+//          // the motion, "done" otherwise. An update with other numbers ends a motion at once;
+//          // one with the same matrix (a resize, a second draw) lets it run on.
 //
 // Palettes are colour-blind safe: viridis (sequential, for weights in [0, 1]) and RdBu
 // (diverging, for signed scores; red = positive, blue = negative). −∞ cells are grey and
@@ -26,7 +34,8 @@ import { fmt, colonAfter } from '../text/format.js';
 import { renderTable } from './table.js';
 import { createSaveButtons } from './save.js';
 import { PALETTES, autoDomain } from './heatmap-palette.js';
-import { paintCells, paintOverlay } from './heatmap-canvas.js';
+import { lookOf, paintBetween, paintCells, paintOverlay } from './heatmap-canvas.js';
+import { MOTION_MS, markMotion, tween } from './motion.js';
 import { createLegend } from './heatmap-legend.js';
 import { heatmapScene } from './heatmap-scene.js';
 import { labelLength, rowLabelWidth, setLabels } from './heatmap-labels.js';
@@ -119,6 +128,8 @@ export function createHeatmap(
   let hl = { rows: [], cols: [], cells: [] };
   let avail = 0; // px available for the plot and its row labels
   let marksKey = '';
+  let geom = null; // the last update's cell size: { cellW, cellH, showText }
+  let motion = null; // the running motion: { run, matrix (where it goes), looks, stagger }
   const fontState = { font: '' }; // the text canvas's current font
   const drawLegend = createLegend(legend, id, levels);
 
@@ -220,10 +231,17 @@ export function createHeatmap(
     moveCursor(cursor[0], cursor[1]);
   }
 
-  // update({ matrix, rowLabels, colLabels, domain?, selected?, caption? })
+  // update({ matrix, rowLabels, colLabels, domain?, selected?, caption?, blocked?, from?, stagger? })
   function update(next) {
+    const { from, stagger, ...rest } = next;
+    next = rest; // kept without the motion: a later update(data) draws the same end
     data = next;
     const { matrix, rowLabels, colLabels } = next;
+    const goesOn = !from && motion?.run.running && motion.matrix === matrix;
+    if (motion && !goesOn) {
+      motion.run.cancel();
+      motion = null;
+    }
     const { rows, cols } = matrix;
     const blocked = next.blocked && next.blocked.rows === rows && next.blocked.cols === cols ? next.blocked : null;
     if (rows !== shape[0] || cols !== shape[1]) setShape(rows, cols);
@@ -251,14 +269,24 @@ export function createHeatmap(
     const showText = cellW >= MIN_TEXT_W && cellH >= MIN_TEXT_H;
     figure.classList.toggle('hm-small', !showText);
 
-    // Colours: one pixel per cell.
+    geom = { cellW, cellH, showText };
     const domain = next.domain ?? autoDomain(matrix.data, kind);
     const pal = PALETTES[kind];
-    const { special, inks } = paintCells(ctx2d, matrix, domain, pal, blocked);
-
-    // Stripes on blocked cells, a dashed frame on NaN cells and (when they fit) the values, drawn
-    // on a second canvas at screen resolution.
-    paintOverlay(textCanvas, tctx, fontState, { matrix, cellW, cellH, showText, digits, special, inks });
+    const froms = [].concat(from ?? []).filter((f) => f.matrix.rows === rows && f.matrix.cols === cols);
+    if (froms.length) {
+      // The looks it moves through, then the end drawn as without a motion.
+      const looks = froms.map((f) => {
+        const k = f.kind ?? kind;
+        const b = f.blocked && f.blocked.rows === rows && f.blocked.cols === cols ? f.blocked : null;
+        return lookOf(f.matrix, f.domain ?? autoDomain(f.matrix.data, k), PALETTES[k], b);
+      });
+      looks.push(lookOf(matrix, domain, pal, blocked));
+      motion = { matrix, looks, stagger: !!stagger && rows > 1 };
+      motion.run = tween(MOTION_MS, (t) => (t < 1 ? paintMotion(t) : paint()), { el: figure });
+    } else if (!goesOn) {
+      paint();
+      markMotion(figure, 'done');
+    }
 
     // Column labels only when the longest one fits its column (else the table has them).
     setLabels(colsEl, colLabels, 'col', cellW >= 4 + 7 * labelLength(colLabels));
@@ -276,6 +304,27 @@ export function createHeatmap(
         if (!performance.getEntriesByName(FIRST_MARK).length) performance.mark(FIRST_MARK);
       }, 0);
     }
+  }
+
+  // The picture of the last update: colours (one pixel per cell), then stripes on blocked cells, a
+  // dashed frame on NaN cells and (when they fit) the values, on a second canvas at screen
+  // resolution.
+  function paint() {
+    const { matrix } = data;
+    const blocked =
+      data.blocked && data.blocked.rows === matrix.rows && data.blocked.cols === matrix.cols ? data.blocked : null;
+    const domain = data.domain ?? autoDomain(matrix.data, kind);
+    const { special, inks } = paintCells(ctx2d, matrix, domain, PALETTES[kind], blocked);
+    paintOverlay(textCanvas, tctx, fontState, { matrix, ...geom, digits, special, inks });
+  }
+
+  // A picture of the motion at t in [0, 1): every row at t, or (staggered) each row starting a
+  // little after the one above it, the last one ending at t = 1.
+  function paintMotion(t) {
+    const [rows, cols] = shape;
+    const span = motion.stagger ? 0.5 : 1; // each row's share of the time
+    const at = motion.stagger ? (i) => (t - (i * (1 - span)) / (rows - 1)) / span : () => t;
+    paintBetween(ctx2d, textCanvas, tctx, fontState, motion.looks, at, { rows, cols, ...geom, digits });
   }
 
   // Selection and highlight: outlined boxes over rows, columns or cells, in a layer above the
@@ -317,6 +366,7 @@ export function createHeatmap(
   }
 
   function destroy() {
+    motion?.run.cancel();
     ro.disconnect();
     figure.remove();
   }

@@ -16,6 +16,7 @@ import { renderFormula } from '../../views/formula.js';
 import { generalTex, liveTex } from './tex.js';
 import { maskedStep, weightsStep, blockedNote, textOf } from './text.js';
 import { rowKind } from '../../lesson/rows.js';
+import { MOTION_MS, tween } from '../../views/motion.js';
 
 // Which heatmaps each step shows, in order; the first is the step's main figure.
 const LAYOUT = {
@@ -155,6 +156,8 @@ export function drawStage(c, run, v, stage) {
       domain: [0, 1],
     };
   const shown = LAYOUT[stage === 'scaled' && inputs.scoresTyped ? 'scaledTyped' : stage];
+  const from = motionFrom(ui.led, stage, shown[0], mats, result);
+  ui.led = { stage, look: lookSpec(mats[shown[0]], result, qt, kt) };
   const keep = new Set(shown);
   for (const [name, hm] of Object.entries(ui.heatmaps)) if (!keep.has(name)) hm.wrap.remove();
   for (const name of shown) {
@@ -176,13 +179,24 @@ export function drawStage(c, run, v, stage) {
       colLabels: spec.cols,
       domain: spec.domain,
       caption: s('withAxes', { t: spec.title, axes: s('rowsCols') }),
-      blocked: isQueryRows && spec.cols === kt ? result.mask : null,
+      blocked: lookSpec(spec, result, qt, kt).blocked,
+      from: from[name],
+      stagger: name === 'output',
       selected:
         name === SELECTED[stage] && isQueryRows ? { row, col: name === 'output' ? null : col < 0 ? null : col } : null,
     });
   }
 
-  linkHighlights(ui, stage, result, row, col);
+  // At the weighted sum the weights pull the value rows into the output: while the output fills
+  // in, the highlight follows the row being filled (its weights, the value rows they mix), then
+  // returns to the selected row. A second draw of the same result lets it run on.
+  if (ui.pull?.running && ui.pull.result !== result) ui.pull.cancel();
+  if (from.output) {
+    const pull = tween(MOTION_MS, (t) =>
+      linkHighlights(ui, stage, result, t < 1 ? Math.min(nq - 1, (t * nq) | 0) : row, col, t < 1),
+    );
+    ui.pull = Object.assign(pull, { result });
+  } else if (!ui.pull?.running) linkHighlights(ui, stage, result, row, col);
   const lines = [].concat(liveTex(c.s, stage, inputs, result, row, col, state));
   while (ui.live.children.length < lines.length) ui.live.append(h('div', { class: 'formula-line' }));
   while (ui.live.children.length > lines.length) ui.live.lastChild.remove();
@@ -190,6 +204,54 @@ export function drawStage(c, run, v, stage) {
   lines.forEach((t, k) => renderFormula(ui.live.children[k], t, { display: false }));
   setText(ui.note, noteText(c, stage, run, row, col, unscaled));
   return { row, col };
+}
+
+// ---- motion between the steps ------------------------------------------------------------------
+
+// How a heatmap of the stage is drawn: { matrix, kind, domain, blocked } (blocked: the mask, striped
+// on the matrices of queries × keys).
+function lookSpec(spec, result, qt, kt) {
+  const blocked = spec.rows === qt && spec.cols === kt ? result.mask : null;
+  return { matrix: spec.m, kind: spec.kind, domain: spec.domain, blocked };
+}
+
+// Where the heatmaps move from when the learner comes to `stage` from another step (led: the step
+// drawn before and the look of the figure it led with): { name: from } for heatmap.update
+// (views/heatmap.js). The step's main figure moves from the last step's: the scores scale, masked
+// cells turn to −∞, and scores turning into weights pass through each row's exponentials before
+// they are normalised; at the weighted sum the output fills in row by row from zero. Nothing moves
+// within a step (an edit draws its numbers at once).
+function motionFrom(led, stage, main, mats, result) {
+  const from = {};
+  if (!led || led.stage === stage) return from;
+  const to = mats[main];
+  if (!sameNumbers(led.look.matrix, to.m)) {
+    from[main] =
+      main === 'weights' && led.look.kind === 'diverging'
+        ? [led.look, { matrix: rowExponentials(result.weights), kind: 'sequential', domain: [0, 1] }]
+        : led.look;
+  }
+  if (stage === 'output') {
+    const { rows, cols } = result.output;
+    from.output = { matrix: { rows, cols, data: new Float32Array(rows * cols) }, domain: [-1, 1] };
+  }
+  return from;
+}
+
+const sameNumbers = (a, b) => a.rows === b.rows && a.cols === b.cols && a.data.every((x, k) => Object.is(x, b.data[k]));
+
+// The picture half-way from scores to weights: each row of the engine's weights over the row's
+// largest weight, which is e^(m_ij − max_k m_ik), the exponentials before the division by their
+// sum (a row of zeros stays zero). Drawn only in between: the step ends on the engine's weights.
+function rowExponentials(weights) {
+  const { rows, cols } = weights;
+  const data = new Float32Array(rows * cols);
+  for (let i = 0; i < rows; i++) {
+    const w = weights.data.subarray(i * cols, (i + 1) * cols);
+    const top = max(w);
+    for (let j = 0; j < cols; j++) data[i * cols + j] = top > 0 ? w[j] / top : w[j];
+  }
+  return { rows, cols, data };
 }
 
 // Shows or keeps back the figures part (the hand-check preset keeps the engine's weights back
@@ -201,7 +263,8 @@ export function holdStage(c, v, hold) {
 
 // Linked highlighting: a weight lights up the score it came from; an output row lights up its
 // weight row and the value rows it mixes (the keys with a weight above zero).
-function linkHighlights(ui, stage, result, row, col) {
+// (filling: the output row being filled in is marked too.)
+function linkHighlights(ui, stage, result, row, col, filling = false) {
   const marks = {};
   if (stage === 'weights') {
     marks.masked = col >= 0 ? { cells: [[row, col]] } : { rows: [row] };
@@ -209,6 +272,7 @@ function linkHighlights(ui, stage, result, row, col) {
     const w = rowOf(result.weights, row);
     marks.weights = { rows: [row] };
     marks.values = { rows: w.map((x, j) => (x > 0 ? j : -1)).filter((j) => j >= 0) };
+    if (filling) marks.output = { rows: [row] };
   }
   for (const [name, { hm }] of Object.entries(ui.heatmaps)) hm.highlight(marks[name] || {});
 }
