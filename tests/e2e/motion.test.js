@@ -242,3 +242,67 @@ test('a second step in the middle of a motion ends on the second step’s number
   assert.deepEqual(page.errors, []);
   await page.close();
 });
+
+// The long-sequences lesson's online softmax: from one block to the next the running max's line
+// slides (from the top at the first block) and the current block's frame follows; the table has
+// the new block's numbers at once; nothing moves under prefers-reduced-motion.
+test('the online softmax moves its running max from block to block, and not under reduced motion', async () => {
+  const link = 'lesson=long&lang=en&stage=tiling&longRow=9&longBlock=4&seed=42';
+  // the line and the current block's frame as a fresh page draws step k
+  const still = async (k, options = {}) => {
+    const page = await lab.open(`${link}&longStep=${k}`, options);
+    await settled(page);
+    const at = await page.evaluate(() => ({
+      m: document.querySelector('.long-svg .long-max').getAttribute('y1'),
+      tile: document.querySelector('.long-svg .long-tile.current').getAttribute('x'),
+    }));
+    await page.close();
+    return at;
+  };
+  for (const reducedMotion of ['no-preference', 'reduce']) {
+    const page = await lab.open(`${link}&longStep=0`, { reducedMotion });
+    await settled(page);
+    for (const k of [1, 2]) {
+      const end = await still(k, { reducedMotion });
+      const frames = await page.evaluate(async () => {
+        const fig = document.querySelector('.long-figure');
+        const line = () => document.querySelector('.long-svg .long-max');
+        const tile = () => document.querySelector('.long-svg .long-tile.current');
+        const sample = () => ({
+          motion: fig.dataset.motion,
+          m: line().getAttribute('y1'),
+          tile: tile().getAttribute('x'),
+        });
+        document.querySelector('.long-tiling .long-run .btn.primary').click();
+        const out = [sample()];
+        while (out.at(-1).motion === 'running') {
+          await new Promise(requestAnimationFrame);
+          out.push(sample());
+        }
+        out.push({ ...sample(), rows: document.querySelectorAll('.long-tiling .long-table tbody tr').length });
+        return out;
+      });
+      const what = `${reducedMotion}, block ${k}`;
+      const last = frames.at(-1);
+      assert.equal(last.rows, k, `${what}: the table has the block at once`);
+      assert.equal(last.motion, 'done', what);
+      assert.equal(last.m, end.m, `${what}: the line ends where step ${k} draws it`);
+      assert.equal(last.tile, end.tile, `${what}: the frame ends on block ${k - 1}`);
+      const between = frames.filter((f) => f.motion === 'running' && f.m !== last.m && f.m !== frames[0].m);
+      if (reducedMotion === 'reduce') {
+        assert.equal(frames.length, 2, `${what}: no frame moves`);
+        assert.equal(frames[0].m, end.m, `${what}: the end drawn at once`);
+      } else {
+        assert.equal(frames[0].motion, 'running', `${what}: moves from the click`);
+        assert.ok(between.length >= 1, `${what}: at least one in-between position of the line`);
+        if (k === 2)
+          assert.ok(
+            frames.some((f) => f.tile !== last.tile && f.tile !== frames[0].tile),
+            `${what}: the frame moves`,
+          );
+      }
+    }
+    assert.deepEqual(page.errors, []);
+    await page.close();
+  }
+});

@@ -17,6 +17,7 @@ import strings from './strings.js';
 import meta, { TRACE_N, PATTERN_N } from './meta.js';
 import { AMBER, WEIGHT } from '../../views/palette.js';
 import { buildSweep, drawSweep } from './sweep.js';
+import { MOTION_MS, markMotion, tween } from '../../views/motion.js';
 
 const D = 64; // head size of the measured runs
 const TRACE_D = 8; // the tiling animation's d (TRACE_N queries and keys)
@@ -382,7 +383,7 @@ function buildTiling(c, v) {
     ),
     h('div', { class: 'controls long-run' }, v.reset, v.prev, v.next, v.play),
     v.stepText,
-    h('figure', { class: 'long-figure' }, v.svg, v.save.el),
+    (v.figure = h('figure', { class: 'long-figure' }, v.svg, v.save.el)),
     v.explain,
     v.table,
     v.outputs,
@@ -465,12 +466,13 @@ function drawTiling(c, data, v) {
       svgEl('text', { x: left + j * bw + bw / 2, y: H - 8, class: 'long-tick', 'text-anchor': 'middle' }, String(j)),
     );
   });
-  if (step > 0) {
-    const m = at('runningMax', step - 1);
-    kids.push(svgEl('line', { x1: left, x2: W - 8, y1: y(m), y2: y(m), class: 'long-max' }));
-    kids.push(svgEl('text', { x: 4, y: y(m) + 4, class: 'long-mlabel' }, 'm'));
-  }
+  const m = step > 0 ? at('runningMax', step - 1) : null;
+  const mLine = svgEl('line', { x1: left, x2: W - 8, y1: y(m), y2: y(m), class: 'long-max' });
+  const mLabel = svgEl('text', { x: 4, y: y(m) + 4, class: 'long-mlabel' }, 'm');
+  if (step > 0) kids.push(mLine, mLabel);
   v.svg.replaceChildren(...kids);
+  const tile = step > 0 ? kids[step] : null; // kids: the axis, then one frame per block
+  moveTiling(v, { key: `${state.seed}|${i}|${b}`, step, m: m === null ? null : y(m), top, tile, mLine, mLabel });
   v.title = s('scoresLabel', { i, b });
   v.save.label();
   v.svg.setAttribute(
@@ -530,6 +532,38 @@ function drawTiling(c, data, v) {
       h('p', { class: 'long-vec' }, h('strong', { text: `${s('naiveOut')}${s('colon')}` }), `[${row(naive.output)}]`),
     );
   } else v.outputs.replaceChildren();
+}
+
+// From the last step of the same trace (same seed, row and block size) to this one, the running
+// max's line slides from where it was (from the top at the first block) and the current block's
+// frame from the block before: about MOTION_MS, none under prefers-reduced-motion
+// (views/motion.js); the figure's data-motion says running or done. The numbers (table, words)
+// are the new step's at once; only the picture moves.
+function moveTiling(v, now) {
+  const was = v.tilingShown;
+  v.tilingShown = {
+    key: now.key,
+    step: now.step,
+    m: now.m,
+    tileX: now.tile ? Number(now.tile.getAttribute('x')) : null,
+  };
+  v.tilingMotion?.cancel();
+  if (!was || was.key !== now.key || was.step === now.step || now.m === null) return markMotion(v.figure, 'done');
+  const m0 = was.m ?? now.top,
+    m1 = now.m;
+  const x0 = was.tileX,
+    x1 = v.tilingShown.tileX;
+  v.tilingMotion = tween(
+    MOTION_MS,
+    (t) => {
+      const my = m0 + (m1 - m0) * t;
+      now.mLine.setAttribute('y1', my);
+      now.mLine.setAttribute('y2', my);
+      now.mLabel.setAttribute('y', my + 4);
+      if (x0 !== null && now.tile) now.tile.setAttribute('x', x0 + (x1 - x0) * t);
+    },
+    { el: v.figure },
+  );
 }
 
 // ---- 3. window and strided masks ------------------------------------------------------------
