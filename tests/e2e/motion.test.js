@@ -306,3 +306,57 @@ test('the online softmax moves its running max from block to block, and not unde
     await page.close();
   }
 });
+
+// The playground's training curves: after a step the loss curve's new part is drawn in from the
+// point it had reached (its tip passes through points in between), and ends on the whole curve;
+// under prefers-reduced-motion it is there at once.
+test('a training curve draws its new points in, and not under reduced motion', async () => {
+  for (const reducedMotion of ['no-preference', 'reduce']) {
+    const page = await lab.open('lesson=playground&lang=en&pgLayers=1&pgD=32&pgSeed=3', { reducedMotion });
+    await page.waitForFunction(() => /^Step 0 /.test(document.querySelector('.pg-status').textContent), null, {
+      timeout: 60000,
+    });
+    for (const k of [1, 2, 3]) {
+      // sampled in the page from the click on, each animation frame, until the step is drawn and done
+      const frames = await page.evaluate(async () => {
+        const status = document.querySelector('.pg-status');
+        const fig = document.querySelector('.pg-train .pg-chart figure.line-chart'); // the loss
+        const before = status.textContent;
+        const tip = () => {
+          const d = fig.querySelector('.series path')?.getAttribute('d') || '';
+          const xy = d.replace(/Z$/, '').split(/[ML]/).filter(Boolean);
+          return { n: xy.length, x: Number(xy.at(-1)?.split(',')[0]) };
+        };
+        const out = [];
+        document.querySelector('button.pg-step').click();
+        const deadline = performance.now() + 60000;
+        while (performance.now() < deadline) {
+          await new Promise(requestAnimationFrame);
+          const s = { motion: fig.dataset.motion, changed: status.textContent !== before, ...tip() };
+          out.push(s);
+          if (s.changed && s.motion !== 'running') break;
+        }
+        return out;
+      });
+      const what = `${reducedMotion}, step ×10 #${k}`;
+      const last = frames.at(-1);
+      assert.ok(last.changed, `${what}: trained`);
+      assert.equal(last.motion, 'done', what);
+      assert.equal(last.n, k, `${what}: the whole curve at the end (${k} points)`);
+      const running = frames.filter((f) => f.motion === 'running');
+      if (reducedMotion === 'reduce' || k === 1) {
+        assert.equal(running.length, 0, `${what}: nothing moves`);
+      } else {
+        const start = frames.find((f) => f.changed); // the first frame with the new point
+        assert.ok(running.length >= 1, `${what}: the new part grows`);
+        assert.ok(start.x < last.x, `${what}: the tip starts at the point it had reached`);
+        assert.ok(
+          running.some((f) => f.x > start.x && f.x < last.x),
+          `${what}: the tip passes between the last point and the new one`,
+        );
+      }
+    }
+    assert.deepEqual(page.errors, []);
+    await page.close();
+  }
+});

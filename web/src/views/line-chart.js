@@ -3,9 +3,13 @@
 //
 //   const c = createLineChart(parent, { label, xLabel, yLabel, xLog, yLog, width, strings, yTicks })
 //   c.update({ series: [{ name, color, dash, mark: 'points' | 'line', points: [{ x, y }] }],
-//              yDomain, markX, caption, digits, format })
+//              yDomain, markX, caption, digits, format, grow })
 // format(y) -> text: how a y is written in the table and the accessible label (default
 // fmt(y, digits)); yTicks(y) -> text: the y axis's tick labels (default: the number).
+// grow: a line that gained points since the last update (a training curve) draws its new part
+// in from the last point it had (views/motion.js: about MOTION_MS, none under
+// prefers-reduced-motion; the figure's data-motion says running or done). An update with new
+// points ends it (and grows from there); one with the same points lets it run on.
 //
 // Measured series come from the engine; theory series (like variance = d_k) are formulas the
 // caller evaluates. Nothing here computes a result, only positions.
@@ -18,6 +22,7 @@ import { format } from 'd3-format';
 import { fmt, colonAfter, periodAfter } from '../text/format.js';
 import { createChartFrame, drawAxes } from './chart-frame.js';
 import { MUTED, ORANGE, WHITE } from './palette.js';
+import { MOTION_MS, markMotion, tween } from './motion.js';
 
 // The ticks of a log axis at the powers of its base (1, 2, 4 ... for base 2; 0.01, 0.1, 1 ...
 // for base 10), every `every`-th one: d3's log ticks, asked for no more ticks than the domain
@@ -47,8 +52,19 @@ export function createLineChart(
     return [caption, [xLabel, ...series.map((se) => se.name)], rows];
   }
 
+  let ends = new Map(); // series name -> the last point its line reached at the last update
+  let motion = null; // the running growth: { run, from: the ends it grows from, tails }
+  const inside = (p) => Number.isFinite(p.y) && (!yLog || p.y > 0);
+  const lastPoint = (se) => se.points.filter(inside).at(-1);
+  const samePoint = (a, b) => a === b || (a && b && a.x === b.x && a.y === b.y);
+
   function update(opts) {
-    const { series, yDomain, markX, caption = label, format: yText = (v) => fmt(v, 3) } = opts;
+    const { series, yDomain, markX, caption = label, format: yText = (v) => fmt(v, 3), grow = false } = opts;
+    // The same points as the running growth's end: it runs on, on the lines drawn anew.
+    const goesOn = grow && motion?.run.running && series.every((se) => samePoint(lastPoint(se), ends.get(se.name)));
+    if (!goesOn) motion?.run.cancel();
+    const from = goesOn ? motion.from : ends; // where each line grows from
+    const tails = []; // the lines that grow: { el, old: d to the point reached, full: d, xy: the new part's points }
     const { width: w, height } = frame.size(width, 0.44);
     const m = { top: 12, right: 16, bottom: 42, left: 56 };
     const all = series.flatMap((se) => se.points);
@@ -100,22 +116,27 @@ export function createLineChart(
         .attr('stroke', ORANGE)
         .attr('stroke-dasharray', '4 3');
     }
-    const inside = (p) => Number.isFinite(p.y) && (!yLog || p.y > 0);
     for (const se of series) {
       const pts = se.points.filter(inside);
       const g = root.append('g').attr('class', 'series');
       if (se.mark !== 'points') {
-        g.append('path')
-          .attr(
-            'd',
-            line()
-              .x((p) => x(p.x))
-              .y((p) => y(p.y))(pts),
-          )
+        const path = line()
+          .x((p) => x(p.x))
+          .y((p) => y(p.y));
+        // A line that reached `end` at the last update: drawn to there, then grown to its end.
+        const end = grow ? from.get(se.name) : null;
+        let k = -1;
+        if (end) for (k = pts.length - 1; k >= 0 && !(pts[k].x === end.x && pts[k].y === end.y); k--);
+        const grows = k >= 0 && k < pts.length - 1;
+        const old = grows ? path(pts.slice(0, k + 1)) : null;
+        const el = g
+          .append('path')
+          .attr('d', old ?? path(pts))
           .attr('fill', 'none')
           .attr('stroke', se.color)
           .attr('stroke-width', 2)
           .attr('stroke-dasharray', se.dash || null);
+        if (grows) tails.push({ el, old, full: path(pts), xy: pts.slice(k).map((p) => [x(p.x), y(p.y)]) });
       }
       if (se.mark !== 'line' || pts.length === 1) {
         // a line of one point is drawn as its point
@@ -128,6 +149,22 @@ export function createLineChart(
           .attr('fill', se.color)
           .attr('stroke', WHITE);
       }
+    }
+    ends = new Map(series.map((se) => [se.name, lastPoint(se)]));
+    if (goesOn) motion.tails = tails;
+    else if (tails.length) {
+      const growth = { from, tails };
+      motion = growth;
+      growth.run = tween(
+        MOTION_MS,
+        (t) => {
+          for (const tail of growth.tails) tail.el.attr('d', t < 1 ? grown(tail, t) : tail.full);
+        },
+        { el: frame.figure },
+      );
+    } else {
+      motion = null;
+      markMotion(frame.figure, 'done');
     }
     frame.legend.replaceChildren(
       ...series.map((se) => {
@@ -149,5 +186,29 @@ export function createLineChart(
     );
   }
 
-  return { el: frame.figure, update, destroy: frame.destroy };
+  // A line's drawn part and, of its new part (tail.xy, from the point it had reached), the share t
+  // of its width: the path's d.
+  function grown(tail, t) {
+    const { xy } = tail;
+    const cut = xy[0][0] + t * (xy.at(-1)[0] - xy[0][0]);
+    let d = tail.old;
+    let k = 1;
+    for (; k < xy.length && xy[k][0] <= cut; k++) d += `L${xy[k][0]},${xy[k][1]}`;
+    if (k < xy.length) {
+      const [x0, y0] = xy[k - 1],
+        [x1, y1] = xy[k];
+      const f = x1 > x0 ? (cut - x0) / (x1 - x0) : 1;
+      d += `L${x0 + f * (x1 - x0)},${y0 + f * (y1 - y0)}`;
+    }
+    return d;
+  }
+
+  return {
+    el: frame.figure,
+    update,
+    destroy() {
+      motion?.run.cancel();
+      frame.destroy();
+    },
+  };
 }

@@ -231,7 +231,7 @@ function curves(c, v, names) {
   const loss = series('loss'),
     acc = series('acc');
   v.lossBox.hidden = !loss.length; // the training loss has no point before the first steps
-  if (loss.length) v.loss.update({ series: loss, caption: v.lossCaption, digits: 3 });
+  if (loss.length) v.loss.update({ series: loss, caption: v.lossCaption, digits: 3, grow: true });
   // the step where the held-out accuracy first reached LEARNED, marked on the accuracy curve
   const learnedAt = hist.main && hist.main.learnedAt;
   if (acc.length)
@@ -240,6 +240,7 @@ function curves(c, v, names) {
       caption: v.accCaption,
       yDomain: [0, 1],
       digits: 3,
+      grow: true,
       ...(learnedAt !== null && learnedAt !== undefined ? { markX: learnedAt } : {}),
     });
   v.accBox.dataset.learnedAt = learnedAt ?? '';
@@ -636,6 +637,7 @@ function drawInduction(c, data, v) {
       series: [{ name: s('runMain'), color: COLORS.main, mark: 'line', points: main.loss }],
       caption: s('inductionLoss'),
       digits: 3,
+      grow: true,
       ...mark,
     });
   }
@@ -655,7 +657,8 @@ function drawInduction(c, data, v) {
       });
   }
   v.scoresBox.hidden = !series.length;
-  if (series.length) v.scores.update({ series, caption: s('scoresChart'), yDomain: [0, 1], digits: 3, ...mark });
+  if (series.length)
+    v.scores.update({ series, caption: s('scoresChart'), yDomain: [0, 1], digits: 3, grow: true, ...mark });
   setText(v.crossed, cross ? s('crossed', { step: cross.step, ...headName(cross.k, heads) }) : s('notCrossed'));
   drawAblation(c, v, main, count, heads);
 }

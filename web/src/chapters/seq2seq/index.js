@@ -193,7 +193,7 @@ function drawRace(c, data, v) {
     points: hist[n].loss,
   }));
   v.lossBox.hidden = !loss.length;
-  if (loss.length) v.loss.update({ series: loss, caption: v.lossCaption, digits: 3 });
+  if (loss.length) v.loss.update({ series: loss, caption: v.lossCaption, digits: 3, grow: true });
   if (!ready) return;
   const byLength = (n) => hist[n].latest.byLength;
   v.length.update({
