@@ -1,7 +1,8 @@
 // Page interaction timing in headless Chromium: how long one change takes to recompute (the
 // engine) and re-render (heatmaps, formula, bars), for 4, 16 and 32 tokens at every stage of the
 // pipeline chapter. Uses the page's own performance marks (attn-update) around chapter.update,
-// plus a forced style/layout after it. Needs the built page: ./node_modules/.bin/vite build.
+// plus a forced style/layout after it; then step changes, with the motion each starts (the
+// intervals between its animation frames). Needs the built page: ./node_modules/.bin/vite build.
 //
 //   npm run bench:page
 
@@ -12,18 +13,32 @@ const STAGES = ['scores', 'scaled', 'masked', 'weights', 'output'];
 const REPEATS = 40;
 const DK = 16;
 
+const stat = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return { min: s[0], median: s[Math.floor(s.length / 2)], p95: s[Math.floor(s.length * 0.95)], max: s[s.length - 1] };
+};
+
 const lab = await start();
 const rows = [];
+const moves = []; // step changes, with their motion (views/motion.js)
 let calibration = 0;
 try {
   for (const n of SIZES) {
     const toks = Array.from({ length: n }, (_, i) => `t${i}`).join(',');
-    const page = await lab.open(`lesson=pipeline&lang=en&preset=random&inputMode=random&dk=${DK}&queryTokens=${toks}&keyTokens=${toks}`);
+    const page = await lab.open(
+      `lesson=pipeline&lang=en&preset=random&inputMode=random&dk=${DK}&queryTokens=${toks}&keyTokens=${toks}`,
+    );
     if (!calibration) {
       // A fixed JS loop, to read the figures against this machine's speed.
       calibration = await page.evaluate(() => {
         const t = [];
-        for (let k = 0; k < 15; k++) { const t0 = performance.now(); let x = 0; for (let i = 0; i < 1e6; i++) x += i; t.push(performance.now() - t0); if (x < 0) return 0; }
+        for (let k = 0; k < 15; k++) {
+          const t0 = performance.now();
+          let x = 0;
+          for (let i = 0; i < 1e6; i++) x += i;
+          t.push(performance.now() - t0);
+          if (x < 0) return 0;
+        }
         return t.sort((a, b) => a - b)[7];
       });
     }
@@ -55,11 +70,38 @@ try {
         }
         return { update, withLayout, attend };
       }, { stage, repeats: REPEATS });
-      const stat = (xs) => {
-        const s = [...xs].sort((a, b) => a - b);
-        return { min: s[0], median: s[Math.floor(s.length / 2)], p95: s[Math.floor(s.length * 0.95)], max: s[s.length - 1] };
-      };
       rows.push({ n, stage, update: stat(r.update), layout: stat(r.withLayout), attend: stat(r.attend) });
+    }
+    // Step changes (each moves the step's main heatmap for about 400 ms): the click's update, with
+    // style and layout, and the motion's frames (requestAnimationFrame intervals) until it is done.
+    const m = await page.evaluate(async ({ stages, repeats }) => {
+      const lab = window.attentionLab;
+      const frame = () => new Promise(requestAnimationFrame);
+      const out = stages.slice(1).map((stage) => ({ stage, update: [], withLayout: [], frames: [] }));
+      for (let k = 0; k < repeats; k++) {
+        lab.set({ stage: stages[0] });
+        await frame();
+        for (const r of out) {
+          performance.clearMeasures('attn-update');
+          const t0 = performance.now();
+          lab.set({ stage: r.stage });
+          document.body.getBoundingClientRect();
+          r.withLayout.push(performance.now() - t0);
+          r.update.push(performance.getEntriesByName('attn-update').at(-1).duration);
+          const fig = () => document.querySelector('section[data-step]:not([hidden]) figure.heatmap[data-motion="running"]');
+          let last = await frame();
+          while (fig()) {
+            const now = await frame();
+            r.frames.push(now - last);
+            last = now;
+          }
+        }
+      }
+      return out;
+    }, { stages: STAGES, repeats: 8 });
+    for (const r of m) {
+      const [update, layout, frames] = [r.update, r.withLayout, r.frames].map(stat);
+      moves.push({ n, stage: r.stage, update, layout, frames, count: r.frames.length });
     }
     if (page.errors.length) console.error('page errors:', page.errors);
     await page.close();
@@ -80,3 +122,11 @@ console.log(`machine speed: a 1e6-iteration JS loop takes ${calibration.toFixed(
 const worst = Math.max(...rows.map((r) => r.layout.p95));
 const worstMedian = Math.max(...rows.map((r) => r.layout.median));
 console.log(`worst median with layout: ${worstMedian.toFixed(2)} ms; worst p95: ${worst.toFixed(2)} ms (budget 16 ms per interaction)`);
+console.log('');
+console.log('Step changes (each moves the main heatmap for about 400 ms): the click\'s update and +layout, then the');
+console.log('motion\'s frame intervals (requestAnimationFrame timestamps), 8 rounds from the scores step, ms');
+console.log('tokens  to          update median/p95    +layout median/p95    frames  interval median/p95/max');
+for (const r of moves) {
+  console.log(`${String(r.n).padStart(6)}  ${r.stage.padEnd(8)}  ${f(r.update.median)} ${f(r.update.p95)}         ${f(r.layout.median)} ${f(r.layout.p95)}        ` +
+    `${String(r.count).padStart(5)}   ${f(r.frames.median)} ${f(r.frames.p95)} ${f(r.frames.max)}`);
+}

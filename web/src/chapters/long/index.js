@@ -37,6 +37,7 @@ export default {
   compute,
   leave(c) {
     clearInterval(c.ui.timer);
+    c.step('tiling')?.tilingMotion?.cancel();
   },
 };
 

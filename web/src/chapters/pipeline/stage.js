@@ -68,8 +68,9 @@ export function stageSlots(c, v) {
   return { lead: v.leadSlot, figures: [v.selectHint, v.mapsSlot, v.detailSlot] };
 }
 
-// The heatmaps are the instance's: destroyed when the chapter leaves.
+// The heatmaps are the instance's: destroyed (their motion with them) when the chapter leaves.
 export function destroyStage(c) {
+  c.ui.pull?.cancel();
   for (const { hm } of Object.values(c.ui.heatmaps || {})) hm.destroy();
 }
 
