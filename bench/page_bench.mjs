@@ -128,5 +128,5 @@ console.log('motion\'s frame intervals (requestAnimationFrame timestamps), 8 rou
 console.log('tokens  to          update median/p95    +layout median/p95    frames  interval median/p95/max');
 for (const r of moves) {
   console.log(`${String(r.n).padStart(6)}  ${r.stage.padEnd(8)}  ${f(r.update.median)} ${f(r.update.p95)}         ${f(r.layout.median)} ${f(r.layout.p95)}        ` +
-    `${String(r.count).padStart(5)}   ${f(r.frames.median)} ${f(r.frames.p95)} ${f(r.frames.max)}`);
+    `${String(r.count).padStart(5)}   ${r.count ? `${f(r.frames.median)} ${f(r.frames.p95)} ${f(r.frames.max)}` : '     (nothing moves)'}`);
 }
