@@ -12,6 +12,7 @@
 
 export const MOTION_MS = 400; // one stage turning into the next
 const MIN_FRAMES = 4; // t advances at most 1 / MIN_FRAMES per frame, so a slow frame still shows motion
+const FRAME_MS = 1000 / 60; // the first frame comes about one frame after the synchronous t = 0
 
 export const reducedMotion = () =>
   typeof window !== 'undefined' && !!window.matchMedia?.('(prefers-reduced-motion: reduce)').matches;
@@ -49,7 +50,7 @@ export function tween(ms, onFrame, { el = null } = {}) {
   };
   const frame = (now) => {
     if (!run.running) return;
-    if (start === null) start = now;
+    if (start === null) start = now - FRAME_MS;
     frames++;
     const t = Math.min(1, (now - start) / ms, frames / MIN_FRAMES);
     onFrame(t >= 1 ? 1 : ease(t));
