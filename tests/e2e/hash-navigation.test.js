@@ -239,3 +239,21 @@ test('a hash set while the page itself is still loading wins over the one it ope
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test('Back and Forward between two steps of a training chapter keep its runs: nothing trains again', async () => {
+  const page = await lab.open('lesson=seq2seq&stage=lengths&s2Task=translate&s2Step=20&lang=en');
+  const status = () => page.textContent('.s2-status');
+  const reached = () => document.querySelector('.s2-status')?.textContent.startsWith('Step 20 ·');
+  await page.waitForFunction(reached, null, { timeout: 120000 }); // the link replays the run to step 20
+  await page.click('.stepper button.step[data-stage="race"]');
+  await landed(page, { lesson: 'seq2seq', stage: 'race' });
+  await page.goBack();
+  await landed(page, { lesson: 'seq2seq', stage: 'lengths' });
+  // A chapter mounted again would be replaying from step 0 here.
+  assert.match(await status(), /^Step 20 ·/, 'Back keeps the runs where they were');
+  await page.goForward();
+  await landed(page, { lesson: 'seq2seq', stage: 'race' });
+  assert.match(await status(), /^Step 20 ·/, 'and so does Forward');
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});

@@ -7,6 +7,7 @@
 // problems (a bad link, a chapter that failed) through its view.
 //
 //   const host = createHost({ base, view, address, remount });
+//   remount(prev, next) -> whether a navigation mounts the chapter again (else it is updated)
 //   await host.start(read, stable)  // read() -> the address text; stable(asked) -> nothing changed since
 //   host.set(patch)                 // -> errors ([] when applied or on its way)
 //   host.set(patch, { strict: true }) // the public set() of the element and the page: each
@@ -126,7 +127,13 @@ const NO_ADDRESS = { write() {}, accept() {} };
 
 // navigation() -> whether the chapter shows its previous / next chapter links (an embedded lesson
 // stays its lesson unless its author asks for them).
-export function createHost({ base, view, address = NO_ADDRESS, remount = false, navigation: withPath = () => true }) {
+export function createHost({
+  base,
+  view,
+  address = NO_ADDRESS,
+  remount = () => false,
+  navigation: withPath = () => true,
+}) {
   const hooks = { clearNotice() {}, loading() {}, failed() {}, updated() {}, changed() {}, focus() {}, ...view };
   const addr = () => (typeof address === 'function' ? address() : address) || NO_ADDRESS;
 
@@ -302,7 +309,7 @@ export function createHost({ base, view, address = NO_ADDRESS, remount = false, 
         addr().write(state);
         hooks.clearNotice();
         report(problems);
-        show(prev, { always: remount });
+        show(prev, { always: remount(prev, state) });
       },
       (e) => {
         if (nav !== navigation) return;

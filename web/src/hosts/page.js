@@ -130,10 +130,20 @@ function renderShell(state) {
 
 // ---- the host ------------------------------------------------------------------------------
 
+// Whether two states differ in nothing but the step.
+const stepOnly = (a, b) =>
+  !!a && Object.keys({ ...a, ...b }).every((k) => k === 'stage' || JSON.stringify(a[k]) === JSON.stringify(b[k]));
+// Whether a text field of the chapter has the focus (it may hold an edit not yet committed).
+const editing = () =>
+  !!document.activeElement?.matches('main textarea, main input:not([type="checkbox"], [type="radio"], [type="range"])');
+
 const host = createHost({
   base,
   address: hash,
-  remount: true, // a hash navigation draws the chapter again from the hash alone
+  // A hash navigation draws the chapter again from the hash alone (an edit left in a field is
+  // dropped with the field), except Back or Forward between two steps of the chapter on screen
+  // with no field being edited: drawn as the step bar draws it, so trained runs and workers stay.
+  remount: (prev, next) => !stepOnly(prev, next) || editing(),
   view: {
     // The chapter's article, in a fresh <main> (with the shell around it in the chapter's language).
     article(ch, lang) {
