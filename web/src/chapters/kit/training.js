@@ -15,9 +15,21 @@
 //   });
 //   training.session(c) -> c.ui; training.restart(c, runs); play(c); pause(c); stepOn(c);
 //   runTo(c, step) (train every run to that step and stop there)
+//   drawReport(c, steps, drawPanel) (a chapter's redraw: its panel and the step on screen)
 // The chapter's strings have trainRestartStuck and trainRestartCrashed (the worker was replaced).
 
 import { createTrainClient } from '../../workers/train-client.js';
+import { setText } from '../../views/dom.js';
+
+// Draws a training chapter again on a report of its runs (not a state change): its panel, the step
+// on screen and, when a run failed, the engine's message in the panel's status line.
+export function drawReport(c, steps, drawPanel) {
+  const ui = c.ui;
+  if (ui.panel) drawPanel(c, null, ui.panel);
+  const step = steps.find((st) => st.id === c.state.stage);
+  if (step && c.step(step.id)) step.draw(c, c.data, c.step(step.id));
+  if (ui.error && ui.panel) setText(ui.panel.status, c.s('errEngine', { msg: ui.error }));
+}
 
 export const CHUNK = 10; // steps between two reports of the worker
 export const MAX_POINTS = 400; // points kept per curve

@@ -8,7 +8,7 @@
 import { h, setText } from '../../views/dom.js';
 import { fmt } from '../../text/format.js';
 import { createLineChart } from '../../views/line-chart.js';
-import { CHUNK, createTraining } from '../kit/training.js';
+import { CHUNK, createTraining, drawReport } from '../kit/training.js';
 import { createPredict } from '../kit/predict.js';
 import { heatmapFigure, drawFigure } from '../kit/figures.js';
 import { intInput, selectInput, splitTokens } from '../../views/controls.js';
@@ -768,12 +768,7 @@ function ablationTable(c, v, r, heads) {
 // ---- redrawing on a report (not a state change) -----------------------------------------------------
 
 function redraw(c) {
-  const ui = c.ui;
-  if (ui.panel) drawPanel(c, null, ui.panel);
-  const stage = c.state.stage;
-  const step = STEPS.find((st) => st.id === stage);
-  if (step && c.step(stage)) step.draw(c, c.data, c.step(stage));
-  if (ui.error && ui.panel) setText(ui.panel.status, c.s('errEngine', { msg: ui.error }));
+  drawReport(c, STEPS, drawPanel);
 }
 
 const STEPS = [

@@ -10,7 +10,7 @@ import { h, isFocused, setText } from '../../views/dom.js';
 import { fmt } from '../../text/format.js';
 import { createLineChart } from '../../views/line-chart.js';
 import { dataTable, scrollRegion } from '../../views/table.js';
-import { CHUNK, createTraining } from '../kit/training.js';
+import { CHUNK, createTraining, drawReport } from '../kit/training.js';
 import { createPredict } from '../kit/predict.js';
 import { heatmapFigure, drawFigure } from '../kit/figures.js';
 import { intInput, selectInput, splitTokens } from '../../views/controls.js';
@@ -354,15 +354,10 @@ function drawLengths(c, data, v) {
   scrollRegion(v.box, caption);
 }
 
-// ---- redrawing on a report -----------------------------------------------------------------------
+// ---- redrawing on a report (not a state change) -----------------------------------------------------
 
 function redraw(c) {
-  const ui = c.ui;
-  if (ui.panel) drawPanel(c, null, ui.panel);
-  const stage = c.state.stage;
-  const step = STEPS.find((st) => st.id === stage);
-  if (step && c.step(stage)) step.draw(c, c.data, c.step(stage));
-  if (ui.error && ui.panel) setText(ui.panel.status, c.s('errEngine', { msg: ui.error }));
+  drawReport(c, STEPS, drawPanel);
 }
 
 const STEPS = [
