@@ -60,3 +60,13 @@ test('the page speaks in its own voice: no unnamed articles or tutorials as the 
     .map(([w, l, t]) => `${w} (${l}): ${t.slice(0, 80)}`);
   assert.deepEqual(found, []);
 });
+
+test('no step sends the learner to another chapter’s control: nothing "is ticked in the Masks chapter"', async () => {
+  const strings = await allStrings();
+  const en = /\b(un)?(ticked|chosen|selected|switched on)\b[^.]{0,20}\bin the [\w ]+ chapter\b/i;
+  const zh = /一章里(没有)?(勾选|选定|选了)/;
+  const found = strings
+    .filter(([, lang, text]) => (lang === 'en' ? en : zh).test(text))
+    .map(([w, l, t]) => `${w} (${l}): ${t.slice(0, 80)}`);
+  assert.deepEqual(found, []);
+});

@@ -60,7 +60,7 @@ export default {
     'explain.scaled.typed':
       'The scores were typed directly, so there is no d_k to divide by: the scaled scores are the typed ones.',
     'explain.masked':
-      'Some keys must not be looked at: padding that makes sequences the same length or, when generating text, the words not written yet. Before softmax their scores are replaced by the fill value chosen in the Masks chapter, here {fill}.',
+      'Some keys must not be looked at: padding that makes sequences the same length or, when generating text, the words not written yet. Before softmax their scores are replaced by a fill value, here {fill} (the Masks chapter compares the choices).',
     'masked.fill.neg-inf': 'exp(−∞) is exactly 0, so a blocked key adds nothing to its row.',
     'masked.fill.large-negative':
       'In float32, exp(−1e9 − max) underflows to 0, so a blocked key gets no weight as long as its row still has a key it may see.',
@@ -73,9 +73,9 @@ export default {
     'masked.leak': '{k} of them still get weight in step 4 (up to {max}), so their Values leak into the output.',
     'masked.nan': '{k} of them get NaN weights in step 4.',
     'weights.stable':
-      'Softmax turns each row of scores into weights that are non-negative and add up to 1: a budget of attention that the query shares out among the keys. “Stable softmax” is ticked (in the Masks chapter), so the engine subtracts the row’s largest score before taking exponentials: the weights come out the same, but exp cannot overflow.',
+      'Softmax turns each row of scores into weights that are non-negative and add up to 1: a budget of attention that the query shares out among the keys. Here the softmax is the stable one, so the engine subtracts the row’s largest score before taking exponentials: the weights come out the same, but exp cannot overflow.',
     'weights.naive':
-      'Softmax turns each row of scores into weights that are non-negative and add up to 1: a budget of attention that the query shares out among the keys. “Stable softmax” is unticked (in the Masks chapter), so the engine takes the exponentials of the scores as they are. While the scores are moderate the weights are the same. But exp overflows to ∞ once a score passes about 88.7, and ∞ / ∞ is NaN (not a number); if every score of a row is below about −104, every exponential underflows to 0, and 0 / 0 is NaN too. Exponentials that are each finite can still add up past float32’s largest number, and then every weight of the row is a finite number divided by ∞: exactly 0.',
+      'Softmax turns each row of scores into weights that are non-negative and add up to 1: a budget of attention that the query shares out among the keys. Here the stable softmax is switched off, so the engine takes the exponentials of the scores as they are. While the scores are moderate the weights are the same. But exp overflows to ∞ once a score passes about 88.7, and ∞ / ∞ is NaN (not a number); if every score of a row is below about −104, every exponential underflows to 0, and 0 / 0 is NaN too. Exponentials that are each finite can still add up past float32’s largest number, and then every weight of the row is a finite number divided by ∞: exactly 0.',
     'weights.emptyZero':
       'Every key is blocked for {list}. A softmax over nothing has no answer (the stable formula would compute −∞ − (−∞) = NaN); this engine’s own rule gives such a row zero weights and a zero output.',
     'weights.emptyUniform':
@@ -203,7 +203,7 @@ export default {
       '点积是 d_k 个乘积相加，维度越多，分数就可能散得越开。假设 q、k 的各个分量相互独立、均值为 0、方差为 1（模型刚初始化时大致如此），q·k 的均值就是 0，方差就是 d_k。除以 √d_k，方差回到 1，免得第 4 步的 softmax 被推向“赢家通吃”，把注意力全给一个 Key。手工设计的示例向量并不是随机的，上面的推理并不适用于它们；不过和任何 Transformer 一样，它们照样要除以 √d_k。',
     'explain.scaled.typed': '这里的分数是直接输入的，没有 d_k 可除：缩放后的分数就是输入的分数。',
     'explain.masked':
-      '有些 Key 不该被看到：为了对齐长度而补上的填充位（padding），或者生成文本时尚未生成的后续词。在 softmax 之前，它们的分数会被换成“掩码”一章里选定的替换值，这里是 {fill}。',
+      '有些 Key 不该被看到：为了对齐长度而补上的填充位（padding），或者生成文本时尚未生成的后续词。在 softmax 之前，它们的分数会被换成一个替换值，这里是 {fill}（“掩码”一章比较了几种选择）。',
     'masked.fill.neg-inf': 'exp(−∞) 恰好等于 0，所以被屏蔽的 Key 对这一行毫无贡献。',
     'masked.fill.large-negative':
       '在 float32 里，exp(−1e9 − 最大值) 会下溢成 0，所以只要这一行还有允许看的 Key，被屏蔽的 Key 就分不到权重。',
@@ -216,9 +216,9 @@ export default {
     'masked.leak': '其中 {k} 个在第 4 步仍分到了权重（最多 {max}），它们的 Value 混进了输出。',
     'masked.nan': '其中 {k} 个在第 4 步得到的权重是 NaN（非数）。',
     'weights.stable':
-      'softmax 把每一行分数变成非负、加起来等于 1 的权重：就像一份注意力预算，由这个 Query 分给各个 Key。“掩码”一章里勾选了“稳定 softmax”，所以引擎在取指数之前先减去这一行的最大分数：权重不变，但 exp 不会溢出。',
+      'softmax 把每一行分数变成非负、加起来等于 1 的权重：就像一份注意力预算，由这个 Query 分给各个 Key。这里用的是稳定 softmax，所以引擎在取指数之前先减去这一行的最大分数：权重不变，但 exp 不会溢出。',
     'weights.naive':
-      'softmax 把每一行分数变成非负、加起来等于 1 的权重：就像一份注意力预算，由这个 Query 分给各个 Key。“掩码”一章里没有勾选“稳定 softmax”，所以引擎直接对分数取指数。分数不大时权重一样。可只要有分数超过约 88.7，exp 就会溢出成 ∞，∞ / ∞ 得 NaN（非数）；一行的分数若全都低于约 −104，所有指数项都会下溢成 0，0 / 0 也是 NaN。还有一种情况：每个指数项单独看都没溢出，加起来却超过了 float32 能表示的最大数，这时整行权重都是有限数除以 ∞，结果正好是 0。',
+      'softmax 把每一行分数变成非负、加起来等于 1 的权重：就像一份注意力预算，由这个 Query 分给各个 Key。这里关掉了稳定 softmax，所以引擎直接对分数取指数。分数不大时权重一样。可只要有分数超过约 88.7，exp 就会溢出成 ∞，∞ / ∞ 得 NaN（非数）；一行的分数若全都低于约 −104，所有指数项都会下溢成 0，0 / 0 也是 NaN。还有一种情况：每个指数项单独看都没溢出，加起来却超过了 float32 能表示的最大数，这时整行权重都是有限数除以 ∞，结果正好是 0。',
     'weights.emptyZero':
       '{list}的所有 Key 都被屏蔽了。对一个 Key 都没有的行做 softmax，本来就没有答案（照稳定公式算，是 −∞ − (−∞) = NaN）；本引擎的规则是让这样的一行权重全为 0，输出也全为 0。',
     'weights.emptyUniform':
