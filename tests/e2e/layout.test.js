@@ -100,6 +100,7 @@ const WAITING = new Set([
   'playground/compare',
   'playground/inspect',
   'playground/induction',
+  'seq2seq/own',
   'seq2seq/lengths',
 ]);
 

@@ -331,8 +331,8 @@ function drawOwn(c, data, v) {
 // ---- step 3: whole sentences, length by length -------------------------------------------------
 
 function buildLengths(c, v) {
-  v.box = h('div', { class: 's2-lengths' });
-  return [h('p', { class: 'about lab-explain', text: c.s('lengthsAbout') }), v.box];
+  v.box = h('div', { class: 's2-lengths table-scroll' }); // scrolls sideways on its own at 360 px
+  return [v.box, h('p', { class: 'about lab-explain', text: c.s('lengthsAbout') })];
 }
 
 function drawLengths(c, data, v) {
