@@ -1,9 +1,10 @@
-// Lesson 12: the attention playground. A tiny attention-only transformer (../engine-train.js)
-// learns a toy task in a Web Worker (../train-client.js, ../train-worker.js); the page draws the loss
-// and accuracy curves and every head's attention on the task's fixed probe sequence after each
-// chunk of steps. A second model can train next to it with √d_k scaling or the positional
+// Lesson 13: the attention playground. A tiny attention-only transformer (../../engine-train.js)
+// learns a toy task in a Web Worker (../kit/training.js, ../../workers/train-client.js); the page draws
+// the loss and accuracy curves and every head's attention on the task's fixed probe sequence after
+// each chunk of steps. A second model can train next to it with √d_k scaling or the positional
 // encoding switched. The state in the hash (task, sizes, learning rate, seed, switches and the
-// step the run stopped at) replays the same run: a seed fixes the weights and every batch.
+// step the run stopped at) replays the same run: a seed fixes the weights and every batch. The
+// induction-heads step is in ./induction.js.
 
 import { h, setText } from '../../views/dom.js';
 import { fmt } from '../../text/format.js';
@@ -13,8 +14,9 @@ import { createPredict } from '../kit/predict.js';
 import { heatmapFigure, drawFigure } from '../kit/figures.js';
 import { intInput, selectInput, splitTokens } from '../../views/controls.js';
 import strings from './strings.js';
+import { INDUCTION_MARK, buildInduction, drawInduction } from './induction.js';
 import meta, { TASKS, POSITIONS, COMPARES, NO_SCALE, NO_SCALE_FROM, NO_SCALE_STEPS } from './meta.js';
-import { AMBER, BLUE, BROWN, GREEN, GREY, NAN, ORANGE, WEIGHT } from '../../views/palette.js';
+import { BLUE, ORANGE } from '../../views/palette.js';
 import { MAX_SEED } from '../../engine/choices.js';
 
 const D_MODELS = [16, 32, 64, 128];
@@ -55,8 +57,6 @@ const tokenText = (task, x) => ((task === 'reverse' || task === 'sort') && x ===
 const tokensText = (task, list) => Array.from(list, (x) => (x < 0 ? '·' : tokenText(task, x))).join(' ');
 
 // ---- the session: the worker, the history of the runs, play / pause --------------------------------
-
-const INDUCTION_MARK = 0.4; // the induction score whose first crossing is marked
 
 // Every head's two scores as curves of the run: 'ind.<k>' and 'prev.<k>', k = layer * heads + head.
 function scoreTracks(r) {
@@ -563,208 +563,6 @@ function drawInspect(c, data, v) {
   );
 }
 
-// ---- step 4: induction heads: scores over training, and ablation -------------------------------------
-
-const headName = (k, heads) => ({ l: Math.floor(k / heads) + 1, h: (k % heads) + 1 });
-const HEAD_COLORS = [BLUE, ORANGE, GREEN, BROWN, WEIGHT, NAN, AMBER, GREY];
-
-function buildInduction(c, v) {
-  const { s } = c;
-  const strs = { showTable: c.t('showTable'), hideTable: s('hideTable') };
-  v.hint = h('p', { class: 'hint pg-induction-hint' });
-  v.use = h('button', {
-    type: 'button',
-    class: 'btn pg-use-induction',
-    text: s('inductionUse'),
-    onclick: () => c.set({ pgTask: 'random-induction', pgStep: 0 }),
-  });
-  v.lossBox = h('div', { class: 'pg-chart pg-induction-loss' });
-  v.scoresBox = h('div', { class: 'pg-chart pg-scores' });
-  v.loss = createLineChart(v.lossBox, {
-    label: s('inductionLoss'),
-    xLabel: s('xStep'),
-    yLabel: s('yLoss'),
-    strings: strs,
-  });
-  v.scores = createLineChart(v.scoresBox, {
-    label: s('scoresChart'),
-    xLabel: s('xStep'),
-    yLabel: s('yScore'),
-    strings: strs,
-  });
-  v.crossed = h('p', { class: 'pg-crossed', 'aria-live': 'polite' });
-  v.heads = h('div', { class: 'pg-ablate-heads', role: 'group', 'aria-label': s('ablateAbout') });
-  v.ablateStatus = h('p', { class: 'pg-ablate-status', 'aria-live': 'polite' });
-  v.table = h('div', { class: 'pg-ablate-table' });
-  return [
-    h('div', { class: 'pg-charts' }, v.lossBox, v.scoresBox),
-    v.crossed,
-    h('div', { class: 'pg-induction-use' }, v.hint, v.use),
-    h('p', { class: 'about lab-explain', text: s('inductionAbout') }),
-    h('p', { class: 'about', text: s('ablateAbout') }),
-    v.heads,
-    v.ablateStatus,
-    v.table,
-  ];
-}
-
-// The first recorded step at which a head's induction score reached the mark, and that head.
-function crossing(hist, count) {
-  if (!hist || hist.marks.induction === undefined) return null;
-  const step = hist.marks.induction;
-  for (let k = 0; k < count; k++) {
-    const p = (hist.tracks[`ind.${k}`] || []).find((q) => q.x === step);
-    if (p && p.y >= INDUCTION_MARK) return { step, k };
-  }
-  return { step, k: 0 };
-}
-
-function drawInduction(c, data, v) {
-  const { s, state } = c;
-  const ui = c.ui;
-  const random = state.pgTask === 'random-induction';
-  setText(v.hint, random ? '' : s('inductionHint'));
-  v.use.hidden = random;
-  const main = ui.history && ui.history.main;
-  const heads = state.pgHeads;
-  const count = state.pgLayers * heads;
-  const cross = crossing(main, count);
-  const mark = cross ? { markX: cross.step } : {};
-  v.lossBox.dataset.crossedAt = cross ? String(cross.step) : '';
-  v.lossBox.hidden = !(main && main.loss.length);
-  if (main && main.loss.length) {
-    v.loss.update({
-      series: [{ name: s('runMain'), color: COLORS.main, mark: 'line', points: main.loss }],
-      caption: s('inductionLoss'),
-      digits: 3,
-      grow: true,
-      ...mark,
-    });
-  }
-  const series = [];
-  for (let k = 0; k < count && main; k++) {
-    const name = headName(k, heads);
-    const color = HEAD_COLORS[k % HEAD_COLORS.length];
-    if ((main.tracks[`ind.${k}`] || []).length)
-      series.push({ name: s('seriesInduction', name), color, mark: 'line', points: main.tracks[`ind.${k}`] });
-    if ((main.tracks[`prev.${k}`] || []).length)
-      series.push({
-        name: s('seriesPrevious', name),
-        color,
-        dash: '5 3',
-        mark: 'line',
-        points: main.tracks[`prev.${k}`],
-      });
-  }
-  v.scoresBox.hidden = !series.length;
-  if (series.length)
-    v.scores.update({ series, caption: s('scoresChart'), yDomain: [0, 1], digits: 3, grow: true, ...mark });
-  setText(v.crossed, cross ? s('crossed', { step: cross.step, ...headName(cross.k, heads) }) : s('notCrossed'));
-  drawAblation(c, v, main, count, heads);
-}
-
-function drawAblation(c, v, main, count, heads) {
-  const { s } = c;
-  const ui = c.ui;
-  const scores = main && main.latest && main.latest.scores;
-  if (v.heads.dataset.built !== `${count}x${heads}:${c.lang}`) {
-    v.heads.dataset.built = `${count}x${heads}:${c.lang}`;
-    v.buttons = Array.from({ length: count }, (_, k) =>
-      h('button', {
-        type: 'button',
-        class: 'btn pg-ablate',
-        'data-head': String(k),
-        'aria-pressed': 'false',
-        onclick: () => toggleAblation(c, k),
-      }),
-    );
-    v.heads.replaceChildren(...v.buttons);
-  }
-  const ablate = ui.ablate || [];
-  v.buttons.forEach((b, k) => {
-    b.setAttribute('aria-pressed', String(ablate.includes(k)));
-    b.disabled = !scores;
-    setText(
-      b,
-      s('ablateHead', {
-        ...headName(k, heads),
-        prev: scores ? fmt(scores.previousToken[k], 2) : '–',
-        ind: scores ? fmt(scores.induction[k], 2) : '–',
-      }),
-    );
-  });
-  if (!main || main.step === 0) {
-    setText(v.ablateStatus, s('ablateWaiting'));
-    v.table.replaceChildren();
-    return;
-  }
-  if (!ablate.length) {
-    setText(v.ablateStatus, s('ablateNone'));
-    v.table.replaceChildren();
-    return;
-  }
-  const key = JSON.stringify([ui.key, main.step, ablate]);
-  if (ui.ablation && ui.ablation.key === key) {
-    setText(v.ablateStatus, '');
-    ablationTable(c, v, ui.ablation.result, heads);
-    return;
-  }
-  if (ui.ablationAsked === key) return;
-  ui.ablationAsked = key;
-  const pairs = ablate.map((k) => [Math.floor(k / heads), k % heads]);
-  ui.client.ablate('main', pairs).then(
-    (r) => {
-      if (!r || !c.ui.client) return;
-      ui.ablation = { key, result: r };
-      if (c.state.stage === 'induction') redraw(c);
-    },
-    (e) => {
-      ui.error = e.message;
-      redraw(c);
-    },
-  );
-}
-
-function toggleAblation(c, k) {
-  const ui = c.ui;
-  const now = ui.ablate || [];
-  ui.ablate = now.includes(k) ? now.filter((x) => x !== k) : [...now, k].sort((a, b) => a - b);
-  redraw(c);
-}
-
-function ablationTable(c, v, r, heads) {
-  const { s } = c;
-  const names = r.heads.map(([l, hd]) => `L${l + 1}H${hd + 1}`).join(', ');
-  const row = (label, a, b) =>
-    h('tr', {}, h('th', { scope: 'row', text: label }), h('td', { text: fmt(a, 3) }), h('td', { text: fmt(b, 3) }));
-  v.table.replaceChildren(
-    h(
-      'table',
-      { class: 'data pg-ablation' },
-      h('caption', { text: s('ablateTable') }),
-      h(
-        'thead',
-        {},
-        h(
-          'tr',
-          {},
-          h('th', { scope: 'col', text: s('ablateMeasure') }),
-          h('th', { scope: 'col', text: s('ablateWhole') }),
-          h('th', { scope: 'col', text: s('ablateAblated', { heads: names }) }),
-        ),
-      ),
-      h(
-        'tbody',
-        {},
-        row(s('ablateHeldLoss'), r.whole.heldOut.loss, r.heldOut.loss),
-        row(s('ablateHeldAcc'), r.whole.heldOut.accuracy, r.heldOut.accuracy),
-        row(s('ablateProbeLoss'), r.whole.probe.loss, r.probe.loss),
-        row(s('ablateProbeAcc'), r.whole.probe.accuracy, r.probe.accuracy),
-      ),
-    ),
-  );
-}
-
 // ---- redrawing on a report (not a state change) -----------------------------------------------------
 
 function redraw(c) {
@@ -775,7 +573,12 @@ const STEPS = [
   { id: 'train', title: { en: 'Train', zh: '训练' }, build: buildTrain, draw: drawTrain },
   { id: 'compare', title: { en: 'Side by side', zh: '并排对比' }, build: buildCompare, draw: drawCompare },
   { id: 'inspect', title: { en: 'Your sequence', zh: '你的序列' }, build: buildInspect, draw: drawInspect },
-  { id: 'induction', title: { en: 'Induction heads', zh: '归纳头' }, build: buildInduction, draw: drawInduction },
+  {
+    id: 'induction',
+    title: { en: 'Induction heads', zh: '归纳头' },
+    build: buildInduction,
+    draw: (c, data, v) => drawInduction(c, data, v, redraw),
+  },
 ];
 
 export default {
