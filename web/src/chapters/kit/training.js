@@ -15,11 +15,12 @@
 //   });
 //   training.session(c) -> c.ui; training.restart(c, runs); play(c); pause(c); stepOn(c);
 //   runTo(c, step) (train every run to that step and stop there)
+//   training.buttons(c, v, prefix, runsOf) (the panel's play / pause, step and reset buttons)
 //   drawReport(c, steps, drawPanel) (a chapter's redraw: its panel and the step on screen)
 // The chapter's strings have trainRestartStuck and trainRestartCrashed (the worker was replaced).
 
 import { createTrainClient } from '../../workers/train-client.js';
-import { setText } from '../../views/dom.js';
+import { h, setText } from '../../views/dom.js';
 
 // Draws a training chapter again on a report of its runs (not a state change): its panel, the step
 // on screen and, when a run failed, the engine's message in the panel's status line.
@@ -146,19 +147,32 @@ export function createTraining({
     redraw(c);
   }
 
-  return {
-    session,
-    restart,
-    play: (c) => trainTo(c, Infinity),
-    // Pausing writes the step into the hash (once the worker has stopped), so the link replays
-    // the run to here.
-    pause(c) {
-      const ui = session(c);
-      ui.client.pause();
-      ui.playing = false;
-      redraw(c);
-    },
-    stepOn: (c) => trainTo(c, (c.ui.history?.main ? c.ui.history.main.step : 0) + CHUNK),
-    runTo: trainTo,
-  };
+  // Pausing writes the step into the hash (once the worker has stopped), so the link replays
+  // the run to here.
+  function pause(c) {
+    const ui = session(c);
+    ui.client.pause();
+    ui.playing = false;
+    redraw(c);
+  }
+  const play = (c) => trainTo(c, Infinity);
+  const stepOn = (c) => trainTo(c, (c.ui.history?.main ? c.ui.history.main.step : 0) + CHUNK);
+
+  // The panel's buttons: v.play (its label is the panel's to set: play or pause), v.step and
+  // v.reset (the runs of runsOf(state) from step 0), classed `${prefix}-play` and so on.
+  function buttons(c, v, prefix, runsOf) {
+    const button = (name, props) => h('button', { type: 'button', class: `btn ${prefix}-${name}`, ...props });
+    v.play = button('play', { onclick: () => (session(c).playing ? pause(c) : play(c)) });
+    v.play.classList.add('primary');
+    v.step = button('step', { text: c.s('stepOnce'), onclick: () => stepOn(c) });
+    v.reset = button('reset', {
+      text: c.s('reset'),
+      onclick: () => {
+        c.set({ [stepField]: 0 });
+        restart(c, runsOf(c.state));
+      },
+    });
+  }
+
+  return { session, restart, play, pause, stepOn, runTo: trainTo, buttons };
 }

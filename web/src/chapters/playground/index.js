@@ -125,26 +125,7 @@ function buildPanel(c, v) {
   );
   v.scale = h('input', { type: 'checkbox', onchange: (e) => set({ pgScale: e.target.checked }) });
   v.rule = h('p', { class: 'about pg-rule' });
-  v.play = h('button', {
-    type: 'button',
-    class: 'btn primary pg-play',
-    onclick: () => (training.session(c).playing ? training.pause(c) : training.play(c)),
-  });
-  v.step = h('button', {
-    type: 'button',
-    class: 'btn pg-step',
-    text: s('stepOnce'),
-    onclick: () => training.stepOn(c),
-  });
-  v.reset = h('button', {
-    type: 'button',
-    class: 'btn pg-reset',
-    text: s('reset'),
-    onclick: () => {
-      c.set({ pgStep: 0 });
-      training.restart(c, runsOf(c.state));
-    },
-  });
+  training.buttons(c, v, 'pg', runsOf);
   v.status = h('p', { class: 'pg-status', 'aria-live': 'polite' });
   v.stopLearned = h('button', {
     type: 'button',

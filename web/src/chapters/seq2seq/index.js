@@ -76,26 +76,7 @@ function buildPanel(c, v) {
     error: (min, max) => s('errInt', { min, max }),
   });
   v.rule = h('p', { class: 'about s2-rule' });
-  v.play = h('button', {
-    type: 'button',
-    class: 'btn primary s2-play',
-    onclick: () => (training.session(c).playing ? training.pause(c) : training.play(c)),
-  });
-  v.step = h('button', {
-    type: 'button',
-    class: 'btn s2-step',
-    text: s('stepOnce'),
-    onclick: () => training.stepOn(c),
-  });
-  v.reset = h('button', {
-    type: 'button',
-    class: 'btn s2-reset',
-    text: s('reset'),
-    onclick: () => {
-      c.set({ s2Step: 0 });
-      training.restart(c, runsOf(c.state));
-    },
-  });
+  training.buttons(c, v, 's2', runsOf);
   v.status = h('p', { class: 's2-status', 'aria-live': 'polite' });
   v.learned = h('div', { class: 's2-learned', 'aria-live': 'polite' });
   c.ui.panel = v;
