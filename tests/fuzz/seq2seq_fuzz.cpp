@@ -93,8 +93,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         const std::vector<Tensor>& all = t.model().tensors();
         const Tensor& tensor =
             all[static_cast<std::size_t>(in.range(0, static_cast<int>(all.size()) - 1))];
-        Matrix v = in.matrix(tensor.rows, tensor.cols);
-        if (!first_non_finite(v).empty()) break;
+        Matrix v = in.matrix(tensor.rows, tensor.cols);  // now and then one number too many or few
+        if (v.data.size() != tensor.size() || !first_non_finite(v).empty()) break;
         std::copy(v.data.begin(), v.data.end(),
                   t.model().parameters().begin() + static_cast<std::ptrdiff_t>(tensor.offset));
         changes = true;
