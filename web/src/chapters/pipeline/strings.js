@@ -60,7 +60,7 @@ export default {
     'explain.scaled.typed':
       'The scores were typed directly, so there is no d_k to divide by: the scaled scores are the typed ones.',
     'explain.masked':
-      'Some keys must not be looked at: padding that makes sequences the same length or, when generating text, the words not written yet. Before softmax their scores are replaced by a fill value, here {fill} (the Masks chapter compares the choices).',
+      'Some keys must not be looked at: padding that makes sequences the same length or, when generating text, the words not written yet. Before softmax their scores are replaced by a fill value (the Masks chapter compares the choices), here {fill}.',
     'masked.fill.neg-inf': 'exp(−∞) is exactly 0, so a blocked key adds nothing to its row.',
     'masked.fill.large-negative':
       'In float32, exp(−1e9 − max) underflows to 0, so a blocked key gets no weight as long as its row still has a key it may see.',
@@ -203,7 +203,7 @@ export default {
       '点积是 d_k 个乘积相加，维度越多，分数就可能散得越开。假设 q、k 的各个分量相互独立、均值为 0、方差为 1（模型刚初始化时大致如此），q·k 的均值就是 0，方差就是 d_k。除以 √d_k，方差回到 1，免得第 4 步的 softmax 被推向“赢家通吃”，把注意力全给一个 Key。手工设计的示例向量并不是随机的，上面的推理并不适用于它们；不过和任何 Transformer 一样，它们照样要除以 √d_k。',
     'explain.scaled.typed': '这里的分数是直接输入的，没有 d_k 可除：缩放后的分数就是输入的分数。',
     'explain.masked':
-      '有些 Key 不该被看到：为了对齐长度而补上的填充位（padding），或者生成文本时尚未生成的后续词。在 softmax 之前，它们的分数会被换成一个替换值，这里是 {fill}（“掩码”一章比较了几种选择）。',
+      '有些 Key 不该被看到：为了对齐长度而补上的填充位（padding），或者生成文本时尚未生成的后续词。在 softmax 之前，它们的分数会被换成一个替换值（“掩码”一章比较了几种选择），这里是 {fill}。',
     'masked.fill.neg-inf': 'exp(−∞) 恰好等于 0，所以被屏蔽的 Key 对这一行毫无贡献。',
     'masked.fill.large-negative':
       '在 float32 里，exp(−1e9 − 最大值) 会下溢成 0，所以只要这一行还有允许看的 Key，被屏蔽的 Key 就分不到权重。',
