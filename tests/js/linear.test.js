@@ -143,6 +143,36 @@ for (const simd of builds) {
       assert.equal(engine.memory().heapBytes, before);
       if (used !== undefined) assert.equal(engine.memory().usedBytes, used);
     });
+
+    test('arguments whose getters lie or call back into the engine: an answer or an AttentionError', () => {
+      const o = inputs(4, 5, 3, 2, 1);
+      const want = engine.linearAttend(o).output;
+      let calls = 0;
+      const reentering = {
+        rows: 4,
+        cols: 3,
+        get data() {
+          calls++;
+          engine.linearAttend(o); // the engine is called while it reads this argument
+          return o.query.data;
+        },
+      };
+      const lying = {
+        rows: 4,
+        cols: 3,
+        data: Object.defineProperty(Float32Array.from(o.query.data), 'length', { value: 2 ** 28 }),
+      };
+      for (const query of [reentering, lying]) {
+        try {
+          const r = engine.linearAttend({ ...o, query });
+          assert.ok(r.output.data.every(Number.isFinite));
+        } catch (e) {
+          assert.ok(e instanceof AttentionError, String(e));
+        }
+      }
+      assert.ok(calls >= 1);
+      assert.deepEqual(engine.linearAttend(o).output, want, 'the engine still answers as before');
+    });
   });
 }
 
