@@ -221,7 +221,10 @@ test('the softmax formula’s numerator, row sum and weight are a double-precisi
         (n) => [...document.querySelectorAll('.formula.live annotation')].some((a) => a.textContent.startsWith(n)),
         name,
       );
-      const texts = await page.$$eval('.formula.live annotation', (as) => as.map((a) => a.textContent));
+      // The TeX, its numbers written plainly ({\vphantom{(}\text{−0.30}} as -0.30).
+      const texts = await page.$$eval('.formula.live annotation', (as) =>
+        as.map((a) => a.textContent.replace(/\{\\vphantom\{\(\}\\text\{([^{}]*)\}\}/g, (_, x) => x.replace('−', '-'))),
+      );
       const cell = texts.find((t) => t.startsWith(name) && /\\dfrac\{[^{}]+\}\{[^{}]+\} = [^ ]+$/.test(t));
       assert.ok(cell, `${lang} (${i}, ${j}): a formula ends with numerator / sum = weight: ${texts.join(' | ')}`);
       const [num, sum, w] = /\\dfrac\{([^{}]+)\}\{([^{}]+)\} = ([^ ]+)$/.exec(cell).slice(1).map(Number);

@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import katex from 'katex';
-import { tok, paren, fillTex, generalTex, liveTex, softmaxTerms } from '../../web/src/chapters/pipeline/tex.js';
+import { tok, paren, fillTex, generalTex, liveTex, num, softmaxTerms } from '../../web/src/chapters/pipeline/tex.js';
 import { softmaxRef } from './reference.js';
 
 const mat = (rows, cols, data) => ({ rows, cols, data: Float32Array.from(data) });
@@ -88,35 +88,53 @@ const result = {
   output: mat(1, 2, [0.25, 0.75]),
 };
 
+// liveTex with its numbers written plainly: {\vphantom{(}\text{−0.30}} as -0.30 (num, tested below).
+const plain = (t) => t.replace(/\{\\vphantom\{\(\}\\text\{([^{}]*)\}\}/g, (_, x) => x.replace('−', '-'));
+const plainTex = (...args) => {
+  const t = liveTex(...args);
+  return Array.isArray(t) ? t.map(plain) : plain(t);
+};
+
+test('num: a number as one text with its sign, as tall as a parenthesis; ±∞, NaN and powers of ten as TeX', () => {
+  assert.equal(num(0.3), '{\\vphantom{(}\\text{0.30}}');
+  assert.equal(num(-0.3), '{\\vphantom{(}\\text{−0.30}}');
+  assert.equal(num(-0.3, 3, true), '{\\vphantom{(}\\text{(−0.300)}}');
+  assert.equal(num(0.3, 2, true), '{\\vphantom{(}\\text{0.30}}');
+  assert.equal(num(-Infinity, 2, true), '(-\\infty)');
+  assert.equal(num(Infinity), '+\\infty');
+  assert.ok(num(NaN).includes('NaN'));
+  assert.ok(!num(1.5e-9).includes('\\text{'), num(1.5e-9));
+});
+
 test("liveTex: the dot product written out term by term, with the engine's sum", () => {
   assert.equal(
-    liveTex(s, 'scores', inputs, result, 0, 0, state),
+    plainTex(s, 'scores', inputs, result, 0, 0, state),
     's_{\\text{猫},\\,\\text{The}} = q_{\\text{猫}}\\cdot k_{\\text{The}} = {1.00\\times3.00} + {(-2.00)\\times4.00} = -5.00',
   );
   assert.equal(
-    liveTex(s, 'scaled', inputs, result, 0, 1, state),
+    plainTex(s, 'scaled', inputs, result, 0, 1, state),
     '\\tilde s_{\\text{猫},\\,\\text{cat}} = \\dfrac{q_i\\cdot k_j}{\\sqrt{d_k}} = \\dfrac{0.50}{\\sqrt{2}} = 0.35',
   );
 });
 
 test('liveTex: a blocked cell shows the fill; the softmax row and cell', () => {
-  assert.equal(liveTex(s, 'masked', inputs, result, 0, 0, state), 'm_{\\text{猫},\\,\\text{The}} = -\\infty');
+  assert.equal(plainTex(s, 'masked', inputs, result, 0, 0, state), 'm_{\\text{猫},\\,\\text{The}} = -\\infty');
   assert.equal(
-    liveTex(s, 'masked', inputs, result, 0, 1, state),
+    plainTex(s, 'masked', inputs, result, 0, 1, state),
     'm_{\\text{猫},\\,\\text{cat}} = \\tilde s_{\\text{猫},\\,\\text{cat}} = 0.35',
   );
-  const row = liveTex(s, 'weights', inputs, result, 0, -1, state);
+  const row = plainTex(s, 'weights', inputs, result, 0, -1, state);
   assert.deepEqual(row, [
     'w_{\\text{猫}} = \\operatorname{softmax}([-\\infty,\\allowbreak\\ 0.35]) = [0.000,\\allowbreak\\ 1.000]',
   ]);
-  const [cell] = liveTex(s, 'weights', inputs, result, 0, 1, state);
+  const [cell] = plainTex(s, 'weights', inputs, result, 0, 1, state);
   assert.equal(
     cell,
     'w_{\\text{猫},\\,\\text{cat}} = \\dfrac{e^{\\,0.35 - 0.35}}{\\sum_k e^{\\,m_{ik} - 0.35}}' +
       ' = \\dfrac{1.0000}{1.000} = 1.000',
   );
   assert.equal(
-    liveTex(s, 'output', inputs, result, 0, -1, state),
+    plainTex(s, 'output', inputs, result, 0, -1, state),
     'o_{\\text{猫}} = 1.00\\,v_{\\text{cat}} = [0.25,\\allowbreak\\ 0.75]',
   );
 });
@@ -139,7 +157,7 @@ test('liveTex: the softmax cell’s numerator and sum have the values of a doubl
   const inp = { ...inputs, keyTokens: keys };
   const num = (t) => Number(t.replace('\\infty', 'Infinity'));
   for (let j = 0; j < row.length; j++) {
-    const [cell] = liveTex(s, 'weights', inp, res, 0, j, state);
+    const [cell] = plainTex(s, 'weights', inp, res, 0, j, state);
     const m = /\\dfrac\{([^{}]+)\}\{([^{}]+)\} = ([^ ]+)$/.exec(cell);
     assert.ok(m, `cell ${j}: ${cell} ends with numerator / sum = weight`);
     const [shownNum, shownSum, shownW] = m.slice(1).map(num);
@@ -167,6 +185,6 @@ test('softmaxTerms: the row max, a numerator and the sum; float32 overflow in th
   assert.equal(softmaxTerms([-Infinity, -Infinity], 0, true), null);
   // a fully blocked row keeps the formula without values
   const blocked = { ...result, masked: mat(1, 2, [-Infinity, -Infinity]), weights: mat(1, 2, [0, 0]) };
-  const [cell] = liveTex(s, 'weights', inputs, blocked, 0, 0, state);
+  const [cell] = plainTex(s, 'weights', inputs, blocked, 0, 0, state);
   assert.equal(cell.match(/\\dfrac/g).length, 1, cell);
 });

@@ -12,9 +12,17 @@ import { WEIGHT } from './palette.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 
-// Text is set only when it changed (setting SVG text is not free).
+// Text and attributes are set only when they changed (setting either restyles the element).
 function setText(el, text) {
   if (el.textContent !== text) el.textContent = text;
+}
+function attrs(selection, values) {
+  selection.each(function (d, i) {
+    for (const [name, f] of Object.entries(values)) {
+      const v = String(typeof f === 'function' ? f(d, i) : f);
+      if (this.getAttribute(name) !== v) this.setAttribute(name, v);
+    }
+  });
 }
 
 export function createBars(parent, { label = '', color = WEIGHT } = {}) {
@@ -42,8 +50,10 @@ export function createBars(parent, { label = '', color = WEIGHT } = {}) {
     const margin = { top: 4, right: 52, bottom: 24, left: 64 };
     const width = 360;
     const height = margin.top + margin.bottom + n * rowH;
-    svg.setAttribute('viewBox', `0 0 ${width} ${height}`);
-    svg.setAttribute('aria-label', valuesLabel(caption, labels, values, digits));
+    attrs(select(svg), {
+      viewBox: `0 0 ${width} ${height}`,
+      'aria-label': valuesLabel(caption, labels, values, digits),
+    });
     title = caption;
     save.label();
     const finite = Array.from(values).filter(Number.isFinite);
@@ -69,27 +79,26 @@ export function createBars(parent, { label = '', color = WEIGHT } = {}) {
         g.append('text').attr('class', 'bar-value').attr('dy', '0.35em');
         return g;
       });
-    row.classed('hl', (_, i) => i === highlight);
-    row
-      .select('rect')
-      .attr('x', (v) => (Number.isFinite(v) ? Math.min(x(v), x0) : x0))
-      .attr('y', (_, i) => y(i))
-      .attr('height', y.bandwidth())
-      .attr('width', (v) => (Number.isFinite(v) ? Math.abs(x(v) - x0) : 0));
-    row
-      .select('.bar-label')
-      .attr('x', margin.left - 6)
-      .attr('y', (_, i) => y(i) + y.bandwidth() / 2)
-      .each(function (_, i) {
-        setText(this, labels[i]);
-      });
-    row
-      .select('.bar-value')
-      .attr('x', (v) => (Number.isFinite(v) ? x(v) : x(lo)) + 4)
-      .attr('y', (_, i) => y(i) + y.bandwidth() / 2)
-      .each(function (v) {
-        setText(this, fmt(v, digits));
-      });
+    row.each(function (_, i) {
+      if (this.classList.contains('hl') !== (i === highlight)) this.classList.toggle('hl');
+    });
+    attrs(row.select('rect'), {
+      x: (v) => (Number.isFinite(v) ? Math.min(x(v), x0) : x0),
+      y: (_, i) => y(i),
+      height: y.bandwidth(),
+      width: (v) => (Number.isFinite(v) ? Math.abs(x(v) - x0) : 0),
+    });
+    attrs(row.select('.bar-label'), { x: margin.left - 6, y: (_, i) => y(i) + y.bandwidth() / 2 });
+    row.select('.bar-label').each(function (_, i) {
+      setText(this, labels[i]);
+    });
+    attrs(row.select('.bar-value'), {
+      x: (v) => (Number.isFinite(v) ? x(v) : x(lo)) + 4,
+      y: (_, i) => y(i) + y.bandwidth() / 2,
+    });
+    row.select('.bar-value').each(function (v) {
+      setText(this, fmt(v, digits));
+    });
     const key = `${lo}:${hi}:${height}`;
     if (key !== axisKey) {
       axisKey = key;

@@ -14,20 +14,108 @@ const waiting = new Set(); // elements with a formula to draw once KaTeX is ther
 
 // A formula KaTeX cannot parse is shown as its TeX in plain text (class formula-error), never
 // as KaTeX's own error span, whose inline style a page's style-src 'self' refuses; nothing
-// is thrown past this.
+// is thrown past this. A formula that differs from the one drawn only in its numbers has them
+// set in place (patch) instead of being built again: KaTeX's parse and the new nodes' style and
+// layout were most of the cost of an edit.
 function draw(el) {
   el.classList.remove('formula-pending');
+  const tex = el.dataset.tex;
+  const options = {
+    displayMode: el.dataset.display === 'true',
+    throwOnError: true,
+    strict: 'ignore',
+    output: 'htmlAndMathml',
+  };
+  const shape = shapeOf(tex, options);
+  const known = plans.get(el);
+  if (known?.slots && known.shape === shape && el.firstChild === known.root) return patch(known, tex);
   try {
-    katex.render(el.dataset.tex, el, {
-      displayMode: el.dataset.display === 'true',
-      throwOnError: true,
-      strict: 'ignore',
-      output: 'htmlAndMathml',
-    });
+    katex.render(tex, el, options);
     el.classList.remove('formula-error');
   } catch {
-    el.textContent = el.dataset.tex;
+    el.textContent = tex;
     el.classList.add('formula-error');
+    plans.delete(el);
+    return;
+  }
+  // A shape seen twice in a row is learnt (a formula whose shape changes at every edit never is).
+  const learnt = known?.shape === shape && !known.failed ? learn(el, tex, options) : null;
+  plans.set(el, learnt ?? { shape, failed: known?.shape === shape });
+}
+
+// ---- numbers set in place -------------------------------------------------------------------
+
+// A formula's numbers: runs of digits with a decimal point inside, and signed numbers written as
+// a text of their own (\text{−0.30}, or \text{(−0.30)} in a product): their sign is a character
+// of the same text node, so a formula whose signs change keeps its shape. The shape is the TeX
+// with each number as #: two formulas of one shape differ in their numbers only.
+const NUMBER = /(?<=\\text\{)(?:\(−\d+(?:\.\d+)?\)|−?\d+(?:\.\d+)?)(?=\})|\d+(?:\.\d+)?/g;
+const DRAWN = /\(−\d+(?:\.\d+)?\)|−?\d+(?:\.\d+)?/g; // the same, in the drawing's text
+const shapeOf = (tex, options) => `${options.displayMode}${tex.replace(NUMBER, '#')}`;
+const plans = new WeakMap(); // element -> { shape, root, slots } (or { shape, failed })
+
+// Where each number of tex sits in el's drawing. KaTeX draws the TeX twice more into a spare
+// element: with number k written k, and with each signed one written (−k). When the three
+// drawings have the same elements, classes and inline styles (KaTeX's heights and depths), the
+// numbers and their signs change only text, and the first of the two tells which text holds
+// which number. -> { shape, root, slots: [{ node, parts }] } (parts: the node's text as strings
+// and number indices), or null when the drawings differ otherwise.
+function learn(el, tex, options) {
+  const numbers = tex.match(NUMBER);
+  if (!numbers) return null;
+  const probe = (signed) => {
+    let k = 0;
+    const t = tex.replace(NUMBER, (x, at) => (signed && tex.endsWith('\\text{', at) ? `(−${k++})` : `${k++}`));
+    const root = document.createElement('div');
+    try {
+      katex.render(t, root, options);
+    } catch {
+      return null;
+    }
+    return root;
+  };
+  const drawings = [el, probe(false), probe(true)].map((root) => root && read(root));
+  if (drawings.some((d) => !d || d.tags !== drawings[0].tags || d.texts.length !== drawings[0].texts.length))
+    return null;
+  const [real, indexed] = drawings;
+  const slots = [];
+  for (let t = 0; t < real.texts.length; t++) {
+    const node = real.texts[t];
+    const numbered = indexed.texts[t].data;
+    const pattern = node.parentNode.nodeName === 'annotation' ? NUMBER : DRAWN; // the TeX itself
+    if (node.data.replace(pattern, '#') !== numbered.replace(pattern, '#')) return null;
+    if (!/\d/.test(numbered)) continue; // no number in it: the same text in every drawing
+    const parts = [];
+    let at = 0;
+    for (const m of numbered.matchAll(pattern)) {
+      parts.push(numbered.slice(at, m.index), +m[0]);
+      at = m.index + m[0].length;
+    }
+    parts.push(numbered.slice(at));
+    if (fill(parts, numbers) !== node.data) return null; // read wrongly: never set in place
+    slots.push({ node, parts });
+  }
+  return { shape: shapeOf(tex, options), root: el.firstChild, slots };
+}
+
+// A drawing's text nodes, and its elements with their classes and styles as one string.
+function read(root) {
+  const texts = [];
+  let tags = '';
+  const walker = document.createTreeWalker(root, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT);
+  for (let n = walker.nextNode(); n; n = walker.nextNode())
+    if (n.nodeType === Node.TEXT_NODE) texts.push(n);
+    else tags += `<${n.nodeName} ${n.getAttribute('class')} ${n.getAttribute('style')}>`;
+  return { texts, tags };
+}
+
+const fill = (parts, numbers) => parts.map((p, k) => (k % 2 ? numbers[p] : p)).join('');
+
+function patch(plan, tex) {
+  const numbers = tex.match(NUMBER);
+  for (const { node, parts } of plan.slots) {
+    const text = fill(parts, numbers);
+    if (node.data !== text) node.data = text;
   }
 }
 

@@ -274,6 +274,9 @@ export function numbersText({ head = [], rows = [] }) {
   return [head.length ? line(head) : null, ...body].filter((l) => l !== null).join('\n');
 }
 
+// The parts of a figure an open menu lifts above the figures after it (class fig-menu-open, save.css).
+const MENU_HOLDERS = '.map, figure, .bars, .stacked, .heatmap, .chart-foot, .hm-foot';
+
 // One small menu per figure: PNG, SVG and, when the figure has numbers, "Copy the numbers".
 // A button opens it (keyboard: Enter or Space; Escape closes it and gives the focus back).
 //   getScene() -> scene (at the time of the click); getCaption() -> a caption for the file name;
@@ -296,8 +299,13 @@ export function createSaveButtons(getScene, getCaption, getNumbers = null) {
   const outside = (e) => {
     if (!e.composedPath().includes(el)) close(false);
   };
+  const holders = (on) => {
+    for (let p = el.parentElement; p; p = p.parentElement)
+      if (p.matches(MENU_HOLDERS)) p.classList.toggle('fig-menu-open', on);
+  };
   function open() {
     list.hidden = false;
+    holders(true);
     toggle.setAttribute('aria-expanded', 'true');
     status.textContent = '';
     el.getRootNode().addEventListener('pointerdown', outside, true);
@@ -305,6 +313,7 @@ export function createSaveButtons(getScene, getCaption, getNumbers = null) {
   function close(focus) {
     if (list.hidden) return;
     list.hidden = true;
+    holders(false);
     toggle.setAttribute('aria-expanded', 'false');
     el.getRootNode().removeEventListener('pointerdown', outside, true);
     if (focus) toggle.focus();

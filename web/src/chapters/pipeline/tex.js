@@ -4,7 +4,7 @@
 
 import { max } from 'd3-array';
 import { MAX_TOKEN_CHARS, rowOf } from '../../lesson/example.js';
-import { tex, texVector } from '../../text/format.js';
+import { tex } from '../../text/format.js';
 import { FILL_SIGNS } from '../../engine/choices.js';
 
 const VEC_MAX = 6; // entries of a vector written out in a formula (the table has them all)
@@ -53,11 +53,30 @@ export function fillTex(fill) {
   return FILL_SIGNS[fill].tex;
 }
 
+// A number of a live formula as a text of its own with its sign in it (\text{−0.30}; in a product
+// or sum a negative one in parentheses, \text{(−0.30)}), as tall as a parenthesis whatever its
+// sign: formulas that differ only in their numbers, signs included, then have one shape and one
+// layout, and the next edit sets the numbers in place instead of drawing the formula anew
+// (views/formula.js); nothing moves up or down when a sign changes. ±∞, NaN and powers of ten
+// stay TeX.
+export function num(x, digits = 2, inSum = false) {
+  const t = tex(x, digits);
+  if (!/^-?\d+(\.\d+)?$/.test(t)) return inSum ? paren(t) : t;
+  const text = t.replace('-', '−');
+  return `{\\vphantom{(}\\text{${inSum && t.startsWith('-') ? `(${text})` : text}}}`;
+}
+
+// A vector [a, b, …] of at most VEC_MAX entries, that may break after a comma on a narrow screen.
+function vec(values, digits) {
+  const all = Array.from(values);
+  const shown = all.slice(0, VEC_MAX).map((v) => num(v, digits));
+  if (all.length > VEC_MAX) shown.push('\\ldots');
+  return `[${shown.join(',\\allowbreak\\ ')}]`;
+}
+
 // The formula for the selected cell or row (j < 0: the whole row), filled with the engine's
 // numbers; a string, or an array of lines.
 export function liveTex(s, stage, inputs, result, i, j, state) {
-  // A vector that may break after a comma on a narrow screen.
-  const vec = (v, digits) => texVector(v, digits, VEC_MAX).replaceAll(',\\ ', ',\\allowbreak\\ ');
   const qt = inputs.queryTokens,
     kt = inputs.keyTokens;
   const at = (m, r, c) => m.data[r * m.cols + c];
@@ -66,26 +85,26 @@ export function liveTex(s, stage, inputs, result, i, j, state) {
   switch (stage) {
     case 'scores': {
       if (inputs.scoresTyped)
-        return `s${sub(qt[i], kt[jj])} = ${tex(at(result.scores, i, jj))}\\quad(\\text{${s('tex.typed')}})`;
+        return `s${sub(qt[i], kt[jj])} = ${num(at(result.scores, i, jj))}\\quad(\\text{${s('tex.typed')}})`;
       const q = rowOf(inputs.query, i),
         k = rowOf(inputs.key, jj);
-      const terms = q.slice(0, 6).map((x, d) => `{${d ? paren(tex(x)) : tex(x)}\\times${paren(tex(k[d]))}}`);
+      const terms = q.slice(0, 6).map((x, d) => `{${num(x, 2, d > 0)}\\times${num(k[d], 2, true)}}`);
       if (q.length > 6) terms.push('\\cdots');
-      return `s${sub(qt[i], kt[jj])} = q_{${tok(qt[i])}}\\cdot k_{${tok(kt[jj])}} = ${terms.join(' + ')} = ${tex(at(result.scores, i, jj))}`;
+      return `s${sub(qt[i], kt[jj])} = q_{${tok(qt[i])}}\\cdot k_{${tok(kt[jj])}} = ${terms.join(' + ')} = ${num(at(result.scores, i, jj))}`;
     }
     case 'scaled': {
       const sc = at(result.scores, i, jj),
         scl = at(result.scaled, i, jj);
       const T = state.temperature !== 1 ? `\\,\\times ${state.temperature}` : '';
-      if (inputs.scoresTyped) return `\\tilde s${sub(qt[i], kt[jj])} = ${tex(scl)}`;
-      return `\\tilde s${sub(qt[i], kt[jj])} = \\dfrac{q_i\\cdot k_j}{\\sqrt{d_k}${T}} = \\dfrac{${tex(sc)}}{\\sqrt{${inputs.dk}}${T}} = ${tex(scl)}`;
+      if (inputs.scoresTyped) return `\\tilde s${sub(qt[i], kt[jj])} = ${num(scl)}`;
+      return `\\tilde s${sub(qt[i], kt[jj])} = \\dfrac{q_i\\cdot k_j}{\\sqrt{d_k}${T}} = \\dfrac{${num(sc)}}{\\sqrt{${inputs.dk}}${T}} = ${num(scl)}`;
     }
     case 'masked': {
       const allowed = at(result.mask, i, jj) !== 0;
       const v = at(result.masked, i, jj);
       return allowed
-        ? `m${sub(qt[i], kt[jj])} = \\tilde s${sub(qt[i], kt[jj])} = ${tex(v)}`
-        : `m${sub(qt[i], kt[jj])} = ${tex(v)}`;
+        ? `m${sub(qt[i], kt[jj])} = \\tilde s${sub(qt[i], kt[jj])} = ${num(v)}`
+        : `m${sub(qt[i], kt[jj])} = ${num(v)}`;
     }
     case 'weights': {
       const m = rowOf(result.masked, i);
@@ -95,10 +114,10 @@ export function liveTex(s, stage, inputs, result, i, j, state) {
       const row = `w_{${tok(qt[i])}} = \\operatorname{softmax}(${vec(m, 2)}) = ${vec(rowOf(result.weights, i), 3)}`;
       // The numerator's and the sum's values, so the learner can redo the division by hand.
       const terms = softmaxTerms(m, jj, state.stable);
-      const values = terms ? ` = \\dfrac{${tex(terms.num, 4)}}{${tex(terms.sum, 3)}}` : '';
-      const less = state.stable ? ` - ${paren(tex(top))}` : '';
-      const fraction = `\\dfrac{e^{\\,${paren(tex(m[jj]))}${less}}}{\\sum_k e^{\\,m_{ik}${less}}}`;
-      const cell = `w${sub(qt[i], kt[jj])} = ${fraction}${values} = ${tex(w, 3)}`;
+      const values = terms ? ` = \\dfrac{${num(terms.num, 4)}}{${num(terms.sum, 3)}}` : '';
+      const less = state.stable ? ` - ${num(top, 2, true)}` : '';
+      const fraction = `\\dfrac{e^{\\,${num(m[jj], 2, true)}${less}}}{\\sum_k e^{\\,m_{ik}${less}}}`;
+      const cell = `w${sub(qt[i], kt[jj])} = ${fraction}${values} = ${num(w, 3)}`;
       return j < 0 ? [row] : [cell, row];
     }
     case 'output': {
@@ -107,7 +126,7 @@ export function liveTex(s, stage, inputs, result, i, j, state) {
         .map((x, k) => ({ x, k }))
         .filter(({ x }) => x !== 0)
         .slice(0, 5)
-        .map(({ x, k }) => `${tex(x, 2)}\\,v_{${tok(kt[k])}}`);
+        .map(({ x, k }) => `${num(x, 2)}\\,v_{${tok(kt[k])}}`);
       if (w.filter((x) => x !== 0).length > 5) terms.push('\\cdots');
       return `o_{${tok(qt[i])}} = ${terms.join(' + ') || '0'} = ${vec(rowOf(result.output, i), 2)}`;
     }
