@@ -88,6 +88,32 @@ test('"Next chapter" starts the next chapter at its heading', async () => {
   }
 });
 
+// The step bar stays at the top while the page scrolls: a step chosen there with the page scrolled
+// past the step's heading opens with its heading and figure just under the bar, not behind it.
+test('a step chosen in the step bar while scrolled down opens with its heading under the bar (360 px)', async () => {
+  for (const lang of ['en', 'zh']) {
+    const page = await lab.open(`lesson=pipeline&stage=scores&lang=${lang}`, { width: 360, height: 740 });
+    const top = await page.evaluate(() => document.querySelector('[data-figure="main"]').getBoundingClientRect().top);
+    await page.evaluate((y) => scrollTo(0, scrollY + y - 20), top); // the figure's top behind the bar
+    await page.waitForFunction(() => document.querySelector('.stepper').getBoundingClientRect().top === 0);
+    const scrolled = await page.evaluate(() => scrollY);
+    await page.click('.stepper .step[data-stage="scaled"]');
+    await page.waitForFunction((y) => scrollY !== y, scrolled);
+    const m = await page.evaluate(() => {
+      const section = document.querySelector('section[data-step="scaled"]');
+      return {
+        bar: document.querySelector('.stepper').getBoundingClientRect().bottom,
+        heading: section.querySelector('h3').getBoundingClientRect().top,
+        figure: section.querySelector('[data-figure="main"]').getBoundingClientRect().top,
+      };
+    });
+    assert.ok(m.heading >= m.bar && m.heading <= m.bar + 40, `${lang}: heading at ${m.heading}, bar ends at ${m.bar}`);
+    assert.ok(m.figure > m.bar, `${lang}: figure at ${m.figure}, under the bar ending at ${m.bar}`);
+    assert.deepEqual(page.errors, []);
+    await page.close();
+  }
+});
+
 test('a language switch survives Back and Forward', async () => {
   const page = await lab.open('lesson=pipeline&stage=scores&lang=en');
   await page.click('.stepper button.step[data-stage="scaled"]');

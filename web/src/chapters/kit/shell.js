@@ -116,8 +116,11 @@ export function mountChapter(chapter, root, env) {
     banner.hidden = false;
   }
 
+  let shownStage = null; // the step on screen
   function update() {
     const stage = c.state.stage;
+    if (stepper && shownStage !== null && stage !== shownStage) keepUnderStepper(sections.get(stage), stepper.el);
+    shownStage = stage;
     if (stepper) stepper.sync(stage);
     if (carried) carried.sync(stage);
     if (settings) settings.sync();
@@ -159,6 +162,20 @@ export function mountChapter(chapter, root, env) {
   }
 
   return { update, leave, context: c };
+}
+
+// The step bar stays at the top of the screen while the page scrolls (base.css): a step chosen
+// there while the page is scrolled past its heading would open under the bar. Before the frame
+// is drawn (one layout read, after the update), the page scrolls so that the new step's heading
+// sits just under the bar.
+function keepUnderStepper(section, bar) {
+  if (!section) return;
+  requestAnimationFrame(() => {
+    const heading = section.querySelector('h3') || section;
+    const below = bar.getBoundingClientRect().bottom + 8;
+    const top = heading.getBoundingClientRect().top;
+    if (top < below && !section.hidden) window.scrollBy(0, top - below);
+  });
 }
 
 // ---- figure first ---------------------------------------------------------------------------
