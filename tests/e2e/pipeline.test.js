@@ -221,9 +221,13 @@ test('the softmax formula’s numerator, row sum and weight are a double-precisi
         (n) => [...document.querySelectorAll('.formula.live annotation')].some((a) => a.textContent.startsWith(n)),
         name,
       );
-      // The TeX, its numbers written plainly ({\vphantom{(}\text{−0.30}} as -0.30).
+      // The TeX, its numbers written plainly ({\rule[-0.25em]{0em}{1em}\text{−0.30}} as -0.30).
       const texts = await page.$$eval('.formula.live annotation', (as) =>
-        as.map((a) => a.textContent.replace(/\{\\vphantom\{\(\}\\text\{([^{}]*)\}\}/g, (_, x) => x.replace('−', '-'))),
+        as.map((a) =>
+          a.textContent.replace(/\{\\rule\[-0\.25em\]\{0em\}\{1em\}\\text\{([^{}]*)\}\}/g, (_, x) =>
+            x.replace('−', '-'),
+          ),
+        ),
       );
       const cell = texts.find((t) => t.startsWith(name) && /\\dfrac\{[^{}]+\}\{[^{}]+\} = [^ ]+$/.test(t));
       assert.ok(cell, `${lang} (${i}, ${j}): a formula ends with numerator / sum = weight: ${texts.join(' | ')}`);

@@ -88,18 +88,19 @@ const result = {
   output: mat(1, 2, [0.25, 0.75]),
 };
 
-// liveTex with its numbers written plainly: {\vphantom{(}\text{−0.30}} as -0.30 (num, tested below).
-const plain = (t) => t.replace(/\{\\vphantom\{\(\}\\text\{([^{}]*)\}\}/g, (_, x) => x.replace('−', '-'));
+// liveTex with its numbers written plainly: {\rule[-0.25em]{0em}{1em}\text{−0.30}} as -0.30 (num, tested below).
+const plain = (t) =>
+  t.replace(/\{\\rule\[-0\.25em\]\{0em\}\{1em\}\\text\{([^{}]*)\}\}/g, (_, x) => x.replace('−', '-'));
 const plainTex = (...args) => {
   const t = liveTex(...args);
   return Array.isArray(t) ? t.map(plain) : plain(t);
 };
 
 test('num: a number as one text with its sign, as tall as a parenthesis; ±∞, NaN and powers of ten as TeX', () => {
-  assert.equal(num(0.3), '{\\vphantom{(}\\text{0.30}}');
-  assert.equal(num(-0.3), '{\\vphantom{(}\\text{−0.30}}');
-  assert.equal(num(-0.3, 3, true), '{\\vphantom{(}\\text{(−0.300)}}');
-  assert.equal(num(0.3, 2, true), '{\\vphantom{(}\\text{0.30}}');
+  assert.equal(num(0.3), '{\\rule[-0.25em]{0em}{1em}\\text{0.30}}');
+  assert.equal(num(-0.3), '{\\rule[-0.25em]{0em}{1em}\\text{−0.30}}');
+  assert.equal(num(-0.3, 3, true), '{\\rule[-0.25em]{0em}{1em}\\text{(−0.300)}}');
+  assert.equal(num(0.3, 2, true), '{\\rule[-0.25em]{0em}{1em}\\text{0.30}}');
   assert.equal(num(-Infinity, 2, true), '(-\\infty)');
   assert.equal(num(Infinity), '+\\infty');
   assert.ok(num(NaN).includes('NaN'));

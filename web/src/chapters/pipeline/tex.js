@@ -54,8 +54,8 @@ export function fillTex(fill) {
 }
 
 // A number of a live formula as a text of its own with its sign in it (\text{−0.30}; in a product
-// or sum a negative one in parentheses, \text{(−0.30)}), as tall as a parenthesis whatever its
-// sign: formulas that differ only in their numbers, signs included, then have one shape and one
+// or sum a negative one in parentheses, \text{(−0.30)}), as tall and deep as a parenthesis (an
+// invisible rule) whatever its sign: formulas that differ only in their numbers, signs included, then have one shape and one
 // layout, and the next edit sets the numbers in place instead of drawing the formula anew
 // (views/formula.js); nothing moves up or down when a sign changes. ±∞, NaN and powers of ten
 // stay TeX.
@@ -63,7 +63,7 @@ export function num(x, digits = 2, inSum = false) {
   const t = tex(x, digits);
   if (!/^-?\d+(\.\d+)?$/.test(t)) return inSum ? paren(t) : t;
   const text = t.replace('-', '−');
-  return `{\\vphantom{(}\\text{${inSum && t.startsWith('-') ? `(${text})` : text}}}`;
+  return `{\\rule[-0.25em]{0em}{1em}\\text{${inSum && t.startsWith('-') ? `(${text})` : text}}}`;
 }
 
 // A vector [a, b, …] of at most VEC_MAX entries, that may break after a comma on a narrow screen.
