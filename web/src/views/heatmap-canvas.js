@@ -4,6 +4,7 @@
 // the in-between pictures of a motion from one matrix to another (lookOf, paintBetween): each
 // cell's colour and value carried from the look it had to the look it gets.
 
+import { hcl, rgb } from 'd3-color';
 import { fmt } from '../text/format.js';
 import { BLOCKED, NAN, tone, toneInk, toneRgb } from './heatmap-palette.js';
 import { WHITE } from './palette.js';
@@ -126,7 +127,8 @@ export function paintOverlay(textCanvas, tctx, fontState, { matrix, cellW, cellH
 // ---- in-between pictures ---------------------------------------------------------------------
 
 // How matrix looks in the palette pal over domain (blocked as for paintCells): each cell's tone,
-// fill, text colour and stripes. -> { values, tones, rgb, inks, striped }
+// fill (as RGB and as hue, chroma, lightness), text colour and stripes.
+// -> { values, tones, rgb, hcl, inks, striped }
 export function lookOf(matrix, domain, pal, blocked) {
   const n = matrix.rows * matrix.cols;
   const lo = domain[0],
@@ -135,13 +137,18 @@ export function lookOf(matrix, domain, pal, blocked) {
     values: matrix.data,
     tones: new Int16Array(n),
     rgb: new Uint8ClampedArray(3 * n),
+    hcl: new Float32Array(3 * n),
     inks: new Array(n),
     striped: new Uint8Array(n),
   };
   for (let k = 0; k < n; k++) {
     const t = tone(matrix.data[k], lo, span);
     look.tones[k] = t;
-    look.rgb.set(toneRgb(pal, t), 3 * k);
+    const fill = toneRgb(pal, t);
+    look.rgb.set(fill, 3 * k);
+    const c = hcl(rgb(fill[0], fill[1], fill[2]));
+    look.hcl.set([c.h, c.c, c.l], 3 * k); // h is NaN for a grey
+
     look.inks[k] = toneInk(pal, t);
     look.striped[k] = t === BLOCKED || (blocked && blocked.data[k] === 0) ? 1 : 0;
   }
@@ -150,8 +157,10 @@ export function lookOf(matrix, domain, pal, blocked) {
 
 // One picture between the looks (oldest first, the target last; all of rows x cols cells): row i
 // is at progress at(i) in [0, 1], which runs through the looks in equal parts. Each cell's colour
-// is mixed from the two looks it is between; its value too when both are numbers (else it shows
-// the nearer one's), its stripes fade in or out. Cells of cellW x cellH CSS px.
+// is mixed from the two looks it is between, in hue, chroma and lightness (mixing red and
+// yellow-green channel by channel passes through grey and brown; this keeps the colours clear);
+// its value too when both are numbers (else it shows the nearer one's), its stripes fade in or
+// out. Cells of cellW x cellH CSS px.
 export function paintBetween(ctx2d, textCanvas, tctx, fontState, looks, at, g) {
   const { rows, cols, cellW, cellH, showText, digits } = g;
   const parts = looks.length - 1;
@@ -165,7 +174,10 @@ export function paintBetween(ctx2d, textCanvas, tctx, fontState, looks, at, g) {
       v = u - s;
     for (let j = 0; j < cols; j++) {
       const k = i * cols + j;
-      for (let c = 0; c < 3; c++) img.data[4 * k + c] = a.rgb[3 * k + c] + (b.rgb[3 * k + c] - a.rgb[3 * k + c]) * v;
+      const c = mixHcl(a.hcl, b.hcl, 3 * k, v);
+      img.data[4 * k] = c.r;
+      img.data[4 * k + 1] = c.g;
+      img.data[4 * k + 2] = c.b;
       img.data[4 * k + 3] = 255;
       cells[k] = [a, b, v];
     }
@@ -191,4 +203,17 @@ export function paintBetween(ctx2d, textCanvas, tctx, fontState, looks, at, g) {
     if (tctx.fillStyle !== ink) tctx.fillStyle = ink;
     tctx.fillText(fmt(x, digits), ((k % cols) + 0.5) * cellW, (((k / cols) | 0) + 0.5) * cellH, cellW - 2);
   }
+}
+
+// The colour at v in [0, 1] from cell k's colour in a to its colour in b (hcl: [h, c, l] per
+// cell), the hue the short way round the circle; a grey (no hue) takes the other's hue. -> RGB
+function mixHcl(a, b, k, v) {
+  let h0 = a[k],
+    h1 = b[k];
+  if (Number.isNaN(h0)) h0 = Number.isNaN(h1) ? 0 : h1;
+  if (Number.isNaN(h1)) h1 = h0;
+  let dh = h1 - h0;
+  if (dh > 180) dh -= 360;
+  else if (dh < -180) dh += 360;
+  return rgb(hcl(h0 + dh * v, a[k + 1] + (b[k + 1] - a[k + 1]) * v, a[k + 2] + (b[k + 2] - a[k + 2]) * v));
 }
