@@ -96,7 +96,7 @@ const plainTex = (...args) => {
   return Array.isArray(t) ? t.map(plain) : plain(t);
 };
 
-test('num: a number as one text with its sign, as tall as a parenthesis; ±∞, NaN and powers of ten as TeX', () => {
+test('num: a number as one text with its sign (powers of ten too), as tall as a parenthesis; ±∞ and NaN as TeX', () => {
   assert.equal(num(0.3), '{\\rule[-0.25em]{0em}{1em}\\text{0.30}}');
   assert.equal(num(-0.3), '{\\rule[-0.25em]{0em}{1em}\\text{−0.30}}');
   assert.equal(num(-0.3, 3, true), '{\\rule[-0.25em]{0em}{1em}\\text{(−0.300)}}');
@@ -104,7 +104,8 @@ test('num: a number as one text with its sign, as tall as a parenthesis; ±∞, 
   assert.equal(num(-Infinity, 2, true), '(-\\infty)');
   assert.equal(num(Infinity), '+\\infty');
   assert.ok(num(NaN).includes('NaN'));
-  assert.ok(!num(1.5e-9).includes('\\text{'), num(1.5e-9));
+  assert.equal(num(-1.5e-9), '{\\rule[-0.25em]{0em}{1em}\\text{−1.5×10⁻⁹}}');
+  assert.equal(num(123456, 2, true), '{\\rule[-0.25em]{0em}{1em}\\text{1.2×10⁵}}');
 });
 
 test("liveTex: the dot product written out term by term, with the engine's sum", () => {
@@ -188,4 +189,15 @@ test('softmaxTerms: the row max, a numerator and the sum; float32 overflow in th
   const blocked = { ...result, masked: mat(1, 2, [-Infinity, -Infinity]), weights: mat(1, 2, [0, 0]) };
   const [cell] = plainTex(s, 'weights', inputs, blocked, 0, 0, state);
   assert.equal(cell.match(/\\dfrac/g).length, 1, cell);
+});
+
+test('liveTex: the weighted sum writes its largest five terms first, then the rest as ⋯', () => {
+  const keys = ['a', 'b', 'c', 'd', 'e', 'f', 'g'];
+  const w = [0.05, 0.3, 0.0046, 0.2, 0.15, 0.1, 0.1954];
+  const res = { ...result, weights: mat(1, 7, w), output: mat(1, 2, [0.5, -0.0048]) };
+  assert.equal(
+    plainTex(s, 'output', { ...inputs, keyTokens: keys }, res, 0, -1, state),
+    'o_{\\text{猫}} = 0.30\\,v_{\\text{b}} + 0.20\\,v_{\\text{d}} + 0.20\\,v_{\\text{g}} + 0.15\\,v_{\\text{e}} + ' +
+      '0.10\\,v_{\\text{f}} + \\cdots = [0.50,\\allowbreak\\ -4.8×10⁻³]',
+  );
 });

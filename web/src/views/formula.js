@@ -46,12 +46,13 @@ function draw(el) {
 // ---- numbers set in place -------------------------------------------------------------------
 
 // A formula's numbers: runs of digits with a decimal point inside, and signed numbers written as
-// a text of their own (\text{−0.30}, or \text{(−0.30)} in a product): their sign is a character
+// a text of their own (\text{−0.30}, \text{(−0.30)} in a product, \text{4.6×10⁻³}): their sign is a character
 // of the same text node, so a formula whose signs change keeps its shape. The shape is the TeX
 // with each number as #: two formulas of one shape differ in their numbers only. (A length, such
 // as 0.25em, is not a number.)
-const NUMBER = /(?<=\\text\{)(?:\(−\d+(?:\.\d+)?\)|−?\d+(?:\.\d+)?)(?=\})|\d+(?:\.\d+)?(?![\d.]|em)/g;
-const DRAWN = /\(−\d+(?:\.\d+)?\)|−?\d+(?:\.\d+)?/g; // the same, in the drawing's text
+const SIGNED = '−?\\d+(?:\\.\\d+)?(?:×10⁻?[⁰¹²³⁴⁵⁶⁷⁸⁹]+)?'; // −4.6×10⁻³
+const NUMBER = new RegExp(`(?<=\\\\text\\{)(?:\\(${SIGNED}\\)|${SIGNED})(?=\\})|\\d+(?:\\.\\d+)?(?![\\d.]|em)`, 'g');
+const DRAWN = new RegExp(`\\(${SIGNED}\\)|${SIGNED}`, 'g'); // the same, in the drawing's text
 const shapeOf = (tex, options) => `${options.displayMode}${tex.replace(NUMBER, '#')}`;
 const plans = new WeakMap(); // element -> { shape, root, slots } (or { shape, failed })
 

@@ -54,15 +54,17 @@ export function fillTex(fill) {
 }
 
 // A number of a live formula as a text of its own with its sign in it (\text{−0.30}; in a product
-// or sum a negative one in parentheses, \text{(−0.30)}), as tall and deep as a parenthesis (an
-// invisible rule) whatever its sign: formulas that differ only in their numbers, signs included, then have one shape and one
-// layout, and the next edit sets the numbers in place instead of drawing the formula anew
-// (views/formula.js); nothing moves up or down when a sign changes. ±∞, NaN and powers of ten
-// stay TeX.
+// or sum a negative one in parentheses, \text{(−0.30)}; a power of ten as 4.6×10⁻³), as tall and
+// deep as a parenthesis (an invisible rule) whatever its sign: formulas that differ only in their
+// numbers, signs included, then have one shape and one layout, and the next edit sets the numbers
+// in place instead of drawing the formula anew (views/formula.js); nothing moves up or down when
+// a sign changes. ±∞ and NaN stay TeX.
+const SUPERSCRIPT = { '-': '⁻', 0: '⁰', 1: '¹', 2: '²', 3: '³', 4: '⁴', 5: '⁵', 6: '⁶', 7: '⁷', 8: '⁸', 9: '⁹' };
 export function num(x, digits = 2, inSum = false) {
   const t = tex(x, digits);
-  if (!/^-?\d+(\.\d+)?$/.test(t)) return inSum ? paren(t) : t;
-  const text = t.replace('-', '−');
+  const m = /^(-?\d+(?:\.\d+)?)(?:\\times 10\^\{(-?\d+)\})?$/.exec(t);
+  if (!m) return inSum ? paren(t) : t;
+  const text = m[1].replace('-', '−') + (m[2] ? `×10${[...m[2]].map((c) => SUPERSCRIPT[c]).join('')}` : '');
   return `{\\rule[-0.25em]{0em}{1em}\\text{${inSum && t.startsWith('-') ? `(${text})` : text}}}`;
 }
 
@@ -122,9 +124,11 @@ export function liveTex(s, stage, inputs, result, i, j, state) {
     }
     case 'output': {
       const w = rowOf(result.weights, i);
+      // The five largest weights' terms first (the sum in any order is the same).
       const terms = w
         .map((x, k) => ({ x, k }))
         .filter(({ x }) => x !== 0)
+        .sort((a, b) => b.x - a.x || a.k - b.k)
         .slice(0, 5)
         .map(({ x, k }) => `${num(x, 2)}\\,v_{${tok(kt[k])}}`);
       if (w.filter((x) => x !== 0).length > 5) terms.push('\\cdots');
