@@ -107,11 +107,13 @@ static bool scale_scores(float* s, std::size_t count, const AttendArgs& a) {
 
 // The output-only path, a block of query rows at a time, when no stage is kept and nothing
 // needs the whole matrix: dot or scaled-dot scores, the stable softmax, a temperature >= 1
-// (dividing by it cannot overflow) and no mask but the causal one with -inf fill. The same
-// arithmetic as attend's stages in the same order (kernels.h: gemm_packed sums as gemm_abt and
-// gemm_ab do, softmax_entropy_row gives softmax_rows' weights for a row whose blocked keys are
-// -inf), so the same floats, with no (n_q, n_k) matrix: K and V are packed once, and each block's
-// scores, weights and products stay in cache.
+// (dividing by it cannot overflow) and no mask but the causal one with -inf fill. K and V are
+// packed once; a block's scores become its unnormalised weights e = exp(s - max) in place
+// (kernels::exp_scores_row: the scale, the row max and the exponentials in two passes over
+// the row, the causal keys past the query never computed), e V is accumulated while the block
+// is in cache, and each output row is divided by its sum. Not the stages' floats bit for bit
+// (they divide every weight by the sum first, and their exp is another polynomial), the same
+// to float rounding (tests/js/engine.test.js, tests/cpp/attention_test.cpp).
 static bool rowwise(const AttendArgs& a) {
   return !a.stages && a.stable && (a.score == ScoreKind::Dot || a.score == ScoreKind::ScaledDot) &&
          a.temperature >= 1.0f && !given(a.mask) && !a.reverse_causal && a.key_padding.empty() &&
@@ -135,15 +137,24 @@ static AttendResult attend_rowwise(const AttendArgs& a) {
   const int rows = block_rows(n_k);
   // one block's scores, then its weights: (rows, n_k), written by the product before any read
   std::unique_ptr<float[]> s(new float[static_cast<std::size_t>(rows) * n_k]);
+  std::unique_ptr<float[]> sums(new float[rows]);  // each row's Σ e
+  // 1 / (sqrt(d_k) temperature): scores times it stay finite exactly when they were (it is <= 1)
+  const float root = a.score == ScoreKind::ScaledDot ? std::sqrt(static_cast<float>(d_k)) : 1.0f;
+  const float scale = 1.0f / (root * a.temperature);
   r.entropy.resize(n_q);
   r.output = Matrix(n_q, d_v);  // output: (n_q, d_v)
   for (int i0 = 0; i0 < n_q; i0 += rows) {
     const int bq = std::min(rows, n_q - i0);
+    // every score is computed and checked (an overflow is an error, blocked or not), but with
+    // causal the block's last query sees keys 0 .. i0 + bq - 1 only, so P V stops there
+    const int keys = a.causal ? std::min(n_k, i0 + bq) : n_k;
     kernels::gemm_packed(a.query.row(i0), d_k, kt, 0, 0, s.get(), n_k, bq, n_k, d_k);
     for (int q = 0; q < bq; q++) {
       const int i = i0 + q;
       float* row = s.get() + static_cast<std::size_t>(q) * n_k;
-      if (!scale_scores(row, n_k, a)) {
+      const int allowed_keys = a.causal ? std::min(i + 1, n_k) : n_k;  // causal: keys j <= i
+      float t;
+      if (!kernels::exp_scores_row(row, n_k, allowed_keys, scale, &sums[q], &t)) {
         Matrix scores(1, n_k);  // the overflowing row, for the message (rows before it were finite)
         std::copy(row, row + n_k, scores.data.begin());
         r.error = score_overflow(a, scores, i);
@@ -151,10 +162,13 @@ static AttendResult attend_rowwise(const AttendArgs& a) {
         r.output = Matrix();
         return r;
       }
-      const int allowed_keys = a.causal ? std::min(i + 1, n_k) : n_k;  // causal: keys j <= i
-      r.entropy[i] = kernels::softmax_entropy_row(row, n_k, allowed_keys);
+      r.entropy[i] = std::log(sums[q]) - t / sums[q];
     }
-    kernels::gemm_packed(s.get(), n_k, v, 0, 0, r.output.row(i0), d_v, bq, d_v, n_k);
+    kernels::gemm_packed(s.get(), n_k, v, 0, 0, r.output.row(i0), d_v, bq, d_v, keys);
+    for (int q = 0; q < bq; q++) {
+      float* out = r.output.row(i0 + q);
+      for (int c = 0; c < d_v; c++) out[c] = out[c] / sums[q];
+    }
   }
   return r;
 }
@@ -211,7 +225,9 @@ static AttendResult attend_stages(const AttendArgs& a) {
 AttendResult attend(const AttendArgs& a) {
   if (!rowwise(a)) return attend_stages(a);
   AttendResult r = attend_rowwise(a);
-  if (r.error.empty() && !all_finite(r.output)) return weighted_sum_overflow();
+  // e V sums unnormalised weights (up to n_k times the normalised ones): where that passes
+  // float32, the stages decide whether the true weighted sum does
+  if (r.error.empty() && !all_finite(r.output)) return attend_stages(a);
   return r;
 }
 
