@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <memory>
 #include <utility>
 
@@ -153,8 +154,8 @@ static AttendResult attend_rowwise(const AttendArgs& a) {
       const int i = i0 + q;
       float* row = s.get() + static_cast<std::size_t>(q) * n_k;
       const int allowed_keys = a.causal ? std::min(i + 1, n_k) : n_k;  // causal: keys j <= i
-      float t;
-      if (!kernels::exp_scores_row(row, n_k, allowed_keys, scale, &sums[q], &t)) {
+      float m = -std::numeric_limits<float>::infinity(), t;
+      if (!kernels::exp_scores_row(row, n_k, allowed_keys, scale, &m, &sums[q], &t)) {
         Matrix scores(1, n_k);  // the overflowing row, for the message (rows before it were finite)
         std::copy(row, row + n_k, scores.data.begin());
         r.error = score_overflow(a, scores, i);

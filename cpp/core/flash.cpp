@@ -115,7 +115,29 @@ struct Recorder {
     if (!trace) return;
     std::copy(s, s + bk, trace->scores.row(i) + j0);
   }
+  // A tile row of an unmasked tile, from its raw scores times scale (the floats
+  // exp_scores_row computes); returns their max, the tile's block max.
+  float scaled_scores(int i, int j0, const float* raw, int bk, float scale) {
+    if (!trace) return kNegInf;
+    float* out = trace->scores.row(i) + j0;
+    for (int j = 0; j < bk; j++) out[j] = raw[j] * scale;
+    return kernels::row_max(out, bk);
+  }
 };
+
+// Folds one row of an unmasked tile into the state, from its raw scores s (bk), which become
+// p = exp(s scale - m_new) (kernels::exp_scores_row: scale, max and exponentials in two passes).
+// False, with s scaled and the state unchanged, if a scaled score is not finite.
+bool fold_raw_row(RowState& st, float* s, int bk, float scale, float* rescale) {
+  float m = st.m, sum, tsum;
+  if (!kernels::exp_scores_row(s, bk, bk, scale, &m, &sum, &tsum)) return false;
+  const float r = st.l > 0.0f ? std::exp(st.m - m) : 0.0f;  // first allowed key: 0
+  st.t = st.l > 0.0f ? r * (st.t + (st.m - m) * st.l) + tsum : tsum;
+  st.l = r * st.l + sum;
+  st.m = m;
+  *rescale = r;
+  return true;
+}
 
 // ---- the tiled pipeline ----------------------------------------------------------------------
 
@@ -172,8 +194,22 @@ FlashResult run(const FlashArgs& a, Recorder rec) {
         col0 = 0;
       }
       kernels::gemm_packed(a.query.row(i0), d_k, kt, 0, col0, tile.data(), bk, bq, bk, d_k);
-      kernels::divide_finite(tile.data(), static_cast<std::size_t>(bq) * bk, root);
-      for (int q = 0; q < bq; q++) {
+      if (kind == Tile::All) {  // 2-4 in one step per row, the weights in place
+        for (int q = 0; q < bq; q++) {
+          float* s = tile.data() + static_cast<std::size_t>(q) * bk;
+          const float block_max = rec.scaled_scores(i0 + q, j0, s, bk, 1.0f / root);
+          if (fold_raw_row(state[q], s, bk, 1.0f / root, &rescale[q])) {
+            rec.row(c, i0 + q, state[q], block_max, rescale[q]);
+          } else {  // past float32 (check_flash rules it out): as a masked tile does
+            float bm;
+            rescale[q] = fold_row(state[q], s, bk, &bm);
+            rec.row(c, i0 + q, state[q], bm, rescale[q]);
+          }
+        }
+      } else {
+        kernels::divide_finite(tile.data(), static_cast<std::size_t>(bq) * bk, root);
+      }
+      for (int q = 0; kind != Tile::All && q < bq; q++) {
         float* s = tile.data() + static_cast<std::size_t>(q) * bk;
         // 3. mask: blocked cells -inf
         if (kind == Tile::Some) {

@@ -6,9 +6,10 @@
 
 namespace attn::kernels {
 
-bool exp_scores_row_scalar(float* x, int n, int len, float scale, float* sum, float* t) {
+bool exp_scores_row_scalar(float* x, int n, int len, float scale, float* max, float* sum,
+                         float* t) {
   bool finite = true;
-  float m = -std::numeric_limits<float>::infinity();
+  float m = *max;
   for (int j = 0; j < n; ++j) {
     x[j] = x[j] * scale;
     finite = finite && std::isfinite(x[j]);
@@ -23,6 +24,7 @@ bool exp_scores_row_scalar(float* x, int n, int len, float scale, float* sum, fl
     tl += x[j] * d;
   }
   for (int j = len < 0 ? 0 : len; j < n; ++j) x[j] = 0.0f;
+  *max = m;
   *sum = l;
   *t = tl;
   return true;

@@ -48,11 +48,12 @@ inline v128_t exp_le0(v128_t d) {
 
 }  // namespace
 
-bool exp_scores_row_wasmsimd(float* x, int n, int len, float scale, float* sum, float* t) {
+bool exp_scores_row_wasmsimd(float* x, int n, int len, float scale, float* max, float* sum,
+                         float* t) {
   const v128_t vs = splat(scale), zero = splat(0.0f);
   const int n4 = n & ~3, len4 = len & ~3;
   v128_t bad = zero;  // + y 0: NaN from the first inf (or NaN) on
-  v128_t m4 = splat(-std::numeric_limits<float>::infinity());
+  v128_t m4 = splat(*max);
   int j = 0;
   for (; j < len4; j += 4) {
     const v128_t y = wasm_f32x4_mul(wasm_v128_load(x + j), vs);
@@ -106,6 +107,7 @@ bool exp_scores_row_wasmsimd(float* x, int n, int len, float scale, float* sum, 
     tl += x[j] * d;
   }
   for (j = len < 0 ? 0 : len; j < n; ++j) x[j] = 0.0f;
+  *max = m;
   *sum = l;
   *t = tl;
   return true;

@@ -69,13 +69,16 @@ void gemm_ab_scalar(const float* a, const float* b, float* c, int m, int n, int 
 // Each output is 0, then + a[i][p] b[row0 + p][col0 + j] for p = 0 .. k-1, as gemm_ab sums.
 void gemm_packed_scalar(const float* a, int lda, const PackedMatrix& b, int row0, int col0,
                         float* c, int ldc, int m, int n, int k);
-// The row step of output-only attention (attention.cpp), on one row of raw scores x (n): each
-// is multiplied by scale (1 / (sqrt(d_k) temperature)); false, with x scaled, when one of them is
-// not finite. Else x[j] = exp(x[j] - m) for j < len, m = the largest of x[0..len) (len >= 1), and
-// x[len..n) = 0: the weights times *sum = Σ x_j, left unnormalised; *t = Σ x_j (x_j - m), so that
-// the row's entropy is log *sum - *t / *sum. The SIMD exp is a polynomial (attend_fused_wasmsimd.cpp),
-// within a few 1e-7 of std::exp (relative), so the builds agree to that, not bit for bit.
-bool exp_scores_row_scalar(float* x, int n, int len, float scale, float* sum, float* t);
+// The row step of output-only attention (attention.cpp) and of flash attention's tiles without
+// a mask, on one row of raw scores x (n): each is multiplied by scale (1 / (sqrt(d_k)
+// temperature)); false, with x scaled, when one of them is not finite. Else, with m the larger of
+// *max (-inf, or a running max) and the largest of x[0..len) (len >= 1), x[j] = exp(x[j] - m) for
+// j < len and x[len..n) = 0: weights left unnormalised; *max = m, *sum = Σ x_j and
+// *t = Σ x_j (x_j - m), so that a row's entropy is log *sum - *t / *sum. The SIMD exp is a
+// polynomial (attend_fused_wasmsimd.cpp) within a few 1e-7 of std::exp (relative), so the
+// builds agree to that, not bit for bit.
+bool exp_scores_row_scalar(float* x, int n, int len, float scale, float* max, float* sum,
+                           float* t);
 // Row softmax in place. x: (rows, cols). stable subtracts the row max first; the naive
 // form exponentiates as is (float32 exp overflows to inf past ~88.72, giving inf/NaN).
 void softmax_rows_scalar(float* x, int rows, int cols, bool stable);
@@ -116,7 +119,8 @@ void gemm_ab_wasmsimd(const float* a, const float* b, float* c, int m, int n, in
                       Workspace* ws = nullptr);
 void gemm_packed_wasmsimd(const float* a, int lda, const PackedMatrix& b, int row0, int col0,
                           float* c, int ldc, int m, int n, int k);
-bool exp_scores_row_wasmsimd(float* x, int n, int len, float scale, float* sum, float* t);
+bool exp_scores_row_wasmsimd(float* x, int n, int len, float scale, float* max, float* sum,
+                             float* t);
 void softmax_rows_wasmsimd(float* x, int rows, int cols, bool stable);
 float softmax_entropy_row_wasmsimd(float* x, int cols, int len);
 float row_max_wasmsimd(const float* x, int n);
@@ -159,8 +163,9 @@ inline void gemm_packed(const float* a, int lda, const PackedMatrix& b, int row0
                         float* c, int ldc, int m, int n, int k) {
   ATTN_KERNEL(gemm_packed)(a, lda, b, row0, col0, c, ldc, m, n, k);
 }
-inline bool exp_scores_row(float* x, int n, int len, float scale, float* sum, float* t) {
-  return ATTN_KERNEL(exp_scores_row)(x, n, len, scale, sum, t);
+inline bool exp_scores_row(float* x, int n, int len, float scale, float* max, float* sum,
+                           float* t) {
+  return ATTN_KERNEL(exp_scores_row)(x, n, len, scale, max, sum, t);
 }
 inline void softmax_rows(float* x, int rows, int cols, bool stable) {
   ATTN_KERNEL(softmax_rows)(x, rows, cols, stable);

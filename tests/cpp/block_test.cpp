@@ -351,8 +351,9 @@ TEST(TransformerLayer, NoNormMeansTheResidualIsTheOutput) {
   EXPECT_EQ(r.normed[0].output.data, r.residuals[0].data);
 }
 
-// stages = false keeps only the output, the same floats bit for bit.
-TEST(TransformerLayer, OutputOnlyEqualsAllStagesBitForBit) {
+// stages = false keeps only the output, the same numbers to float rounding (its attention
+// runs attend's output-only row step).
+TEST(TransformerLayer, OutputOnlyEqualsAllStages) {
   for (LayerKind kind : {LayerKind::Encoder, LayerKind::Decoder}) {
     TransformerLayerArgs a = random_layer(kind, 6, 5, 12, 3, 48, 800);
     a.norm_first = kind == LayerKind::Decoder;
@@ -360,7 +361,7 @@ TEST(TransformerLayer, OutputOnlyEqualsAllStagesBitForBit) {
     a.stages = false;
     TransformerLayerResult lean = attn::transformer_layer(a);
     ASSERT_EQ(lean.error, "");
-    EXPECT_EQ(lean.output.data, all.output.data);
+    EXPECT_MATRIX_NEAR(lean.output, ref::from(all.output), 1e-5);
     EXPECT_TRUE(lean.self_attention.heads.empty() && lean.cross_attention.heads.empty());
     EXPECT_TRUE(lean.residuals.empty() && lean.normed.empty() && lean.ff.hidden.empty());
   }

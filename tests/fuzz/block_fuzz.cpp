@@ -92,10 +92,14 @@ void layer(Input& in) {
   }
   FUZZ_EXPECT(r.output.rows == n && r.output.cols == d && fuzz::all_finite(r.output), "output");
 
+  // The output-only path runs attend's own row step: the same numbers to float rounding, which
+  // a layer norm of a nearly constant row can magnify without bound, so here only its shape and
+  // finiteness (tests/cpp/block_test.cpp compares the numbers on ordinary inputs).
   a.stages = false;
   TransformerLayerResult lean = transformer_layer(a);
-  FUZZ_EXPECT(lean.error.empty() && lean.output.data == r.output.data,
-              "the output-only path gives the same floats");
+  FUZZ_EXPECT(lean.error.empty() && lean.output.rows == n && lean.output.cols == d &&
+                  fuzz::all_finite(lean.output),
+              "the output-only path gives a finite output of the same shape");
 }
 
 void norm(Input& in) {

@@ -241,14 +241,16 @@ for (const simd of [true, false]) {
       }
     });
 
-    test('a decoder is causal by default; stages: false gives only the same output', () => {
+    test('a decoder is causal by default; stages: false gives only the same output (to rounding)', () => {
       const { causal, ...noCausal } = dec();
       assert.equal(causal, true);
       const r = engine.transformerLayer(noCausal);
       expectMatrix('default causal', r.output, DECODER.expected.output);
       const lean = engine.transformerLayer({ ...enc(), stages: false });
       assert.deepEqual(Object.keys(lean), ['output']);
-      assert.deepEqual(lean.output, engine.transformerLayer(enc()).output);
+      const all = engine.transformerLayer(enc()).output;
+      const rows = Array.from({ length: all.rows }, (_, r) => Array.from(all.data.subarray(r * all.cols, (r + 1) * all.cols)));
+      assert.ok(expectMatrix('lean output vs stages', lean.output, rows) < 1e-5);
     });
 
     test('residual and layerNorm switches: no LayerNorm passes each sum through', () => {
