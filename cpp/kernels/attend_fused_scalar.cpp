@@ -7,7 +7,7 @@
 namespace attn::kernels {
 
 bool exp_scores_row_scalar(float* x, int n, int len, float scale, float* max, float* sum,
-                         float* t) {
+                           float* t) {
   bool finite = true;
   float m = *max;
   for (int j = 0; j < n; ++j) {

@@ -49,7 +49,7 @@ inline v128_t exp_le0(v128_t d) {
 }  // namespace
 
 bool exp_scores_row_wasmsimd(float* x, int n, int len, float scale, float* max, float* sum,
-                         float* t) {
+                             float* t) {
   const v128_t vs = splat(scale), zero = splat(0.0f);
   const int n4 = n & ~3, len4 = len & ~3;
   v128_t bad = zero;  // + y 0: NaN from the first inf (or NaN) on

@@ -77,8 +77,7 @@ void gemm_packed_scalar(const float* a, int lda, const PackedMatrix& b, int row0
 // *t = Σ x_j (x_j - m), so that a row's entropy is log *sum - *t / *sum. The SIMD exp is a
 // polynomial (attend_fused_wasmsimd.cpp) within a few 1e-7 of std::exp (relative), so the
 // builds agree to that, not bit for bit.
-bool exp_scores_row_scalar(float* x, int n, int len, float scale, float* max, float* sum,
-                           float* t);
+bool exp_scores_row_scalar(float* x, int n, int len, float scale, float* max, float* sum, float* t);
 // Row softmax in place. x: (rows, cols). stable subtracts the row max first; the naive
 // form exponentiates as is (float32 exp overflows to inf past ~88.72, giving inf/NaN).
 void softmax_rows_scalar(float* x, int rows, int cols, bool stable);

@@ -1,12 +1,12 @@
 // The whole pipeline, every stage against the double reference, and the fully blocked row.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
 #include <string>
 #include <vector>
-#include <algorithm>
 
 #include "core/attention.h"
 #include "reference.h"

@@ -374,6 +374,57 @@ TEST(OnlineSoftmaxKernel, ExpShiftSumMatchesDouble) {
       }
 }
 
+// The output-only attention's row step: scaled scores, the max of the first len (or a running
+// max above it), unnormalised exponentials and their two sums, against double; a score past
+// float32 is refused.
+using ExpScoresRowFn = bool (*)(float*, int, int, float, float*, float*, float*);
+struct ExpScoresKernel {
+  const char* name;
+  ExpScoresRowFn fn;
+};
+const ExpScoresKernel kExpScores[] = {{"scalar", exp_scores_row_scalar},
+                                      {"dispatched", exp_scores_row}};
+
+TEST(ExpScoresRowKernel, MatchesDouble) {
+  const float inf = std::numeric_limits<float>::infinity();
+  for (const ExpScoresKernel& kernel : kExpScores)
+    for (int n = 1; n <= 67; ++n)
+      for (int len : {1, n / 2 + 1, n})
+        for (float running : {-inf, 60.0f}) {
+          const int offset = (n + len) % 4;
+          // scores times 1/8 from -100 to 100: exponents down past the smallest normal float
+          auto x = inputs(n, n * 7 + len, -800.0f, 800.0f);
+          Shifted b(x, offset);
+          float m = running, sum = -1, t = -1;
+          ASSERT_TRUE(kernel.fn(b.data, n, len, 0.125f, &m, &sum, &t)) << kernel.name;
+          double mref = running;
+          for (int j = 0; j < len; ++j) mref = std::max(mref, static_cast<double>(x[j] * 0.125f));
+          ASSERT_EQ(m, static_cast<float>(mref)) << kernel.name << " n=" << n << " len=" << len;
+          double sref = 0, tref = 0;
+          for (int j = 0; j < len; ++j) {
+            const double d = static_cast<double>(x[j] * 0.125f) - mref, e = std::exp(d);
+            // below the smallest normal float the SIMD exp may give 2^-126 instead
+            ASSERT_NEAR(b.data[j], e, 1e-6 * e + 1.2e-38)
+                << kernel.name << " n=" << n << " len=" << len << " j=" << j;
+            sref += e;
+            tref += e * d;
+          }
+          for (int j = len; j < n; ++j) ASSERT_EQ(b.data[j], 0.0f) << kernel.name << " j=" << j;
+          ASSERT_EQ(b.data[n], -999.0f);
+          ASSERT_NEAR(sum, sref, 2e-6 * sref + 1e-36) << kernel.name << " n=" << n;
+          ASSERT_NEAR(t, tref, 2e-6 * std::fabs(tref) + 1e-33) << kernel.name << " n=" << n;
+          if (running == -inf) ASSERT_GE(sum, 1.0f);
+        }
+  for (const ExpScoresKernel& kernel : kExpScores)
+    for (int n : {1, 5, 16, 33})
+      for (int bad = 0; bad < n; bad += 3) {  // inf or NaN anywhere, allowed or not: refused
+        auto x = inputs(n, n + bad);
+        x[bad] = bad % 2 ? -inf : std::numeric_limits<float>::quiet_NaN();
+        float m = -inf, sum, t;
+        EXPECT_FALSE(kernel.fn(x.data(), n, 1, 0.5f, &m, &sum, &t)) << kernel.name << " n=" << n;
+      }
+}
+
 TEST(ScalingKernel, DivideIsExactAndReportsOverflow) {
   const float inf = std::numeric_limits<float>::infinity();
   for (const StepKernel& kernel : kSteps)

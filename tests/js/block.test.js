@@ -249,7 +249,8 @@ for (const simd of [true, false]) {
       const lean = engine.transformerLayer({ ...enc(), stages: false });
       assert.deepEqual(Object.keys(lean), ['output']);
       const all = engine.transformerLayer(enc()).output;
-      const rows = Array.from({ length: all.rows }, (_, r) => Array.from(all.data.subarray(r * all.cols, (r + 1) * all.cols)));
+      const row = (r) => Array.from(all.data.subarray(r * all.cols, (r + 1) * all.cols));
+      const rows = Array.from({ length: all.rows }, (_, r) => row(r));
       assert.ok(expectMatrix('lean output vs stages', lean.output, rows) < 1e-5);
     });
 
