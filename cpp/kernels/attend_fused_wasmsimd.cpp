@@ -4,7 +4,8 @@
 // of every weight by it).
 // exp(d) for d <= 0 as 2^z, z = max(d log2e, -126): z = n + f with n = round(z) (the magic-number
 // trick leaves n + 127 in the low bits, so 2^n is one shift) and f in [-1/2, 1/2], 2^f = 1 + f P(f)
-// with Cephes exp2f's degree-5 P (about 2e-7 relative). d below -87.3 gives 2^-126 (1.2e-38)
+// with Cephes exp2f's degree-5 P (about 2e-7 relative, plus 1.5e-7 |d| from rounding d and d log2e:
+// the weights that count, d near 0, are the accurate ones). d below -87.3 gives 2^-126 (1.2e-38)
 // instead of a smaller number or 0: against weights that sum to >= 1 that changes nothing a
 // float can show. No entry is -inf here (the causal keys past len are not computed at all), so
 // no mask is needed, and t = Σ e d has no 0 · inf to guard against.
