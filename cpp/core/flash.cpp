@@ -194,7 +194,8 @@ FlashResult run(const FlashArgs& a, Recorder rec) {
         col0 = 0;
       }
       kernels::gemm_packed(a.query.row(i0), d_k, kt, 0, col0, tile.data(), bk, bq, bk, d_k);
-      if (kind == Tile::All) {  // 2-4 in one step per row, the weights in place
+      if (kind == Tile::All) {
+        // 2-4 in one step per row, the weights in place
         for (int q = 0; q < bq; q++) {
           float* s = tile.data() + static_cast<std::size_t>(q) * bk;
           const float block_max = rec.scaled_scores(i0 + q, j0, s, bk, 1.0f / root);
@@ -208,19 +209,17 @@ FlashResult run(const FlashArgs& a, Recorder rec) {
         }
       } else {
         kernels::divide_finite(tile.data(), static_cast<std::size_t>(bq) * bk, root);
-      }
-      for (int q = 0; kind != Tile::All && q < bq; q++) {
-        float* s = tile.data() + static_cast<std::size_t>(q) * bk;
-        // 3. mask: blocked cells -inf
-        if (kind == Tile::Some) {
+        for (int q = 0; q < bq; q++) {
+          float* s = tile.data() + static_cast<std::size_t>(q) * bk;
+          // 3. mask: blocked cells -inf
           for (int j = 0; j < bk; j++)
             if (!flash_allows(a, i0 + q, j0 + j)) s[j] = kNegInf;
+          rec.scores(i0 + q, j0, s, bk);
+          // 4. online softmax: fold the tile row into the running max and sum
+          float block_max;
+          rescale[q] = fold_row(state[q], s, bk, &block_max);
+          rec.row(c, i0 + q, state[q], block_max, rescale[q]);
         }
-        rec.scores(i0 + q, j0, s, bk);
-        // 4. online softmax: fold the tile row into the running max and sum
-        float block_max;
-        rescale[q] = fold_row(state[q], s, bk, &block_max);
-        rec.row(c, i0 + q, state[q], block_max, rescale[q]);
       }
       // 5. output = output rescale + P V_c: (bq, bk) x (bk, d_v)
       kernels::gemm_packed(tile.data(), bk, v, j0, 0, pv.data(), d_v, bq, d_v, bk);
