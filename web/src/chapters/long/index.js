@@ -3,7 +3,7 @@
 // block (engine.flashTrace), sliding-window and strided masks as the engine applies them, and
 // when each is worth it. Every number comes from the engine or from a measurement.
 
-import { h, isFocused } from '../../views/dom.js';
+import { h, isFocused, setText } from '../../views/dom.js';
 import { createSaveButtons, svgScene } from '../../views/save.js';
 import { createBars } from '../../views/bars.js';
 import { createHeatmap } from '../../views/heatmap.js';
@@ -16,7 +16,7 @@ import { createPredict } from '../kit/predict.js';
 import strings from './strings.js';
 import meta, { TRACE_N, PATTERN_N } from './meta.js';
 import { AMBER, WEIGHT } from '../../views/palette.js';
-import { buildSweep, drawSweep } from './sweep.js';
+import { buildSweep, drawSweep, followSweep, sweepCharts, drawSweepCharts, SWEEP_FROM } from './sweep.js';
 import { MOTION_MS, markMotion, tween } from '../../views/motion.js';
 
 const D = 64; // head size of the measured runs
@@ -64,6 +64,7 @@ const patternOptions = (p, w) =>
 
 function compute(c) {
   const { engine, state } = c;
+  followSweep(c, randomRows); // a sweep the cost or when step started stops when they are left
   if (state.stage === 'tiling') {
     const x = (stream) => engine.randomMatrix({ rows: TRACE_N, cols: TRACE_D, seed: state.seed, stream });
     const o = { query: x(1), key: x(2), value: x(3) };
@@ -182,6 +183,7 @@ function drawCost(c, data, v) {
   if (!isFocused(v.window)) v.window.value = String(state.longWindow);
   v.workers.value = String(state.longWorkers);
   drawSweep(c, v);
+  followSweep(c, randomRows, { drawing: true }); // opened with nothing measured: the short sweep
 
   const runs = c.ui.runs || [];
   const last = (m) => runs.filter((r) => r.n === n && r.method === m).at(-1);
@@ -646,10 +648,24 @@ function drawPatterns(c, data, v) {
 
 // ---- 4. when each is worth it -----------------------------------------------------------------
 
+// The step opens on the sweep's charts (the cost step's sweep, or the short one it starts when
+// nothing was measured yet), then the thresholds in words and the learner's own runs.
 function buildWhen(c, v) {
   const { s } = c;
   v.mine = h('div', { class: 'long-mine' });
+  v.sweep = sweepCharts(c);
+  v.sweepNote = h('p', { class: 'hint long-when-sweep', role: 'status' });
+  v.cancel = h('button', {
+    type: 'button',
+    class: 'btn long-when-cancel',
+    text: s('cancel'),
+    onclick: () => c.ui.sweepRunner?.stop(),
+  });
+  v.figure = h('div', { class: 'long-when-figure', 'data-figure': 'main', 'aria-busy': 'true' }, v.sweep.sweepCharts);
+  c.ui.drawWhenSweep = () => drawWhenSweep(c, v);
   return [
+    v.figure,
+    h('div', { class: 'long-when-status' }, v.sweepNote, v.cancel),
     h('p', { class: 'explain', text: s('p.when1') }),
     h('p', { class: 'explain', text: s('p.when2') }),
     h('p', { class: 'explain', text: s('p.when3') }),
@@ -658,8 +674,29 @@ function buildWhen(c, v) {
   ];
 }
 
+function drawWhenSweep(c, v) {
+  const { s } = c;
+  const run = c.ui.sweepRunner;
+  const running = !!run?.running;
+  v.cancel.disabled = !running;
+  const drawn = drawSweepCharts(c, v.sweep);
+  if (drawn) v.figure.removeAttribute('aria-busy');
+  const sw = c.ui.sweep;
+  const measured = sw ? [...new Set(sw.points.filter((p) => !p.refused).map((p) => p.n))] : [];
+  setText(
+    v.sweepNote,
+    running
+      ? s('whenMeasuring', { from: SWEEP_FROM, to: sw.sizes.at(-1) })
+      : measured.length
+        ? s('whenSwept', { from: SWEEP_FROM, to: measured.at(-1) })
+        : s('whenNone'),
+  );
+}
+
 function drawWhen(c, data, v) {
   const { s } = c;
+  drawWhenSweep(c, v);
+  followSweep(c, randomRows, { drawing: true }); // opened with nothing measured: the short sweep
   const runs = (c.ui.runs || []).filter((r) => !r.refused);
   const sizes = [...new Set(runs.map((r) => r.n))].sort((a, b) => a - b);
   if (!sizes.length) {

@@ -58,6 +58,12 @@ export default {
       'Sweep n runs naive, flash, windowed and linear attention at n = 64, 128, … in the workers and plots what each one took.',
     sweepRunning: 'n = {n}: {method} (run {k} of {total})',
     sweepDone: 'Swept n = {from} … {to}: {runs} runs.',
+    sweepDoneAuto:
+      'Swept n = {from} … {to}: {runs} runs, a short sweep started when the step opened. Choose a larger n and press Sweep n to go further.',
+    whenMeasuring: 'Measuring n = {from} … {to} on your machine (the sweep of step 1)…',
+    whenSwept:
+      'Measured on your machine by the sweep of step 1, n = {from} … {to}. Sweep further there to see where the lines below apply.',
+    whenNone: 'Nothing measured yet: the sweep of step 1 draws these charts.',
     sweepCancelled: 'Cancelled at n = {n}; the runs finished so far stay in the figure.',
     sweepWarm: 'Warming up: every method once at n = {n}, untimed…',
     sweepTimeTitle:
@@ -194,6 +200,11 @@ export default {
       '“扫描 n”会在 Worker 中依次以 n = 64、128……运行朴素、flash、滑动窗口和线性注意力，并画出每种方法的开销。',
     sweepRunning: 'n = {n}：{method}（第 {k} 次，共 {total} 次）',
     sweepDone: '已扫描 n = {from} … {to}：共 {runs} 次运行。',
+    sweepDoneAuto:
+      '已扫描 n = {from} … {to}：共 {runs} 次运行，这是打开本步时自动开始的短扫描。选一个更大的 n，再按“扫描 n”就能继续。',
+    whenMeasuring: '正在你的机器上测量 n = {from} … {to}（第 1 步的扫描）……',
+    whenSwept: '由第 1 步的扫描在你的机器上测得，n = {from} … {to}。在那里扫描到更大的 n，就能看到下面说的分界点。',
+    whenNone: '还没有测量结果：第 1 步的扫描会画出这两张图。',
     sweepCancelled: '在 n = {n} 处取消；已完成的运行保留在图中。',
     sweepWarm: '预热：在 n = {n} 上把每种方法各运行一次，不计时……',
     sweepTimeTitle:

@@ -18,6 +18,11 @@ import { FLASH_BLOCK } from '../../engine/choices.js';
 import { SWEEP_TO } from './meta.js';
 
 export const SWEEP_FROM = 64;
+// The sweep a step of SWEEP_STEPS starts by itself when it opens with nothing measured: n = 64
+// … AUTO_TO (a second or so); the learner extends it with "Sweep n". It stops when the learner
+// leaves those steps.
+export const AUTO_TO = 512;
+export const SWEEP_STEPS = ['cost', 'when'];
 const METHODS = ['naive', 'flash', 'window', 'linear'];
 const COLORS = { naive: ORANGE, flash: BLUE, window: GREEN, linear: WEIGHT };
 const DASH = { window: '6 4', linear: '2 3' };
@@ -78,28 +83,14 @@ export function buildSweep(c, v, randomRows) {
     'aria-label': s('sweepProgress'),
   });
   v.sweepStatus = h('p', { class: 'long-sweep-status', role: 'status', text: s('sweepIdle') });
-  const strings = { showTable: c.t('showTable'), hideTable: s('hideTable') };
-  const timeBox = h('div', { class: 'long-sweep-chart long-sweep-time' });
-  const bytesBox = h('div', { class: 'long-sweep-chart long-sweep-bytes' });
-  const logAxes = { xLabel: s('xN'), xLog: true, yLog: true, width: 560, strings };
-  v.timeChart = createLineChart(timeBox, {
-    ...logAxes,
-    label: s('sweepTimeTitle', { reps: REPEATS, upTo: REPEAT_UP_TO }),
-    yLabel: s('yMs'),
-  });
-  v.bytesChart = createLineChart(bytesBox, {
-    ...logAxes,
-    label: s('sweepBytesTitle'),
-    yLabel: s('yBytes'),
-    yTicks: format('~s'),
-  });
-  v.sweepCharts = h('div', { class: 'long-sweep-charts' }, timeBox, bytesBox);
+  Object.assign(v, sweepCharts(c));
   v.sweepCross = h('p', { class: 'hint long-sweep-cross', 'aria-live': 'polite' });
   v.sweepBytesNote = h('p', { class: 'explain long-sweep-note' });
   v.sweepErrors = h('div', { class: 'long-sweep-errors' });
-  return h(
+  // aria-busy until the first measured points are drawn (drawSweep)
+  v.sweepFigure = h(
     'section',
-    { class: 'long-sweep', 'data-figure': 'main' },
+    { class: 'long-sweep', 'data-figure': 'main', 'aria-busy': 'true' },
     h(
       'div',
       { class: 'controls' },
@@ -115,20 +106,42 @@ export function buildSweep(c, v, randomRows) {
     h('p', { class: 'explain', text: s('p.linear') }),
     v.sweepBytesNote,
   );
+  return v.sweepFigure;
 }
 
-export function drawSweep(c, v) {
-  const { s, state } = c;
-  v.sweepTo.value = state.longSweepTo;
+// The sweep's two charts, time and bytes held against n: { sweepCharts (their box), timeChart,
+// bytesChart }.
+export function sweepCharts(c) {
+  const { s } = c;
+  const strings = { showTable: c.t('showTable'), hideTable: s('hideTable') };
+  const timeBox = h('div', { class: 'long-sweep-chart long-sweep-time' });
+  const bytesBox = h('div', { class: 'long-sweep-chart long-sweep-bytes' });
+  const logAxes = { xLabel: s('xN'), xLog: true, yLog: true, width: 560, strings };
+  const timeChart = createLineChart(timeBox, {
+    ...logAxes,
+    label: s('sweepTimeTitle', { reps: REPEATS, upTo: REPEAT_UP_TO }),
+    yLabel: s('yMs'),
+  });
+  const bytesChart = createLineChart(bytesBox, {
+    ...logAxes,
+    label: s('sweepBytesTitle'),
+    yLabel: s('yBytes'),
+    yTicks: format('~s'),
+  });
+  return { sweepCharts: h('div', { class: 'long-sweep-charts' }, timeBox, bytesBox), timeChart, bytesChart };
+}
+
+// Whether the sweep so far has a measured point to draw.
+export const sweepDrawn = (c) => !!c.ui.sweep && c.ui.sweep.points.some((p) => !p.refused);
+
+// Draws the sweep so far into charts made by sweepCharts (v.timeChart, v.bytesChart); returns
+// where naive crosses flash in time and in bytes ({ tCross, bCross }), or null with nothing to draw.
+export function drawSweepCharts(c, v) {
+  const { s } = c;
   const sw = c.ui.sweep;
-  const has = sw && sw.points.some((p) => !p.refused);
+  const has = sweepDrawn(c);
   v.sweepCharts.hidden = !has;
-  if (!has) {
-    v.sweepCross.textContent = '';
-    v.sweepBytesNote.textContent = '';
-    v.sweepErrors.replaceChildren();
-    return;
-  }
+  if (!has) return null;
   const series = (key) =>
     METHODS.map((m) => ({
       name: methodLabel(c, m, sw.w),
@@ -161,6 +174,22 @@ export function drawSweep(c, v) {
     digits: 0,
     format: (y) => fmtInt(y),
   });
+  return { tCross, bCross };
+}
+
+export function drawSweep(c, v) {
+  const { s, state } = c;
+  v.sweepTo.value = state.longSweepTo;
+  const sw = c.ui.sweep;
+  const crossed = drawSweepCharts(c, v);
+  if (!crossed) {
+    v.sweepCross.textContent = '';
+    v.sweepBytesNote.textContent = '';
+    v.sweepErrors.replaceChildren();
+    return;
+  }
+  v.sweepFigure.removeAttribute('aria-busy');
+  const { tCross, bCross } = crossed;
   const to = sw.sizes.at(-1);
   v.sweepCross.textContent = [
     bCross ? s('crossBytes', { n: fmt(bCross, 0) }) : s('noCrossBytes', { from: SWEEP_FROM, to }),
@@ -215,14 +244,17 @@ function sweepRunner(c, randomRows) {
         total,
       });
     },
-    onDone: (r) => {
+    onDone: (r, args) => {
       setSweepBusy(c, false);
       v.sweepProgress.value = 1;
-      v.sweepStatus.textContent = s('sweepDone', { from: SWEEP_FROM, to: r.sizes.at(-1), runs: r.points.length });
+      const done = { from: SWEEP_FROM, to: r.sizes.at(-1), runs: r.points.length };
+      v.sweepStatus.textContent = s(args.auto ? 'sweepDoneAuto' : 'sweepDone', done);
+      redrawWhen(c);
     },
     onStop: () => {
       setSweepBusy(c, false);
       v.sweepStatus.textContent = s('sweepCancelled', { n: live.at ?? SWEEP_FROM });
+      redrawWhen(c);
     },
     onError: (e) => {
       setSweepBusy(c, false);
@@ -237,16 +269,34 @@ function sweepRunner(c, randomRows) {
   return c.ui.sweepRunner;
 }
 
-function startSweep(c, randomRows) {
+// A sweep to the state's last n (the learner's), or to AUTO_TO at most (auto: started by a step).
+function startSweep(c, randomRows, auto = false) {
   c.ui.sweepClicks = (c.ui.sweepClicks || 0) + 1;
   const { longSweepTo, longWindow: w, longWorkers: workers, seed } = c.state;
-  sweepRunner(c, randomRows).request({
-    click: c.ui.sweepClicks,
-    sizes: sweepSizes(Number(longSweepTo)),
-    w,
-    workers,
-    seed,
-  });
+  const to = auto ? Math.min(AUTO_TO, Number(longSweepTo)) : Number(longSweepTo);
+  sweepRunner(c, randomRows).request({ click: c.ui.sweepClicks, sizes: sweepSizes(to), w, workers, seed, auto });
+}
+
+// The steps of SWEEP_STEPS open on the sweep's charts: entering one with nothing measured (and
+// no sweep running) starts the short sweep; leaving them stops a sweep they started. Called with
+// the step on screen after every change (the chapter's compute) and by those steps' draws.
+export function followSweep(c, randomRows, { drawing = false } = {}) {
+  const ui = c.ui;
+  const stage = c.state.stage;
+  if (ui.sweepStage !== stage) {
+    ui.sweepStage = stage;
+    ui.sweepOpen = SWEEP_STEPS.includes(stage); // an auto sweep may start on this visit of the step
+    const run = ui.sweepRunner;
+    if (!ui.sweepOpen && run?.running && run.args.auto) run.stop();
+  }
+  if (!drawing || !ui.sweepOpen) return;
+  ui.sweepOpen = false;
+  if (!sweepDrawn(c) && !ui.sweepRunner?.running) startSweep(c, randomRows, true);
+}
+
+// The when step's copy of the charts (index.js draws it; c.ui.drawWhenSweep).
+function redrawWhen(c) {
+  if (c.state.stage === 'when') c.ui.drawWhenSweep?.();
 }
 
 // Every method at every n in one pool; c.ui.sweep holds the points and errors so far and is
@@ -258,6 +308,7 @@ async function sweep(c, { sizes, w, workers, seed }, onProgress, live, randomRow
   c.ui.sweep = sw;
   const redraw = () => {
     if (c.state.stage === 'cost') drawSweep(c, c.step('cost'));
+    redrawWhen(c);
   };
   redraw();
   const total = sizes.length * METHODS.length;
@@ -315,6 +366,6 @@ async function sweep(c, { sizes, w, workers, seed }, onProgress, live, randomRow
     return sw;
   } finally {
     pool.terminate();
-    live.pool = null;
+    if (live.pool === pool) live.pool = null; // a newer sweep's pool stays cancellable
   }
 }

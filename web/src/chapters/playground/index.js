@@ -357,14 +357,18 @@ function buildCompare(c, v) {
   });
   v.noScaleVerdict = h('p', { class: 'pg-no-scale-verdict', 'aria-live': 'polite' });
   const about = s('noScaleAbout', { d: NO_SCALE.pgD / NO_SCALE.pgHeads, lr: NO_SCALE.pgLr, steps: NO_SCALE_STEPS });
+  // The step's figure: the curves of this run (and of its twin once a comparison is chosen),
+  // from the worker's first report at step 0 on (aria-busy until then).
+  v.charts.dataset.figure = 'main';
+  v.charts.setAttribute('aria-busy', 'true');
   return [
-    h('p', { class: 'about lab-explain', text: s('compareAbout') }),
-    h('div', { class: 'pg-no-scale-box' }, h('p', { class: 'about', text: about }), v.noScale),
+    v.charts,
     h('div', { class: 'controls', 'data-group': 'inputs' }, v.compare.wrap),
     v.hint,
-    v.charts,
     v.noScaleVerdict,
     v.body,
+    h('p', { class: 'about lab-explain', text: s('compareAbout') }),
+    h('div', { class: 'pg-no-scale-box' }, h('p', { class: 'about', text: about }), v.noScale),
   ];
 }
 
@@ -413,10 +417,18 @@ function drawCompare(c, data, v) {
   v.compare.sync(state.pgCompare);
   const on = state.pgCompare !== 'none';
   setText(v.hint, on ? s(state.pgCompare === 'scale' ? 'compareScaleHint' : 'comparePositionHint') : s('compareNone'));
-  v.charts.hidden = !on;
-  v.body.hidden = !on;
+  // with no comparison chosen, this run alone: its curves and heads
+  v.twinHeads.parentElement.hidden = !on;
   setText(v.noScaleVerdict, on ? noScaleVerdict(c) : '');
-  if (!on) return;
+  const hist = c.ui.history || {};
+  if (hist.main && hist.main.acc.length && (!on || (hist.twin && hist.twin.acc.length)))
+    v.charts.removeAttribute('aria-busy');
+  if (!on) {
+    setText(v.mainTitle, s('runMain'));
+    curves(c, v, ['main']);
+    drawHeads(c, v.mainHeads, hist.main, false);
+    return;
+  }
   const twin = twinOf(configOf(state), state.pgCompare);
   const twinText =
     state.pgCompare === 'scale'
@@ -469,11 +481,15 @@ function buildInspect(c, v) {
     [1, 2, 3, 4].map((n) => ({ value: n, label: String(n) })),
     (x) => c.set({ pgHead: Number(x) }),
   );
+  // The step's figure: the head on the tokens, from the model as it is now (at step 0 the
+  // untrained model's, said so in its title); aria-busy until the worker's first answer.
   v.fig = heatmapFigure(c, { kind: 'sequential', className: 'pg-own' });
+  v.fig.wrap.dataset.figure = 'main';
+  v.fig.wrap.setAttribute('aria-busy', 'true');
   v.pred = h('p', { class: 'pg-pred', 'aria-live': 'polite' });
   v.waiting = h('p', { class: 'hint' });
   return [
-    h('p', { class: 'about lab-explain', text: s('inspectAbout') }),
+    v.fig.wrap,
     h(
       'div',
       { class: 'controls', 'data-group': 'inputs' },
@@ -482,8 +498,8 @@ function buildInspect(c, v) {
       v.head.wrap,
     ),
     v.waiting,
-    v.fig.wrap,
     v.pred,
+    h('p', { class: 'about lab-explain', text: s('inspectAbout') }),
   ];
 }
 
@@ -505,10 +521,9 @@ function drawInspect(c, data, v) {
     for (const o of sel.options) o.disabled = Number(o.value) > most;
   }
   const main = ui.history && ui.history.main;
-  const trained = main && main.step > 0;
+  if (!main || !main.latest) return; // the worker's first report (step 0) is on its way
+  const trained = main.step > 0;
   setText(v.waiting, trained ? '' : s('inspectWaiting'));
-  v.fig.wrap.hidden = !trained;
-  if (!trained) return;
   const l = Math.min(state.pgLayer, state.pgLayers) - 1,
     hd = Math.min(state.pgHead, state.pgHeads) - 1;
   const list =
@@ -519,12 +534,14 @@ function drawInspect(c, data, v) {
   const show = (r) => {
     const labels = Array.from(r.tokens, (x, i) => `${i}:${tokenText(state.pgTask, x)}`);
     drawFigure(v.fig, {
-      title: s('inspectTitle', { l: l + 1, h: hd + 1 }),
+      title: s(trained ? 'inspectTitle' : 'inspectTitleUntrained', { l: l + 1, h: hd + 1 }),
       matrix: r.patterns[l][hd],
       rowLabels: labels,
       colLabels: labels,
       domain: [0, 1],
     });
+    v.fig.wrap.dataset.step = String(main.step);
+    v.fig.wrap.removeAttribute('aria-busy');
     setText(v.pred, s('predictions', { tokens: tokensText(state.pgTask, r.predictions) }));
   };
   if (ui.inspected && ui.inspected.key === key) {

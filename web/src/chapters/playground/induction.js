@@ -42,8 +42,10 @@ export function buildInduction(c, v) {
   v.heads = h('div', { class: 'pg-ablate-heads', role: 'group', 'aria-label': s('ablateAbout') });
   v.ablateStatus = h('p', { class: 'pg-ablate-status', 'aria-live': 'polite' });
   v.table = h('div', { class: 'pg-ablate-table' });
+  // the step's figure: the loss and every head's scores, from the worker's first report (step 0)
+  // on (aria-busy until then)
   return [
-    h('div', { class: 'pg-charts' }, v.lossBox, v.scoresBox),
+    (v.charts = h('div', { class: 'pg-charts', 'data-figure': 'main', 'aria-busy': 'true' }, v.lossBox, v.scoresBox)),
     v.crossed,
     h('div', { class: 'pg-induction-use' }, v.hint, v.use),
     h('p', { class: 'about lab-explain', text: s('inductionAbout') }),
@@ -103,8 +105,10 @@ export function drawInduction(c, data, v, redraw) {
       });
   }
   v.scoresBox.hidden = !series.length;
-  if (series.length)
+  if (series.length) {
     v.scores.update({ series, caption: s('scoresChart'), yDomain: [0, 1], digits: 3, grow: true, ...mark });
+    v.charts.removeAttribute('aria-busy');
+  }
   setText(v.crossed, cross ? s('crossed', { step: cross.step, ...headName(cross.k, heads) }) : s('notCrossed'));
   drawAblation(c, v, main, count, heads, redraw);
 }

@@ -88,7 +88,8 @@ export default {
     'compare.position': 'with and without positional encoding',
     compareAbout:
       'A second model trains next to the first with the same seed, the same initial weights and the same batches. Only one switch differs.',
-    compareNone: 'Choose a comparison above: the second model starts training when you press Play.',
+    compareNone:
+      'The curves and heads of this run alone. Choose a comparison above: the second model then starts from step 0 and trains next to it when you press Play.',
     compareScaleHint:
       'The claim to test: at d_model = 128 with one head, unscaled scores saturate the softmax and learning stalls. The button above sets up such a run.',
     noScaleAbout:
@@ -120,7 +121,9 @@ export default {
     inspectHeadNo: 'Head',
     errTokens: 'Type 1 to 16 numbers from 0 to {max}, separated by spaces.',
     inspectTitle: 'Layer {l}, head {h} on your tokens',
-    inspectWaiting: 'Train the model first (press Play), then look here.',
+    inspectTitleUntrained: 'Layer {l}, head {h} of the untrained model (step 0, random weights) on your tokens',
+    inspectWaiting:
+      'Step 0: the model has not learned anything yet, so this is what its random weights attend to. Press Play and come back to see what training made of the head.',
     predictions: 'Predictions on your tokens: {tokens}',
     'h.train': '1. Train and watch the heads',
     'h.compare': '2. Side by side',
@@ -211,7 +214,8 @@ export default {
     'compare.scale': '除以 √d_k 与不除',
     'compare.position': '有位置编码与没有',
     compareAbout: '第二个模型和第一个一起训练：随机种子、初始权重和每一批数据都相同，只有一个开关不同。',
-    compareNone: '请先在上面选择一种对比；按“开始”后，第二个模型会一起训练。',
+    compareNone:
+      '这里只有本次训练的曲线和注意力头。在上面选择一种对比后，第二个模型从第 0 步开始，按“开始”后会和它一起训练。',
     compareScaleHint:
       '要检验的说法：d_model = 128、只有一个头时，不缩放的分数会让 softmax 饱和，训练停滞不前。上面的按钮会设好这样一次训练。',
     noScaleAbout:
@@ -242,7 +246,9 @@ export default {
     inspectHeadNo: '头',
     errTokens: '请输入 1 到 16 个 0 到 {max} 之间的整数，用空格分隔。',
     inspectTitle: '第 {l} 层第 {h} 个头在你的序列上',
-    inspectWaiting: '请先训练模型（按“开始”），再来这里查看。',
+    inspectTitleUntrained: '未训练模型（第 0 步，随机权重）第 {l} 层第 {h} 个头在你的序列上',
+    inspectWaiting:
+      '第 0 步：模型还什么都没学到，这里是随机权重的注意力。按“开始”训练，再回来看看训练把这个头变成了什么样。',
     predictions: '模型对你的序列的预测：{tokens}',
     'h.train': '1. 训练并观察各个头',
     'h.compare': '2. 并排对比',

@@ -240,10 +240,14 @@ function buildOwn(c, v) {
   });
   v.waiting = h('p', { class: 'hint' });
   v.out = h('div', { class: 's2-own-out', 'aria-live': 'polite' });
+  // The step's figure: the alignment on the sentence, from the models as they are now (at step
+  // 0 the untrained model's, said so in its title); aria-busy until the worker's first answer.
   v.fig = heatmapFigure(c, { kind: 'sequential', className: 's2-own' });
   v.fig.title.textContent = c.s('ownTitle'); // its heading before the sentence is translated
+  v.fig.wrap.dataset.figure = 'main';
+  v.fig.wrap.setAttribute('aria-busy', 'true');
   return [
-    h('p', { class: 'about lab-explain', text: s('ownAbout') }),
+    v.fig.wrap,
     h(
       'div',
       { class: 'controls', 'data-group': 'inputs' },
@@ -252,7 +256,7 @@ function buildOwn(c, v) {
     v.words,
     v.waiting,
     v.out,
-    v.fig.wrap,
+    h('p', { class: 'about lab-explain', text: s('ownAbout') }),
   ];
 }
 
@@ -271,7 +275,6 @@ function drawOwn(c, data, v) {
   if (!isFocused(v.input) && v.input.getAttribute('aria-invalid') !== 'true') v.input.value = joined(words);
   const trained = main.step > 0;
   setText(v.waiting, trained ? '' : s('ownWaiting'));
-  v.fig.wrap.hidden = true;
   const key = JSON.stringify([ui.key, main.step, words]);
   const show = (r) => {
     const lines = [
@@ -282,15 +285,16 @@ function drawOwn(c, data, v) {
         : h('p', { class: 'hint', text: s('ownNotSentence') }),
     ];
     v.out.replaceChildren(...lines);
-    if (trained && r.main.alignment) {
-      v.fig.wrap.hidden = false;
+    if (r.main.alignment) {
       drawFigure(v.fig, {
-        title: s('ownTitle'),
+        title: s(trained ? 'ownTitle' : 'ownTitleUntrained'),
         matrix: r.main.alignment,
         rowLabels: r.main.predictionWords.map((w, i) => `${i + 1}:${w}`),
         colLabels: r.main.sourceWords.map((w, j) => `${j + 1}:${w}`),
         domain: [0, 1],
       });
+      v.fig.wrap.dataset.step = String(main.step);
+      v.fig.wrap.removeAttribute('aria-busy');
     }
   };
   if (ui.own && ui.own.key === key) {
@@ -312,7 +316,8 @@ function drawOwn(c, data, v) {
 // ---- step 3: whole sentences, length by length -------------------------------------------------
 
 function buildLengths(c, v) {
-  v.box = h('div', { class: 's2-lengths table-scroll' }); // scrolls sideways on its own at 360 px
+  // the step's figure, filled by the worker's first report (aria-busy until then)
+  v.box = h('div', { class: 's2-lengths table-scroll', 'data-figure': 'main', 'aria-busy': 'true' }); // scrolls sideways on its own at 360 px
   return [v.box, h('p', { class: 'about lab-explain', text: c.s('lengthsAbout') })];
 }
 
@@ -333,6 +338,7 @@ function drawLengths(c, data, v) {
   const head = [s('xLength'), s('colTokensNone'), s('colTokensAttn'), s('colWholeNone'), s('colWholeAttn')];
   v.box.replaceChildren(dataTable({ caption, head, rows }));
   scrollRegion(v.box, caption);
+  v.box.removeAttribute('aria-busy');
 }
 
 // ---- redrawing on a report (not a state change) -----------------------------------------------------

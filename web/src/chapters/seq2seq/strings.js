@@ -68,7 +68,10 @@ export default {
     ownExpected: 'The grammar’s translation: {tokens}',
     ownNotSentence: 'Not a sentence of the grammar, so there is no reference translation; the models still answer.',
     ownTitle: 'Where the model with attention looked (rows: output; columns: your words)',
-    ownWaiting: 'Train the models first (Play, or Step ×10).',
+    ownTitleUntrained:
+      'Where the untrained model with attention looks (step 0, its random weights; rows: output; columns: your words)',
+    ownWaiting:
+      'Step 0: neither model has learned anything yet, so the alignment is what random weights give. Press Play (or Step ×10) and watch it change.',
     lengthsAbout:
       'The numbers behind the chart, and a stricter measure beside them: the share of held-out sentences of each length that a model writes entirely right. A single wrong word spoils a sentence, so the fixed vector’s losses on long inputs show here first.',
     lengthsCaption: 'Greedy decoding of 8 held-out sentences per input length, at step {step}',
@@ -143,7 +146,9 @@ export default {
     ownExpected: '按语法的译文：{tokens}',
     ownNotSentence: '这不是语法里的句子，所以没有参考译文；模型照样会回答。',
     ownTitle: '有注意力的模型看向哪里（行：输出；列：你的词）',
-    ownWaiting: '请先训练模型（按“开始”或“前进 10 步”）。',
+    ownTitleUntrained: '未训练的有注意力模型看向哪里（第 0 步，随机权重；行：输出；列：你的词）',
+    ownWaiting:
+      '第 0 步：两个模型都还没学到任何东西，这里的对齐矩阵来自随机权重。按“开始”（或“前进 10 步”），看它怎样变化。',
     lengthsAbout:
       '这是图背后的数字，旁边再加一个更严格的指标：每个长度的留出句子里，模型一个词都不错的比例。错一个词整句就算错，所以固定向量在长输入上的损失会最先在这里显现。',
     lengthsCaption: '每个输入长度 8 句留出数据的贪心解码，第 {step} 步',
