@@ -3,7 +3,8 @@
 //
 //   const c = createLineChart(parent, { label, xLabel, yLabel, xLog, yLog, width, strings, yTicks })
 //   c.update({ series: [{ name, color, dash, mark: 'points' | 'line', points: [{ x, y }] }],
-//              yDomain, markX, caption, digits, format, grow })
+//              xDomain, yDomain, markX, caption, digits, format, grow })
+// (xDomain, yDomain: the axes' ranges; by default those of the points)
 // format(y) -> text: how a y is written in the table and the accessible label (default
 // fmt(y, digits)); yTicks(y) -> text: the y axis's tick labels (default: the number).
 // grow: a line that gained points since the last update (a training curve) draws its new part
@@ -59,7 +60,7 @@ export function createLineChart(
   const samePoint = (a, b) => a === b || (a && b && a.x === b.x && a.y === b.y);
 
   function update(opts) {
-    const { series, yDomain, markX, caption = label, format: yText = (v) => fmt(v, 3), grow = false } = opts;
+    const { series, xDomain, yDomain, markX, caption = label, format: yText = (v) => fmt(v, 3), grow = false } = opts;
     // The same points as the running growth's end: it runs on, on the lines drawn anew.
     const goesOn = grow && motion?.run.running && series.every((se) => samePoint(lastPoint(se), ends.get(se.name)));
     if (!goesOn) motion?.run.cancel();
@@ -70,7 +71,7 @@ export function createLineChart(
     const all = series.flatMap((se) => se.points);
     const xs = all.map((p) => p.x);
     const ys = all.map((p) => p.y).filter((v) => Number.isFinite(v) && (!yLog || v > 0));
-    const xd = [Math.min(...xs), Math.max(...xs)];
+    const xd = xDomain ? [...xDomain] : [Math.min(...xs), Math.max(...xs)];
     if (xd[0] === xd[1]) xd[1] = xd[0] + 1; // a single x (the first step of a run): a unit-wide axis
     const yd = yDomain || [yLog ? Math.min(...ys) : Math.min(0, ...ys), Math.max(...ys)];
     const x = (xLog ? scaleLog().base(2) : scaleLinear()).domain(xd).range([m.left, w - m.right]);

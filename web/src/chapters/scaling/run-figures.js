@@ -7,7 +7,7 @@ import { dataTable, scrollRegion } from '../../views/table.js';
 import { h } from '../../views/dom.js';
 import { expectedCount, expectedRanges } from './theory.js';
 import { GREY } from '../../views/palette.js';
-import { RAW_COLOR, SCALED_COLOR, THEORY_COLOR, SWEEP_TRIALS } from './settings.js';
+import { GROWTH_Y, RAW_COLOR, SCALED_COLOR, THEORY_COLOR, SWEEP_TRIALS } from './settings.js';
 
 // The histogram and moments of the variance run so far (the run's own d_k, not the state's).
 export function drawVariance(c) {
@@ -120,10 +120,12 @@ export function drawSweep(c) {
   const params = { trials: SWEEP_TRIALS, n: st.labKeys };
   const v = c.step(stage);
   if (stage === 'growth') {
+    if (v.reveal.hidden) return; // the question's chart (growth.js) until the guess
+    v.box.dataset.shows = 'sweep';
     v.chart.update({
       caption: s('growthCaption'),
       markX: st.labDk,
-      yDomain: [0.5, 2048],
+      yDomain: GROWTH_Y,
       series: [
         {
           name: s('theoryRaw'),

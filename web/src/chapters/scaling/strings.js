@@ -83,6 +83,13 @@ export default {
     'double.four': 'it grows four times',
     'double.why':
       'Twice as many products q_d·k_d, each of variance 1, are added up, so the variance doubles; the typical size (the standard deviation) grows only by √2 ≈ 1.41.',
+    'double.atLo': 'measured at d_k = {dk}',
+    'double.atHi': 'measured at d_k = {dk}',
+    'double.option': 'if {answer}',
+    'double.caption':
+      'The variance of q·k the engine measured at d_k = {lo}, and at d_k = {hi} the three answers of the question (log-log)',
+    'double.captionShown':
+      'The variance of q·k the engine measured at d_k = {lo} and {hi}, beside the three answers (log-log)',
     'double.measured':
       'Measured by the engine on {n} pairs each: variance {a} at d_k = {lo}, {b} at d_k = {hi}, a ratio of {ratio}.',
     'growth.explain':
@@ -215,6 +222,11 @@ export default {
     'double.four': '变成四倍',
     'double.why':
       '相加的乘积 q_d·k_d 多了一倍，每个的方差都是 1，所以方差翻倍；而典型大小（标准差）只变为 √2 ≈ 1.41 倍。',
+    'double.atLo': 'd_k = {dk} 时的实测值',
+    'double.atHi': 'd_k = {dk} 时的实测值',
+    'double.option': '如果{answer}',
+    'double.caption': '引擎在 d_k = {lo} 时实测的 q·k 方差，以及 d_k = {hi} 处问题的三个答案（双对数坐标）',
+    'double.captionShown': '引擎在 d_k = {lo} 和 {hi} 时实测的 q·k 方差，旁边是问题的三个答案（双对数坐标）',
     'double.measured': '引擎各抽取 {n} 对实测：d_k = {lo} 时方差为 {a}，d_k = {hi} 时为 {b}，两者之比是 {ratio}。',
     'growth.explain':
       'd_k 从 1 取到 1024，每个 d_k 引擎都抽取 {n} 对并测量 q·k 的方差。在双对数坐标上，原始分数的点落在“方差 = d_k”这条线上（斜率为 1）；缩放后的点则落在“方差 = 1”这条线上。',
