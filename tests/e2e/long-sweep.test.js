@@ -20,10 +20,24 @@ after(async () => {
 const D = 64;
 const B = 64; // the engine's default block (blockSize fallback)
 
-const swept = (page) =>
-  page.waitForFunction(() => /^(Swept|已扫描)/.test(document.querySelector('.long-sweep-status').textContent), null, {
-    timeout: 120000,
-  });
+// The status says the sweep to n = `to` (64 … to) ended: the learner's, or with `auto` the
+// short one the step started when it opened.
+const swept = (page, to, { auto = false, lang = 'en' } = {}) =>
+  page.waitForFunction(
+    ([want]) => document.querySelector('.long-sweep-status').textContent === want,
+    [doneText(to, auto, lang)],
+    { timeout: 120000 },
+  );
+function doneText(to, auto, lang) {
+  const runs = 4 * Math.log2(to / 32);
+  if (lang === 'zh')
+    return auto
+      ? `已扫描 n = 64 … ${to}：共 ${runs} 次运行，这是打开本步时自动开始的短扫描。选一个更大的 n，再按“扫描 n”就能继续。`
+      : `已扫描 n = 64 … ${to}：共 ${runs} 次运行。`;
+  return auto
+    ? `Swept n = 64 … ${to}: ${runs} runs, a short sweep started when the step opened. Choose a larger n and press Sweep n to go further.`
+    : `Swept n = 64 … ${to}: ${runs} runs.`;
+}
 
 const tableOf = (page, sel) =>
   page.$$eval(`${sel} tbody tr`, (rows) => rows.map((r) => Array.from(r.cells, (c) => c.textContent.trim())));
@@ -61,10 +75,9 @@ function linearError(q, k, v) {
 
 test('a sweep to 128: every method at n = 64 and 128, the bytes behind the chart by formula, linear’s error by a double reference', async () => {
   const page = await lab.open('lesson=long&lang=en&stage=cost&longSweepTo=128&longWorkers=1&longWindow=16&seed=42');
-  assert.match(await page.textContent('.long-sweep-status'), /^Sweep n runs naive, flash, windowed and linear/);
+  await swept(page, 128, { auto: true }); // the step opened on the short sweep (to 128 here)
   await page.getByRole('button', { name: 'Sweep n' }).click();
-  await swept(page);
-  assert.match(await page.textContent('.long-sweep-status'), /^Swept n = 64 … 128: 8 runs\.$/);
+  await swept(page, 128);
   assert.equal(await page.$eval('.long-sweep-progress', (p) => p.value), 1);
   assert.equal(await page.isDisabled('.long-sweep-cancel'), true);
 
@@ -151,8 +164,7 @@ test('Chinese at 360 px: the sweep, its table and no sideways scroll', async () 
     locale: 'zh-CN',
   });
   await page.getByRole('button', { name: '扫描 n' }).click();
-  await swept(page);
-  assert.match(await page.textContent('.long-sweep-status'), /^已扫描 n = 64 … 128：共 8 次运行。$/);
+  await swept(page, 128, { lang: 'zh' });
   await page.click('.long-sweep-bytes .hm-toggle');
   assert.equal((await tableOf(page, '.long-sweep-bytes')).length, 2);
   assert.match(await page.textContent('.long-sweep-errors caption'), /线性注意力与精确注意力/);
@@ -160,4 +172,76 @@ test('Chinese at 360 px: the sweep, its table and no sideways scroll', async () 
   assert.ok(width <= 360, `scrollWidth ${width}`);
   assert.deepEqual(await axeViolations(page), []);
   assert.deepEqual(page.errors, []);
+});
+
+// The cost step opens on its charts: the short sweep (n = 64 … 512) starts by itself, the figure
+// is aria-busy until its first points are drawn, and the bytes behind the chart are each
+// method's formula (as above) at every n.
+test('the cost step opens with its charts drawn, the bytes equal to the formula', async () => {
+  const page = await lab.open('lesson=long&lang=en&stage=cost&longWindow=16');
+  const fig = 'section[data-step="cost"] [data-figure="main"]';
+  await page.waitForSelector(
+    `${fig}:not([aria-busy]) .long-sweep-charts:not([hidden]) svg circle, ${fig}:not([aria-busy]) .long-sweep-charts:not([hidden]) svg path`,
+    { timeout: 60000 },
+  );
+  const top = await page.$eval(fig, (el) => el.getBoundingClientRect().top + scrollY);
+  assert.ok(top < 800, `the figure starts at ${top} px`);
+  await swept(page, 512, { auto: true });
+  assert.equal(await page.isDisabled('.long-sweep-go'), false);
+  assert.equal(await page.isDisabled('.long-sweep-cancel'), true);
+  await page.click('.long-sweep-bytes .hm-toggle');
+  const num = (t) => Number(t.replace(/,/g, ''));
+  const bytes = await tableOf(page, '.long-sweep-bytes');
+  assert.deepEqual(
+    bytes.map((r) => r.map(num)),
+    [64, 128, 256, 512].map((n) => [
+      n,
+      4 * n * n,
+      4 * (B * B + B * D + 4 * B),
+      4 * (B * B + B * D + 4 * B),
+      4 * (D * D + D),
+    ]),
+  );
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+// Leaving the step stops the sweep it started: no work goes on after the learner has left.
+test('the short sweep stops when the learner leaves the step, and the when step opens on the same charts', async () => {
+  const page = await lab.open('lesson=long&lang=en&stage=cost&longWorkers=1');
+  // while the sweep is at its first n, leave for the tiling step (in the same task of the page)
+  await page.waitForFunction(
+    () => {
+      const text = document.querySelector('.long-sweep-status').textContent;
+      if (!/^(Warming up|n = 64:)/.test(text)) return false;
+      location.hash = 'lesson=long&lang=en&stage=tiling&longWorkers=1';
+      return true;
+    },
+    null,
+    { polling: 'raf', timeout: 60000 },
+  );
+  await page.waitForFunction(() =>
+    /^Cancelled at n = 64;/.test(document.querySelector('.long-sweep-status').textContent),
+  );
+  assert.ok((await page.$eval('.long-sweep-progress', (p) => p.value)) < 1);
+  assert.equal(await page.isDisabled('.long-sweep-go'), false);
+  assert.equal(await page.isDisabled('.long-sweep-cancel'), true);
+
+  // the when step: nothing drawn yet, so it starts the short sweep and shows its charts
+  await page.evaluate(() => (location.hash = 'lesson=long&lang=en&stage=when&longWorkers=1'));
+  const fig = 'section[data-step="when"] [data-figure="main"]';
+  await page.waitForSelector(`${fig}:not([aria-busy]) .long-sweep-bytes svg`, { timeout: 60000 });
+  await page.waitForFunction(
+    () =>
+      /^Measured on your machine by the sweep of step 1, n = 64 … 512\./.test(
+        document.querySelector('.long-when-sweep').textContent,
+      ),
+    null,
+    { timeout: 120000 },
+  );
+  const label = await page.$eval(`${fig} .long-sweep-bytes svg`, (s) => s.getAttribute('aria-label'));
+  assert.match(label, /naive: 64 → 16,384, 128 → 65,536, 256 → 262,144, 512 → 1,048,576/);
+  assert.equal(await page.isDisabled('.long-when-cancel'), true);
+  assert.deepEqual(page.errors, []);
+  await page.close();
 });

@@ -352,3 +352,40 @@ test('one drawn pair: the q, k and q·k the engine draws for the run; another pa
   assert.deepEqual(page.errors, []);
   await page.close();
 });
+
+// The growth step opens on its chart with the question still open: the engine's variance at
+// d_k = 64 (Node's engine, same seed and samples; near 64 by theory) and, at d_k = 128, the three
+// answers (that variance ×1, ×2, ×4); the measured d_k = 128 and the sweep only after the guess.
+test('the growth step opens on its chart: the variance at d_k, the three answers at 2·d_k, the rest after the guess', async () => {
+  for (const [lang, width] of [
+    ['en', 1280],
+    ['zh', 360],
+  ]) {
+    const page = await lab.open(`lesson=scaling&stage=growth&lang=${lang}`, { width, height: 800 });
+    const fig = `${VISIBLE} [data-figure="main"]`;
+    await page.waitForSelector(`${fig}[data-shows="question"] svg circle`);
+    assert.equal(await page.$eval(fig, (el) => !!el.closest('[data-reveal-of]')), false, 'not in the reveal');
+    assert.equal(await page.$eval(`${VISIBLE} [data-reveal-of]`, (el) => el.hidden), true, 'the answer kept back');
+    const top = await page.$eval(fig, (el) => el.getBoundingClientRect().top + scrollY);
+    assert.ok(top < (width >= 1000 ? 800 : 1110), `the chart starts at ${top} px`);
+    await page.click(`${fig} .hm-toggle`);
+    const table = () =>
+      page.$$eval(`${fig} table tbody tr`, (trs) => trs.map((tr) => [...tr.cells].map((c) => c.textContent)));
+    const rows = await table();
+    const want = engine.varianceExperiment({ dk: 64, samples: 20000, seed: 1, bins: 1 }).raw.variance;
+    assert.ok(Math.abs(want - 64) < 4, `the engine's variance at d_k = 64: ${want}`);
+    // rows: d_k 64 (measured) and 128 (the answers ×1, ×2, ×4), two decimals
+    const near = (text, x) => Math.abs(Number(text) - x) <= 0.006;
+    assert.equal(rows.length, 2, JSON.stringify(rows));
+    const [lo, hi] = rows;
+    assert.deepEqual([lo[0], hi[0]], ['64', '128']);
+    assert.ok(near(lo[1], want) && lo.slice(2).every((x) => x === ''), `d_k = 64: ${lo}`);
+    assert.equal(hi[1], '');
+    [1, 2, 4].forEach((k, j) => assert.ok(near(hi[2 + j], k * want), `×${k} at d_k = 128: ${hi[2 + j]}`));
+    await page.click(`${VISIBLE} .predict-show`);
+    await page.waitForSelector(`${fig}[data-shows="sweep"]`, { timeout: 120000 });
+    assert.equal(await page.$eval(`${VISIBLE} [data-reveal-of]`, (el) => el.hidden), false);
+    assert.deepEqual(page.errors, []);
+    await page.close();
+  }
+});
