@@ -39,6 +39,7 @@ const PREDICT_STEPS = [
   ['multihead', 'roles'],
   ['position', 'shuffle'],
   ['debug', 'predict'],
+  ['scaling', 'growth'],
 ];
 
 for (const lang of ['en', 'zh']) {

@@ -117,7 +117,7 @@ test('a head on your own tokens, and bad tokens are refused with a message', asy
   const page = await lab.open(`lesson=playground&${CONFIG}&pgStep=20&stage=inspect&pgInput=5,4,3,2,1`);
   await page.waitForFunction(
     () =>
-      document.querySelector('.pg-own').hidden === false &&
+      document.querySelector('.pg-own').dataset.step === '20' &&
       document.querySelector('.pg-pred').textContent.startsWith('Predictions'),
     null,
     { timeout: 120000 },
@@ -240,6 +240,74 @@ test('a replay link past the cap gets a notice; a replay shows its progress and 
   });
   const step = Number(/pgStep=(\d+)/.exec(await page.evaluate(() => location.hash))?.[1]);
   assert.ok(step >= Number(done) && step < 10000, `stopped at ${step}`);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+// The steps that wait for the worker open on their figure from its first report, the model at
+// step 0 (an untrained model's attention is a real result, said so): the same numbers as the same
+// configuration gives in Node before any step.
+const table = (page, sel) =>
+  page.$eval(sel, (t) => [...t.rows].map((r) => [...r.cells].map((c) => c.textContent.replace('\u2212', '-'))));
+const nodeTrainer = async (config) =>
+  (await loadTrainEngine()).trainer({ layers: 1, heads: 2, dModel: 32, learningRate: 0.003, seed: 3, ...config });
+
+test('your sequence opens on the untrained model’s head at step 0, as Node gives it', async () => {
+  const page = await lab.open(`lesson=playground&${CONFIG}&stage=inspect&pgInput=5,4,3,2,1`);
+  const fig = 'section[data-step="inspect"] [data-figure="main"]';
+  await page.waitForSelector(`${fig}.pg-own[data-step="0"]:not([aria-busy])`, { timeout: 60000 });
+  assert.equal(
+    await page.$eval(`${fig} .map-title`, (e) => e.textContent),
+    'Layer 1, head 1 of the untrained model (step 0, random weights) on your tokens',
+  );
+  const top = await page.$eval(fig, (el) => el.getBoundingClientRect().top + scrollY);
+  assert.ok(top < 800, `the figure starts at ${top} px`);
+  await page.click(`${fig} .hm-toggle`);
+  const rows = await table(page, `${fig} table`);
+  const t = await nodeTrainer({ task: 'previous-token' });
+  try {
+    const w = t.run([5, 4, 3, 2, 1]).patterns[0][0];
+    assert.equal(rows.length, 1 + w.rows, JSON.stringify(rows[0]));
+    for (let i = 0; i < w.rows; i++)
+      for (let j = 0; j < w.cols; j++) {
+        const shown = Number(rows[i + 1][j + 1]);
+        assert.ok(Math.abs(shown - w.data[i * w.cols + j]) <= 0.005 + 1e-6, `(${i}, ${j}): ${shown}`);
+      }
+  } finally {
+    t.delete();
+  }
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test('side by side opens on this run’s curves and heads before a comparison is chosen', async () => {
+  const page = await lab.open(`lesson=playground&${CONFIG}&stage=compare`);
+  const fig = 'section[data-step="compare"] [data-figure="main"]';
+  await page.waitForSelector(`${fig}:not([aria-busy]) svg circle`, { timeout: 60000 });
+  const top = await page.$eval(fig, (el) => el.getBoundingClientRect().top + scrollY);
+  assert.ok(top < 800, `the figure starts at ${top} px`);
+  const t = await nodeTrainer({ task: 'previous-token' });
+  const e = t.evaluate();
+  t.delete();
+  const acc = await page.$eval(`${fig} .pg-chart:last-child svg`, (s) => s.getAttribute('aria-label'));
+  assert.match(acc, new RegExp(`This run: 0 → ${fmt(e.accuracy, 3).replace('.', '\\.')}$`), acc);
+  assert.equal(await page.$$eval('section[data-step="compare"] .pg-head', (hs) => hs.length), 2);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test('induction heads opens on every head’s scores at step 0, as Node gives them', async () => {
+  const page = await lab.open('lesson=playground&pgTask=random-induction&stage=induction');
+  const fig = 'section[data-step="induction"] [data-figure="main"]';
+  await page.waitForSelector(`${fig}:not([aria-busy]) .pg-scores svg circle`, { timeout: 60000 });
+  await page.click(`${fig} .pg-scores .hm-toggle`);
+  const rows = await table(page, `${fig} .pg-scores table`);
+  const t = await nodeTrainer({ task: 'random-induction', layers: 2, seed: 1 });
+  const sc = t.headScores();
+  t.delete();
+  const want = ['0'];
+  for (let k = 0; k < 4; k++) want.push(fmt(sc.induction[k], 3), fmt(sc.previousToken[k], 3));
+  assert.deepEqual(rows.slice(1), [want]);
   assert.deepEqual(page.errors, []);
   await page.close();
 });

@@ -100,3 +100,75 @@ test('lesson 1 links to the comparison', async () => {
   assert.deepEqual(page.errors, []);
   await page.close();
 });
+
+// The steps that wait for the worker open on their figure from its first report: the models at
+// step 0 (an untrained model's alignment is a real result, said so), the same numbers as the same
+// models give in Node before any step.
+const table = (page, sel) =>
+  page.$eval(sel, (t) => [...t.rows].map((r) => [...r.cells].map((c) => c.textContent.replace('\u2212', '-'))));
+
+test('your sentence opens on the untrained model’s alignment at step 0, as Node gives it', async () => {
+  const words = ['the', 'big', 'dog', 'sees', 'fish'];
+  const page = await lab.open(`lesson=seq2seq&s2Task=translate&s2Seed=2&stage=own&s2Input=${words.join(',')}`);
+  const fig = 'section[data-step="own"] [data-figure="main"]';
+  await page.waitForSelector(`${fig}.s2-own[data-step="0"]:not([aria-busy])`, { timeout: 60000 });
+  assert.equal(
+    await page.$eval(`${fig} .map-title`, (e) => e.textContent),
+    'Where the untrained model with attention looks (step 0, its random weights; rows: output; columns: your words)',
+  );
+  const top = await page.$eval(fig, (el) => el.getBoundingClientRect().top + scrollY);
+  assert.ok(top < 800, `the figure starts at ${top} px`);
+  await page.click(`${fig} .hm-toggle`);
+  const rows = await table(page, `${fig} table`);
+  const engine = await loadTrainEngine();
+  const m = engine.seq2seq({ task: 'translate', attention: 'additive', seed: 2 });
+  try {
+    const r = m.translate(words);
+    const a = r.alignment;
+    assert.deepEqual(
+      rows[0].slice(1),
+      r.sourceWords.map((w, j) => `${j + 1}:${w}`),
+    );
+    assert.equal(rows.length, 1 + a.rows);
+    for (let i = 0; i < a.rows; i++) {
+      assert.equal(rows[i + 1][0], `${i + 1}:${r.predictionWords[i]}`);
+      for (let j = 0; j < a.cols; j++) {
+        const shown = Number(rows[i + 1][j + 1]);
+        assert.ok(Math.abs(shown - a.data[i * a.cols + j]) <= 0.005 + 1e-6, `(${i}, ${j}): ${shown}`);
+      }
+    }
+  } finally {
+    m.delete();
+  }
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+test('length by length opens on both models’ accuracies at step 0, as Node gives them', async () => {
+  const page = await lab.open('lesson=seq2seq&s2Seed=2&stage=lengths');
+  const fig = 'section[data-step="lengths"] [data-figure="main"]';
+  await page.waitForSelector(`${fig}:not([aria-busy]) table`, { timeout: 60000 });
+  const rows = (await table(page, `${fig} table`)).slice(1);
+  const engine = await loadTrainEngine();
+  const byLength = (attention) => {
+    const m = engine.seq2seq({ task: 'copy', attention, seed: 2 });
+    const b = m.evaluateByLength();
+    m.delete();
+    return b;
+  };
+  const none = byLength('none'),
+    attn = byLength('additive');
+  assert.deepEqual(
+    rows,
+    Array.from(none.lengths, (n, k) => [
+      String(n),
+      fmt(none.tokenAccuracy[k], 3),
+      fmt(attn.tokenAccuracy[k], 3),
+      fmt(none.sequenceAccuracy[k], 3),
+      fmt(attn.sequenceAccuracy[k], 3),
+    ]),
+  );
+  assert.match(await page.$eval(`${fig} caption`, (e) => e.textContent), /at step 0$/);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
