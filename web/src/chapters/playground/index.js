@@ -420,6 +420,9 @@ function drawCompare(c, data, v) {
   // with no comparison chosen, this run alone: its curves and heads
   v.twinHeads.parentElement.hidden = !on;
   setText(v.noScaleVerdict, on ? noScaleVerdict(c) : '');
+  // the captions name the runs drawn: this one alone, or both
+  v.lossCaption = on ? s('compareLoss') : s('lossChart', { n: CHUNK });
+  v.accCaption = on ? s('compareAcc') : s('accChart');
   const hist = c.ui.history || {};
   if (hist.main && hist.main.acc.length && (!on || (hist.twin && hist.twin.acc.length)))
     v.charts.removeAttribute('aria-busy');

@@ -286,10 +286,14 @@ function drawOwn(c, data, v) {
     ];
     v.out.replaceChildren(...lines);
     if (r.main.alignment) {
+      // untrained, the decoder rarely says "</s>" and runs to the longest output: its first
+      // (words + 1) rows are drawn, and the title says how many of how many
+      const a = r.main.alignment;
+      const rows = trained ? a.rows : Math.min(a.rows, r.main.sourceWords.length + 1);
       drawFigure(v.fig, {
-        title: s(trained ? 'ownTitle' : 'ownTitleUntrained'),
-        matrix: r.main.alignment,
-        rowLabels: r.main.predictionWords.map((w, i) => `${i + 1}:${w}`),
+        title: trained ? s('ownTitle') : s('ownTitleUntrained', { k: rows, n: a.rows }),
+        matrix: rows === a.rows ? a : { rows, cols: a.cols, data: a.data.subarray(0, rows * a.cols) },
+        rowLabels: r.main.predictionWords.slice(0, rows).map((w, i) => `${i + 1}:${w}`),
         colLabels: r.main.sourceWords.map((w, j) => `${j + 1}:${w}`),
         domain: [0, 1],
       });

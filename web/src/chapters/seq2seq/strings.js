@@ -69,7 +69,7 @@ export default {
     ownNotSentence: 'Not a sentence of the grammar, so there is no reference translation; the models still answer.',
     ownTitle: 'Where the model with attention looked (rows: output; columns: your words)',
     ownTitleUntrained:
-      'Where the untrained model with attention looks (step 0, its random weights; rows: output; columns: your words)',
+      'Where the untrained model with attention looks (step 0, its random weights; rows: its first {k} of {n} output words; columns: your words)',
     ownWaiting:
       'Step 0: neither model has learned anything yet, so the alignment is what random weights give. Press Play (or Step ×10) and watch it change.',
     lengthsAbout:
@@ -146,7 +146,7 @@ export default {
     ownExpected: '按语法的译文：{tokens}',
     ownNotSentence: '这不是语法里的句子，所以没有参考译文；模型照样会回答。',
     ownTitle: '有注意力的模型看向哪里（行：输出；列：你的词）',
-    ownTitleUntrained: '未训练的有注意力模型看向哪里（第 0 步，随机权重；行：输出；列：你的词）',
+    ownTitleUntrained: '未训练的有注意力模型看向哪里（第 0 步，随机权重；行：{n} 个输出词中的前 {k} 个；列：你的词）',
     ownWaiting:
       '第 0 步：两个模型都还没学到任何东西，这里的对齐矩阵来自随机权重。按“开始”（或“前进 10 步”），看它怎样变化。',
     lengthsAbout:
