@@ -322,7 +322,7 @@ async function measure(c, { methods, n, w, workers, seed }, onProgress, live) {
       redraw();
     } finally {
       pool.terminate();
-      live.pool = null;
+      if (live.pool === pool) live.pool = null; // a newer run's pool stays stoppable
     }
   }
   return c.ui.runs;
