@@ -278,20 +278,31 @@ function startSweep(c, randomRows, auto = false) {
 }
 
 // The steps of SWEEP_STEPS open on the sweep's charts: entering one with nothing measured (and
-// no sweep running) starts the short sweep; leaving them stops a sweep they started. Called with
-// the step on screen after every change (the chapter's compute) and by those steps' draws.
+// no sweep running) starts the short sweep once the step has been drawn on screen (the next
+// animation frame, so a step passed through in one go starts nothing); leaving them, or the
+// chapter, stops a sweep they started. Called with the step on screen after every change (the
+// chapter's compute) and by those steps' draws.
 export function followSweep(c, randomRows, { drawing = false } = {}) {
   const ui = c.ui;
   const stage = c.state.stage;
+  if (!ui.sweepHooked) {
+    ui.sweepHooked = true;
+    c.onLeave(() => (ui.sweepLeft = true));
+  }
   if (ui.sweepStage !== stage) {
     ui.sweepStage = stage;
+    ui.sweepVisit = (ui.sweepVisit || 0) + 1;
     ui.sweepOpen = SWEEP_STEPS.includes(stage); // an auto sweep may start on this visit of the step
     const run = ui.sweepRunner;
     if (!ui.sweepOpen && run?.running && run.args.auto) run.stop();
   }
   if (!drawing || !ui.sweepOpen) return;
   ui.sweepOpen = false;
-  if (!sweepDrawn(c) && !ui.sweepRunner?.running) startSweep(c, randomRows, true);
+  const visit = ui.sweepVisit;
+  requestAnimationFrame(() => {
+    if (ui.sweepLeft || ui.sweepVisit !== visit) return; // the learner has moved on
+    if (!sweepDrawn(c) && !ui.sweepRunner?.running) startSweep(c, randomRows, true);
+  });
 }
 
 // The when step's copy of the charts (index.js draws it; c.ui.drawWhenSweep).
