@@ -417,7 +417,9 @@ TEST(ExpScoresRowKernel, MatchesDouble) {
           ASSERT_EQ(b.data[n], -999.0f);
           ASSERT_NEAR(sum, sref, 1e-6 * sref + stol + 1e-36) << kernel.name << " n=" << n;
           ASSERT_NEAR(t, tref, 1e-6 * std::fabs(tref) + ttol + 1e-33) << kernel.name << " n=" << n;
-          if (running == -inf) ASSERT_GE(sum, 1.0f);
+          if (running == -inf) {
+            ASSERT_GE(sum, 1.0f);
+          }
         }
   for (const ExpScoresKernel& kernel : kExpScores)
     for (int n : {1, 5, 16, 33})
