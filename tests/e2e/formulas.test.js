@@ -135,6 +135,7 @@ test('a formula whose numbers change is set in place, and equals a fresh drawing
       const shown = await live(page);
       kept += shown.filter((l) => l.kept).length;
       lines += shown.length;
+      if (seed % 2) continue; // every other edit is checked against a fresh page
       const fresh = await lab.open(`${base}&stage=${stage}&seed=${seed}&selRow=${selRow}&selCol=${selCol}`);
       const want = await live(fresh);
       await fresh.close();
