@@ -15,13 +15,13 @@
 #include <limits>
 
 #include "kernels/kernels.h"
+#include "kernels/math_approx.h"
 #include "kernels/wasmsimd_util.h"
 
 namespace attn::kernels {
 
 namespace {
 
-constexpr float kLog2eF = 1.44269504088896341f;
 constexpr float kExp2P0 = 1.535336188319500e-4f;
 constexpr float kExp2P1 = 1.339887440266574e-3f;
 constexpr float kExp2P2 = 9.618437357674640e-3f;
@@ -29,12 +29,10 @@ constexpr float kExp2P3 = 5.550332471162809e-2f;
 constexpr float kExp2P4 = 2.402264791363012e-1f;
 constexpr float kExp2P5 = 6.931472028550421e-1f;
 
-inline v128_t splat(float x) { return wasm_f32x4_splat(x); }
-
 // exp(d) for d <= 0 (finite)
 inline v128_t exp_le0(v128_t d) {
   const v128_t magic = splat(12583039.0f);  // 1.5 2^23 + 127
-  const v128_t z = wasm_f32x4_pmax(wasm_f32x4_mul(d, splat(kLog2eF)), splat(-126.0f));
+  const v128_t z = wasm_f32x4_pmax(wasm_f32x4_mul(d, splat(kLog2e)), splat(-126.0f));
   const v128_t zn = wasm_f32x4_add(z, magic);
   const v128_t two_n = wasm_i32x4_shl(zn, 23);
   const v128_t f = wasm_f32x4_sub(z, wasm_f32x4_sub(zn, magic));

@@ -21,43 +21,41 @@
 
 namespace attn::kernels {
 
-static inline v128_t splat_f(float x) { return wasm_f32x4_splat(x); }
-
 // exp(r) for |r| <= ln2 / 2: 1 + r + r² p(r)
 static inline v128_t exp_reduced(v128_t r) {
   const v128_t z = wasm_f32x4_mul(r, r);
-  v128_t p = splat_f(kExpP0);
-  p = madd(splat_f(kExpP1), p, r);
-  p = madd(splat_f(kExpP2), p, r);
-  p = madd(splat_f(kExpP3), p, r);
-  p = madd(splat_f(kExpP4), p, r);
-  p = madd(splat_f(kExpP5), p, r);
-  return wasm_f32x4_add(madd(r, p, z), splat_f(1.0f));
+  v128_t p = splat(kExpP0);
+  p = madd(splat(kExpP1), p, r);
+  p = madd(splat(kExpP2), p, r);
+  p = madd(splat(kExpP3), p, r);
+  p = madd(splat(kExpP4), p, r);
+  p = madd(splat(kExpP5), p, r);
+  return wasm_f32x4_add(madd(r, p, z), splat(1.0f));
 }
 
 // exp(x) for x <= 0 (and -inf); NaN stays NaN.
 static inline v128_t exp_nonpositive(v128_t x) {
   const float kMinNormalArg = -87.33654f;  // exp of this is the smallest normal float
   // 1.5 2^23 + 127: adding it rounds x log2e to an integer n and leaves n + 127 in the low bits
-  const v128_t magic = splat_f(12583039.0f);
-  v128_t n = madd(magic, x, splat_f(kLog2e));
+  const v128_t magic = splat(12583039.0f);
+  v128_t n = madd(magic, x, splat(kLog2e));
   const v128_t scale = wasm_i32x4_shl(n, 23);  // 2^n: (n + 127) in the exponent field
   n = wasm_f32x4_sub(n, magic);
-  v128_t r = wasm_f32x4_sub(x, wasm_f32x4_mul(n, splat_f(kLn2Hi)));
-  r = wasm_f32x4_sub(r, wasm_f32x4_mul(n, splat_f(kLn2Lo)));
+  v128_t r = wasm_f32x4_sub(x, wasm_f32x4_mul(n, splat(kLn2Hi)));
+  r = wasm_f32x4_sub(r, wasm_f32x4_mul(n, splat(kLn2Lo)));
   const v128_t e = wasm_f32x4_mul(exp_reduced(r), scale);
-  return wasm_v128_andnot(e, wasm_f32x4_lt(x, splat_f(kMinNormalArg)));
+  return wasm_v128_andnot(e, wasm_f32x4_lt(x, splat(kMinNormalArg)));
 }
 
 // exp(x) for any x, as expf: +inf above kExpOverflow, subnormal results, 0 below kExpUnderflow.
 static inline v128_t exp_any(v128_t x) {
-  const v128_t over = wasm_f32x4_gt(x, splat_f(kExpOverflow));
-  const v128_t under = wasm_f32x4_lt(x, splat_f(kExpUnderflow));
+  const v128_t over = wasm_f32x4_gt(x, splat(kExpOverflow));
+  const v128_t under = wasm_f32x4_lt(x, splat(kExpUnderflow));
   // clamp; pmax/pmin (one instruction each) with x first let a NaN pass through, and stay NaN
-  v128_t xc = wasm_f32x4_pmin(wasm_f32x4_pmax(x, splat_f(kExpUnderflow)), splat_f(kExpOverflow));
-  const v128_t n = wasm_f32x4_nearest(wasm_f32x4_mul(xc, splat_f(kLog2e)));
-  v128_t r = wasm_f32x4_sub(xc, wasm_f32x4_mul(n, splat_f(kLn2Hi)));
-  r = wasm_f32x4_sub(r, wasm_f32x4_mul(n, splat_f(kLn2Lo)));
+  v128_t xc = wasm_f32x4_pmin(wasm_f32x4_pmax(x, splat(kExpUnderflow)), splat(kExpOverflow));
+  const v128_t n = wasm_f32x4_nearest(wasm_f32x4_mul(xc, splat(kLog2e)));
+  v128_t r = wasm_f32x4_sub(xc, wasm_f32x4_mul(n, splat(kLn2Hi)));
+  r = wasm_f32x4_sub(r, wasm_f32x4_mul(n, splat(kLn2Lo)));
   v128_t p = exp_reduced(r);
   // times 2^n as 2^(n/2) 2^(n - n/2), so that n down to -150 (subnormal results) works
   const v128_t ni = wasm_i32x4_trunc_sat_f32x4(n);
@@ -66,7 +64,7 @@ static inline v128_t exp_any(v128_t x) {
   const v128_t bias = wasm_i32x4_splat(127);
   p = wasm_f32x4_mul(p, wasm_i32x4_shl(wasm_i32x4_add(n1, bias), 23));
   p = wasm_f32x4_mul(p, wasm_i32x4_shl(wasm_i32x4_add(n2, bias), 23));
-  p = wasm_v128_bitselect(splat_f(std::numeric_limits<float>::infinity()), p, over);
+  p = wasm_v128_bitselect(splat(std::numeric_limits<float>::infinity()), p, over);
   return wasm_v128_andnot(p, under);
 }
 
@@ -100,7 +98,7 @@ static inline float largest(const float* row, int cols) {
 template <v128_t (*Exp)(v128_t), bool kEntropy = false>
 static inline float exp_and_sum(float* row, int cols, float shift, float* t = nullptr) {
   const int c16 = cols & ~15, c4 = cols & ~3;
-  const v128_t vshift = splat_f(shift), zero = splat_f(0.0f);
+  const v128_t vshift = splat(shift), zero = splat(0.0f);
   v128_t s[4] = {zero, zero, zero, zero}, ts[4] = {zero, zero, zero, zero};
   // one vector of 4 entries into accumulator a
   auto step = [&](int j, int a) {
@@ -125,7 +123,7 @@ static inline float exp_and_sum(float* row, int cols, float shift, float* t = nu
     tsum = hsum(wasm_f32x4_add(wasm_f32x4_add(ts[0], ts[1]), wasm_f32x4_add(ts[2], ts[3])));
   for (; j < cols; ++j) {
     const float d = row[j] - shift;
-    row[j] = wasm_f32x4_extract_lane(Exp(splat_f(d)), 0);
+    row[j] = wasm_f32x4_extract_lane(Exp(splat(d)), 0);
     sum += row[j];
     if (kEntropy && row[j] > 0.0f) tsum += row[j] * d;
   }
@@ -136,7 +134,7 @@ static inline float exp_and_sum(float* row, int cols, float shift, float* t = nu
 // row[0..cols) times v
 static inline void scale_row(float* row, int cols, float v) {
   const int c4 = cols & ~3;
-  const v128_t vv = splat_f(v);
+  const v128_t vv = splat(v);
   int j = 0;
   for (; j < c4; j += 4) wasm_v128_store(row + j, wasm_f32x4_mul(wasm_v128_load(row + j), vv));
   for (; j < cols; ++j) row[j] = row[j] * v;
@@ -151,7 +149,7 @@ void softmax_rows_wasmsimd(float* x, int rows, int cols, bool stable) {
       scale_row(row, cols, 1.0f / exp_and_sum<exp_nonpositive>(row, cols, largest(row, cols)));
     } else {
       const float sum = exp_and_sum<exp_any>(row, cols, 0.0f);
-      const v128_t vsum = splat_f(sum);
+      const v128_t vsum = splat(sum);
       int j = 0;
       for (; j < c4; j += 4)
         wasm_v128_store(row + j, wasm_f32x4_div(wasm_v128_load(row + j), vsum));
@@ -188,13 +186,13 @@ float softmax_entropy_row_wasmsimd(float* x, int cols, int len) {
 
 bool divide_finite_wasmsimd(float* x, std::size_t n, float divisor) {
   const std::size_t n4 = n & ~static_cast<std::size_t>(3);
-  const v128_t vd = splat_f(divisor);
-  v128_t bad = splat_f(0.0f);  // + y * 0: NaN from the first inf (or NaN) on
+  const v128_t vd = splat(divisor);
+  v128_t bad = splat(0.0f);  // + y * 0: NaN from the first inf (or NaN) on
   std::size_t j = 0;
   for (; j < n4; j += 4) {
     const v128_t y = wasm_f32x4_div(wasm_v128_load(x + j), vd);
     wasm_v128_store(x + j, y);
-    bad = wasm_f32x4_add(bad, wasm_f32x4_mul(y, splat_f(0.0f)));
+    bad = wasm_f32x4_add(bad, wasm_f32x4_mul(y, splat(0.0f)));
   }
   bool finite = hsum(bad) == 0.0f;
   for (; j < n; ++j) {
@@ -206,7 +204,7 @@ bool divide_finite_wasmsimd(float* x, std::size_t n, float divisor) {
 
 void scale_add_wasmsimd(float* y, const float* x, int n, float r) {
   const int n4 = n & ~3;
-  const v128_t vr = splat_f(r);
+  const v128_t vr = splat(r);
   int j = 0;
   for (; j < n4; j += 4)
     wasm_v128_store(

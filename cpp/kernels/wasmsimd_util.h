@@ -6,6 +6,9 @@
 
 namespace attn::kernels {
 
+// x in all four lanes.
+static inline v128_t splat(float x) { return wasm_f32x4_splat(x); }
+
 // acc + x y: a multiply and an add, rounded separately (wasm SIMD has no fused multiply-add),
 // so it gives the same float as the scalar `acc + x * y`.
 static inline v128_t madd(v128_t acc, v128_t x, v128_t y) {
