@@ -1,6 +1,7 @@
 // Normal draws from Philox4x32-10, wasm SIMD128: four Philox blocks at a time, one per lane
-// (two such groups interleaved), then the scalar Box–Muller of random_scalar.cpp on four lanes
-// at once (the log, sqrt and sin all vectorised). The Philox words are integers and each lane
+// (two such groups interleaved; the products that rounds 0 and 1 share across lanes made once),
+// then the scalar Box–Muller of random_scalar.cpp on four lanes at once (the log, sqrt and sin
+// all vectorised). The Philox words are integers and each lane
 // performs exactly the scalar float operations, in the same order, so the draws are
 // bit-identical. normal_pair_dot_wasmsimd multiplies the draws of q and k as they come out of
 // Box–Muller, in the lanes and order of dot_rows, so they never go to memory.
@@ -51,6 +52,7 @@ struct Constants {
   Floats one, two, half, minus_two, two_pow_minus_24;
   Floats lg1, lg2, lg3, lg4, ln2_hi, ln2_lo;
   Floats half_pi, three_quarter_pi, sin1, sin2, sin3;
+  Bits iota;  // 0, 1, 2, 3
 };
 constexpr Constants kConstants = {bits4(kPhiloxM0),     bits4(kPhiloxM1),
                                   bits4(kLogOffset),    bits4(0x007fffffU),
@@ -64,7 +66,7 @@ constexpr Constants kConstants = {bits4(kPhiloxM0),     bits4(kPhiloxM1),
                                   floats4(kLn2Hi),      floats4(kLn2Lo),
                                   floats4(kHalfPi),     floats4(kThreeQuarterPi),
                                   floats4(kSin1),       floats4(kSin2),
-                                  floats4(kSin3)};
+                                  floats4(kSin3),       {{0, 1, 2, 3}}};
 
 // The table through a pointer the compiler cannot see through, so its loads stay loads.
 ATTN_INLINE const Constants* constants() {
@@ -100,30 +102,81 @@ ATTN_INLINE void counters(const RandomStream& s, std::uint64_t b, v128_t* c /* (
   c[3] = splat_u(s.purpose);
 }
 
-// philox4x32_10 on `ways` groups of four counters at once: c[4 j + w] is word w of group j.
-// The groups' rounds interleave, so their long dependency chains overlap.
+// Counter word 0 of blocks with low words x .. x + 3 (x + 3 below 2^32).
+ATTN_INLINE v128_t low_words(std::uint32_t x, const Constants* k) {
+  return wasm_i32x4_add(splat_u(x), load(k->iota));
+}
+
+// The high and low 32-bit halves of the 64-bit products a m, lane by lane.
+ATTN_INLINE void mul_hi_lo(v128_t a, v128_t m, v128_t* hi, v128_t* lo) {
+  // 64-bit products of lanes 0, 1 and 2, 3; hi = their odd 32-bit halves, lo = the even
+  const v128_t pl = wasm_u64x2_extmul_low_u32x4(a, m), ph = wasm_u64x2_extmul_high_u32x4(a, m);
+  *hi = wasm_i32x4_shuffle(pl, ph, 1, 3, 5, 7);
+  *lo = wasm_i32x4_shuffle(pl, ph, 0, 2, 4, 6);
+}
+
+// Rounds first .. kPhiloxRounds - 1 of philox4x32_10 on `ways` groups of four counters at once:
+// c[4 j + w] is word w of group j. The groups' rounds interleave, so their long dependency
+// chains overlap.
 template <int kWays>
-ATTN_INLINE void philox(v128_t* c, const v128_t* keys, const Constants* k) {
-  for (int r = 0; r < kPhiloxRounds; ++r) {
+ATTN_INLINE void philox_rounds(v128_t* c, const v128_t* keys, const Constants* k, int first) {
+  for (int r = first; r < kPhiloxRounds; ++r) {
     const v128_t m0 = opaque(load(k->m0)), m1 = opaque(load(k->m1));
     const v128_t key0 = keys[2 * r], key1 = keys[2 * r + 1];
     for (int j = 0; j < kWays; ++j) {
       v128_t* w = c + 4 * j;
-      // 64-bit products of lanes 0, 1 and 2, 3; hi = their odd 32-bit halves, lo = the even
-      const v128_t p0l = wasm_u64x2_extmul_low_u32x4(w[0], m0),
-                   p0h = wasm_u64x2_extmul_high_u32x4(w[0], m0);
-      const v128_t p1l = wasm_u64x2_extmul_low_u32x4(w[2], m1),
-                   p1h = wasm_u64x2_extmul_high_u32x4(w[2], m1);
-      const v128_t hi0 = wasm_i32x4_shuffle(p0l, p0h, 1, 3, 5, 7),
-                   lo0 = wasm_i32x4_shuffle(p0l, p0h, 0, 2, 4, 6);
-      const v128_t hi1 = wasm_i32x4_shuffle(p1l, p1h, 1, 3, 5, 7),
-                   lo1 = wasm_i32x4_shuffle(p1l, p1h, 0, 2, 4, 6);
+      v128_t hi0, lo0, hi1, lo1;
+      mul_hi_lo(w[0], m0, &hi0, &lo0);
+      mul_hi_lo(w[2], m1, &hi1, &lo1);
       w[0] = wasm_v128_xor(wasm_v128_xor(hi1, w[1]), key0);
       w[1] = lo1;
       w[2] = wasm_v128_xor(wasm_v128_xor(hi0, w[3]), key1);
       w[3] = lo0;
     }
   }
+}
+
+// The blocks of one stream below 2^32 blocks share counter words 1, 2 and 3 (0, the stream,
+// the purpose), so in rounds 0 and 1 half the products are the same in every lane: they are
+// made once per stream, here, and splatted.
+struct SharedRounds {
+  v128_t x0;  // round 0: word 2 = hi(M0 c0) ^ this
+  v128_t x1;  // round 1: word 0 = hi(M1 w2) ^ this
+  v128_t x2;  // round 1: word 2 = w3 ^ this
+  v128_t w3;  // round 1: word 3
+};
+
+SharedRounds shared_rounds(const RandomStream& s, std::uint32_t c1) {
+  const std::uint64_t p1 = std::uint64_t{kPhiloxM1} * s.stream;  // round 0
+  const auto a = static_cast<std::uint32_t>(p1 >> 32) ^ c1 ^ s.k0;
+  const auto b = static_cast<std::uint32_t>(p1);
+  const std::uint64_t p0 = std::uint64_t{kPhiloxM0} * a;  // round 1
+  SharedRounds r;
+  r.x0 = splat_u(s.purpose ^ s.k1);
+  r.x1 = splat_u(b ^ (s.k0 + kPhiloxW0));
+  r.x2 = splat_u(static_cast<std::uint32_t>(p0 >> 32) ^ (s.k1 + kPhiloxW1));
+  r.w3 = splat_u(static_cast<std::uint32_t>(p0));
+  return r;
+}
+
+// philox4x32_10 on `ways` groups of four blocks whose counter words 1 to 3 are those of sh:
+// c[4 j] holds group j's word 0 on entry; c[4 j + w] is its word w on return.
+template <int kWays>
+ATTN_INLINE void philox_shared(v128_t* c, const SharedRounds& sh, const v128_t* keys,
+                               const Constants* k) {
+  const v128_t m0 = opaque(load(k->m0)), m1 = opaque(load(k->m1));
+  for (int j = 0; j < kWays; ++j) {
+    v128_t* w = c + 4 * j;
+    v128_t hi, lo;
+    mul_hi_lo(w[0], m0, &hi, &lo);  // round 0
+    const v128_t w2 = wasm_v128_xor(hi, sh.x0), w3 = lo;
+    mul_hi_lo(w2, m1, &hi, &lo);  // round 1
+    w[0] = wasm_v128_xor(hi, sh.x1);
+    w[1] = lo;
+    w[2] = wasm_v128_xor(w3, sh.x2);
+    w[3] = sh.w3;
+  }
+  philox_rounds<kWays>(c, keys, k, 2);
 }
 
 // ---- Box–Muller, lane-wise ------------------------------------------------------------------
@@ -200,8 +253,15 @@ __attribute__((noinline)) void normal_groups(const RandomStream& s, const v128_t
                                              std::uint64_t block0, float* dst) {
   const Constants* k = constants();
   v128_t c[4 * kWays];
-  for (int j = 0; j < kWays; ++j) counters(s, block0 + 4 * j, c + 4 * j);
-  philox<kWays>(c, keys, k);
+  const auto low = static_cast<std::uint32_t>(block0);
+  if (low <= 0xFFFFFFFFU - (4 * kWays - 1)) {  // word 1 is the same in all the blocks
+    const SharedRounds sh = shared_rounds(s, static_cast<std::uint32_t>(block0 >> 32));
+    for (int j = 0; j < kWays; ++j) c[4 * j] = low_words(low + 4 * j, k);
+    philox_shared<kWays>(c, sh, keys, k);
+  } else {
+    for (int j = 0; j < kWays; ++j) counters(s, block0 + 4 * j, c + 4 * j);
+    philox_rounds<kWays>(c, keys, k, 0);
+  }
   for (int j = 0; j < kWays; ++j) {
     v128_t d[4], t[4];
     group_draws(c + 4 * j, d, k);
@@ -251,13 +311,14 @@ float normal_pair_dot_wasmsimd(const RandomStream& s, int d, float* scratch) {
   const Constants* k = constants();
   v128_t keys[2 * kPhiloxRounds];
   round_keys(s.k0, s.k1, keys);
+  const SharedRounds sh = shared_rounds(s, 0);
   const int blocks = d / 4;  // of q, and of k
   v128_t acc = wasm_f32x4_splat(0.0f);
   for (int b = 0; b < blocks; b += 4) {
     v128_t c[8];  // q's group, then k's
-    counters(s, static_cast<std::uint64_t>(b), c);
-    counters(s, static_cast<std::uint64_t>(blocks + b), c + 4);
-    philox<2>(c, keys, k);
+    c[0] = low_words(static_cast<std::uint32_t>(b), k);
+    c[4] = low_words(static_cast<std::uint32_t>(blocks + b), k);
+    philox_shared<2>(c, sh, keys, k);
     v128_t q[4], kd[4], p[4], t[4];
     group_draws(c, q, k);
     group_draws(c + 4, kd, k);
