@@ -212,17 +212,33 @@ val linear(val args) {
   return matrix_result(y);
 }
 
-// (rows, cols) of N(0, 1) * scale from stream `stream` of `seed`.
+// (rows, cols) of N(0, 1) * scale from stream `stream` of `seed`; with `streams`, row i is the
+// first cols draws of stream streams[i] (one call for many tokens' vectors).
 val random_matrix(val args) {
   Reader in{args, {}};
   double rows = in.number(attn::kRows), cols = in.number(attn::kCols);
   double seed = in.number(attn::kSeed), stream = in.number(attn::kStream);
   double scale = in.number(attn::kScale);
+  const bool per_row = in.has("streams");
+  if (per_row && in.has("stream")) in.fail("streams: give stream or streams, not both");
+  std::vector<double> streams;
+  if (per_row) streams = in.numbers<double>("streams", attn::limits::kMaxTokens);
   if (in.error.empty()) in.error = attn::check_random_matrix(rows, cols, seed, stream, scale);
+  if (in.error.empty() && per_row) in.error = attn::check_random_streams(rows, streams);
   if (!in.error.empty()) return failure(in.error);
-  attn::Rng rng(static_cast<std::uint64_t>(seed), static_cast<std::uint32_t>(stream));
-  return matrix_result(
-      rng.normal_matrix(static_cast<int>(rows), static_cast<int>(cols), static_cast<float>(scale)));
+  const auto s = static_cast<float>(scale);
+  if (!per_row) {
+    attn::Rng rng(static_cast<std::uint64_t>(seed), static_cast<std::uint32_t>(stream));
+    return matrix_result(rng.normal_matrix(static_cast<int>(rows), static_cast<int>(cols), s));
+  }
+  Matrix m(static_cast<int>(rows), static_cast<int>(cols));  // (rows, cols)
+  for (int i = 0; i < m.rows; ++i) {
+    attn::Rng(static_cast<std::uint64_t>(seed), static_cast<std::uint32_t>(streams[i]))
+        .normal(m.row(i), static_cast<std::size_t>(m.cols));
+  }
+  if (s != 1.0f)
+    for (float& v : m.data) v *= s;  // as Rng::normal_matrix scales
+  return matrix_result(m);
 }
 
 // "" when a matrix argument `name` of (rows, cols) holding `count` numbers is within the

@@ -243,6 +243,18 @@ Error check_random_matrix(double rows, double cols, double seed, double stream, 
   return e;
 }
 
+Error check_random_streams(double rows, const std::vector<double>& streams) {
+  if (static_cast<double>(streams.size()) != rows)
+    return "streams: expected one stream per row (" + format_number(rows) + "), got " +
+           std::to_string(streams.size());
+  for (std::size_t i = 0; i < streams.size(); ++i) {
+    if (!check_number(kStream, streams[i]).empty())
+      return "streams[" + std::to_string(i) + "]: expected " + kStream.what + ", got " +
+             format_number(streams[i]);
+  }
+  return {};
+}
+
 // ---- float32 range of tiled attention ---------------------------------------------------------
 
 namespace {

@@ -301,6 +301,8 @@ Error check_mask_args(const Matrix& mask, const std::vector<bool>& key_padding, 
 
 // randomMatrix: rows and cols (kRows, kCols), seed and stream (kSeed, kStream), scale (kScale).
 Error check_random_matrix(double rows, double cols, double seed, double stream, double scale);
+// randomMatrix with one stream per row: streams holds rows integers, each a valid kStream.
+Error check_random_streams(double rows, const std::vector<double>& streams);
 
 // ---- float32 range of computations that keep no matrix to look at afterwards ------------------
 

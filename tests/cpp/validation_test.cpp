@@ -376,6 +376,11 @@ TEST(Contract, NumberOptions) {
   EXPECT_EQ(attn::check_random_matrix(2, 0, 1, 0, 1),
             "cols: expected an integer from 1 to 2048, got 0");
   EXPECT_EQ(attn::check_random_matrix(2, 3, 1, 0, -2), "");
+  EXPECT_EQ(attn::check_random_streams(2, {0, 4294967295.0}), "");
+  EXPECT_EQ(attn::check_random_streams(3, {1, 2}),
+            "streams: expected one stream per row (3), got 2");
+  EXPECT_EQ(attn::check_random_streams(3, {1, 2, 2.5}),
+            "streams[2]: expected a non-negative integer below 2^32 (seeds are uint32), got 2.5");
 }
 
 // Each integer option's message states the range its table holds, both ends are accepted and

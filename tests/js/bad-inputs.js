@@ -671,6 +671,34 @@ export const CASES = [
     (e) => e.randomMatrix({ rows: 2, cols: 2, stream: 0.5 }),
     /^expected a non-negative integer below 2\^32/,
   ],
+  [
+    'type',
+    'randomMatrix',
+    'streams',
+    (e) => e.randomMatrix({ rows: 3, cols: 2, streams: [1, 2] }),
+    /^expected one stream per row \(3\), got 2$/,
+  ],
+  [
+    'type',
+    'randomMatrix',
+    'streams[1]',
+    (e) => e.randomMatrix({ rows: 2, cols: 2, streams: [1, -4] }),
+    /^expected a non-negative integer below 2\^32 \(seeds are uint32\), got -4$/,
+  ],
+  [
+    'type',
+    'randomMatrix',
+    'streams',
+    (e) => e.randomMatrix({ rows: 2, cols: 2, stream: 1, streams: [1, 2] }),
+    /^give stream or streams, not both$/,
+  ],
+  [
+    'type',
+    'randomMatrix',
+    'streams',
+    (e) => e.randomMatrix({ rows: 1, cols: 2, streams: 7 }),
+    /^expected an array of streams, got 7$/,
+  ],
   ['type', 'queryProbe', 'tau', (e) => e.queryProbe({ tau: -1 }), /^expected a finite number > 0, got -1$/],
   // ---- pathological lengths: refused before any entry is read
   [

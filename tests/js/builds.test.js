@@ -78,6 +78,31 @@ test('randomMatrix: bit-identical in both builds for the same seed, stream and s
   }
 });
 
+test('randomMatrix with streams: row i is the matrix of stream streams[i], in both builds', () => {
+  const streams = [5, 0, 2 ** 32 - 1, 5, 123456];
+  for (const engine of [simd, scalar]) {
+    for (const scale of [1, 0.25]) {
+      const m = engine.randomMatrix({
+        rows: streams.length,
+        cols: 13,
+        seed: 9,
+        streams: Float64Array.from(streams),
+        scale,
+      });
+      assert.equal(m.rows, streams.length);
+      streams.forEach((stream, i) => {
+        const row = engine.randomMatrix({ rows: 1, cols: 13, seed: 9, stream, scale });
+        sameBits(`stream ${stream}, scale ${scale}`, m.data.subarray(13 * i, 13 * i + 13), row.data);
+      });
+    }
+  }
+  sameBits(
+    'simd vs scalar',
+    simd.randomMatrix({ rows: 5, cols: 13, seed: 9, streams }).data,
+    scalar.randomMatrix({ rows: 5, cols: 13, seed: 9, streams }).data,
+  );
+});
+
 test('varianceExperiment: identical results in both builds (d_k below, at and past the 4-lane width)', () => {
   for (const dk of [1, 3, 4, 5, 7, 64, 67]) {
     const o = { dk, samples: 3001, seed: 1234 + dk, bins: 37 };

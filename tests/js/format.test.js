@@ -1,6 +1,7 @@
 // Number formatting of the page: −∞, +∞, NaN, fixed digits, exponents, parsing typed numbers.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { format } from 'd3-format';
 import {
   fmt,
   tex,
@@ -22,6 +23,25 @@ test('fmt: fixed digits with a typographic minus', () => {
   assert.equal(fmt(0.94864, 3), '0.949');
   assert.equal(fmt(4.2, 0), '4');
   assert.equal(fmt(0), '0.00');
+});
+
+test('fmt: fixed decimals read exactly as d3-format writes them, over float32 values of every size', () => {
+  const xs = [0, -0, 0.005, -0.005, 0.015, -0.0149999, 0.5, -0.5, 2.675, -1.005, 99999.994, -99999.996, 1e20, -3e21];
+  let seed = 7;
+  for (let k = 0; k < 20000; k++) {
+    seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0;
+    const exponent = (seed % 29) - 14; // 1e-14 .. 1e14
+    xs.push(Math.fround(((seed / 2 ** 32) * 2 - 1) * 10 ** exponent));
+  }
+  for (const digits of [0, 1, 2, 3, 4]) {
+    const d3 = format(`.${digits}f`);
+    for (const x of xs) {
+      const fixed = d3(x);
+      const want =
+        x !== 0 && (!/[1-9]/.test(fixed) || Math.abs(Number(fixed.replace('\u2212', '-'))) >= 1e5) ? null : fixed;
+      if (want !== null) assert.equal(fmt(x, digits), want, `${x} to ${digits}`);
+    }
+  }
 });
 
 test('fmt: infinities and NaN are spelled out', () => {

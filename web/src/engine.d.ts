@@ -525,7 +525,15 @@ export interface Engine {
   sinusoidal(options: { n: number; d: number; base?: number }): Matrix;
   rope(options: { x: MatrixInput; first?: number; base?: number }): Matrix;
   linear(options: { x: MatrixInput; W: MatrixInput; b?: VectorInput | null }): Matrix;
-  randomMatrix(options: { rows: number; cols: number; seed?: number; stream?: number; scale?: number }): Matrix;
+  randomMatrix(options: {
+    rows: number;
+    cols: number;
+    seed?: number;
+    stream?: number;
+    /** One stream per row: row i is the first cols draws of stream streams[i] (not with stream). */
+    streams?: ArrayLike<number>;
+    scale?: number;
+  }): Matrix;
 
   memory(): Memory;
 }

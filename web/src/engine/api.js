@@ -526,14 +526,16 @@ function makeEngine(mod, simd, forget) {
         .matrix;
     },
 
-    // (rows, cols) of N(0, 1) * scale from the engine's RNG: the same in every build.
+    // (rows, cols) of N(0, 1) * scale from the engine's RNG: the same in every build. With
+    // streams (one per row), row i is the first cols draws of stream streams[i].
     randomMatrix(options) {
-      const o = checkOptions('randomMatrix', options, ['rows', 'cols', 'seed', 'stream', 'scale']);
+      const o = checkOptions('randomMatrix', options, ['rows', 'cols', 'seed', 'stream', 'streams', 'scale']);
       return run('randomMatrix', {
         rows: scalarArg(o.rows),
         cols: scalarArg(o.cols),
         seed: scalarArg(o.seed),
         stream: scalarArg(o.stream),
+        streams: o.streams == null ? undefined : arrayArg('streams', o.streams, limits.maxTokens, 'streams'),
         scale: scalarArg(o.scale),
       }).matrix;
     },

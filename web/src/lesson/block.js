@@ -4,7 +4,7 @@
 // chapter (its steps) and the practice chapter (the layer as code). Every number comes from the
 // engine (transformerLayer, randomMatrix, sinusoidal); nothing here touches the DOM.
 
-import { tokenStream } from './embeddings.js';
+import { drawnRows } from './embeddings.js';
 
 export const D_MODEL = 8;
 export const HEADS = 2;
@@ -18,11 +18,8 @@ export const PAIRS = { 猫: 'cat', 吃: 'eats', 鱼: 'fish', 狗: 'dog', 喝: 'd
 export function embed(engine, tokens, seed) {
   const n = tokens.length;
   const pe = engine.sinusoidal({ n, d: D_MODEL });
-  const data = new Float32Array(n * D_MODEL);
-  tokens.forEach((tok, i) => {
-    const e = engine.randomMatrix({ rows: 1, cols: D_MODEL, seed, stream: tokenStream('x', tok) }).data;
-    for (let j = 0; j < D_MODEL; j++) data[i * D_MODEL + j] = e[j] + pe.data[i * D_MODEL + j];
-  });
+  const data = drawnRows(engine, { tokens, role: 'x', d: D_MODEL, seed }).data;
+  for (let k = 0; k < n * D_MODEL; k++) data[k] += pe.data[k];
   return { rows: n, cols: D_MODEL, data };
 }
 

@@ -18,9 +18,25 @@ export function tokenHash(text) {
   return h >>> 0;
 }
 
-// The RNG stream of (role, token): the hash of "role:token" (uint32).
+// The RNG stream of (role, token): the hash of "role:token" (uint32), remembered (a new seed
+// draws every token's vectors again, and hashing is a good part of that).
+const STREAMS = new Map();
 export function tokenStream(role, token) {
-  return tokenHash(`${role}:${token}`);
+  const key = `${role}:${token}`;
+  let s = STREAMS.get(key);
+  if (s === undefined) {
+    if (STREAMS.size >= 4096) STREAMS.clear();
+    s = tokenHash(key);
+    STREAMS.set(key, s);
+  }
+  return s;
+}
+
+// The drawn vectors of tokens for role, in one engine call: (tokens.length, d), row i from
+// the stream of tokens[i], times scale.
+export function drawnRows(engine, { tokens, role, d, seed, scale = 1 }) {
+  const streams = tokens.map((t) => tokenStream(role, t));
+  return engine.randomMatrix({ rows: tokens.length, cols: d, seed, streams, scale });
 }
 
 // The hand-made table of a preset: { q: Map(token -> vector), k: Map, v: Map }.
@@ -52,20 +68,24 @@ function fit(vector, d) {
 export function tokenVector(engine, { table, token, role, d, seed, round }) {
   const hand = table && table[role] ? table[role].get(token) : undefined;
   if (hand) return { vector: fit(hand, d), source: 'hand' };
-  const m = engine.randomMatrix({ rows: 1, cols: d, seed, stream: tokenStream(role, token), scale: 1 });
-  let vector = Array.from(m.data);
-  if (round !== undefined) vector = vector.map((x) => Number(x.toFixed(round)));
-  return { vector, source: 'drawn' };
+  return { vector: drawnVector(drawnRows(engine, { tokens: [token], role, d, seed }).data, round), source: 'drawn' };
 }
 
-// The vectors of a token list for one role: { grid: number[n][d], sources: ('hand'|'drawn')[n] }.
+function drawnVector(draws, round) {
+  const vector = Array.from(draws);
+  return round === undefined ? vector : vector.map((x) => Number(x.toFixed(round)));
+}
+
+// The vectors of a token list for one role: { grid: number[n][d], sources: ('hand'|'drawn')[n] },
+// the drawn ones in one engine call.
 export function embedTokens(engine, { table, tokens, role, d, seed, round }) {
-  const grid = [];
-  const sources = [];
-  for (const token of tokens) {
-    const { vector, source } = tokenVector(engine, { table, token, role, d, seed, round });
-    grid.push(vector);
-    sources.push(source);
-  }
+  const hand = table && table[role];
+  const sources = tokens.map((t) => (hand && hand.has(t) ? 'hand' : 'drawn'));
+  const drawn = tokens.filter((_, i) => sources[i] === 'drawn');
+  const draws = drawn.length ? drawnRows(engine, { tokens: drawn, role, d, seed }).data : null;
+  let r = 0;
+  const grid = tokens.map((t, i) =>
+    sources[i] === 'hand' ? fit(hand.get(t), d) : drawnVector(draws.subarray(d * r, d * ++r), round),
+  );
   return { grid, sources };
 }

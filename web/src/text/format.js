@@ -27,13 +27,23 @@ export function fmt(x, digits = 2) {
   if (Number.isNaN(x)) return 'NaN';
   if (x === Infinity) return '+\u221e';
   if (x === -Infinity) return MINUS + '\u221e';
-  const fixed = formatter(`.${digits}f`)(x);
+  const fixed = fixedText(x, digits);
   // Exponent form where the fixed decimals would read as zero for a value that is not, or
   // reach 100000 (decided on the text itself: 5e-7 is just below 0.5e-6 in binary).
   if (x !== 0 && (!/[1-9]/.test(fixed) || Math.abs(Number(fixed.replace(MINUS, '-'))) >= 1e5)) {
     return formatter(`.${Math.max(0, Math.min(digits, 2) - 1)}e`)(x).replace('e+', 'e');
   }
   return fixed;
+}
+
+// x to `digits` fixed decimals as d3-format's `.${digits}f` writes it (toFixed of |x|, the
+// typographic minus) wherever fmt shows it, without its parsing and padding: a heatmap prints
+// a thousand of these per change. (A value that rounds to zero, which d3-format writes without
+// its sign, is shown by fmt in exponent form.)
+function fixedText(x, digits) {
+  if (!(Math.abs(x) < 1e21)) return formatter(`.${digits}f`)(x); // toFixed writes these in e-form
+  const s = Math.abs(x).toFixed(digits);
+  return x < 0 ? MINUS + s : s;
 }
 
 // A whole number with thousands separators: 100000 -> "100,000".

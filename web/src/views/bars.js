@@ -12,13 +12,18 @@ import { WEIGHT } from './palette.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 
-// Text and attributes are set only when they changed (setting either restyles the element).
+// Text and attributes are set only when they changed (setting either restyles the element);
+// a text is changed in its text node, which lays out less than a new node.
 function setText(el, text) {
-  if (el.textContent !== text) el.textContent = text;
+  const node = el.firstChild;
+  if (node && node.nodeType === Node.TEXT_NODE && !node.nextSibling) {
+    if (node.data !== text) node.data = text;
+  } else if (el.textContent !== text) el.textContent = text;
 }
 function attrs(selection, values) {
+  const entries = Object.entries(values);
   selection.each(function (d, i) {
-    for (const [name, f] of Object.entries(values)) {
+    for (const [name, f] of entries) {
       const v = String(typeof f === 'function' ? f(d, i) : f);
       if (this.getAttribute(name) !== v) this.setAttribute(name, v);
     }

@@ -4,7 +4,7 @@
 // not an explanation". Every number comes from engine.attend, engine.attendWithBug,
 // engine.monitor and engine.randomMatrix; this file only picks rows and words.
 
-import { tokenStream } from '../../lesson/embeddings.js';
+import { drawnRows, tokenStream } from '../../lesson/embeddings.js';
 import { PAD } from './meta.js';
 
 export const DV = 3; // value size: an output row is short enough to read
@@ -39,11 +39,7 @@ export const lastRealRow = (tokens) => tokens.map((t) => t !== PAD).lastIndexOf(
 // (tokens.length, cols) of each token's drawn vector for `role` (stream = the token's text), times
 // `scale`: the same word always gets the same numbers.
 export function tokenRows(engine, tokens, role, cols, seed, scale = 1) {
-  const data = new Float32Array(tokens.length * cols);
-  tokens.forEach((t, i) => {
-    data.set(engine.randomMatrix({ rows: 1, cols, seed, stream: tokenStream(role, t), scale }).data, i * cols);
-  });
-  return { rows: tokens.length, cols, data };
+  return drawnRows(engine, { tokens, role, d: cols, seed, scale });
 }
 
 // The running example: a causal self-attention over the tokens, <pad> keys blocked, queries
