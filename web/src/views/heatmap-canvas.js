@@ -92,10 +92,25 @@ function valueFont(tctx, fontState, cellW) {
   return { normal, bold: `bold ${normal}` };
 }
 
+// A value centred at (cx, cy), squeezed to maxW only when it is wider: fillText with a maximum
+// width measures its text at every call, so the widths are measured once per font and shape
+// (each digit read as 0; the digits of a font are as wide as each other) and remembered.
+function drawValue(tctx, fontState, text, cx, cy, maxW) {
+  const shape = text.replace(/[0-9]/g, '0');
+  const key = `${fontState.font}|${shape}`;
+  let w = fontState.widths.get(key);
+  if (w === undefined) {
+    w = tctx.measureText(shape).width;
+    fontState.widths.set(key, w);
+  }
+  if (w <= maxW) tctx.fillText(text, cx, cy);
+  else tctx.fillText(text, cx, cy, maxW);
+}
+
 // The overlay on textCanvas (its context tctx) for cells of cellW x cellH CSS px: stripes and
 // frames of `special`, and the values (to `digits`) when showText. fontState.font is the
 // context's current font, kept across calls: setting a font is slow (parsed and resolved each
-// time), so it is set only when it changes.
+// time), so it is set only when it changes; fontState.widths, the widths drawValue measured.
 export function paintOverlay(textCanvas, tctx, fontState, { matrix, cellW, cellH, showText, digits, special, inks }) {
   const { rows, cols } = matrix;
   clearOverlay(textCanvas, tctx, fontState, cellW * cols, cellH * rows);
@@ -107,6 +122,7 @@ export function paintOverlay(textCanvas, tctx, fontState, { matrix, cellW, cellH
   }
   if (!showText) return;
   const { normal, bold } = valueFont(tctx, fontState, cellW);
+  let ink = null; // the fill style last set ('#fff' reads back as '#ffffff', so not read back)
   // only NaN cells switch to bold
   for (let k = 0; k < rows * cols; k++) {
     const x = matrix.data[k];
@@ -115,8 +131,8 @@ export function paintOverlay(textCanvas, tctx, fontState, { matrix, cellW, cellH
       tctx.font = bold;
       fontState.font = bold;
     }
-    if (tctx.fillStyle !== inks[k]) tctx.fillStyle = inks[k];
-    tctx.fillText(fmt(x, digits), ((k % cols) + 0.5) * cellW, (((k / cols) | 0) + 0.5) * cellH, cellW - 2);
+    if (ink !== inks[k]) tctx.fillStyle = ink = inks[k];
+    drawValue(tctx, fontState, fmt(x, digits), ((k % cols) + 0.5) * cellW, (((k / cols) | 0) + 0.5) * cellH, cellW - 2);
     if (nan) {
       tctx.font = normal;
       fontState.font = normal;
@@ -195,13 +211,14 @@ export function paintBetween(ctx2d, textCanvas, tctx, fontState, looks, at, g) {
   }
   if (!showText) return;
   valueFont(tctx, fontState, cellW);
+  let set = null; // the fill style last set
   for (let k = 0; k < rows * cols; k++) {
     const [a, b, v] = cells[k];
     const both = a.tones[k] >= 0 && b.tones[k] >= 0;
     const x = both ? a.values[k] + (b.values[k] - a.values[k]) * v : near(cells[k]).values[k];
     const ink = near(cells[k]).inks[k];
-    if (tctx.fillStyle !== ink) tctx.fillStyle = ink;
-    tctx.fillText(fmt(x, digits), ((k % cols) + 0.5) * cellW, (((k / cols) | 0) + 0.5) * cellH, cellW - 2);
+    if (set !== ink) tctx.fillStyle = set = ink;
+    drawValue(tctx, fontState, fmt(x, digits), ((k % cols) + 0.5) * cellW, (((k / cols) | 0) + 0.5) * cellH, cellW - 2);
   }
 }
 

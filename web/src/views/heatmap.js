@@ -130,7 +130,7 @@ export function createHeatmap(
   let marksKey = '';
   let geom = null; // the last update's cell size: { cellW, cellH, showText }
   let motion = null; // the running motion: { run, matrix (where it goes), looks, stagger }
-  const fontState = { font: '' }; // the text canvas's current font
+  const fontState = { font: '', widths: new Map() }; // the text canvas's font, the values' widths
   const drawLegend = createLegend(legend, id, levels);
 
   // ---- table toggle ----
