@@ -66,11 +66,11 @@ function renderShell(state) {
     b.setAttribute('aria-pressed', String(b.dataset.lang === lang));
   }
   const nav = $('#chapter-nav');
-  nav.setAttribute('aria-label', shellT(lang, 'chapters'));
   if (!nav.querySelector('.nav-list')) {
     // The start page (home) leads the list unnumbered; the chapters are numbered from 1. Each is
     // a link to its lesson (a new tab, a copied address); a plain click stays on the page. On a
-    // narrow screen the list folds behind one button that names the chapter on screen.
+    // narrow screen the list (the <nav>, which holds only the links) folds behind one button
+    // before it that names the chapter on screen.
     const course = chapters.filter((c) => !c.home);
     const toggle = document.createElement('button');
     toggle.type = 'button';
@@ -82,7 +82,7 @@ function renderShell(state) {
       toggle.setAttribute('aria-expanded', String(open));
       nav.classList.toggle('open', open);
     });
-    const list = document.createElement('div');
+    const list = document.createElement('nav');
     list.className = 'nav-list';
     list.id = 'chapter-list';
     list.append(
@@ -109,6 +109,7 @@ function renderShell(state) {
     );
     nav.replaceChildren(toggle, list);
   }
+  nav.querySelector('.nav-list').setAttribute('aria-label', shellT(lang, 'chapters'));
   for (const a of nav.querySelectorAll('.nav-list a')) {
     const c = chapterOf(a.dataset.lesson);
     a.href = lessonHref(c.id, lang);
