@@ -57,7 +57,9 @@ try {
 console.log(`attend() at d = ${D}: median ms of ${ROUNDS} interleaved rounds (one Node process)`);
 const rows = [];
 for (const n of SIZES) {
-  const query = inputs(n, D, 1), key = inputs(n, D, 2), value = inputs(n, D, 3);
+  const query = inputs(n, D, 1),
+    key = inputs(n, D, 2),
+    value = inputs(n, D, 3);
   const args = { query, key, value };
   const lean = { ...args, stages: false };
   const want = attendJs(query.data, key.data, value.data, n, D);
@@ -70,7 +72,8 @@ for (const n of SIZES) {
   };
   const names = Object.keys(columns).filter((c) => columns[c]);
   const times = Object.fromEntries(names.map((c) => [c, []]));
-  for (const c of names) {  // warm-up and a check against the plain-JS result
+  for (const c of names) {
+    // warm-up and a check against the plain-JS result
     const diff = maxDiff(columns[c](), want);
     if (!(diff < 1e-4)) throw new Error(`${c} at n = ${n}: differs from plain JS by ${diff}`);
   }
@@ -88,8 +91,10 @@ for (const n of SIZES) {
 console.table(rows);
 for (const row of rows) {
   const r = (a, b) => (row[a] / row[b]).toFixed(2);
-  const parts = [`n = ${row.n}: plain JS / SIMD all stages = ${r('plain JS', 'SIMD, all stages')}`,
-    `scalar / SIMD (all stages) = ${r('scalar, all stages', 'SIMD, all stages')}`];
+  const parts = [
+    `n = ${row.n}: plain JS / SIMD all stages = ${r('plain JS', 'SIMD, all stages')}`,
+    `scalar / SIMD (all stages) = ${r('scalar, all stages', 'SIMD, all stages')}`,
+  ];
   if (outputOnly) {
     parts.push(`SIMD all stages / output only = ${r('SIMD, all stages', 'SIMD, output only')}`);
     parts.push(`plain JS / SIMD output only = ${r('plain JS', 'SIMD, output only')}`);

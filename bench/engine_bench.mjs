@@ -21,11 +21,10 @@ const D = 64;
 const SIZES = (process.env.BENCH_SIZES || '64 256 1024 2048 4096').split(/[\s,]+/).map(Number);
 const ROUNDS = (n) => Number(process.env.BENCH_ROUNDS || (n <= 256 ? 21 : n <= 1024 ? 9 : n <= 2048 ? 5 : 3));
 
-
 // ---- plain JavaScript: softmax(Q Kᵀ / sqrt(d)) V, one row of weights at a time --------------
 function attendJs(q, k, v, n, d) {
-  const output = new Float32Array(n * d);  // (n, d)
-  const row = new Float32Array(n);         // one row of weights: (n)
+  const output = new Float32Array(n * d); // (n, d)
+  const row = new Float32Array(n); // one row of weights: (n)
   const scale = 1 / Math.sqrt(d);
   for (let i = 0; i < n; i++) {
     let max = -Infinity;
@@ -36,7 +35,7 @@ function attendJs(q, k, v, n, d) {
       if (row[j] > max) max = row[j];
     }
     let sum = 0;
-    for (let j = 0; j < n; j++) sum += (row[j] = Math.exp(row[j] - max));
+    for (let j = 0; j < n; j++) sum += row[j] = Math.exp(row[j] - max);
     for (let j = 0; j < n; j++) {
       const w = row[j] / sum;
       for (let p = 0; p < d; p++) output[i * d + p] += w * v[j * d + p];
@@ -58,7 +57,7 @@ function referenceRows(q, k, v, n, d, rowIds) {
       max = Math.max(max, s[j]);
     }
     let sum = 0;
-    for (let j = 0; j < n; j++) sum += (s[j] = Math.exp(s[j] - max));
+    for (let j = 0; j < n; j++) sum += s[j] = Math.exp(s[j] - max);
     const out = new Float64Array(d);
     for (let j = 0; j < n; j++) for (let p = 0; p < d; p++) out[p] += (s[j] / sum) * v[j * d + p];
     return out;
@@ -68,7 +67,8 @@ function referenceRows(q, k, v, n, d, rowIds) {
 // Largest error on the sampled rows, relative to the largest |output| there. fp32 attention
 // (float sums of n terms, a polynomial exp) stays well inside 1e-4 of it.
 function checkRows(name, got, ref, rowIds, d) {
-  let err = 0, scale = 0;
+  let err = 0,
+    scale = 0;
   rowIds.forEach((i, r) => {
     for (let p = 0; p < d; p++) {
       err = Math.max(err, Math.abs(got[i * d + p] - ref[r][p]));
@@ -93,16 +93,18 @@ async function ourRunner(simd) {
   } catch {
     outputOnly = false;
   }
-  const runners = [{
-    name,
-    path: outputOnly ? 'attend, stages: false' : 'attend (all stages)',
-    prepare: (n, q, k, v) => {
-      if (n > engine.limits.maxTokens) return `n > engine.limits.maxTokens = ${engine.limits.maxTokens}`;
-      const args = { query: q, key: k, value: v, score: 'scaled-dot' };
-      if (outputOnly) args.stages = false;
-      return () => engine.attend(args).output.data;
+  const runners = [
+    {
+      name,
+      path: outputOnly ? 'attend, stages: false' : 'attend (all stages)',
+      prepare: (n, q, k, v) => {
+        if (n > engine.limits.maxTokens) return `n > engine.limits.maxTokens = ${engine.limits.maxTokens}`;
+        const args = { query: q, key: k, value: v, score: 'scaled-dot' };
+        if (outputOnly) args.stages = false;
+        return () => engine.attend(args).output.data;
+      },
     },
-  }];
+  ];
   if (simd && typeof engine.flashAttend === 'function') {
     runners.push({
       name: 'ours flash',
@@ -158,7 +160,7 @@ async function tfjsRunner() {
       return () => {
         const out = tf.tidy(() => {
           const [Q, K, V] = [q, k, v].map((m) => tf.tensor2d(m.data, [n, D]));
-          const Kt = tf.transpose(K);  // (d, n): matMul without transposeB
+          const Kt = tf.transpose(K); // (d, n): matMul without transposeB
           return tf.matMul(tf.softmax(tf.mul(tf.matMul(Q, Kt), scale)), V);
         });
         const data = out.dataSync();
@@ -193,12 +195,18 @@ const pad = (s, w) => String(s).padStart(w);
 console.log(`Peers: single-head attention, d = ${D}, fp32, one thread, medians of interleaved rounds (CPU time)`);
 for (const r of runners) console.log(`  ${r.name.padEnd(16)} ${r.path}`);
 console.log('');
-console.log(`${pad('n', 5)}  ${'runner'.padEnd(16)} ${pad('cpu ms', 8)} ${pad('GFLOP/s', 8)} ${pad('÷ SIMD', 7)}  ${pad('max err', 8)} ${pad('wall ms', 8)}`);
+console.log(
+  `${pad('n', 5)}  ${'runner'.padEnd(16)} ${pad('cpu ms', 8)} ${pad('GFLOP/s', 8)} ${pad('÷ SIMD', 7)}  ${pad('max err', 8)} ${pad('wall ms', 8)}`,
+);
 
-const summary = {};  // n -> name -> median ms
+const summary = {}; // n -> name -> median ms
 for (const n of SIZES) {
-  const q = randomMatrix(n, D, 1), k = randomMatrix(n, D, 2), v = randomMatrix(n, D, 3);
-  const rowIds = [...new Set([0, 1, n >> 1, n - 2, n - 1, ...Array.from({ length: 11 }, (_, i) => Math.floor((i * n) / 11))])].filter((i) => i >= 0 && i < n);
+  const q = randomMatrix(n, D, 1),
+    k = randomMatrix(n, D, 2),
+    v = randomMatrix(n, D, 3);
+  const rowIds = [
+    ...new Set([0, 1, n >> 1, n - 2, n - 1, ...Array.from({ length: 11 }, (_, i) => Math.floor((i * n) / 11))]),
+  ].filter((i) => i >= 0 && i < n);
   const ref = referenceRows(q.data, k.data, v.data, n, D, rowIds);
   const live = [];
   for (const r of runners) {
@@ -207,7 +215,7 @@ for (const n of SIZES) {
       live.push({ r, skip: fn });
       continue;
     }
-    const err = checkRows(`${r.name} at n = ${n}`, await fn(), ref, rowIds, D);  // also the warm-up
+    const err = checkRows(`${r.name} at n = ${n}`, await fn(), ref, rowIds, D); // also the warm-up
     live.push({ r, fn, err, times: [], walls: [] });
   }
   const timed = live.filter((x) => x.fn);
@@ -234,14 +242,17 @@ for (const n of SIZES) {
     const ms = summary[n][x.r.name];
     const gflops = (4 * n * n * D) / (ms * 1e6);
     const ratio = simdMs ? (ms / simdMs).toFixed(2) + 'x' : '-';
-    console.log(`${pad(n, 5)}  ${x.r.name.padEnd(16)} ${pad(fmtMs(ms), 8)} ${pad(gflops.toFixed(2), 8)} ${pad(ratio, 7)}  ${pad(x.err.toExponential(1), 8)} ${pad(fmtMs(median(x.walls)), 8)}`);
+    console.log(
+      `${pad(n, 5)}  ${x.r.name.padEnd(16)} ${pad(fmtMs(ms), 8)} ${pad(gflops.toFixed(2), 8)} ${pad(ratio, 7)}  ${pad(x.err.toExponential(1), 8)} ${pad(fmtMs(median(x.walls)), 8)}`,
+    );
   }
 }
 
 // The targets, as measured in this run.
 console.log('\nTargets (≥: met, <: missed), from the medians above');
 for (const n of SIZES) {
-  const s = summary[n], simd = s['ours SIMD'];
+  const s = summary[n],
+    simd = s['ours SIMD'];
   if (!simd) continue;
   const best = s['ours flash'] ? Math.min(simd, s['ours flash']) : simd;
   const line = [];
@@ -253,23 +264,30 @@ for (const n of SIZES) {
   check('vs onnxruntime-web', s['onnxruntime-web'], 1.5);
   check('vs tfjs-wasm', s['tfjs-wasm'], 1.5);
   line.push(`best path ${((4 * n * n * D) / (best * 1e6)).toFixed(1)} GFLOP/s`);
-  if (s['ours scalar']) line.push(`SIMD/scalar ${(s['ours scalar'] / simd).toFixed(2)}x ${s['ours scalar'] / simd >= 4 ? '≥' : '<'} 4`);
+  if (s['ours scalar'])
+    line.push(`SIMD/scalar ${(s['ours scalar'] / simd).toFixed(2)}x ${s['ours scalar'] / simd >= 4 ? '≥' : '<'} 4`);
   check('vs plain JS', s['plain JS'], 20);
   console.log(`${pad(n, 5)}  ${line.join('   ')}`);
 }
 
 // ---- the variance experiment ---------------------------------------------------------------------
-function gaussian() {  // Box–Muller with Math.random (fine for a benchmark baseline)
+function gaussian() {
+  // Box–Muller with Math.random (fine for a benchmark baseline)
   let u = 0;
   while (u === 0) u = Math.random();
   return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * Math.random());
 }
 
 function varianceJs(dk, samples) {
-  const q = new Float64Array(dk), k = new Float64Array(dk);
-  let sum = 0, sumSq = 0;
+  const q = new Float64Array(dk),
+    k = new Float64Array(dk);
+  let sum = 0,
+    sumSq = 0;
   for (let s = 0; s < samples; s++) {
-    for (let i = 0; i < dk; i++) { q[i] = gaussian(); k[i] = gaussian(); }
+    for (let i = 0; i < dk; i++) {
+      q[i] = gaussian();
+      k[i] = gaussian();
+    }
     let dot = 0;
     for (let i = 0; i < dk; i++) dot += q[i] * k[i];
     sum += dot;
@@ -280,8 +298,10 @@ function varianceJs(dk, samples) {
 }
 
 if (!process.env.BENCH_SIZES) {
-  const simd = await loadEngine({ simd: true }), scalar = await loadEngine({ simd: false });
-  const dk = 256, samples = 100000;
+  const simd = await loadEngine({ simd: true }),
+    scalar = await loadEngine({ simd: false });
+  const dk = 256,
+    samples = 100000;
   const tasks = [
     ['ours SIMD', () => simd.varianceExperiment({ dk, samples, seed: 1 })],
     ['ours scalar', () => scalar.varianceExperiment({ dk, samples, seed: 1 })],
@@ -299,11 +319,15 @@ if (!process.env.BENCH_SIZES) {
   }
   console.log(`\nVariance experiment, d_k = ${dk}, ${samples} pairs (CPU time, medians of 5 interleaved rounds)`);
   const base = median(times[0]);
-  const normals = 2 * dk * samples;  // q and k of every pair
+  const normals = 2 * dk * samples; // q and k of every pair
   tasks.forEach(([name], i) => {
     const ms = median(times[i]);
-    console.log(`  ${name.padEnd(12)} ${pad(fmtMs(ms), 8)} ms ${pad((ms / base).toFixed(2) + 'x', 8)} ${pad((normals / (ms * 1e3)).toFixed(0), 6)} M normals/s`);
+    console.log(
+      `  ${name.padEnd(12)} ${pad(fmtMs(ms), 8)} ms ${pad((ms / base).toFixed(2) + 'x', 8)} ${pad((normals / (ms * 1e3)).toFixed(0), 6)} M normals/s`,
+    );
   });
   const js = median(times[2]) / base;
-  console.log(`  target: plain JS / SIMD ${js.toFixed(2)}x ${js >= 20 ? '≥' : '<'} 20; SIMD ${(normals / (base * 1e3)).toFixed(0)} M normals/s ${normals / (base * 1e3) >= 500 ? '≥' : '<'} 500`);
+  console.log(
+    `  target: plain JS / SIMD ${js.toFixed(2)}x ${js >= 20 ? '≥' : '<'} 20; SIMD ${(normals / (base * 1e3)).toFixed(0)} M normals/s ${normals / (base * 1e3) >= 500 ? '≥' : '<'} 500`,
+  );
 }

@@ -23,10 +23,10 @@ const ROUNDS = (n) => Number(process.env.FLASH_ROUNDS || (n <= 1024 ? 7 : n <= 4
 const WORKER_URL = new URL('../web/src/workers/attend-worker.js', import.meta.url);
 const MIB = 2 ** 20;
 
-
 // Row i of softmax(q Kᵀ / √d) V in double over the allowed keys j (allowed(i, j)).
 function referenceRow(q, k, v, i, allowed) {
-  const n = k.rows, d = q.cols;
+  const n = k.rows,
+    d = q.cols;
   const s = [];
   for (let j = 0; j < n; j++) {
     if (!allowed(i, j)) continue;
@@ -50,7 +50,8 @@ function rowsError(got, wantRow, rows) {
   let worst = 0;
   for (const i of rows) {
     const want = wantRow(i);
-    let err = 0, size = 0;
+    let err = 0,
+      size = 0;
     want.forEach((w, c) => {
       err = Math.max(err, Math.abs(got.data[i * got.cols + c] - w));
       size = Math.max(size, Math.abs(w));
@@ -86,18 +87,23 @@ async function peakHeap(simd, kind, options) {
 }
 
 const engine = await loadEngine();
-console.log(`flash vs naive attention, d = ${D}, fp32, one thread, ${engine.simd ? 'SIMD' : 'scalar'} build (Node ${process.version})`);
+console.log(
+  `flash vs naive attention, d = ${D}, fp32, one thread, ${engine.simd ? 'SIMD' : 'scalar'} build (Node ${process.version})`,
+);
 console.log('medians of interleaved rounds; heap = peak wasm memory of a fresh engine (it starts at 32 MiB)\n');
 
 const table = [];
 for (const n of SIZES) {
-  const q = randomMatrix(n, D, 1), k = randomMatrix(n, D, 2), v = randomMatrix(n, D, 3);
+  const q = randomMatrix(n, D, 1),
+    k = randomMatrix(n, D, 2),
+    v = randomMatrix(n, D, 3);
   const names = Object.keys(RUNNERS).filter((name) => name !== 'naive' || n <= engine.limits.maxTokens);
-  const call = (name) => (RUNNERS[name].kind === 'naive'
-    ? engine.attend({ query: q, key: k, value: v })
-    : RUNNERS[name].kind === 'linear'
-      ? engine.linearAttend({ query: q, key: k, value: v })
-      : engine.flashAttend({ query: q, key: k, value: v, ...RUNNERS[name].options }));
+  const call = (name) =>
+    RUNNERS[name].kind === 'naive'
+      ? engine.attend({ query: q, key: k, value: v })
+      : RUNNERS[name].kind === 'linear'
+        ? engine.linearAttend({ query: q, key: k, value: v })
+        : engine.flashAttend({ query: q, key: k, value: v, ...RUNNERS[name].options });
 
   // check every output first
   const sample = [0, 1, n >> 1, n - 1];
@@ -105,9 +111,14 @@ for (const n of SIZES) {
   const errors = {};
   for (const name of names.filter((x) => x !== 'naive')) {
     const out = call(name).output;
-    errors[name] = name === 'flash' && naiveOut
-      ? rowsError(out, (i) => Array.from(naiveOut.data.subarray(i * D, (i + 1) * D)), Array.from({ length: n }, (_, i) => i))
-      : rowsError(out, (i) => referenceRow(q, k, v, i, allowedBy[name]), sample);
+    errors[name] =
+      name === 'flash' && naiveOut
+        ? rowsError(
+            out,
+            (i) => Array.from(naiveOut.data.subarray(i * D, (i + 1) * D)),
+            Array.from({ length: n }, (_, i) => i),
+          )
+        : rowsError(out, (i) => referenceRow(q, k, v, i, allowedBy[name]), sample);
   }
 
   const times = Object.fromEntries(names.map((name) => [name, []]));
@@ -135,8 +146,12 @@ for (const n of SIZES) {
     }
     const heap = await peakHeap(engine.simd, kind, { query: q, key: k, value: v, ...options });
     table.push({
-      n, runner: label, ms: median(times[name]).toFixed(1), heap: (heap / MIB).toFixed(0),
-      growth: ((heap - 32 * MIB) / MIB).toFixed(0), err: errors[name] === undefined ? '' : errors[name].toExponential(1),
+      n,
+      runner: label,
+      ms: median(times[name]).toFixed(1),
+      heap: (heap / MIB).toFixed(0),
+      growth: ((heap - 32 * MIB) / MIB).toFixed(0),
+      err: errors[name] === undefined ? '' : errors[name].toExponential(1),
     });
   }
   if (refused) console.log(`n = ${n}: attend refused: ${refused}`);

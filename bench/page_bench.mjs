@@ -43,62 +43,71 @@ try {
       });
     }
     for (const stage of STAGES) {
-      const r = await page.evaluate(async ({ stage, repeats }) => {
-        const lab = window.attentionLab;
-        lab.set({ stage });
-        const update = [];
-        const withLayout = [];
-        for (let k = 0; k < repeats; k++) {
-          performance.clearMeasures('attn-update');
-          const t0 = performance.now();
-          lab.set({ seed: 1000 + k, selRow: k % 4 });           // recompute + render
-          document.body.getBoundingClientRect();                 // force style and layout
-          withLayout.push(performance.now() - t0);
-          update.push(performance.getEntriesByName('attn-update').at(-1).duration);
-          await new Promise(requestAnimationFrame);
-        }
-        // engine.attend alone, for the same size.
-        const st = lab.state;
-        const n = st.queryTokens.length;
-        const m = (s) => lab.engine.randomMatrix({ rows: n, cols: st.dk, seed: 5, stream: s });
-        const q = m(0), kk = m(1), v = m(2);
-        const attend = [];
-        for (let k = 0; k < repeats; k++) {
-          const t0 = performance.now();
-          lab.engine.attend({ query: q, key: kk, value: v });
-          attend.push(performance.now() - t0);
-        }
-        return { update, withLayout, attend };
-      }, { stage, repeats: REPEATS });
+      const r = await page.evaluate(
+        async ({ stage, repeats }) => {
+          const lab = window.attentionLab;
+          lab.set({ stage });
+          const update = [];
+          const withLayout = [];
+          for (let k = 0; k < repeats; k++) {
+            performance.clearMeasures('attn-update');
+            const t0 = performance.now();
+            lab.set({ seed: 1000 + k, selRow: k % 4 }); // recompute + render
+            document.body.getBoundingClientRect(); // force style and layout
+            withLayout.push(performance.now() - t0);
+            update.push(performance.getEntriesByName('attn-update').at(-1).duration);
+            await new Promise(requestAnimationFrame);
+          }
+          // engine.attend alone, for the same size.
+          const st = lab.state;
+          const n = st.queryTokens.length;
+          const m = (s) => lab.engine.randomMatrix({ rows: n, cols: st.dk, seed: 5, stream: s });
+          const q = m(0),
+            kk = m(1),
+            v = m(2);
+          const attend = [];
+          for (let k = 0; k < repeats; k++) {
+            const t0 = performance.now();
+            lab.engine.attend({ query: q, key: kk, value: v });
+            attend.push(performance.now() - t0);
+          }
+          return { update, withLayout, attend };
+        },
+        { stage, repeats: REPEATS },
+      );
       rows.push({ n, stage, update: stat(r.update), layout: stat(r.withLayout), attend: stat(r.attend) });
     }
     // Step changes (each moves the step's main heatmap for about 400 ms): the click's update, with
     // style and layout, and the motion's frames (requestAnimationFrame intervals) until it is done.
-    const m = await page.evaluate(async ({ stages, repeats }) => {
-      const lab = window.attentionLab;
-      const frame = () => new Promise(requestAnimationFrame);
-      const out = stages.slice(1).map((stage) => ({ stage, update: [], withLayout: [], frames: [] }));
-      for (let k = 0; k < repeats; k++) {
-        lab.set({ stage: stages[0] });
-        await frame();
-        for (const r of out) {
-          performance.clearMeasures('attn-update');
-          const t0 = performance.now();
-          lab.set({ stage: r.stage });
-          document.body.getBoundingClientRect();
-          r.withLayout.push(performance.now() - t0);
-          r.update.push(performance.getEntriesByName('attn-update').at(-1).duration);
-          const fig = () => document.querySelector('section[data-step]:not([hidden]) figure.heatmap[data-motion="running"]');
-          let last = await frame();
-          while (fig()) {
-            const now = await frame();
-            r.frames.push(now - last);
-            last = now;
+    const m = await page.evaluate(
+      async ({ stages, repeats }) => {
+        const lab = window.attentionLab;
+        const frame = () => new Promise(requestAnimationFrame);
+        const out = stages.slice(1).map((stage) => ({ stage, update: [], withLayout: [], frames: [] }));
+        for (let k = 0; k < repeats; k++) {
+          lab.set({ stage: stages[0] });
+          await frame();
+          for (const r of out) {
+            performance.clearMeasures('attn-update');
+            const t0 = performance.now();
+            lab.set({ stage: r.stage });
+            document.body.getBoundingClientRect();
+            r.withLayout.push(performance.now() - t0);
+            r.update.push(performance.getEntriesByName('attn-update').at(-1).duration);
+            const fig = () =>
+              document.querySelector('section[data-step]:not([hidden]) figure.heatmap[data-motion="running"]');
+            let last = await frame();
+            while (fig()) {
+              const now = await frame();
+              r.frames.push(now - last);
+              last = now;
+            }
           }
         }
-      }
-      return out;
-    }, { stages: STAGES, repeats: 8 });
+        return out;
+      },
+      { stages: STAGES, repeats: 8 },
+    );
     for (const r of m) {
       const [update, layout, frames] = [r.update, r.withLayout, r.frames].map(stat);
       moves.push({ n, stage: r.stage, update, layout, frames, count: r.frames.length });
@@ -112,21 +121,31 @@ try {
 
 const f = (x) => x.toFixed(2).padStart(6);
 console.log(`Pipeline chapter: one change (new seed) -> engine.attend + redraw, d_k = ${DK}, ${REPEATS} repeats, ms`);
-console.log('(update: the page\'s attn-update measure around chapter.update; +layout: set() to a forced style and layout)');
+console.log(
+  "(update: the page's attn-update measure around chapter.update; +layout: set() to a forced style and layout)",
+);
 console.log('tokens  stage        update min/median/p95         +layout min/median/p95      attend median');
 for (const r of rows) {
-  console.log(`${String(r.n).padStart(6)}  ${r.stage.padEnd(8)}  ${f(r.update.min)} ${f(r.update.median)} ${f(r.update.p95)}     ` +
-    `${f(r.layout.min)} ${f(r.layout.median)} ${f(r.layout.p95)}      ${f(r.attend.median)}`);
+  console.log(
+    `${String(r.n).padStart(6)}  ${r.stage.padEnd(8)}  ${f(r.update.min)} ${f(r.update.median)} ${f(r.update.p95)}     ` +
+      `${f(r.layout.min)} ${f(r.layout.median)} ${f(r.layout.p95)}      ${f(r.attend.median)}`,
+  );
 }
-console.log(`machine speed: a 1e6-iteration JS loop takes ${calibration.toFixed(2)} ms here (about 0.7-1 ms on a current laptop)`);
+console.log(
+  `machine speed: a 1e6-iteration JS loop takes ${calibration.toFixed(2)} ms here (about 0.7-1 ms on a current laptop)`,
+);
 const worst = Math.max(...rows.map((r) => r.layout.p95));
 const worstMedian = Math.max(...rows.map((r) => r.layout.median));
-console.log(`worst median with layout: ${worstMedian.toFixed(2)} ms; worst p95: ${worst.toFixed(2)} ms (budget 16 ms per interaction)`);
+console.log(
+  `worst median with layout: ${worstMedian.toFixed(2)} ms; worst p95: ${worst.toFixed(2)} ms (budget 16 ms per interaction)`,
+);
 console.log('');
-console.log('Step changes (each moves the main heatmap for about 400 ms): the click\'s update and +layout, then the');
-console.log('motion\'s frame intervals (requestAnimationFrame timestamps), 8 rounds from the scores step, ms');
+console.log("Step changes (each moves the main heatmap for about 400 ms): the click's update and +layout, then the");
+console.log("motion's frame intervals (requestAnimationFrame timestamps), 8 rounds from the scores step, ms");
 console.log('tokens  to          update median/p95    +layout median/p95    frames  interval median/p95/max');
 for (const r of moves) {
-  console.log(`${String(r.n).padStart(6)}  ${r.stage.padEnd(8)}  ${f(r.update.median)} ${f(r.update.p95)}         ${f(r.layout.median)} ${f(r.layout.p95)}        ` +
-    `${String(r.count).padStart(5)}   ${r.count ? `${f(r.frames.median)} ${f(r.frames.p95)} ${f(r.frames.max)}` : '     (nothing moves)'}`);
+  console.log(
+    `${String(r.n).padStart(6)}  ${r.stage.padEnd(8)}  ${f(r.update.median)} ${f(r.update.p95)}         ${f(r.layout.median)} ${f(r.layout.p95)}        ` +
+      `${String(r.count).padStart(5)}   ${r.count ? `${f(r.frames.median)} ${f(r.frames.p95)} ${f(r.frames.max)}` : '     (nothing moves)'}`,
+  );
 }

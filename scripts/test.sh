@@ -14,8 +14,8 @@ echo "== format, lint and types (clang-format, Prettier, ESLint, tsc)"
 # ESLint say (.prettierrc.json, eslint.config.js). A file that is not formatted fails the run.
 git ls-files 'cpp/*.cpp' 'cpp/*.h' 'tests/cpp/*.cpp' 'tests/cpp/*.h' 'tests/fuzz/*.cpp' 'tests/fuzz/*.h' 'bench/*.cpp' |
   xargs "${CLANG_FORMAT:-clang-format}" --dry-run --Werror
-./node_modules/.bin/prettier --check --log-level warn web tests scripts
-./node_modules/.bin/eslint web tests scripts
+./node_modules/.bin/prettier --check --log-level warn web tests scripts bench
+./node_modules/.bin/eslint web tests scripts bench
 # The engine's, the trainer's and the element's .d.ts against a typed usage file (tests/types).
 ./node_modules/.bin/tsc -p tests/types
 
