@@ -8,25 +8,13 @@
 // they are (web/), so nothing needs bundling: after scripts/build.sh wasm,
 //   node bench/workers_bench.mjs
 import path from 'node:path';
-import { chromium } from 'playwright-core';
-
-import { ROOT, serve } from '../tests/e2e/harness.js';
+import { ROOT, launchBrowser, serve } from '../tests/e2e/harness.js';
 
 const SIZES = (process.env.WORKERS_SIZES || '2048 4096').split(/[\s,]+/).map(Number);
 const ROUNDS = Number(process.env.WORKERS_ROUNDS || 9);
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 const server = await serve(path.join(ROOT, 'web'));
-const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ARGS, headless: true });
+const browser = await launchBrowser();
 try {
   const page = await browser.newPage();
   page.on('pageerror', (e) => console.error('page error:', e.message));

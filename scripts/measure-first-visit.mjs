@@ -10,7 +10,7 @@
 // The figures are bytes on the wire as the server sent them; this measures, it tests nothing.
 
 import path from 'node:path';
-import { chromium } from 'playwright-core';
+import { launchBrowser } from '../tests/e2e/harness.js';
 import { serveDist, ROOT } from './serve-dist.mjs';
 
 const args = process.argv.slice(2);
@@ -21,16 +21,6 @@ const opt = (name, fallback) => {
 const RUNS = Number(opt('--runs', '3'));
 const HASH = opt('--hash', 'lesson=pipeline');
 const DIST = path.resolve(opt('--dist', path.join(ROOT, 'dist')));
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 const kb = (n) => (n / 1024).toFixed(1);
 const wait = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -80,7 +70,7 @@ async function once(browser, server) {
 }
 
 const server = await serveDist({ dir: DIST, prefix: '/courses/nlp/lab/' });
-const browser = await chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', args: ARGS });
+const browser = await launchBrowser();
 try {
   console.log(`first visit: ${server.url}#${HASH} (gzip, fresh profile, service worker on, ${RUNS} runs)`);
   const runs = [];

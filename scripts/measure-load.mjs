@@ -15,7 +15,7 @@
 // Targets (issue: Embedding in a course site): at most 200 KB gzipped, first heatmap at most 600 ms.
 
 import path from 'node:path';
-import { chromium } from 'playwright-core';
+import { launchBrowser } from '../tests/e2e/harness.js';
 import { serveDist, ROOT } from './serve-dist.mjs';
 import { median } from '../tests/support/random.js';
 
@@ -30,16 +30,6 @@ const DIST = path.resolve(opt('--dist', path.join(ROOT, 'dist')));
 const PREFIX = opt('--prefix', '/courses/nlp/lab/');
 const BASELINE = opt('--baseline', '');
 const BASELINE_PREFIX = opt('--baseline-prefix', PREFIX);
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 const kb = (n) => (n / 1024).toFixed(1);
 
@@ -99,11 +89,7 @@ function report(name, runs) {
 
 const server = await serveDist({ dir: DIST, prefix: PREFIX });
 const base = BASELINE ? await serveDist({ dir: path.resolve(BASELINE), prefix: BASELINE_PREFIX }) : null;
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-  args: ARGS,
-  headless: true,
-});
+const browser = await launchBrowser();
 try {
   const url = server.url + (HASH ? '#' + HASH : '');
   const baseUrl = base ? base.url + (HASH ? '#' + HASH : '') : '';
