@@ -141,6 +141,34 @@ function ablationArg(fn, options, config) {
 // trainEngine.trainer(options): run(name, args) calls the module and throws AttentionError on
 // { error }. run(name, args) and guarded(name, call) are engine.js's moduleCalls: every call into
 // the module goes through them, so a trap inside the trainer stops its engine like any other call.
+// { name: { rows, cols, data } } of a module's list of named tensors.
+const named = (list) => Object.fromEntries(list.map((t) => [t.name, { rows: t.rows, cols: t.cols, data: t.data }]));
+
+// The two trainers' access to their tensors, through call (a trainer's guarded module call).
+function tensors(call) {
+  return {
+    // { name: { rows, cols, data } } of every tensor, in the model's order
+    parameters() {
+      return named(call('parameters'));
+    },
+    // replaces the named tensors (exact shapes, finite numbers); nothing changes on an error
+    setParameters(values) {
+      const v = reading('setParameters', () => {
+        if (values === null || typeof values !== 'object')
+          fail(`setParameters: expected { name: matrix }, got ${String(values)}`);
+        return { ...values };
+      });
+      const known = new Set(call('parameters').map((t) => t.name));
+      const args = {};
+      for (const name of Object.keys(v)) {
+        if (!known.has(name)) fail(`${name}: not a tensor of this model (expected one of ${[...known].join(', ')})`);
+        args[name] = matrixArg(name, v[name], () => '');
+      }
+      call('setParameters', args);
+    },
+  };
+}
+
 function makeTrainer(mod, run, guarded, limits, options) {
   const o = checkOptions('trainer', options, TRAINER_OPTIONS);
   const args = {};
@@ -157,7 +185,6 @@ function makeTrainer(mod, run, guarded, limits, options) {
     if (r.error !== undefined) fail(r.error);
     return r;
   };
-  const named = (list) => Object.fromEntries(list.map((t) => [t.name, { rows: t.rows, cols: t.cols, data: t.data }]));
   return {
     config: Object.freeze(config),
     task: Object.freeze({ ...tasks[config.task] }),
@@ -186,25 +213,7 @@ function makeTrainer(mod, run, guarded, limits, options) {
       if (b.size !== 1) fail(`tokens: expected one sequence, got ${b.size}`);
       return call('run', { tokens: b.tokens, length: b.length });
     },
-    // { name: { rows, cols, data } } of every tensor, in the model's order
-    parameters() {
-      return named(call('parameters'));
-    },
-    // replaces the named tensors (exact shapes, finite numbers); nothing changes on an error
-    setParameters(values) {
-      const v = reading('setParameters', () => {
-        if (values === null || typeof values !== 'object')
-          fail(`setParameters: expected { name: matrix }, got ${String(values)}`);
-        return { ...values };
-      });
-      const known = new Set(call('parameters').map((t) => t.name));
-      const args = {};
-      for (const name of Object.keys(v)) {
-        if (!known.has(name)) fail(`${name}: not a tensor of this model (expected one of ${[...known].join(', ')})`);
-        args[name] = matrixArg(name, v[name], () => '');
-      }
-      call('setParameters', args);
-    },
+    ...tensors(call),
     // loss, accuracy and every gradient on a given batch { tokens, targets } (-1 = no target)
     gradients(batch) {
       const b = checkOptions('gradients', batch, ['tokens', 'targets']);
@@ -303,7 +312,6 @@ function makeSeq2Seq(mod, run, guarded, limits, options) {
     if (r.error !== undefined) fail(r.error);
     return r;
   };
-  const named = (list) => Object.fromEntries(list.map((t) => [t.name, { rows: t.rows, cols: t.cols, data: t.data }]));
   const pairs = (what, batch) => {
     const b = checkOptions(what, batch, ['source', 'target']);
     return {
@@ -345,25 +353,7 @@ function makeSeq2Seq(mod, run, guarded, limits, options) {
     translate(tokens) {
       return decoded(call('translate', { source: sentenceArg('tokens', tokens, task.sourceWords, config.maxLength) }));
     },
-    // { name: { rows, cols, data } } of every tensor, in the model's order
-    parameters() {
-      return named(call('parameters'));
-    },
-    // replaces the named tensors (exact shapes, finite numbers); nothing changes on an error
-    setParameters(values) {
-      const v = reading('setParameters', () => {
-        if (values === null || typeof values !== 'object')
-          fail(`setParameters: expected { name: matrix }, got ${String(values)}`);
-        return { ...values };
-      });
-      const known = new Set(call('parameters').map((t) => t.name));
-      const a = {};
-      for (const name of Object.keys(v)) {
-        if (!known.has(name)) fail(`${name}: not a tensor of this model (expected one of ${[...known].join(', ')})`);
-        a[name] = matrixArg(name, v[name], () => '');
-      }
-      call('setParameters', a);
-    },
+    ...tensors(call),
     // loss, accuracy and every gradient on given pairs { source: [[...]], target: [[...]] }
     gradients(batch) {
       const r = call('gradients', pairs('gradients', batch));

@@ -122,7 +122,7 @@ export function paintOverlay(textCanvas, tctx, fontState, { matrix, cellW, cellH
   }
   if (!showText) return;
   const { normal, bold } = valueFont(tctx, fontState, cellW);
-  let ink = null; // the fill style last set ('#fff' reads back as '#ffffff', so not read back)
+  let ink = null; // the fill style last set (not read back: a colour reads back in another spelling)
   // only NaN cells switch to bold
   for (let k = 0; k < rows * cols; k++) {
     const x = matrix.data[k];
