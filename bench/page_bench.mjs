@@ -58,6 +58,15 @@ try {
             update.push(performance.getEntriesByName('attn-update').at(-1).duration);
             await new Promise(requestAnimationFrame);
           }
+          // A new selected cell only (the cursor moved by a click or an arrow key): the same numbers.
+          const select = [];
+          for (let k = 0; k < repeats; k++) {
+            const t0 = performance.now();
+            lab.set({ selRow: k % 4, selCol: (k >> 2) % 4 });
+            document.body.getBoundingClientRect();
+            select.push(performance.now() - t0);
+            await new Promise(requestAnimationFrame);
+          }
           // engine.attend alone, for the same size.
           const st = lab.state;
           const n = st.queryTokens.length;
@@ -71,11 +80,18 @@ try {
             lab.engine.attend({ query: q, key: kk, value: v });
             attend.push(performance.now() - t0);
           }
-          return { update, withLayout, attend };
+          return { update, withLayout, select, attend };
         },
         { stage, repeats: REPEATS },
       );
-      rows.push({ n, stage, update: stat(r.update), layout: stat(r.withLayout), attend: stat(r.attend) });
+      rows.push({
+        n,
+        stage,
+        update: stat(r.update),
+        layout: stat(r.withLayout),
+        select: stat(r.select),
+        attend: stat(r.attend),
+      });
     }
     // Step changes (each moves the step's main heatmap for about 400 ms): the click's update, with
     // style and layout, and the motion's frames (requestAnimationFrame intervals) until it is done.
@@ -124,11 +140,15 @@ console.log(`Pipeline chapter: one change (new seed) -> engine.attend + redraw, 
 console.log(
   "(update: the page's attn-update measure around chapter.update; +layout: set() to a forced style and layout)",
 );
-console.log('tokens  stage        update min/median/p95         +layout min/median/p95      attend median');
+console.log('(select: a new selected cell only, the same numbers; set() to a forced style and layout)');
+console.log(
+  'tokens  stage        update min/median/p95         +layout min/median/p95      select median/p95   attend median',
+);
 for (const r of rows) {
   console.log(
     `${String(r.n).padStart(6)}  ${r.stage.padEnd(8)}  ${f(r.update.min)} ${f(r.update.median)} ${f(r.update.p95)}     ` +
-      `${f(r.layout.min)} ${f(r.layout.median)} ${f(r.layout.p95)}      ${f(r.attend.median)}`,
+      `${f(r.layout.min)} ${f(r.layout.median)} ${f(r.layout.p95)}      ${f(r.select.median)} ${f(r.select.p95)}` +
+      `       ${f(r.attend.median)}`,
   );
 }
 console.log(

@@ -184,6 +184,59 @@ test('from one step to the next the main heatmap moves, then ends on the engineâ
   await page.close();
 });
 
+test('a new selection over the same numbers draws no heatmap again; a motion it cuts short still ends on the stepâ€™s picture', async () => {
+  const page = await lab.open(`${LINK}&stage=output`);
+  await settled(page);
+  const calls = await page.evaluate(async () => {
+    let n = 0;
+    const fillText = CanvasRenderingContext2D.prototype.fillText;
+    CanvasRenderingContext2D.prototype.fillText = function (...args) {
+      n += 1;
+      return fillText.apply(this, args);
+    };
+    const frame = () => new Promise(requestAnimationFrame);
+    const lab = window.attentionLab;
+    const count = async (patch) => {
+      n = 0;
+      lab.set(patch);
+      await frame();
+      return n;
+    };
+    return {
+      select: await count({ selRow: 1, selCol: 2 }),
+      again: await count({ selRow: 2, selCol: -1 }),
+      temperature: await count({ temperature: 0.5 }),
+    };
+  });
+  assert.equal(calls.select, 0, 'a new selected cell draws no value again');
+  assert.equal(calls.again, 0, 'a new selected row draws no value again');
+  assert.ok(calls.temperature >= 3 * 4, `new weights draw the values again (${calls.temperature} texts)`);
+  // weights -> output, cut short by a new selection: the canvases end on the output step's picture
+  await page.click('.step[data-stage="weights"]');
+  await settled(page);
+  const cut = await page.evaluate(async () => {
+    const frame = () => new Promise(requestAnimationFrame);
+    document.querySelector('.stepper .step[data-stage="output"]').click();
+    await frame();
+    await frame();
+    const moving = !!document.querySelector('section[data-step]:not([hidden]) figure.heatmap[data-motion="running"]');
+    window.attentionLab.set({ selRow: 1, selCol: 2 });
+    return moving;
+  });
+  assert.ok(cut, 'the selection came while the output was moving');
+  const { samples } = await stepAndSample(page, 'output');
+  const end = await freshPicture('output', {});
+  const fresh = await lab.open(`${LINK}&stage=output&temperature=0.5&selRow=1&selCol=2`);
+  await settled(fresh);
+  const want = (await stepAndSample(fresh, 'output')).samples.at(-1);
+  await fresh.close();
+  assert.notDeepEqual(want.cells, end.cells, 'the temperature changed the picture');
+  assert.deepEqual(samples.at(-1).cells, want.cells, 'the colours of the step drawn fresh');
+  assert.deepEqual(samples.at(-1).text, want.text, 'the values of the step drawn fresh');
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
 test('under prefers-reduced-motion no step change shows an in-between picture', async () => {
   const options = { reducedMotion: 'reduce' };
   const page = await lab.open(`${LINK}&stage=scores`, options);

@@ -50,6 +50,24 @@ let nextId = 0;
 // The widest cell of a step's main heatmap (px).
 const MAIN_CELL = 140;
 
+// Do two pictures' inputs (cell size, domain, resolution, values, blocked cells) agree? NaN
+// agrees with NaN.
+function samePicture(a, b) {
+  for (const k of ['cellW', 'cellH', 'showText', 'dpr']) if (a[k] !== b[k]) return false;
+  return (
+    a.domain[0] === b.domain[0] &&
+    a.domain[1] === b.domain[1] &&
+    sameNumbers(a.values, b.values) &&
+    sameNumbers(a.blocked, b.blocked)
+  );
+}
+function sameNumbers(a, b) {
+  if (!a || !b) return !a && !b;
+  if (a.length !== b.length) return false;
+  for (let k = 0; k < a.length; k++) if (a[k] !== b[k] && !(Number.isNaN(a[k]) && Number.isNaN(b[k]))) return false;
+  return true;
+}
+
 export function createHeatmap(
   parent,
   {
@@ -130,6 +148,7 @@ export function createHeatmap(
   let marksKey = '';
   let geom = null; // the last update's cell size: { cellW, cellH, showText }
   let motion = null; // the running motion: { run, matrix (where it goes), looks, stagger }
+  let painted = null; // what the canvases show, when it is an update's picture (paint): its inputs
   const fontState = { font: '', widths: new Map() }; // the text canvas's font, the values' widths
   const drawLegend = createLegend(legend, id, levels);
 
@@ -224,6 +243,7 @@ export function createHeatmap(
   // ---- drawing ----
   function setShape(rows, cols) {
     shape = [rows, cols];
+    painted = null; // a canvas whose size is set is cleared
     canvas.width = cols;
     canvas.height = rows;
     colsEl.style.gridTemplateColumns = `repeat(${cols}, 1fr)`;
@@ -309,18 +329,28 @@ export function createHeatmap(
   // The picture of the last update: colours (one pixel per cell), then stripes on blocked cells, a
   // dashed frame on NaN cells and (when they fit) the values, on a second canvas at screen
   // resolution.
+  // A picture the canvases already show is not drawn again (a new selection, the same numbers
+  // computed again): the values alone are most of a large heatmap's update.
   function paint() {
     const { matrix } = data;
     const blocked =
       data.blocked && data.blocked.rows === matrix.rows && data.blocked.cols === matrix.cols ? data.blocked : null;
     const domain = data.domain ?? autoDomain(matrix.data, kind);
+    const picture = { ...geom, domain, dpr: window.devicePixelRatio || 1, values: matrix.data, blocked: blocked?.data };
+    if (painted && samePicture(painted, picture)) return;
     const { special, inks } = paintCells(ctx2d, matrix, domain, PALETTES[kind], blocked);
     paintOverlay(textCanvas, tctx, fontState, { matrix, ...geom, digits, special, inks });
+    painted = {
+      ...picture,
+      values: Float32Array.from(picture.values),
+      blocked: blocked && Float32Array.from(blocked.data),
+    };
   }
 
   // A picture of the motion at t in [0, 1): every row at t, or (staggered) each row starting a
   // little after the one above it, the last one ending at t = 1.
   function paintMotion(t) {
+    painted = null;
     const [rows, cols] = shape;
     const span = motion.stagger ? 0.5 : 1; // each row's share of the time
     const at = motion.stagger ? (i) => (t - (i * (1 - span)) / (rows - 1)) / span : () => t;
