@@ -235,9 +235,15 @@ test('a replay link past the cap gets a notice; a replay shows its progress and 
     null,
     { timeout: 60000 },
   );
-  await page.waitForFunction(() => !document.documentElement.hasAttribute('data-hash-pending'), null, {
-    timeout: 30000,
-  });
+  // the step goes into the link once the worker has stopped (its answer comes after the button
+  // and the status have changed), then the address is rewritten
+  await page.waitForFunction(
+    () =>
+      !document.documentElement.hasAttribute('data-hash-pending') &&
+      Number(/pgStep=(\d+)/.exec(location.hash)?.[1] ?? 10000) < 10000,
+    null,
+    { timeout: 30000 },
+  );
   const step = Number(/pgStep=(\d+)/.exec(await page.evaluate(() => location.hash))?.[1]);
   assert.ok(step >= Number(done) && step < 10000, `stopped at ${step}`);
   assert.deepEqual(page.errors, []);
