@@ -1,10 +1,10 @@
 // Normal draws from Philox4x32-10, wasm SIMD128: four Philox blocks at a time, one per lane
 // (two such groups interleaved; the products that rounds 0 and 1 share across lanes made once),
 // then the scalar Box–Muller of random_scalar.cpp on four lanes at once (the log, sqrt and sin
-// all vectorised). The Philox words are integers and each lane
-// performs exactly the scalar float operations, in the same order, so the draws are
-// bit-identical. normal_pair_dot_wasmsimd multiplies the draws of q and k as they come out of
-// Box–Muller, in the lanes and order of dot_rows, so they never go to memory.
+// all vectorised). The Philox words are integers and each lane performs exactly the scalar
+// float operations, in the same order, so the draws are bit-identical. normal_pair_dot_wasmsimd
+// multiplies the draws of q and k as they come out of Box–Muller, in the lanes and order of
+// dot_rows, so they never go to memory.
 //
 // Two things decide the speed under V8 (x64), both checked in its disassembly:
 //  - The multipliers pass through opaque() inside the round loop. clang 14 writes the unsigned

@@ -138,9 +138,6 @@ function ablationArg(fn, options, config) {
   });
 }
 
-// trainEngine.trainer(options): run(name, args) calls the module and throws AttentionError on
-// { error }. run(name, args) and guarded(name, call) are engine.js's moduleCalls: every call into
-// the module goes through them, so a trap inside the trainer stops its engine like any other call.
 // { name: { rows, cols, data } } of a module's list of named tensors.
 const named = (list) => Object.fromEntries(list.map((t) => [t.name, { rows: t.rows, cols: t.cols, data: t.data }]));
 
@@ -169,6 +166,9 @@ function tensors(call) {
   };
 }
 
+// trainEngine.trainer(options): run(name, args) calls the module and throws AttentionError on
+// { error }. run(name, args) and guarded(name, call) are engine.js's moduleCalls: every call into
+// the module goes through them, so a trap inside the trainer stops its engine like any other call.
 function makeTrainer(mod, run, guarded, limits, options) {
   const o = checkOptions('trainer', options, TRAINER_OPTIONS);
   const args = {};
