@@ -113,7 +113,9 @@ test('a formula whose numbers change is set in place, and equals a fresh drawing
   // The live formula's lines on screen: their HTML, and whether each kept its drawing since last read.
   const live = (page) =>
     page.evaluate(() =>
-      [...document.querySelectorAll('section[data-step]:not([hidden]) .formula.live > .formula-line')].map((e) => {
+      [
+        ...document.querySelectorAll('section[data-step]:not([hidden]) .formula.live > .formula-line:not([hidden])'),
+      ].map((e) => {
         const kept = e.firstChild === e.drawing;
         e.drawing = e.firstChild;
         return { html: e.innerHTML, kept };
@@ -148,6 +150,53 @@ test('a formula whose numbers change is set in place, and equals a fresh drawing
   }
   // The first edit of a step draws anew (a shape is learnt when seen twice); most later ones are set in place.
   assert.ok(kept >= lines / 2, `${kept} of ${lines} formula lines kept their drawing (set in place)`);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+// Coming back to a step shows the formulas it drew before: its drawings are kept (not built
+// again), and each is the same, element for element, as a fresh page's at that step.
+test('a step visited again shows the formulas it drew before, as a fresh page draws them', async () => {
+  const tokens = Array.from({ length: 32 }, (_, i) => `t${i}`).join(',');
+  const base = `lesson=pipeline&lang=en&preset=random&inputMode=random&dk=16&queryTokens=${tokens}&keyTokens=${tokens}&seed=1&selRow=0&selCol=1`;
+  const stages = ['scores', 'scaled', 'masked', 'weights', 'output'];
+  // Goes to the step (stage null: stays) and reads its formulas: their HTML, and the step whose
+  // visit drew each drawing (each drawing is tagged with it when `tag`).
+  const formulas = (page, stage, tag) =>
+    page.evaluate(
+      ([stage, tag]) => {
+        if (stage) window.attentionLab.set({ stage });
+        const shown = 'section[data-step]:not([hidden])';
+        const els = document.querySelectorAll(`${shown} .formula.general, ${shown} .formula-line:not([hidden])`);
+        return [...els].map((el) => {
+          if (tag) el.firstChild.drawnAt = stage;
+          return { html: el.innerHTML, drawnAt: el.firstChild.drawnAt };
+        });
+      },
+      [stage, tag],
+    );
+  const page = await lab.open(base);
+  await page.waitForSelector('.formula.live .katex', { state: 'attached', timeout: 30000 });
+  const first = {};
+  for (const stage of stages) first[stage] = await formulas(page, stage, true);
+  for (const stage of [...stages].reverse()) {
+    const again = await formulas(page, stage, false);
+    assert.equal(again.length, first[stage].length, `${stage}: as many formulas as at the first visit`);
+    assert.deepEqual(
+      again.map((f) => f.drawnAt),
+      again.map(() => stage),
+      `${stage}: every formula is the drawing of the first visit`,
+    );
+    const fresh = await lab.open(`${base}&stage=${stage}`);
+    await fresh.waitForSelector('.formula.live .katex', { state: 'attached', timeout: 30000 });
+    const want = await formulas(fresh, null, false);
+    await fresh.close();
+    assert.deepEqual(
+      again.map((f) => f.html),
+      want.map((f) => f.html),
+      `${stage}: the kept drawings equal a fresh page's`,
+    );
+  }
   assert.deepEqual(page.errors, []);
   await page.close();
 });

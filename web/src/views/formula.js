@@ -16,7 +16,8 @@ const waiting = new Set(); // elements with a formula to draw once KaTeX is ther
 // as KaTeX's own error span, whose inline style a page's style-src 'self' refuses; nothing
 // is thrown past this. A formula that differs from the one drawn only in its numbers has them
 // set in place (patch) instead of being built again: KaTeX's parse and the new nodes' style and
-// layout were most of the cost of an edit.
+// layout were most of the cost of an edit. The last few drawings of other shapes are kept, so a
+// formula coming back (a step visited again) is not built again either.
 function draw(el) {
   el.classList.remove('formula-pending');
   const tex = el.dataset.tex;
@@ -27,8 +28,18 @@ function draw(el) {
     output: 'htmlAndMathml',
   };
   const shape = shapeOf(tex, options);
-  const known = plans.get(el);
-  if (known?.slots && known.shape === shape && el.firstChild === known.root) return patch(known, tex);
+  let known = plans.get(el);
+  if (known && el.firstChild !== known.root) known = null; // drawn over since
+  if (known?.slots && known.shape === shape) return patch(known, tex);
+  // A drawing of this shape that el showed before (a step the learner comes back to) goes back
+  // in, with its numbers set in place, or as it was when the TeX is the same.
+  const back = known?.shape === shape ? null : swapKept(el, known, shape);
+  if (back && (back.slots || back.tex === tex)) {
+    el.replaceChildren(back.root);
+    plans.set(el, back);
+    if (back.slots) patch(back, tex);
+    return;
+  }
   try {
     katex.render(tex, el, options);
     el.classList.remove('formula-error');
@@ -40,7 +51,24 @@ function draw(el) {
   }
   // A shape seen twice in a row is learnt (a formula whose shape changes at every edit never is).
   const learnt = known?.shape === shape && !known.failed ? learn(el, tex, options) : null;
-  plans.set(el, learnt ?? { shape, failed: known?.shape === shape });
+  plans.set(el, learnt ?? { shape, tex, root: el.firstChild, failed: known?.shape === shape });
+}
+
+// The drawings an element showed before, one per shape, the newest last: the one of `shape`
+// taken out, the one on screen (known) put in.
+const kept = new WeakMap(); // element -> Map(shape -> drawing)
+const KEPT = 8;
+function swapKept(el, known, shape) {
+  let drawings = kept.get(el);
+  if (!drawings) kept.set(el, (drawings = new Map()));
+  const back = drawings.get(shape) ?? null;
+  drawings.delete(shape);
+  if (known) {
+    drawings.delete(known.shape);
+    drawings.set(known.shape, known);
+    if (drawings.size > KEPT) drawings.delete(drawings.keys().next().value);
+  }
+  return back;
 }
 
 // ---- numbers set in place -------------------------------------------------------------------
@@ -54,7 +82,7 @@ const SIGNED = '−?\\d+(?:\\.\\d+)?(?:×10⁻?[⁰¹²³⁴⁵⁶⁷⁸⁹]+)?'
 const NUMBER = new RegExp(`(?<=\\\\text\\{)(?:\\(${SIGNED}\\)|${SIGNED})(?=\\})|\\d+(?:\\.\\d+)?(?![\\d.]|em)`, 'g');
 const DRAWN = new RegExp(`\\(${SIGNED}\\)|${SIGNED}`, 'g'); // the same, in the drawing's text
 const shapeOf = (tex, options) => `${options.displayMode}${tex.replace(NUMBER, '#')}`;
-const plans = new WeakMap(); // element -> { shape, root, slots } (or { shape, failed })
+const plans = new WeakMap(); // element -> its drawing: { shape, root, slots } (or { shape, tex, root, failed })
 
 // Where each number of tex sits in el's drawing. KaTeX draws the TeX twice more into a spare
 // element: with number k written k, and with each signed one written (−k). When the three

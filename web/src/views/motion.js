@@ -3,7 +3,7 @@
 // prefers-reduced-motion (the end is drawn at once). The tween only paces in-between pictures:
 // what a view draws at t = 1 is its final state, drawn by the view's own code.
 //
-//   const run = tween(ms, (t) => draw(t), { el })   // t from 0 to 1, eased; el gets data-motion
+//   const run = tween(ms, (t) => draw(t), { el })   // t from about 0 to 1, eased; el gets data-motion
 //   run.cancel()   // stops where it is (the caller draws what comes next)
 //   run.running    // false once t = 1 was drawn or it was cancelled
 //
@@ -12,7 +12,7 @@
 
 export const MOTION_MS = 400; // one stage turning into the next
 const MIN_FRAMES = 4; // t advances at most 1 / MIN_FRAMES per frame, so a slow frame still shows motion
-const FRAME_MS = 1000 / 60; // the first frame comes about one frame after the synchronous t = 0
+const FRAME_MS = 1000 / 60; // the first frame shows t as one frame in
 
 export const reducedMotion = () =>
   typeof window !== 'undefined' && !!window.matchMedia?.('(prefers-reduced-motion: reduce)').matches;
@@ -27,9 +27,12 @@ export function markMotion(el, what) {
 
 const STILL = { cancel() {}, running: false };
 
-// Calls onFrame(t) for t from 0 to 1 (eased) over about ms, once per animation frame; the first
-// call (t = 0) is synchronous. Under prefers-reduced-motion (or with ms <= 0) only onFrame(1),
-// synchronously. -> { cancel(), running }
+// Calls onFrame(t) for t from 0 to 1 (eased) over about ms, once per animation frame, the first
+// with the next frame. Nothing is drawn at t = 0 in the change itself: the browser shows nothing
+// between the change and the animation frames of its next frame, so that picture would be
+// drawn over before it was seen, and drawn after the change's own DOM writes (a canvas brings
+// the page's style up to date for its texts, and the frame does so again). Under
+// prefers-reduced-motion (or with ms <= 0) only onFrame(1), synchronously. -> { cancel(), running }
 export function tween(ms, onFrame, { el = null } = {}) {
   if (ms <= 0 || reducedMotion() || typeof requestAnimationFrame === 'undefined') {
     onFrame(1);
@@ -60,7 +63,6 @@ export function tween(ms, onFrame, { el = null } = {}) {
     } else id = requestAnimationFrame(frame);
   };
   markMotion(el, 'running');
-  onFrame(0);
   id = requestAnimationFrame(frame);
   return run;
 }

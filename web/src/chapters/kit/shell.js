@@ -203,6 +203,10 @@ const onScreen = (el) => {
   const r = el.getBoundingClientRect();
   return r.width >= MIN_FIGURE[0] && r.height >= MIN_FIGURE[1];
 };
+// A figure the chapter marked leads when it is shown: nothing around it hidden (base.css hides
+// [hidden] and .group-hidden). Read from the DOM, so a step just drawn is not laid out here and
+// then again for its frame.
+const shown = (el) => !el.closest('[hidden], .group-hidden');
 
 // Marks the step's main figure (data-figure="main": the element a chapter marked, else its first
 // figure on screen) and moves the part of the step that holds it up to just under the step's
@@ -224,7 +228,7 @@ function leadWithFigure(key, section, afterBox, afterHome, memo) {
   for (const box of boxes) for (const row of box.querySelectorAll('.figure-row')) unwrapRow(row);
   let fig = null;
   for (const box of boxes) {
-    fig = [...box.querySelectorAll('[data-figure="main"]')].find(onScreen) || null;
+    fig = [...box.querySelectorAll('[data-figure="main"]')].find(shown) || null;
     if (!fig) {
       for (const kind of FIGURES) {
         fig = [...box.querySelectorAll(kind)].find((el) => !el.closest('[data-figure]') && onScreen(el)) || null;

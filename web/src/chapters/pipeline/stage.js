@@ -200,9 +200,13 @@ export function drawStage(c, run, v, stage) {
   } else if (!ui.pull?.running) linkHighlights(ui, stage, result, row, col);
   const lines = [].concat(liveTex(c.s, stage, inputs, result, row, col, state));
   while (ui.live.children.length < lines.length) ui.live.append(h('div', { class: 'formula-line' }));
-  while (ui.live.children.length > lines.length) ui.live.lastChild.remove();
-  // Inline mode, so a long line breaks after = and + instead of running off a narrow screen.
-  lines.forEach((t, k) => renderFormula(ui.live.children[k], t, { display: false }));
+  // A line this step does not use is hidden, not removed: it keeps its drawings for the steps that
+  // use it (views/formula.js). Inline mode, so a long line breaks after = and + instead of running
+  // off a narrow screen.
+  [...ui.live.children].forEach((el, k) => {
+    if (el.hidden !== k >= lines.length) el.hidden = k >= lines.length;
+    if (k < lines.length) renderFormula(el, lines[k], { display: false });
+  });
   setText(ui.note, noteText(c, stage, run, row, col, unscaled));
   return { row, col };
 }
