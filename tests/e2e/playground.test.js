@@ -296,7 +296,7 @@ test('side by side opens on this run’s curves and heads before a comparison is
   const e = t.evaluate();
   t.delete();
   const acc = await page.$eval(`${fig} .pg-chart:last-child svg`, (s) => s.getAttribute('aria-label'));
-  assert.match(acc, new RegExp(`This run: 0 → ${fmt(e.accuracy, 3).replace('.', '\\.')}$`), acc);
+  assert.match(acc, new RegExp(`This run: 0 → ${fmt(e.accuracy, 3).replace('.', '\\.')}; A blind guess`), acc);
   assert.equal(await page.$$eval('section[data-step="compare"] .pg-head', (hs) => hs.length), 2);
   assert.deepEqual(page.errors, []);
   await page.close();
@@ -314,6 +314,38 @@ test('induction heads opens on every head’s scores at step 0, as Node gives th
   const want = ['0'];
   for (let k = 0; k < 4; k++) want.push(fmt(sc.induction[k], 3), fmt(sc.previousToken[k], 3));
   assert.deepEqual(rows.slice(1), [want]);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+// Before any training the accuracy chart already reads: its step axis spans one report (10
+// steps), and a dotted line marks a blind guess among the task's 16 tokens, at 1/16 on the axis.
+test('the untrained accuracy point sits on a step axis of one report, over a blind-guess line at 1 / vocabulary', async () => {
+  const page = await lab.open(`lesson=playground&${CONFIG}&stage=train`);
+  await page.waitForFunction(() => /Step 0/.test(document.querySelector('.pg-status').textContent), null, {
+    timeout: 60000,
+  });
+  const chart = await page.$eval('.pg-train .pg-chart:nth-child(2)', (box) => ({
+    legend: box.textContent,
+    ticks: [...box.querySelectorAll('svg .tick')].map((t) => [t.textContent, t.getAttribute('transform')]),
+    dashed: [...box.querySelectorAll('svg path[stroke-dasharray]')].map((p) => p.getAttribute('d')),
+  }));
+  // d3's axes: a bottom tick at translate(x,0), a left one at translate(0,y)
+  const xTicks = chart.ticks.filter(([, tr]) => /,0\)$/.test(tr)).map(([text]) => text);
+  const yTicks = chart.ticks
+    .filter(([, tr]) => /^translate\(0,/.test(tr))
+    .map(([text, tr]) => [Number(text), Number(/translate\(0,([\d.]+)\)/.exec(tr)[1])]);
+  const yAt = (v) => yTicks.find(([t]) => t === v)[1];
+  assert.match(chart.legend, /A blind guess \(1 \/ 16\)/);
+  assert.ok(xTicks.includes('10'), `the step axis reaches 10: ${xTicks}`);
+  const y0 = yAt(0),
+    y1 = yAt(1);
+  assert.equal(chart.dashed.length, 1, 'one dashed line');
+  const ys = [...chart.dashed[0].matchAll(/[ML][\d.]+,([\d.]+)/g)].map((m) => Number(m[1]));
+  assert.ok(ys.length >= 2, chart.dashed[0]);
+  for (const y of ys)
+    // (d3 sets its ticks half a pixel off, for crisp lines)
+    assert.ok(Math.abs(y - (y0 + (y1 - y0) / 16)) <= 0.75, `the line at 1/16: ${y} (0 at ${y0}, 1 at ${y1})`);
   assert.deepEqual(page.errors, []);
   await page.close();
 });

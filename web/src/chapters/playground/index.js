@@ -16,7 +16,7 @@ import { intInput, selectInput, splitTokens } from '../../views/controls.js';
 import strings from './strings.js';
 import { INDUCTION_MARK, buildInduction, drawInduction } from './induction.js';
 import meta, { TASKS, POSITIONS, COMPARES, NO_SCALE, NO_SCALE_FROM, NO_SCALE_STEPS } from './meta.js';
-import { BLUE, ORANGE } from '../../views/palette.js';
+import { BLUE, GREY, ORANGE } from '../../views/palette.js';
 import { MAX_SEED } from '../../engine/choices.js';
 
 const D_MODELS = [16, 32, 64, 128];
@@ -215,10 +215,23 @@ function curves(c, v, names) {
   if (loss.length) v.loss.update({ series: loss, caption: v.lossCaption, digits: 3, grow: true });
   // the step where the held-out accuracy first reached LEARNED, marked on the accuracy curve
   const learnedAt = hist.main && hist.main.learnedAt;
+  // Under the curves, a blind guess among the task's tokens; the step axis spans at least one
+  // report, so the untrained model's first point does not stand alone on a 0-1 axis.
+  const steps = acc.flatMap((se) => se.points.map((p) => p.x));
+  const xDomain = [Math.min(...steps), Math.max(CHUNK, ...steps)];
+  const chance = 1 / vocabOf(c.state.pgTask);
+  const guess = {
+    name: s('chanceLine', { vocab: vocabOf(c.state.pgTask) }),
+    color: GREY,
+    dash: '2 3',
+    mark: 'line',
+    points: xDomain.map((x) => ({ x, y: chance })),
+  };
   if (acc.length)
     v.acc.update({
-      series: acc,
+      series: [...acc, guess],
       caption: v.accCaption,
+      xDomain,
       yDomain: [0, 1],
       digits: 3,
       grow: true,
