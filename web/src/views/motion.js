@@ -12,7 +12,7 @@
 
 export const MOTION_MS = 400; // one stage turning into the next
 const MIN_FRAMES = 4; // t advances at most 1 / MIN_FRAMES per frame, so a slow frame still shows motion
-const FRAME_MS = 1000 / 60; // the first frame shows t as one frame in
+const FRAME_MS = 1000 / 60; // the first frame shows the motion one frame in
 
 export const reducedMotion = () =>
   typeof window !== 'undefined' && !!window.matchMedia?.('(prefers-reduced-motion: reduce)').matches;
@@ -27,12 +27,12 @@ export function markMotion(el, what) {
 
 const STILL = { cancel() {}, running: false };
 
-// Calls onFrame(t) for t from 0 to 1 (eased) over about ms, once per animation frame, the first
-// with the next frame. Nothing is drawn at t = 0 in the change itself: the browser shows nothing
-// between the change and the animation frames of its next frame, so that picture would be
-// drawn over before it was seen, and drawn after the change's own DOM writes (a canvas brings
-// the page's style up to date for its texts, and the frame does so again). Under
-// prefers-reduced-motion (or with ms <= 0) only onFrame(1), synchronously. -> { cancel(), running }
+// Calls onFrame(t) for t from about 0 to 1 (eased) over about ms, once per animation frame,
+// starting with the next frame. Nothing is drawn in the change itself: the browser shows nothing
+// before that frame's animation callbacks, so a picture drawn then would be drawn over unseen
+// (and a canvas's texts would bring the page's style up to date in the middle of the change).
+// Under prefers-reduced-motion (or with ms <= 0) only onFrame(1), synchronously.
+// -> { cancel(), running }
 export function tween(ms, onFrame, { el = null } = {}) {
   if (ms <= 0 || reducedMotion() || typeof requestAnimationFrame === 'undefined') {
     onFrame(1);
