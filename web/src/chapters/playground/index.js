@@ -211,14 +211,15 @@ function curves(c, v, names) {
       .map((n) => ({ name: label(n), color: COLORS[n], mark: 'line', points: hist[n][key] }));
   const loss = series('loss'),
     acc = series('acc');
+  // One step axis for both charts, spanning at least one report (so the untrained model's first
+  // point does not stand alone on a 0-1 axis).
+  const steps = [...loss, ...acc].flatMap((se) => se.points.map((p) => p.x));
+  const xDomain = [Math.min(0, ...steps), Math.max(CHUNK, ...steps)];
   v.lossBox.hidden = !loss.length; // the training loss has no point before the first steps
-  if (loss.length) v.loss.update({ series: loss, caption: v.lossCaption, digits: 3, grow: true });
+  if (loss.length) v.loss.update({ series: loss, caption: v.lossCaption, xDomain, digits: 3, grow: true });
   // the step where the held-out accuracy first reached LEARNED, marked on the accuracy curve
   const learnedAt = hist.main && hist.main.learnedAt;
-  // Under the curves, a blind guess among the task's tokens; the step axis spans at least one
-  // report, so the untrained model's first point does not stand alone on a 0-1 axis.
-  const steps = acc.flatMap((se) => se.points.map((p) => p.x));
-  const xDomain = [Math.min(...steps), Math.max(CHUNK, ...steps)];
+  // Under the accuracy curves, a blind guess among the task's tokens.
   const chance = 1 / vocabOf(c.state.pgTask);
   const guess = {
     name: s('chanceLine', { vocab: vocabOf(c.state.pgTask) }),
