@@ -204,8 +204,9 @@ export function drawStage(c, run, v, stage) {
   // use it (views/formula.js). Inline mode, so a long line breaks after = and + instead of running
   // off a narrow screen.
   [...ui.live.children].forEach((el, k) => {
-    if (el.hidden !== k >= lines.length) el.hidden = k >= lines.length;
-    if (k < lines.length) renderFormula(el, lines[k], { display: false });
+    const unused = k >= lines.length;
+    if (el.hidden !== unused) el.hidden = unused;
+    if (!unused) renderFormula(el, lines[k], { display: false });
   });
   setText(ui.note, noteText(c, stage, run, row, col, unscaled));
   return { row, col };

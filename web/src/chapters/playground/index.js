@@ -220,13 +220,13 @@ function curves(c, v, names) {
   // the step where the held-out accuracy first reached LEARNED, marked on the accuracy curve
   const learnedAt = hist.main && hist.main.learnedAt;
   // Under the accuracy curves, a blind guess among the task's tokens.
-  const chance = 1 / vocabOf(c.state.pgTask);
+  const vocab = vocabOf(c.state.pgTask);
   const guess = {
-    name: s('chanceLine', { vocab: vocabOf(c.state.pgTask) }),
+    name: s('chanceLine', { vocab }),
     color: GREY,
     dash: '2 3',
     mark: 'line',
-    points: xDomain.map((x) => ({ x, y: chance })),
+    points: xDomain.map((x) => ({ x, y: 1 / vocab })),
   };
   if (acc.length)
     v.acc.update({
