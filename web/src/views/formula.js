@@ -150,8 +150,11 @@ function patch(plan, tex) {
 }
 
 // Loads KaTeX (once) and draws every formula waiting for it; resolves when they are drawn. A
-// failed download (the network dropped) is tried again at the next trigger.
+// failed download (the network dropped) is tried again at the next trigger, or at once when a
+// trigger came while it was on its way (that press is not lost).
+let again = false;
 export function drawFormulas() {
+  if (loading && !katex) again = true;
   loading ??= import('katex').then(
     (m) => {
       katex = m.default;
@@ -162,6 +165,10 @@ export function drawFormulas() {
     },
     (e) => {
       loading = null;
+      if (again) {
+        again = false;
+        trigger();
+      }
       throw e;
     },
   );
