@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/dense.h"
 #include "core/gru.h"
 #include "core/rng.h"
 
@@ -18,49 +19,17 @@ constexpr std::uint32_t kByLengthStream = 4;  // ... for the held-out set of eve
 constexpr int kHeldOutSize = 64;
 constexpr int kPerLength = 8;  // pairs of each length in evaluate_by_length
 
-template <typename T>
-void grow(std::vector<T>& v, std::size_t n) {
-  if (v.size() < n) v.resize(n);
-}
-
-// y (rows, cols) += b (cols) on every row
-void add_bias(float* y, const float* b, int rows, int cols) {
-  for (int r = 0; r < rows; r++) {
-    float* yr = y + static_cast<std::size_t>(r) * cols;
-    for (int c = 0; c < cols; c++) yr[c] += b[c];
-  }
-}
-
-// out (cols) = column sums of g (rows, cols)
-void column_sums(const float* g, float* out, int rows, int cols) {
-  std::fill(out, out + cols, 0.0f);
-  for (int r = 0; r < rows; r++) {
-    const float* gr = g + static_cast<std::size_t>(r) * cols;
-    for (int c = 0; c < cols; c++) out[c] += gr[c];
-  }
-}
-
 // out (m, n) = g^T x for g (rows, m), x (rows, n): a weight's gradient; t: (m, rows) scratch
 void weight_gradient(const float* g, const float* x, float* out, int rows, int m, int n, float* t,
                      kernels::Workspace* ws) {
-  for (int r = 0; r < rows; r++)
-    for (int c = 0; c < m; c++)
-      t[static_cast<std::size_t>(c) * rows + r] = g[static_cast<std::size_t>(r) * m + c];
+  dense::transpose(g, t, rows, m);
   kernels::gemm_ab(t, x, out, m, n, rows, ws);
 }
-
-// softmax of e[0..n) in place (n >= 1)
-void softmax(float* e, int n) {
-  float max = e[0];
-  for (int j = 1; j < n; j++) max = std::max(max, e[j]);
-  float sum = 0.0f;
-  for (int j = 0; j < n; j++) {
-    e[j] = std::exp(e[j] - max);
-    sum += e[j];
-  }
-  for (int j = 0; j < n; j++) e[j] /= sum;
-}
 }  // namespace
+
+using dense::add_bias;
+using dense::column_sums;
+using dense::grow;
 
 // ---- parameters ------------------------------------------------------------------------------
 
@@ -330,7 +299,7 @@ void Seq2Seq::context_forward(int i) {
       // e_j = s . k_j   (k_j = a_j for dot, W a_j for general)
       kernels::gemm_abt(s + b * D_, keys, e, 1, n, K_, &ws_);
     }
-    softmax(e, n);
+    kernels::softmax_rows(e, 1, n, true);
     // c = sum_j alpha_j a_j   (A)
     kernels::gemm_ab(e, ann_.data() + b * S * A, dec_x_.data() + (i * B + b) * stride + E_, 1, A_,
                      n, &ws_);
@@ -380,7 +349,7 @@ void Seq2Seq::output_forward(int i) {
       continue;
     }
     preds_[i * B + b] = static_cast<int>(std::max_element(row, row + V) - row);
-    softmax(row, config_.target_vocab);
+    kernels::softmax_rows(row, 1, config_.target_vocab, true);
   }
 }
 

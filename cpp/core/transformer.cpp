@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 
+#include "core/dense.h"
 #include "core/positional.h"
 #include "core/rng.h"
 
@@ -12,50 +13,14 @@ namespace attn {
 
 namespace {
 constexpr std::uint32_t kInitStream = 1;  // the seed's stream for the initial weights
-
-// out (cols, rows) = a (rows, cols) transposed
-void transpose(const float* a, float* out, int rows, int cols) {
-  for (int r = 0; r < rows; r++)
-    for (int c = 0; c < cols; c++)
-      out[static_cast<std::size_t>(c) * rows + r] = a[static_cast<std::size_t>(r) * cols + c];
-}
-
-// y (rows, cols) += b (cols) on every row
-void add_bias(float* y, const float* b, int rows, int cols) {
-  for (int r = 0; r < rows; r++) {
-    float* yr = y + static_cast<std::size_t>(r) * cols;
-    for (int c = 0; c < cols; c++) yr[c] += b[c];
-  }
-}
-
-// out (cols) = column sums of g (rows, cols)
-void column_sums(const float* g, float* out, int rows, int cols) {
-  std::fill(out, out + cols, 0.0f);
-  for (int r = 0; r < rows; r++) {
-    const float* gr = g + static_cast<std::size_t>(r) * cols;
-    for (int c = 0; c < cols; c++) out[c] += gr[c];
-  }
-}
-
-// dst (rows, width) <- columns col..col+width of src (rows, stride)
-void gather(const float* src, int stride, int col, float* dst, int rows, int width) {
-  for (int r = 0; r < rows; r++)
-    std::copy_n(src + static_cast<std::size_t>(r) * stride + col, width,
-                dst + static_cast<std::size_t>(r) * width);
-}
-
-// columns col..col+width of dst (rows, stride) <- src (rows, width)
-void scatter(const float* src, float* dst, int stride, int col, int rows, int width) {
-  for (int r = 0; r < rows; r++)
-    std::copy_n(src + static_cast<std::size_t>(r) * width, width,
-                dst + static_cast<std::size_t>(r) * stride + col);
-}
-
-template <typename T>
-void grow(std::vector<T>& v, std::size_t n) {
-  if (v.size() < n) v.resize(n);
-}
 }  // namespace
+
+using dense::add_bias;
+using dense::column_sums;
+using dense::gather;
+using dense::grow;
+using dense::scatter;
+using dense::transpose;
 
 // ---- parameters ----------------------------------------------------------------------------
 

@@ -1,0 +1,32 @@
+// Small dense helpers the models share (the playground's transformer, the RNN encoder–decoder,
+// the GPT-2 reader): bias rows, column sums, transposes and column blocks of row-major
+// matrices, and buffers that only grow. Plain loops; the products go through kernels.h.
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+namespace attn::dense {
+
+// v holds at least n elements (it never shrinks, so a model's scratch is allocated once)
+template <typename T>
+void grow(std::vector<T>& v, std::size_t n) {
+  if (v.size() < n) v.resize(n);
+}
+
+// y (rows, cols) += b (cols) on every row
+void add_bias(float* y, const float* b, int rows, int cols);
+
+// out (cols) = column sums of g (rows, cols)
+void column_sums(const float* g, float* out, int rows, int cols);
+
+// out (cols, rows) = a (rows, cols) transposed
+void transpose(const float* a, float* out, int rows, int cols);
+
+// dst (rows, width) <- columns col..col+width of src (rows, stride)
+void gather(const float* src, int stride, int col, float* dst, int rows, int width);
+
+// columns col..col+width of dst (rows, stride) <- src (rows, width)
+void scatter(const float* src, float* dst, int stride, int col, int rows, int width);
+
+}  // namespace attn::dense
