@@ -4,7 +4,7 @@ import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { chapters, loadChapter } from '../../web/src/chapters/index.js';
 import { buildSchema } from '../../web/src/hosts/state.js';
-import { readMessage } from '../../web/src/hosts/embed-protocol.js';
+import { readMessage, resizerId, resizerMessage, canvasResize } from '../../web/src/hosts/embed-protocol.js';
 
 const schema = buildSchema(chapters);
 const loaded = new Map();
@@ -85,4 +85,23 @@ test('hostile or malformed messages are ignored whole', () => {
   ];
   for (const m of bad) assert.equal(read(m), null, JSON.stringify(m)?.slice(0, 120));
   assert.equal({}.stage, undefined, 'nothing reached Object.prototype');
+});
+
+test('iframe-resizer: only its parent script’s first message (the frame id and its settings) is an introduction', () => {
+  const init = '[iFrameSizer]lab-1:8:false:false:32:true:true:null:bodyOffset:null:null:0:false:parent:scroll:true';
+  assert.equal(resizerId(init), 'lab-1');
+  for (const other of [
+    '[iFrameSizer]resize',
+    '[iFrameSizer]reset',
+    '[iFrameSizer]message:{"a":1}',
+    '[iFrameSizer]pageInfo:{"x":1}',
+    '[iFrameSizer]a b:8:false:false:32:true:true:null:bodyOffset:null:null:0',
+    `[iFrameSizer]${'x'.repeat(3000)}:8:false:false:32:true:true:null:bodyOffset:null:null:0`,
+    'iFrameSizer]lab-1:8:false:false:32:true:true:null:bodyOffset:null:null:0',
+    { source: '[iFrameSizer]lab-1:8:false:false:32:true:true:null:bodyOffset:null:null:0' },
+    null,
+  ])
+    assert.equal(resizerId(other), null, String(other).slice(0, 40));
+  assert.equal(resizerMessage('lab-1', 640, 900, 'init'), '[iFrameSizer]lab-1:640:900:init');
+  assert.deepEqual(JSON.parse(canvasResize(640)), { subject: 'lti.frameResize', height: 640 });
 });

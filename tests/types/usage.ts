@@ -7,7 +7,13 @@ import { AttentionError, loadEngine, simdSupported, FLASH_BLOCK } from '../../we
 import type { AttendStages, Engine, Matrix, MaskFill } from '../../web/src/engine.js';
 import { loadTrainEngine } from '../../web/src/engine-train.js';
 import type { Seq2Seq, Task, Trainer } from '../../web/src/engine-train.js';
-import type { AttentionLab, LabChangeDetail, PatchError } from '../../web/src/hosts/element.js';
+import type {
+  AttentionLab,
+  LabChangeDetail,
+  LabProgress,
+  PatchError,
+  ProgressStatement,
+} from '../../web/src/hosts/element.js';
 
 const rows = (m: Matrix): number => m.rows;
 const floats = (a: Float32Array): number => a.length;
@@ -159,6 +165,15 @@ export function course(): void {
     const d: LabChangeDetail = e.detail;
     d.state.lang === 'zh' ? d.lesson : d.stage;
   });
+  lab.addEventListener('attention-lab-progress', (e) => {
+    const st: ProgressStatement = e.detail;
+    const score = st.result?.score ? st.result.score.raw / st.result.score.max : 0;
+    return st.verb.id.endsWith('/completed') ? score : st.object.id;
+  });
+  const kept: LabProgress | null = lab.progress;
+  if (kept) lab.progress = kept;
+  // @ts-expect-error progress is per lesson
+  lab.progress = { masks: ['padding'] };
   const found = document.querySelector('attention-lab');
   if (found && found.state && found.engine) found.engine.memory();
   // @ts-expect-error the state is read-only

@@ -1,4 +1,4 @@
-// The host side of the iframe protocol (README: "Embedding in a course site"): each Attention Lab
+// The host side of the iframe protocol (README: "Use it in your course"): each Attention Lab
 // frame reports its content height, and the frame is made that tall. Messages are read only from
 // the page's own frames and only with the fields the protocol names.
 

@@ -58,11 +58,12 @@
 // trainEngine (when its meta asks for it), lang, s(key, params) (this chapter's
 // string), t(key, params) (a shell string, ../text/i18n.js), notify(message, lines), ui (this
 // instance's own view state), data (the last compute() result), step(id) (that step's v),
-// onLeave(fn), chapters (this registry) }. A change of chapter or step is a history entry
-// (Back returns to it); other changes rewrite the current one. c.state is read-only;
-// c.set(patch) checks the patch against the schema (an invalid one is refused: set returns its
-// errors and nothing changes), writes the hash and redraws. A language change leaves the chapter
-// and mounts it again; the state is kept.
+// onLeave(fn), chapters (this registry), progress(kind, detail) (what the learner did, for the
+// host: kit/predict.js and kit/training.js report 'answered' and 'learned'; ../hosts/progress.js) }.
+// A change of chapter or step is a history entry (Back returns to it); other changes rewrite the
+// current one. c.state is read-only; c.set(patch) checks the patch against the schema (an invalid
+// one is refused: set returns its errors and nothing changes), writes the hash and redraws. A
+// language change leaves the chapter and mounts it again; the state is kept.
 //
 // Errors: an AttentionError thrown by compute() or a draw keeps the last picture on screen and
 // shows the chapter's errEngine message in the banner; any other error is a defect (logged,

@@ -12,7 +12,10 @@
 // Each element keeps its own state (never the page's URL), and all of them share one engine
 // (engine.js loads the wasm once per page). The element draws inside a shadow root: the host
 // page's CSS cannot reach in and its own CSS cannot leak out. It fires `attention-lab-change`
-// (detail: { lesson, stage, state }) after every change, e.g. a step chosen by the learner.
+// (detail: { lesson, stage, state }) after every change, e.g. a step chosen by the learner, and
+// `attention-lab-progress` (detail: an xAPI-shaped statement, ./progress.js) for every step seen,
+// question answered, chapter completed and training run learned. `element.progress` is what the
+// learner has done so far (plain JSON), and setting it restores that (a host that keeps it).
 
 import labCss from '../styles/lab.css?inline';
 import shellCss from './element-shell.css?inline';
@@ -87,6 +90,7 @@ export class AttentionLab extends HTMLElement {
   #parts = null; // { lab, notice, article, foot, link }
   #address = null; // where the state is written besides the event (embed.js: the frame's hash)
   #lang = 'en'; // the language the element starts in (before its state is known)
+  #progress = null; // progress given before the element started: restored when it starts
 
   constructor() {
     super();
@@ -104,6 +108,14 @@ export class AttentionLab extends HTMLElement {
   // createHashWriter): embed.html writes the frame's hash through it.
   set address(writer) {
     this.#address = writer;
+  }
+  // What the learner has done (./progress.js snapshot()); setting it restores it, reporting nothing.
+  get progress() {
+    return this.#host ? this.#host.progress.snapshot() : this.#progress;
+  }
+  set progress(snapshot) {
+    if (this.#host) this.#host.progress.restore(snapshot);
+    else this.#progress = snapshot;
   }
 
   connectedCallback() {
@@ -145,6 +157,7 @@ export class AttentionLab extends HTMLElement {
       view: this.#view(base),
       navigation: () => this.hasAttribute('navigation'),
     });
+    if (this.#progress) this.#host.progress.restore(this.#progress);
     this.#applyHeight();
     // Attributes set while the chapter loaded (a page's script right after the element) count too.
     this.#host.start(() => hashOf(this));
@@ -178,6 +191,10 @@ export class AttentionLab extends HTMLElement {
       const lang = this.state ? this.state.lang : attr === 'en' || attr === 'zh' ? attr : this.#lang;
       this.#host.notify(shellT(lang, 'heightClamped', { ...clamped, ...HEIGHT }));
     }
+  }
+
+  #fire(type, detail) {
+    this.dispatchEvent(new CustomEvent(type, { detail, bubbles: true, composed: true }));
   }
 
   // The host's view: the element's shadow root.
@@ -216,14 +233,8 @@ export class AttentionLab extends HTMLElement {
         link.href = `${FULL_PAGE.href}#${serializeHash({ ...s, hide: [] }, schema, base)}`;
         applyHide(this.shadowRoot, s.hide, (key, params) => t(key, params));
       },
-      changed: (s) =>
-        this.dispatchEvent(
-          new CustomEvent('attention-lab-change', {
-            detail: { lesson: s.lesson, stage: s.stage, state: s },
-            bubbles: true,
-            composed: true,
-          }),
-        ),
+      changed: (s) => this.#fire('attention-lab-change', { lesson: s.lesson, stage: s.stage, state: s }),
+      progress: (statement) => this.#fire('attention-lab-progress', statement),
     };
   }
 }

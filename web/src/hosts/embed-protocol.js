@@ -1,15 +1,38 @@
-// The messages embed.html accepts from the page around it (README: "Embedding in a course site"):
+// The messages embed.html accepts from the page around it (README: "Use it in your course"):
 //   { source: 'attention-lab-host', type: 'set', state: { stage: 'padding', ... } }
 //   { source: 'attention-lab-host', type: 'get' }
 // readMessage checks every field and returns { patch } or { get: true }, or null for anything
 // else: another source or type, an unknown key, a field the page does not have, a value its
 // schema refuses or of the wrong kind, a stage that is not one of its lesson's steps.
 
+//
+// What the frame sends its parent (version 1; a parent ignores a type it does not know, so a new
+// type keeps the version): { source: 'attention-lab', version, type: 'height' | 'stage' |
+// 'progress', ... } (embed.js), and for hosts with their own conventions the frame's height as
+// Canvas's LTI frame-resize message and as iframe-resizer's (version 4) child script answers its
+// parent script (below).
+
 import { validatePatch } from './state.js';
 
 export const HOST_SOURCE = 'attention-lab-host';
 export const FRAME_SOURCE = 'attention-lab';
 export const PROTOCOL_VERSION = 1;
+
+// Canvas resizes a frame on { subject: 'lti.frameResize', height }, sent as JSON text (every
+// Canvas version reads the text form).
+export const canvasResize = (height) => JSON.stringify({ subject: 'lti.frameResize', height });
+
+// iframe-resizer's parent script (iframeResizer.js, version 4) starts by sending the frame
+// '[iFrameSizer]<id>:<settings…>' and sizes the frame on '[iFrameSizer]<id>:<height>:<width>:<type>'
+// ('init' first, then any other type). resizerId(data) -> the id of that first message, or null
+// for anything else (its later messages, 'resize', 'reset' or 'message:…', carry no settings).
+export const RESIZER = '[iFrameSizer]';
+export function resizerId(data) {
+  if (typeof data !== 'string' || !data.startsWith(RESIZER) || data.length > 2000) return null;
+  const fields = data.slice(RESIZER.length).split(':');
+  return fields.length >= 10 && /^[\w-]{1,200}$/.test(fields[0]) ? fields[0] : null;
+}
+export const resizerMessage = (id, height, width, type) => `${RESIZER}${id}:${height}:${width}:${type}`;
 const MAX_FIELDS = 64;
 
 const isPlainObject = (x) =>

@@ -1,11 +1,15 @@
 // embed.html: one lesson in an <iframe>, with the options of the page's link in its hash
 // (embed.html#lesson=masks&stage=padding&hide=inputs), drawn by the <attention-lab> element.
 //
-// The frame talks to the page around it with postMessage (README: "Embedding in a course site"):
+// The frame talks to the page around it with postMessage (README: "Use it in your course"):
 //   to the parent   { source: 'attention-lab', version: 1, type: 'height', height }  (CSS px; on
 //                   load and on every change of the content's height)
 //                   { source: 'attention-lab', version: 1, type: 'stage', lesson, stage }  (on
 //                   load and on every change of lesson or stage)
+//                   { source: 'attention-lab', version: 1, type: 'progress', statement }  (each of
+//                   the element's attention-lab-progress events: ./progress.js)
+//                   the height, also as Canvas's lti.frameResize and, once iframe-resizer's parent
+//                   script has introduced itself, as its child script answers (./embed-protocol.js)
 //   from the parent { source: 'attention-lab-host', type: 'set', state: { stage: 'padding', ... } }
 //                   { source: 'attention-lab-host', type: 'get' }   (answered with height and stage)
 // Only messages from the parent window are read, and only whole valid ones (./embed-protocol.js).
@@ -16,7 +20,14 @@ import { schema } from './element.js';
 import { createHashWriter } from './host.js';
 import { serializeHash } from './state.js';
 import { loadedChapter } from '../chapters/index.js';
-import { readMessage, FRAME_SOURCE, PROTOCOL_VERSION } from './embed-protocol.js';
+import {
+  readMessage,
+  FRAME_SOURCE,
+  PROTOCOL_VERSION,
+  canvasResize,
+  resizerId,
+  resizerMessage,
+} from './embed-protocol.js';
 import { registerOffline } from './offline.js';
 
 const stepsOf = (lesson) => {
@@ -26,16 +37,20 @@ const stepsOf = (lesson) => {
 
 function frame(lab) {
   const framed = window.parent !== window;
-  const post = (message) => {
-    if (framed) window.parent.postMessage({ source: FRAME_SOURCE, version: PROTOCOL_VERSION, ...message }, '*');
+  const send = (message) => {
+    if (framed) window.parent.postMessage(message, '*');
   };
+  const post = (message) => send({ source: FRAME_SOURCE, version: PROTOCOL_VERSION, ...message });
 
   let lastHeight = -1;
+  let resizer = null; // the frame's id, once iframe-resizer's parent script has sent it
   function postHeight() {
     const height = Math.ceil(lab.getBoundingClientRect().height);
     if (height === lastHeight) return;
     lastHeight = height;
     post({ type: 'height', height });
+    send(canvasResize(height));
+    if (resizer) send(resizerMessage(resizer, height, Math.ceil(lab.getBoundingClientRect().width), 'resize'));
   }
   new ResizeObserver(postHeight).observe(lab);
 
@@ -63,8 +78,18 @@ function frame(lab) {
     }
   });
 
+  lab.addEventListener('attention-lab-progress', (e) => post({ type: 'progress', statement: e.detail }));
+
   window.addEventListener('message', (e) => {
-    if (!framed || e.source !== window.parent || !lab.state) return;
+    if (!framed || e.source !== window.parent) return;
+    const id = resizerId(e.data);
+    if (id) {
+      resizer = id;
+      const { width, height } = lab.getBoundingClientRect();
+      send(resizerMessage(id, Math.ceil(height), Math.ceil(width), 'init'));
+      return;
+    }
+    if (!lab.state) return;
     const m = readMessage(e.data, { schema, lesson: lab.state.lesson, stepsOf });
     if (!m) return;
     if (m.get) {

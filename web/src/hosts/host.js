@@ -19,7 +19,9 @@
 // view (every hook optional unless marked): article(chapter, lang) -> the element to mount in
 // (required; emptied), notify(message, lines) (required), clearNotice(), loading(rawState),
 // failed('chapter' | 'engine', message, lang), updated(state) after every update, changed(state)
-// after every change that was drawn, focus() after set() moved to another chapter.
+// after every change that was drawn, focus() after set() moved to another chapter, progress(statement)
+// for each step seen, question answered, chapter completed and run learned (./progress.js;
+// host.progress is the tracker: its snapshot() and restore()).
 //
 // address: { write(state, { entry }), accept() } (createHashWriter below, or nothing). entry: the
 // change is a new history entry (another chapter or step). accept(): the address as it is now is
@@ -38,6 +40,7 @@ import { mountChapter } from '../chapters/kit/shell.js';
 import { buildSchema, checkSet, parseHash, validatePatch } from './state.js';
 import { t as shellT, reason, clip } from '../text/i18n.js';
 import { reloadIntoNewBuild, reloadedIntoNewBuild } from './stale.js';
+import { createProgress } from './progress.js';
 
 export const schema = buildSchema(chapters);
 
@@ -134,7 +137,16 @@ export function createHost({
   remount = () => false,
   navigation: withPath = () => true,
 }) {
-  const hooks = { clearNotice() {}, loading() {}, failed() {}, updated() {}, changed() {}, focus() {}, ...view };
+  const hooks = {
+    clearNotice() {},
+    loading() {},
+    failed() {},
+    updated() {},
+    changed() {},
+    focus() {},
+    progress() {},
+    ...view,
+  };
   const addr = () => (typeof address === 'function' ? address() : address) || NO_ADDRESS;
 
   let state = null; // the one state object (replaced, never mutated)
@@ -152,6 +164,7 @@ export function createHost({
   // Forward through the host's own history entries keep it (a link that names another one wins).
   let chosenLang = null;
 
+  const progress = createProgress({ emit: (statement) => hooks.progress(statement), chapterOf });
   const t = (key, params) => shellT(state ? state.lang : 'en', key, params);
   const notify = (message, lines) => hooks.notify(message, lines);
   const normalise = (s, problems) => stageInChapter(chapterOf(s.lesson), s, problems);
@@ -214,6 +227,11 @@ export function createHost({
       const env = {
         state: () => state,
         set: (patch) => (mounted === token && !navigating ? set(patch) : []),
+        // 'answered' (kit/predict.js) and 'learned' (kit/training.js), from the chapter on screen
+        progress: (kind, detail) => {
+          if (mounted === token && !navigating && (kind === 'answered' || kind === 'learned'))
+            progress[kind](state, detail);
+        },
         engine,
         lang,
         notify,
@@ -238,6 +256,7 @@ export function createHost({
     else if (mountedKey !== `${state.lesson}:${state.lang}`) enter();
     else update();
     hooks.changed(state);
+    progress.visited(state);
   }
 
   // The engine's module stopped after an internal error (engine/api.js, code 'engine-stopped'):
@@ -371,6 +390,7 @@ export function createHost({
     get started() {
       return started;
     },
+    progress,
     set,
     navigate,
     stay,

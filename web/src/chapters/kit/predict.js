@@ -8,7 +8,8 @@
 //   reveal: an element shown only once the learner has answered (or pressed "Show me").
 //
 // Progress (which questions were answered, and whether right) lives in localStorage under
-// "attention-lab-progress" on this device only; it is never sent anywhere.
+// "attention-lab-progress" on this device only; it is never sent anywhere. Each checked answer is
+// also reported to the host (c.progress), which hands it to the course page holding the lesson.
 
 import { h, nextId } from '../../views/dom.js';
 
@@ -101,6 +102,14 @@ export function createPredict(c, { id, question, options, reveal }) {
     if (r) r.input.checked = true;
   }
 
+  // A guess checked against the engine's answer: kept on this device, and reported to the host
+  // (an 'answered' statement a course can grade: ../../hosts/progress.js).
+  function commit() {
+    saveProgress(id, { guess: guessed, right: guessed === answer });
+    const text = legend.textContent.slice(str.predict.length);
+    c.progress?.('answered', { question: id, text, options, response: guessed, answer });
+  }
+
   function render() {
     const open = guessed !== null || shown;
     if (reveal && reveal.hidden !== !open) reveal.hidden = !open;
@@ -123,7 +132,7 @@ export function createPredict(c, { id, question, options, reveal }) {
     }
     guessed = picked.value;
     unsaved = answer === null;
-    if (!unsaved) saveProgress(id, { guess: guessed, right: guessed === answer });
+    if (!unsaved) commit();
     render();
   });
   show.addEventListener('click', () => {
@@ -147,7 +156,7 @@ export function createPredict(c, { id, question, options, reveal }) {
       }
       answer = nextAnswer;
       text = nextText;
-      if (unsaved && guessed !== null) saveProgress(id, { guess: guessed, right: guessed === answer });
+      if (unsaved && guessed !== null) commit();
       unsaved = false;
       render();
     },

@@ -28,6 +28,9 @@ export function mountChapter(chapter, root, env) {
       return env.state();
     },
     set: env.set,
+    // reports what the learner did to the host: progress('answered' | 'learned', detail)
+    // (../../hosts/progress.js); absent where nothing listens
+    progress: env.progress,
     // draws again with the same state (a view's own toggle changed what it shows)
     redraw: () => env.set({}),
     engine: env.engine,

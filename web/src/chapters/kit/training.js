@@ -91,6 +91,7 @@ export function createTraining({
           if (hist.learnedAt === null && learned(r)) {
             hist.learnedAt = r.step;
             hist.learnedWhilePlaying = ui.playing && ui.until === Infinity;
+            c.progress?.('learned', { run: name, settings: ui.runs[name], step: r.step }); // ../../hosts/progress.js
           }
           for (const [key, y] of Object.entries(track(r)))
             pushPoint(hist.tracks[key] || (hist.tracks[key] = []), { x: r.step, y });
@@ -127,6 +128,7 @@ export function createTraining({
   function restart(c, runs) {
     const ui = session(c);
     ui.key = JSON.stringify(runs);
+    ui.runs = runs;
     ui.history = Object.fromEntries(Object.keys(runs).map((name) => [name, newHistory()]));
     ui.playing = false;
     ui.freshReset = true;
