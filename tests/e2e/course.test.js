@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { serveDist } from '../../scripts/serve-dist.mjs';
-import { DIST, ROOT, launchBrowser, openContext } from './harness.js';
+import { DIST, ROOT, axeViolations, launchBrowser, openContext } from './harness.js';
 
 const PAGES = {
   'test/progress.html': `<!doctype html><html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>progress</title>
@@ -229,4 +229,93 @@ test('sized by iframe-resizer’s parent script, and Canvas’s lti.frameResize 
   );
   assert.deepEqual(page.errors, []);
   await page.closeAll();
+});
+
+// The step on screen as text: what every part of it says, its formulas as their TeX (drawn or not).
+function stepText(root) {
+  const section = [...root.querySelectorAll('section[data-step]')].find((s) => !s.hidden);
+  const copy = section.cloneNode(true);
+  for (const f of copy.querySelectorAll('[data-tex]')) f.replaceWith(` ${f.dataset.tex} `);
+  for (const el of copy.querySelectorAll('[data-group="save"], .hidden-values')) el.remove();
+  return { stage: section.dataset.step, text: copy.textContent.replace(/\s+/g, ' ').trim() };
+}
+
+test('the Embed dialog’s code, pasted into a blank page, shows the same step with the same numbers', async () => {
+  const page = await openContext(browser, { width: 1280, height: 900 });
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+  await page.goto(`${server.url}index.html#lesson=pipeline&stage=weights&lang=en&seed=7&temperature=2&causal=1`);
+  await page.waitForFunction(() => document.documentElement.dataset.ready === 'true', null, { timeout: 60000 });
+  const want = await page.evaluate(() => window.attentionLab.state);
+  await page.click('.site-header .embed-open');
+  const dialog = page.locator('dialog.embed-dialog');
+  await dialog.waitFor();
+  assert.equal(await dialog.getAttribute('aria-labelledby'), 'embed-title');
+  assert.equal(
+    await page.evaluate(() => document.activeElement.closest('dialog') !== null),
+    true,
+    'focus in the dialog',
+  );
+  await dialog.locator('input[value="save"]').check();
+  const violations = (await axeViolations(page)).filter((v) => v.includes('embed'));
+  assert.deepEqual(violations, []);
+  const copied = {};
+  for (const name of ['script', 'element', 'iframe']) {
+    await dialog.locator(`.embed-copy-${name}`).click();
+    await page.waitForFunction(() => /Copied/.test(document.querySelector('.embed-status').textContent));
+    copied[name] = await page.evaluate(() => navigator.clipboard.readText());
+    await page.evaluate(() => (document.querySelector('.embed-status').textContent = ''));
+  }
+  assert.match(copied.script, /^<script type="module" src="http:\/\/[^"]+\/lab\/attention-lab\.js"><\/script>$/);
+  assert.match(
+    copied.element,
+    /^<attention-lab lesson="pipeline" stage="weights" lang="en" hide="save" state="[^"]*seed=7/,
+  );
+  assert.match(copied.iframe, /^<iframe src="http:\/\/[^"]+\/lab\/embed\.html#lesson=pipeline&amp;stage=weights/);
+  await page.keyboard.press('Escape');
+  assert.equal(await dialog.evaluate((d) => d.open), false);
+  assert.equal(await page.evaluate(() => document.activeElement.classList.contains('embed-open')), true);
+  const shown = await page.evaluate(`(${stepText})(document.querySelector('main'))`);
+  assert.equal(shown.stage, 'weights');
+
+  PAGES['test/pasted.html'] =
+    `<!doctype html><html><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>pasted</title>${copied.script}</head>` +
+    `<body>${copied.element}</body></html>`;
+  PAGES['test/pasted-frame.html'] =
+    '<!doctype html><html><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>pasted</title></head>' +
+    `<body>${copied.iframe}</body></html>`;
+  const blank = await openContext(browser, { width: 1280, height: 900, locale: 'zh-CN' });
+  await blank.goto(`${server.url}test/pasted.html`);
+  await blank.waitForFunction(
+    () => document.querySelector('attention-lab')?.shadowRoot.querySelector('section[data-step]'),
+    null,
+    {
+      timeout: 60000,
+    },
+  );
+  await blank.evaluate(() => window.attentionLab?.formulas?.());
+  const element = await blank.evaluate(() => document.querySelector('attention-lab').state);
+  assert.deepEqual(
+    { ...element, hide: [] },
+    { ...want, hide: [] },
+    'the same state, the seed and the settings included',
+  );
+  assert.deepEqual(element.hide, ['save']);
+  assert.deepEqual(await blank.evaluate(`(${stepText})(document.querySelector('attention-lab').shadowRoot)`), shown);
+
+  await blank.goto(`${server.url}test/pasted-frame.html`);
+  const frame = blank.frame({ url: /embed\.html/ });
+  await frame.waitForFunction(
+    () => document.querySelector('attention-lab')?.shadowRoot.querySelector('section[data-step]'),
+    null,
+    {
+      timeout: 60000,
+    },
+  );
+  const framed = await frame.evaluate(() => document.querySelector('attention-lab').state);
+  assert.deepEqual({ ...framed, hide: [] }, { ...want, hide: [] });
+  assert.deepEqual(await frame.evaluate(`(${stepText})(document.querySelector('attention-lab').shadowRoot)`), shown);
+  assert.deepEqual(page.errors, []);
+  assert.deepEqual(blank.errors, []);
+  await page.closeAll();
+  await blank.closeAll();
 });

@@ -10,6 +10,7 @@ import { applyHide } from './hide.js';
 import { drawFormulas } from '../views/formula.js';
 import { registerOffline } from './offline.js';
 import { detectLang, t as shellT, LANG_NAMES, HTML_LANG } from '../text/i18n.js';
+import { createEmbedDialog } from './embed-dialog.js';
 
 const base = {
   lang: detectLang(navigator.languages && navigator.languages.length ? navigator.languages : [navigator.language]),
@@ -48,6 +49,14 @@ notice.querySelector('.notice-close').addEventListener('click', () => {
 
 // ---- the shell ----------------------------------------------------------------------------
 
+// "Embed": the code that puts the step on screen into a course page (./embed-dialog.js).
+const embed = createEmbedDialog({
+  state: () => host.state,
+  schema,
+  title: (state) => `${shellT(state.lang, 'title')}: ${chapterOf(state.lesson).title[state.lang]}`,
+});
+$('.lang-switch').before(embed.button);
+
 // A link to a lesson, as a new tab or a copied address opens it.
 const lessonHref = (id, lang) => `#lesson=${id}&lang=${lang}`;
 // A click the page handles itself (a modified or middle click is the browser's: a new tab).
@@ -60,6 +69,7 @@ function renderShell(state) {
   $('#site-tagline').textContent = shellT(lang, 'tagline');
   $('#lang-label').textContent = shellT(lang, 'language');
   $('.skip-link').textContent = shellT(lang, 'skip');
+  embed.sync(lang);
   notice.querySelector('.notice-close').textContent = shellT(lang, 'dismiss');
   for (const b of document.querySelectorAll('.lang-switch button')) {
     b.textContent = LANG_NAMES[b.dataset.lang];
