@@ -78,6 +78,8 @@ export default defineConfig({
     // (tests/e2e/csp.test.js).
     assetsInlineLimit: 0,
     rolldownOptions: {
+      // attention-lab.js keeps its exports (AttentionLab, ATTRIBUTES: the package's types declare them)
+      preserveEntrySignatures: 'exports-only',
       input: {
         index: fileURLToPath(new URL('./web/index.html', import.meta.url)),
         embed: fileURLToPath(new URL('./web/embed.html', import.meta.url)),
