@@ -84,6 +84,7 @@ export default defineConfig({
         index: fileURLToPath(new URL('./web/index.html', import.meta.url)),
         embed: fileURLToPath(new URL('./web/embed.html', import.meta.url)),
         course: fileURLToPath(new URL('./web/examples/course.html', import.meta.url)),
+        scorm: fileURLToPath(new URL('./web/scorm.html', import.meta.url)), // the SCORM package's page
         'attention-lab': fileURLToPath(new URL('./web/src/hosts/element.js', import.meta.url)),
       },
       output: {

@@ -64,7 +64,7 @@ test('every step once, then the question: one completed statement with the first
   assert.equal(done.object.id, 'urn:attention-lab:masks');
   assert.equal(done.object.definition.name.en, 'Masks');
   assert.deepEqual(done.result, { completion: true, score: { raw: 0, min: 0, max: 1, scaled: 0 } });
-  assert.deepEqual(p.score(['masks']), { raw: 0, max: 1, completed: true });
+  assert.deepEqual(p.score(['masks']), { raw: 0, max: 1, answered: true, completed: true });
 });
 
 test('answered before the last step: completed comes with that step, scored by the first try', () => {
@@ -100,7 +100,7 @@ test('a snapshot restores the progress; nothing already reported is reported aga
     c.p.restore(bad);
     c.p.score(['masks']);
   }
-  assert.deepEqual(c.p.score(['masks']), { raw: 0, max: 1, completed: false });
+  assert.deepEqual(c.p.score(['masks']), { raw: 0, max: 1, answered: false, completed: false });
 });
 
 test('a training run that learned: passed, once per run and settings', () => {
@@ -120,5 +120,5 @@ test('the start page (no steps, no questions) is never completed', () => {
   const { p, verbs } = tracker();
   p.visited(state('', 'start'));
   assert.deepEqual(verbs(), []);
-  assert.deepEqual(p.score(['start']), { raw: 0, max: 0, completed: false });
+  assert.deepEqual(p.score(['start']), { raw: 0, max: 0, answered: false, completed: false });
 });

@@ -9,7 +9,7 @@
 //   progress.answered(state, { question, text, options, response, answer })   // a guess checked
 //   progress.learned(state, { run, settings, step })   // a training run reached "learned"
 //   progress.snapshot() -> plain JSON; progress.restore(snapshot)   // kept by a host (SCORM)
-//   progress.score(lessons) -> { raw, max, completed }  // over the given lessons
+//   progress.score(lessons) -> { raw, max, answered, completed }  // over the given lessons (scoreOf)
 //
 // The statements (README, "Use it in your course"):
 //   { verb, object, result?, context, timestamp }, with no actor: the course page knows who the
@@ -208,19 +208,21 @@ export function createProgress({ emit, chapterOf }) {
     }
   }
 
-  // Over the given lessons: the questions right on the first try (raw) of all their questions
-  // (max), and whether every one of the lessons is completed.
-  function total(ids) {
-    let raw = 0;
-    let max = 0;
-    for (const id of ids) {
-      const questions = chapterOf(id).questions || [];
-      const p = lessons.get(id);
-      max += questions.length;
-      if (p) raw += questions.filter((q) => p.answers.get(q)?.first).length;
-    }
-    return { raw, max, completed: ids.every((id) => lessons.get(id)?.completed) };
-  }
+  return { visited, answered, learned, snapshot, restore, score: (ids) => scoreOf(snapshot(), ids, chapterOf) };
+}
 
-  return { visited, answered, learned, snapshot, restore, score: total };
+// Over the given lessons of a snapshot: the questions right on the first try (raw) of all their
+// questions (max), whether any was answered, and whether every one of the lessons is completed.
+export function scoreOf(snapshot, ids, chapterOf) {
+  let raw = 0;
+  let max = 0;
+  let answered = false;
+  for (const id of ids) {
+    const questions = chapterOf(id).questions || [];
+    const answers = snapshot[id]?.answers || {};
+    max += questions.length;
+    raw += questions.filter((q) => answers[q] === true).length;
+    answered ||= questions.some((q) => q in answers);
+  }
+  return { raw, max, answered, completed: ids.every((id) => snapshot[id]?.completed === true) };
 }
