@@ -75,8 +75,37 @@ test('the keyboard moves n, and the prediction is checked', async () => {
   assert.match(await page.textContent('.long-cost .long-value'), /n = 2048/);
   await page.check('.long-cost .predict input[value="4"]');
   await page.getByRole('button', { name: 'Check my guess' }).click();
+  // checked against the sweep's measured bytes, once it has two lengths
+  await page.waitForFunction(() => document.querySelector('.long-cost .predict-feedback').textContent !== '', null, {
+    timeout: 60000,
+  });
   assert.match(await page.textContent('.long-cost .predict-feedback'), /^Right\. There are n × n cells/);
   assert.deepEqual(page.errors, []);
+});
+
+// "Just show me" shows what the engine measured: the bytes naive attention held at two lengths
+// (the sweep's), 4·n² each.
+test('the memory question, shown without a guess: the measured bytes at n and 2n', async () => {
+  const page = await lab.open('lesson=long&lang=en&stage=cost&longWorkers=1&longSweepTo=128');
+  await page.getByRole('button', { name: 'Just show me' }).click();
+  await page.waitForFunction(
+    () => /^Measured by the sweep/.test(document.querySelector('.long-cost .long-answer')?.textContent),
+    null,
+    { timeout: 60000 },
+  );
+  assert.equal(await page.isVisible('.long-cost .long-answer'), true);
+  const text = await page.textContent('.long-cost .long-answer');
+  const m = text.match(
+    /held ([\d,]+) bytes for its scores at n = (\d+) and ([\d,]+) bytes at n = (\d+), ([\d.]+) times/,
+  );
+  assert.ok(m, text);
+  const [b1, n1, b2, n2, r] = m.slice(1).map((x) => Number(x.replace(/,/g, '')));
+  assert.equal(n2, 2 * n1);
+  assert.equal(b1, 4 * n1 * n1);
+  assert.equal(b2, 4 * n2 * n2);
+  assert.equal(r, 4);
+  assert.deepEqual(page.errors, []);
+  await page.close();
 });
 
 // Block by block, in double: the largest score of the block, the running max m, the factor
@@ -131,6 +160,20 @@ test('the online softmax, stepped with the keyboard: every number the double rep
     near(r[5], want[c].l, 'l');
   });
   assert.equal(await next.isDisabled(), true, 'no block after the last');
+  // the figure says what it shows, has a score axis and a running-sum axis, and carries the last
+  // block's m and l
+  assert.match(
+    await page.textContent('.long-figure figcaption'),
+    /^The online softmax of query 9: its scores against 16 keys in blocks of 4, the running max m/,
+  );
+  const ticks = await page.$$eval('.long-figure .long-yaxis', (axes) =>
+    axes.map((a) => a.querySelectorAll('.tick').length),
+  );
+  assert.equal(ticks.length, 2, 'two y axes: scores and running sum');
+  for (const t of ticks) assert.ok(t >= 3, `ticks: ${ticks}`);
+  const label = async (sel) => Number((await page.textContent(sel)).replace(/^[ml] = /, '').replace('\u2212', '-'));
+  assert.ok(Math.abs((await label('.long-figure .long-mlabel')) - want[3].m) <= 6e-4, 'm on the figure');
+  assert.ok(Math.abs((await label('.long-figure .long-llabel')) - want[3].l) <= 6e-4 * want[3].l, 'l on the figure');
   const outputs = await page.$$eval('.long-outputs .long-vec', (p) => p.map((x) => x.textContent));
   assert.equal(outputs.length, 2);
   assert.equal(

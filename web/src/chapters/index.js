@@ -57,13 +57,17 @@
 // c, the chapter instance: { state, set(patch), redraw() (the same state drawn again), engine,
 // trainEngine (when its meta asks for it), lang, s(key, params) (this chapter's
 // string), t(key, params) (a shell string, ../text/i18n.js), notify(message, lines), ui (this
-// instance's own view state), data (the last compute() result), step(id) (that step's v),
-// onLeave(fn), chapters (this registry), progress(kind, detail) (what the learner did, for the
-// host: kit/predict.js and kit/training.js report 'answered' and 'learned'; ../hosts/progress.js) }.
+// instance's own view state), kept (what it measured, trained or was answered: plain data that
+// outlives the instance when the same lesson is mounted again, e.g. after a language switch),
+// data (the last compute() result), step(id) (that step's v), onLeave(fn), chapters (this
+// registry), progress(kind, detail) (what the learner did, for the host: kit/predict.js and
+// kit/training.js report 'answered' and 'learned'; ../hosts/progress.js) }.
 // A change of chapter or step is a history entry (Back returns to it); other changes rewrite the
 // current one. c.state is read-only; c.set(patch) checks the patch against the schema (an invalid
 // one is refused: set returns its errors and nothing changes), writes the hash and redraws. A
-// language change leaves the chapter and mounts it again; the state is kept.
+// language change leaves the chapter and mounts it again; the state and c.kept are kept. A job
+// still running then (a sweep, a training run) is stopped with the instance: the new one resumes
+// it from what c.kept holds.
 //
 // Errors: an AttentionError thrown by compute() or a draw keeps the last picture on screen and
 // shows the chapter's errEngine message in the banner; any other error is a defect (logged,

@@ -153,6 +153,10 @@ export function createHost({
   let engine = null;
   let running = null; // the chapter on screen, as mounted by the shell
   let mountedKey = ''; // lesson:lang of the chapter on screen
+  // What the chapter on screen measured, trained and answered (the shell's c.kept): handed again to
+  // the same lesson mounted anew (a language switch, a fresh engine, a navigation that redraws it),
+  // dropped when another lesson is mounted.
+  let kept = { lesson: null, store: null };
   let started = false; // the first chapter is on screen (until then start() reads the address)
   let restarting = false; // a fresh engine is being loaded after the last one stopped
   // The chapter on screen, as a token: set() calls from a chapter that has been left are ignored,
@@ -220,6 +224,7 @@ export function createHost({
     const ch = chapterOf(state.lesson);
     const lang = state.lang;
     const root = hooks.article(ch, lang);
+    if (kept.lesson !== state.lesson) kept = { lesson: state.lesson, store: {} };
     try {
       const token = {};
       mounted = token;
@@ -234,6 +239,7 @@ export function createHost({
         },
         engine,
         lang,
+        kept: kept.store,
         notify,
         engineStopped: restartEngine,
         trainEngine: () => chapterEngine('train'),

@@ -417,8 +417,15 @@ function buildParallel(c, v) {
   );
 }
 
+// The timed comparison, measured on request; kept (c.kept) when the chapter is mounted again.
 function measure(c, v) {
-  const rows = parallelVsSequential(c.engine, c.state.seed, RNN_LENGTHS);
+  c.kept.parallel = parallelVsSequential(c.engine, c.state.seed, RNN_LENGTHS);
+  drawMeasured(c, v);
+}
+
+function drawMeasured(c, v) {
+  const rows = c.kept.parallel;
+  if (!rows) return;
   v.table.replaceChildren(
     dataTable({
       caption: c.s('parallel.timed'),
@@ -494,6 +501,7 @@ function drawParallel(c, p, v) {
     rnn.hidden,
     state.blSource.map((t, i) => `h${i + 1} ${t}`),
   );
+  if (!v.table.firstChild) drawMeasured(c, v);
   v.paths.replaceChildren(
     dataTable({
       caption: s('parallel.table', { n }),

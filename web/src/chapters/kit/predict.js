@@ -92,13 +92,17 @@ export function createPredict(c, { id, question, options, reveal }) {
   if (reveal) reveal.dataset.revealOf = id; // what the question keeps back until it is answered
   let answer = null; // the engine's answer for the settings on screen
   let text = null; // { right, wrong }
-  let guessed = null; // the learner's committed guess (for these settings)
-  let shown = false;
+  // The learner's committed guess (for these settings) and whether the answer was shown: kept in
+  // c.kept, so the chapter mounted again (a language switch) still shows the question answered.
+  // The answer it was for comes too: a guess whose answer the new settings change is dropped as below.
+  const kept = (c.kept.predict ??= {});
+  let { guessed = null, shown = false, answer: before = null } = kept[id] || {};
+  const keep = () => (kept[id] = { guessed, shown, answer: answer ?? before });
   let nudged = false; // "Check" was pressed with nothing picked: the nudge stays through redraws
   let unsaved = false; // a guess made before the engine's first answer arrived: kept once it does
-  const stored = loadProgress()[id];
-  if (stored && stored.guess !== undefined) {
-    const r = radios.find((x) => x.value === stored.guess);
+  const restored = guessed ?? loadProgress()[id]?.guess;
+  if (restored !== undefined) {
+    const r = radios.find((x) => x.value === restored);
     if (r) r.input.checked = true;
   }
 
@@ -131,12 +135,14 @@ export function createPredict(c, { id, question, options, reveal }) {
       return;
     }
     guessed = picked.value;
+    keep();
     unsaved = answer === null;
     if (!unsaved) commit();
     render();
   });
   show.addEventListener('click', () => {
     shown = true;
+    keep();
     render();
   });
 
@@ -150,11 +156,13 @@ export function createPredict(c, { id, question, options, reveal }) {
     // A new answer (the settings changed): the old guess no longer applies. What was revealed
     // stays on screen, so the learner can watch the change they made.
     draw(nextAnswer, nextText) {
-      if (nextAnswer !== answer && answer !== null && guessed !== null) {
+      const was = answer ?? before;
+      if (nextAnswer !== was && was !== null && guessed !== null) {
         guessed = null;
         shown = true;
       }
       answer = nextAnswer;
+      if (guessed !== null || shown) keep();
       text = nextText;
       if (unsaved && guessed !== null) commit();
       unsaved = false;

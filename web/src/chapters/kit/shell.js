@@ -44,6 +44,9 @@ export function mountChapter(chapter, root, env) {
     t: (key, params) => shellT(lang, key, params),
     notify: env.notify,
     ui: {}, // this instance's own view state (handles shared by its parts)
+    // what the chapter measured, trained or was answered (plain data, no DOM): the same object
+    // when the lesson is mounted again (a language switch), so its results stay on screen
+    kept: env.kept || {},
     data: null, // the last result compute() returned (what is on screen)
     step: (id) => stepViews.get(id),
     onLeave: (fn) => {

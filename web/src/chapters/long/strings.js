@@ -16,8 +16,11 @@ export default {
     predict: 'when n doubles, the naive run’s memory grows about…',
     predict2: '×2',
     predict4: '×4',
-    predictWhy:
-      'There are n × n cells, so doubling n makes four times as many. The memory bars show it on top of the 32 MiB every worker starts with: compare n = 1024 and n = 2048.',
+    predictWhy: 'There are n × n cells, so doubling n makes four times as many.',
+    predictMeasured:
+      'Measured by the sweep: naive attention held {b1} bytes for its scores at n = {n1} and {b2} bytes at n = {n2}, {r} times as much.',
+    predictWaiting:
+      'The sweep is measuring the bytes naive attention holds; the answer appears here once it has two lengths.',
     n: 'Sequence length n',
     window: 'Window w (keys on each side)',
     workers: 'Workers',
@@ -101,6 +104,11 @@ export default {
     stepOf: '{k} of {blocks} key blocks folded in',
     scoresLabel:
       'Scaled scores of query {i} against 16 keys, in blocks of {b}; folded blocks are solid, the dashed line is the running maximum m',
+    tilingTitle:
+      'The online softmax of query {i}: its scores against {n} keys in blocks of {b}, the running max m (dashed) and, below, the running sum l after each block (grey: carried over from the blocks before, rescaled; colour: the block’s own terms)',
+    axisScore: 'score',
+    axisSum: 'running sum l',
+    axisKey: 'key',
     atStart: 'Nothing folded in yet: m = −∞, l = 0.',
     first: 'Block {c} (keys {j0}–{j1}): its largest score is {bm}. It is the first block, so m = {m} and l = {l}.',
     grows:
@@ -158,8 +166,10 @@ export default {
     predict: 'n 翻一倍时，朴素实现的内存大约变为……',
     predict2: '×2',
     predict4: '×4',
-    predictWhy:
-      '格子有 n × n 个，n 翻倍，格子就变成四倍。内存占用条在每个 Worker 起步就有的 32 MiB 之上体现这一点：比较一下 n = 1024 和 n = 2048。',
+    predictWhy: '格子有 n × n 个，n 翻倍，格子就变成四倍。',
+    predictMeasured:
+      '扫描实测：朴素注意力在 n = {n1} 时为分数保留了 {b1} 字节，在 n = {n2} 时保留了 {b2} 字节，是前者的 {r} 倍。',
+    predictWaiting: '扫描正在测量朴素注意力保留的字节数；测到两个长度后，答案就显示在这里。',
     n: '序列长度 n',
     window: '窗口 w（每侧的 Key 数）',
     workers: 'Worker 数',
@@ -240,6 +250,11 @@ export default {
     reset: '从头开始',
     stepOf: '已并入 {k} / {blocks} 个 Key 块',
     scoresLabel: 'Query {i} 对 16 个 Key 的缩放后分数，每 {b} 个一块；已并入的块为实心，虚线是当前的最大值 m',
+    tilingTitle:
+      'Query {i} 的在线 softmax：它对 {n} 个 Key 的分数（每 {b} 个一块）、当前最大值 m（虚线），以及下方每并入一块后的累加和 l（灰色：从前面的块带过来、已换算的部分；彩色：这一块自己的各项）',
+    axisScore: '分数',
+    axisSum: '累加和 l',
+    axisKey: 'Key',
     atStart: '还没有并入任何块：m = −∞，l = 0。',
     first: '第 {c} 块（Key {j0}–{j1}）：块内最大分数是 {bm}。这是第一块，所以 m = {m}，l = {l}。',
     grows:
