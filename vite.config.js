@@ -2,6 +2,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import { buildServiceWorker } from './scripts/service-worker.mjs';
+import { buildWidget } from './scripts/widget-build.mjs';
 
 // sw.js: the service worker (web/src/hosts/sw.js on Workbox), bundled and given its precache
 // manifest once the page's files are written (scripts/service-worker.mjs).
@@ -19,6 +20,21 @@ function serviceWorker() {
   };
 }
 
+// widget.js: the notebook and book widget as one self-contained module (scripts/widget-build.mjs).
+function notebookWidget() {
+  let outDir = '';
+  return {
+    name: 'attention-lab-widget',
+    apply: 'build',
+    configResolved(config) {
+      outDir = path.resolve(config.root, config.build.outDir);
+    },
+    async closeBundle() {
+      await buildWidget(outDir);
+    },
+  };
+}
+
 // The page lives in web/; the engine's wasm glue is built into build/wasm/ (outside the root:
 // server.fs.allow lets the dev server read it).
 //
@@ -29,6 +45,8 @@ function serviceWorker() {
 //   embed.html              one lesson for an <iframe> (#lesson=…&stage=…; postMessage API)
 //   attention-lab.js        the <attention-lab> custom element (a fixed name to link to)
 //   examples/course.html    an example course page that embeds three stages
+//   scorm.html              the SCORM package's page (npm run build:scorm)
+//   widget.js               the notebook widget (anywidget), everything inside it
 //   sw.js                   the service worker that keeps the tutorial working offline
 // index.html: the default lesson's chunk and the engine's glue, with what they import, start
 // downloading with the page (modulepreload) instead of after the main script has run.
@@ -68,7 +86,7 @@ function preloadFirstLesson() {
 export default defineConfig({
   root: 'web',
   base: './',
-  plugins: [serviceWorker(), preloadFirstLesson()],
+  plugins: [serviceWorker(), preloadFirstLesson(), notebookWidget()],
   build: {
     outDir: '../dist',
     emptyOutDir: true,

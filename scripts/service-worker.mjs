@@ -75,7 +75,7 @@ export async function buildServiceWorker(dir) {
       swDest: path.join(out, 'sw.js'),
       globDirectory: out,
       globPatterns: ['**/*.{html,js,css,wasm,woff2,svg}'],
-      globIgnores: ['sw.js', '**/*.map'],
+      globIgnores: ['sw.js', '**/*.map', 'widget.js'], // widget.js: the notebook widget, never the page's
       dontCacheBustURLsMatching: /^assets\//,
       maximumFileSizeToCacheInBytes: 8 * 1024 * 1024,
       manifestTransforms: [

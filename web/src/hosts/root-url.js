@@ -5,5 +5,11 @@ import fontsHref from '../katex-fonts.css?url';
 
 export const FONTS_HREF = new URL(fontsHref, import.meta.url).href;
 // A course site's bundler may inline that file as a data: URL (Vite does below 4 KB): then this
-// module's own folder (the site's assets) stands for it.
-export const LAB_ROOT = new URL('../', FONTS_HREF.startsWith('data:') ? import.meta.url : FONTS_HREF).href;
+// module's own folder (the site's assets) stands for it, and where the module has none either
+// (the notebook widget, loaded from a blob: URL) the page's.
+function labRoot() {
+  for (const base of [FONTS_HREF, import.meta.url, globalThis.document?.baseURI])
+    if (base && /^(https?|file):/.test(base)) return new URL('../', base).href;
+  return '';
+}
+export const LAB_ROOT = labRoot();
