@@ -4,33 +4,19 @@ import { defineConfig } from 'vite';
 import { buildServiceWorker } from './scripts/service-worker.mjs';
 import { buildWidget } from './scripts/widget-build.mjs';
 
-// sw.js: the service worker (web/src/hosts/sw.js on Workbox), bundled and given its precache
-// manifest once the page's files are written (scripts/service-worker.mjs).
-function serviceWorker() {
+// Files made once the page's files are written, into the same folder: sw.js, the service worker
+// (web/src/hosts/sw.js on Workbox) with its precache manifest (scripts/service-worker.mjs), and
+// widget.js, the notebook and book widget as one self-contained module (scripts/widget-build.mjs).
+function afterBuild(name, make) {
   let outDir = '';
   return {
-    name: 'attention-lab-service-worker',
+    name,
     apply: 'build',
     configResolved(config) {
       outDir = path.resolve(config.root, config.build.outDir);
     },
     async closeBundle() {
-      await buildServiceWorker(outDir);
-    },
-  };
-}
-
-// widget.js: the notebook and book widget as one self-contained module (scripts/widget-build.mjs).
-function notebookWidget() {
-  let outDir = '';
-  return {
-    name: 'attention-lab-widget',
-    apply: 'build',
-    configResolved(config) {
-      outDir = path.resolve(config.root, config.build.outDir);
-    },
-    async closeBundle() {
-      await buildWidget(outDir);
+      await make(outDir);
     },
   };
 }
@@ -86,7 +72,11 @@ function preloadFirstLesson() {
 export default defineConfig({
   root: 'web',
   base: './',
-  plugins: [serviceWorker(), preloadFirstLesson(), notebookWidget()],
+  plugins: [
+    afterBuild('attention-lab-service-worker', buildServiceWorker),
+    preloadFirstLesson(),
+    afterBuild('attention-lab-widget', buildWidget),
+  ],
   build: {
     outDir: '../dist',
     emptyOutDir: true,

@@ -1,11 +1,11 @@
-// The lesson in a course, seen from the course page. Progress a course can grade: the <attention-lab> element's
-// attention-lab-progress events and embed.html's 'progress' messages to its parent, for a step
-// visited, a question answered wrong and then right, a chapter completed and a training run that
-// reaches "learned". The masks chapter's two-token check is the question: with the -∞ fill
-// (the default) masking one of two tokens leaves the other token's value as the output, so
-// "passes" is right and "fails" wrong; with the 0 fill the check fails. Frame sizing: Canvas's
-// lti.frameResize messages, and iframe-resizer's own parent script (version 4, from npm) sizing
-// the frame to its content.
+// The lesson in a course, seen from the course page. Progress a course can grade: the
+// <attention-lab> element's attention-lab-progress events and embed.html's 'progress' messages to
+// its parent, for a step visited, a question answered wrong and then right, a chapter completed and a training
+// run that reaches "learned". The masks chapter's two-token check is the question: with the -∞ fill
+// (the default) masking one of two tokens leaves the other token's value as the output, so "passes"
+// is right and "fails" wrong; with the 0 fill the check fails. Frame sizing: Canvas's
+// lti.frameResize messages, and iframe-resizer's own parent script (version 4, from npm) sizing the
+// frame to its content. The Embed dialog: its code pasted into a blank page shows the same step.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
