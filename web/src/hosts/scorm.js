@@ -100,10 +100,11 @@ function launch(lms) {
     const s = lab.state;
     const progress = lab.progress || {};
     if (!s) return;
+    document.documentElement.lang = s.lang === 'zh' ? 'zh-CN' : 'en';
+    nav.setAttribute('aria-label', s.lang === 'zh' ? '章节' : 'Chapters');
     for (const b of buttons) {
       const ch = chapterOf(b.dataset.lesson);
       b.textContent = ch.title[s.lang] ?? ch.title.en;
-      b.lang = s.lang === 'zh' ? 'zh-CN' : 'en';
       b.classList.toggle('done', progress[b.dataset.lesson]?.completed === true);
       if (b.dataset.lesson === s.lesson) b.setAttribute('aria-current', 'page');
       else b.removeAttribute('aria-current');
