@@ -66,10 +66,42 @@ async function toggle(page, bug) {
 function checkSymptom(bug, text, ref, healthy, mon, monHealthy) {
   const n = numbersIn(text);
   switch (bug) {
-    case 'missing-scale':
+    case 'missing-scale': {
       near(n[0], mon.logitStd, 3, 'std with the bug');
       near(n[1], monHealthy.logitStd, 3, 'std healthy');
+      // at d_k = 16 no row passes 0.99: the text says how much sharper the rows are, not that
+      // softmax is saturated
+      const rows = [1, 2, 3, 4, 5, 6, 7]; // every row with two allowed keys or more
+      assert.equal(rows.filter((i) => Math.max(...ref.weights[i]) > 0.99).length, 0, 'nothing saturated here');
+      assert.doesNotMatch(text, /is saturated|已经饱和/);
+      const mean = (f) => rows.reduce((a, i) => a + f(i), 0) / rows.length;
+      assert.deepEqual(n.slice(2, 4), [0.99, 7]);
+      near(
+        n[4],
+        mean((i) => ref.entropy[i]),
+        3,
+        'mean entropy with the bug',
+      );
+      near(
+        n[5],
+        mean((i) => healthy.entropy[i]),
+        3,
+        'mean entropy healthy',
+      );
+      near(
+        n[6],
+        mean((i) => Math.max(...ref.weights[i])),
+        3,
+        'mean largest weight with the bug',
+      );
+      near(
+        n[7],
+        mean((i) => Math.max(...healthy.weights[i])),
+        3,
+        'mean largest weight healthy',
+      );
       break;
+    }
     case 'zero-fill':
       assert.ok(mon.leaked[5] > 0.01);
       near(n[0], mon.leaked[5], 3, 'weight “mat” gives to <pad>');
@@ -140,6 +172,26 @@ for (const lang of ['en', 'zh']) {
   });
 }
 
+// The checklist promises the bug side by side with the healthy result: the two maps share a row,
+// at one size, at 1280 and at 360 px.
+test('the checklist shows the healthy and the bugged weights side by side, at one size', async () => {
+  for (const [width, height] of [
+    [1280, 800],
+    [360, 740],
+  ]) {
+    const page = await lab.open('lesson=debug&lang=en&stage=checklist&dbBug=zero-fill', { width, height });
+    const [a, b] = await page.$$eval('.db-map-healthy .hm-plot, .db-map-bugged .hm-plot', (els) =>
+      els.map((el) => el.getBoundingClientRect().toJSON()),
+    );
+    assert.ok(Math.abs(a.top - b.top) <= 1, `${width}: tops ${a.top} and ${b.top}`);
+    assert.ok(b.left >= a.right, `${width}: the bugged map right of the healthy one`);
+    assert.ok(Math.abs(a.width - b.width) <= 1 && Math.abs(a.height - b.height) <= 1, `${width}: one size`);
+    await assertNoSideScroll(page, `checklist at ${width}`);
+    assert.deepEqual(page.errors, []);
+    await page.close();
+  }
+});
+
 test('the symptoms that need a setting: d_k 1024 saturates the missing scale, σ 50 overflows the naive softmax', async () => {
   let page = await lab.open('lesson=debug&lang=en&stage=checklist&dbBug=missing-scale&dbDk=1024');
   let ex = example({ dk: 1024 });
@@ -193,6 +245,35 @@ for (const lang of ['en', 'zh']) {
     await page.close();
   });
 }
+
+// The scale missing at d_k = 16: no row is near uniform, but rows collapse toward one key
+// (entropy 1.497 -> 0.270 for “mat”): the monitors call them too sharp rather than "not degraded".
+test('the monitors with the scale missing flag the rows that collapsed toward one key', async () => {
+  const page = await lab.open('lesson=debug&lang=en&stage=monitors&dbBug=missing-scale');
+  const ex = example();
+  const healthy = attendRef(ex);
+  const ref = attendWithBugRef({ ...ex, bug: 'missing-scale' });
+  const mon = monitorRef(ref.scaled, ref.weights, healthy.mask);
+  const monHealthy = monitorRef(healthy.scaled, healthy.weights, healthy.mask);
+  // less than a quarter of ln n under the bug, and not so in the healthy run
+  const quarter = (m, r, i) => m.maxEntropy[i] > 0 && r.entropy[i] < m.maxEntropy[i] / 4;
+  const sharp = TOKENS.map((_, i) => i).filter((i) => quarter(mon, ref, i) && !quarter(monHealthy, healthy, i));
+  assert.ok(sharp.length > 0, 'the reference has collapsed rows');
+  const line = await page.textContent('.db-mon-line');
+  assert.doesNotMatch(line, /Not degraded/);
+  const names = sharp.map((i) => `“${TOKENS[i]}”`).join('; ');
+  assert.ok(
+    line.startsWith(
+      `Too sharp: ${sharp.length} of 8 rows have less than a quarter of their maximum entropy (${names}),`,
+    ),
+    line,
+  );
+  const flags = await page.$$eval('.db-mon-table tbody tr', (trs) => trs.map((tr) => tr.cells[7].textContent));
+  for (const i of sharp)
+    assert.equal(flags[i], Math.max(...ref.weights[i]) > 0.99 ? 'one key' : 'nearly one key', `row ${i}`);
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
 
 for (const lang of ['en', 'zh']) {
   test(`${lang}: the monitors show entropy against ln n and the logits' mean and standard deviation`, async () => {

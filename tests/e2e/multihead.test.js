@@ -166,6 +166,24 @@ for (const lang of ['en', 'zh']) {
   });
 }
 
+// The heads here are random or built by hand: the link opens the playground on a run whose heads
+// have learned (the run itself is checked in tests/js/learned-heads.test.js).
+test('the hand-built heads point to heads a model learned: the playground’s induction run at step 300', async () => {
+  const page = await lab.open('lesson=multihead&lang=en&stage=roles');
+  await page.getByRole('button', { name: 'Open that run, trained to step 300' }).click();
+  await page.waitForFunction(
+    () => {
+      const f = Object.fromEntries(new URLSearchParams(location.hash.slice(1)));
+      const here = document.querySelector('article.chapter-playground');
+      return here && f.stage === 'train' && f.pgTask === 'induction' && f.pgStep === '300';
+    },
+    null,
+    { timeout: 120000 },
+  );
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
 test('too many heads: at h = 64 (d_k = 1) at most two keys win per head', async () => {
   const page = await lab.open('lesson=multihead&lang=en&stage=many');
   const rows = await page.$$eval('section[aria-labelledby$="many"] tbody tr', (trs) =>

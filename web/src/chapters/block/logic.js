@@ -2,7 +2,7 @@
 // embeddings, the weights, both layers): similarities, the stacked layers, the GRU and the timed
 // comparison. Every number comes from the engine; nothing here touches the DOM.
 
-import { D_MODEL, HEADS, embed, layerWeights, unit, rowOf } from '../../lesson/block.js';
+import { D_MODEL, HEADS, embed, layerWeights, runBlock, unit, rowOf } from '../../lesson/block.js';
 
 export { D_MODEL, HEADS, HIDDEN, PAIRS, embed, layerWeights, alignedCross, runBlock } from '../../lesson/block.js';
 
@@ -30,9 +30,19 @@ export function ownRowCount(sim) {
   return count;
 }
 
-// The mean and std of each row of m (the same numbers layerNorm reports for its input).
+// The length of each row of m.
 export function rowNorms(m) {
   return Array.from({ length: m.rows }, (_, i) => Math.hypot(...rowOf(m, i)));
+}
+
+// The mean and the (population) standard deviation of each row of m: [[mean, std], ...] (the
+// numbers layerNorm reports for its input, here for any matrix, e.g. its output).
+export function rowMoments(m) {
+  return Array.from({ length: m.rows }, (_, i) => {
+    const row = rowOf(m, i);
+    const mean = row.reduce((a, b) => a + b, 0) / row.length;
+    return [mean, Math.sqrt(row.reduce((a, b) => a + (b - mean) ** 2, 0) / row.length)];
+  });
 }
 
 // The encoder layer stacked `layers` times with the same weights: the mean row norm after each.
@@ -108,4 +118,33 @@ export function parallelVsSequential(engine, seed, lengths) {
     });
     return { n, attentionMs, rnnMs, rnnSteps: steps };
   });
+}
+
+// What the chapter's steps draw, for the step on screen (state.stage): both layers on the
+// sentences (runBlock), with
+// - norm: how many output rows stay closest to their own input with the residual on and off (the
+//   predict question's answer: otherResidual { onOwn, offOwn, own });
+// - stack: the mean row length after each stacked layer with LayerNorm and without;
+// - parallel: the GRU over the same embedded tokens.
+export function blockData(engine, state) {
+  const p = runBlock(engine, state);
+  p.encoder.normFirst = state.blNormFirst;
+  const stage = state.stage;
+  if (stage === 'norm') {
+    const own = (residual) => {
+      const r = runBlock(engine, state, { blResidual: residual }).encoder;
+      const out = state.blNormFirst ? r.residuals[0] : r.normed[0].output;
+      return ownRowCount(similarity(out, p.x));
+    };
+    const onOwn = own(true);
+    const offOwn = own(false);
+    p.otherResidual = { onOwn, offOwn, own: offOwn };
+  }
+  if (stage === 'stack') {
+    const opts = { normFirst: state.blNormFirst };
+    p.stackOn = stack(engine, state, state.blLayers, { ...opts, layerNorm: true });
+    p.stackOff = stack(engine, state, state.blLayers, { ...opts, layerNorm: false });
+  }
+  if (stage === 'parallel') p.rnn = engine.gruEncoder({ x: p.x, ...gruWeights(engine, state.seed) });
+  return p;
 }

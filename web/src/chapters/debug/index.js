@@ -23,9 +23,9 @@ import {
   zeroFillAnswer,
   flatRow,
   sameWeights,
-  nearUniformRows,
+  monitorVerdict,
+  rowReading,
   rowOf,
-  SATURATED,
 } from './logic.js';
 import strings from './strings.js';
 import meta, { MAX_TOKENS } from './meta.js';
@@ -199,11 +199,12 @@ function buildChecklist(c, v) {
   v.healthy = weightsMap(c, 'db-map-healthy');
   v.bugged = weightsMap(c, 'db-map-bugged');
   v.symptoms = h('ul', { class: 'db-symptoms', 'aria-live': 'polite' });
+  // the healthy weights and the bugged ones side by side, one figure at one size
   return [
-    h('p', { class: 'about lab-explain', text: s('check.about') }),
+    h('div', { class: 'maps db-maps db-pair', 'data-figure': 'main' }, v.healthy.wrap, v.bugged.wrap),
     h('fieldset', { class: 'plain db-checklist' }, h('legend', { text: s('bugs') }), v.list),
+    h('p', { class: 'about lab-explain', text: s('check.about') }),
     codeBox,
-    h('div', { class: 'maps db-maps' }, v.healthy.wrap, v.bugged.wrap),
     h('h4', { class: 'db-symptom-h', text: s('symptom') }),
     v.symptoms,
   ];
@@ -245,16 +246,6 @@ function buildMonitors(c, v) {
   ];
 }
 
-function rowReading(c, lab, i) {
-  const e = lab.bugged.entropy[i];
-  const max = lab.mb.maxEntropy[i];
-  if (Number.isNaN(e)) return c.s('flag.nan');
-  if (!(max > 0)) return c.s('flag.one');
-  if (nearUniformRows(lab.bugged, lab.mb).includes(i)) return c.s('flag.uniform');
-  if (Math.max(...rowOf(lab.bugged.weights, i)) > SATURATED) return c.s('flag.peaked');
-  return c.s('flag.ok');
-}
-
 function drawMonitors(c, lab, v) {
   const { s, state } = c;
   const tokens = state.dbTokens;
@@ -271,7 +262,7 @@ function drawMonitors(c, lab, v) {
     fmt(lab.mh.rowSums[i], 3),
     fmt(lab.mb.rowSums[i], 3),
     fmt(lab.mb.leaked[i], 3),
-    rowReading(c, lab, i),
+    s(`flag.${rowReading(lab, i)}`),
   ]);
   v.table.replaceChildren(scrollTable(s('monCaption', { bug: bugName }), head, rows, [7]));
   const logitRow = (name, m) => [s(name), fmt(m.logitMean, 3), fmt(m.logitStd, 3), fmt(m.logitMax, 3)];
@@ -282,28 +273,26 @@ function drawMonitors(c, lab, v) {
       [logitRow('run.healthy', lab.mh), logitRow('run.bugged', lab.mb)],
     ),
   );
-  // Degraded: rows near uniform in the bugged run that the healthy run keeps sharper (a row of
-  // two keys may be near uniform in the healthy example too: that is the example, not a bug).
-  // Counted over every row of the example.
-  const healthyUniform = nearUniformRows(lab.healthy, lab.mh);
-  const uniform = nearUniformRows(lab.bugged, lab.mb).filter((i) => !healthyUniform.includes(i));
-  const n = lab.bugged.weights.rows;
+  // Degraded (near uniform) or too sharp (nearly one-hot): rows the healthy run has not so,
+  // counted over every row of the example.
+  const verdict = monitorVerdict(lab);
+  const { rows: n, uniform, sharp, healthyUniform } = verdict;
   const names = (rows) =>
     list(
       c.lang,
       rows.map((i) => `“${tokens[i]}”`),
     );
-  setText(
-    v.line,
-    sentences(c.lang, [
-      uniform.length
-        ? s('mon.uniform', { k: uniform.length, n, rows: names(uniform) })
-        : healthyUniform.length
-          ? s('mon.asHealthy', { k: healthyUniform.length, n, rows: names(healthyUniform) })
-          : s('mon.fine'),
-      s('mon.std', { sb: fmt(lab.mb.logitStd, 3), sh: fmt(lab.mh.logitStd, 3) }),
-    ]),
-  );
+  const said = [];
+  if (uniform.length) said.push(s('mon.uniform', { k: uniform.length, n, rows: names(uniform) }));
+  if (sharp.length) said.push(s('mon.sharp', { k: sharp.length, n, rows: names(sharp) }));
+  if (!said.length)
+    said.push(
+      healthyUniform.length
+        ? s('mon.asHealthy', { k: healthyUniform.length, n, rows: names(healthyUniform) })
+        : s('mon.fine'),
+    );
+  said.push(s('mon.std', { sb: fmt(lab.mb.logitStd, 3), sh: fmt(lab.mh.logitStd, 3) }));
+  setText(v.line, sentences(c.lang, said));
   const top = Math.max(...Array.from(lab.mb.maxEntropy));
   v.bars.update({
     values: Array.from(lab.bugged.entropy),

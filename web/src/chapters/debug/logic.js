@@ -14,6 +14,7 @@ export const SMALL_CHOICES = [0.01, 0.03, 0.1, 0.3, 1];
 export const EXP_OVERFLOW = 88.72; // exp(x) passes float32's largest number past ln(3.4e38)
 export const SATURATED = 0.99; // a row giving one key more than this is one-hot in effect
 export const NEAR_UNIFORM = 0.95; // entropy above this share of ln n: attention has degraded
+export const NEAR_ONE_HOT = 0.25; // entropy below this share of ln n: nearly all on one key
 export const DRAWS = 5; // small queries drawn for the "top key" demo
 
 // One PyTorch line per bug: how the bug reads in code (the healthy line first).
@@ -88,6 +89,60 @@ export function nearUniformRows(result, monitors) {
   return out;
 }
 
+// Rows whose entropy is below NEAR_ONE_HOT of its maximum ln n: nearly all their weight on one
+// key (rows with one key left out).
+export function nearOneHotRows(result, monitors) {
+  const out = [];
+  for (let i = 0; i < result.weights.rows; i++) {
+    const max = monitors.maxEntropy[i];
+    if (max > 0 && result.entropy[i] < NEAR_ONE_HOT * max) out.push(i);
+  }
+  return out;
+}
+
+// The mean entropy and the mean largest weight of the rows with two keys or more.
+export function sharpness(result, monitors) {
+  let entropy = 0;
+  let top = 0;
+  let rows = 0;
+  for (let i = 0; i < result.weights.rows; i++) {
+    if (!(monitors.maxEntropy[i] > 0)) continue;
+    rows++;
+    entropy += result.entropy[i];
+    top += Math.max(...rowOf(result.weights, i));
+  }
+  return { entropy: entropy / rows, top: top / rows };
+}
+
+// What the monitors make of the bugged run: the rows it leaves near uniform (degraded) and those
+// it makes nearly one-hot (too sharp), each counted only where the healthy run is not so already
+// (a row of two keys may be near uniform in the healthy example too: that is the example, not a
+// bug), and the healthy run's own near-uniform rows.
+export function monitorVerdict(lab) {
+  const healthyUniform = nearUniformRows(lab.healthy, lab.mh);
+  const healthySharp = nearOneHotRows(lab.healthy, lab.mh);
+  return {
+    rows: lab.bugged.weights.rows,
+    uniform: nearUniformRows(lab.bugged, lab.mb).filter((i) => !healthyUniform.includes(i)),
+    sharp: nearOneHotRows(lab.bugged, lab.mb).filter((i) => !healthySharp.includes(i)),
+    healthyUniform,
+  };
+}
+
+// One query's reading in the monitors' table, for the bugged run: 'nan', 'one' (one key
+// allowed), 'uniform' (near uniform), 'peaked' (more than SATURATED on one key), 'sharp' (nearly
+// one-hot) or 'ok'.
+export function rowReading(lab, i) {
+  const e = lab.bugged.entropy[i];
+  const max = lab.mb.maxEntropy[i];
+  if (Number.isNaN(e)) return 'nan';
+  if (!(max > 0)) return 'one';
+  if (e >= NEAR_UNIFORM * max) return 'uniform';
+  if (Math.max(...rowOf(lab.bugged.weights, i)) > SATURATED) return 'peaked';
+  if (e < NEAR_ONE_HOT * max) return 'sharp';
+  return 'ok';
+}
+
 // The symptom of the bug on screen: a list of { key, params } (strings sym.*), numbers as the
 // engine returned them (the page formats them).
 export function symptoms(lab, tokens) {
@@ -105,7 +160,14 @@ export function symptoms(lab, tokens) {
       const sb = saturatedRows(bugged, mb);
       const sh = saturatedRows(healthy, mh);
       say('sym.missing.std', { sb: mb.logitStd, sh: mh.logitStd });
-      say('sym.missing.sat', { k: sb.saturated, n: sb.rows, kh: sh.saturated });
+      // saturated rows when there are some; else how much sharper the rows are than healthy (at
+      // d_k = 1 the scale is 1: nothing changes)
+      if (lab.inputs.key.cols === 1) say('sym.missing.one');
+      else if (sb.saturated > 0) say('sym.missing.sat', { k: sb.saturated, n: sb.rows, kh: sh.saturated });
+      else {
+        const [b, h] = [sharpness(bugged, mb), sharpness(healthy, mh)];
+        say('sym.missing.sharper', { n: sb.rows, eb: b.entropy, eh: h.entropy, wb: b.top, wh: h.top });
+      }
       say(mb.logitMax > EXP_OVERFLOW ? 'sym.missing.nan' : 'sym.missing.finite', { max: mb.logitMax });
       break;
     }

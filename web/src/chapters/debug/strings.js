@@ -53,7 +53,11 @@ export default {
     'sym.missing.std':
       'The logits spread with a standard deviation of {sb} instead of {sh}: QKᵀ grows like √d_k when nothing divides it.',
     'sym.missing.sat':
-      '{k} of {n} rows give more than 0.99 of their weight to one key (healthy: {kh}). Softmax is saturated: its gradient is almost 0, and training stalls.',
+      '{k} of {n} rows give more than 0.99 of their weight to one key (healthy: {kh}). Softmax is saturated in those rows: its gradient there is almost 0, and training stalls.',
+    'sym.missing.sharper':
+      'No row gives more than 0.99 of its weight to one key yet, but the rows are sharper than healthy: over the {n} rows with two keys or more, the mean entropy is {eb} instead of {eh}, and a row’s largest weight is {wb} instead of {wh} on average. Raise d_k and they saturate: softmax’s gradient goes to 0, and training stalls.',
+    'sym.missing.one':
+      'With d_k = 1, √d_k = 1: forgetting to divide by it changes nothing here. Raise d_k to see the bug.',
     'sym.missing.finite':
       'The largest logit is {max}. This softmax subtracts the row max, so the numbers stay finite; raise d_k further and code that also skips the max subtraction overflows past 88.72.',
     'sym.missing.nan':
@@ -95,6 +99,7 @@ export default {
     'col.flag': 'Reading',
     'flag.uniform': 'near uniform',
     'flag.peaked': 'one key',
+    'flag.sharp': 'nearly one key',
     'flag.one': 'one key allowed',
     'flag.nan': 'NaN',
     'flag.ok': '',
@@ -107,7 +112,10 @@ export default {
     'run.bugged': 'with the bug',
     barsCaption: 'Entropy with the bug, per query (the maximum is ln n of each row)',
     'mon.uniform': 'Degraded: {k} of {n} rows are within 5 % of their maximum entropy ({rows}).',
-    'mon.fine': 'No row is near uniform: every row with two keys or more still prefers some keys.',
+    'mon.sharp':
+      'Too sharp: {k} of {n} rows have less than a quarter of their maximum entropy ({rows}), where the healthy run spreads its weight: nearly all of it goes to one key. A softmax this close to one-hot passes almost no gradient back.',
+    'mon.fine':
+      'Neither monitor fires: no row is near uniform, and none nearly one-hot, beyond what the healthy run shows.',
     'mon.asHealthy':
       'Not degraded: {k} of {n} rows are near uniform ({rows}), exactly as in the healthy run: with so few keys to choose from, that is the example, not a bug.',
     'mon.std': 'Logit standard deviation {sb} with the bug, {sh} healthy.',
@@ -188,7 +196,10 @@ export default {
     'sym.none': '一切正常：每行之和为 1，被屏蔽的 Key 权重恰好为 0，logit 的标准差为 {std}。',
     'sym.missing.std': 'logit 的标准差是 {sb}，而不是 {sh}：不做除法时，QKᵀ 随 √d_k 增长。',
     'sym.missing.sat':
-      '{n} 行中有 {k} 行把超过 0.99 的权重给了同一个 Key（正常时为 {kh} 行）。softmax 已经饱和，梯度几乎为 0，训练会停滞。',
+      '{n} 行中有 {k} 行把超过 0.99 的权重给了同一个 Key（正常时为 {kh} 行）。这些行的 softmax 已经饱和，梯度几乎为 0，训练会停滞。',
+    'sym.missing.sharper':
+      '还没有哪一行把超过 0.99 的权重给同一个 Key，但各行已经比正常时更尖锐：在 {n} 个至少有两个可见 Key 的行上，平均熵是 {eb}，而正常时是 {eh}；每行最大的权重平均为 {wb}，正常时为 {wh}。继续调大 d_k，它们就会饱和：softmax 的梯度趋于 0，训练会停滞。',
+    'sym.missing.one': 'd_k = 1 时 √d_k = 1：漏掉这次除法在这里没有任何影响。调大 d_k 才能看到这个错误。',
     'sym.missing.finite':
       '最大的 logit 是 {max}。这里的 softmax 减去了每行的最大值，所以结果仍是有限数；继续调大 d_k，如果代码同时漏掉了减最大值，超过 88.72 就会溢出。',
     'sym.missing.nan':
@@ -224,6 +235,7 @@ export default {
     'col.flag': '判断',
     'flag.uniform': '接近均匀',
     'flag.peaked': '集中在一个 Key 上',
+    'flag.sharp': '几乎集中在一个 Key 上',
     'flag.one': '只有一个可见 Key',
     'flag.nan': 'NaN（非数）',
     'flag.ok': '',
@@ -236,7 +248,9 @@ export default {
     'run.bugged': '有错误',
     barsCaption: '有错误时每个 Query 的熵（每行的最大值为 ln n）',
     'mon.uniform': '注意力已经退化：{n} 行中有 {k} 行的熵与最大值相差不到 5%（{rows}）。',
-    'mon.fine': '没有接近均匀的行：每个至少有两个可见 Key 的行仍有所侧重。',
+    'mon.sharp':
+      '过于尖锐：{n} 行中有 {k} 行的熵不到其最大值的四分之一（{rows}），而健康的运行在这些行上分散了权重：几乎全部权重都给了一个 Key。这样接近 one-hot 的 softmax 几乎传不回梯度。',
+    'mon.fine': '两个监测量都没有报警：除了健康的运行本来就有的，既没有接近均匀的行，也没有几乎集中在一个 Key 上的行。',
     'mon.asHealthy':
       '没有退化：{n} 行中有 {k} 行接近均匀（{rows}），与健康的运行完全一样：可选的 Key 太少，这是例子本身，不是 bug。',
     'mon.std': '有错误时 logit 的标准差为 {sb}，正常时为 {sh}。',

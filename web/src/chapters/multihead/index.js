@@ -4,9 +4,21 @@
 
 import { h, setText } from '../../views/dom.js';
 import { fmt, fmtInt } from '../../text/format.js';
-import { tokenMatrix, layerWeights } from '../../lesson/layer.js';
-import { timeSideBySide, withinNoise } from '../../lesson/timing.js';
-import { headCounts, multiHeadOps, roleLayer, lookOf, scoreSpread, distinctWinners, ROLE_SLOTS } from './logic.js';
+import { withinNoise } from '../../lesson/timing.js';
+import {
+  COST_N,
+  DRAWN_D,
+  MANY_D,
+  MANY_N,
+  ROLE_SLOTS,
+  headCosts,
+  headCounts,
+  headsLayer,
+  lookOf,
+  manyHeads,
+  projections,
+  roleHeads,
+} from './logic.js';
 import { heatmapFigure, drawFigure, dims } from '../kit/figures.js';
 import { intInput, selectInput, tokensInput } from '../../views/controls.js';
 import { scrollTable } from '../../views/table.js';
@@ -14,14 +26,7 @@ import { createPredict } from '../kit/predict.js';
 import strings from './strings.js';
 import meta, { MAX_TOKENS, MAX_D_MODEL } from './meta.js';
 import practice, { layerCodeLink } from '../practice/meta.js';
-
-const MANY_D = 64;
-const MANY_N = 8;
-const COST_N = 128;
-// Up to this d_model the heads step draws the d × d matrix W_o and times a layer for every h (a
-// call then fits a frame); above it, up to MAX_D_MODEL, it draws the heads, the concat and the
-// output and lists the multiplications only.
-const DRAWN_D = 64;
+import { learnedHeadsLink } from '../playground/meta.js';
 
 const intError = (c) => (min, max) => c.s('errInt', { min, max });
 
@@ -32,6 +37,21 @@ function tokensField(c, label, name, max) {
     error: (m) => c.s('errTokens', { max: m }),
   });
 }
+
+// These heads are drawn or built, not learned: a line that opens the playground on heads a
+// model learned (its induction run, replayed to the step where they have formed).
+const learnedLine = (c) =>
+  h(
+    'p',
+    { class: 'lab-explain mh-learned' },
+    `${c.s('learned.about')} `,
+    h('button', {
+      type: 'button',
+      class: 'linklike mh-learned-link',
+      text: c.s('learned.link'),
+      onclick: () => c.set(learnedHeadsLink()),
+    }),
+  );
 
 function figures(c, v, names, cls) {
   v.figs = v.figs || {};
@@ -75,20 +95,6 @@ function buildProjections(c, v) {
     h('div', { class: 'controls', 'data-group': 'inputs' }, v.x.wrap, v.y.wrap),
     maps,
   ];
-}
-
-function computeProjections(c) {
-  const { state, engine } = c;
-  const d = state.mhProjD;
-  const cross = state.mhMode === 'cross';
-  const X = tokenMatrix(engine, state.mhTokens, d, state.seed);
-  const Y = cross ? tokenMatrix(engine, state.mhSource, d, state.seed) : X;
-  const W = layerWeights(engine, d, state.seed);
-  const Q = engine.linear({ x: X, W: W.Wq });
-  const K = engine.linear({ x: Y, W: W.Wk });
-  const V = engine.linear({ x: Y, W: W.Wv });
-  const att = engine.attend({ query: Q, key: K, value: V });
-  return { d, cross, X, Y, W, Q, K, V, weights: att.weights };
 }
 
 function drawProjections(c, p, v) {
@@ -162,43 +168,12 @@ function buildHeads(c, v) {
     v.heads,
     rest,
     v.woNote,
+    learnedLine(c),
     v.cost,
     v.costVerdict,
     h('p', { class: 'lab-explain', text: s('costNote') }),
     v.codeLink,
   ];
-}
-
-function computeHeads(c) {
-  const { state, engine } = c;
-  const d = state.mhD;
-  const tokens = state.mhTokens;
-  const X = tokenMatrix(engine, tokens, d, state.seed);
-  // The weights depend on d and the seed only: a change of h or of the tokens keeps them (at
-  // d_model = 768 drawing the four 768 × 768 matrices costs more than the layer itself).
-  const last = c.data;
-  const W = last?.W && last.d === d && last.seed === state.seed ? last.W : layerWeights(engine, d, state.seed);
-  let result = null;
-  let error = null;
-  try {
-    result = engine.multiHead({ query: X, key: X, value: X, heads: state.mhH, ...W });
-  } catch (e) {
-    if (!e || e.name !== 'AttentionError') throw e;
-    error = e.message;
-  }
-  return { d, seed: state.seed, tokens, W, result, error };
-}
-
-// Times one layer for every head count that divides d (n = 64 random tokens), side by side.
-function measureHeads(engine, d, seed) {
-  const X = engine.randomMatrix({ rows: COST_N, cols: d, seed, stream: 300 });
-  const W = layerWeights(engine, d, seed);
-  const hs = headCounts(d);
-  const fns = Object.fromEntries(
-    hs.map((hh) => [hh, () => engine.multiHead({ query: X, key: X, value: X, heads: hh, ...W })]),
-  );
-  const ms = timeSideBySide(fns, { rounds: 9, minMs: 10 });
-  return hs.map((hh) => ({ h: hh, dk: d / hh, ms: ms[hh], mul: multiHeadOps({ nq: COST_N, nk: COST_N, d }) }));
 }
 
 function drawHeads(c, p, v) {
@@ -250,14 +225,7 @@ function drawHeads(c, p, v) {
   const timed = p.d <= DRAWN_D;
   // measured once per d_model and seed; kept (c.kept) when the chapter is mounted again
   const key = `${p.d}/${state.seed}`;
-  if (c.kept.costs?.key !== key) {
-    c.kept.costs = {
-      key,
-      rows: timed
-        ? measureHeads(c.engine, p.d, state.seed)
-        : headCounts(p.d).map((hh) => ({ h: hh, dk: p.d / hh, mul: multiHeadOps({ nq: COST_N, nk: COST_N, d: p.d }) })),
-    };
-  }
+  if (c.kept.costs?.key !== key) c.kept.costs = { key, rows: headCosts(c.engine, p.d, state.seed, timed) };
   const costs = c.kept.costs.rows;
   const time = (ms) => s('spread', { t: c.t('ms', { t: fmt(ms.median, 3) }), lo: fmt(ms.min, 3), hi: fmt(ms.max, 3) });
   const cols = timed ? ['col.h', 'col.dk', 'col.mul', 'col.time'] : ['col.h', 'col.dk', 'col.mul'];
@@ -311,28 +279,8 @@ function buildRoles(c, v) {
     h('div', { class: 'controls', 'data-group': 'inputs' }, v.breakPrev.wrap, v.breakMatch.wrap),
     v.predict.el,
     v.reveal,
+    learnedLine(c),
   ];
-}
-
-function computeRoles(c) {
-  const { state, engine } = c;
-  const tokens = state.mhRoleTokens;
-  const layer = roleLayer(engine, tokens, {
-    strength: state.mhStrength,
-    broken: { prev: state.mhBreakPrev, match: state.mhBreakMatch },
-    seed: state.seed,
-  });
-  const result = engine.multiHead({
-    query: layer.x,
-    key: layer.x,
-    value: layer.x,
-    heads: 2,
-    Wq: layer.Wq,
-    Wk: layer.Wk,
-    Wv: layer.Wv,
-    Wo: layer.Wo,
-  });
-  return { tokens, result };
 }
 
 function drawRoles(c, p, v) {
@@ -394,26 +342,6 @@ function buildMany(c, v) {
   ];
 }
 
-function computeMany(c) {
-  const { state, engine } = c;
-  const X = engine.randomMatrix({ rows: MANY_N, cols: MANY_D, seed: state.seed, stream: 400 });
-  const W = layerWeights(engine, MANY_D, state.seed);
-  const rows = headCounts(MANY_D).map((hh) => {
-    const r = engine.multiHead({ query: X, key: X, value: X, heads: hh, ...W });
-    const entropy =
-      r.heads.reduce((a, hd) => a + hd.entropy.reduce((x, y) => x + y, 0) / hd.entropy.length, 0) / r.heads.length;
-    return {
-      h: hh,
-      dk: MANY_D / hh,
-      spread: scoreSpread(r),
-      winners: distinctWinners(r),
-      entropy: entropy / Math.log(MANY_N),
-      result: r,
-    };
-  });
-  return { rows };
-}
-
 function drawMany(c, p, v) {
   const { s, state } = c;
   const hh = headCounts(MANY_D).includes(state.mhManyH) ? state.mhManyH : 8;
@@ -443,22 +371,28 @@ const STEPS = [
     title: { en: 'Projections', zh: '投影' },
     build: buildProjections,
     draw: drawProjections,
-    compute: computeProjections,
+    compute: (c) => projections(c.engine, c.state),
   },
-  { id: 'heads', title: { en: 'Heads', zh: '多个头' }, build: buildHeads, draw: drawHeads, compute: computeHeads },
+  {
+    id: 'heads',
+    title: { en: 'Heads', zh: '多个头' },
+    build: buildHeads,
+    draw: drawHeads,
+    compute: (c) => headsLayer(c.engine, c.state, c.data),
+  },
   {
     id: 'roles',
     title: { en: 'What heads look at', zh: '各头看什么' },
     build: buildRoles,
     draw: drawRoles,
-    compute: computeRoles,
+    compute: (c) => roleHeads(c.engine, c.state),
   },
   {
     id: 'many',
     title: { en: 'Too many heads', zh: '头太多时' },
     build: buildMany,
     draw: drawMany,
-    compute: computeMany,
+    compute: (c) => manyHeads(c.engine, c.state.seed),
   },
 ];
 

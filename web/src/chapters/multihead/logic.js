@@ -1,7 +1,21 @@
 // The multi-head chapter without the DOM (its layer's inputs and weights are ../../lesson/layer.js):
-// the head counts and the cost of a layer, two heads built by hand (one looks at the
-// previous token, one at the same word), and the per-head statistics of the "too many heads"
-// step. Every attention number comes from engine.linear / engine.multiHead.
+// each step's engine calls, the head counts and the cost of a layer, two heads built by hand (one
+// looks at the previous token, one at the same word), and the per-head statistics of the "too
+// many heads" step. Every attention number comes from engine.linear / engine.multiHead.
+
+import { tokenMatrix, layerWeights } from '../../lesson/layer.js';
+import { timeSideBySide } from '../../lesson/timing.js';
+import { ROLE_SLOTS } from './meta.js';
+
+export { ROLE_SLOTS }; // positions and distinct words the hand-built layer can tell apart
+
+export const MANY_D = 64; // the too-many-heads step: d_model and tokens
+export const MANY_N = 8;
+export const COST_N = 128; // tokens of the timed layer
+// Up to this d_model the heads step draws the d × d matrix W_o and times a layer for every h (a
+// call then fits a frame); above it, up to MAX_D_MODEL, it draws the heads, the concat and the
+// output and lists the multiplications only.
+export const DRAWN_D = 64;
 
 // The divisors of d that the engine accepts as head counts (1 … maxHeads).
 export function headCounts(d, maxHeads = 64) {
@@ -16,11 +30,99 @@ export function multiHeadOps({ nq, nk, d }) {
   return nq * d * d + 2 * nk * d * d + 2 * nq * nk * d + nq * d * d;
 }
 
+// ---- the steps' engine calls ------------------------------------------------------------------
+
+// The projections step: X (and Y in cross-attention) through W_q, W_k, W_v, and the weights.
+export function projections(engine, state) {
+  const d = state.mhProjD;
+  const cross = state.mhMode === 'cross';
+  const X = tokenMatrix(engine, state.mhTokens, d, state.seed);
+  const Y = cross ? tokenMatrix(engine, state.mhSource, d, state.seed) : X;
+  const W = layerWeights(engine, d, state.seed);
+  const Q = engine.linear({ x: X, W: W.Wq });
+  const K = engine.linear({ x: Y, W: W.Wk });
+  const V = engine.linear({ x: Y, W: W.Wv });
+  const att = engine.attend({ query: Q, key: K, value: V });
+  return { d, cross, X, Y, W, Q, K, V, weights: att.weights };
+}
+
+// The heads step: self-attention over the tokens with h heads, or the engine's refusal (error).
+// The weights depend on d and the seed only: those of `last` (the step's last result) are kept
+// when they match (at d_model = 768 drawing the four 768 × 768 matrices costs more than the layer).
+export function headsLayer(engine, state, last) {
+  const d = state.mhD;
+  const tokens = state.mhTokens;
+  const X = tokenMatrix(engine, tokens, d, state.seed);
+  const W = last?.W && last.d === d && last.seed === state.seed ? last.W : layerWeights(engine, d, state.seed);
+  let result = null;
+  let error = null;
+  try {
+    result = engine.multiHead({ query: X, key: X, value: X, heads: state.mhH, ...W });
+  } catch (e) {
+    if (!e || e.name !== 'AttentionError') throw e;
+    error = e.message;
+  }
+  return { d, seed: state.seed, tokens, W, result, error };
+}
+
+// One layer at n = COST_N for every head count that divides d: its multiplications, and with
+// `timed` its time per call (timeSideBySide: { median, min, max } ms), measured side by side.
+export function headCosts(engine, d, seed, timed) {
+  const hs = headCounts(d);
+  const mul = multiHeadOps({ nq: COST_N, nk: COST_N, d });
+  if (!timed) return hs.map((hh) => ({ h: hh, dk: d / hh, mul }));
+  const X = engine.randomMatrix({ rows: COST_N, cols: d, seed, stream: 300 });
+  const W = layerWeights(engine, d, seed);
+  const fns = Object.fromEntries(
+    hs.map((hh) => [hh, () => engine.multiHead({ query: X, key: X, value: X, heads: hh, ...W })]),
+  );
+  const ms = timeSideBySide(fns, { rounds: 9, minMs: 10 });
+  return hs.map((hh) => ({ h: hh, dk: d / hh, ms: ms[hh], mul }));
+}
+
+// The hand-built heads step: the two heads of roleLayer on the tokens.
+export function roleHeads(engine, state) {
+  const tokens = state.mhRoleTokens;
+  const layer = roleLayer(engine, tokens, {
+    strength: state.mhStrength,
+    broken: { prev: state.mhBreakPrev, match: state.mhBreakMatch },
+    seed: state.seed,
+  });
+  const result = engine.multiHead({
+    query: layer.x,
+    key: layer.x,
+    value: layer.x,
+    heads: 2,
+    Wq: layer.Wq,
+    Wk: layer.Wk,
+    Wv: layer.Wv,
+    Wo: layer.Wo,
+  });
+  return { tokens, result };
+}
+
+// The too-many-heads step: MANY_N random tokens of d_model = MANY_D through one layer for every
+// head count, with each count's score spread, winning keys and mean entropy / ln n.
+export function manyHeads(engine, seed) {
+  const X = engine.randomMatrix({ rows: MANY_N, cols: MANY_D, seed, stream: 400 });
+  const W = layerWeights(engine, MANY_D, seed);
+  const rows = headCounts(MANY_D).map((hh) => {
+    const r = engine.multiHead({ query: X, key: X, value: X, heads: hh, ...W });
+    const entropy =
+      r.heads.reduce((a, hd) => a + hd.entropy.reduce((x, y) => x + y, 0) / hd.entropy.length, 0) / r.heads.length;
+    return {
+      h: hh,
+      dk: MANY_D / hh,
+      spread: scoreSpread(r),
+      winners: distinctWinners(r),
+      entropy: entropy / Math.log(MANY_N),
+      result: r,
+    };
+  });
+  return { rows };
+}
+
 // ---- two heads built by hand --------------------------------------------------------------------
-
-import { ROLE_SLOTS } from './meta.js';
-
-export { ROLE_SLOTS }; // positions and distinct words the hand-built layer can tell apart
 
 // Word ids by first appearance: ['the', 'cat', 'the'] -> [0, 1, 0].
 export function wordIds(tokens) {

@@ -28,6 +28,9 @@ export default {
     'heads.about':
       'With h heads, d_model is cut into h slices of d_k = d_model / h numbers. Head i attends with its own slice of Q, K and V; the h outputs are put side by side (concat) and mixed by W_o.',
     'goto.code': 'This layer as NumPy and PyTorch code',
+    'learned.about':
+      'The heads here are drawn at random or built by hand. Heads that a model learned by itself: the playground trains two layers of two heads on the induction task; by step 300 a head of layer 1 looks at the previous token, and the heads of layer 2 at the token that followed the current one the last time it appeared.',
+    'learned.link': 'Open that run, trained to step 300',
     dkLine:
       'Each of the {h} heads gets d_k = d_model / h = {d} / {h} = {dk} numbers: d_model = h × d_k, {d} = {h} × {dk}.',
     preset768: 'd_model = 768 with 12 heads (the size of BERT-base and GPT-2 small)',
@@ -110,6 +113,9 @@ export default {
     'heads.about':
       '有 h 个头时，d_model 被切成 h 段，每段 d_k = d_model / h 个数。第 i 个头只用自己那一段 Q、K、V 做注意力；h 个头的输出并排拼接（concat），再由 W_o 融合。',
     'goto.code': '把这一层写成 NumPy 和 PyTorch 代码',
+    'learned.about':
+      '这里的头要么是随机抽取的，要么是手工构造的。模型自己学出来的头：训练场在归纳（induction）任务上训练一个两层、每层两个头的模型；到第 300 步时，第 1 层有一个头看前一个词，第 2 层的头看当前词上一次出现时紧跟在它后面的那个词。',
+    'learned.link': '打开这次训练，训练到第 300 步',
     dkLine: '{h} 个头每个分到 d_k = d_model / h = {d} / {h} = {dk} 个数：d_model = h × d_k，{d} = {h} × {dk}。',
     preset768: 'd_model = 768，12 个头（BERT-base 和 GPT-2 small 的规模）',
     woHidden: 'W_o 是 {d} × {d}（{cells} 个数）：d_model 不超过 {max} 时才画出。',

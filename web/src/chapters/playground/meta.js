@@ -28,6 +28,26 @@ export const NO_SCALE = Object.freeze({
 export const NO_SCALE_STEPS = 300;
 export const NO_SCALE_FROM = 100;
 
+// Heads that learned (the multi-head chapter links here next to its hand-built and untrained
+// ones): the induction task on two layers of two heads, replayed to step 300. By then a head of
+// layer 1 looks at the previous token and the heads of layer 2 at the token after the current
+// one's last occurrence (previous-token score about 0.5, induction scores about 0.8; checked by
+// tests/js/learned-heads.test.js). The patch for c.set.
+export const learnedHeadsLink = () => ({
+  lesson: 'playground',
+  stage: 'train',
+  pgTask: 'induction',
+  pgLayers: 2,
+  pgHeads: 2,
+  pgD: 32,
+  pgLr: 0.003,
+  pgSeed: 1,
+  pgScale: true,
+  pgPos: 'learned',
+  pgCompare: 'none',
+  pgStep: 300,
+});
+
 export default {
   id: 'playground',
   title: { en: 'Attention playground', zh: '注意力训练场' },
