@@ -2,6 +2,7 @@
 #include "core/dense.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace attn::dense {
 
@@ -36,6 +37,34 @@ void scatter(const float* src, float* dst, int stride, int col, int rows, int wi
   for (int r = 0; r < rows; r++)
     std::copy_n(src + static_cast<std::size_t>(r) * width, width,
                 dst + static_cast<std::size_t>(r) * stride + col);
+}
+
+void layer_norm_rows(const float* x, const float* gamma, const float* beta, double eps, float* out,
+                     int rows, int cols, float* mean, float* std) {
+  for (int i = 0; i < rows; i++) {
+    // mean and biased variance in double: a row of huge or nearly equal floats stays exact
+    const float* row = x + static_cast<std::size_t>(i) * cols;
+    float* y = out + static_cast<std::size_t>(i) * cols;
+    double sum = 0;
+    for (int c = 0; c < cols; c++) sum += row[c];
+    const double mu = sum / cols;
+    double squares = 0;
+    for (int c = 0; c < cols; c++) squares += (row[c] - mu) * (row[c] - mu);
+    const double var = squares / cols;
+    const double inv = 1.0 / std::sqrt(var + eps);
+    for (int c = 0; c < cols; c++)
+      y[c] = static_cast<float>((row[c] - mu) * inv * gamma[c] + beta[c]);
+    if (mean) mean[i] = static_cast<float>(mu);
+    if (std) std[i] = static_cast<float>(std::sqrt(var));
+  }
+}
+
+void gelu_tanh(float* x, std::size_t n) {
+  const float k = 0.7978845608028654f;  // sqrt(2 / pi)
+  for (std::size_t i = 0; i < n; i++) {
+    const float v = x[i];
+    x[i] = 0.5f * v * (1.0f + std::tanh(k * (v + 0.044715f * v * v * v)));
+  }
 }
 
 }  // namespace attn::dense

@@ -1,9 +1,8 @@
 // Layer normalisation over the last dimension (torch.nn.LayerNorm).
 #include "core/layer_norm.h"
 
-#include <cmath>
-
 #include "core/check.h"
+#include "core/dense.h"
 
 namespace attn {
 
@@ -29,22 +28,8 @@ LayerNormResult layer_norm(const Matrix& x, const Matrix& gamma, const Matrix& b
   r.output = Matrix(n, d);  // output: (n, d)
   r.mean.resize(n);
   r.std.resize(n);
-  for (int i = 0; i < n; i++) {
-    // mean and biased variance in double: a row of huge or nearly equal floats stays exact
-    const float* row = x.row(i);
-    double sum = 0;
-    for (int c = 0; c < d; c++) sum += row[c];
-    const double mean = sum / d;
-    double squares = 0;
-    for (int c = 0; c < d; c++) squares += (row[c] - mean) * (row[c] - mean);
-    const double var = squares / d;
-    const double inv = 1.0 / std::sqrt(var + eps);
-    for (int c = 0; c < d; c++) {
-      r.output.at(i, c) = static_cast<float>((row[c] - mean) * inv * gamma.data[c] + beta.data[c]);
-    }
-    r.mean[i] = static_cast<float>(mean);
-    r.std[i] = static_cast<float>(std::sqrt(var));
-  }
+  dense::layer_norm_rows(x.data.data(), gamma.data.data(), beta.data.data(), eps,
+                         r.output.data.data(), n, d, r.mean.data(), r.std.data());
   std::string where = first_non_finite(r.output);
   if (!where.empty()) {
     r.error = "gamma: (x - mean) / std * gamma + beta overflows float32 at " + where +

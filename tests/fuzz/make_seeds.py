@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Seed inputs for the flash and trainer fuzz harnesses (tests/fuzz/corpus/flash, .../trainer).
+"""Seed inputs for the flash, trainer and safetensors fuzz harnesses (tests/fuzz/corpus/<name>).
 
 Each seed is written as the values the harness decodes, in its order (flash_fuzz.cpp,
 trainer_fuzz.cpp, fuzz_input.h), encoded the way libFuzzer's FuzzedDataProvider reads them:
@@ -8,10 +8,13 @@ in [lo, hi] is (value - lo) in as many bytes as hi - lo needs; a bool is the low
 a number is either one of fuzz_input.h's special values (selector 0 and its index) or a float in
 [-10, 10] (selector 2 and a uint32 fraction). Each file is named by the SHA-1 of its bytes, as
 libFuzzer names its own. Small, valid inputs: every check in the harness accepts them.
+The safetensors harness reads its three first bytes itself (a tiny GPT-2 configuration and how
+the file arrives: safetensors_fuzz.cpp, setup()) and the rest is a checkpoint file of that shape.
 
-    python3 tests/fuzz/make_seeds.py        (rewrites both folders)
+    python3 tests/fuzz/make_seeds.py        (rewrites the three folders)
 """
 import hashlib
+import json
 import pathlib
 import struct
 
@@ -186,6 +189,69 @@ def trainer_seeds():
     ]
 
 
+def checkpoint(layers, heads, d_head, vocab, positions, inner, dtype="F32", prefix="", piece=7,
+               size_known=True, buffers=False, tied=False):
+    """A tiny GPT-2 checkpoint, after the three bytes that give its shape to the harness."""
+    d = heads * d_head
+    b0 = (layers - 1) | (heads - 1) << 1 | (d_head - 1) << 2
+    b1 = (vocab - 1) | (positions - 1) << 2 | (inner - 1) << 4
+    b2 = (piece - 1) | (0 if size_known else 0x80)
+    shapes = {"wte.weight": [vocab, d], "wpe.weight": [positions, d], "ln_f.weight": [d], "ln_f.bias": [d]}
+    for i in range(layers):
+        p = f"h.{i}."
+        shapes.update({p + "ln_1.weight": [d], p + "ln_1.bias": [d], p + "ln_2.weight": [d],
+                       p + "ln_2.bias": [d], p + "attn.c_attn.weight": [d, 3 * d],
+                       p + "attn.c_attn.bias": [3 * d], p + "attn.c_proj.weight": [d, d],
+                       p + "attn.c_proj.bias": [d], p + "mlp.c_fc.weight": [d, inner],
+                       p + "mlp.c_fc.bias": [inner], p + "mlp.c_proj.weight": [inner, d],
+                       p + "mlp.c_proj.bias": [d]})
+    tensors = []  # (name, dtype, shape, values)
+    for k, (name, shape) in enumerate(sorted(shapes.items())):
+        n = 1
+        for s in shape:
+            n *= s
+        ones = name.endswith(("ln_1.weight", "ln_2.weight", "ln_f.weight"))
+        tensors.append((prefix + name, dtype, shape, [1.0 if ones else ((i + k) % 5 - 2) / 4 for i in range(n)]))
+    if buffers:
+        for i in range(layers):
+            mask = [1.0 if c <= r else 0.0 for r in range(positions) for c in range(positions)]
+            tensors.append((f"{prefix}h.{i}.attn.bias", "BOOL", [1, 1, positions, positions], mask))
+            tensors.append((f"{prefix}h.{i}.attn.masked_bias", "F32", [], [-1e4]))
+    if tied:  # first in the file, as in real ones: wte is then compared with it
+        wte = next(t[3] for t in tensors if t[0].endswith("wte.weight"))
+        tensors.insert(0, ("lm_head.weight", dtype, [vocab, d], wte))
+    pack = {"F32": lambda v: struct.pack("<f", v), "F16": lambda v: struct.pack("<e", v),
+            "BF16": lambda v: struct.pack("<f", v)[2:], "BOOL": lambda v: bytes([int(v)])}
+    header, data = {}, b""
+    for name, dt, shape, values in tensors:
+        blob = b"".join(pack[dt](v) for v in values)
+        header[name] = {"dtype": dt, "shape": shape, "data_offsets": [len(data), len(data) + len(blob)]}
+        data += blob
+    text = json.dumps(header, separators=(",", ":")).encode()
+    seed = bytes([b0, b1, b2]) + struct.pack("<Q", len(text)) + text + data
+    assert len(seed) <= 2048, (len(seed), "tests/fuzz/run.sh reads inputs of at most 2048 bytes")
+    return Raw(seed)
+
+
+class Raw:  # a seed written as it is
+    def __init__(self, data):
+        self._data = data
+
+    def data(self):
+        return self._data
+
+
+def safetensors_seeds():
+    return [
+        checkpoint(1, 1, 2, vocab=3, positions=4, inner=2),
+        checkpoint(1, 2, 1, vocab=4, positions=2, inner=4, dtype="F16", prefix="transformer.", piece=13,
+                   size_known=False),
+        checkpoint(1, 1, 1, vocab=2, positions=2, inner=1, dtype="BF16", buffers=True, tied=True, piece=1),
+        checkpoint(1, 1, 1, vocab=2, positions=4, inner=1, dtype="F16", piece=128),
+    ]  # (two blocks take more than the 2048 bytes of an input)
+
+
 if __name__ == "__main__":
     write("flash", flash_seeds())
     write("trainer", trainer_seeds())
+    write("safetensors", safetensors_seeds())

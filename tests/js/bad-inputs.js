@@ -2,6 +2,7 @@
 // table. tests/js/catalogue.test.js runs each case; tests/js/errors.test.js runs them again
 // for memory. Nothing here calls the engine by itself.
 import { randomRows } from './reference.js';
+import { readSafetensors, writeSafetensors } from '../support/safetensors.js';
 
 export const ones = (rows, cols) => Array.from({ length: rows }, () => new Array(cols).fill(1));
 const eye = (n) => Array.from({ length: n }, (_, i) => Array.from({ length: n }, (_, j) => (i === j ? 1 : 0)));
@@ -827,3 +828,249 @@ const INTEGERS = [
 const quoted = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 for (const [kind, fn, arg, call, lo, hi, got] of INTEGERS)
   CASES.push([kind, fn, arg, call, new RegExp(`^expected an integer from ${lo} to ${hi}, got ${quoted(got)}$`)]);
+
+// ---- GPT-2-family models (engine.loadModel, model.run, model.headScores): asynchronous ----------
+// [class, function, argument, call(engine, fixture) -> a promise or a value, expectation]. The
+// fixture (catalogue.test.js) is a tiny checkpoint's bytes (tests/golden/gpt2/f32_1x1_d8:
+// 1 layer, 1 head, n_embd 8, vocabulary 50, 8 positions) with its config, a live model of it and
+// a deleted one. The files below are that checkpoint changed in one place.
+const withConfig = (f) => ({ config: f.config });
+const tensorsOf = (f) => readSafetensors(f.bytes).tensors;
+const rewritten = (f, change) => writeSafetensors(change(tensorsOf(f)));
+const nanFirst = (t) => {
+  const bytes = t.bytes.slice();
+  new DataView(bytes.buffer).setFloat32(0, NaN, true);
+  return { ...t, bytes };
+};
+const cancelHalfway = (e, f) => {
+  const controller = new AbortController();
+  return e.loadModel(new Blob([f.bytes]), {
+    config: f.config,
+    signal: controller.signal,
+    onProgress: () => controller.abort(),
+  });
+};
+
+export const MODEL_CASES = [
+  [
+    'not a safetensors file',
+    'loadModel',
+    'source',
+    (e, f) =>
+      e.loadModel(new TextEncoder().encode('<!DOCTYPE html><html><body>Not found</body></html>'), withConfig(f)),
+    /^not a safetensors file \(its first 8 bytes give a header of \d+ bytes; the format allows at most 100000000\)$/,
+  ],
+  [
+    'not a safetensors file',
+    'loadModel',
+    'source',
+    (e, f) => e.loadModel(new Uint8Array([123, 125]), withConfig(f)),
+    /^not a safetensors file \(it has 2 bytes; the format starts with an 8-byte header length\)$/,
+  ],
+  [
+    'not a safetensors file',
+    'loadModel',
+    'source',
+    (e, f) => e.loadModel(new Blob([new Uint8Array([16, 0, 0, 0, 0, 0, 0, 0]), '{"wte.weight":1}']), withConfig(f)),
+    /^tensor 'wte.weight' is a number in the header \(expected \{ dtype, shape, data_offsets \}\)$/,
+  ],
+  [
+    'not a safetensors file',
+    'loadModel',
+    'source',
+    (e, f) => e.loadModel('model.safetensors', withConfig(f)),
+    /^expected a File, Blob, ArrayBuffer, Uint8Array or Response, got 'model.safetensors'$/,
+  ],
+  [
+    'unknown architecture',
+    'loadModel',
+    'config.model_type',
+    (e, f) => e.loadModel(f.bytes, { config: { ...f.config, model_type: 'llama' } }),
+    /^expected 'gpt2' \(a GPT-2-family checkpoint\), got 'llama'$/,
+  ],
+  [
+    'unknown architecture',
+    'loadModel',
+    'source',
+    (e, f) =>
+      e.loadModel(
+        rewritten(f, (ts) => ts.map((t) => ({ ...t, name: `model.${t.name}` }))),
+        withConfig(f),
+      ),
+    /^unexpected tensor 'model\.[a-z_0-9.]+' \(GPT-2 has wte, wpe, /,
+  ],
+  [
+    'unknown architecture',
+    'loadModel',
+    'config.activation_function',
+    (e, f) => e.loadModel(f.bytes, { config: { ...f.config, activation_function: 'relu' } }),
+    /^expected 'gelu_new' .*, got 'relu'$/,
+  ],
+  [
+    'missing tensor',
+    'loadModel',
+    'source',
+    (e, f) =>
+      e.loadModel(
+        rewritten(f, (ts) => ts.filter((t) => t.name !== 'h.0.mlp.c_fc.bias')),
+        withConfig(f),
+      ),
+    /^tensor 'h.0.mlp.c_fc.bias' is missing \(GPT-2 has it; the config has n_layer = 1\)$/,
+  ],
+  [
+    'missing tensor',
+    'loadModel',
+    'config',
+    (e, f) => e.loadModel(f.bytes),
+    /^expected the checkpoint's config.json as an object \{ n_layer, n_head, n_embd, n_positions, vocab_size, … \}, got undefined$/,
+  ],
+  [
+    'wrong dtype',
+    'loadModel',
+    'source',
+    (e, f) =>
+      e.loadModel(
+        rewritten(f, (ts) => ts.map((t) => (t.name === 'wpe.weight' ? { ...t, dtype: 'I32' } : t))),
+        withConfig(f),
+      ),
+    /^tensor 'wpe.weight' has dtype I32 \(expected F32, F16 or BF16\)$/,
+  ],
+  [
+    'wrong shape',
+    'loadModel',
+    'source',
+    (e, f) => e.loadModel(f.bytes, { config: { ...f.config, vocab_size: 60 } }),
+    /^tensor 'wte.weight' has shape \[50, 8\], expected \[60, 8\] \(vocab_size, n_embd\) for the config$/,
+  ],
+  [
+    'lying header',
+    'loadModel',
+    'source',
+    (e, f) => e.loadModel(f.bytes.subarray(0, f.bytes.length - 3), withConfig(f)),
+    /^tensor '[a-z_0-9.]+' ends at byte \d+ of the data, past the end of the file \(the data has \d+ bytes\)$/,
+  ],
+  [
+    'lying header',
+    'loadModel',
+    'source',
+    (e, f) =>
+      e.loadModel(
+        writeSafetensors(tensorsOf(f), {
+          header: { 'wpe.weight': { dtype: 'F32', shape: [8, 8], data_offsets: [0, 256] } },
+        }),
+        withConfig(f),
+      ),
+    /^tensors '[a-z_0-9.]+' at \[\d+, \d+\) and '[a-z_0-9.]+' at \[\d+, \d+\) overlap$/,
+  ],
+  [
+    'lying header',
+    'loadModel',
+    'source',
+    (e, f) =>
+      e.loadModel(
+        writeSafetensors(tensorsOf(f), {
+          header: { 'wte.weight': { dtype: 'F32', shape: [50, 8], data_offsets: [2 ** 53, 2 ** 53 + 1600] } },
+        }),
+        withConfig(f),
+      ),
+    /^bytes \[\d+, 9007199254740992\) of the data belong to no tensor \(the format allows no gaps; 'wte.weight' begins at 9007199254740992\)$/,
+  ],
+  [
+    'non-finite',
+    'loadModel',
+    'source',
+    (e, f) =>
+      e.loadModel(
+        rewritten(f, (ts) => ts.map((t) => (t.name === 'wte.weight' ? nanFirst(t) : t))),
+        withConfig(f),
+      ),
+    /^tensor 'wte.weight' has NaN at row 0, column 0 \(expected finite weights\)$/,
+  ],
+  ['cancelled', 'loadModel', 'signal', cancelHalfway, /^the load was cancelled after \d+ of \d+ bytes$/],
+  [
+    'options object',
+    'loadModel',
+    'onProgress',
+    (e, f) => e.loadModel(f.bytes, { config: f.config, onProgress: 1 }),
+    /^expected a function/,
+  ],
+  [
+    'too many tokens',
+    'model.run',
+    'ids',
+    (e, f) => f.model.run(new Array(9).fill(1)),
+    /^expected at most 8 token ids, got 9$/,
+  ],
+  [
+    'token ids',
+    'model.run',
+    'ids',
+    (e, f) => f.model.run([0, 50]),
+    /^entry 1 is 50 \(expected an integer token id from 0 to 49\)$/,
+  ],
+  [
+    'token ids',
+    'model.run',
+    'ids',
+    (e, f) => f.model.run([1.5]),
+    /^entry 0 is 1.5 \(expected an integer token id from 0 to 49\)$/,
+  ],
+  ['token ids', 'model.run', 'ids', (e, f) => f.model.run(['7']), /^entry 0 is '7' \(expected an integer token id\)$/],
+  [
+    'token ids',
+    'model.run',
+    'ids',
+    (e, f) => f.model.run([]),
+    /^expected 1 to 8 tokens \(config.n_positions\), got 0$/,
+  ],
+  [
+    'choice, type',
+    'model.run',
+    'topK',
+    (e, f) => f.model.run([1], { topK: 51 }),
+    /^expected an integer from 1 to 50, got 51$/,
+  ],
+  [
+    'choice, type',
+    'model.run',
+    'head',
+    (e, f) => f.model.run([1], { head: [1, 0] }),
+    /^expected \[layer, head\] with layer 0 to 0 and head 0 to 0, got \[1, 0\]$/,
+  ],
+  [
+    'choice, type',
+    'model.run',
+    'ablate',
+    (e, f) => f.model.run([1], { ablate: [[0, 2]] }),
+    /^entry 0 is an array \(expected \[layer, head\] with layer 0 to 0 and head 0 to 0\)$/,
+  ],
+  [
+    'choice, type',
+    'model.run',
+    'ablation',
+    (e, f) => f.model.run([1], { ablation: 'noise' }),
+    /^expected one of 'zero', 'mean', got 'noise'$/,
+  ],
+  [
+    'limits',
+    'model.headScores',
+    'length',
+    (e, f) => f.model.headScores({ length: 5 }),
+    /^expected an integer from 2 to 4, got 5$/,
+  ],
+  [
+    'limits',
+    'model.headScores',
+    'tokens',
+    (e, f) => f.model.headScores({ tokens: [3, 3] }),
+    /^entry 1 is 3 again \(expected distinct tokens/,
+  ],
+  ['deleted', 'model.run', 'model.run', (e, f) => f.deleted.run([1]), /^this model has been deleted$/],
+  [
+    'deleted',
+    'model.headScores',
+    'model.headScores',
+    (e, f) => f.deleted.headScores(),
+    /^this model has been deleted$/,
+  ],
+];

@@ -2,12 +2,14 @@
 // engine function, by class. Each must throw an AttentionError whose message starts with the argument's name and says
 // what was expected; then the engine must still answer a valid call correctly (checked
 // against the double-precision references) and hold no more wasm memory than before.
-import { describe, test, before } from 'node:test';
+import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 
 import { loadEngine, AttentionError } from '../../web/src/engine.js';
 import { attendRef, expectAttend, expectMatrix, softmaxRef } from './reference.js';
-import { CASES, att, chunk } from './bad-inputs.js';
+import { CASES, MODEL_CASES, att, chunk } from './bad-inputs.js';
+import { goldenCases } from '../support/golden.js';
+import { readFileSync } from 'node:fs';
 
 // Every public function of the engine appears in the catalogue.
 const FUNCTIONS = [
@@ -93,5 +95,51 @@ for (const simd of [true, false]) {
       assert.equal(engine.memory().usedBytes, before.usedBytes);
       stillCorrect();
     });
+  });
+}
+
+// The models' cases: each load or call rejects (or throws) its AttentionError, leaves the model
+// module's memory as it was, and a live model still answers as PyTorch does.
+const GPT2 = goldenCases('gpt2.json')[0];
+
+for (const simd of [true, false]) {
+  describe(`bad-input catalogue: GPT-2 models (${simd ? 'SIMD' : 'scalar'} build)`, () => {
+    let engine;
+    const fixture = {
+      bytes: new Uint8Array(readFileSync(new URL(`../golden/${GPT2.file}`, import.meta.url))),
+      config: GPT2.config,
+    };
+    before(async () => {
+      engine = await loadEngine({ simd });
+      fixture.model = await engine.loadModel(fixture.bytes, { config: GPT2.config });
+      fixture.deleted = await engine.loadModel(fixture.bytes, { config: GPT2.config });
+      fixture.deleted.delete();
+    });
+    after(() => fixture.model.delete());
+
+    // the live model's most likely next token after the last id, against PyTorch's logits
+    const stillCorrect = async () => {
+      const r = await fixture.model.run(GPT2.ids, { topK: 1 });
+      const last = GPT2.logits.at(-1);
+      const best = last.indexOf(Math.max(...last));
+      assert.equal(r.topK.ids.at(-1), best);
+    };
+
+    for (const [kind, fn, arg, call, expectation] of MODEL_CASES) {
+      test(`${kind}: ${fn} ${arg} -> AttentionError "${arg}: ${expectation.source.slice(1, 60)}…"`, async () => {
+        const before = await engine.modelMemory();
+        await assert.rejects(
+          async () => call(engine, fixture),
+          (e) => {
+            assert.ok(e instanceof AttentionError, `${e && e.name}: ${e && e.message}`);
+            assert.ok(e.message.startsWith(`${arg}: `), `"${e.message}" names ${arg}`);
+            assert.match(e.message.slice(arg.length + 2), expectation);
+            return true;
+          },
+        );
+        assert.equal((await engine.modelMemory()).usedBytes, before.usedBytes, 'nothing left allocated');
+        await stillCorrect();
+      });
+    }
   });
 }

@@ -134,3 +134,38 @@ test('engine-train.d.ts: Seq2Seq declares every member of an encoder–decoder, 
     m.delete();
   }
 });
+
+test('engine.d.ts: Model declares every member of a model, and each call the options it accepts', async () => {
+  const c = JSON.parse(readFileSync(new URL('../golden/gpt2.json', import.meta.url), 'utf8')).cases[0];
+  const bytes = readFileSync(new URL(`../golden/${c.file}`, import.meta.url));
+  const acceptedAsync = async (call) => {
+    try {
+      await call({ notAnOption: 1 });
+    } catch (e) {
+      return e.message.match(/\(expected one of ([^)]+)\)/)[1].split(', ');
+    }
+    assert.fail('an unknown option was accepted');
+  };
+  assert.deepEqual(
+    sorted(fields(body(ENGINE, 'LoadModelOptions'))),
+    sorted(await acceptedAsync((o) => engine.loadModel(bytes, o))),
+  );
+  const model = await engine.loadModel(bytes, { config: c.config });
+  try {
+    const b = body(ENGINE, 'Model');
+    assert.deepEqual(sorted([...fields(b), ...methods(b)]), sorted(Object.keys(model)));
+    assert.deepEqual(sorted(fields(body(ENGINE, 'ModelConfig'))), sorted(Object.keys(model.config)));
+    assert.deepEqual(sorted(fields(body(ENGINE, 'RunOptions'))), sorted(await acceptedAsync((o) => model.run([1], o))));
+    assert.deepEqual(sorted(fields(body(ENGINE, 'HeadScoresOptions'))), sorted(accepted((o) => model.headScores(o))));
+    const r = await model.run([1], { head: [0, 0], ablate: [[0, 0]] });
+    assert.deepEqual(sorted(fields(body(ENGINE, 'ModelRun'))), sorted(Object.keys(r)));
+    assert.deepEqual(sorted(fields(body(ENGINE, 'HeadScores'))), sorted(Object.keys(model.headScores())));
+    const names = await model.run([1], { ablation: 'x' }).catch((e) => e.message.match(/one of (.*), got/)[1]);
+    assert.deepEqual(
+      union(ENGINE, 'Ablation'),
+      [...names.matchAll(/'([^']+)'/g)].map((m) => m[1]),
+    );
+  } finally {
+    model.delete();
+  }
+});

@@ -4,7 +4,7 @@
 // each @ts-expect-error line is a mistake the types must refuse (tsc fails if one is accepted).
 
 import { AttentionError, loadEngine, simdSupported, FLASH_BLOCK } from '../../web/src/engine.js';
-import type { AttendStages, Engine, Matrix, MaskFill } from '../../web/src/engine.js';
+import type { AttendStages, Engine, HeadScores, Matrix, MaskFill, Model, ModelRun } from '../../web/src/engine.js';
 import { loadTrainEngine } from '../../web/src/engine-train.js';
 import type { Seq2Seq, Task, Trainer } from '../../web/src/engine-train.js';
 import type {
@@ -103,6 +103,34 @@ export async function lessons(): Promise<number> {
     if (e instanceof AttentionError && e.code !== 'engine-stopped') return mem.usedBytes + block;
   }
   return engine.stopped ? 0 : mem.heapBytes;
+}
+
+export async function gpt2(file: File, config: { n_layer: number; n_head: number } & Record<string, unknown>) {
+  const engine = await loadEngine();
+  const controller = new AbortController();
+  const model: Model = await engine.loadModel(file, {
+    config: { n_embd: 768, n_positions: 1024, vocab_size: 50257, ...config },
+    onProgress: ({ loaded, total }) => (total === null ? loaded : loaded / total),
+    signal: controller.signal,
+  });
+  await engine.loadModel(await fetch('/gpt2/model.safetensors'), {
+    config: await (await fetch('/gpt2/config.json')).json(),
+  });
+  const r: ModelRun = await model.run([464, 3797, 318], { topK: 5, head: [0, 3], ablate: [[1, 2]], ablation: 'mean' });
+  r.topK.ids[0] + floats(r.topK.probabilities) + rows(r.attention[0][1]) + rows(r.residualNorms);
+  if (r.stages) rows(r.stages.masked) + rows(r.stages.output);
+  if (r.baseline) floats(r.baseline.probabilities) + r.baseline.topK.k;
+  const s: HeadScores = model.headScores({ seed: 1, length: 50 });
+  rows(s.induction) + rows(s.firstToken) + s.tokens.length + model.headScores({ tokens: [5, 7, 9] }).entropy.cols;
+  model.config.nLayer + model.config.vocabSize + model.weightBytes;
+  // @ts-expect-error the config is required
+  engine.loadModel(file);
+  // @ts-expect-error not an ablation of the engine
+  model.run([1], { ablation: 'noise' });
+  // @ts-expect-error headScores is not a promise
+  await model.headScores().then(() => 0);
+  model.delete();
+  return (await engine.modelMemory()).maxBytes;
 }
 
 export async function playground(): Promise<number> {

@@ -473,6 +473,126 @@ export interface SaturationSweep {
   points: { dk: number; raw: SaturationSide; scaled: SaturationSide }[];
 }
 
+// ---- GPT-2-family models (engine.loadModel) ------------------------------------------------------
+
+/** config.json of a Hugging Face GPT-2 checkpoint, parsed (the keys the engine reads; others are ignored). */
+export interface Gpt2ConfigJson {
+  n_layer: number;
+  n_head: number;
+  n_embd: number;
+  n_positions: number;
+  vocab_size: number;
+  /** the MLP's width; null or absent: 4 n_embd */
+  n_inner?: number | null;
+  /** default 1e-5 */
+  layer_norm_epsilon?: number;
+  /** 'gpt2' when present */
+  model_type?: string;
+  /** GPT-2's tanh GELU: 'gelu_new' (default), 'gelu_pytorch_tanh' or 'gelu_fast' */
+  activation_function?: string;
+  scale_attn_weights?: boolean;
+  scale_attn_by_inverse_layer_idx?: boolean;
+  add_cross_attention?: boolean;
+  [key: string]: unknown;
+}
+
+export interface LoadModelOptions {
+  /** The checkpoint's config.json, parsed. */
+  config: Gpt2ConfigJson;
+  /** Called as the file is read: bytes read so far, and the file's size (null when a response does not say). */
+  onProgress?: (progress: { loaded: number; total: number | null }) => void;
+  /** Cancels the load: it rejects with an AttentionError naming signal, having freed what it took. */
+  signal?: AbortSignal;
+}
+
+/** A safetensors file: a File, Blob, ArrayBuffer, Uint8Array or a fetch Response. */
+export type ModelSource = Blob | ArrayBuffer | Uint8Array | Response;
+
+/** model.config */
+export interface ModelConfig {
+  readonly nLayer: number;
+  readonly nHead: number;
+  readonly nEmbd: number;
+  readonly nPositions: number;
+  readonly vocabSize: number;
+  readonly layerNormEpsilon: number;
+}
+
+/** Each token's k most likely next tokens: (n, k) row-major, most likely first (ties: the lower id). */
+export interface TopK {
+  k: number;
+  ids: Int32Array;
+  probabilities: Float32Array;
+}
+
+export type Ablation = 'zero' | 'mean';
+
+export interface RunOptions {
+  /** 1 to min(vocabSize, 1000); default min(10, vocabSize). */
+  topK?: number;
+  /** [layer, head]: that head's five stages in the result. */
+  head?: readonly [number, number] | ArrayLike<number>;
+  /** [[layer, head], …]: those heads' outputs are zeroed (or replaced by their mean) before c_proj. */
+  ablate?: ArrayLike<ArrayLike<number>>;
+  /** What an ablated head outputs: 'zero' (default) or 'mean' (its mean output over the tokens). */
+  ablation?: Ablation;
+}
+
+export interface ModelRun {
+  topK: TopK;
+  /** [layer][head]: (n, n) attention weights. */
+  attention: Matrix[][];
+  /** (nLayer + 1, n): |x| of each token's residual stream after the embedding, then after each block. */
+  residualNorms: Matrix;
+  /** With head: that head's stages as attend() gives them (scores before the 1/√d_head scale; masked has
+   * −∞ above the diagonal; output is the head's (n, d_head) output before c_proj). */
+  stages?: { scores: Matrix; scaled: Matrix; masked: Matrix; weights: Matrix; output: Matrix };
+  /** With ablate: the intact model's top k, and its probability of each of this run's topK.ids (same places). */
+  baseline?: { topK: TopK; probabilities: Float32Array };
+}
+
+/** Each an (nLayer, nHead) matrix of numbers in [0, 1], measured on the tokens written twice. */
+export interface HeadScores {
+  /** mean weight of token i on token i − 1 */
+  previousToken: Matrix;
+  /** second half: mean weight on the token after the current token's first occurrence */
+  induction: Matrix;
+  /** second half: mean weight on the current token's first occurrence */
+  duplicateToken: Matrix;
+  /** mean weight on token 0 (the attention sink) */
+  firstToken: Matrix;
+  /** mean entropy of a row over its maximum, log(i + 1): 1 = uniform */
+  entropy: Matrix;
+  /** the distinct tokens of the first half */
+  tokens: Int32Array;
+}
+
+export interface HeadScoresOptions {
+  /** default 1 */
+  seed?: number;
+  /** distinct tokens drawn from seed, written twice; default min(50, vocabSize, nPositions / 2) */
+  length?: number;
+  /** your own distinct tokens instead of seed and length */
+  tokens?: ArrayLike<number>;
+}
+
+/** A GPT-2-family model in the engine; the caller owns it and must delete() it. */
+export interface Model {
+  readonly config: ModelConfig;
+  /** Bytes its weights take in the engine (float32). */
+  readonly weightBytes: number;
+  /** The forward pass on 1 to nPositions token ids. */
+  run(ids: ArrayLike<number>, options?: RunOptions): Promise<ModelRun>;
+  headScores(options?: HeadScoresOptions): HeadScores;
+  /** Frees it; later calls throw an AttentionError. */
+  delete(): void;
+}
+
+export interface ModelMemory extends Memory {
+  /** What the model module's memory may grow to (4 GB less 64 KB). */
+  maxBytes: number;
+}
+
 // ---- the engine ---------------------------------------------------------------------------------
 
 export interface Memory {
@@ -536,4 +656,10 @@ export interface Engine {
   }): Matrix;
 
   memory(): Memory;
+
+  /** Reads a GPT-2-family safetensors checkpoint (F32, F16 or BF16) into the model module, a wasm
+   * module of its own loaded with the first model. */
+  loadModel(source: ModelSource, options: LoadModelOptions): Promise<Model>;
+  /** The model module's memory. */
+  modelMemory(): Promise<ModelMemory>;
 }

@@ -544,5 +544,9 @@ function makeEngine(mod, simd, forget) {
     memory() {
       return run('memory');
     },
+
+    // GPT-2-family checkpoints (engine/model-api.js and its own wasm module, loaded on first use)
+    loadModel: (source, options) => import('./model-api.js').then((m) => m.loadModel(simd, source, options)),
+    modelMemory: () => import('./model-api.js').then((m) => m.modelMemory(simd)),
   };
 }

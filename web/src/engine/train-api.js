@@ -115,8 +115,9 @@ function batchArg(o, limits, withTargets) {
 }
 
 // { ablate: [[layer, head], ...] } (0-based, each head at most once) -> { ablated: one 0 or 1 per
-// head, layer * heads + head }; no options or an empty list -> {} (no head ablated).
-function ablationArg(fn, options, config) {
+// head, layer * heads + head }; no options or an empty list -> {} (no head ablated). Also GPT-2's
+// (model-api.js).
+export function ablationArg(fn, options, config) {
   const o = checkOptions(fn, options, ['ablate']);
   if (o.ablate === undefined) return {};
   return reading('ablate', () => {
