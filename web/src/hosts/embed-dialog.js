@@ -9,7 +9,6 @@
 import { h } from '../views/dom.js';
 import { embedCode, EMBED_GROUPS } from './embed-code.js';
 import { LAB_ROOT } from './root-url.js';
-import './embed-dialog.css';
 
 const STRINGS = {
   en: {
