@@ -64,6 +64,15 @@ for (const lang of ['en', 'zh']) {
         stage,
         { polling: 50, timeout: 10000 },
       );
+      // Shown, the question locks and says what the engine answered (not only that it did).
+      const asked = await page.$eval(`section[data-step="${stage}"] .predict`, (q) => ({
+        locked: q.classList.contains('locked'),
+        open: [...q.querySelectorAll('input, button')].filter((el) => !el.disabled && el.getClientRects().length)
+          .length,
+        said: q.querySelector('.predict-feedback').textContent,
+      }));
+      assert.deepEqual([asked.locked, asked.open], [true, 0], `${where}: the question is locked`);
+      assert.match(asked.said, lang === 'en' ? /^The engine’s answer: .+\. \S/ : /^引擎的答案：.+。\S/, where);
     }
     assert.deepEqual(page.errors, []);
     await page.close();

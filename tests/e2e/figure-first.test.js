@@ -1,9 +1,11 @@
 // The page's frame around the figures, in headless Chromium: the chapters, the path and the start
-// page's entries are links to the lessons (a plain click stays on the page); the chapter list
-// folds into one menu on a phone; a new chapter starts at its heading; a language switch survives
-// Back; the chapter's settings fold into one disclosure that the hash remembers; every figure has
-// one small menu (PNG, SVG, "Copy the numbers") that the keyboard opens and closes; the example's
-// own vectors are not called typed; "Dismiss" stays on one line.
+// page's entries are links to the lessons (a plain click stays on the page); the title, the
+// chapter menu and the language switch take one row on a wide screen, and the chapter list opens
+// over the page from the menu; a new chapter starts at its heading; a language switch survives
+// Back; the chapter's other settings fold into one disclosure that the hash remembers; every
+// figure has one small menu (PNG, SVG, "Copy the numbers") that the keyboard opens and closes; the
+// example's own vectors are not called typed; "Dismiss" stays on one line; the lead takes two
+// lines at most; the step bar titles every step, on one line at 1280 px.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -33,6 +35,7 @@ test('the chapter list, the path and the start page link to the lessons; a plain
   await page.evaluate(() => {
     window.stayed = true;
   });
+  await page.click('#chapter-nav .nav-toggle');
   await page.click('#chapter-nav a[data-lesson="masks"]');
   await showing(page, 'masks');
   const next = await page.$eval('.chapter-path .path-next', (a) => [a.tagName, a.getAttribute('href')]);
@@ -63,11 +66,40 @@ test('on a phone the chapter list folds behind one button that names the chapter
     assert.deepEqual(page.errors, []);
     await page.close();
   }
-  // On a wide screen: the chips, no menu button.
-  const wide = await lab.open('lesson=masks&lang=en');
-  assert.equal(await wide.locator('#chapter-nav .nav-toggle').isVisible(), false);
-  assert.equal(await wide.locator('#chapter-nav a[data-lesson="softmax"]').isVisible(), true);
-  await wide.close();
+});
+
+// On a wide screen the title, the chapter menu and the language switch are one row (the list of
+// chapters used to take three rows of chips there); the list opens over the page, without moving
+// it, and Escape or a click elsewhere folds it again.
+test('on a wide screen the title, the chapter menu and the language switch take one row; the list opens over the page', async () => {
+  for (const lang of ['en', 'zh']) {
+    const page = await lab.open(`lesson=masks&lang=${lang}`, { width: 1280, height: 800 });
+    const row = await page.evaluate(() => {
+      const top = (sel) => document.querySelector(sel).getBoundingClientRect();
+      const [brand, menu, langs] = ['.brand h1', '#chapter-nav .nav-toggle', '.lang-switch'].map(top);
+      return {
+        header: document.querySelector('.site-header').getBoundingClientRect().height,
+        oneRow:
+          menu.top < brand.bottom && langs.top < brand.bottom && menu.left > brand.right && langs.left > menu.right,
+      };
+    });
+    assert.ok(row.oneRow, `${lang}: title, menu and language on one row`);
+    assert.ok(row.header <= 64, `${lang}: the header is ${row.header} px tall`);
+    assert.equal(await page.locator('#chapter-nav a[data-lesson="softmax"]').isVisible(), false, 'folded');
+    const heading = () => page.$eval('main h2', (h2) => h2.getBoundingClientRect().top);
+    const before = await heading();
+    await page.click('#chapter-nav .nav-toggle');
+    assert.equal(await page.locator('#chapter-nav a[data-lesson="softmax"]').isVisible(), true);
+    assert.equal(await heading(), before, 'the open list moves nothing');
+    await page.keyboard.press('Escape');
+    assert.equal(await page.locator('#chapter-nav .nav-list').isVisible(), false, 'Escape folds it');
+    assert.equal(await page.evaluate(() => document.activeElement.matches('.nav-toggle')), true);
+    await page.click('#chapter-nav .nav-toggle');
+    await page.mouse.click(40, 760);
+    assert.equal(await page.locator('#chapter-nav .nav-list').isVisible(), false, 'a click elsewhere folds it');
+    assert.deepEqual(page.errors, []);
+    await page.close();
+  }
 });
 
 test('"Next chapter" starts the next chapter at its heading', async () => {
@@ -272,7 +304,10 @@ test('the 0/1 mask has a two-swatch key, and the practice and long-sequence cont
   await long.close();
 });
 
-test('from about 1000 px the prose sits beside the figure in a reading column; below that, under it', async () => {
+// The step as an instrument: from about 1000 px its side column (the controls that act on the
+// figure, then the prose that explains it) sits beside the figure, as a reading column; below that,
+// directly under the figure, controls first.
+test('from about 1000 px the controls and the prose sit beside the figure; below that, under it', async () => {
   for (const [width, beside] of [
     [1280, true],
     [1000, true],
@@ -286,29 +321,107 @@ test('from about 1000 px the prose sits beside the figure in a reading column; b
       const page = await lab.open(`lesson=${lesson}&stage=${stage}&lang=en`, { width, height: 800 });
       await showing(page, lesson, stage);
       const where = await page.evaluate(() => {
-        const row = [...document.querySelectorAll('main .figure-row')].find((el) => el.getClientRects().length);
-        if (!row) return null;
-        const fig = row.firstElementChild.getBoundingClientRect();
-        const prose = row.querySelector('.step-prose p').getBoundingClientRect();
-        const mainFig = row.firstElementChild.matches('[data-figure="main"]')
-          ? row.firstElementChild
-          : row.firstElementChild.querySelector('[data-figure="main"]');
+        const stage = [...document.querySelectorAll('main .step-stage')].find((el) => el.getClientRects().length);
+        if (!stage) return null;
+        const rect = (el) => el && el.getClientRects().length && el.getBoundingClientRect();
+        const fig = rect(stage.querySelector('.step-figure'));
+        const side = rect(stage.querySelector('.step-side'));
+        const controls = rect(stage.querySelector('.step-controls'));
+        const prose = rect(stage.querySelector('.step-prose p'));
         return {
-          holdsFigure: !!mainFig,
-          besides: prose.left >= fig.right - 1 && prose.top < fig.bottom,
-          below: prose.top >= fig.bottom - 1,
-          proseWidth: Math.round(prose.width),
+          holdsFigure: !!stage.querySelector('.step-figure [data-figure="main"]'),
+          besides: side.left >= fig.right - 1 && side.top < fig.bottom,
+          below: side.top >= fig.bottom - 1,
+          controlsFirst: !controls || !prose || controls.bottom <= prose.top,
+          proseWidth: prose ? Math.round(prose.width) : null,
         };
       });
       const at = `${lesson}/${stage} at ${width} px`;
-      assert.ok(where, `${at}: the figure and its prose are one row`);
-      assert.ok(where.holdsFigure, `${at}: the row leads with the main figure`);
+      assert.ok(where, `${at}: the step has a stage`);
+      assert.ok(where.holdsFigure, `${at}: the stage leads with the main figure`);
+      assert.ok(where.controlsFirst, `${at}: the controls come before the prose`);
       if (beside) {
-        assert.ok(where.besides, `${at}: the prose is beside the figure`);
-        assert.ok(where.proseWidth >= 250 && where.proseWidth <= 340, `${at}: reading column ${where.proseWidth} px`);
-      } else assert.ok(where.below, `${at}: the prose is under the figure`);
+        assert.ok(where.besides, `${at}: the side column is beside the figure`);
+        if (where.proseWidth !== null)
+          assert.ok(where.proseWidth >= 250 && where.proseWidth <= 340, `${at}: reading column ${where.proseWidth} px`);
+      } else assert.ok(where.below, `${at}: the side column is under the figure`);
       assert.deepEqual(page.errors, []);
       await page.close();
     }
+  }
+});
+
+// Moves the page to a lesson by its hash and waits until it shows it.
+async function goTo(page, lesson, lang) {
+  await page.evaluate((h) => {
+    location.hash = h;
+  }, `lesson=${lesson}&lang=${lang}`);
+  await showing(page, lesson);
+}
+
+// The lead under the chapter's heading takes two lines at most (it took four at 1280 px and up to
+// nine at 360 px); where two lines cut it, "More" at their end shows the rest.
+test('the lead takes two lines at most; where that cuts it, "More" shows all of it', async () => {
+  for (const lang of ['en', 'zh']) {
+    for (const width of [1280, 360]) {
+      const page = await lab.open(`lang=${lang}`, { width, height: 800 });
+      const lessons = await page.evaluate(() => window.attentionLab.schema.lesson.values);
+      for (const lesson of lessons) {
+        await goTo(page, lesson, lang);
+        const lines = await page.evaluate(() => {
+          const p = document.querySelector('main .lead-box > .lead');
+          return p ? p.clientHeight / parseFloat(getComputedStyle(p).lineHeight) : 0;
+        });
+        assert.ok(lines <= 2.05, `${lang} ${width}px ${lesson}: the lead takes ${lines.toFixed(2)} lines`);
+      }
+      await page.close();
+    }
+  }
+  const page = await lab.open('lesson=seq2seq&lang=en', { width: 360, height: 740 });
+  const more = page.locator('main .lead-more');
+  assert.equal(await more.isVisible(), true, 'a long lead cut at 360 px offers the rest');
+  const height = () => page.$eval('main .lead-box > .lead', (p) => p.clientHeight);
+  const cut = await height();
+  await more.click();
+  assert.equal(await more.getAttribute('aria-expanded'), 'true');
+  assert.ok((await height()) > cut, 'the whole lead is shown');
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+// Defect: at 360 px the step bar showed only the current step's title (the others were bare
+// digits), and in the block chapter at 1280 px the seven step titles wrapped onto two lines.
+test('the step bar titles every step at 360 px, and in the block chapter at 1280 px its titles are one line', async () => {
+  for (const lang of ['en', 'zh']) {
+    const page = await lab.open(`lang=${lang}`, { width: 360, height: 740 });
+    const lessons = await page.evaluate(() => window.attentionLab.schema.lesson.values);
+    for (const lesson of lessons) {
+      await goTo(page, lesson, lang);
+      const bad = await page.$$eval('.stepper .step', (bs) =>
+        bs
+          .filter((b) => {
+            const t = b.querySelector('.step-title');
+            return !t.getClientRects().length || t.scrollWidth > t.clientWidth + 1 || b.scrollWidth > b.clientWidth + 1;
+          })
+          .map((b) => b.dataset.stage),
+      );
+      assert.deepEqual(bad, [], `${lang} ${lesson}: steps shown without their whole title`);
+      const sideways = await page.$$eval('.stepper', (bars) => bars.map((bar) => bar.scrollWidth - bar.clientWidth)[0]);
+      assert.ok(!(sideways > 0), `${lang} ${lesson}: the step bar is ${sideways} px too wide`);
+    }
+    await page.close();
+    const wide = await lab.open(`lesson=block&lang=${lang}`, { width: 1280, height: 800 });
+    const titles = await wide.$$eval('.stepper .step-title', (ts) =>
+      ts.map((t) => ({
+        top: t.getBoundingClientRect().top,
+        lines: t.clientHeight / parseFloat(getComputedStyle(t).lineHeight),
+      })),
+    );
+    assert.equal(titles.length, 7);
+    assert.ok(
+      titles.every((t) => Math.abs(t.top - titles[0].top) < 2 && t.lines < 1.5),
+      `${lang}: ${JSON.stringify(titles)}`,
+    );
+    await wide.close();
   }
 });

@@ -330,11 +330,17 @@ test('the new questions: the right option is the one a double-precision referenc
   assert.equal(await page.isVisible('.pl-top-reveal'), false);
   assert.match(await answer(page, q, band), new RegExp(`^Right\\. cat takes ${top.toFixed(3)}\\.$`));
   assert.match(await page.textContent('.pl-top-reveal'), new RegExp(`cat \\(${top.toFixed(3)}\\)`));
-  // At T = 0.1 (set in Softmax) the same row is almost one-hot: the answer follows the setting.
+  // Answered, the question is locked. At T = 0.1 (set in Softmax) the same row is almost one-hot:
+  // the locked question says what the engine answers for the setting on screen.
+  assert.equal(await page.locator(`${q} input:enabled`).count(), 0, 'locked');
   await page.evaluate(() => window.attentionLab.set({ temperature: 0.1 }));
   const cold = Math.max(...softmaxRef(scaled, 0.1));
   assert.ok(cold > 0.9);
-  assert.match(await answer(page, q, 'above 0.9'), /^Right\./);
+  await page.waitForFunction(
+    (sel) =>
+      /^With the settings on screen the engine’s answer is above 0\.9/.test(document.querySelector(sel).textContent),
+    `${q} .predict-feedback`,
+  );
   assert.deepEqual(page.errors, []);
   await page.close();
 
@@ -350,7 +356,8 @@ test('the new questions: the right option is the one a double-precision referenc
       `eats gets ${softmaxRef(row)[2].toFixed(3)} at T = 1 and ${softmaxRef(row, 0.1)[2].toFixed(3)} at T = 0\\.1`,
     ),
   );
-  assert.match(await answer(page, '[data-predict="softmax/cooler"]', 'it grows toward 1'), /^Right\./);
+  // One answer: the question is locked once answered.
+  assert.equal(await page.locator('[data-predict="softmax/cooler"] input:enabled').count(), 0, 'locked');
   await page.close();
 
   // Masks, two-token check: −∞ and −1e9 keep the masked key out exactly; 0 lets it in.
@@ -387,18 +394,13 @@ test('the new questions: the right option is the one a double-precision referenc
 
 test('the hand-check preset keeps the engine’s weights back, and Softmax starts with the hand check', async () => {
   const page = await lab.open('lesson=pipeline&lang=en&preset=hand-check&stage=weights');
-  // The box that asks for the learner's own weights comes before any weight is shown.
-  assert.ok(
-    await page.$eval(
-      '.guess-box',
-      (box) => !!(box.compareDocumentPosition(document.querySelector('.maps')) & Node.DOCUMENT_POSITION_FOLLOWING),
-    ),
-  );
-  for (const sel of ['.maps', '.bars-box', '.formula.live'])
+  // The box that asks for the learner's own weights is on screen; no weight is.
+  assert.equal(await page.isVisible('.guess-box'), true);
+  for (const sel of ['.pl-main', '.pl-more', '.bars-box', '.formula.live'])
     assert.equal(await page.isVisible(sel), false, `${sel} kept back`);
   assert.ok(!(await page.evaluate(() => document.querySelector('main').innerText)).includes('0.949'));
   await page.click('.hand-check-show');
-  await page.waitForSelector('.maps', { state: 'visible' });
+  await page.waitForSelector('.pl-main', { state: 'visible' });
   assert.ok((await page.evaluate(() => document.querySelector('main').innerText)).includes('0.949'));
   assert.equal(await page.isVisible('.hand-check-show'), false);
   // The Softmax chapter opens on the hand check, and no weight of the row is on screen before an answer.

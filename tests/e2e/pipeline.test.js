@@ -304,7 +304,7 @@ test('a causal mask on the cross-attention example is flagged; on self-attention
   assert.equal(await page.isVisible(warning), true);
   assert.match(await page.textContent(warning), /cross-attention.*causal mask/);
   // Self-attention: the causal mask is what it is for.
-  await page.selectOption('.inputs select', 'cat-chase');
+  await page.getByLabel('Example', { exact: true }).selectOption('cat-chase');
   await page.getByLabel(/^Causal/).check();
   await waitHash(page, /preset=cat-chase.*causal=1|causal=1.*preset=cat-chase/);
   assert.equal(await page.isVisible(warning), false);

@@ -1,10 +1,29 @@
 // The chapters of the page, in order, and the contract a chapter follows.
 //
 // A chapter is data: one plain object that ./shell.js runs. The shell builds the heading (title)
-// and the lead (the `intro` string), the panel, the error banner, the step bar and one <section>
-// per step, shows the current step only, and on every state change calls compute() once and
-// then the draw functions. A chapter never builds those parts itself and keeps no module-level
-// mutable state: what it builds lives in the view objects the shell hands it.
+// and the lead (the `intro` string: the sentences that fit two lines, the rest after the step),
+// the error banner, the step bar and one <section> per step, shows the current step only, places
+// each step's parts, and on every state change calls compute() once and then the draw functions.
+// A chapter never builds those parts itself and keeps no module-level mutable state: what it
+// builds lives in the view objects the shell hands it.
+//
+// Every step is an instrument: its figure first, and the few controls that change that figure
+// beside it (to its right on a wide screen, directly under it on a phone, before the prose):
+//
+//   heading (h3)
+//   [ figure column: the part of the step that holds its main figure | side column: the step's
+//     controls, then the chapter's control groups that act on it, then its predict questions,
+//     then the prose (p.explain, p.about, p.lab-explain, p.msg) that followed the figure ]
+//   the rest of the step (in the order it was built)
+//   ... "More settings": the panel, and the control groups that act on no figure of this step
+//
+// The main figure is the element marked data-figure="main" (else the first heatmap, chart, bar
+// chart, table or formula on screen); the part that moves is the child of the step's section
+// (or the `after` part) that holds it. Which controls act on which step is the chapter's data:
+// a step's own `controls` part, or a control group in `controls` tagged with the steps it acts on.
+// The shell wraps the controls beside the figure and those in the disclosure in
+// data-group="inputs" (so #hide=inputs hides them); a chapter does not mark them again.
+// Predict questions (kit/predict.js) go beside the figure by themselves, after the controls.
 //
 // A chapter comes in two files. <id>.meta.js is what the page needs before the chapter loads
 // (the nav, the hash schema): small, no imports of views or heavy modules.
@@ -41,15 +60,24 @@
 //                                         //   (a step's heading; default "k. title").
 //   steps: [{
 //     id: 'overflow',                     // hash: stage=overflow
-//     title: { en: 'Overflow', zh: '溢出' },   // in the step bar
+//     title: { en: 'Overflow', zh: '溢出' },   // in the step bar (one line at 1280 px for all steps)
 //     build(c, v) -> Node | Node[],       // once: the section's content; keep handles in v
+//     controls(c, v) -> Node | Node[],    // optional, once: the controls that act on this step's
+//                                         //   figure only (the same v: draw() keeps them in sync);
+//                                         //   beside the figure
 //     draw(c, data, v) -> any,            // after every change while this step is shown
 //     compute(c, data) -> data,           // optional: this step's engine calls (given the
 //                                         //   chapter's compute() result); what it returns is
 //                                         //   the data the panel, the step and `after` draw
 //   }],
 //   compute(c) -> data,                   // optional: the engine call(s) all parts draw from
-//   panel: { build(c, v), draw(c, data, v) },      // optional: controls above the step bar
+//   controls: [{                          // optional: controls that act on the figures of
+//     steps: ['overflow', 'budget'],      //   these steps ('*': every step): beside the figure
+//     build(c, v) -> Node | Node[],       //   there, in "More settings" on the others; built
+//     draw(c, data, v),                   //   once (v: the group's own), drawn after every change
+//   }],                                   //   (draw optional); listed most particular first
+//   panel: { build(c, v), draw(c, data, v) },      // optional: what acts on no figure (the
+//                                                  //   disclosure); the start page's is under the lead
 //   after: { build(c, v), draw(c, data, v, out) }, // optional: below the steps; out = the step's draw()
 //   leave(c),                             // optional cleanup (workers, timers); or c.onLeave(fn)
 // };

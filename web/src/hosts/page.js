@@ -78,19 +78,27 @@ function renderShell(state) {
   const nav = $('#chapter-nav');
   if (!nav.querySelector('.nav-list')) {
     // The start page (home) leads the list unnumbered; the chapters are numbered from 1. Each is
-    // a link to its lesson (a new tab, a copied address); a plain click stays on the page. On a
-    // narrow screen the list (the <nav>, which holds only the links) folds behind one button
-    // before it that names the chapter on screen.
+    // a link to its lesson (a new tab, a copied address); a plain click stays on the page. The
+    // list (the <nav>, which holds only the links) folds behind one button before it that names
+    // the chapter on screen, and opens over the page: Escape or a click elsewhere folds it again.
     const course = chapters.filter((c) => !c.home);
     const toggle = document.createElement('button');
     toggle.type = 'button';
     toggle.className = 'nav-toggle';
     toggle.setAttribute('aria-expanded', 'false');
     toggle.setAttribute('aria-controls', 'chapter-list');
-    toggle.addEventListener('click', () => {
-      const open = toggle.getAttribute('aria-expanded') !== 'true';
+    const fold = (open) => {
       toggle.setAttribute('aria-expanded', String(open));
       nav.classList.toggle('open', open);
+    };
+    toggle.addEventListener('click', () => fold(toggle.getAttribute('aria-expanded') !== 'true'));
+    nav.addEventListener('keydown', (e) => {
+      if (e.key !== 'Escape' || !nav.classList.contains('open')) return;
+      fold(false);
+      toggle.focus();
+    });
+    document.addEventListener('click', (e) => {
+      if (nav.classList.contains('open') && !nav.contains(e.target)) fold(false);
     });
     const list = document.createElement('nav');
     list.className = 'nav-list';
@@ -102,8 +110,7 @@ function renderShell(state) {
         a.addEventListener('click', (e) => {
           if (!plainClick(e)) return;
           e.preventDefault();
-          toggle.setAttribute('aria-expanded', 'false');
-          nav.classList.remove('open');
+          fold(false);
           host.set({ lesson: c.id, stage: '' });
         });
         if (!c.home)

@@ -1,7 +1,14 @@
 // Runs one chapter on screen. The shell owns what every chapter has: the heading and lead, the
-// panel of controls, the step bar, the error banner, one <section> per step (only the current
-// one shown), and the lifecycle (enter on mount, update after every state change, leave).
+// step bar, the error banner, one <section> per step (only the current one shown), where each
+// part of a step goes, and the lifecycle (enter on mount, update after every state change, leave).
 // The chapter only builds and draws its own parts (the contract is in ./index.js).
+//
+// Every step is an instrument: under its heading, its main figure, and beside it (to its right
+// from about 900 px of width, directly under it below that) the side column: the controls that
+// act on this step's figure (the step's own `controls` part, then the chapter's `controls`
+// groups whose `steps` include it), its predict questions (kit/predict.js), then the prose that
+// explains the figure. What acts on no figure of the step (the chapter's `panel`, the groups of
+// other steps) is folded into one "More settings" disclosure after the step.
 //
 //   const running = mountChapter(chapter, root,
 //     { state: () => state, set, engine, trainEngine: () => trainer, lang, notify, engineStopped })
@@ -9,7 +16,7 @@
 //   running.update()   // after every state change
 //   running.leave()    // before another chapter (or language) takes the page
 
-import { h } from '../../views/dom.js';
+import { h, nextId } from '../../views/dom.js';
 import { createStepper, stepSection } from '../../views/stepper.js';
 import { lookup, hasString, t as shellT } from '../../text/i18n.js';
 import { FILL_SIGNS } from '../../engine/choices.js';
@@ -58,17 +65,24 @@ export function mountChapter(chapter, root, env) {
   const prefix = chapter.prefix || chapter.id;
   const children = (x) => (x == null ? [] : Array.isArray(x) ? x : [x]);
   root.append(h('h2', { class: 'chapter-title', tabindex: '-1', text: chapter.title[lang] ?? chapter.title.en }));
-  // A long lead is cut after the sentences that fit LEAD_WORDS; the rest follows the step.
+  // The lead: the sentences of the chapter's intro that fit two lines; the rest follows the step.
   const [leadText, leadRest] = hasString(chapter.strings, lang, 'intro') ? splitLead(c.s('intro'), lang) : ['', ''];
-  if (leadText) root.append(h('p', { class: 'lead', text: leadText }));
+  const lead = leadText ? createLead(c, leadText) : null;
+  if (lead) root.append(lead.el);
 
-  // The order on the page: heading, lead, step bar, the step (its figure first), then the
-  // chapter's settings folded into one disclosure, then the path. The start page (no steps)
-  // keeps its panel under the lead.
+  // The order on the page: heading, lead, step bar, the step (its figure and the side column
+  // beside it, then the rest of the step), the "More settings" disclosure, the path. The start
+  // page (no steps) keeps its panel under the lead.
   const steps = chapter.steps || [];
   const panelView = {};
   const panelNodes = chapter.panel ? children(chapter.panel.build(c, panelView)) : [];
-  const settings = steps.length && panelNodes.length ? settingsBox(c, panelNodes) : null;
+  // The chapter's control groups, each built once and moved to the step whose figure it acts on.
+  const groups = (chapter.controls || []).map((g) => {
+    const v = {};
+    const el = h('div', { class: 'control-group' }, ...children(g.build(c, v)));
+    return { ...g, v, el, acts: (stage) => g.steps === '*' || g.steps.includes(stage) };
+  });
+  const settings = steps.length && (panelNodes.length || groups.length) ? settingsBox(c, panelNodes) : null;
   if (!settings) root.append(...panelNodes);
   const carried = createCarried(c, chapter, env.schema);
   if (carried) root.append(carried.el);
@@ -79,8 +93,9 @@ export function mountChapter(chapter, root, env) {
   if (stepper) root.append(stepper.el);
 
   // One section per step that builds something; headed by the chapter's h.<id> string, or by
-  // "k. title" when it has none.
+  // "k. title" when it has none. Under the heading, the stage: the figure and the side column.
   const sections = new Map();
+  const stages = new Map(); // step id -> its stage (createStage)
   steps.forEach((st, k) => {
     const v = {};
     stepViews.set(st.id, v);
@@ -91,7 +106,10 @@ export function mountChapter(chapter, root, env) {
     const sec = stepSection(prefix, st.id, heading, ...children(st.build(c, v)));
     sec.classList.add(`${prefix}-step`);
     sec.dataset.step = st.id;
+    const stage = createStage(sec);
+    if (st.controls) stage.controls.append(...children(st.controls(c, v)));
     sections.set(st.id, sec);
+    stages.set(st.id, stage);
     root.append(sec);
   });
 
@@ -99,7 +117,7 @@ export function mountChapter(chapter, root, env) {
   const afterBox = h('div', { class: 'chapter-after' });
   if (chapter.after) afterBox.append(...children(chapter.after.build(c, afterView)));
   // Where the after-part lives when the step's figure is not in it (leadWithFigure may move it
-  // under the step's heading when it is).
+  // into the step's figure column when it is).
   const afterHome = document.createComment('after');
   if (afterBox.firstChild) root.append(afterHome, afterBox);
   if (leadRest) root.append(h('p', { class: 'lead lead-rest', text: leadRest }));
@@ -122,10 +140,24 @@ export function mountChapter(chapter, root, env) {
     banner.hidden = false;
   }
 
+  // The control groups that act on the step go beside its figure (in the chapter's order, after
+  // the step's own controls); the others wait in the settings disclosure.
+  function placeGroups(stage) {
+    const here = stages.get(stage);
+    const boxOf = (g) => (here && g.acts(stage) ? here.controls : settings.groups);
+    for (const box of new Set(groups.map(boxOf))) {
+      const want = groups.filter((g) => boxOf(g) === box).map((g) => g.el);
+      const have = [...box.children].filter((el) => want.includes(el));
+      if (want.some((el, k) => el !== have[k])) box.append(...want);
+    }
+    if (here) here.sync();
+  }
+
   let shownStage = null; // the step on screen
   function update() {
     const stage = c.state.stage;
     if (stepper && shownStage !== null && stage !== shownStage) keepUnderStepper(sections.get(stage), stepper.el);
+    if (stage !== shownStage) placeGroups(stage);
     shownStage = stage;
     if (stepper) stepper.sync(stage);
     if (carried) carried.sync(stage);
@@ -145,11 +177,12 @@ export function mountChapter(chapter, root, env) {
     c.data = data;
     try {
       if (chapter.panel?.draw) chapter.panel.draw(c, data, panelView);
+      for (const g of groups) if (g.draw) g.draw(c, data, g.v);
       const out = step?.draw ? step.draw(c, data, stepViews.get(stage)) : undefined;
       if (chapter.after?.draw) chapter.after.draw(c, data, afterView, out);
       // The step's main figure leads it; a figure marked for the first time is drawn again at
       // its new size.
-      const lead = () => steps.length && leadWithFigure(stage, sections.get(stage), afterBox, afterHome, figureMemo);
+      const lead = () => steps.length && leadWithFigure(stage, stages.get(stage), afterBox, afterHome, figureMemo);
       if (lead()) {
         if (step?.draw) step.draw(c, data, stepViews.get(stage));
         if (chapter.after?.draw) chapter.after.draw(c, data, afterView, out);
@@ -184,20 +217,84 @@ function keepUnderStepper(section, bar) {
   });
 }
 
-// ---- figure first ---------------------------------------------------------------------------
+// ---- the lead ---------------------------------------------------------------------------------
 
-// The chapter's lead before the figure: whole sentences up to LEAD_WORDS words (Latin words, or
-// two Chinese characters for one), and the rest. A first sentence longer than that stays whole.
-const LEAD_WORDS = 55;
-const wordsIn = (t) =>
-  (t.match(/[A-Za-z0-9][A-Za-z0-9'’.,-]*/g) || []).length + Math.ceil((t.match(/[\u3400-\u9fff]/g) || []).length / 2);
+// The chapter's lead before the step: whole sentences up to LEAD_WIDTH (in widths of a Latin
+// letter: a Chinese character counts as two), which is two lines of the lead on a desktop screen,
+// and the rest. A first sentence longer than that stays whole.
+const LEAD_WIDTH = 200;
+const widthOf = (t) => t.length + (t.match(/[\u3000-\u9fff\uff00-\uffef]/g) || []).length;
 export function splitLead(text, lang) {
   const parts =
     lang === 'zh' ? text.match(/[^。！？]+[。！？]*/g) || [text] : text.match(/[^.!?]+(?:[.!?]+\s*|$)/g) || [text];
   let lead = '';
   let k = 0;
-  while (k < parts.length && (k === 0 || wordsIn(lead + parts[k]) <= LEAD_WORDS)) lead += parts[k++];
+  while (k < parts.length && (k === 0 || widthOf(lead + parts[k]) <= LEAD_WIDTH)) lead += parts[k++];
   return [lead.trim(), parts.slice(k).join('').trim()];
+}
+
+// The lead, held to two lines (base.css): where that cuts it (a narrow screen), a "More" button
+// at the end of the second line shows the whole of it. Whether it is cut is read once per change
+// of its width.
+function createLead(c, text) {
+  const p = h('p', { class: 'lead', id: nextId('lead'), text });
+  const more = h('button', {
+    type: 'button',
+    class: 'lead-more',
+    'aria-expanded': 'false',
+    'aria-controls': p.id,
+    hidden: true,
+    text: c.t('lead.more'),
+  });
+  const el = h('div', { class: 'lead-box' }, p, more);
+  more.addEventListener('click', () => {
+    const open = !el.classList.contains('open');
+    el.classList.toggle('open', open);
+    more.setAttribute('aria-expanded', String(open));
+    more.textContent = c.t(open ? 'lead.less' : 'lead.more');
+  });
+  if (typeof ResizeObserver === 'function') {
+    const seen = new ResizeObserver(() => {
+      if (!el.classList.contains('open')) more.hidden = p.scrollHeight <= p.clientHeight + 1;
+    });
+    seen.observe(p);
+    c.onLeave(() => seen.disconnect());
+  }
+  return { el };
+}
+
+// ---- the step's stage: the figure and the side column ---------------------------------------------
+
+// Under the step's heading: the figure column (the part of the step that holds its main figure,
+// moved there by leadWithFigure) and the side column: the controls that act on the figure, the
+// step's predict questions and the prose that explains the figure. Two columns when the chapter
+// is about 900 px wide or more (base.css), else one: the figure, the controls, the question, the
+// prose.
+function createStage(section) {
+  const figure = h('div', { class: 'step-figure' });
+  const controls = h('div', { class: 'step-controls', 'data-group': 'inputs' });
+  const asks = h('div', { class: 'step-asks' }, ...section.querySelectorAll('fieldset.predict'));
+  const prose = h('div', { class: 'step-prose' });
+  const side = h('div', { class: 'step-side' }, controls, asks, prose);
+  const el = h('div', { class: 'step-stage' }, figure, side);
+  section.firstElementChild.after(el);
+  return {
+    el,
+    figure,
+    controls,
+    prose,
+    // Shows the parts that hold something (attributes written only when they change).
+    sync() {
+      const has = (box) => box.firstElementChild !== null;
+      if (controls.hidden !== !has(controls)) controls.hidden = !has(controls);
+      if (asks.hidden !== !has(asks)) asks.hidden = !has(asks);
+      if (prose.hidden !== !has(prose)) prose.hidden = !has(prose);
+      const withSide = has(controls) || has(asks) || has(prose);
+      if (side.hidden !== !withSide) side.hidden = !withSide;
+      el.classList.toggle('with-side', withSide);
+      el.classList.toggle('with-figure', has(figure));
+    },
+  };
 }
 
 // What may be a step's main figure when the chapter marks none: heatmaps, charts, bar charts,
@@ -213,31 +310,39 @@ const onScreen = (el) => {
 // [hidden] and .group-hidden). Read from the DOM, so a step just drawn is not laid out here and
 // then again for its frame.
 const shown = (el) => !el.closest('[hidden], .group-hidden');
+const outsideSide = (el) => !el.closest('.step-side');
 
 // Marks the step's main figure (data-figure="main": the element a chapter marked, else its first
-// figure on screen) and moves the part of the step that holds it up to just under the step's
-// heading, so the figure comes before the step's prose and its other controls. Looked for again
-// when the step changes or its figure has left the page (one layout read then). Returns true
-// when the mark moved to another element (its heatmaps are then drawn again at the main size).
-function leadWithFigure(key, section, afterBox, afterHome, memo) {
+// figure on screen) and moves the part of the step that holds it into the stage's figure column,
+// and the prose that came after it into the side column, so the figure comes first with its
+// controls beside it. Looked for again when the step changes or its figure has left the page (one
+// layout read then). Returns true when the mark moved to another element (its heatmaps are then
+// drawn again at the figure column's size).
+function leadWithFigure(key, stage, afterBox, afterHome, memo) {
   const held = memo.fig;
   if (held && memo.key === key && held.isConnected) return false;
   memo.key = key;
   memo.fig = null;
   if (afterHome.parentNode && afterHome.nextSibling !== afterBox) afterHome.after(afterBox);
+  if (!stage) return false;
+  const section = stage.el.parentNode;
+  // What the last figure took goes back under the stage, in its order.
+  stage.el.after(...stage.figure.children, ...stage.prose.children);
   const boxes = [section, afterBox].filter(Boolean);
   for (const box of boxes)
     for (const el of box.querySelectorAll('[data-figure-auto]')) {
       el.removeAttribute('data-figure');
       el.removeAttribute('data-figure-auto');
     }
-  for (const box of boxes) for (const row of box.querySelectorAll('.figure-row')) unwrapRow(row);
   let fig = null;
   for (const box of boxes) {
-    fig = [...box.querySelectorAll('[data-figure="main"]')].find(shown) || null;
+    fig = [...box.querySelectorAll('[data-figure="main"]')].find((el) => shown(el) && outsideSide(el)) || null;
     if (!fig) {
       for (const kind of FIGURES) {
-        fig = [...box.querySelectorAll(kind)].find((el) => !el.closest('[data-figure]') && onScreen(el)) || null;
+        fig =
+          [...box.querySelectorAll(kind)].find(
+            (el) => !el.closest('[data-figure]') && outsideSide(el) && onScreen(el),
+          ) || null;
         if (fig) break;
       }
       if (fig) {
@@ -246,57 +351,41 @@ function leadWithFigure(key, section, afterBox, afterHome, memo) {
       }
     }
     if (!fig) continue;
-    // The figure of a step drawn in the after-part: that part moves under the step's heading.
-    if (box === afterBox && section) section.firstElementChild.after(afterBox);
-    // The step's heading: the nearest container whose first child is an h3 (a step section, or
-    // a stage area such as the pipeline's).
-    for (let part = fig; part.parentElement && part !== box; part = part.parentElement) {
-      const first = part.parentElement.firstElementChild;
-      if (first && first.tagName === 'H3' && first !== part) {
-        if (first.nextElementSibling !== part) first.after(part);
-        besideFigure(part);
-        break;
-      }
-    }
+    // The part of the step that holds the figure (the after-part, when the figure is drawn there).
+    let part = box === afterBox ? afterBox : fig;
+    while (part !== afterBox && part.parentElement !== section) part = part.parentElement;
+    stage.figure.append(part);
+    // The prose that followed the figure's part: paragraphs of explanation and message lines, one
+    // after another.
+    const prose = [];
+    for (let el = stage.el.nextElementSibling; el && el.matches(PROSE) && !el.hidden; el = el.nextElementSibling)
+      prose.push(el);
+    stage.prose.append(...prose);
     break;
   }
+  stage.sync();
   memo.fig = fig;
   return fig !== held && fig !== null;
 }
+const PROSE = 'p.explain, p.about, p.lab-explain, p.msg';
 
-// The prose that follows the figure's part (paragraphs of explanation, one after another) goes
-// into a reading column beside it: a .figure-row of two columns from about 1000 px wide
-// (base.css), one column below that. The prose stays after the figure in reading order.
-const PROSE = 'p.explain, p.about, p.lab-explain';
-function besideFigure(part) {
-  const prose = [];
-  for (let el = part.nextElementSibling; el && el.matches(PROSE) && !el.hidden; el = el.nextElementSibling)
-    prose.push(el);
-  if (!prose.length) return;
-  const column = h('div', { class: 'step-prose' });
-  const row = h('div', { class: 'figure-row' });
-  part.before(row);
-  column.append(...prose);
-  row.append(part, column);
-}
-function unwrapRow(row) {
-  const column = row.querySelector(':scope > .step-prose');
-  row.before(...[...row.children].filter((el) => el !== column), ...(column ? [...column.children] : []));
-  row.remove();
-}
-
-// The chapter's settings, folded into one disclosure that stays open or closed as the learner
-// left it (the hash's `folded`).
+// The chapter's settings that act on no figure of the step on screen (its panel, and the control
+// groups of its other steps), folded into one disclosure that stays open or closed as the learner
+// left it (the hash's `folded`), hidden when it holds nothing.
 function settingsBox(c, nodes) {
   const summary = h('summary', { class: 'settings-summary', text: c.t('settings') });
-  const el = h('details', { class: 'settings', open: !c.state.folded }, summary, ...nodes);
+  const groups = h('div', { class: 'settings-groups', 'data-group': 'inputs' });
+  const el = h('details', { class: 'settings', open: !c.state.folded }, summary, groups, ...nodes);
   el.addEventListener('toggle', () => {
     if (el.open === c.state.folded) c.set({ folded: !el.open });
   });
   return {
     el,
+    groups,
     sync() {
       if (el.open !== !c.state.folded) el.open = !c.state.folded;
+      const empty = !groups.firstElementChild && nodes.length === 0;
+      if (el.hidden !== empty) el.hidden = empty;
     },
   };
 }

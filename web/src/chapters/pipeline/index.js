@@ -5,21 +5,25 @@
 // the 1/√d_k, the scores step's adds its geometry figure (q·k as arrows, ./geometry.js). The draws
 // only lay out, label and link what the engine returned.
 //
-// Files: the panel and its grid editor (inputs.js), the stage every step draws (stage.js: its
+// Beside each step's figure: the example (preset and tokens) on every step, d_k and the seed where
+// they change the scores, the masks from the mask step on (the chapter's control groups); the rest
+// of the settings fold away (the panel).
+//
+// Files: the controls and the grid editor (inputs.js), the stage every step draws (stage.js: its
 // heatmaps, formulas and notes), the scores step's question and the Softmax step's hand check
 // (questions.js), and the sentences and formulas (text.js, tex.js).
 
 import { runExample } from '../../lesson/example.js';
 import strings from './strings.js';
 import meta from './meta.js';
-import { buildInputs, syncInputs } from './inputs.js';
+import { buildExample, buildInputs, buildMasks, buildSizes, syncInputs } from './inputs.js';
 import { destroyStage, drawStage, holdStage, stageSlots } from './stage.js';
 import { buildHandCheck, buildTopWeight, drawHandCheck, drawTopWeight } from './questions.js';
 import { buildScoreGeometry, drawScoreGeometry, scoresGeometry } from './geometry.js';
 
-// A step of the pipeline: its section holds the stage's lead, then the figures; `extra` adds what
-// the step has of its own: build(c, v) -> { before, after } (nodes before the figures and after
-// them) and draw(c, v, data, row).
+// A step of the pipeline: its section holds the stage's lead, then the figure; `extra` adds what
+// the step has of its own: build(c, v) -> { before, after } (nodes before the figure and after
+// it) and draw(c, v, data, row).
 function stageStep(id, title, extra = null, compute = undefined) {
   return {
     id,
@@ -28,7 +32,7 @@ function stageStep(id, title, extra = null, compute = undefined) {
     build(c, v) {
       const slots = stageSlots(c, v);
       const own = extra ? extra.build(c, v) : {};
-      return [slots.lead, own.before, ...slots.figures, ...[].concat(own.after ?? [])].filter(Boolean);
+      return [slots.lead, own.before, slots.figure, slots.more, ...[].concat(own.after ?? [])].filter(Boolean);
     },
     draw(c, data, v) {
       const { row } = drawStage(c, data, v, id);
@@ -74,6 +78,12 @@ export default {
     stageStep('masked', { en: 'Mask', zh: '掩码' }),
     stageStep('weights', { en: 'Softmax', zh: 'Softmax' }, handCheck),
     stageStep('output', { en: 'Weighted sum', zh: '加权求和' }),
+  ],
+  // The controls beside each step's figure, most particular first (all synced by the panel's draw).
+  controls: [
+    { steps: ['masked', 'weights', 'output'], build: buildMasks },
+    { steps: ['scores', 'scaled'], build: buildSizes },
+    { steps: '*', build: buildExample },
   ],
   panel: { build: buildInputs, draw: syncInputs },
   leave: destroyStage,

@@ -1,6 +1,9 @@
-// The pipeline chapter's panel: the example (preset, random or typed vectors, seed, d_k), the
-// query and key tokens, where each token's vectors come from, the grid editor for typed Q, K, V
-// (or typed scores) and the masks.
+// The pipeline chapter's controls. Beside the figure (the chapter's control groups, ./index.js):
+// the example (preset, query and key tokens) on every step, d_k and the seed on the score and
+// scale steps, the masks on the steps they act on. In the settings (the panel): whether the vectors
+// are drawn or typed, what the example is, where each token's vectors come from, and the grid
+// editor for typed Q, K, V (or typed scores). One sync for all of them (syncInputs, the panel's
+// draw); the handles live in c.ui.
 
 import {
   PRESETS,
@@ -19,29 +22,19 @@ import { MAX_SEED } from '../../engine/choices.js';
 
 const GRID_CELL_LIMIT = 256; // typed grids larger than this are not offered for typing
 
-export function buildInputs(c) {
+// The example: which one, and its query and key tokens (on every step).
+export function buildExample(c) {
   const { s, ui } = c;
-  const panel = h('section', { class: 'panel inputs', 'data-group': 'inputs', 'aria-labelledby': 'pl-inputs-h' });
-  panel.append(h('h3', { id: 'pl-inputs-h', class: 'panel-title', text: s('inputs') }));
-
-  const presetSel = h(
+  ui.presetSel = h(
     'select',
     { onchange: (e) => c.set({ ...presetPatch(e.target.value), selRow: 0, selCol: 0 }) },
     ...PRESET_IDS.map((id) => h('option', { value: id, text: s(`preset.${id}`) })),
   );
-  const preset = field(s('preset'), presetSel);
-  ui.about = h('p', { class: 'about' });
-
-  const qTok = field(
-    s('queryTokens'),
-    h('input', { type: 'text', class: 'wide', autocomplete: 'off', spellcheck: false }),
-    s('tokensHint'),
-  );
-  const kTok = field(
-    s('keyTokens'),
-    h('input', { type: 'text', class: 'wide', autocomplete: 'off', spellcheck: false }),
-    s('tokensHint'),
-  );
+  const preset = field(s('preset'), ui.presetSel);
+  const tokens = (label) =>
+    field(label, h('input', { type: 'text', class: 'wide', autocomplete: 'off', spellcheck: false }), s('tokensHint'));
+  ui.qTok = tokens(s('queryTokens'));
+  ui.kTok = tokens(s('keyTokens'));
   const onTokens = (f, name) => () => {
     const list = splitTokens(f.input.value);
     if (list.length === 0) return showError(f, s('errTokensEmpty'));
@@ -51,53 +44,61 @@ export function buildInputs(c) {
     showError(f, '');
     c.set({ [name]: list, selRow: 0, selCol: 0 });
   };
-  qTok.input.addEventListener('change', onTokens(qTok, 'queryTokens'));
-  kTok.input.addEventListener('change', onTokens(kTok, 'keyTokens'));
+  ui.qTok.input.addEventListener('change', onTokens(ui.qTok, 'queryTokens'));
+  ui.kTok.input.addEventListener('change', onTokens(ui.kTok, 'keyTokens'));
+  return h('div', { class: 'controls pl-example' }, preset.wrap, ui.qTok.wrap, ui.kTok.wrap);
+}
 
+// d_k and the seed of the drawn vectors (the score and scale steps).
+export function buildSizes(c) {
+  const { s, ui } = c;
+  const intField = (label, name, min, max) =>
+    intInput(label, { min, max, onValue: (x) => c.set({ [name]: x }), error: () => s('errInt', { min, max }) });
+  ui.dk = intField(s('dk'), 'dk', 1, MAX_DK);
+  ui.seed = intField(s('seed'), 'seed', 0, MAX_SEED);
+  return h('div', { class: 'controls pl-sizes' }, ui.dk.wrap, ui.seed.wrap);
+}
+
+// Padding keys and the causal mask (the steps from the mask on).
+export function buildMasks(c) {
+  const { s, ui } = c;
+  ui.masks = h('fieldset', { class: 'masks' });
+  ui.masks.append(h('legend', { text: s('masks') }));
+  ui.padBox = h('div', { class: 'pad-box' });
+  ui.causal = h('input', { type: 'checkbox', onchange: (e) => c.set({ causal: e.target.checked }) });
+  // A causal mask on a cross-attention example (queries and keys from two sentences) is flagged.
+  ui.crossCausal = h('p', { class: 'msg bad pl-cross-causal', role: 'status' });
+  ui.masks.append(
+    ui.padBox,
+    h('label', { class: 'check' }, ui.causal, h('span', { text: s('causal') })),
+    ui.crossCausal,
+    h('p', { class: 'hint', text: s('masksHint') }),
+  );
+  return ui.masks;
+}
+
+// The settings: drawn or typed vectors, what the example is, where each token's vectors come
+// from, and the grids of typed numbers.
+export function buildInputs(c) {
+  const { s, ui } = c;
+  const panel = h('section', { class: 'panel inputs', 'data-group': 'inputs', 'aria-labelledby': 'pl-inputs-h' });
+  panel.append(h('h3', { id: 'pl-inputs-h', class: 'panel-title', text: s('inputs') }));
   // Switching to typed starts from the numbers on screen (example.js rounds seeded draws).
-  const modeSel = h(
+  ui.modeSel = h(
     'select',
     { onchange: (e) => c.set({ inputMode: e.target.value }) },
     h('option', { value: 'random', text: s('mode.random') }),
     h('option', { value: 'typed', text: s('mode.typed') }),
   );
-  const mode = field(s('inputMode'), modeSel);
-
-  const intField = (label, name, min, max) =>
-    intInput(label, { min, max, onValue: (x) => c.set({ [name]: x }), error: () => s('errInt', { min, max }) });
-  const seed = intField(s('seed'), 'seed', 0, MAX_SEED);
-  const dk = intField(s('dk'), 'dk', 1, MAX_DK);
-
+  ui.mode = field(s('inputMode'), ui.modeSel);
+  ui.about = h('p', { class: 'about' });
   ui.sources = h('div', { class: 'token-sources', 'aria-live': 'polite' });
-
   ui.gridBox = h('details', { class: 'grids' });
   ui.gridSummary = h('summary');
   ui.gridBody = h('div', { class: 'grid-body' });
   ui.gridError = h('div', { class: 'field-error', role: 'alert' });
   ui.gridBox.append(ui.gridSummary, ui.gridError, ui.gridBody);
-
-  ui.masks = h('fieldset', { class: 'masks' });
-  ui.masks.append(h('legend', { text: s('masks') }));
-  ui.padBox = h('div', { class: 'pad-box' });
-  const causal = h('input', { type: 'checkbox', onchange: (e) => c.set({ causal: e.target.checked }) });
-  // A causal mask on a cross-attention example (queries and keys from two sentences) is flagged.
-  ui.crossCausal = h('p', { class: 'msg bad pl-cross-causal', role: 'status' });
-  ui.masks.append(
-    ui.padBox,
-    h('label', { class: 'check' }, causal, h('span', { text: s('causal') })),
-    ui.crossCausal,
-    h('p', { class: 'hint', text: s('masksHint') }),
-  );
-
-  panel.append(
-    h('div', { class: 'controls' }, preset.wrap, mode.wrap, seed.wrap, dk.wrap),
-    ui.about,
-    h('div', { class: 'controls' }, qTok.wrap, kTok.wrap),
-    ui.sources,
-    ui.gridBox,
-    ui.masks,
-  );
-  Object.assign(ui, { presetSel, modeSel, mode, seed, dk, qTok, kTok, causal });
+  panel.append(h('div', { class: 'controls' }, ui.mode.wrap), ui.about, ui.sources, ui.gridBox);
   return panel;
 }
 

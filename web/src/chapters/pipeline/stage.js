@@ -36,11 +36,12 @@ const SELECTED = { scores: 'scores', scaled: 'scaled', masked: 'masked', weights
 // selected row, the arrow-key tip).
 function stageOf(c) {
   const ui = c.ui;
-  if (ui.maps) return ui;
+  if (ui.mainMap) return ui;
   const { s } = c;
   ui.explain = h('p', { class: 'explain' });
   ui.general = h('div', { class: 'formula general' });
-  ui.maps = h('div', { class: 'maps' });
+  ui.mainMap = h('div', { class: 'maps pl-main' }); // the step's main heatmap
+  ui.moreMaps = h('div', { class: 'maps pl-more' }); // the others, under the figure and its controls
   ui.live = h('div', { class: 'formula live', 'aria-live': 'polite' });
   ui.note = h('p', { class: 'note' });
   ui.detail = h(
@@ -55,17 +56,24 @@ function stageOf(c) {
 }
 
 // A step's places for the stage's parts, and its own hint on selecting a cell: each step's build
-// puts them where its section has them, and its draw moves the parts in. -> { lead, figures }
-// (the lead's place is a marker: the explanation and the general formula go in after it as the
-// section's own children, so the shell can set the explanation beside the figure; the figures
-// come with the hint and the detail)
+// puts them where its section has them, and its draw moves the parts in. -> { lead, figure, more }
+// (the lead's place is a marker: the explanation goes in after it as the section's own child, so
+// the shell can set it beside the figure; the figure is the main heatmap with, under it, the
+// general formula, the hint and the detail, all in the shell's figure column; more: the step's
+// other heatmaps, after the figure and its controls)
 export function stageSlots(c, v) {
   stageOf(c);
-  v.leadSlot = document.createComment('the lead: explanation and general formula');
+  v.leadSlot = document.createComment('the lead: the explanation');
   v.selectHint = h('p', { class: 'hint', text: c.s('selectHint') });
   v.mapsSlot = h('div', { class: 'pl-slot' });
+  v.generalSlot = h('div', { class: 'pl-slot' });
   v.detailSlot = h('div', { class: 'pl-slot' });
-  return { lead: v.leadSlot, figures: [v.selectHint, v.mapsSlot, v.detailSlot] };
+  v.moreSlot = h('div', { class: 'pl-slot' });
+  return {
+    lead: v.leadSlot,
+    figure: h('div', { class: 'pl-figure' }, v.mapsSlot, v.generalSlot, v.selectHint, v.detailSlot),
+    more: v.moreSlot,
+  };
 }
 
 // The heatmaps are the instance's: destroyed (their motion with them) when the chapter leaves.
@@ -84,7 +92,7 @@ function heatmap(c, name, kind, onSelect) {
     const hm = createHeatmap(wrap, {
       kind,
       onSelect,
-      widthFrom: ui.maps,
+      widthFrom: ui.mainMap,
       strings: heatmapStrings(c.lang),
     });
     ui.heatmaps[name] = { wrap, title, hm };
@@ -101,10 +109,10 @@ export function drawStage(c, run, v, stage) {
   const { inputs, result, unscaled } = run;
   // Into this step's section, unless there already (the shell may have set the explanation in a
   // column beside the figure).
-  const section = v.leadSlot.parentNode;
-  if (!section.contains(ui.general)) v.leadSlot.after(ui.general);
-  if (!section.contains(ui.explain)) v.leadSlot.after(ui.explain);
-  if (ui.maps.parentNode !== v.mapsSlot) v.mapsSlot.append(ui.maps);
+  if (!v.leadSlot.parentNode.contains(ui.explain)) v.leadSlot.after(ui.explain);
+  if (ui.general.parentNode !== v.generalSlot) v.generalSlot.append(ui.general);
+  if (ui.mainMap.parentNode !== v.mapsSlot) v.mapsSlot.append(ui.mainMap);
+  if (ui.moreMaps.parentNode !== v.moreSlot) v.moreSlot.append(ui.moreMaps);
   if (ui.detail.parentNode !== v.detailSlot) v.detailSlot.append(ui.detail);
   const { queryTokens: qt, keyTokens: kt } = inputs;
   const nq = qt.length,
@@ -167,7 +175,8 @@ export function drawStage(c, run, v, stage) {
     // In layout order, and in the DOM before it draws (moved only when out of place: a move
     // re-attaches the whole subtree, which the browser then styles and lays out again).
     const at = shown.indexOf(name);
-    if (ui.maps.children[at] !== hm.wrap) ui.maps.insertBefore(hm.wrap, ui.maps.children[at] || null);
+    const [box, k] = at === 0 ? [ui.mainMap, 0] : [ui.moreMaps, at - 1];
+    if (box.children[k] !== hm.wrap) box.insertBefore(hm.wrap, box.children[k] || null);
     // The step's main figure (chapters/kit/shell.js leads the step with it).
     if (at === 0) hm.wrap.dataset.figure = 'main';
     else hm.wrap.removeAttribute('data-figure');
@@ -264,7 +273,7 @@ function rowExponentials(weights) {
 // until the learner asks for them).
 export function holdStage(c, v, hold) {
   const ui = c.ui;
-  for (const el of [v.selectHint, ui.maps, ui.live, ui.note]) if (el.hidden !== hold) el.hidden = hold;
+  for (const el of [v.selectHint, ui.mainMap, ui.moreMaps, ui.live, ui.note]) if (el.hidden !== hold) el.hidden = hold;
 }
 
 // Linked highlighting: a weight lights up the score it came from; an output row lights up its

@@ -20,8 +20,20 @@ export default {
   ...meta,
   strings,
   steps: [
-    { id: 'bottleneck', title: { en: 'The bottleneck', zh: '瓶颈' }, build: buildBottleneck, draw: drawBottleneck },
-    { id: 'lookup', title: { en: 'A soft lookup', zh: '软查找' }, build: buildLookup, draw: drawLookup },
+    {
+      id: 'bottleneck',
+      title: { en: 'The bottleneck', zh: '瓶颈' },
+      build: buildBottleneck,
+      controls: (c, v) => h('div', { class: 'controls' }, v.view.el, v.target.el),
+      draw: drawBottleneck,
+    },
+    {
+      id: 'lookup',
+      title: { en: 'A soft lookup', zh: '软查找' },
+      build: buildLookup,
+      controls: (c, v) => v.pick,
+      draw: drawLookup,
+    },
     {
       id: 'self-cross',
       title: { en: 'Self and cross', zh: '自注意力与交叉注意力' },
@@ -93,7 +105,6 @@ function buildBottleneck(c, v) {
     h('p', { class: 'explain', text: s('p.bottleneck1') }),
     h('p', { class: 'explain', text: s('p.bottleneck2') }),
     h('p', { class: 'explain', text: s('p.bottleneck3') }),
-    h('div', { class: 'controls', 'data-group': 'inputs' }, v.view.el, v.target.el),
     h('figure', { class: 'why-figure' }, v.svgBox, h('figcaption', {}, v.caption)),
     h(
       'p',
@@ -254,6 +265,7 @@ function buildLookup(c, v) {
     pick.append(h('label', { class: 'check' }, input, h('span', { text: s('qAsk', { tok, note: notes[i] }) })));
     return input;
   });
+  v.pick = h('fieldset', { class: 'why-pick' }, h('legend', { text: s('question') }), pick);
   v.softTitle = h('h4', { class: 'map-title' });
   const softBox = h('div', {}, v.softTitle);
   const hardBox = h('div', {}, h('h4', { class: 'map-title', text: s('hardBars') }));
@@ -287,7 +299,6 @@ function buildLookup(c, v) {
     h('h4', { class: 'map-title', text: s('tryIt') }),
     h('p', { class: 'explain', text: s('tryIntro') }),
     v.vectors.wrap,
-    h('fieldset', { class: 'why-pick', 'data-group': 'inputs' }, h('legend', { text: s('question') }), pick),
     v.predict.el,
     v.reveal,
   ];
