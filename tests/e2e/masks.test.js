@@ -103,15 +103,33 @@ test('padding with −∞ zeroes the padded key column; with a 0 fill the column
   assert.deepEqual(page.errors, []);
 });
 
-test('the causal mask zeroes the upper triangle; the reversed one puts weight above the diagonal, flagged', async () => {
-  // Start from the cross-attention example: the chapter offers to switch to a self-attention one.
-  const page = await lab.open('lesson=masks&lang=en&preset=cat-fish&stage=causal');
-  await page.getByRole('button', { name: 'Use 猫 追 老鼠 with a causal mask' }).click();
-  await page.waitForFunction(() => /preset=cat-chase/.test(location.hash) && /[#&]causal=1/.test(location.hash));
-  assert.ok(await page.locator('.mk-cross-hint').isHidden());
+test('every step but the two-token check leads with the weights, the mask after them', async () => {
+  // Fails before: each step led with the 0/1 mask (a solid block of 1s by default).
+  const page = await lab.open('lesson=masks&lang=en&stage=padding', { width: 1280, height: 800 });
+  for (const stage of ['padding', 'causal', 'custom', 'blocked']) {
+    await page.click(`.stepper button.step[data-stage="${stage}"]`);
+    await page.waitForSelector(`.mk-${stage} .step-figure .mk-map-weights[data-figure="main"]`);
+    const order = await page.$eval(`.mk-${stage}`, (sec) => {
+      const y = (sel) => sec.querySelector(sel).getBoundingClientRect().top;
+      return { weights: y('.mk-map-weights'), mask: y('.mk-map-mask') };
+    });
+    assert.ok(order.weights < order.mask, `${stage}: weights at ${order.weights} px, mask at ${order.mask} px`);
+  }
+  assert.deepEqual(page.errors, []);
+});
+
+test('the causal step opens on a sequence attending to itself; one causal mask at a time', async () => {
+  // The chapter's example is cross-attention (3 Chinese queries, 4 English keys): the causal step
+  // shows 猫 追 老鼠 instead, and says why. Fails before: it opened on the 3 × 4 cross-attention.
+  const page = await lab.open('lesson=masks&lang=en&stage=causal');
+  assert.match(await page.textContent('.mk-cross-hint'), /cross-attention.*This step shows 猫 追 老鼠/);
+  const labels = await page.$$eval('.mk-map-weights .hm-cols span', (els) => els.map((e) => e.textContent));
+  assert.deepEqual(labels, ['猫', '追', '老鼠']);
   const S = refScores('cat-chase');
   const causal = page.getByLabel('Causal mask (query i sees keys 1…i)');
-  assert.ok(await causal.isChecked());
+  const reversed = page.getByLabel(/Reversed causal mask/);
+  await causal.check();
+  await page.waitForFunction(() => /[#&]causal=1/.test(location.hash));
   let w = await readMap(page, 'weights');
   for (let i = 0; i < 3; i++) {
     for (let j = i + 1; j < 3; j++) assert.equal(w[i][j], 0, `(${i}, ${j}) above the diagonal`);
@@ -128,9 +146,10 @@ test('the causal mask zeroes the upper triangle; the reversed one puts weight ab
   assert.equal(w[0][0], 1, 'the first query sees only itself');
   assert.match(await page.textContent('.mk-causal .mk-note'), /no query reads the future/);
 
-  await causal.uncheck();
-  await page.getByLabel(/Reversed causal mask/).check();
+  // Choosing the reversed mask switches the causal one off (fails before: both could be ticked).
+  await reversed.check();
   await page.waitForFunction(() => /reverseCausal=1/.test(location.hash) && !/[#&]causal=1/.test(location.hash));
+  assert.equal(await causal.isChecked(), false);
   w = await readMap(page, 'weights');
   let above = 0;
   for (let i = 0; i < 3; i++) {
@@ -153,21 +172,11 @@ test('the causal mask zeroes the upper triangle; the reversed one puts weight ab
   assert.match(await page.textContent('.mk-causal .mk-note.bad'), /Future leak: 3 cells above the diagonal/);
   assert.equal(await page.locator('.mk-map-weights .hm-mark.hl').count(), 3);
 
-  // Both masks at once leave only the diagonal: the page says so, not that all is well.
-  await causal.check();
-  await page.waitForFunction(() => /reverseCausal=1/.test(location.hash) && /[#&]causal=1/.test(location.hash));
-  w = await readMap(page, 'weights');
-  for (let i = 0; i < 3; i++) for (let j = 0; j < 3; j++) assert.equal(w[i][j], i === j ? 1 : 0, `(${i}, ${j})`);
-  const both = await page.textContent('.mk-causal .mk-note');
-  assert.doesNotMatch(both, /no query reads the future/);
-  assert.match(await page.textContent('.mk-causal .mk-note.bad'), /Both masks are on.*only its own key/);
-  await causal.uncheck();
-
   // The right causal mask with a 0 fill leaks the future too: the fill, not the mask, is wrong.
-  await page.getByLabel(/Reversed causal mask/).uncheck();
   await causal.check();
   await page.check('input[name="mk-fill"][value="zero"]');
   await page.waitForFunction(() => /fill=zero/.test(location.hash) && /[#&]causal=1/.test(location.hash));
+  assert.ok(!/reverseCausal=1/.test(await page.evaluate(() => location.hash)));
   w = await readMap(page, 'weights');
   for (let i = 0; i < 3; i++)
     assertRowClose(w[i], refSoftmax(S[i].map((x, j) => (j <= i ? x : 0))), 0.006, `causal + 0 fill row ${i}`);
@@ -175,6 +184,20 @@ test('the causal mask zeroes the upper triangle; the reversed one puts weight ab
     await page.textContent('.mk-causal .mk-note.bad'),
     /Future leak: 3 cells.*a 0 fill does not block anything/,
   );
+
+  // The chapter can take the self-attention example for every step, the causal choice kept.
+  await page.getByRole('button', { name: 'Use 猫 追 老鼠 in every step' }).click();
+  await page.waitForFunction(() => /preset=cat-chase/.test(location.hash) && /[#&]causal=1/.test(location.hash));
+  assert.ok(await page.locator('.mk-cross-hint').isHidden());
+  assert.deepEqual(page.errors, []);
+});
+
+test('a link with both causal masks says what that does', async () => {
+  const page = await lab.open('lesson=masks&lang=en&preset=cat-chase&stage=causal&causal=1&reverseCausal=1');
+  await page.waitForSelector('.mk-causal .mk-note.bad');
+  const w = await readMap(page, 'weights');
+  for (let i = 0; i < 3; i++) for (let j = 0; j < 3; j++) assert.equal(w[i][j], i === j ? 1 : 0, `(${i}, ${j})`);
+  assert.match(await page.textContent('.mk-causal .mk-note.bad'), /Both masks are on.*only its own key/);
   assert.deepEqual(page.errors, []);
 });
 

@@ -10,6 +10,8 @@ import {
   allScores,
   argmaxRow,
   opCount,
+  againstDot,
+  unsettled,
 } from '../../web/src/chapters/score-functions/logic.js';
 import { timeSideBySide, spreadOf, withinNoise } from '../../web/src/lesson/timing.js';
 import { layerWeights, tokenMatrix } from '../../web/src/lesson/layer.js';
@@ -93,6 +95,22 @@ test('operation counts follow the shapes', () => {
     div: 0,
   });
   assert.throws(() => opCount('cosine', shape), /unknown score kind/);
+});
+
+test('a cost ratio is settled only outside the noise and in the order the work counted allows', () => {
+  // Timings made up here (no clock): the general score does the dot product's work and more, so
+  // a run that times it faster says nothing (the page showed such a run as "× 0.9" before).
+  const shape = { nq: 64, nk: 64, dq: 64, dk: 64, hidden: 64 };
+  const ms = (median, spread) => ({ median, min: median - spread, max: median + spread });
+  const costs = (general, dot, spread) => ({
+    dot: { ms: ms(dot, spread), ops: opCount('dot', shape) },
+    general: { ms: ms(general, spread), ops: opCount('general', shape) },
+  });
+  assert.deepEqual(againstDot('general', costs(2, 1, 0.1)), { ratio: 2, settled: true });
+  assert.equal(againstDot('general', costs(1.5, 1, 0.3)).settled, false, 'ranges overlap');
+  assert.deepEqual(againstDot('general', costs(0.5, 1, 0.1)), { ratio: 0.5, settled: false });
+  assert.deepEqual(unsettled(costs(0.5, 1, 0.1)), ['general']);
+  assert.deepEqual(unsettled(costs(2, 1, 0.1)), []);
 });
 
 test('timeSideBySide gives each function the median and spread of its rounds, taking turns', () => {

@@ -22,10 +22,10 @@ export default {
     'fillAbout.zero':
       '0 is an ordinary score, not a block. A blocked key gets whatever weight a score of 0 earns in its row, which may be more or less than before, depending on its own score, and its Value leaks into the output. Nothing crashes and the loss does not blow up; the model is just quietly worse.',
     stable: 'Stable softmax (subtract the row max first)',
-    mapMask: 'Mask (1 = may attend, 0 = blocked)',
-    mapMaskClick: 'Mask — click a cell to block or allow it',
+    mapMask: 'Mask (0 = blocked)',
+    mapMaskClick: 'Mask: click a cell',
     mapMasked: 'Masked scores',
-    mapWeights: 'Attention weights',
+    mapWeights: 'Attention weights (striped: blocked by the mask)',
     rowsCols: 'rows: queries · columns: keys',
     withAxes: '{t} ({axes})',
     errEngine: 'The engine could not process this example: {msg}',
@@ -44,24 +44,26 @@ export default {
       'A model that writes text one token at a time must not read the tokens it has not written yet. The causal mask lets query i see keys 1…i only, so everything above the diagonal of the weight matrix is 0.',
     'p.reverse':
       'Now flip the comparison, a one-character bug. Shapes and memory stay the same and nothing errors, but each query now sees the future instead of the past: the cells above the diagonal get weight.',
+    causalMode: 'Causal mask',
+    causalNone: 'No causal mask',
     causal: 'Causal mask (query i sees keys 1…i)',
     reverse: 'Reversed causal mask (the bug: query i sees keys i…n)',
-    crossHint:
-      'This example is cross-attention (Chinese queries, English keys), where “earlier” and “later” do not line up. A causal mask belongs to a sequence attending to itself: try 猫 追 老鼠 or the random example.',
+    crossShown:
+      'The chapter’s example is cross-attention (Chinese queries, English keys), where “earlier” and “later” do not line up: a causal mask belongs to a sequence attending to itself. This step shows 猫 追 老鼠, with the fill chosen here.',
     futureLeak:
       'Future leak: {n} cells above the diagonal get weight (outlined in red). During training the model would learn to copy the answer from the future.',
     upperZero: 'Every cell above the diagonal has weight exactly 0: no query reads the future.',
     level0: '0 blocked',
     level1: '1 allowed',
     bothCausal:
-      'Both masks are on, and together they block every cell off the diagonal: each query sees only its own key, so every weight on the diagonal is 1 and the output is just each token’s own value. No future leaks, but nothing is attended to either: untick one of the two.',
-    noCausal: 'Switch on the causal mask, then the reversed one.',
-    toSelf: 'Use 猫 追 老鼠 with a causal mask',
+      'Both masks are on, and together they block every cell off the diagonal: each query sees only its own key, so every weight on the diagonal is 1 and the output is just each token’s own value. No future leaks, but nothing is attended to either: choose one of the two.',
+    noCausal: 'Choose the causal mask, then the reversed one.',
+    toSelf: 'Use 猫 追 老鼠 in every step',
     fillLeak: 'The causal mask is on, but a 0 fill does not block anything: see the fill choice above.',
 
     'h.custom': 'Draw your own mask',
     'p.custom':
-      'Click a cell of the mask (or move with the arrow keys and press Enter or Space) to block or allow that query–key pair. The weights follow at once: with the −∞ or −1e9 fill, the weights left in that row are rescaled in proportion, so they add up to 1 again. With the 0 fill nothing is really blocked (see above).',
+      'Click a cell of the weights or of the mask (or move with the arrow keys and press Enter or Space) to block or allow that query–key pair. The weights follow at once: with the −∞ or −1e9 fill, the weights left in that row are rescaled in proportion, so they add up to 1 again. With the 0 fill nothing is really blocked (see above).',
     clearCustom: 'Allow every cell again',
     alsoBlocked: '“{q}” → “{k}” is still blocked by the padding or causal mask.',
 
@@ -135,10 +137,10 @@ export default {
     'fillAbout.zero':
       '0 只是个普通分数，根本挡不住。被屏蔽的 Key 得到的是分数 0 在这一行里能换来的权重，比原来多还是少，要看它原来的分数；它的 Value 也照样混进输出。程序不报错，loss 也不爆炸，模型只是悄悄地变差。',
     stable: '稳定 softmax（先减去每行的最大值）',
-    mapMask: '掩码（1 = 可以看，0 = 屏蔽）',
-    mapMaskClick: '掩码：点击格子即可屏蔽或放开',
+    mapMask: '掩码（0 = 屏蔽）',
+    mapMaskClick: '掩码：点击格子',
     mapMasked: '掩码处理后的分数',
-    mapWeights: '注意力权重',
+    mapWeights: '注意力权重（斜纹：被掩码屏蔽）',
     rowsCols: '行：Query · 列：Key',
     withAxes: '{t}（{axes}）',
     errEngine: '引擎无法处理这个示例：{msg}',
@@ -157,23 +159,25 @@ export default {
       '逐词生成文本的模型，不能读到自己还没写出来的词。因果掩码只让第 i 个 Query 看第 1 到第 i 个 Key，于是权重矩阵对角线以上全是 0。',
     'p.reverse':
       '现在把比较符号写反——只差一个字符的 bug。形状、显存都不变，也不报错，可每个 Query 看到的变成了未来而不是过去：对角线以上的格子分到了权重。',
+    causalMode: '因果掩码',
+    causalNone: '不加因果掩码',
     causal: '因果掩码（第 i 个 Query 只看第 1…i 个 Key）',
     reverse: '写反的因果掩码（bug：第 i 个 Query 看第 i…n 个 Key）',
-    crossHint:
-      '这个示例是交叉注意力（中文 Query 对英文 Key），两边的“先后”对不上。因果掩码用在序列对自身做注意力的场合：试试“猫 追 老鼠”或随机示例。',
+    crossShown:
+      '本章的示例是交叉注意力（中文 Query 对英文 Key），两边的“先后”对不上；因果掩码用在序列对自身做注意力的场合。所以这一步用“猫 追 老鼠”，替换值仍按这里的选择。',
     futureLeak: '未来信息泄漏：对角线以上有 {n} 个格子分到了权重（红框标出）。训练时模型会学会直接从“未来”抄答案。',
     upperZero: '对角线以上每个格子的权重都恰好为 0：没有 Query 能读到未来。',
     level0: '0 屏蔽',
     level1: '1 允许',
     bothCausal:
-      '两个掩码同时打开，合起来挡住了对角线以外的所有格子：每个 Query 只看得到自己的 Key，对角线上的权重都是 1，输出就是每个词自己的 Value。没有泄漏未来，但也什么都没有关注到：请取消其中一个。',
-    noCausal: '先打开因果掩码，再试试写反的版本。',
-    toSelf: '换成“猫 追 老鼠”并打开因果掩码',
+      '两个掩码同时打开，合起来挡住了对角线以外的所有格子：每个 Query 只看得到自己的 Key，对角线上的权重都是 1，输出就是每个词自己的 Value。没有泄漏未来，但也什么都没有关注到：请只选其中一个。',
+    noCausal: '先选因果掩码，再试试写反的版本。',
+    toSelf: '每一步都改用“猫 追 老鼠”',
     fillLeak: '因果掩码虽然开着，可替换值 0 什么也挡不住：看看上面的替换值选项。',
 
     'h.custom': '自己画一个掩码',
     'p.custom':
-      '点击掩码里的格子（或用方向键移动，按回车或空格），就能屏蔽或放开这一对 Query–Key。权重随即更新：替换值为 −∞ 或 −1e9 时，这一行剩下的权重按原有比例放大，重新加起来等于 1。替换值为 0 时，其实什么也没挡住（见上文）。',
+      '点击权重图或掩码里的格子（或用方向键移动，按回车或空格），就能屏蔽或放开这一对 Query–Key。权重随即更新：替换值为 −∞ 或 −1e9 时，这一行剩下的权重按原有比例放大，重新加起来等于 1。替换值为 0 时，其实什么也没挡住（见上文）。',
     clearCustom: '全部重新允许',
     alsoBlocked: '“{q}” → “{k}” 仍被填充位或因果掩码屏蔽着。',
 

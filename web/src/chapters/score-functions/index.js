@@ -7,8 +7,9 @@ import { renderFormula } from '../../views/formula.js';
 import { fmt, fmtInt } from '../../text/format.js';
 import { PRESETS, toMatrix } from '../../lesson/example.js';
 import { embedTokens, handMadeTable } from '../../lesson/embeddings.js';
-import { SCORE_KINDS, allScores, argmaxRow, opCount, scoreParams, attendWith } from './logic.js';
-import { timeSideBySide, withinNoise } from '../../lesson/timing.js';
+import { SCORE_KINDS, againstDot, allScores, argmaxRow, opCount, scoreParams, attendWith, unsettled } from './logic.js';
+import { timeSideBySide } from '../../lesson/timing.js';
+import { list } from '../../text/i18n.js';
 import { heatmapFigure, drawFigure, dims } from '../kit/figures.js';
 import { intInput, selectInput } from '../../views/controls.js';
 import { scrollTable } from '../../views/table.js';
@@ -69,13 +70,7 @@ function buildFour(c, v) {
   v.winners = h('div', { class: 'sf-winners' });
   v.note = h('p', { class: 'lab-explain' });
   v.reveal.append(v.maps, v.winners, v.note);
-  return [
-    h('p', { class: 'about', text: s('four.about') }),
-    v.vectors.wrap,
-    h('div', { class: 'controls', 'data-group': 'inputs' }, v.query.wrap, v.seed.wrap, v.hidden.wrap),
-    v.predict.el,
-    v.reveal,
-  ];
+  return [h('p', { class: 'about', text: s('four.about') }), v.vectors.wrap, v.predict.el, v.reveal];
 }
 
 function drawFour(c, d, v) {
@@ -139,12 +134,7 @@ function buildSizes(c, v) {
     v.figs[kind] = heatmapFigure(c, { kind: 'sequential', digits: 3, className: `map-sizes-${kind}` });
     v.maps.append(v.figs[kind].wrap);
   }
-  return [
-    h('p', { class: 'about', text: s('sizes.about') }),
-    h('div', { class: 'controls', 'data-group': 'inputs' }, v.dq.wrap, v.dk.wrap),
-    v.verdicts,
-    v.maps,
-  ];
+  return [h('p', { class: 'about', text: s('sizes.about') }), v.verdicts, v.maps];
 }
 
 function drawSizes(c, d, v) {
@@ -197,13 +187,14 @@ function buildCost(c, v) {
     },
   });
   v.status = h('p', { class: 'hint', 'aria-live': 'polite' });
-  v.table = h('div', { class: 'sf-cost' });
+  v.table = h('div', { class: 'sf-cost', 'data-figure': 'main' });
+  v.order = h('p', { class: 'msg info sf-order', 'aria-live': 'polite' });
   v.key = '';
   return [
     h('p', { class: 'about', text: s('cost.about') }),
-    h('div', { class: 'controls', 'data-group': 'inputs' }, v.n.wrap, v.again),
     v.status,
     v.table,
+    v.order,
     h('p', { class: 'explain', text: s('costNote') }),
   ];
 }
@@ -242,10 +233,24 @@ function drawCost(c, d, v) {
       hi: fmt(max * k, digits),
     });
   };
+  // A ratio this run does not settle (the ranges overlap, or the order contradicts the work) is
+  // marked as noise, never shown as a ranking.
   const ratio = (kind) => {
-    const r = `× ${fmt(costs[kind].ms.median / costs.dot.ms.median, 2)}`;
-    return kind !== 'dot' && withinNoise(costs[kind].ms, costs.dot.ms) ? `${r} ${s('noise')}` : r;
+    const { ratio: r, settled } = againstDot(kind, costs);
+    return settled ? `× ${fmt(r, 2)}` : `× ${fmt(r, 2)} ${s('noise')}`;
   };
+  const open = unsettled(costs);
+  setText(
+    v.order,
+    open.length
+      ? s('unsettled', {
+          kinds: list(
+            c.lang,
+            open.map((k) => s(`kind.${k}`)),
+          ),
+        })
+      : s('settled'),
+  );
   const rows = SCORE_KINDS.map((kind) => [
     s(`kind.${kind}`),
     fmtInt(costs[kind].ops.mul),
@@ -299,6 +304,7 @@ export default {
       id: 'four',
       title: { en: 'Four scores', zh: '四种打分' },
       build: buildFour,
+      controls: (c, v) => h('div', { class: 'controls' }, v.query.wrap, v.seed.wrap, v.hidden.wrap),
       draw: drawFour,
       compute: computeFour,
     },
@@ -306,9 +312,17 @@ export default {
       id: 'sizes',
       title: { en: 'Different sizes', zh: '长度不同时' },
       build: buildSizes,
+      controls: (c, v) => h('div', { class: 'controls' }, v.dq.wrap, v.dk.wrap),
       draw: drawSizes,
       compute: computeSizes,
     },
-    { id: 'cost', title: { en: 'Cost', zh: '开销' }, build: buildCost, draw: drawCost, compute: () => ({}) },
+    {
+      id: 'cost',
+      title: { en: 'Cost', zh: '开销' },
+      build: buildCost,
+      controls: (c, v) => h('div', { class: 'controls' }, v.n.wrap, v.again),
+      draw: drawCost,
+      compute: () => ({}),
+    },
   ],
 };

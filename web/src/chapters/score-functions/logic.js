@@ -2,6 +2,8 @@
 // the same Q and K, their learned parameters drawn from the engine's RNG, the operation counts
 // of each (counted from the shapes), and timing of engine calls.
 
+import { withinNoise } from '../../lesson/timing.js';
+
 export const SCORE_KINDS = ['additive', 'dot', 'scaled-dot', 'general'];
 
 // Learned parameters of the additive and general scores, drawn by the engine:
@@ -67,3 +69,25 @@ export function opCount(kind, { nq, nk, dq, dk, hidden }) {
       throw new Error(`unknown score kind ${kind}`);
   }
 }
+
+// Does a (an opCount) do at least b's work in every kind of operation, and more in one?
+function moreWork(a, b) {
+  const kinds = ['mul', 'add', 'tanh', 'div'];
+  return kinds.every((k) => a[k] >= b[k]) && kinds.some((k) => a[k] > b[k]);
+}
+
+// A score function's measured time against the dot product's, from costs ({ kind: { ms: { median,
+// min, max }, ops } }): { ratio, settled }. Settled only when the two ranges of rounds do not
+// overlap and the order agrees with the work counted: the general score does all of the dot
+// product's work and more (Q·W first), so a run that times it faster is noise of the device.
+export function againstDot(kind, costs) {
+  const a = costs[kind],
+    dot = costs.dot;
+  const ratio = a.ms.median / dot.ms.median;
+  if (kind === 'dot') return { ratio, settled: true };
+  const contradicts = ratio < 1 && moreWork(a.ops, dot.ops);
+  return { ratio, settled: !withinNoise(a.ms, dot.ms) && !contradicts };
+}
+
+// The score functions whose time this run does not rank against the dot product's (againstDot).
+export const unsettled = (costs) => Object.keys(costs).filter((kind) => !againstDot(kind, costs).settled);

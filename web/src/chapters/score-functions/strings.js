@@ -62,6 +62,9 @@ export default {
       'Additive attention (Bahdanau et al., 2015) is often called slow and less parallel than the dot product (Luong et al., 2015). It is not evaluated one pair at a time: its projections are computed once, and the pairs run in parallel too. Its cost is the n_q·n_k·h tanh evaluations and the (n_q, n_k, h) block they fill, against n_q·n_k·d multiplications for a dot product, which the hardware does best of all. Each time is the median of 9 rounds (5 from n = 128 on), with the fastest and the slowest round in brackets: times depend on this device and what else it is running, and a ratio whose two ranges overlap is marked as within the noise, not a result. The counts follow from the shapes alone.',
     spread: '{t} ({lo}–{hi})',
     noise: '(within the noise)',
+    unsettled:
+      'This run does not rank {kinds} against the dot product: the rounds’ ranges overlap, or the order contradicts the work counted, and it may change from one measurement to the next. Here the counts tell them apart, not the clock.',
+    settled: 'Every ratio of this run is outside the noise: the ranges of the rounds do not overlap.',
     hintKeys: 'Every control works with the keyboard: Tab to it, then type or use the arrow keys.',
   },
   zh: {
@@ -123,6 +126,9 @@ export default {
       '加性注意力（Bahdanau 等，2015）常被说成比点积注意力（Luong 等，2015）慢、并行性差。其实它并不是逐对计算的：两个投影各算一次，所有位置对也能同时算。它的代价在于 n_q·n_k·h 次 tanh，以及存放这些结果的 (n_q, n_k, h) 块；点积只需要 n_q·n_k·d 次乘法，而矩阵乘法正是硬件最擅长的。每个耗时是 9 轮测量（n 从 128 起为 5 轮）的中位数，括号里是最快和最慢的一轮：耗时取决于这台设备和它同时在做的事，两者范围重叠的比值标为“在噪声范围内”，不算结论。次数只由形状决定。',
     spread: '{t}（{lo}–{hi}）',
     noise: '（在噪声范围内）',
+    unsettled:
+      '这次测量分不出{kinds}和点积谁快：两者各轮耗时的范围重叠，或者快慢与算出的运算量相反，而且每次测量的结果都可能不同。这时能把它们区分开的是运算次数，而不是计时。',
+    settled: '这次测量的每个比值都在噪声范围之外：各轮耗时的范围互不重叠。',
     hintKeys: '所有控件都能用键盘操作：用 Tab 移过去，再输入或用方向键。',
   },
 };
