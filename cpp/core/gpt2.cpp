@@ -180,18 +180,20 @@ void conv1d(const Model& m, const Slot& w, const Slot& b, const float* x, int n,
   add_bias(y, m.at(b), n, w.cols);
 }
 
-void attention_head(const float* q, const float* k, const float* v, int n, int d_head,
+bool attention_head(const float* q, const float* k, const float* v, int n, int d_head,
                     float* weights, float* out, kernels::Workspace* ws) {
   // 1. scores = q kᵀ: (n, n)
   kernels::gemm_abt(q, k, weights, n, n, d_head, ws);
-  // 2. scaled = scores / sqrt(d_head)
-  kernels::divide_finite(weights, static_cast<std::size_t>(n) * n,
-                         std::sqrt(static_cast<float>(d_head)));
+  // 2. scaled = scores / sqrt(d_head), every one finite (the blocked ones too: as attend checks)
+  if (!kernels::divide_finite(weights, static_cast<std::size_t>(n) * n,
+                              std::sqrt(static_cast<float>(d_head))))
+    return false;
   // 3-4. causal mask and softmax in one pass: entries past i count as -inf (they become 0)
   for (int i = 0; i < n; i++)
     kernels::softmax_entropy_row(weights + static_cast<std::size_t>(i) * n, n, i + 1);
   // 5. out = weights v: (n, d_head)
   kernels::gemm_ab(weights, v, out, n, d_head, n, ws);
+  return true;
 }
 
 namespace {
@@ -216,8 +218,8 @@ void mean_rows(float* out, int n, int d_head) {
 
 }  // namespace
 
-void attention_heads(const Model& m, int layer, const float* qkv, int n, const RunArgs& a,
-                     float* heads, float* const* weights, kernels::Workspace* ws) {
+int attention_heads(const Model& m, int layer, const float* qkv, int n, const RunArgs& a,
+                    float* heads, float* const* weights, kernels::Workspace* ws) {
   const Config& c = m.config();
   const int d = c.n_embd, dh = c.d_head();
   HeadScratch s(n, dh);
@@ -225,7 +227,8 @@ void attention_heads(const Model& m, int layer, const float* qkv, int n, const R
     gather(qkv, 3 * d, h * dh, s.q.data(), n, dh);          // q_h: (n, d_head)
     gather(qkv, 3 * d, d + h * dh, s.k.data(), n, dh);      // k_h: (n, d_head)
     gather(qkv, 3 * d, 2 * d + h * dh, s.v.data(), n, dh);  // v_h: (n, d_head)
-    attention_head(s.q.data(), s.k.data(), s.v.data(), n, dh, weights[h], s.out.data(), ws);
+    if (!attention_head(s.q.data(), s.k.data(), s.v.data(), n, dh, weights[h], s.out.data(), ws))
+      return h;
     const std::size_t i = static_cast<std::size_t>(layer) * c.n_head + h;
     if (i < a.ablated.size() && a.ablated[i]) {
       if (a.ablation == Ablation::Zero) {
@@ -236,6 +239,7 @@ void attention_heads(const Model& m, int layer, const float* qkv, int n, const R
     }
     scatter(s.out.data(), heads, d, h * dh, n, dh);  // heads[:, h d_head ..]: (n, d)
   }
+  return -1;
 }
 
 // ---- a forward pass
@@ -313,10 +317,18 @@ AttendResult head_stages(const Config& c, const float* qkv, int n, int head) {
   return attend(args);
 }
 
+// A run's refusal when its arithmetic leaves float32 (finite weights whose products pass 3.4e38):
+// `what` says which numbers left it, and where.
+Error overflow(const std::string& what) {
+  return "ids: on these tokens " + what +
+         " (the checkpoint's weights are too large for float32 arithmetic)";
+}
+
 // Block l on the residual stream act->x, in place. The heads' weights go to r->attention when
-// they are kept, the chosen head's stages to r->stages.
-void transformer_block(const Model& m, int l, const RunArgs& a, Activations* act, Run* r,
-                       kernels::Workspace* ws) {
+// they are kept, the chosen head's stages to r->stages. Empty, or the error of a head whose scores
+// left float32 (the residual stream is checked by the caller).
+Error transformer_block(const Model& m, int l, const RunArgs& a, Activations* act, Run* r,
+                        kernels::Workspace* ws) {
   const Config& c = m.config();
   const Block& b = m.h[l];
   const int n = static_cast<int>(a.ids.size()), d = c.n_embd, H = c.n_head;
@@ -328,7 +340,11 @@ void transformer_block(const Model& m, int l, const RunArgs& a, Activations* act
   layer_norm_rows(act->x.data(), m.at(b.ln_1_weight), m.at(b.ln_1_bias), c.layer_norm_epsilon,
                   act->a.data(), n, d);
   conv1d(m, b.attn_weight, b.attn_bias, act->a.data(), n, act->qkv.data());  // q, k, v: (n, 3d)
-  attention_heads(m, l, act->qkv.data(), n, a, act->heads.data(), weights.data(), ws);
+  const int failed =
+      attention_heads(m, l, act->qkv.data(), n, a, act->heads.data(), weights.data(), ws);
+  if (failed >= 0)
+    return overflow("the attention scores q·k of block " + std::to_string(l) + ", head " +
+                    std::to_string(failed) + " leave float32");
   if (l == a.stage_layer) r->stages = head_stages(c, act->qkv.data(), n, a.stage_head);
   conv1d(m, b.proj_weight, b.proj_bias, act->heads.data(), n, act->a.data());  // (n, d)
   for (std::size_t i = 0; i < act->x.size(); i++) act->x[i] += act->a[i];
@@ -339,12 +355,7 @@ void transformer_block(const Model& m, int l, const RunArgs& a, Activations* act
   gelu_tanh(act->hidden.data(), act->hidden.size());
   conv1d(m, b.mlp_weight, b.mlp_bias, act->hidden.data(), n, act->a.data());  // (n, d)
   for (std::size_t i = 0; i < act->x.size(); i++) act->x[i] += act->a[i];
-}
-
-Error overflow(int block) {
-  return "ids: on these tokens the residual stream leaves float32 " +
-         (block == 0 ? std::string("in the embedding") : "in block " + std::to_string(block - 1)) +
-         " (the checkpoint's weights are too large for float32 arithmetic)";
+  return {};
 }
 
 }  // namespace
@@ -411,14 +422,20 @@ Run run(const Model& m, const RunArgs& a) {
 
   // x = wte[ids] + wpe: (n, d), then each block
   embed(m, a.ids.data(), n, act.x.data());
+  auto refuse = [](Error e) {
+    Run failed;
+    failed.error = std::move(e);
+    return failed;
+  };
   for (int l = 0; l <= c.n_layer; l++) {
-    if (l > 0) transformer_block(m, l - 1, a, &act, &r, &ws);
-    // |x| of each token after the embedding (row 0) and after each block
-    if (!row_norms(act.x.data(), n, d, r.residual_norms.row(l))) {
-      Run failed;
-      failed.error = overflow(l);
-      return failed;
+    if (l > 0) {
+      Error e = transformer_block(m, l - 1, a, &act, &r, &ws);
+      if (!e.empty()) return refuse(std::move(e));
     }
+    // |x| of each token after the embedding (row 0) and after each block
+    if (!row_norms(act.x.data(), n, d, r.residual_norms.row(l)))
+      return refuse(overflow(std::string("the residual stream leaves float32 ") +
+                             (l == 0 ? "in the embedding" : "in block " + std::to_string(l - 1))));
   }
 
   // logits = ln_f(x) wteᵀ, a block of tokens at a time: each row's softmax and its top k
@@ -435,6 +452,10 @@ Run run(const Model& m, const RunArgs& a) {
     float* logits = act.logits.data();  // (rows, vocab)
     kernels::gemm_packed(act.a.data() + static_cast<std::size_t>(t0) * d, d, wte, 0, 0, logits, V,
                          rows, V, d);
+    // an infinite logit has no probability (the softmax would give NaN)
+    if (!std::all_of(logits, logits + static_cast<std::size_t>(rows) * V,
+                     [](float x) { return std::isfinite(x); }))
+      return refuse(overflow("the logits leave float32"));
     if (a.logits) std::copy_n(logits, static_cast<std::size_t>(rows) * V, r.logits.row(t0));
     kernels::softmax_rows(logits, rows, V, true);  // probabilities of the next token
     for (int i = 0; i < rows; i++) {

@@ -160,7 +160,7 @@ struct Run {
                                   // after each block
   Matrix logits;                  // (n, vocab), when asked
   std::vector<float> probabilities_of;  // (n, k) for RunArgs::probabilities_of
-  Error error;                          // the arithmetic left float32 (weights too large)
+  Error error;  // the arithmetic left float32 (weights too large): names the stage that did
 };
 
 // Empty when args fit the model: ids, top_k, the stage head, the ablated heads. Messages name
@@ -189,11 +189,14 @@ Baseline baseline(const Model& m, const RunArgs& ablated_args, const Run& ablate
 void embed(const Model& m, const int* ids, int n, float* x);
 // Every head of block `layer`: qkv (n, 3d) -> heads (n, d), the heads' outputs side by side, and
 // each head's (n, n) weights at weights[h]. Ablated heads' outputs (a.ablated) are zeroed or
-// replaced by their mean over the tokens (a.ablation).
-void attention_heads(const Model& m, int layer, const float* qkv, int n, const RunArgs& a,
-                     float* heads, float* const* weights, kernels::Workspace* ws);
-// Stages 1-5 of one head: q, k, v (n, d_head) -> weights (n, n), out (n, d_head).
-void attention_head(const float* q, const float* k, const float* v, int n, int d_head,
+// replaced by their mean over the tokens (a.ablation). Returns -1, or the first head whose scores
+// left float32 (then the heads after it are not computed).
+int attention_heads(const Model& m, int layer, const float* qkv, int n, const RunArgs& a,
+                    float* heads, float* const* weights, kernels::Workspace* ws);
+// Stages 1-5 of one head: q, k, v (n, d_head) -> weights (n, n), out (n, d_head). False, with
+// weights and out not computed, when a scaled score is not finite: q·k of finite q and k past
+// float32 (±inf, or inf - inf) has no weights (a row of -inf scores would give a row of zeros).
+bool attention_head(const float* q, const float* k, const float* v, int n, int d_head,
                     float* weights, float* out, kernels::Workspace* ws);
 // y (n, cols) = x (n, rows) W + b, W a PackedIn slot (rows, cols).
 void conv1d(const Model& m, const Slot& w, const Slot& b, const float* x, int n, float* y);

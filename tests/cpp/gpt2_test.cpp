@@ -3,6 +3,7 @@
 // that would leave float32, the seeded distinct tokens of the head scores, and the tanh GELU.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <set>
 #include <string>
@@ -113,7 +114,9 @@ TEST(Gpt2, EqualProbabilitiesRankTheLowerIdFirst) {
 TEST(Gpt2, AForwardPassThatLeavesFloat32IsRefusedByBlock) {
   gpt2::Model m(small());
   ASSERT_TRUE(m.allocate());
-  fill(m, 1e30f);  // finite weights, products far past float32
+  fill(m, 0.0f);  // finite weights whose sum passes float32 on the residual stream
+  std::fill_n(m.at(m.h[0].proj_bias), m.h[0].proj_bias.cols, 3e38f);
+  std::fill_n(m.at(m.h[0].mlp_bias), m.h[0].mlp_bias.cols, 3e38f);
   gpt2::RunArgs a;
   a.ids = {0, 1};
   const gpt2::Run r = gpt2::run(m, a);
@@ -121,6 +124,42 @@ TEST(Gpt2, AForwardPassThatLeavesFloat32IsRefusedByBlock) {
             "ids: on these tokens the residual stream leaves float32 in block 0 (the checkpoint's "
             "weights are too large for float32 arithmetic)");
   EXPECT_TRUE(r.top_ids.empty() && r.attention.empty());
+}
+
+// Scores of finite q and k past float32: a causal row of -inf scores would give weights that sum
+// to 0 while the residual stream stays finite (the fuzz harness found it), so the run refuses them.
+TEST(Gpt2, AttentionScoresThatLeaveFloat32AreRefusedByHead) {
+  gpt2::Model m(small());
+  ASSERT_TRUE(m.allocate());
+  fill(m, 0.0f);
+  float* bias = m.at(m.h[1].attn_bias);  // block 1, head 1: q = 1e20, k = -1e20, v = 0
+  for (int c = 4; c < 8; c++) {
+    bias[c] = 1e20f;
+    bias[8 + c] = -1e20f;
+  }
+  gpt2::RunArgs a;
+  a.ids = {0, 1};
+  const gpt2::Run r = gpt2::run(m, a);
+  EXPECT_EQ(r.error,
+            "ids: on these tokens the attention scores q·k of block 1, head 1 leave float32 (the "
+            "checkpoint's weights are too large for float32 arithmetic)");
+  EXPECT_TRUE(r.top_ids.empty() && r.attention.empty());
+}
+
+TEST(Gpt2, LogitsThatLeaveFloat32AreRefused) {
+  gpt2::Model m(small());
+  ASSERT_TRUE(m.allocate());
+  fill(m, 0.0f);
+  for (int r = 0; r < m.wte.rows; r++)  // a finite residual stream of 1e30, logits 8e60
+    for (int c = 0; c < m.wte.cols; c++) m.at(m.wte)[m.wte.index(r, c)] = 1e30f;
+  std::fill_n(m.at(m.ln_f_bias), m.ln_f_bias.cols, 1e30f);
+  gpt2::RunArgs a;
+  a.ids = {0, 1};
+  const gpt2::Run r = gpt2::run(m, a);
+  EXPECT_EQ(r.error,
+            "ids: on these tokens the logits leave float32 (the checkpoint's weights are too large "
+            "for float32 arithmetic)");
+  EXPECT_TRUE(r.top_ids.empty());
 }
 
 TEST(Gpt2, DistinctTokensAreDistinctSeededAndInTheVocabulary) {

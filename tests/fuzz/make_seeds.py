@@ -190,8 +190,9 @@ def trainer_seeds():
 
 
 def checkpoint(layers, heads, d_head, vocab, positions, inner, dtype="F32", prefix="", piece=7,
-               size_known=True, buffers=False, tied=False):
-    """A tiny GPT-2 checkpoint, after the three bytes that give its shape to the harness."""
+               size_known=True, buffers=False, tied=False, values=None):
+    """A tiny GPT-2 checkpoint, after the three bytes that give its shape to the harness.
+    values: {tensor name: its values} for tensors whose values are given, not the pattern."""
     d = heads * d_head
     b0 = (layers - 1) | (heads - 1) << 1 | (d_head - 1) << 2
     b1 = (vocab - 1) | (positions - 1) << 2 | (inner - 1) << 4
@@ -211,7 +212,8 @@ def checkpoint(layers, heads, d_head, vocab, positions, inner, dtype="F32", pref
         for s in shape:
             n *= s
         ones = name.endswith(("ln_1.weight", "ln_2.weight", "ln_f.weight"))
-        tensors.append((prefix + name, dtype, shape, [1.0 if ones else ((i + k) % 5 - 2) / 4 for i in range(n)]))
+        pattern = [1.0 if ones else ((i + k) % 5 - 2) / 4 for i in range(n)]
+        tensors.append((prefix + name, dtype, shape, (values or {}).get(name, pattern)))
     if buffers:
         for i in range(layers):
             mask = [1.0 if c <= r else 0.0 for r in range(positions) for c in range(positions)]
@@ -248,6 +250,13 @@ def safetensors_seeds():
                    size_known=False),
         checkpoint(1, 1, 1, vocab=2, positions=2, inner=1, dtype="BF16", buffers=True, tied=True, piece=1),
         checkpoint(1, 1, 1, vocab=2, positions=4, inner=1, dtype="F16", piece=128),
+        # finite weights whose arithmetic leaves float32 where the residual stream does not: q·k of
+        # q = 1e20 and k = -1e20 is -inf (a causal row of -inf scores has no weights), and logits
+        # of ln_f's 1e30 and wte's 1e30 are inf
+        checkpoint(1, 1, 2, vocab=3, positions=4, inner=2,
+                   values={"h.0.attn.c_attn.bias": [1e20, 1e20, -1e20, -1e20, 0, 0]}),
+        checkpoint(1, 1, 2, vocab=3, positions=4, inner=2,
+                   values={"wte.weight": [1e30] * 6, "ln_f.bias": [1e30] * 2}),
     ]  # (two blocks take more than the 2048 bytes of an input)
 
 
