@@ -247,13 +247,6 @@ class TrainerHandle {
 
 Live<TrainerHandle> trainers(limits::kMaxTrainers);
 
-// Room for one more trainer of config c beside the live ones (attn::check_trainer_room).
-Error check_room(const attn::TrainConfig& c) {
-  double used = 0;
-  trainers.each([&](const TrainerHandle& t) { used += t.bytes(); });
-  return attn::check_trainer_room(c, static_cast<int>(trainers.size()), used);
-}
-
 // The methods of a live trainer, called from JS as trainerStep(handle, arg) and the like.
 val no_trainer() {
   return failure("trainer: not a live trainer (deleted, or not made by createTrainer)");
@@ -342,7 +335,9 @@ val decoded_to_js(const attn::Seq2Seq& m, const std::vector<int>& source, int st
 // An encoder–decoder trainer, kept in `seq2seqs`, owned by its wrapper in engine/train-api.js.
 class Seq2SeqHandle {
  public:
-  explicit Seq2SeqHandle(const attn::Seq2SeqConfig& c) : trainer_(c) {}
+  explicit Seq2SeqHandle(const attn::Seq2SeqConfig& c)
+      : trainer_(c), bytes_(attn::seq2seq_bytes(c)) {}
+  double bytes() const { return bytes_; }
 
   // n steps: { step, losses, accuracies } or { error }.
   val step(val n) {
@@ -355,15 +350,17 @@ class Seq2SeqHandle {
 
   val evaluate() {
     attn::ForwardStats f = trainer_.evaluate();
+    if (!f.error.empty()) return failure(f.error);
     return stats(f.loss, f.accuracy);
   }
 
   // { lengths, pairs, tokenAccuracy, sequenceAccuracy }, one entry per source length
   val evaluate_by_length() {
-    std::vector<attn::LengthAccuracy> r = trainer_.evaluate_by_length();
+    const attn::LengthAccuracies r = trainer_.evaluate_by_length();
+    if (!r.error.empty()) return failure(r.error);
     std::vector<int> lengths, pairs;
     std::vector<float> tokens, sequences;
-    for (const auto& a : r) {
+    for (const auto& a : r.lengths) {
       lengths.push_back(a.length);
       pairs.push_back(a.pairs);
       tokens.push_back(static_cast<float>(a.token_accuracy));
@@ -380,6 +377,7 @@ class Seq2SeqHandle {
   // { source, target, predictions, alignment, loss, accuracy } of the probe pair
   val probe() {
     attn::ForwardStats f = trainer_.probe();
+    if (!f.error.empty()) return failure(f.error);
     const attn::PairBatch& p = trainer_.probe_pair();
     val out = decoded_to_js(trainer_.model(), p.source[0], trainer_.model().steps());
     out.set("target", copy_out(p.target[0]));
@@ -399,8 +397,9 @@ class Seq2SeqHandle {
     if (!one.error.empty()) return failure(one.error);
     Error e = attn::check_pairs(b, trainer_.config(), false);
     if (!e.empty()) return failure(e);
-    const int steps = trainer_.translate(b.source[0]);
-    val out = decoded_to_js(trainer_.model(), b.source[0], steps);
+    const attn::Decoding d = trainer_.translate(b.source[0]);
+    if (!d.error.empty()) return failure(d.error);
+    val out = decoded_to_js(trainer_.model(), b.source[0], d.steps);
     std::vector<int> target;
     if (attn::seq2seq_target(trainer_.config().task, b.source[0], &target))
       out.set("target", copy_out(target));
@@ -423,8 +422,8 @@ class Seq2SeqHandle {
       if (in.error.empty()) in.error = attn::check_seq2seq_parameter(t, m);
       updates.push_back({&t, m});
     }
+    if (in.error.empty()) in.error = trainer_.set_parameters(updates);
     if (!in.error.empty()) return failure(in.error);
-    trainer_.set_parameters(updates);
     return val::object();
   }
 
@@ -438,6 +437,7 @@ class Seq2SeqHandle {
     if (in.error.empty()) in.error = attn::check_pairs(b, trainer_.config(), true);
     if (!in.error.empty()) return failure(in.error);
     attn::ForwardStats f = trainer_.gradients_on(b);
+    if (!f.error.empty()) return failure(f.error);
     val out = stats(f.loss, f.accuracy);
     out.set("gradients", sentence_tensors_to_js(trainer_.model(), trainer_.model().gradients()));
     return out;
@@ -452,6 +452,7 @@ class Seq2SeqHandle {
     if (in.error.empty()) in.error = attn::check_pairs(b, trainer_.config(), true);
     if (!in.error.empty()) return failure(in.error);
     attn::StepStats s = trainer_.step_on(b);
+    if (!s.error.empty()) return failure(s.error);
     val out = stats(s.loss, s.accuracy);
     out.set("step", trainer_.steps());
     return out;
@@ -466,9 +467,19 @@ class Seq2SeqHandle {
   }
 
   attn::Seq2SeqTrainer trainer_;
+  double bytes_;  // what this model may hold (attn::seq2seq_bytes)
 };
 
 Live<Seq2SeqHandle> seq2seqs(limits::kMaxSeq2Seqs);
+
+// Room for one more model of `kind` needing `need` bytes beside the live ones of both kinds
+// (attn::check_model_room): one budget for the module's trainers and encoder–decoders.
+Error check_room(const attn::ModelKind& kind, int live, double need) {
+  double used = 0;
+  trainers.each([&](const TrainerHandle& t) { used += t.bytes(); });
+  seq2seqs.each([&](const Seq2SeqHandle& m) { used += m.bytes(); });
+  return attn::check_model_room(kind, live, need, used);
+}
 
 val no_seq2seq() {
   return failure("seq2seq: not a live encoder–decoder (deleted, or not made by createSeq2Seq)");
@@ -531,10 +542,9 @@ val create_seq2seq(val args) {
   c.batch = static_cast<int>(in.number(attn::kBatch));
   c.max_length = static_cast<int>(in.number(attn::kSeq2SeqLength));
   if (in.error.empty()) in.error = attn::check_seq2seq_config(c);
-  if (in.error.empty() && seq2seqs.full()) {
-    in.error = "seq2seq: at most " + std::to_string(seq2seqs.max()) +
-               " live encoder–decoders at once (delete() one you no longer need)";
-  }
+  if (in.error.empty())
+    in.error =
+        check_room(attn::kSeq2SeqKind, static_cast<int>(seq2seqs.size()), attn::seq2seq_bytes(c));
   if (!in.error.empty()) return failure(in.error);
   val out = val::object();
   out.set("seq2seq", seq2seqs.add(std::make_unique<Seq2SeqHandle>(c)));
@@ -573,7 +583,9 @@ val create_trainer(val args) {
   c.batch = static_cast<int>(in.number(attn::kBatch));
   c.scale = in.flag(attn::kTrainScale);
   if (in.error.empty()) in.error = attn::check_train_config(c);
-  if (in.error.empty()) in.error = check_room(c);
+  if (in.error.empty())
+    in.error =
+        check_room(attn::kTrainerKind, static_cast<int>(trainers.size()), attn::trainer_bytes(c));
   if (!in.error.empty()) return failure(in.error);
   val out = val::object();
   out.set("trainer", trainers.add(std::make_unique<TrainerHandle>(c)));
@@ -606,6 +618,7 @@ val train_limits() {
   out.set("maxSeq2SeqSteps", limits::kMaxSeq2SeqSteps);
   out.set("maxSeq2Seqs", limits::kMaxSeq2Seqs);
   out.set("maxTrainers", limits::kMaxTrainers);
+  out.set("maxModelBytes", limits::kMaxModelBytes);
   return out;
 }
 

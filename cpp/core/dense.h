@@ -9,10 +9,13 @@
 
 namespace attn::dense {
 
-// v holds at least n elements (it never shrinks, so a model's scratch is allocated once)
+// v holds at least n elements (it never shrinks, so a model's scratch is allocated once), in
+// exactly as much memory as the largest n asked for (resize alone may take twice as much)
 template <typename T>
 void grow(std::vector<T>& v, std::size_t n) {
-  if (v.size() < n) v.resize(n);
+  if (v.size() >= n) return;
+  v.reserve(n);
+  v.resize(n);
 }
 
 // y (rows, cols) += b (cols) on every row

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include "core/dense.h"
 #include "core/gru.h"
@@ -18,6 +19,9 @@ constexpr std::uint32_t kHeldOutStream = 3;   // ... for the held-out batch
 constexpr std::uint32_t kByLengthStream = 4;  // ... for the held-out set of every length
 constexpr int kHeldOutSize = 64;
 constexpr int kPerLength = 8;  // pairs of each length in evaluate_by_length
+// What an allocator keeps beside an allocation of n bytes: a header, or for a large one (which
+// may be mapped on its own) a page.
+double allocation_overhead(double n) { return n >= 128 * 1024 ? 4096 : 32; }
 
 // out (m, n) = g^T x for g (rows, m), x (rows, n): a weight's gradient; t: (m, rows) scratch
 void weight_gradient(const float* g, const float* x, float* out, int rows, int m, int n, float* t,
@@ -33,7 +37,13 @@ using dense::grow;
 
 // ---- parameters ------------------------------------------------------------------------------
 
-Seq2Seq::Seq2Seq(const Seq2SeqModelConfig& config) : config_(config) {
+Seq2Seq::Seq2Seq(const Seq2SeqModelConfig& config) : Seq2Seq(config, Layout{}) {
+  const Tensor& last = tensors_.back();
+  params_.assign(last.offset + last.size(), 0.0f);
+  grads_.assign(params_.size(), 0.0f);
+}
+
+Seq2Seq::Seq2Seq(const Seq2SeqModelConfig& config, Layout) : config_(config) {
   dirs_ = config.bidirectional ? 2 : 1;
   Hd_ = config.hidden / dirs_;
   A_ = Hd_ * dirs_;
@@ -75,8 +85,6 @@ Seq2Seq::Seq2Seq(const Seq2SeqModelConfig& config) : config_(config) {
   dec_bhh_ = add("decoder.bias_hh", 1, 3 * D_, fan(D_));
   out_w_ = add("output.weight", V, D_ + A_, fan(D_ + A_));
   out_b_ = add("output.bias", 1, V, fan(D_ + A_));
-  params_.assign(offset, 0.0f);
-  grads_.assign(offset, 0.0f);
 }
 
 const Tensor* Seq2Seq::tensor(const std::string& name) const {
@@ -97,6 +105,106 @@ void Seq2Seq::init(std::uint64_t seed) {
     rng.uniform(p, n);
     for (std::size_t i = 0; i < n; i++) p[i] = (2.0f * p[i] - 1.0f) * bounds_[k];
   }
+}
+
+// ---- scratch ---------------------------------------------------------------------------------
+
+template <typename F>
+void Seq2Seq::each_buffer(const RunShape& shape, F f) {
+  const std::size_t B = shape.rows, S = shape.source, T = shape.steps, TB = T * B;
+  const std::size_t E = E_, A = A_, D = D_, H = Hd_, V = config_.target_vocab;
+  const std::size_t K = std::max(K_, 1);
+  // the rows' order and lengths, and the active prefixes
+  for (auto* v : {&order_, &pos_, &src_len_, &steps_len_}) f(v, B);
+  f(&active_enc_, S);
+  f(&active_dec_, T);
+  // forward
+  f(&x_, S * B * E);
+  for (int d = 0; d < dirs_; d++) {
+    f(&gi_[d], S * B * 3 * H);
+    f(&h_[d], (S + 1) * B * H);
+    f(&gates_[d], S * B * 3 * H);
+    f(&ghn_[d], S * B * H);
+  }
+  f(&ann_, S * B * A);
+  f(&summary_, B * A);
+  f(&keys_, S * B * K);
+  f(&inputs_, TB);
+  f(&preds_, TB);
+  f(&s_, (T + 1) * B * D);
+  f(&q_, TB * K);
+  f(&tanh_, config_.attention == AttentionKind::Additive ? TB * S * K : 0);
+  f(&alpha_, TB * S);
+  f(&dec_x_, TB * (E + A));
+  f(&dec_gates_, TB * 3 * D);
+  f(&dec_ghn_, TB * D);
+  f(&out_in_, TB * (D + A));
+  f(&probs_, TB * V);
+  f(&gi_step_, B * 3 * std::max(D, H));
+  f(&gh_step_, B * 3 * std::max(D, H));
+  // backward
+  f(&dlogits_, TB * V);
+  f(&dout_in_, TB * (D + A));
+  f(&dgi_dec_, TB * 3 * D);
+  f(&dgh_dec_, TB * 3 * D);
+  f(&dq_, TB * K);
+  f(&dkeys_, B * S * K);
+  f(&dann_, B * S * A);
+  f(&dsummary_, B * A);
+  f(&ds_, B * std::max(D, A));
+  f(&ds_prev_, B * D);
+  f(&dx_step_, B * (E + A));
+  f(&tmp_, B * std::max({D, A, H}) * 3);
+  f(&row_, std::max<std::size_t>(S, 1));
+  f(&big_t_, std::max({TB * V, TB * 3 * D, TB * K, B * S * std::max({K, 3 * H, D}), B * D}));
+  f(&dgi_enc_, S * B * 3 * H);
+  f(&dgh_enc_, S * B * 3 * H);
+  f(&dx_enc_, S * B * E);
+}
+
+// The SIMD products pack their right operand b into ceil(n / 8) * 8 * k floats; these are every
+// product's (n, k) of a run (forward, backward, the GRU steps inside).
+std::size_t Seq2Seq::packing_floats(const RunShape& shape) const {
+  const std::size_t B = shape.rows, S = shape.source,
+                    TB = static_cast<std::size_t>(shape.steps) * B;
+  const std::size_t E = E_, A = A_, D = D_, H = Hd_, K = K_, V = config_.target_vocab;
+  // (n, k) of every product: the forward pass, the weights' gradients, the inputs' gradients
+  const std::size_t products[][2] = {
+      {3 * H, E},     {3 * H, H}, {D, A},     {K, A},      {K, D}, {S, K},      {A, S},
+      {3 * D, E + A}, {3 * D, D}, {V, D + A}, {D + A, TB}, {A, B}, {E + A, TB}, {D, TB},
+      {A, B * S},     {E, S * B}, {H, S * B}, {D + A, V},  {A, D}, {A, K},      {D, K},
+      {E + A, 3 * D}, {D, 3 * D}, {H, 3 * H}, {E, 3 * H}};
+  std::size_t most = 0;
+  for (const auto& [n, k] : products) most = std::max(most, (n + 7) / 8 * 8 * k);
+  return most;
+}
+
+void Seq2Seq::reserve(const std::vector<RunShape>& shapes) {
+  for (const RunShape& shape : shapes) {
+    each_buffer(shape, [](auto* v, std::size_t n) { grow(*v, n); });
+    ws_.floats(packing_floats(shape));
+  }
+}
+
+double Seq2Seq::bytes(const Seq2SeqModelConfig& config, const std::vector<RunShape>& shapes) {
+  Seq2Seq m(config, Layout{});
+  const Tensor& last = m.tensors_.back();
+  double total = 2.0 * (last.offset + last.size()) * sizeof(float);  // parameters, gradients
+  std::vector<std::pair<const void*, double>> largest;               // per buffer: its most bytes
+  std::size_t packing = 0;
+  for (const RunShape& shape : shapes) {
+    std::size_t k = 0;
+    m.each_buffer(shape, [&](auto* v, std::size_t n) {
+      const double b = static_cast<double>(n) * sizeof(v->front());
+      if (k == largest.size()) largest.push_back({v, 0.0});
+      largest[k].second = std::max(largest[k].second, b);
+      k++;
+    });
+    packing = std::max(packing, m.packing_floats(shape));
+  }
+  for (const auto& [buffer, b] : largest) total += b + allocation_overhead(b);
+  const double ws = static_cast<double>(packing) * sizeof(float);
+  return total + ws + allocation_overhead(ws);
 }
 
 // ---- forward ---------------------------------------------------------------------------------
@@ -138,31 +246,9 @@ ForwardStats Seq2Seq::run(const PairBatch& batch, bool teacher, int steps) {
         if (steps_len_[k] > i) m = k + 1;
       active_dec_[i] = m;
     }
-  const std::size_t B = B_, S = S_, T = T_, V = config_.target_vocab;
+  const std::size_t B = B_, S = S_;
   const std::size_t sb = S * B;
-  grow(x_, sb * E_);
-  for (int d = 0; d < dirs_; d++) {
-    grow(gi_[d], sb * 3 * Hd_);
-    grow(h_[d], (S + 1) * B * Hd_);
-    grow(gates_[d], sb * 3 * Hd_);
-    grow(ghn_[d], sb * Hd_);
-  }
-  grow(ann_, sb * A_);
-  grow(summary_, B * A_);
-  grow(keys_, sb * std::max(K_, 1));
-  grow(inputs_, T * B);
-  grow(preds_, T * B);
-  grow(s_, (T + 1) * B * D_);
-  grow(q_, T * B * std::max(K_, 1));
-  if (config_.attention == AttentionKind::Additive) grow(tanh_, T * B * S * K_);
-  grow(alpha_, T * B * S);
-  grow(dec_x_, T * B * (E_ + A_));
-  grow(dec_gates_, T * B * 3 * D_);
-  grow(dec_ghn_, T * B * D_);
-  grow(out_in_, T * B * (D_ + A_));
-  grow(probs_, T * B * V);
-  grow(gi_step_, B * 3 * std::max(D_, Hd_));
-  grow(gh_step_, B * 3 * std::max(D_, Hd_));
+  reserve({{B_, S_, T_}});  // forward and backward buffers, unless reserved before
 
   encode();
 
@@ -194,15 +280,7 @@ ForwardStats Seq2Seq::run(const PairBatch& batch, bool teacher, int steps) {
     }
     context_forward(i);
     decoder_step_forward(i);
-    output_forward(i);
-    for (int k = 0; k < B_; k++) {  // cross-entropy of the steps that have a target
-      if (i >= steps_len_[k]) continue;
-      const auto& y = target(k);
-      const int want = i < static_cast<int>(y.size()) ? y[i] : kEndToken;
-      loss -= std::log(static_cast<double>(probs_[(i * B + k) * V + want]));
-      correct += preds_[i * B + k] == want;
-      target_count_++;
-    }
+    output_forward(i, &loss, &correct);
   }
   ForwardStats f;
   f.targets = target_count_;
@@ -333,8 +411,11 @@ void Seq2Seq::decoder_step_forward(int i) {
   }
 }
 
-// logits = [s_i; c_i] W_o^T + b_o, their softmax into probs_[i] and the top tokens
-void Seq2Seq::output_forward(int i) {
+// logits = [s_i; c_i] W_o^T + b_o, their softmax into probs_[i] and the top tokens; the
+// cross-entropy of each row with a target at step i is added to *loss (from the logits, by a
+// log-sum-exp in double: a probability too small for float32 still has its finite loss) and its
+// right guesses to *correct
+void Seq2Seq::output_forward(int i, double* loss, int* correct) {
   const std::size_t B = B_, V = config_.target_vocab;
   const int m = active_dec_[i];
   float* p = probs_.data() + i * B * V;  // (B, V)
@@ -348,9 +429,30 @@ void Seq2Seq::output_forward(int i) {
       preds_[i * B + b] = kEndToken;
       continue;
     }
-    preds_[i * B + b] = static_cast<int>(std::max_element(row, row + V) - row);
+    const int top = static_cast<int>(std::max_element(row, row + V) - row);
+    preds_[i * B + b] = top;
+    if (i < steps_len_[b]) {
+      const auto& y = target(static_cast<int>(b));
+      const int want = i < static_cast<int>(y.size()) ? y[i] : kEndToken;
+      const double max = row[top];
+      double sum = 0;
+      for (std::size_t v = 0; v < V; v++) sum += std::exp(static_cast<double>(row[v]) - max);
+      *loss += std::log(sum) - (static_cast<double>(row[want]) - max);
+      *correct += top == want;
+      target_count_++;
+    }
     kernels::softmax_rows(row, 1, config_.target_vocab, true);
   }
+}
+
+bool Seq2Seq::finite() const {
+  const std::size_t T = T_, B = B_;
+  const auto all = [](const std::vector<float>& v, std::size_t n) {
+    return std::all_of(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(n),
+                       [](float x) { return std::isfinite(x); });
+  };
+  return all(probs_, T * B * config_.target_vocab) && all(alpha_, T * B * S_) &&
+         all(s_, (T + 1) * B * D_);
 }
 
 // ---- backward --------------------------------------------------------------------------------
@@ -358,22 +460,7 @@ void Seq2Seq::output_forward(int i) {
 void Seq2Seq::backward() {
   const std::size_t B = B_, S = S_, T = T_, D = D_, A = A_, K = K_, V = config_.target_vocab;
   const std::size_t TB = T * B, stride = E_ + A_;
-  std::fill(grads_.begin(), grads_.end(), 0.0f);
-  grow(dlogits_, TB * V);
-  grow(dout_in_, TB * (D + A));
-  grow(dgi_dec_, TB * 3 * D);
-  grow(dgh_dec_, TB * 3 * D);
-  grow(dq_, TB * std::max<std::size_t>(K, 1));
-  grow(dkeys_, B * S * std::max<std::size_t>(K, 1));
-  grow(dann_, B * S * A);
-  grow(dsummary_, B * A);
-  grow(ds_, B * std::max(D, A));
-  grow(ds_prev_, B * D);
-  grow(dx_step_, B * stride);
-  grow(tmp_, B * std::max({D, A, static_cast<std::size_t>(Hd_)}) * 3);
-  grow(row_, std::max<std::size_t>(S, 1));
-  grow(big_t_, std::max({TB * V, TB * 3 * D, TB * std::max<std::size_t>(K, 1),
-                         B * S * std::max({K, 3 * static_cast<std::size_t>(Hd_), D}), B * D}));
+  std::fill(grads_.begin(), grads_.end(), 0.0f);  // the buffers were sized by run()
   std::fill(dq_.begin(), dq_.begin() + TB * std::max<std::size_t>(K, 1), 0.0f);
   std::fill(dkeys_.begin(), dkeys_.begin() + B * S * std::max<std::size_t>(K, 1), 0.0f);
   std::fill(dann_.begin(), dann_.begin() + B * S * A, 0.0f);
@@ -449,9 +536,6 @@ void Seq2Seq::backward() {
     for (std::size_t k = 0; k < B * S * A; k++) dann_[k] += dkeys_[k];
   }
 
-  grow(dgi_enc_, S * B * 3 * Hd_);
-  grow(dgh_enc_, S * B * 3 * Hd_);
-  grow(dx_enc_, S * B * E_);
   for (int d = 0; d < dirs_; d++) encoder_direction_backward(d);
 }
 
@@ -669,12 +753,34 @@ Error check_pairs(const PairBatch& b, const Seq2SeqConfig& c, bool need_targets)
 
 // ---- the trainer -----------------------------------------------------------------------------
 
+namespace {
+// The largest runs of any call: a batch of up to kMaxBatch pairs (the held-out batch and every
+// chunk of the by-length set are no larger) teacher-forced or decoded for a target of up to
+// max_length tokens and its "</s>", and one sentence translated for 2 max_length + 1 steps.
+std::vector<RunShape> largest_runs(const Seq2SeqConfig& c) {
+  static_assert(kHeldOutSize <= limits::kMaxBatch);
+  return {{limits::kMaxBatch, c.max_length, c.max_length + 1},
+          {1, c.max_length, 2 * c.max_length + 1}};
+}
+}  // namespace
+
+double seq2seq_bytes(const Seq2SeqConfig& c) {
+  const Seq2SeqModelConfig m = seq2seq_model_config(c);
+  const double model = Seq2Seq::bytes(m, largest_runs(c));
+  const double adam = Seq2Seq::bytes(m, {});  // m and v: as many floats as parameters and gradients
+  // the pairs kept (held-out, by-length, probe): per pair two vectors of at most max_length ints
+  const double pairs = kHeldOutSize + kPerLength * (c.max_length - kMinSourceLength + 1) + 1;
+  const double kept = pairs * 2 * (sizeof(std::vector<int>) + c.max_length * sizeof(int));
+  return model + adam + kept + 64 * 1024;  // and the objects themselves
+}
+
 Seq2SeqTrainer::Seq2SeqTrainer(const Seq2SeqConfig& config)
     : config_(config),
       model_(seq2seq_model_config(config)),
       adam_(model_.parameters().size(), static_cast<float>(config.learning_rate)),
       data_(config.seed, kDataStream) {
   model_.init(config.seed);
+  model_.reserve(largest_runs(config));  // all it will hold, now (seq2seq_bytes)
   Rng held_out(config.seed, kHeldOutStream);
   held_out_ = make_pair_batch(config.task, held_out, kHeldOutSize, config.max_length);
   Rng by_length(config.seed, kByLengthStream);
@@ -682,19 +788,22 @@ Seq2SeqTrainer::Seq2SeqTrainer(const Seq2SeqConfig& config)
   probe_ = seq2seq_probe(config.task, config.max_length);
 }
 
+ForwardStats Seq2SeqTrainer::checked(ForwardStats f, const char* call) const {
+  if (!std::isfinite(f.loss) || !model_.finite())
+    f.error = leaves_float32(call, model_.tensors(), model_.parameters());
+  return f;
+}
+
 StepStats Seq2SeqTrainer::step() {
   return step_on(make_pair_batch(config_.task, data_, config_.batch, config_.max_length));
 }
 
+// the gradient clipped to an L2 norm of at most `clip` (torch.nn.utils.clip_grad_norm_), then
+// Adam; nothing changes when the forward pass or the update leaves float32
 StepStats Seq2SeqTrainer::step_on(const PairBatch& batch) {
-  ForwardStats f = model_.forward(batch);
+  ForwardStats f = checked(model_.forward(batch), "step");
+  if (!f.error.empty()) return {0, 0, f.error + "; the weights are unchanged"};
   model_.backward();
-  update();
-  return {f.loss, f.accuracy};
-}
-
-// clip the gradient to an L2 norm of at most `clip` (torch.nn.utils.clip_grad_norm_), then Adam
-void Seq2SeqTrainer::update() {
   std::vector<float>& g = model_.gradients();
   double sum = 0;
   for (float x : g) sum += static_cast<double>(x) * x;
@@ -703,19 +812,25 @@ void Seq2SeqTrainer::update() {
     const float scale = static_cast<float>(config_.clip / (gradient_norm_ + 1e-6));
     for (float& x : g) x *= scale;
   }
-  adam_.update(model_.parameters(), g);
+  if (!adam_.update(model_.parameters(), g))
+    return {0, 0, update_leaves_float32(model_.tensors(), model_.parameters())};
+  return {f.loss, f.accuracy, {}};
 }
 
 ForwardStats Seq2SeqTrainer::gradients_on(const PairBatch& batch) {
-  ForwardStats f = model_.forward(batch);
+  ForwardStats f = checked(model_.forward(batch), "gradients");
+  if (!f.error.empty()) return f;
   model_.backward();
+  if (!all_finite(model_.gradients()))
+    f.error = gradients_leave_float32(model_.tensors(), model_.parameters());
   return f;
 }
 
-ForwardStats Seq2SeqTrainer::evaluate() { return model_.forward(held_out_); }
+ForwardStats Seq2SeqTrainer::evaluate() { return checked(model_.forward(held_out_), "evaluate"); }
 
-std::vector<LengthAccuracy> Seq2SeqTrainer::evaluate_by_length() {
-  std::vector<LengthAccuracy> out;
+LengthAccuracies Seq2SeqTrainer::evaluate_by_length() {
+  LengthAccuracies r;
+  std::vector<LengthAccuracy>& out = r.lengths;
   for (int length = kMinSourceLength; length <= config_.max_length; length++) {
     LengthAccuracy a;
     a.length = length;
@@ -727,17 +842,18 @@ std::vector<LengthAccuracy> Seq2SeqTrainer::evaluate_by_length() {
     PairBatch chunk;
     const int last = std::min(n, first + limits::kMaxBatch);
     int longest = 0;
-    for (int r = first; r < last; r++) {
-      chunk.source.push_back(by_length_.source[r]);
-      chunk.target.push_back(by_length_.target[r]);
-      longest = std::max(longest, static_cast<int>(by_length_.target[r].size()));
+    for (int row = first; row < last; row++) {
+      chunk.source.push_back(by_length_.source[row]);
+      chunk.target.push_back(by_length_.target[row]);
+      longest = std::max(longest, static_cast<int>(by_length_.target[row].size()));
     }
-    model_.decode(chunk, longest + 1);
-    for (int r = 0; r < chunk.size(); r++) {
-      LengthAccuracy& a = out[chunk.source[r].size() - kMinSourceLength];
-      const std::size_t k = chunk.source[r].size() - kMinSourceLength;
-      const std::vector<int> got = model_.predictions(r);
-      const auto& want = chunk.target[r];
+    const ForwardStats f = checked(model_.decode(chunk, longest + 1), "evaluateByLength");
+    if (!f.error.empty()) return {{}, f.error};
+    for (int row = 0; row < chunk.size(); row++) {
+      LengthAccuracy& a = out[chunk.source[row].size() - kMinSourceLength];
+      const std::size_t k = chunk.source[row].size() - kMinSourceLength;
+      const std::vector<int> got = model_.predictions(row);
+      const auto& want = chunk.target[row];
       bool all = true;
       for (std::size_t i = 0; i <= want.size(); i++) {
         const int w = i < want.size() ? want[i] : kEndToken;
@@ -755,38 +871,48 @@ std::vector<LengthAccuracy> Seq2SeqTrainer::evaluate_by_length() {
     out[k].token_accuracy = static_cast<double>(right[k]) / tokens[k];
     out[k].sequence_accuracy /= out[k].pairs;
   }
-  return out;
+  return r;
 }
 
 ForwardStats Seq2SeqTrainer::probe() {
-  return model_.decode(probe_, static_cast<int>(probe_.target[0].size()) + 1);
+  return checked(model_.decode(probe_, static_cast<int>(probe_.target[0].size()) + 1), "probe");
 }
 
-int Seq2SeqTrainer::translate(const std::vector<int>& source) {
+Decoding Seq2SeqTrainer::translate(const std::vector<int>& source) {
   PairBatch b;
   b.source.push_back(source);
-  model_.decode(b, 2 * config_.max_length + 1);
+  const ForwardStats f = checked(model_.decode(b, 2 * config_.max_length + 1), "translate");
+  if (!f.error.empty()) return {0, f.error};
   const std::vector<int> p = model_.predictions(0);
   for (std::size_t i = 0; i < p.size(); i++)
-    if (p[i] == kEndToken) return static_cast<int>(i) + 1;
-  return static_cast<int>(p.size());
+    if (p[i] == kEndToken) return {static_cast<int>(i) + 1, {}};
+  return {static_cast<int>(p.size()), {}};
 }
 
 StepsRun Seq2SeqTrainer::run_steps(int n) {
   StepsRun r;
   for (int i = 0; i < n; i++) {
     StepStats s = step();
+    if (!s.error.empty()) {
+      r.error = s.error + " (after " + std::to_string(i) + " of " + std::to_string(n) +
+                " steps, at step " + std::to_string(steps()) + ")";
+      return r;
+    }
     r.losses.push_back(static_cast<float>(s.loss));
     r.accuracies.push_back(static_cast<float>(s.accuracy));
   }
   return r;
 }
 
-void Seq2SeqTrainer::set_parameters(const std::vector<ParameterUpdate>& updates) {
-  for (const ParameterUpdate& u : updates) {
-    std::copy(u.value.data.begin(), u.value.data.end(),
-              model_.parameters().begin() + static_cast<std::ptrdiff_t>(u.tensor->offset));
-  }
+// Kept only when the held-out batch still trains inside float32, as Trainer::set_parameters.
+Error Seq2SeqTrainer::set_parameters(const std::vector<ParameterUpdate>& updates) {
+  return set_checked(model_.parameters(), updates, [&](double* loss) {
+    const ForwardStats f = model_.forward(held_out_);
+    *loss = f.loss;
+    if (!std::isfinite(f.loss) || !model_.finite()) return false;
+    model_.backward();
+    return trainable(model_.gradients());
+  });
 }
 
 Error check_seq2seq_parameter(const Tensor& t, const Matrix& value) {

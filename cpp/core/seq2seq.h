@@ -55,6 +55,8 @@ constexpr int kMaxSeq2SeqSteps = 200;  // steps per step() call
 constexpr int kMaxSeq2Seqs = 50;       // live encoder–decoders in one module (as trainers)
 }  // namespace limits
 
+inline constexpr ModelKind kSeq2SeqKind{"seq2seq", "encoder–decoders", limits::kMaxSeq2Seqs};
+
 inline constexpr NumberOption kSeq2SeqHidden{
     "hidden", 4, limits::kMaxSeq2SeqHidden, true, "an integer from 4 to 128", 64};
 inline constexpr NumberOption kSeq2SeqEmbed{
@@ -78,9 +80,23 @@ struct Seq2SeqModelConfig {
   AttentionKind attention = AttentionKind::Additive;
 };
 
+// The shape of a run: rows (sentences), the longest source, decoder steps.
+struct RunShape {
+  int rows = 0;
+  int source = 0;
+  int steps = 0;
+};
+
 class Seq2Seq {
  public:
   explicit Seq2Seq(const Seq2SeqModelConfig& config);  // parameters zero; config checked first
+
+  // Every scratch buffer (and the products' packing room) sized for a run of each shape now, so
+  // a later run of at most these shapes allocates nothing.
+  void reserve(const std::vector<RunShape>& shapes);
+  // The bytes a model of this config holds once reserve(shapes) has run: its parameters and their
+  // gradients, and every scratch buffer at its largest. Nothing is allocated to say so.
+  static double bytes(const Seq2SeqModelConfig& config, const std::vector<RunShape>& shapes);
 
   // The initialisation from `seed`: embeddings N(0, 1); every other tensor uniform in
   // (-1/sqrt(fan), 1/sqrt(fan)) as torch initialises GRU and Linear layers (fan: a GRU's hidden
@@ -106,16 +122,26 @@ class Seq2Seq {
   // After forward or decode: row r's top token at each step (steps() entries) and its attention
   // weights (steps(), source length) (all zero for attention 'none').
   int steps() const { return T_; }
+  // Whether every probability, attention weight and decoder state of the last run is finite.
+  bool finite() const;
   std::vector<int> predictions(int row) const;
   Matrix alignment(int row) const;
 
  private:
+  struct Layout {};  // the tensors' table and sizes only, no parameters (bytes())
+  Seq2Seq(const Seq2SeqModelConfig& config, Layout);
+  // f(&buffer, elements) for every scratch buffer a run of this shape needs.
+  template <typename F>
+  void each_buffer(const RunShape& shape, F f);
+  // The floats the products' packing needs at most in a run of this shape.
+  std::size_t packing_floats(const RunShape& shape) const;
+
   ForwardStats run(const PairBatch& batch, bool teacher, int steps);
   void encode();
   void encoder_direction_forward(int dir);
   void decoder_step_forward(int i);
   void context_forward(int i);
-  void output_forward(int i);
+  void output_forward(int i, double* loss, int* correct);
   void decoder_step_backward(int i, float* ds);
   const std::vector<int>& source(int k) const { return batch_->source[order_[k]]; }
   const std::vector<int>& target(int k) const { return batch_->target[order_[k]]; }
@@ -192,6 +218,9 @@ struct Seq2SeqConfig {
 
 // Every option within its table; hidden even when bidirectional.
 Error check_seq2seq_config(const Seq2SeqConfig& c);
+// The most a Seq2SeqTrainer of this config holds, from the moment it is made (it sizes its
+// scratch for the largest run of any call then): what the module's memory cap counts.
+double seq2seq_bytes(const Seq2SeqConfig& c);
 // A new value for tensor t: its exact shape, finite numbers.
 Error check_seq2seq_parameter(const Tensor& t, const Matrix& value);
 
@@ -214,9 +243,24 @@ struct LengthAccuracy {
   double sequence_accuracy = 0;  // share of pairs whose whole output is right
 };
 
+struct LengthAccuracies {
+  std::vector<LengthAccuracy> lengths;  // one per source length, 2 to max_length
+  Error error;
+};
+
+// A greedy decoding: the steps through its first "</s>" (all of them when there is none).
+struct Decoding {
+  int steps = 0;
+  Error error;
+};
+
 class Seq2SeqTrainer {
  public:
   explicit Seq2SeqTrainer(const Seq2SeqConfig& config);  // check_seq2seq_config first
+
+  // Finite in, finite out, as Trainer: a pass whose loss, probabilities, attention weights or
+  // states leave float32 is an error naming the cause, and a step that would give such weights
+  // is not taken.
 
   // One Adam step on the next batch (clipped gradient): its loss and accuracy before the update.
   StepStats step();
@@ -225,16 +269,17 @@ class Seq2SeqTrainer {
   // Teacher-forced loss and token accuracy on a fixed held-out batch (its own stream of the seed).
   ForwardStats evaluate();
   // Greedy decoding of a held-out set with every source length from 2 to max_length.
-  std::vector<LengthAccuracy> evaluate_by_length();
+  LengthAccuracies evaluate_by_length();
   // Greedy decoding of the probe pair for its target's length + 1 steps.
   ForwardStats probe();
-  // Greedy decoding of one source (check_pairs first) until "</s>" or 2 max_length + 1 steps:
-  // the steps through the first "</s>" (all of them when there is none).
-  int translate(const std::vector<int>& source);
+  // Greedy decoding of one source (check_pairs first) until "</s>" or 2 max_length + 1 steps.
+  Decoding translate(const std::vector<int>& source);
   // n steps (check_number(kSeq2SeqSteps, n) first).
   StepsRun run_steps(int n);
-  // New values for some tensors (each checked by check_seq2seq_parameter first).
-  void set_parameters(const std::vector<ParameterUpdate>& updates);
+  // New values for some tensors (each checked by check_seq2seq_parameter first), kept only when
+  // the held-out batch still trains inside float32 (otherwise the error names the tensor and
+  // nothing changes).
+  Error set_parameters(const std::vector<ParameterUpdate>& updates);
 
   const Seq2SeqConfig& config() const { return config_; }
   Seq2Seq& model() { return model_; }
@@ -245,7 +290,8 @@ class Seq2SeqTrainer {
   double gradient_norm() const { return gradient_norm_; }
 
  private:
-  void update();
+  // f, or f with the error set when the last run left float32 (`call` names the entry point).
+  ForwardStats checked(ForwardStats f, const char* call) const;
 
   Seq2SeqConfig config_;
   Seq2Seq model_;

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <utility>
 
 namespace attn {
@@ -32,19 +33,19 @@ Error check_train_config(const TrainConfig& c) {
   return e;
 }
 
-Error check_trainer_room(const TrainConfig& c, int live, double used_bytes) {
+Error check_model_room(const ModelKind& kind, int live, double need, double used_bytes) {
   auto mb = [](double bytes) {
     return std::to_string(static_cast<long>(bytes / (1024 * 1024) + 0.5));
   };
-  if (live >= limits::kMaxTrainers) {
-    return "trainer: at most " + std::to_string(limits::kMaxTrainers) +
-           " live trainers at once (delete() one you no longer need)";
+  if (live >= kind.max_live) {
+    return std::string(kind.call) + ": at most " + std::to_string(kind.max_live) + " live " +
+           kind.plural + " at once (delete() one you no longer need)";
   }
-  const double need = trainer_bytes(c);
-  if (used_bytes + need > limits::kMaxTrainerBytes) {
-    return "trainer: the live trainers hold up to " + mb(used_bytes) + " MB and this one needs " +
-           mb(need) + " MB, past the " + mb(limits::kMaxTrainerBytes) +
-           " MB the trainers may use (delete() one you no longer need, or make a smaller one)";
+  if (used_bytes + need > limits::kMaxModelBytes) {
+    return std::string(kind.call) + ": the live trainers and encoder–decoders hold up to " +
+           mb(used_bytes) + " MB and this one needs " + mb(need) + " MB, past the " +
+           mb(limits::kMaxModelBytes) +
+           " MB they may use together (delete() one you no longer need, or make a smaller one)";
   }
   return {};
 }
@@ -231,42 +232,101 @@ StepsRun Trainer::run_steps(int n) {
   return r;
 }
 
-namespace {
 bool all_finite(const std::vector<float>& v) {
   for (float x : v)
     if (!std::isfinite(x)) return false;
   return true;
 }
 
-// The largest |entry| of the tensors (all of the model's when `only` is empty), and its tensor.
-std::pair<double, const Tensor*> largest_weight(const Transformer& m,
-                                                const std::vector<ParameterUpdate>& only = {}) {
-  std::pair<double, const Tensor*> best{0.0, nullptr};
-  auto look = [&](const Tensor& t, const float* d, std::size_t n) {  // n: entries of d
-    for (std::size_t i = 0; i < std::min(t.size(), n); i++) {
-      const double x = std::fabs(static_cast<double>(d[i]));
-      if (!best.second || x > best.first) best = {x, &t};
-    }
-  };
-  if (only.empty()) {
-    for (const Tensor& t : m.tensors()) look(t, m.parameters().data() + t.offset, t.size());
-  } else {
-    for (const ParameterUpdate& u : only) look(*u.tensor, u.value.data.data(), u.value.data.size());
-  }
-  return best;
+bool trainable(const std::vector<float>& gradients) {
+  for (float g : gradients)
+    if (!(std::fabs(g) < kMaxAdamGradient)) return false;
+  return true;
 }
 
-std::string weight_text(const std::pair<double, const Tensor*>& w) {
-  return format_float(static_cast<float>(w.first)) + ", in " + w.second->name;
+namespace {
+// The largest |x| among (tensor, its values, how many of them) that `each` visits, and its tensor
+struct Largest {
+  double x = -1;
+  const Tensor* tensor = nullptr;
+  std::string text() const {  // "<|x|>, in <tensor>"
+    return tensor ? format_float(static_cast<float>(x)) + ", in " + tensor->name : "none";
+  }
+};
+template <typename Each>
+Largest largest(Each each) {
+  Largest big;
+  each([&](const Tensor& t, const float* d, std::size_t n) {
+    for (std::size_t i = 0; i < std::min(t.size(), n); i++) {
+      const double x = std::fabs(static_cast<double>(d[i]));
+      if (x > big.x) big = {x, &t};
+    }
+  });
+  return big;
 }
 }  // namespace
 
+std::string largest_weight(const std::vector<Tensor>& tensors, const std::vector<float>& params) {
+  return largest([&](auto look) {
+           for (const Tensor& t : tensors) look(t, params.data() + t.offset, t.size());
+         })
+      .text();
+}
+
+Error leaves_float32(const char* call, const std::vector<Tensor>& tensors,
+                     const std::vector<float>& params) {
+  return std::string(call) +
+         ": the forward pass leaves float32 with these weights (the largest |weight| is " +
+         largest_weight(tensors, params) +
+         "); expected weights that keep every activation within float32";
+}
+
+Error update_leaves_float32(const std::vector<Tensor>& tensors, const std::vector<float>& params) {
+  return "step: the update would leave float32 (a gradient or weight past 3.4e+38; the largest "
+         "|weight| is " +
+         largest_weight(tensors, params) + "); the weights are unchanged";
+}
+
+Error gradients_leave_float32(const std::vector<Tensor>& tensors,
+                              const std::vector<float>& params) {
+  return "gradients: the backward pass leaves float32 with these weights (the largest |weight| "
+         "is " +
+         largest_weight(tensors, params) +
+         "); expected weights that keep every gradient within float32";
+}
+
+Error set_checked(std::vector<float>& params, const std::vector<ParameterUpdate>& updates,
+                  const std::function<bool(double* loss)>& trains) {
+  if (updates.empty()) return {};
+  std::vector<float> before;  // the touched tensors' values, in the order of `updates`
+  for (const ParameterUpdate& u : updates) {
+    auto from = params.begin() + static_cast<std::ptrdiff_t>(u.tensor->offset);
+    before.insert(before.end(), from, from + static_cast<std::ptrdiff_t>(u.tensor->size()));
+    std::copy(u.value.data.begin(), u.value.data.end(), from);
+  }
+  double loss = 0;
+  if (trains(&loss)) return {};
+  std::size_t at = 0;
+  for (const ParameterUpdate& u : updates) {
+    std::copy(before.begin() + static_cast<std::ptrdiff_t>(at),
+              before.begin() + static_cast<std::ptrdiff_t>(at + u.tensor->size()),
+              params.begin() + static_cast<std::ptrdiff_t>(u.tensor->offset));
+    at += u.tensor->size();
+  }
+  const Largest big = largest([&](auto look) {
+    for (const ParameterUpdate& u : updates)
+      look(*u.tensor, u.value.data.data(), u.value.data.size());
+  });
+  return big.tensor->name +
+         ": with these values training leaves float32 (on the held-out batch the loss is " +
+         format_number(loss) + " or a gradient is past 1.8e+19; the largest |value| is " +
+         format_float(static_cast<float>(big.x)) +
+         "); expected values that keep every activation within float32; nothing was changed";
+}
+
 ForwardStats Trainer::checked(ForwardStats f, const char* call) const {
-  if (std::isfinite(f.loss) && all_finite(model_.probabilities())) return f;
-  f.error = std::string(call) +
-            ": the forward pass leaves float32 with these weights (the largest |weight| is " +
-            weight_text(largest_weight(model_)) +
-            "); expected weights that keep every activation within float32";
+  if (!std::isfinite(f.loss) || !all_finite(model_.probabilities()))
+    f.error = leaves_float32(call, model_.tensors(), model_.parameters());
   return f;
 }
 
@@ -274,12 +334,8 @@ StepStats Trainer::step_on(const Batch& batch) {
   ForwardStats f = checked(model_.forward(batch), "step");
   if (!f.error.empty()) return {0, 0, f.error + "; the weights are unchanged"};
   model_.backward();
-  if (!adam_.update(model_.parameters(), model_.gradients())) {
-    return {0, 0,
-            "step: the update would leave float32 (a gradient or weight past 3.4e+38; the largest "
-            "|weight| is " +
-                weight_text(largest_weight(model_)) + "); the weights are unchanged"};
-  }
+  if (!adam_.update(model_.parameters(), model_.gradients()))
+    return {0, 0, update_leaves_float32(model_.tensors(), model_.parameters())};
   return {f.loss, f.accuracy, {}};
 }
 
@@ -287,13 +343,8 @@ ForwardStats Trainer::gradients_on(const Batch& batch) {
   ForwardStats f = checked(model_.forward(batch), "gradients");
   if (!f.error.empty()) return f;
   model_.backward();
-  if (!all_finite(model_.gradients())) {
-    f.error =
-        "gradients: the backward pass leaves float32 with these weights (the largest |weight| "
-        "is " +
-        weight_text(largest_weight(model_)) +
-        "); expected weights that keep every gradient within float32";
-  }
+  if (!all_finite(model_.gradients()))
+    f.error = gradients_leave_float32(model_.tensors(), model_.parameters());
   return f;
 }
 
@@ -316,36 +367,16 @@ ForwardStats Trainer::run(const Batch& batch, const std::vector<char>& ablated) 
   return checked(model_.forward(batch), "run");
 }
 
+// Kept only when the held-out batch still trains inside float32: a finite loss and probabilities,
+// and gradients Adam can square (|g| below sqrt(3.4e+38)).
 Error Trainer::set_parameters(const std::vector<ParameterUpdate>& updates) {
-  if (updates.empty()) return {};
-  std::vector<float>& params = model_.parameters();
-  std::vector<float> before;  // the touched tensors' values, in the order of `updates`
-  for (const ParameterUpdate& u : updates) {
-    auto from = params.begin() + static_cast<std::ptrdiff_t>(u.tensor->offset);
-    before.insert(before.end(), from, from + static_cast<std::ptrdiff_t>(u.tensor->size()));
-    std::copy(u.value.data.begin(), u.value.data.end(), from);
-  }
-  // finite loss and probabilities, and gradients Adam can square (|g| below sqrt(3.4e+38))
-  ForwardStats f = model_.forward(held_out_);
-  bool finite = std::isfinite(f.loss) && all_finite(model_.probabilities());
-  if (finite) {
+  return set_checked(model_.parameters(), updates, [&](double* loss) {
+    ForwardStats f = model_.forward(held_out_);
+    *loss = f.loss;
+    if (!std::isfinite(f.loss) || !all_finite(model_.probabilities())) return false;
     model_.backward();
-    for (float g : model_.gradients()) finite = finite && std::fabs(g) < kMaxAdamGradient;
-  }
-  if (finite) return {};
-  std::size_t at = 0;
-  for (const ParameterUpdate& u : updates) {
-    std::copy(before.begin() + static_cast<std::ptrdiff_t>(at),
-              before.begin() + static_cast<std::ptrdiff_t>(at + u.tensor->size()),
-              params.begin() + static_cast<std::ptrdiff_t>(u.tensor->offset));
-    at += u.tensor->size();
-  }
-  const auto big = largest_weight(model_, updates);
-  return big.second->name +
-         ": with these values training leaves float32 (on the held-out batch the loss is " +
-         format_number(f.loss) + " or a gradient is past 1.8e+19; the largest |value| is " +
-         format_float(static_cast<float>(big.first)) +
-         "); expected values that keep every activation within float32; nothing was changed";
+    return trainable(model_.gradients());
+  });
 }
 
 }  // namespace attn

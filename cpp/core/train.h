@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -24,10 +25,12 @@ constexpr int kMaxBatch = 64;
 constexpr int kMaxStepsPerCall = 1000;
 constexpr int kMaxTrainLength = 32;  // the longest sequence a model may be built for
 static_assert(kMaxTrainLength >= kLongTaskLength && kMaxTrainLength >= kTaskLength);
-// Live trainers in one module, and the bytes they may hold together (trainer_bytes): the
-// module's memory is 1 GB, and past it the module stops; the rest is left for each call's own.
+// Live trainers in one module. The module's models (trainers and encoder–decoders alike) may
+// hold kMaxModelBytes together, each counted at the most it can hold (trainer_bytes,
+// seq2seq_bytes) from the moment it is made: the module's memory is 1 GB, past it the module
+// stops, and the rest is left for each call's own.
 constexpr int kMaxTrainers = 50;
-constexpr double kMaxTrainerBytes = 800.0 * 1024 * 1024;
+constexpr double kMaxModelBytes = 800.0 * 1024 * 1024;
 }  // namespace limits
 
 inline constexpr NumberOption kLayers{"layers", 1, limits::kMaxLayers, true, "1 or 2", 2};
@@ -63,9 +66,17 @@ double trainer_bytes(const TrainConfig& c);
 
 // Every option within its table, and d_model a multiple of heads.
 Error check_train_config(const TrainConfig& c);
-// Room for one more trainer of config c beside `live` others holding `used_bytes` (trainer_bytes
-// each): at most limits::kMaxTrainers of them, limits::kMaxTrainerBytes together.
-Error check_trainer_room(const TrainConfig& c, int live, double used_bytes);
+// A kind of model the trainer module keeps: how a message names it, and how many may live at once.
+struct ModelKind {
+  const char* call;    // "trainer"
+  const char* plural;  // "trainers"
+  int max_live;
+};
+inline constexpr ModelKind kTrainerKind{"trainer", "trainers", limits::kMaxTrainers};
+// Room for one more model of `kind` needing `need` bytes, beside `live` others of its kind and
+// all the module's models holding `used_bytes` together: at most kind.max_live of the kind, and
+// limits::kMaxModelBytes for all of them.
+Error check_model_room(const ModelKind& kind, int live, double need, double used_bytes);
 // The model a config trains.
 ModelConfig model_config(const TrainConfig& c);
 
@@ -135,6 +146,25 @@ struct ParameterUpdate {
   const Tensor* tensor;
   Matrix value;
 };
+
+// ---- finite in, finite out (both trainers) ------------------------------------------------
+
+bool all_finite(const std::vector<float>& v);
+// Every gradient small enough for Adam to square inside float32 (|g| below 1.8e+19).
+bool trainable(const std::vector<float>& gradients);
+// "<|weight|>, in <tensor>": the largest entry of the tensors in params.
+std::string largest_weight(const std::vector<Tensor>& tensors, const std::vector<float>& params);
+// The messages of a forward pass (`call` names the entry point), an update and a backward pass
+// that would leave float32, each with the largest weight.
+Error leaves_float32(const char* call, const std::vector<Tensor>& tensors,
+                     const std::vector<float>& params);
+Error update_leaves_float32(const std::vector<Tensor>& tensors, const std::vector<float>& params);
+Error gradients_leave_float32(const std::vector<Tensor>& tensors, const std::vector<float>& params);
+// The updates' values put into params, and kept when trains(&loss) says the held-out batch
+// still trains inside float32 (its loss in *loss); otherwise the old values are put back and the
+// error names the tensor with the largest new value.
+Error set_checked(std::vector<float>& params, const std::vector<ParameterUpdate>& updates,
+                  const std::function<bool(double* loss)>& trains);
 
 class Trainer {
  public:

@@ -34,7 +34,10 @@ class Workspace {
  public:
   // At least n floats, valid until the next call.
   float* floats(std::size_t n) {
-    if (storage_.size() < n) storage_.resize(n);
+    if (storage_.size() < n) {
+      storage_.reserve(n);  // exactly n (resize alone may take twice as much)
+      storage_.resize(n);
+    }
     return storage_.data();
   }
 

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "core/seq2seq.h"
+#include "heap.h"
 
 namespace {
 
@@ -360,7 +361,7 @@ TEST(Seq2SeqTrainer, TranslationLengthDecodedRowsAndStepRuns) {
     Seq2SeqConfig c = small(kind, true, Seq2SeqTask::Translate);
     Seq2SeqTrainer t(c);
     for (int i = 0; i < 20; i++) t.step();
-    const int steps = t.translate({0, 2});
+    const int steps = t.translate({0, 2}).steps;
     const std::vector<int> p = t.model().predictions(0);
     const auto end = std::find(p.begin(), p.end(), attn::kEndToken);
     EXPECT_EQ(steps,
@@ -395,6 +396,130 @@ TEST(Seq2SeqTrainer, ClippingBoundsTheUpdate) {
   double sum = 0;
   for (float g : t.model().gradients()) sum += static_cast<double>(g) * g;
   EXPECT_NEAR(std::sqrt(sum), 1e-3, 1e-6);
+}
+
+// ---- finite in, finite out ------------------------------------------------------------------
+
+// Finite weights whose arithmetic overflows (each of these tensors filled with 3.4e+38) are
+// refused by name and nothing changes; the model keeps answering with finite numbers.
+TEST(Seq2SeqTrainer, RefusesWeightsThatTakeTrainingPastFloat32) {
+  Seq2SeqConfig c;
+  c.task = Seq2SeqTask::Translate;
+  c.hidden = 16;
+  c.embed = 8;
+  c.batch = 4;
+  c.max_length = 8;
+  Seq2SeqTrainer t(c);
+  const std::vector<float> before = t.model().parameters();
+  for (const char* name : {"encoder.weight_ih_l0", "encoder.weight_hh_l0", "attention.v",
+                           "decoder.weight_ih", "output.weight"}) {
+    SCOPED_TRACE(name);
+    const attn::Tensor* tensor = t.model().tensor(name);
+    ASSERT_NE(tensor, nullptr);
+    attn::Matrix huge(tensor->rows, tensor->cols);
+    std::fill(huge.data.begin(), huge.data.end(), 3.4e38f);
+    ASSERT_EQ(attn::check_seq2seq_parameter(*tensor, huge), "");
+    const attn::Error e = t.set_parameters({{tensor, huge}});
+    EXPECT_EQ(e.rfind(std::string(name) + ": with these values training leaves float32", 0), 0u)
+        << e;
+    EXPECT_NE(e.find("the largest |value| is 3.4e+38"), std::string::npos) << e;
+    EXPECT_EQ(t.model().parameters(), before);
+  }
+  const attn::ForwardStats f = t.evaluate();
+  EXPECT_TRUE(f.error.empty() && std::isfinite(f.loss)) << f.error;
+  EXPECT_TRUE(std::isfinite(t.probe().loss));
+  EXPECT_TRUE(t.translate({0, 2, 4}).error.empty());
+  EXPECT_TRUE(t.model().finite());
+  const attn::StepsRun r = t.run_steps(2);
+  EXPECT_TRUE(r.error.empty()) << r.error;
+  for (float x : r.losses) EXPECT_TRUE(std::isfinite(x));
+}
+
+// Weights written past the checks (the fuzz harness does so) that overflow: every call says so
+// by name instead of answering NaN, and a step changes nothing.
+TEST(Seq2SeqTrainer, EveryCallRefusesAPassThatLeavesFloat32) {
+  Seq2SeqConfig c = small(AttentionKind::Additive, true, Seq2SeqTask::Copy);
+  Seq2SeqTrainer t(c);
+  const attn::Tensor* w = t.model().tensor("output.weight");
+  std::fill_n(t.model().parameters().begin() + static_cast<std::ptrdiff_t>(w->offset), w->size(),
+              3.4e38f);
+  const std::vector<float> before = t.model().parameters();
+  const std::string cause =
+      ": the forward pass leaves float32 with these weights (the largest |weight| is 3.4e+38, in "
+      "output.weight); expected weights that keep every activation within float32";
+  EXPECT_EQ(t.evaluate().error, "evaluate" + cause);
+  EXPECT_EQ(t.probe().error, "probe" + cause);
+  EXPECT_EQ(t.translate({1, 2}).error, "translate" + cause);
+  EXPECT_EQ(t.evaluate_by_length().error, "evaluateByLength" + cause);
+  EXPECT_EQ(t.gradients_on(mixed_batch(Seq2SeqTask::Copy)).error, "gradients" + cause);
+  EXPECT_EQ(t.step().error, "step" + cause + "; the weights are unchanged");
+  EXPECT_EQ(t.run_steps(3).error,
+            "step" + cause + "; the weights are unchanged (after 0 of 3 steps, at step 0)");
+  EXPECT_EQ(t.steps(), 0);
+  EXPECT_EQ(t.model().parameters(), before);
+}
+
+// A target whose probability is too small for float32 (its logit 1000 below the others) still
+// has its finite loss, as the double reference computes it.
+TEST(Seq2Seq, ALossPastFloat32sSmallestProbabilityStaysFinite) {
+  Seq2SeqConfig c = small(AttentionKind::Dot, false, Seq2SeqTask::Copy);
+  Seq2SeqTrainer t(c);
+  const attn::Tensor* bias = t.model().tensor("output.bias");
+  t.model().parameters()[bias->offset + 3] = -1000.0f;  // target token 3: digit 2
+  PairBatch b;
+  b.source = {{2, 2, 1}};
+  b.target = {{3, 3, 2}};
+  const double got = t.model().forward(b).loss;
+  std::vector<double> flat(t.model().parameters().begin(), t.model().parameters().end());
+  const double want = ref_loss(t.model(), flat, b);
+  EXPECT_GT(want, 400);  // two of the four targets 1000 below the rest
+  EXPECT_NEAR(got, want, 1e-5 * want);
+  EXPECT_TRUE(t.model().finite());
+}
+
+// ---- resources ------------------------------------------------------------------------------
+
+// seq2seq_bytes bounds what an encoder–decoder holds after every kind of call (measured by the
+// allocator), and is close to it: its scratch is sized for the largest run of any call when it
+// is made, so the module's cap counts every byte before it is allocated.
+TEST(Seq2SeqBytes, BoundWhatAModelHoldsAfterEveryCall) {
+  Seq2SeqConfig largest;
+  largest.hidden = 128;
+  largest.embed = 128;
+  largest.batch = 64;
+  largest.max_length = 32;
+  Seq2SeqConfig none = small(AttentionKind::None, false, Seq2SeqTask::Reverse);
+  for (const Seq2SeqConfig& c : {largest, none}) {
+    const std::size_t before = heap_bytes();
+    {
+      Seq2SeqTrainer t(c);
+      const double made = static_cast<double>(heap_bytes() - before);
+      t.step();
+      t.evaluate();
+      t.evaluate_by_length();
+      t.probe();
+      t.translate(std::vector<int>(static_cast<std::size_t>(c.max_length), 0));
+      {
+        attn::Rng rng(5, 1);
+        const PairBatch big =
+            attn::make_pair_batch(c.task, rng, attn::limits::kMaxBatch, c.max_length);
+        t.gradients_on(big);
+        t.step_on(big);
+        const attn::Tensor* w = t.model().tensor("output.weight");
+        t.set_parameters({{w, attn::Matrix(w->rows, w->cols)}});
+      }
+      const double held = static_cast<double>(heap_bytes() - before);
+      const double bound = attn::seq2seq_bytes(c);
+      std::printf(
+          "encoder-decoder hidden %d, embed %d, batch %d, maxLength %d: made %.2f MB, "
+          "holds %.2f MB, bound %.2f MB\n",
+          c.hidden, c.embed, c.batch, c.max_length, made / 1048576, held / 1048576,
+          bound / 1048576);
+      EXPECT_LE(held, bound);
+      EXPECT_GE(held, 0.9 * bound);
+      EXPECT_LE(held - made, 0.01 * bound);  // nothing grows after it was made
+    }
+  }
 }
 
 TEST(Seq2SeqChecks, NameTheArgument) {
@@ -449,7 +574,7 @@ TEST(Seq2SeqTrainer, AttentionLearnsCopyAndTheBottleneckLags) {
     c.learning_rate = 0.01;
     Seq2SeqTrainer t(c);
     for (int i = 0; i < 400; i++) t.step();
-    return t.evaluate_by_length();
+    return t.evaluate_by_length().lengths;
   };
   std::vector<attn::LengthAccuracy> with = train(AttentionKind::Additive);
   std::vector<attn::LengthAccuracy> without = train(AttentionKind::None);

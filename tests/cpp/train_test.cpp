@@ -3,23 +3,7 @@
 // task generators, Adam, determinism of a seeded run, the argument checks, and learning.
 #include <gtest/gtest.h>
 
-#include <malloc.h>
-
-// Bytes the allocator holds now: ASan's allocator keeps its own count (mallinfo2 sees none of it).
-#if defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define ATTN_TEST_ASAN 1
-#endif
-#endif
-#if defined(__SANITIZE_ADDRESS__)
-#define ATTN_TEST_ASAN 1
-#endif
-#ifdef ATTN_TEST_ASAN
-#include <sanitizer/allocator_interface.h>
-static std::size_t heap_bytes() { return __sanitizer_get_current_allocated_bytes(); }
-#else
-static std::size_t heap_bytes() { return mallinfo2().uordblks + mallinfo2().hblkhd; }
-#endif
+#include "heap.h"
 
 #include <Eigen/Dense>
 #include <algorithm>
@@ -574,17 +558,21 @@ TEST(TrainerRange, StepRunsAreStepsAndStopAtARefusedOne) {
 
 // ---- resources ------------------------------------------------------------------------------
 
-// Room for one more trainer: at most kMaxTrainers live, kMaxTrainerBytes together.
-TEST(TrainerBytes, RoomForOneMore) {
+// Room for one more model: at most kMaxTrainers trainers (kMaxSeq2Seqs encoder–decoders) live,
+// kMaxModelBytes for all of them together; the message names the bound and what is in use.
+TEST(ModelRoom, OneBudgetForBothKinds) {
   const TrainConfig c = small_config();
-  EXPECT_EQ(attn::check_trainer_room(c, 0, 0), "");
-  EXPECT_EQ(attn::check_trainer_room(c, attn::limits::kMaxTrainers, 0),
+  const double need = attn::trainer_bytes(c);
+  const double bound = attn::limits::kMaxModelBytes;
+  EXPECT_EQ(bound, 800.0 * 1024 * 1024);
+  EXPECT_EQ(attn::check_model_room(attn::kTrainerKind, 0, need, 0), "");
+  EXPECT_EQ(attn::check_model_room(attn::kTrainerKind, 50, need, 0),
             "trainer: at most 50 live trainers at once (delete() one you no longer need)");
-  EXPECT_EQ(attn::check_trainer_room(c, 1, attn::limits::kMaxTrainerBytes - attn::trainer_bytes(c)),
-            "");
-  const std::string full = attn::check_trainer_room(c, 1, attn::limits::kMaxTrainerBytes);
-  EXPECT_EQ(full.rfind("trainer: the live trainers hold up to 800 MB and this one needs ", 0), 0u)
-      << full;
+  EXPECT_EQ(attn::check_model_room(attn::kTrainerKind, 1, need, bound - need), "");
+  EXPECT_EQ(attn::check_model_room(attn::kTrainerKind, 1, 84.0 * 1048576, 760.0 * 1048576),
+            "trainer: the live trainers and encoder–decoders hold up to 760 MB and this one needs "
+            "84 MB, past the 800 MB they may use together (delete() one you no longer need, or "
+            "make a smaller one)");
 }
 
 // trainer_bytes bounds what a trainer holds after every kind of call (measured by the
@@ -630,9 +618,9 @@ TEST(TrainerBytes, BoundWhatATrainerHoldsAfterEveryCall) {
       EXPECT_GE(held, bound / 3);
     }
   }
-  // the module's caps: 50 trainers of the largest config fit in the trainers' budget
+  // the module's caps: 50 trainers of the largest config fit in the models' budget
   EXPECT_LE(attn::limits::kMaxTrainers * attn::trainer_bytes(largest),
-            attn::limits::kMaxTrainerBytes);
+            attn::limits::kMaxModelBytes);
   std::printf("50 of the largest random-induction trainers: %.0f MB\n",
               attn::limits::kMaxTrainers * attn::trainer_bytes(longest) / 1048576);
 }

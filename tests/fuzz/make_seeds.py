@@ -145,7 +145,7 @@ def flash_seeds():
 
 
 def trainer(task=0, position=0, layers=1, heads=1, d_model=4, seed=7, batch=1, scale=True,
-            calls=()):
+            calls=(), limits=False):
     s = Seed()
     s.range(0, 5, task)
     s.range(0, 3, position)
@@ -156,10 +156,13 @@ def trainer(task=0, position=0, layers=1, heads=1, d_model=4, seed=7, batch=1, s
     s.u64(seed)
     s.range(0, 4, batch)
     s.flag(scale)
-    s.range(1, 6, len(calls))
+    s.range(0, 15, 15 if limits else 0)  # 15: every size at its limit, for one call
+    if not limits:
+        s.range(1, 6, len(calls))
     for call in calls:
         kind = call[0]
-        s.range(0, 6, {"step": 1, "step_on": 2, "gradients": 3, "run": 4, "scores": 5, "evaluate": 6}[kind])
+        index = {"step": 1, "step_on": 2, "gradients": 3, "run": 4, "scores": 5, "evaluate": 6}[kind]
+        s.range(2, 4, index) if limits else s.range(0, 6, index)  # at the limits: step_on, gradients, run
         if kind == "scores":
             s.flag(True)  # the heads' scores (not an ablated evaluation)
         if kind in ("step_on", "gradients", "run"):
@@ -186,6 +189,7 @@ def trainer_seeds():
         trainer(task=3, heads=2, d_model=6, batch=2, calls=[("gradients", 2, 2, seq, [-1, 0, 1, -1])]),
         trainer(position=2, scale=False, calls=[("run", 1, 4, seq, [1, 1, 0, -1]), ("evaluate",)]),
         trainer(layers=2, heads=4, d_model=16, batch=4, calls=[("step",), ("run", 1, 3, [1, 0, 1], [0, 1, 0])]),
+        trainer(task=4, limits=True, calls=[("run", 1, 5, [1, 2, 0, 1, 2], [2, 0, 1, 2, -1])]),  # the largest
     ]
 
 

@@ -2,8 +2,9 @@
 # Runs every libFuzzer harness built in build/asan (tests/fuzz/*_fuzz.cpp) for FUZZ_SECONDS
 # each (default 60), two at a time. Each starts from its committed seed corpus
 # (tests/fuzz/corpus/<name>/, read only) and keeps what it finds in build/fuzz/<name>/corpus.
-# A sanitizer report or a broken invariant stops the harness; its input is kept as
-# build/fuzz/<name>/crash-* and the run fails.
+# A sanitizer report, a broken invariant or an input that runs past 60 s (the trainers' largest
+# models take seconds per call under ASan) stops the harness; its input is kept as
+# build/fuzz/<name>/crash-* (timeout-*) and the run fails.
 #   FUZZ_SECONDS=600 bash tests/fuzz/run.sh            every harness for 10 minutes
 #   FUZZ_SECONDS=600 bash tests/fuzz/run.sh attend     one harness
 set -uo pipefail
@@ -23,7 +24,7 @@ run_one() {  # $1 = harness name; writes build/fuzz/<name>/log
   local name=$1 dir="$out/$1"
   mkdir -p "$dir/corpus" "tests/fuzz/corpus/$name"
   ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-    "$build/${name}_fuzz" -max_total_time="$seconds" -max_len=2048 -timeout=10 \
+    "$build/${name}_fuzz" -max_total_time="$seconds" -max_len=2048 -timeout=60 \
     -print_final_stats=1 -artifact_prefix="$dir/" "$dir/corpus" "tests/fuzz/corpus/$name" \
     >"$dir/log" 2>&1
 }

@@ -1,12 +1,16 @@
 // The encoder–decoder trainer: a config decoded from the fuzz input (every option, some out of
-// range, a task or attention kind that is not one), then a few calls in any order: new values for
-// a tensor (every float class, float32's edges included), step, step_on and gradients_on with
-// pairs whose sentences may be empty, too long or outside either vocabulary, translate, probe,
-// evaluate and evaluate_by_length. The core's checks run first, as the bindings run them.
+// range, a task or attention kind that is not one; now and then every size at its limit), then a
+// few calls in any order: new values for a tensor (every float class, float32's edges included),
+// step, step_on and gradients_on with pairs whose sentences may be empty, too long or outside
+// either vocabulary, translate, probe, evaluate and evaluate_by_length. The core's checks run
+// first, as the bindings run them.
 // Invariants: an accepted call answers with finite numbers (loss, accuracy from 0 to 1, every
-// alignment row a distribution over the source) or the weights were not finite to begin with; a
-// refused call changes no weight and counts no step; a translation stops within 2 max_length + 1
-// steps.
+// probability, state and alignment row, each row a distribution over the source); a refused
+// call changes no weight and counts no step; the weights stay finite; a translation stops within
+// 2 max_length + 1 steps; and the model never holds more than seq2seq_bytes says (the module's
+// memory cap counts that number).
+#include <sanitizer/allocator_interface.h>
+
 #include <algorithm>
 #include <cmath>
 
@@ -17,14 +21,18 @@ using namespace attn;
 using attn::fuzz::Input;
 
 namespace {
-bool all_finite(const std::vector<float>& v) {
-  return std::all_of(v.begin(), v.end(), [](float x) { return std::isfinite(x); });
+// Bytes the allocator holds now, less `base`.
+double held_since(std::size_t base) {
+  return static_cast<double>(__sanitizer_get_current_allocated_bytes()) - static_cast<double>(base);
 }
 
-void expect_stats(const ForwardStats& f, bool finite_weights, const char* call) {
-  if (!finite_weights) return;
-  FUZZ_EXPECT(!(f.loss < 0) && !(f.accuracy < 0) && !(f.accuracy > 1),
-              std::string(call) + ": loss or accuracy out of range");
+bool all_finite_weights(const Seq2SeqTrainer& t) { return all_finite(t.model().parameters()); }
+
+void expect_stats(const ForwardStats& f, const Seq2SeqTrainer& t, const char* call) {
+  if (!f.error.empty()) return;
+  FUZZ_EXPECT(std::isfinite(f.loss) && f.loss >= 0, std::string(call) + ": loss");
+  FUZZ_EXPECT(f.accuracy >= 0 && f.accuracy <= 1, std::string(call) + ": accuracy");
+  FUZZ_EXPECT(t.model().finite(), std::string(call) + ": a probability, weight or state");
 }
 
 std::vector<int> sentence(Input& in, int max_length, int lo, int vocab) {
@@ -33,6 +41,7 @@ std::vector<int> sentence(Input& in, int max_length, int lo, int vocab) {
   return s;
 }
 
+// 1 to 3 pairs.
 PairBatch pairs(Input& in, const Seq2SeqConfig& c, bool targets) {
   const Seq2SeqTaskSpec spec = seq2seq_task_spec(c.task);
   const int vs = static_cast<int>(spec.source_words->size());
@@ -47,21 +56,16 @@ PairBatch pairs(Input& in, const Seq2SeqConfig& c, bool targets) {
   return b;
 }
 
-// Every row of the alignment whose weights are numbers is a distribution over the source (a
-// row of NaN comes from weights past what float32 holds in the products: not checked here).
+// Every row of the alignment is a distribution over the source.
 void expect_alignment(const Seq2Seq& m, int source_length) {
   if (m.config().attention == AttentionKind::None) return;
   const Matrix a = m.alignment(0);
   for (int i = 0; i < a.rows; i++) {
     double sum = 0;
-    bool numbers = true;
     for (int j = 0; j < std::min(a.cols, source_length); j++) {
-      numbers = numbers && std::isfinite(a.at(i, j));
+      FUZZ_EXPECT(a.at(i, j) >= 0, "a negative or NaN attention weight");
       sum += a.at(i, j);
     }
-    if (!numbers) continue;
-    for (int j = 0; j < std::min(a.cols, source_length); j++)
-      FUZZ_EXPECT(a.at(i, j) >= 0, "a negative attention weight");
     FUZZ_EXPECT(std::fabs(sum - 1) < 1e-3, "an alignment row that does not sum to 1");
   }
 }
@@ -80,63 +84,86 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   c.seed = static_cast<std::uint32_t>(in.u64());
   c.batch = in.range(0, 4);
   c.max_length = in.range(7, 12);
+  // One input in sixteen: the largest model, for one of the calls on a few pairs (a call on a
+  // batch of 64 at these sizes takes seconds under ASan; the native tests make those).
+  const bool at_limits = in.range(0, 15) == 15;
+  if (at_limits) {
+    c.hidden = limits::kMaxSeq2SeqHidden;
+    c.embed = limits::kMaxSeq2SeqEmbed;
+    c.batch = limits::kMaxBatch;
+    c.max_length = limits::kMaxSeq2SeqLength;
+  }
   if (!check_seq2seq_config(c).empty()) return 0;
 
+  const std::size_t base = __sanitizer_get_current_allocated_bytes();
+  const double bound = seq2seq_bytes(c);
   Seq2SeqTrainer t(c);
-  for (int call = 0, calls = in.range(1, 6); call < calls; call++) {
+  for (int call = 0, calls = at_limits ? 1 : in.range(1, 6); call < calls; call++) {
+    FUZZ_EXPECT(held_since(base) <= bound, "the model holds more than seq2seq_bytes");
     const std::vector<float> before = t.model().parameters();
-    const bool finite = all_finite(before);
     const int steps = t.steps();
-    bool changes = false;  // may this call change the weights?
-    switch (in.range(0, 6)) {
+    bool changes = false;                                   // may this call change the weights?
+    switch (at_limits ? in.range(2, 5) : in.range(0, 6)) {  // at the limits: step_on to probe
       case 0: {  // a tensor's new value (the bindings check its shape and finiteness first)
         const std::vector<Tensor>& all = t.model().tensors();
         const Tensor& tensor =
             all[static_cast<std::size_t>(in.range(0, static_cast<int>(all.size()) - 1))];
         Matrix v = in.matrix(tensor.rows, tensor.cols);  // now and then one number too many or few
-        if (v.data.size() != tensor.size() || !first_non_finite(v).empty()) break;
-        std::copy(v.data.begin(), v.data.end(),
-                  t.model().parameters().begin() + static_cast<std::ptrdiff_t>(tensor.offset));
-        changes = true;
+        if (v.data.size() != tensor.size() || !check_seq2seq_parameter(tensor, v).empty()) break;
+        changes = t.set_parameters({{&tensor, v}}).empty();
+        if (changes)
+          FUZZ_EXPECT(std::equal(v.data.begin(), v.data.end(),
+                                 t.model().parameters().begin() +
+                                     static_cast<std::ptrdiff_t>(tensor.offset)),
+                      "set_parameters stored something else");
         break;
       }
       case 1: {
         const StepStats s = t.step();
-        changes = true;
-        if (finite && s.error.empty()) FUZZ_EXPECT(!(s.loss < 0), "step loss");
+        changes = s.error.empty();
+        if (changes) FUZZ_EXPECT(std::isfinite(s.loss) && s.loss >= 0, "step loss");
         break;
       }
       case 2: {
         const PairBatch b = pairs(in, c, true);
         if (!check_pairs(b, c, true).empty()) break;
         const StepStats s = t.step_on(b);
-        changes = true;
-        if (finite && s.error.empty()) FUZZ_EXPECT(!(s.loss < 0), "step_on loss");
+        changes = s.error.empty();
+        if (changes) FUZZ_EXPECT(std::isfinite(s.loss) && s.loss >= 0, "step_on loss");
         break;
       }
       case 3: {
         const PairBatch b = pairs(in, c, true);
         if (!check_pairs(b, c, true).empty()) break;
-        expect_stats(t.gradients_on(b), finite, "gradients");
+        const ForwardStats f = t.gradients_on(b);
+        expect_stats(f, t, "gradients");
+        if (f.error.empty()) FUZZ_EXPECT(all_finite(t.model().gradients()), "a gradient");
         break;
       }
       case 4: {
         PairBatch b = pairs(in, c, false);
         b.source.resize(1);
         if (!check_pairs(b, c, false).empty()) break;
-        t.translate(b.source[0]);
-        FUZZ_EXPECT(t.model().steps() <= 2 * c.max_length + 1, "a translation past its bound");
-        if (finite) expect_alignment(t.model(), static_cast<int>(b.source[0].size()));
+        const Decoding d = t.translate(b.source[0]);
+        FUZZ_EXPECT(t.model().steps() == 2 * c.max_length + 1, "a translation past its bound");
+        FUZZ_EXPECT(d.steps >= 0 && d.steps <= t.model().steps(), "translation steps");
+        if (d.error.empty()) {
+          FUZZ_EXPECT(t.model().finite(), "translate: a probability, weight or state");
+          expect_alignment(t.model(), static_cast<int>(b.source[0].size()));
+        }
         break;
       }
       case 5: {
-        expect_stats(t.probe(), finite, "probe");
-        if (finite) expect_alignment(t.model(), static_cast<int>(t.probe_pair().source[0].size()));
+        const ForwardStats f = t.probe();
+        expect_stats(f, t, "probe");
+        if (f.error.empty())
+          expect_alignment(t.model(), static_cast<int>(t.probe_pair().source[0].size()));
         break;
       }
       default: {
-        expect_stats(t.evaluate(), finite, "evaluate");
-        for (const LengthAccuracy& a : t.evaluate_by_length()) {
+        expect_stats(t.evaluate(), t, "evaluate");
+        const LengthAccuracies r = t.evaluate_by_length();
+        for (const LengthAccuracy& a : r.lengths) {
           FUZZ_EXPECT(a.token_accuracy >= 0 && a.token_accuracy <= 1, "token accuracy");
           FUZZ_EXPECT(a.sequence_accuracy >= 0 && a.sequence_accuracy <= 1, "sequence accuracy");
         }
@@ -147,6 +174,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       FUZZ_EXPECT(t.model().parameters() == before, "a refused call changed the weights");
       FUZZ_EXPECT(t.steps() == steps, "a refused call counted a step");
     }
+    FUZZ_EXPECT(all_finite_weights(t), "a weight is not finite");
   }
+  FUZZ_EXPECT(held_since(base) <= bound, "the model holds more than seq2seq_bytes");
   return 0;
 }

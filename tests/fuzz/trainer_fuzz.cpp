@@ -1,11 +1,14 @@
 // The playground's trainer: a config decoded from the fuzz input (every option, some out of
-// range), then a few calls in any order: set_parameters with values of every float class
-// (float32's edges included), step, step_on and gradients_on with batches whose tokens and
-// targets may be outside the vocabulary, run and evaluate (with some heads ablated), and the heads'
-// scores. The core's checks run first, as the
-// bindings run them. Invariants: an accepted call either answers with finite numbers (loss,
-// accuracy from 0 to 1, probabilities, gradients) or with an error, a refused or failed call
-// changes no weight, and the weights are always finite.
+// range; now and then every size at its limit), then a few calls in any order: set_parameters
+// with values of every float class (float32's edges included), step, step_on and gradients_on
+// with batches whose tokens and targets may be outside the vocabulary, run and evaluate (with some
+// heads ablated), and the heads' scores. The core's checks run first, as the bindings run them.
+// Invariants: an accepted call either answers with finite numbers (loss, accuracy from 0 to 1,
+// probabilities, gradients) or with an error, a refused or failed call changes no weight, the
+// weights are always finite, and the trainer never holds more than trainer_bytes says (the
+// module's memory cap counts that number).
+#include <sanitizer/allocator_interface.h>
+
 #include <algorithm>
 #include <cmath>
 
@@ -20,6 +23,11 @@ void expect_stats(const ForwardStats& f, const char* call) {
   if (!f.error.empty()) return;
   FUZZ_EXPECT(std::isfinite(f.loss) && f.loss >= 0, std::string(call) + " loss");
   FUZZ_EXPECT(f.accuracy >= 0 && f.accuracy <= 1, std::string(call) + " accuracy");
+}
+
+// Bytes the allocator holds now, less `base`.
+double held_since(std::size_t base) {
+  return static_cast<double>(__sanitizer_get_current_allocated_bytes()) - static_cast<double>(base);
 }
 
 Batch batch(Input& in, const ModelConfig& m) {
@@ -49,15 +57,28 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   c.seed = static_cast<std::uint32_t>(in.u64());
   c.batch = in.range(0, 4);
   c.scale = in.flag();
+  // One input in sixteen: the largest model, for one of the calls on a few sequences (a call on
+  // a batch of 64 at these sizes takes seconds under ASan; the native tests make those).
+  const bool at_limits = in.range(0, 15) == 15;
+  if (at_limits) {
+    c.layers = limits::kMaxLayers;
+    c.heads = limits::kMaxTrainHeads;
+    c.d_model = limits::kMaxDModel;
+    c.batch = limits::kMaxBatch;
+  }
   if (!check_train_config(c).empty()) return 0;
 
+  const std::size_t base = __sanitizer_get_current_allocated_bytes();
+  const double bound = trainer_bytes(c);
   Trainer t(c);
   const ModelConfig& m = t.model().config();
-  for (int call = 0, calls = in.range(1, 6); call < calls; call++) {
+  for (int call = 0, calls = at_limits ? 1 : in.range(1, 6); call < calls; call++) {
+    FUZZ_EXPECT(held_since(base) <= bound, "the trainer holds more than trainer_bytes");
     const std::vector<float> before = t.model().parameters();
     const int steps = t.steps();
     bool changes = false;  // may this call change the weights?
-    switch (in.range(0, 6)) {
+    switch (at_limits ? in.range(2, 4)
+                      : in.range(0, 6)) {  // at the limits: step_on, gradients, run
       case 0: {  // set_parameters on one tensor, sometimes of the wrong shape
         const std::vector<Tensor>& all = t.model().tensors();
         const Tensor& tensor =
@@ -131,5 +152,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     }
     for (float p : t.model().parameters()) FUZZ_EXPECT(std::isfinite(p), "a weight is not finite");
   }
+  FUZZ_EXPECT(held_since(base) <= bound, "the trainer holds more than trainer_bytes");
   return 0;
 }

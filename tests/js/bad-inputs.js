@@ -1042,7 +1042,7 @@ export const MODEL_CASES = [
     'model.run',
     'ablate',
     (e, f) => f.model.run([1], { ablate: [[0, 2]] }),
-    /^entry 0 is an array \(expected \[layer, head\] with layer 0 to 0 and head 0 to 0\)$/,
+    /^entry 0 is \[0, 2\] \(expected \[layer, head\] with layer 0 to 0 and head 0 to 0\)$/,
   ],
   [
     'choice, type',

@@ -243,6 +243,67 @@ for (const simd of [true, false]) {
       }
     });
 
+    // Finite weights whose arithmetic overflows are refused as the attention trainer refuses them,
+    // and nothing changes: evaluate, step, translate and probe keep answering with finite numbers.
+    test('setParameters refuses finite weights that take training past float32, for every tensor it names', () => {
+      const m = engine.seq2seq({ task: 'translate', hidden: 16, embed: 8, batch: 4, maxLength: 8 });
+      try {
+        const before = m.parameters();
+        for (const name of [
+          'encoder.weight_ih_l0',
+          'encoder.weight_hh_l0',
+          'attention.v',
+          'decoder.weight_ih',
+          'output.weight',
+        ]) {
+          const p = before[name];
+          const huge = { rows: p.rows, cols: p.cols, data: new Float32Array(p.rows * p.cols).fill(3.4e38) };
+          throwsMessage(
+            () => m.setParameters({ [name]: huge }),
+            new RegExp(
+              `^${name.replace('.', '\\.')}: with these values training leaves float32 .*nothing was changed$`,
+            ),
+          );
+          assert.deepEqual(m.parameters(), before, `${name}: nothing changed`);
+        }
+        const finite = (x) => assert.ok(Number.isFinite(x), String(x));
+        finite(m.evaluate().loss);
+        Array.from(m.step(2).losses).forEach(finite);
+        Array.from(m.translate('the cat eats fish').alignment.data).forEach(finite);
+        finite(m.probe().loss);
+      } finally {
+        m.delete();
+      }
+    });
+
+    // A sentence given as one string is refused by its length before it is split (it took seconds
+    // to split 50 MB first), then read no further than the words it may have; a long word is
+    // quoted by its beginning.
+    test('a string of megabytes is refused by its length, not split first', () => {
+      const m = engine.seq2seq({ task: 'translate', hidden: 8, embed: 4, maxLength: 8 });
+      try {
+        const longest = Math.max(...m.task.sourceWords.map((w) => w.length));
+        const most = 17 * longest;
+        for (const text of ['the '.repeat(13e6), 'x'.repeat(50e6), ' '.repeat(50e6)]) {
+          throwsMessage(
+            () => m.translate(text),
+            new RegExp(
+              `^tokens: expected a sentence of at most 8 words \\(${most} characters\\), got ${text.length} characters$`,
+            ),
+          );
+        }
+        throwsMessage(() => m.translate('the '.repeat(9)), /^tokens: expected 1 to 8 tokens, got more than 8$/);
+        throwsMessage(
+          () => m.translate('x'.repeat(most)),
+          /^tokens: 'x{32}…' \(token 0\) is not a word of the task \(expected one of /,
+        );
+        throwsMessage(() => m.translate(' '.repeat(most)), /^tokens: expected 1 to 8 tokens, got 0$/);
+        assert.deepEqual(m.translate('  the   cat ').sourceWords, ['the', 'cat']);
+      } finally {
+        m.delete();
+      }
+    });
+
     test('at most 50 live encoder–decoders; the 51st is refused by name and the others keep working', () => {
       const small = { task: 'copy', hidden: 4, embed: 2, batch: 1, maxLength: 8 };
       const models = [];

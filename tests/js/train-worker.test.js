@@ -134,7 +134,7 @@ test('a reset of 51 runs is refused whole; inspect refuses tokens outside the vo
     w.post({ type: 'ablate', id: 6, run: 'main', heads: [[0, 9]] });
     const refusedHead = await w.next((m) => m.id === 6);
     assert.equal(refusedHead.type, 'error');
-    assert.match(refusedHead.message, /^ablate: entry 0 is an array \(expected \[layer, head\]/);
+    assert.match(refusedHead.message, /^ablate: entry 0 is \[0, 9\] \(expected \[layer, head\]/);
     w.post({ type: 'ablate', id: 7, run: 'twin', heads: [] });
     assert.match((await w.next((m) => m.id === 7)).message, /no attention-only run 'twin'/);
   } finally {

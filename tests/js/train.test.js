@@ -232,10 +232,11 @@ for (const simd of [true, false]) {
         const bad = [
           [
             { ablate: [[2, 0]] },
-            /^ablate: entry 0 is an array \(expected \[layer, head\] with layer 0 to 1 and head 0 to 1\)$/,
+            /^ablate: entry 0 is \[2, 0\] \(expected \[layer, head\] with layer 0 to 1 and head 0 to 1\)$/,
           ],
-          [{ ablate: [[0, 1.5]] }, /^ablate: entry 0 is an array \(expected \[layer, head\]/],
-          [{ ablate: [[0]] }, /^ablate: entry 0 is an array \(expected \[layer, head\]/],
+          [{ ablate: [[0, 1.5]] }, /^ablate: entry 0 is \[0, 1\.5\] \(expected \[layer, head\]/],
+          [{ ablate: [[0]] }, /^ablate: entry 0 is \[0\] \(expected \[layer, head\]/],
+          [{ ablate: [[0, 'a']] }, /^ablate: entry 0 is \[0, 'a'\] \(expected \[layer, head\]/],
           [{ ablate: [[0, 0, 0]] }, /^ablate\[0\]: expected at most 2 numbers, got 3$/],
           [
             {

@@ -37,8 +37,13 @@ export interface TrainLimits {
   readonly maxSeq2SeqSteps: number;
   /** Live encoder–decoders at once. */
   readonly maxSeq2Seqs: number;
-  /** Live trainers at once (and at most 800 MB between them). */
+  /** Live trainers at once. */
   readonly maxTrainers: number;
+  /**
+   * Bytes the module's live trainers and encoder–decoders may hold together (800 MiB), each
+   * counted from the moment it is made at the most it can hold; a model past it is refused.
+   */
+  readonly maxModelBytes: number;
 }
 
 export interface TrainerOptions {

@@ -129,7 +129,7 @@ export function ablationArg(fn, options, config) {
       const ok = (x, n) => typeof x === 'number' && Number.isInteger(x) && x >= 0 && x < n;
       if (p.length !== 2 || !ok(l, config.layers) || !ok(h, config.heads))
         fail(
-          `ablate: entry ${k} is ${describe(pair)} (expected [layer, head] with layer 0 to ${config.layers - 1} and head 0 to ${config.heads - 1})`,
+          `ablate: entry ${k} is [${p.map(describe).join(', ')}] (expected [layer, head] with layer 0 to ${config.layers - 1} and head 0 to ${config.heads - 1})`,
         );
       if (ablated[l * config.heads + h])
         fail(`ablate: entry ${k} names layer ${l}, head ${h} again (expected each head at most once)`);
@@ -151,12 +151,12 @@ function tensors(call) {
     },
     // replaces the named tensors (exact shapes, finite numbers); nothing changes on an error
     setParameters(values) {
+      const known = new Set(call('parameters').map((t) => t.name));
       const v = reading('setParameters', () => {
         if (values === null || typeof values !== 'object')
           fail(`setParameters: expected { name: matrix }, got ${String(values)}`);
         return { ...values };
       });
-      const known = new Set(call('parameters').map((t) => t.name));
       const args = {};
       for (const name of Object.keys(v)) {
         if (!known.has(name)) fail(`${name}: not a tensor of this model (expected one of ${[...known].join(', ')})`);
@@ -257,7 +257,7 @@ export const SEQ2SEQ_OPTIONS = [
 // integer from lowest to words.length - 1 (a target's lowest is 1: 0 is "</s>").
 function sentenceArg(name, x, words, max, lowest = 0) {
   return reading(name, () => {
-    const list = typeof x === 'string' ? x.trim().split(/\s+/).filter(Boolean) : arrayArg(name, x, max, 'tokens');
+    const list = typeof x === 'string' ? wordsOf(name, x, words, max) : arrayArg(name, x, max, 'tokens');
     if (list.length === 0 || list.length > max) fail(`${name}: expected 1 to ${max} tokens, got ${list.length}`);
     const out = new Float64Array(list.length);
     for (let i = 0; i < list.length; i++) {
@@ -266,7 +266,7 @@ function sentenceArg(name, x, words, max, lowest = 0) {
         const k = words.indexOf(v);
         if (k < lowest)
           fail(
-            `${name}: '${v}' (token ${i}) is not a word of the task (expected one of ${words.slice(lowest).join(' ')})`,
+            `${name}: ${describeToken(v)} (token ${i}) is not a word of the task (expected one of ${words.slice(lowest).join(' ')})`,
           );
         out[i] = k;
       } else if (typeof v === 'number' && Number.isInteger(v) && v >= lowest && v < words.length) {
@@ -281,8 +281,26 @@ function sentenceArg(name, x, words, max, lowest = 0) {
   });
 }
 
+// The words of a sentence written as one string: at most max words of the vocabulary, with as
+// much white space around each as the longest word is long. Its length is checked first, so a
+// string of megabytes is refused at once, not split; then it is read no further than max + 1 words.
+function wordsOf(name, text, words, max) {
+  const longest = Math.max(...words.map((w) => w.length));
+  const most = (2 * max + 1) * longest;
+  if (text.length > most)
+    fail(`${name}: expected a sentence of at most ${max} words (${most} characters), got ${text.length} characters`);
+  const list = [];
+  for (const [word] of text.matchAll(/\S+/g)) {
+    if (list.length === max) fail(`${name}: expected 1 to ${max} tokens, got more than ${max}`);
+    list.push(word);
+  }
+  return list;
+}
+
+// A token as a message quotes it (a long string cut to its first 32 characters).
 function describeToken(v) {
-  return typeof v === 'string' ? `'${v}'` : typeof v === 'object' && v !== null ? 'an object' : String(v);
+  if (typeof v === 'string') return v.length > 32 ? `'${v.slice(0, 32)}…'` : `'${v}'`;
+  return typeof v === 'object' && v !== null ? 'an object' : String(v);
 }
 
 // [[...], ...] of sentences -> [Float64Array, ...]
