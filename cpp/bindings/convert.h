@@ -171,10 +171,11 @@ struct Reader {
   }
 
   // Exactly n entries of v as T: a typed array in one copy (set() reads its own length, which
-  // count() read), an array entry by entry (numbers only; true and false as 1 and 0), nothing
-  // read past n.
+  // count() read), an array entry by entry (numbers only, and true and false as 1 and 0 when
+  // `booleans`: flags), nothing read past n.
   template <typename T>
-  std::vector<T> copy_numbers(const char* name, const val& v, std::size_t n, bool typed) {
+  std::vector<T> copy_numbers(const char* name, const val& v, std::size_t n, bool typed,
+                              bool booleans = false) {
     std::vector<T> out(n);
     if (n == 0) return out;
     if (typed) {
@@ -185,7 +186,7 @@ struct Reader {
       val x = v[static_cast<double>(i)];
       if (x.isNumber()) {
         out[i] = static_cast<T>(clamp_for<T>(x.as<double>()));
-      } else if (x.isTrue() || x.isFalse()) {
+      } else if (booleans && (x.isTrue() || x.isFalse())) {
         out[i] = static_cast<T>(x.isTrue() ? 1 : 0);
       } else {
         fail(std::string(name) + ": entry " + std::to_string(i) + " is " + describe(x) +
@@ -261,7 +262,7 @@ struct Reader {
     bool typed = false;
     const int n = length(name, v, max, &typed);
     if (!error.empty()) return {};
-    std::vector<std::uint8_t> bytes = copy_numbers<std::uint8_t>(name, v, n, typed);
+    std::vector<std::uint8_t> bytes = copy_numbers<std::uint8_t>(name, v, n, typed, true);
     return std::vector<bool>(bytes.begin(), bytes.end());
   }
 

@@ -190,7 +190,8 @@ static Error check_chunk(const char* name, const VarianceChunk& c, double sample
     const char* field = e == &c.edges ? ".histogram.edges" : ".histogram.scaledEdges";
     if (e == &c.scaled_edges && e->empty()) continue;
     if (e->size() != c.edges.size())
-      return n + field + ": expected " + std::to_string(c.edges.size()) + " edges";
+      return n + field + ": expected " + std::to_string(c.edges.size()) + " edges, got " +
+             std::to_string(e->size());
     for (std::size_t i = 0; i < e->size(); ++i) {
       if (!std::isfinite((*e)[i]) || (i > 0 && !((*e)[i] > (*e)[i - 1])))
         return n + field + ": expected finite, increasing edges";
@@ -201,7 +202,8 @@ static Error check_chunk(const char* name, const VarianceChunk& c, double sample
     const char* field =
         counts == &c.raw_counts ? ".histogram.rawCounts" : ".histogram.scaledCounts";
     if (counts->size() != bins)
-      return n + field + ": expected " + std::to_string(bins) + " counts (one per bin)";
+      return n + field + ": expected " + std::to_string(bins) + " counts (one per bin), got " +
+             std::to_string(counts->size());
     double sum = 0;
     for (double x : *counts) {
       if (!whole(x, 0, limits::kMaxSamples))

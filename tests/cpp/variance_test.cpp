@@ -324,7 +324,7 @@ TEST(Variance, MergeRefusesBadContents) {
   EXPECT_EQ(check(with([](auto& c) { c.raw_counts[0] += 1; }), 10, good, 10),
             "a.histogram.rawCounts: the counts add up to 11, expected 10 (the samples)");
   EXPECT_EQ(check(good, 10, with([](auto& c) { c.raw_counts.pop_back(); }), 10),
-            "b.histogram.rawCounts: expected 5 counts (one per bin)");
+            "b.histogram.rawCounts: expected 5 counts (one per bin), got 4");
   // moments
   EXPECT_EQ(check(good, 10, with([&](auto& c) { c.raw.mean = nan; }), 10),
             "b.raw.mean: expected a number from -1e12 to 1e12, got NaN");

@@ -700,6 +700,13 @@ export const CASES = [
     (e) => e.randomMatrix({ rows: 1, cols: 2, streams: 7 }),
     /^expected an array of streams, got 7$/,
   ],
+  [
+    'type',
+    'randomMatrix',
+    'streams',
+    (e) => e.randomMatrix({ rows: 3, cols: 4, streams: [5, true, 7] }),
+    /^entry 1 is true \(expected numbers\)$/,
+  ],
   ['type', 'queryProbe', 'tau', (e) => e.queryProbe({ tau: -1 }), /^expected a finite number > 0, got -1$/],
   // ---- pathological lengths: refused before any entry is read
   [

@@ -68,6 +68,58 @@ for (const simd of [true, false]) {
       }
     });
 
+    // A row on a resizable buffer, shrunk (or grown) by a getter after its length was read, is
+    // read as it was then: each row is copied when its length is read. A row whose buffer changed
+    // before its own length was read is judged by that length.
+    test('a resizable row changed after its length was read is read as it was, not as zeros', () => {
+      const rowsWith = (change) => {
+        const ab = new ArrayBuffer(12, { maxByteLength: 4096 });
+        new Float32Array(ab).set([7, 7, 7]);
+        const rows = [new Float32Array(ab)];
+        Object.defineProperty(rows, 1, {
+          get() {
+            ab.resize(change);
+            return [4, 5, 6];
+          },
+        });
+        rows.length = 2;
+        return rows;
+      };
+      const ones = [
+        [1, 1, 1],
+        [1, 1, 1],
+      ];
+      const want = engine.linearAttend({
+        query: ones,
+        key: ones,
+        value: [
+          [7, 7, 7],
+          [4, 5, 6],
+        ],
+      });
+      for (const bytes of [0, 4, 24]) {
+        assert.deepEqual(
+          engine.linearAttend({ query: ones, key: ones, value: rowsWith(bytes) }),
+          want,
+          `${bytes} bytes`,
+        );
+      }
+      const late = new ArrayBuffer(12, { maxByteLength: 4096 });
+      const rows = [[1, 2, 3]];
+      Object.defineProperty(rows, 1, {
+        get() {
+          late.resize(0); // this row's own buffer, before its length is read
+          return new Float32Array(late);
+        },
+      });
+      rows.length = 2;
+      throwsMessage(
+        () => engine.linearAttend({ query: ones, key: ones, value: rows }),
+        /^value: row 1 has 0 numbers, expected 3$/,
+      );
+      assert.equal(engine.stopped, false);
+    });
+
     // issue item 3: a length that changes on a second read costs nothing
     test('mergeVariance reads each histogram list once', () => {
       const v = engine.varianceExperiment({ dk: 4, samples: 100, seed: 1, bins: 4 });

@@ -1,51 +1,68 @@
-// The bad-input catalogue (the table of tests/js/bad-inputs.js): malformed calls across every
-// engine function, by class. Each must throw an AttentionError whose message starts with the argument's name and says
-// what was expected; then the engine must still answer a valid call correctly (checked
-// against the double-precision references) and hold no more wasm memory than before.
+// The bad-input catalogue (the tables of tests/js/bad-inputs.js and tests/js/bad-buffers.js):
+// malformed calls across every engine and trainer entry point, by class. Each must throw an
+// AttentionError whose message starts with the argument's name and says what was expected, or,
+// where the input is odd but fine (a shared buffer, a buffer changed after it was read, a getter
+// that re-enters), give the same result as the plain call; then the engine must still answer a
+// valid call correctly (checked against the double-precision references) and hold no more wasm
+// memory than before.
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 
 import { loadEngine, AttentionError } from '../../web/src/engine.js';
+import { loadTrainEngine } from '../../web/src/engine-train.js';
 import { attendRef, expectAttend, expectMatrix, softmaxRef } from './reference.js';
 import { CASES, MODEL_CASES, att, chunk } from './bad-inputs.js';
+import { BUFFER_CASES, REENTRANT_CASES, SAME, plainCall } from './bad-buffers.js';
 import { goldenCases } from '../support/golden.js';
 import { readFileSync } from 'node:fs';
 
-// Every public function of the engine appears in the catalogue.
-const FUNCTIONS = [
-  'attend',
-  'multiHead',
-  'varianceExperiment',
-  'mergeVariance',
-  'queryProbe',
-  'saturationSweep',
-  'softmax',
-  'softmaxJacobian',
-  'hardAttention',
-  'gumbelSoftmax',
-  'sinusoidal',
-  'rope',
-  'linear',
-  'randomMatrix',
+// Every public function of both engines appears in the catalogue.
+const TRAINER_ENTRY_POINTS = [
+  'trainer',
+  'trainer.run',
+  'trainer.gradients',
+  'trainer.stepOn',
+  'trainer.evaluate',
+  'trainer.probe',
+  'trainer.setParameters',
+  'seq2seq',
+  'seq2seq.translate',
+  'seq2seq.gradients',
+  'seq2seq.stepOn',
+  'seq2seq.setParameters',
 ];
+const ALL = [...CASES, ...MODEL_CASES, ...BUFFER_CASES, ...REENTRANT_CASES];
 
-test('the catalogue has at least 60 cases and covers every engine function', async () => {
-  assert.ok(CASES.length >= 60, `${CASES.length} cases`);
+test('the catalogue covers every engine function and every trainer entry point that takes an argument', async () => {
   const engine = await loadEngine({ simd: true });
-  const covered = new Set(CASES.map((c) => c[1]));
-  for (const fn of FUNCTIONS) {
-    assert.equal(typeof engine[fn], 'function', fn);
-    assert.ok(covered.has(fn), `no case for ${fn}`);
+  const covered = new Set(ALL.map((c) => c[1]));
+  const functions = Object.keys(engine).filter(
+    (k) => typeof engine[k] === 'function' && !/^(model)?[mM]emory$/.test(k),
+  );
+  assert.ok(functions.length >= 26, functions.join(' '));
+  for (const fn of [...functions, ...TRAINER_ENTRY_POINTS]) assert.ok(covered.has(fn), `no case for ${fn}`);
+  for (const klass of ['detached buffer', 'shared buffer', 'getter that deletes a model']) {
+    for (const fn of TRAINER_ENTRY_POINTS.filter((f) => f.includes('.'))) {
+      assert.ok(
+        ALL.some((c) => c[0] === klass && c[1] === fn),
+        `no ${klass} case for ${fn}`,
+      );
+    }
   }
+  const classes = {};
+  for (const [klass] of ALL) classes[klass] = (classes[klass] || 0) + 1;
+  console.log(`${ALL.length} cases:`, classes);
 });
 
 for (const simd of [true, false]) {
   describe(`bad-input catalogue (${simd ? 'SIMD' : 'scalar'} build)`, () => {
-    let engine;
+    let engine, trainEngine;
     before(async () => {
       engine = await loadEngine({ simd });
+      trainEngine = await loadTrainEngine({ simd });
       chunk(engine); // warm-up: the first calls of a module allocate for good
       engine.attend(att());
+      for (const [, name] of REENTRANT_CASES) plainCall(name)(engine, trainEngine);
     });
 
     // A valid call afterwards gives the right answer (against the double reference).
@@ -70,6 +87,29 @@ for (const simd of [true, false]) {
           },
         );
         assert.equal(engine.memory().usedBytes, before.usedBytes, 'nothing left allocated');
+        stillCorrect();
+      });
+    }
+
+    for (const [kind, fn, arg, call, expected] of [...BUFFER_CASES, ...REENTRANT_CASES]) {
+      const says = expected === SAME ? 'the same result' : `AttentionError "${arg}: ${expected.source.slice(1, 50)}…"`;
+      test(`${kind}: ${fn} ${arg} -> ${says}`, () => {
+        const before = [engine.memory().usedBytes, trainEngine.memory().usedBytes];
+        if (expected === SAME) {
+          assert.deepEqual(call(engine, trainEngine), plainCall(fn)(engine, trainEngine));
+        } else {
+          assert.throws(
+            () => call(engine, trainEngine),
+            (e) => {
+              assert.ok(e instanceof AttentionError, `${e && e.name}: ${e && e.message}`);
+              assert.ok(e.message.startsWith(`${arg}: `), `"${e.message}" names ${arg}`);
+              assert.match(e.message.slice(arg.length + 2), expected);
+              return true;
+            },
+          );
+        }
+        assert.deepEqual([engine.memory().usedBytes, trainEngine.memory().usedBytes], before, 'nothing left allocated');
+        assert.equal(engine.stopped || trainEngine.stopped, false);
         stillCorrect();
       });
     }

@@ -57,6 +57,7 @@ function lengthOf(x) {
 // array is copied by the engine's own constructor (no getter of x runs).
 function entriesOf(x) {
   const kind = typedKind(x);
+  if (kind !== undefined && typedLength.call(x) === 0) return []; // (a detached buffer's too)
   if (kind !== undefined) {
     const copy = kind.startsWith('Big') ? new globalThis[kind](x) : new Float64Array(x);
     return Array.prototype.slice.call(copy);
@@ -194,37 +195,47 @@ function checkSize(name, sizeError, rows, cols, count) {
 }
 
 function toMatrix(name, x, sizeError, opts) {
-  // Every length is read once and asked of the core before anything is copied; every entry is
-  // read once, into the engine's own Float32Array.
-  if (opts.rowVector && isArrayLike(x)) {
+  // Every length is read once and asked of the core before anything is copied; every row is
+  // copied into the engine's own Float32Array as soon as its length is read (so nothing the
+  // caller's getters do afterwards, such as shrinking a resizable buffer under an earlier row,
+  // changes what was read), each entry once.
+  if (Array.isArray(x) || (opts.rowVector && isArrayLike(x))) {
     const n = lengthOf(x);
     const first = n > 0 ? x[0] : undefined;
-    if (!isArrayLike(first)) return rowsCopy(name, [x], [n], 1, n, sizeError, opts);
-  }
-
-  if (Array.isArray(x)) {
-    // nested arrays: x[r][c]
-    const rows = x.length;
-    if (rows === 0) checkSize(name, sizeError, 0, 0, 0);
-    const first = x[0];
-    if (!isArrayLike(first)) {
-      fail(
-        `${name}: expected a matrix (nested arrays of numbers, or { rows, cols, data }), row 0 is ${describe(first)}`,
-      );
+    if (opts.rowVector && !isArrayLike(first)) {
+      // one row: its entries (a plain array's entry 0 is the value read above)
+      checkSize(name, sizeError, 1, n, n);
+      const data = new Float32Array(n);
+      let row = x;
+      if (typedKind(x) === undefined) {
+        row = indexedArray(x, n, 1);
+        row[0] = first;
+      }
+      copyRow(name, row, 0, n, data, opts);
+      return { rows: 1, cols: n, data };
     }
-    const cols = lengthOf(first);
-    checkSize(name, sizeError, rows, cols, rows * cols);
-    const list = [first];
-    const lengths = [cols];
-    for (let r = 1; r < rows; r++) {
-      const row = x[r];
-      if (!isArrayLike(row)) fail(`${name}: row ${r} is ${describe(row)}, expected an array of ${cols} numbers`);
-      const n = lengthOf(row);
-      if (n !== cols) fail(`${name}: row ${r} has ${n} numbers, expected ${cols}`);
-      list.push(row);
-      lengths.push(n);
+    if (Array.isArray(x)) {
+      // nested arrays: x[r][c]
+      if (n === 0) checkSize(name, sizeError, 0, 0, 0);
+      if (!isArrayLike(first)) {
+        fail(
+          `${name}: expected a matrix (nested arrays of numbers, or { rows, cols, data }), row 0 is ${describe(first)}`,
+        );
+      }
+      const cols = lengthOf(first);
+      checkSize(name, sizeError, n, cols, n * cols);
+      if (cols === 0) fail(`${name}: row 0 has 0 numbers (expected at least one)`);
+      const data = new Float32Array(n * cols);
+      copyRow(name, first, 0, cols, data, opts);
+      for (let r = 1; r < n; r++) {
+        const row = x[r];
+        if (!isArrayLike(row)) fail(`${name}: row ${r} is ${describe(row)}, expected an array of ${cols} numbers`);
+        const length = lengthOf(row);
+        if (length !== cols) fail(`${name}: row ${r} has ${length} numbers, expected ${cols}`);
+        copyRow(name, row, r, cols, data, opts);
+      }
+      return { rows: n, cols, data };
     }
-    return rowsCopy(name, list, lengths, rows, cols, sizeError, opts);
   }
 
   if (isPlainObject(x) && 'data' in x) {
@@ -236,7 +247,7 @@ function toMatrix(name, x, sizeError, opts) {
     const count = lengthOf(data);
     checkSize(name, sizeError, rows, cols, count);
     // a copy only the engine holds: the caller's array cannot change size or values under us
-    if (typedKind(data) === 'Float32Array') return { rows, cols, data: new Float32Array(data) };
+    if (typedKind(data) === 'Float32Array') return { rows, cols, data: new Float32Array(count ? data : 0) };
     const f32 = new Float32Array(count);
     copyNumbers(name, data, count, f32, 0, (i) => `row ${Math.floor(i / cols)}, column ${i % cols}`, opts.binary);
     return { rows, cols, data: f32 };
@@ -245,23 +256,18 @@ function toMatrix(name, x, sizeError, opts) {
   fail(`${name}: expected a matrix (nested arrays of numbers, or { rows, cols, data }), got ${describe(x)}`);
 }
 
-// rows (array-likes whose lengths were read once: `lengths`, each equal to cols and the size
-// checked) -> { rows, cols, data } in one Float32Array. A typed row is copied by the engine's
-// own set(), which reads its real length; any other row entry by entry, each entry once.
-function rowsCopy(name, list, lengths, rows, cols, sizeError, opts) {
-  if (rows === 1) checkSize(name, sizeError, 1, cols, lengths[0]);
-  const data = new Float32Array(rows * cols);
-  list.forEach((row, r) => {
-    if (typedKind(row) === 'Float32Array') data.set(row, r * cols);
-    else copyNumbers(name, row, cols, data, r * cols, (c) => `row ${r}, column ${c}`, opts.binary);
-  });
-  return { rows, cols, data };
+// Row r (an array-like whose length, cols, was just read: no code of the caller has run since)
+// into data. A Float32Array row is copied by the engine's own set(); any other entry by entry.
+function copyRow(name, row, r, cols, data, opts) {
+  if (cols === 0) return; // nothing to copy (a typed row on a detached buffer has length 0)
+  if (typedKind(row) === 'Float32Array') data.set(row, r * cols);
+  else copyNumbers(name, row, cols, data, r * cols, (c) => `row ${r}, column ${c}`, opts.binary);
 }
 
-// source[0..n) as a plain array, each entry read once.
-function indexedArray(source, n) {
+// source[from..n) as a plain array of n entries (those before `from` left empty), each read once.
+function indexedArray(source, n, from = 0) {
   const out = new Array(n);
-  for (let i = 0; i < n; i++) out[i] = source[i];
+  for (let i = from; i < n; i++) out[i] = source[i];
   return out;
 }
 
