@@ -7,7 +7,8 @@
 //   enum             one of `values`
 //   string           free text (at most maxLength characters)
 //   list             comma-separated items of `item` ('string' | 'bool' | 'float'), at most maxItems;
-//                    string items at most itemMaxLength characters (64), no control characters
+//                    string items at most itemMaxLength characters (MAX_TOKEN_CHARS, 32: a token),
+//                    no control characters
 //   matrix           rows separated by ';', numbers by ',' (at most maxRows x maxCols)
 // Only fields that differ from their default are written, so a link stays short. Unknown or
 // malformed values fall back to the default and are reported as problems (for the notice);
@@ -162,7 +163,7 @@ export function parseValue(spec, text) {
         } else {
           const clean = item.replace(CONTROL, '');
           if (clean !== item) warning = warning || { code: 'controlChars', params: {} };
-          const max = spec.itemMaxLength ?? 64;
+          const max = spec.itemMaxLength ?? MAX_TOKEN_CHARS;
           const chars = [...clean];
           if (chars.length > max) warning = warning || { code: 'cutItems', params: { max } };
           const cut = chars.length > max ? chars.slice(0, max).join('') : clean;

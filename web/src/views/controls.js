@@ -4,6 +4,7 @@
 // text they typed stays next to its message).
 
 import { h, nextId, isFocused } from './dom.js';
+import { reason, t } from '../text/i18n.js';
 
 // A labelled input with an error slot right under it: { wrap, input, error }.
 export function field(labelText, input, hint) {
@@ -91,23 +92,36 @@ export const splitTokens = (text) =>
     .split(/[\s\u3000]+/)
     .filter(Boolean);
 
-// A labelled token-list input that calls onValue(list) on change when it holds 1 to max
-// tokens, and shows error(max) otherwise: { wrap, input, sync(list) }.
-export function tokensInput(label, { max, onValue, error }) {
+// Why a list of typed tokens cannot be used, as a shell string key and its numbers, or null:
+// 1 to max tokens of at most maxChars characters each.
+export function tokensProblem(list, max, maxChars) {
+  if (list.length === 0) return { key: 'tokensEmpty' };
+  if (list.length > max) return { key: 'tokensMany', params: { max, n: list.length } };
+  const long = list.find((t) => [...t].length > maxChars);
+  if (long !== undefined) return { key: 'tokenLong', params: { max: maxChars, n: [...long].length } };
+  return null;
+}
+
+// A labelled token-list input that calls onValue(list) on change when it holds 1 to max tokens
+// of at most maxChars characters, and otherwise says why (in `lang`), marks itself invalid and
+// keeps the text typed; a list the state refuses all the same (onValue returns the state's
+// errors) is said too: { wrap, input, sync(list) }.
+export function tokensInput(label, { max, maxChars, lang, onValue }) {
   const id = nextId('ti');
   const input = h('input', { type: 'text', class: 'wide', id, autocomplete: 'off', spellcheck: false });
   const err = h('div', { class: 'field-error', role: 'alert', id: `${id}-e` });
   input.setAttribute('aria-describedby', `${id}-e`);
+  const say = (message) => {
+    input.setAttribute('aria-invalid', message ? 'true' : 'false');
+    err.textContent = message;
+  };
   input.addEventListener('change', () => {
     const list = splitTokens(input.value);
-    if (list.length < 1 || list.length > max) {
-      input.setAttribute('aria-invalid', 'true');
-      err.textContent = error(max);
-      return;
-    }
-    input.setAttribute('aria-invalid', 'false');
-    err.textContent = '';
-    onValue(list);
+    const problem = tokensProblem(list, max, maxChars);
+    if (problem) return say(t(lang, problem.key, problem.params));
+    say('');
+    const refused = onValue(list);
+    if (Array.isArray(refused) && refused.length) say(t(lang, 'tokensRefused', { why: reason(lang, refused[0]) }));
   });
   const wrap = h('div', { class: 'field' }, h('label', { for: id, text: label }), input, err);
   return {
@@ -115,8 +129,8 @@ export function tokensInput(label, { max, onValue, error }) {
     input,
     sync(list) {
       if (input.getAttribute('aria-invalid') === 'true' || isFocused(input)) return;
-      const t = list.join(' ');
-      if (input.value !== t) input.value = t;
+      const text = list.join(' ');
+      if (input.value !== text) input.value = text;
     },
   };
 }

@@ -3,6 +3,7 @@
 import { h } from '../../views/dom.js';
 import { tokensInput } from '../../views/controls.js';
 import { MAX_TOKENS } from './meta.js';
+import { MAX_TOKEN_CHARS } from '../../lesson/example.js';
 
 const BOXES = {
   encoder: [
@@ -26,8 +27,9 @@ export function buildPanel(c, v) {
   const tokens = (label, name) =>
     tokensInput(label, {
       max: MAX_TOKENS,
+      maxChars: MAX_TOKEN_CHARS,
+      lang: c.lang,
       onValue: (list) => c.set({ [name]: list }),
-      error: (m) => s('errTokens', { max: m }),
     });
   v.source = tokens(s('source'), 'blSource');
   v.target = tokens(s('target'), 'blTarget');

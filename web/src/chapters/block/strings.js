@@ -5,7 +5,6 @@ export default {
     intro:
       'A Transformer layer is more than attention: self-attention, a residual sum, LayerNorm and a feed-forward network, and in the decoder a masked self-attention and cross-attention to the encoder. Every number of one encoder layer and one decoder layer, on “The cat eats fish” → “猫 吃 鱼”, computed live.',
     errEngine: 'The engine could not compute this: {msg}',
-    errTokens: 'Type 1 to {max} tokens separated by spaces.',
     example: 'The sentences',
     source: 'Encoder tokens (English)',
     target: 'Decoder tokens (Chinese)',
@@ -106,7 +105,6 @@ export default {
     intro:
       'Transformer 层不只是注意力：还有残差相加、LayerNorm 和前馈网络；解码器里还有掩码自注意力和对编码器的交叉注意力。本章在“The cat eats fish” → “猫 吃 鱼”上实时算出一个编码器层和一个解码器层的每一个数。',
     errEngine: '引擎无法计算：{msg}',
-    errTokens: '请输入 1 到 {max} 个词，用空格分隔。',
     example: '句子',
     source: '编码器的词（英文）',
     target: '解码器的词（中文）',

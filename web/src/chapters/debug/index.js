@@ -29,6 +29,7 @@ import {
 } from './logic.js';
 import strings from './strings.js';
 import meta, { MAX_TOKENS } from './meta.js';
+import { MAX_TOKEN_CHARS } from '../../lesson/example.js';
 import { WEIGHT } from '../../views/palette.js';
 const INT_PARAMS = new Set(['k', 'n', 'kh', 'dModel', 'dk', 'h', 'd']);
 
@@ -81,8 +82,9 @@ function buildPanel(c, v) {
   const { s } = c;
   v.tokens = tokensInput(s('tokens'), {
     max: MAX_TOKENS,
+    maxChars: MAX_TOKEN_CHARS,
+    lang: c.lang,
     onValue: (list) => c.set({ dbTokens: list }),
-    error: (m) => s('errTokens', { max: m }),
   });
   v.dk = selectInput(
     s('dk'),

@@ -5,7 +5,6 @@ export default {
     intro:
       'Attention code that runs is not attention code that works: most bugs give numbers of the right shape and no error. This chapter breaks one running example in seven common ways, side by side with the healthy result, and shows the monitors that catch each break. Every number is the engine’s: the bugs are computed as the bugged code computes them.',
     errEngine: 'The engine could not compute this: {msg}',
-    errTokens: 'Type 1 to {max} tokens separated by spaces.',
     example: 'The running example',
     exampleAbout:
       'A decoder’s self-attention: each token may look at itself and the tokens before it (a causal mask), and <pad> tokens are padding, never attended to. Each token’s q, k and v are drawn by the engine from its text, with unit-variance entries; the queries are then multiplied by σ.',
@@ -151,7 +150,6 @@ export default {
     intro:
       '能运行的注意力代码，不一定是对的：大多数错误不报错，输出的形状也对。本章把同一个示例按七种常见的方式弄坏，每一种都和正常结果并排比较，并给出能发现问题的监测量。所有数字都由引擎算出，每个错误的结果都照着出错代码的实际算法计算。',
     errEngine: '引擎无法处理：{msg}',
-    errTokens: '请输入 1 到 {max} 个词，用空格分隔。',
     example: '本章的示例',
     exampleAbout:
       '解码器中的自注意力：每个词只能看自己和前面的词（因果掩码），<pad> 是填充位（padding），任何 Query 都不应关注它。每个词的 q、k、v 由引擎根据词本身抽取，各分量方差为 1；之后再把 Query 乘以 σ。',

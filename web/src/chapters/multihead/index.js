@@ -25,6 +25,7 @@ import { scrollTable } from '../../views/table.js';
 import { createPredict } from '../kit/predict.js';
 import strings from './strings.js';
 import meta, { MAX_TOKENS, MAX_D_MODEL } from './meta.js';
+import { MAX_TOKEN_CHARS } from '../../lesson/example.js';
 import practice, { layerCodeLink } from '../practice/meta.js';
 import { learnedHeadsLink } from '../playground/meta.js';
 
@@ -33,8 +34,9 @@ const intError = (c) => (min, max) => c.s('errInt', { min, max });
 function tokensField(c, label, name, max) {
   return tokensInput(label, {
     max,
+    maxChars: MAX_TOKEN_CHARS,
+    lang: c.lang,
     onValue: (list) => c.set({ [name]: list }),
-    error: (m) => c.s('errTokens', { max: m }),
   });
 }
 

@@ -12,6 +12,7 @@ import { intInput, tokensInput } from '../../views/controls.js';
 import { createPredict } from '../kit/predict.js';
 import strings from './strings.js';
 import meta, { MAX_TOKENS } from './meta.js';
+import { MAX_TOKEN_CHARS } from '../../lesson/example.js';
 import { BLUE, GREEN, ORANGE } from '../../views/palette.js';
 
 const LAYER_D = 8;
@@ -29,8 +30,9 @@ function buildShuffle(c, v) {
   const tokens = (label, name) =>
     tokensInput(label, {
       max: MAX_TOKENS,
+      maxChars: MAX_TOKEN_CHARS,
+      lang: c.lang,
       onValue: (list) => c.set({ [name]: list }),
-      error: (m) => s('errTokens', { max: m }),
     });
   v.a = tokens(s('sentenceA'), 'posA');
   v.b = tokens(s('sentenceB'), 'posB');
