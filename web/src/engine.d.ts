@@ -234,14 +234,29 @@ export interface OutputErrorResult {
   relative: number;
 }
 
+/**
+ * The online softmax step by step. Masked entries are `-Infinity`, not numbers: `scores` has
+ * `-Infinity` in every blocked cell (and in every cell of a tile skipped whole), `blockMax` where
+ * the query has no allowed key in that block, and `runningMax` until the query's first allowed key
+ * (a fully masked row stays `-Infinity` to the end). The tables are (blocks, n_q): entry (c, i) as
+ * it stood after key block c was folded into query i; a tile skipped whole records nothing
+ * (0 there, and `skipped` 1).
+ */
 export interface FlashTrace extends FlashResult {
   blockSize: number;
+  /** ⌈n_k / blockSize⌉ */
   blocks: number;
+  /** (n_q, n_k) scaled scores; `-Infinity` where blocked. */
   scores: Matrix;
+  /** (blocks, n_q) the block's largest allowed score; `-Infinity` if it has none. */
   blockMax: Matrix;
+  /** (blocks, n_q) the running max m; `-Infinity` before the first allowed key. */
   runningMax: Matrix;
+  /** (blocks, n_q) exp(m_before − m_after): 1 when the max did not grow, 0 at the first allowed block. */
   rescale: Matrix;
+  /** (blocks, n_q) the running sum l. */
   runningSum: Matrix;
+  /** (blocks, n_q) 1 where the whole tile was skipped. */
   skipped: Matrix;
 }
 

@@ -26,14 +26,18 @@ import { detectLang, t as shellT, HTML_LANG } from '../text/i18n.js';
 import { applyHide } from './hide.js';
 import { h } from '../views/dom.js';
 import { shadowCss } from './shadow-css.js';
+import { cannotStart, langOf, misbehavingBuiltin } from './start-check.js';
 
 export { schema };
 export const ATTRIBUTES = ['lesson', 'stage', 'preset', 'lang', 'seed', 'hide', 'height', 'state'];
 const FIELDS = ['lesson', 'stage', 'preset', 'lang', 'seed', 'hide']; // attributes that are state fields
 
+// A page whose built-ins misbehave gets a message instead of a lab (./start-check.js).
+const brokenBuiltin = misbehavingBuiltin();
+
 // One constructed stylesheet, adopted by every element.
 const sheet = new CSSStyleSheet();
-sheet.replaceSync(shadowCss(labCss + '\n' + shellCss));
+if (!brokenBuiltin) sheet.replaceSync(shadowCss(labCss + '\n' + shellCss));
 
 // KaTeX's fonts are declared on the host document (a shadow root's @font-face is not read).
 function addFonts(doc) {
@@ -83,8 +87,12 @@ export function heightOf(value) {
   return { css: `clamp(${HEIGHT.min}px, ${v}, ${HEIGHT.max}px)` };
 }
 
+// Marks the lab's own element class, in every copy of the lab's script.
+const LAB = Symbol.for('attention-lab');
+
 export class AttentionLab extends HTMLElement {
   static observedAttributes = ATTRIBUTES;
+  static [LAB] = true;
 
   #host = null; // the lifecycle (./host.js), made when the element first connects
   #parts = null; // { lab, notice, article, foot, link }
@@ -123,6 +131,16 @@ export class AttentionLab extends HTMLElement {
       this.#host.enter();
       return;
     }
+    if (brokenBuiltin) return cannotStart(this.shadowRoot, langOf(this), 'builtinsBroken', brokenBuiltin);
+    try {
+      this.#start();
+    } catch (e) {
+      cannotStart(this.shadowRoot, langOf(this), 'startFailed', e && e.message ? e.message : String(e));
+    }
+  }
+
+  // The first connection: the element's parts, its host and the first chapter.
+  #start() {
     this.shadowRoot.adoptedStyleSheets = [sheet];
     addFonts(this.ownerDocument);
     const notice = h(
@@ -239,4 +257,8 @@ export class AttentionLab extends HTMLElement {
   }
 }
 
-if (!customElements.get('attention-lab')) customElements.define('attention-lab', AttentionLab);
+// Another copy of the lab (a second script of it) already draws every <attention-lab>; another
+// element of that name leaves this one nothing to draw in, which is said.
+const defined = customElements.get('attention-lab');
+if (!defined) customElements.define('attention-lab', AttentionLab);
+else if (!defined[LAB]) cannotStart(null, 'en', 'otherElement', String(defined.name || 'an anonymous class'));

@@ -53,6 +53,11 @@ export const STRINGS = {
     tokensMany: 'At most {max} tokens here (you typed {n}).',
     tokenLong: 'A token may have at most {max} characters (one has {n}).',
     tokensRefused: 'These tokens cannot be used: {why}.',
+    builtinsBroken:
+      'Attention Lab cannot run on this page: the page has changed JavaScript’s own functions, so the lessons would compute wrong numbers or none. Changed:',
+    startFailed: 'Attention Lab could not start here:',
+    otherElement:
+      'this page already defines another element named <attention-lab>, so this copy of Attention Lab cannot draw its lessons:',
     saveFigure: 'Save this figure',
     savePng: 'Save this figure as PNG',
     saveSvg: 'Save this figure as SVG',
@@ -136,6 +141,11 @@ export const STRINGS = {
     tokensMany: '这里最多 {max} 个词（你输入了 {n} 个）。',
     tokenLong: '每个词最多 {max} 个字符（有一个词有 {n} 个）。',
     tokensRefused: '这些词用不了：{why}。',
+    builtinsBroken:
+      'Attention Lab 无法在此页面运行：页面改动了 JavaScript 自带的函数，课程算出的数会出错或根本算不出。被改动的是：',
+    startFailed: 'Attention Lab 在此无法启动：',
+    otherElement: '此页面已定义了另一个名为 <attention-lab> 的元素，所以这份 Attention Lab 无法绘制课程：',
+    saveFigure: '保存此图',
     savePng: '将此图保存为 PNG',
     saveSvg: '将此图保存为 SVG',
     figureMenu: '保存或复制此图',
