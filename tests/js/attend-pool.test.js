@@ -2,14 +2,14 @@
 // plan, results identical to one engine call and to one worker, progress, errors, cancelling.
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { Worker } from 'node:worker_threads';
+import { nodeWorker as thread } from '../support/workers.js';
 
 import { loadEngine, AttentionError } from '../../web/src/engine.js';
 import { createAttendPool, planSlices } from '../../web/src/workers/attend-pool.js';
 import { randomMatrix } from '../support/random.js';
 
 const WORKER_URL = new URL('../../web/src/workers/attend-worker.js', import.meta.url);
-const nodeWorker = () => new Worker(WORKER_URL);
+const nodeWorker = () => thread(WORKER_URL);
 
 describe('slice plan', () => {
   test('whole blocks, in order, covering every row', () => {
@@ -110,12 +110,12 @@ describe('the pool under worker_threads', () => {
   test('a worker that stops answering, or crashes, is replaced and its slice sent again: the same bits', async () => {
     // The first worker of each pool says it loaded, then never answers; the second one throws.
     const frozen = () =>
-      new Worker(
+      thread(
         'const p = require("worker_threads").parentPort; p.on("message", (m) => { if (m.type === "load") p.postMessage({ type: "ready" }); });',
         { eval: true },
       );
     const crashing = () =>
-      new Worker(
+      thread(
         'const p = require("worker_threads").parentPort; p.on("message", (m) => { if (m.type === "load") p.postMessage({ type: "ready" }); else throw new Error("out of memory"); });',
         { eval: true },
       );

@@ -773,6 +773,27 @@ export const CASES = [
     (e) => e.attend(att({ query: { rows: 5000, cols: 3, data: new Float32Array(15000) } })),
     /^expected 1 to 2048 rows \(engine\.limits\.maxTokens\), got 5000: attend keeps five \(n_q, n_k\) float32 matrices, which would need 5 × 5000 × 3 × 4 bytes = 293\.0 KiB here; flashAttend computes the same output for up to 16384 tokens/,
   ],
+  // one row past the limit (2048 rows pass: tests/js/engine.test.js)
+  [
+    'limits',
+    'attend',
+    'query',
+    (e) => e.attend(att({ query: { rows: 2049, cols: 3, data: new Float32Array(3 * 2049) } })),
+    /^expected 1 to 2048 rows \(engine\.limits\.maxTokens\), got 2049: attend keeps five /,
+  ],
+  [
+    'limits',
+    'attend',
+    'key',
+    (e) =>
+      e.attend(
+        att({
+          key: { rows: 2049, cols: 3, data: new Float32Array(3 * 2049) },
+          value: { rows: 2049, cols: 2, data: new Float32Array(2 * 2049) },
+        }),
+      ),
+    /^expected 1 to 2048 rows \(engine\.limits\.maxTokens\), got 2049: attend keeps five /,
+  ],
   [
     'limits',
     'multiHead',

@@ -4,7 +4,7 @@
 // worker whose engine stopped and says so.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Worker } from 'node:worker_threads';
+import { pageWorker } from '../support/workers.js';
 
 import { installWasmTraps } from './wasm-traps.js';
 import { loadEngine, AttentionError } from '../../web/src/engine.js';
@@ -98,8 +98,8 @@ for (const simd of [true, false]) {
 }
 
 // A worker whose engine stopped answers every job with the engine's 'engine-stopped' error.
-const stoppedWorker = () => {
-  const w = new Worker(
+const stoppedWorker = () =>
+  pageWorker(
     `const p = require("worker_threads").parentPort;
     p.on("message", (m) => {
       if (m.type === "load") p.postMessage({ type: "ready" });
@@ -108,30 +108,13 @@ const stoppedWorker = () => {
     });`,
     { eval: true },
   );
-  return {
-    thread: w,
-    postMessage: (m) => w.postMessage(m),
-    addEventListener: (type, f) =>
-      w.on(type, type === 'message' ? (data) => f({ data }) : (err) => f({ message: err && err.message })),
-    terminate: () => w.terminate(),
-  };
-};
 
 test('the lab client replaces a worker whose engine stopped, runs the job again there, and says so', async () => {
   const engine = await loadEngine();
   const job = { dk: 16, samples: 5000, seed: 3, bins: 10 };
   const made = [];
   const restarts = [];
-  const real = () => {
-    const w = new Worker(new URL('../../web/src/workers/variance-worker.js', import.meta.url));
-    return {
-      thread: w,
-      postMessage: (m) => w.postMessage(m),
-      addEventListener: (type, f) =>
-        w.on(type, type === 'message' ? (data) => f({ data }) : (err) => f({ message: err && err.message })),
-      terminate: () => w.terminate(),
-    };
-  };
+  const real = () => pageWorker(new URL('../../web/src/workers/variance-worker.js', import.meta.url));
   const client = createLabClient({
     engine,
     chunkTimeoutMs: 20000,

@@ -1,14 +1,15 @@
-// Random calls of the trainer and of the attention pool with arrays that lie, for a bounded time,
-// seeded so a failure reproduces (FUZZ_SEED=<seed> FUZZ_SECONDS=<s> node --test
-// tests/js/fuzz-lies.test.js): Float32Arrays with an own or inherited `length` that says
-// something else, getters honest a few times and then not, Proxies whose traps lie about the
-// length or the entries, and getters that re-enter the engine (delete the trainer being called,
-// make another). Every call returns or throws an AttentionError; no engine stops; a trainer that
-// no call names keeps its weights; afterwards every module answers a known case correctly and
-// the trainer module holds no more memory than before.
+// Random calls of the trainer and of the attention pool with arrays that lie, a fixed number of
+// rounds per seed, so a run tries the same calls on every machine and a failure reproduces
+// (FUZZ_SEED=<seed> FUZZ_CASES=<rounds> node --test tests/js/fuzz-lies.test.js): Float32Arrays
+// with an own or inherited `length` that says something else, getters honest a few times and
+// then not, Proxies whose traps lie about the length or the entries, and getters that re-enter
+// the engine (delete the trainer being called, make another). Every call returns or throws an
+// AttentionError; no engine stops; a trainer that no call names keeps its weights; afterwards
+// every module answers a known case correctly and the trainer module holds no more memory than
+// before.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Worker } from 'node:worker_threads';
+import { nodeWorker } from '../support/workers.js';
 
 import { AttentionError, loadEngine } from '../../web/src/engine.js';
 import { loadTrainEngine } from '../../web/src/engine-train.js';
@@ -16,7 +17,8 @@ import { createAttendPool } from '../../web/src/workers/attend-pool.js';
 import { mulberry32 } from './reference.js';
 
 const SEED = Number(process.env.FUZZ_SEED || 20261202);
-const SECONDS = Number(process.env.FUZZ_SECONDS || 8);
+const ROUNDS = Number(process.env.FUZZ_CASES || 30); // each: a trainer, 4 calls, maybe a pool run
+const SECONDS = 600; // a cap against a hang, not a budget: past it the run fails
 
 function makeRandom(seed) {
   const next = mulberry32(seed);
@@ -112,13 +114,13 @@ function lyingMatrix(R, rows, cols, reenter) {
 
 const isAttentionError = (e) => e instanceof AttentionError && /^[\w.[\]]+: /.test(e.message);
 
-test(`fuzz: the trainer and the pool with lying arrays for ${SECONDS} s (seed ${SEED})`, async () => {
+test(`fuzz: ${ROUNDS} rounds of the trainer and the pool with lying arrays (seed ${SEED})`, async () => {
   const train = await loadTrainEngine({ simd: false });
   const lessons = await loadEngine({ simd: false });
   const pool = createAttendPool({
     workers: 2,
     simd: false,
-    createWorker: () => new Worker(new URL('../../web/src/workers/attend-worker.js', import.meta.url)),
+    createWorker: () => nodeWorker(new URL('../../web/src/workers/attend-worker.js', import.meta.url)),
   });
   const small = { dModel: 8, heads: 2, layers: 1, batch: 2 };
   const bystander = train.trainer({ ...small, seed: 99 });
@@ -126,9 +128,10 @@ test(`fuzz: the trainer and the pool with lying arrays for ${SECONDS} s (seed ${
   const used = train.memory().usedBytes;
   const R = makeRandom(SEED);
   const counts = { trainerCalls: 0, poolRuns: 0, accepted: 0, refused: 0 };
-  const deadline = Date.now() + SECONDS * 1000;
+  const cap = Date.now() + SECONDS * 1000;
   try {
-    while (Date.now() < deadline) {
+    for (let round = 0; round < ROUNDS; round++) {
+      assert.ok(Date.now() < cap, `${round} of ${ROUNDS} rounds in the ${SECONDS} s cap`);
       const made = [];
       let t = train.trainer(small);
       made.push(t);

@@ -1,5 +1,6 @@
-// Random valid and mutated calls of every engine function for a bounded time, seeded so a
-// failure reproduces (FUZZ_SEED=<seed> FUZZ_SECONDS=<s> node --test tests/js/fuzz.test.js).
+// Random valid and mutated calls of every engine function: a fixed number per seed, so a run
+// tries the same calls on every machine and a failure reproduces (FUZZ_SEED=<seed>
+// FUZZ_CASES=<n> node --test tests/js/fuzz.test.js).
 // Every call either returns or throws an AttentionError; an accepted call returns no NaN or
 // Infinity (except the documented ones: -Infinity in attend's masked stage, and the naive
 // softmax's results when it says overflow: true); afterwards the engine still answers a known
@@ -11,7 +12,8 @@ import { loadEngine, AttentionError } from '../../web/src/engine.js';
 import { attendRef, expectAttend, expectMatrix, mulberry32, softmaxRef } from './reference.js';
 
 const SEED = Number(process.env.FUZZ_SEED || 20261201);
-const SECONDS = Number(process.env.FUZZ_SECONDS || 15);
+const CASES = Number(process.env.FUZZ_CASES || 6000);
+const SECONDS = 600; // a cap against a hang, not a budget: past it the run fails
 
 // ---- random inputs --------------------------------------------------------------------------
 
@@ -267,7 +269,7 @@ function nonFinite(value, path = 'result', overflow = false) {
 
 // ---- the run -------------------------------------------------------------------------------------
 
-test(`fuzz: random valid and mutated calls for ${SECONDS} s (seed ${SEED}), both builds`, async () => {
+test(`fuzz: ${CASES} random valid and mutated calls (seed ${SEED}), both builds`, async () => {
   const engines = [await loadEngine({ simd: true }), await loadEngine({ simd: false })];
   const R = makeRandom(SEED);
   // warm-up: the first call of each function may allocate for good
@@ -277,8 +279,9 @@ test(`fuzz: random valid and mutated calls for ${SECONDS} s (seed ${SEED}), both
   }
   const before = engines.map((e) => e.memory().usedBytes);
   const stats = { calls: 0, accepted: 0, refused: 0 };
-  const end = Date.now() + SECONDS * 1000;
-  for (let i = 0; Date.now() < end; i++) {
+  const cap = Date.now() + SECONDS * 1000;
+  for (let i = 0; i < CASES; i++) {
+    assert.ok(Date.now() < cap, `${i} of ${CASES} calls in the ${SECONDS} s cap`);
     const [fn, valid] = validCall(R);
     const options = R.chance(0.6) ? mutate(R, fn, valid) : valid;
     const engine = engines[i % 2];
@@ -300,7 +303,7 @@ test(`fuzz: random valid and mutated calls for ${SECONDS} s (seed ${SEED}), both
       assert.equal(bad, '', `${where} returned ${bad}`);
     }
   }
-  console.log(`fuzz: ${stats.calls} calls (${stats.accepted} accepted, ${stats.refused} refused) in ${SECONDS} s`);
+  console.log(`fuzz: ${stats.calls} calls (${stats.accepted} accepted, ${stats.refused} refused)`);
   assert.ok(stats.accepted > 100 && stats.refused > 100, JSON.stringify(stats));
   // a known case afterwards, against the double reference
   const known = {

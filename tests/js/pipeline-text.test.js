@@ -8,13 +8,16 @@
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadEngine } from '../../web/src/engine.js';
-import { maskedStep, weightsStep, blockedNote, textOf, FILL_SHOWN } from '../../web/src/chapters/pipeline/text.js';
+import { maskedStep, weightsStep, blockedNote, textOf } from '../../web/src/chapters/pipeline/text.js';
 import { rowKind } from '../../web/src/lesson/rows.js';
 import { gumbelCompare } from '../../web/src/chapters/softmax/text.js';
 import strings from '../../web/src/chapters/pipeline/strings.js';
 import softmaxStrings from '../../web/src/chapters/softmax/strings.js';
 import { lookup } from '../../web/src/text/i18n.js';
 import { fmt } from '../../web/src/text/format.js';
+
+// How the page writes each fill's value (written here, not imported from the code under test).
+const FILL_SHOWN = { 'neg-inf': '−∞', 'large-negative': '−1e9', zero: '0' };
 
 let engine;
 before(async () => {

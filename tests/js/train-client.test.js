@@ -6,24 +6,13 @@
 
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { Worker } from 'node:worker_threads';
+import { pageWorker as threadWorker } from '../support/workers.js';
 import { loadTrainEngine } from '../../web/src/engine-train.js';
 import { createTrainClient } from '../../web/src/workers/train-client.js';
 
 const WORKER_URL = new URL('../../web/src/workers/train-worker.js', import.meta.url);
 const CONFIG = { task: 'previous-token', layers: 1, heads: 2, dModel: 16, learningRate: 0.003, seed: 5 };
 
-// A worker_threads Worker with the Web Worker interface the client uses.
-function threadWorker(url, options) {
-  const w = new Worker(url, options);
-  return {
-    thread: w,
-    postMessage: (m) => w.postMessage(m),
-    addEventListener: (type, f) =>
-      w.on(type, type === 'message' ? (data) => f({ data }) : (err) => f({ message: err && err.message })),
-    terminate: () => w.terminate(),
-  };
-}
 // A worker that says it is ready and then never answers.
 const frozenWorker = () =>
   threadWorker(

@@ -5,13 +5,14 @@
 // vocabulary with the engine's message.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { Worker } from 'node:worker_threads';
+import { nodeWorker } from '../support/workers.js';
+import { loadTrainEngine } from '../../web/src/engine-train.js';
 
 const WORKER_URL = new URL('../../web/src/workers/train-worker.js', import.meta.url);
 
 // The worker with a queue of its replies: next(type) waits for the next reply of that type.
 function start() {
-  const worker = new Worker(WORKER_URL);
+  const worker = nodeWorker(WORKER_URL);
   const replies = [];
   const waiters = [];
   worker.on('message', (m) => {
@@ -42,6 +43,15 @@ function start() {
 }
 
 const config = { dModel: 8, heads: 2, layers: 1, batch: 2 };
+
+// The worker checks its messages before it has an engine, with its own copies of two of the
+// trainer module's limits: these tests expect 50 runs and chunks of 1000 steps from it, so the
+// module must say the same (a limit changed in the core fails here until the worker follows).
+test("the worker's caps are the trainer module's: 50 runs (maxTrainers), 1000 steps a chunk (maxTrainSteps)", async () => {
+  const { limits } = await loadTrainEngine({ simd: false });
+  assert.equal(limits.maxTrainers, 50);
+  assert.equal(limits.maxTrainSteps, 1000);
+});
 
 test('every bad message gets one error reply and changes nothing', async () => {
   const w = start();

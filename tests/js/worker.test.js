@@ -3,7 +3,7 @@
 // watchdog: a worker that hangs, is killed or crashes is replaced and the run still finishes.
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { Worker } from 'node:worker_threads';
+import { nodeWorker, pageWorker as threadWorker } from '../support/workers.js';
 
 import { loadEngine } from '../../web/src/engine.js';
 import {
@@ -19,17 +19,6 @@ import { createLabClient } from '../../web/src/workers/variance-client.js';
 
 const WORKER_URL = new URL('../../web/src/workers/variance-worker.js', import.meta.url);
 
-// A worker_threads Worker with the Web Worker interface variance-client.js uses.
-function threadWorker(url, options) {
-  const w = new Worker(url, options);
-  return {
-    thread: w,
-    postMessage: (m) => w.postMessage(m),
-    addEventListener: (type, f) =>
-      w.on(type, type === 'message' ? (data) => f({ data }) : (err) => f({ message: err && err.message })),
-    terminate: () => w.terminate(),
-  };
-}
 // A worker that says it is ready and then never answers (stuck in a chunk, say).
 const frozenWorker = () =>
   threadWorker(
@@ -206,7 +195,7 @@ describe('variance-worker.js under worker_threads', () => {
   const messages = [];
   let waiters = [];
   before(() => {
-    worker = new Worker(WORKER_URL);
+    worker = nodeWorker(WORKER_URL);
     worker.on('message', (raw) => {
       const m = { ...raw };
       messages.push(m);
