@@ -14,16 +14,27 @@ what="${1:-all}"
 jobs="${JOBS:-2}"
 tests="${ATTN_BUILD_TESTS:-ON}"
 
+# Runs a configure step quietly; when it fails, shows everything it printed (CMake writes part of
+# its errors, and "Configuring incomplete", to stdout).
+configure() {
+  local out
+  if ! out=$("$@" 2>&1); then
+    printf '%s\n' "$out" >&2
+    echo "scripts/build.sh: configuring failed: $*" >&2
+    return 1
+  fi
+}
+
 build_native() {
-  cmake -S . -B build/native -DCMAKE_BUILD_TYPE=Release -DATTN_BUILD_TESTS="$tests" >/dev/null
+  configure cmake -S . -B build/native -DCMAKE_BUILD_TYPE=Release -DATTN_BUILD_TESTS="$tests"
   cmake --build build/native -j "$jobs"
 }
 
 build_wasm() {  # $1 = simd | scalar
   local simd=ON
   [ "$1" = scalar ] && simd=OFF
-  emcmake cmake -S . -B "build/wasm-$1" -DCMAKE_BUILD_TYPE=Release -DATTN_SIMD="$simd" \
-    -DATTN_BUILD_TESTS="$tests" -DCMAKE_CROSSCOMPILING_EMULATOR="${NODE:-$(command -v node)}" >/dev/null
+  configure emcmake cmake -S . -B "build/wasm-$1" -DCMAKE_BUILD_TYPE=Release -DATTN_SIMD="$simd" \
+    -DATTN_BUILD_TESTS="$tests" -DCMAKE_CROSSCOMPILING_EMULATOR="${NODE:-$(command -v node)}"
   cmake --build "build/wasm-$1" -j "$jobs" --target attention_module train_module model_module ${2:-}
 }
 
