@@ -73,7 +73,7 @@ struct Reader {
     val v = field(o.name);
     if ((v.isUndefined() || v.isNull()) && o.fallback == o.fallback) return o.fallback;
     if (!v.isNumber()) {
-      fail(expected(o.name, o.what, describe(v)));
+      fail(expected(o.name, expectation(o), describe(v)));
       return o.min;
     }
     double x = v.as<double>();

@@ -519,7 +519,7 @@ val seq2seq_config_to_js(const attn::Seq2SeqConfig& c) {
   o.set(attn::kBidirectional.name, c.bidirectional);
   o.set(attn::kSeq2SeqHidden.name, c.hidden);
   o.set(attn::kSeq2SeqEmbed.name, c.embed);
-  o.set(attn::kSeq2SeqLearningRate.name, c.learning_rate);
+  o.set(attn::kLearningRate.name, c.learning_rate);
   o.set(attn::kSeq2SeqClip.name, c.clip);
   o.set(attn::kSeed.name, c.seed);
   o.set(attn::kBatch.name, c.batch);
@@ -536,7 +536,7 @@ val create_seq2seq(val args) {
   c.bidirectional = in.flag(attn::kBidirectional);
   c.hidden = static_cast<int>(in.number(attn::kSeq2SeqHidden));
   c.embed = static_cast<int>(in.number(attn::kSeq2SeqEmbed));
-  c.learning_rate = in.number(attn::kSeq2SeqLearningRate);
+  c.learning_rate = in.number(attn::kLearningRate);
   c.clip = in.number(attn::kSeq2SeqClip);
   c.seed = static_cast<std::uint32_t>(in.number(attn::kSeed));
   c.batch = static_cast<int>(in.number(attn::kBatch));

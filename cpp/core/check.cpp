@@ -39,9 +39,16 @@ std::string format_float(float x) {
 
 // ---- numbers ----------------------------------------------------------------------------------
 
+std::string expectation(const NumberOption& o) {
+  std::string e = o.what ? o.what
+                         : std::string(o.integer ? "an integer from " : "a number from ") +
+                               format_number(o.min) + " to " + format_number(o.max);
+  return o.note ? e + " (" + o.note + ")" : e;
+}
+
 Error check_number(const NumberOption& o, double x) {
   bool ok = std::isfinite(x) && x >= o.min && x <= o.max && (!o.integer || x == std::floor(x));
-  return ok ? Error() : expected(o.name, o.what, format_number(x));
+  return ok ? Error() : expected(o.name, expectation(o), format_number(x));
 }
 
 // ---- matrices ---------------------------------------------------------------------------------
@@ -249,7 +256,7 @@ Error check_random_streams(double rows, const std::vector<double>& streams) {
            std::to_string(streams.size());
   for (std::size_t i = 0; i < streams.size(); ++i) {
     if (!check_number(kStream, streams[i]).empty())
-      return "streams[" + std::to_string(i) + "]: expected " + kStream.what + ", got " +
+      return "streams[" + std::to_string(i) + "]: expected " + expectation(kStream) + ", got " +
              format_number(streams[i]);
   }
   return {};

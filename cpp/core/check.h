@@ -153,21 +153,26 @@ inline constexpr FlagOption kProbeScaled{"scaled", true};  // queryProbe: which 
 constexpr double kRequired = __builtin_nan("");
 
 // A scalar option: a number from min to max (an integer when `integer`), and the value an
-// absent option takes (NaN: the option is required).
+// absent option takes (NaN: the option is required). A message says the expectation from the
+// range ("an integer from 1 to 64", with `note` after it in brackets), or as `what` where the
+// range reads better in words ("a non-negative integer below 2^32").
 struct NumberOption {
   const char* name;
   double min;
   double max;
   bool integer;
-  const char* what;  // how a message says the expectation
+  const char* what = nullptr;
   double fallback = kRequired;
+  const char* note = nullptr;  // e.g. "0: no clipping"
 };
 
-// Empty when x is acceptable for `o`; otherwise "<name>: expected <what>, got <x>".
+// How a message says what `o` expects: "an integer from 1 to 64", "a number from 1e-5 to 1".
+std::string expectation(const NumberOption& o);
+// Empty when x is acceptable for `o`; otherwise "<name>: expected <expectation>, got <x>".
 Error check_number(const NumberOption& o, double x);
 // The same option under another name (tau is a temperature, a run's first sample a sample).
 constexpr NumberOption renamed(const NumberOption& o, const char* name) {
-  return NumberOption{name, o.min, o.max, o.integer, o.what, o.fallback};
+  return NumberOption{name, o.min, o.max, o.integer, o.what, o.fallback, o.note};
 }
 
 // Temperatures and bases stay inside float32's normal range, so 1 / temperature is finite
@@ -176,87 +181,63 @@ constexpr double kMinScale = 1e-30;
 constexpr double kMaxScale = 1e30;
 constexpr double kFloatMax = 3.4028234663852886e38;  // the largest float32
 
-inline constexpr NumberOption kTemperature{
-    "temperature", kMinScale, kMaxScale, false, "a number from 1e-30 to 1e+30", 1};
-inline constexpr NumberOption kTau{
-    "tau", kMinScale, kMaxScale, false, "a number from 1e-30 to 1e+30", 1};
-inline constexpr NumberOption kBase{
-    "base", kMinScale, kMaxScale, false, "a number from 1e-30 to 1e+30", 10000};
+inline constexpr NumberOption kTemperature{"temperature", kMinScale, kMaxScale, false, nullptr, 1};
+inline constexpr NumberOption kTau{"tau", kMinScale, kMaxScale, false, nullptr, 1};
+inline constexpr NumberOption kBase{"base", kMinScale, kMaxScale, false, nullptr, 10000};
 // randomMatrix: N(0, 1) draws are below 7 in size, so |scale| <= 1e30 keeps them finite.
-inline constexpr NumberOption kScale{
-    "scale", -kMaxScale, kMaxScale, false, "a number from -1e+30 to 1e+30", 1};
+inline constexpr NumberOption kScale{"scale", -kMaxScale, kMaxScale, false, nullptr, 1};
 // Seeds (and RNG stream numbers) are uint32: every seed of the engine has this one range.
 constexpr double kMaxSeed = 4294967295.0;
 inline constexpr NumberOption kSeed{
     "seed", 0, kMaxSeed, true, "a non-negative integer below 2^32 (seeds are uint32)", 1};
 inline constexpr NumberOption kStream = {"stream", kSeed.min, kSeed.max, true, kSeed.what, 0};
-inline constexpr NumberOption kHeads{"heads", 1, limits::kMaxHeads, true,
-                                     "an integer from 1 to 64"};
-inline constexpr NumberOption kRows{"rows", 1, limits::kMaxTokens, true,
-                                    "an integer from 1 to 2048"};
-inline constexpr NumberOption kCols{"cols", 1, limits::kMaxTokens, true,
-                                    "an integer from 1 to 2048"};
-inline constexpr NumberOption kPositions{"n", 1, limits::kMaxTokens, true,
-                                         "an integer from 1 to 2048"};
-inline constexpr NumberOption kDims{"d", 1, limits::kMaxDim, true, "an integer from 1 to 1024"};
-inline constexpr NumberOption kFirstPosition{
-    "first", 0, limits::kMaxPosition, true, "an integer from 0 to 1000000", 0};
-inline constexpr NumberOption kDk{"dk", 1, limits::kMaxDim, true, "an integer from 1 to 1024", 64};
-inline constexpr NumberOption kSamples{
-    "samples", 2, limits::kMaxSamples, true, "an integer from 2 to 1000000", 10000};
-inline constexpr NumberOption kBins{"bins", 1, limits::kMaxBins, true, "an integer from 1 to 512",
-                                    60};
+inline constexpr NumberOption kHeads{"heads", 1, limits::kMaxHeads, true, nullptr};
+inline constexpr NumberOption kRows{"rows", 1, limits::kMaxTokens, true, nullptr};
+inline constexpr NumberOption kCols{"cols", 1, limits::kMaxTokens, true, nullptr};
+inline constexpr NumberOption kPositions{"n", 1, limits::kMaxTokens, true, nullptr};
+inline constexpr NumberOption kDims{"d", 1, limits::kMaxDim, true, nullptr};
+inline constexpr NumberOption kFirstPosition{"first", 0, limits::kMaxPosition, true, nullptr, 0};
+inline constexpr NumberOption kDk{"dk", 1, limits::kMaxDim, true, nullptr, 64};
+inline constexpr NumberOption kSamples{"samples", 2, limits::kMaxSamples, true, nullptr, 10000};
+inline constexpr NumberOption kBins{"bins", 1, limits::kMaxBins, true, nullptr, 60};
 // The model width whose square root the ScaleByDModel bug divides by (heads · d_k).
-inline constexpr NumberOption kBugDModel{
-    "dModel", 1, limits::kMaxDim* limits::kMaxHeads, true, "an integer from 1 to 65536", 0};
-inline constexpr NumberOption kFirstSample{
-    "firstSample", 0, limits::kMaxSamples, true, "an integer from 0 to 1000000", 0};
+inline constexpr NumberOption kBugDModel{"dModel", 1,       limits::kMaxDim* limits::kMaxHeads,
+                                         true,     nullptr, 0};
+inline constexpr NumberOption kFirstSample{"firstSample", 0, limits::kMaxSamples, true, nullptr, 0};
 
 // The lesson-5 experiments (core/experiments.h, core/saturation.h).
 constexpr int kMaxSweepDks = 64;    // d_k values of one saturation sweep
 constexpr int kMaxSweepKeys = 256;  // keys of one saturation sweep
 // varianceSample and varianceRun: a sample index, and a run's first one
-inline constexpr NumberOption kSample{
-    "sample", 0, limits::kMaxSamples - 1, true, "an integer from 0 to 999999", 0};
+inline constexpr NumberOption kSample{"sample", 0, limits::kMaxSamples - 1, true, nullptr, 0};
 inline constexpr NumberOption kRunFirstSample = renamed(kSample, "firstSample");
 // varianceRun.step(samples)
-inline constexpr NumberOption kStepSamples{"samples", 1, limits::kMaxSamples, true,
-                                           "an integer from 1 to 1000000"};
+inline constexpr NumberOption kStepSamples{"samples", 1, limits::kMaxSamples, true, nullptr};
 // mergeVariance: the samples of each chunk (a: 0 = none yet)
-inline constexpr NumberOption kASamples{
-    "aSamples", 0, limits::kMaxSamples, true, "an integer from 0 to 1000000", 0};
-inline constexpr NumberOption kBSamples{"bSamples", 1, limits::kMaxSamples, true,
-                                        "an integer from 1 to 1000000"};
+inline constexpr NumberOption kASamples{"aSamples", 0, limits::kMaxSamples, true, nullptr, 0};
+inline constexpr NumberOption kBSamples{"bSamples", 1, limits::kMaxSamples, true, nullptr};
 // queryProbe
-inline constexpr NumberOption kProbeKeys{
-    "nKeys", 2, limits::kMaxTokens, true, "an integer from 2 to 2048", 16};
-inline constexpr NumberOption kTrial{
-    "trial", 0, limits::kMaxTrials - 1, true, "an integer from 0 to 99999", 0};
+inline constexpr NumberOption kProbeKeys{"nKeys", 2, limits::kMaxTokens, true, nullptr, 16};
+inline constexpr NumberOption kTrial{"trial", 0, limits::kMaxTrials - 1, true, nullptr, 0};
 // tau of a probe: any positive number here; check_temperature then names float32's range
 inline constexpr NumberOption kProbeTau{"tau", 4.9406564584124654e-324, 1.7976931348623157e308,
                                         false, "a finite number > 0",   1};
-inline constexpr NumberOption kGumbelSamples{
-    "gumbelSamples", 0, limits::kMaxGumbelSamples, true, "an integer from 0 to 64", 0};
+inline constexpr NumberOption kGumbelSamples{"gumbelSamples", 0, limits::kMaxGumbelSamples, true,
+                                             nullptr,         0};
 // saturationSweep (dks: 1 to kMaxSweepDks values, each as kDk)
-inline constexpr NumberOption kSweepKeys{
-    "nKeys", 2, kMaxSweepKeys, true, "an integer from 2 to 256", 16};
-inline constexpr NumberOption kTrials{
-    "trials", 1, limits::kMaxTrials, true, "an integer from 1 to 100000", 200};
+inline constexpr NumberOption kSweepKeys{"nKeys", 2, kMaxSweepKeys, true, nullptr, 16};
+inline constexpr NumberOption kTrials{"trials", 1, limits::kMaxTrials, true, nullptr, 200};
 
 // Tiled attention (core/flash.h). window and stride: absent = no such pattern (the fallback is
 // the core's "none").
-inline constexpr NumberOption kWindow{
-    "window", 0, limits::kMaxFlashTokens, true, "an integer from 0 to 16384", -1};
-inline constexpr NumberOption kStride{
-    "stride", 1, limits::kMaxFlashTokens, true, "an integer from 1 to 16384", 0};
-inline constexpr NumberOption kBlockSize{
-    "blockSize", 1, limits::kMaxFlashBlock, true, "an integer from 1 to 256", 64};
-inline constexpr NumberOption kQueryOffset{
-    "queryOffset", 0, limits::kMaxFlashTokens, true, "an integer from 0 to 16384", 0};
+inline constexpr NumberOption kWindow{"window", 0, limits::kMaxFlashTokens, true, nullptr, -1};
+inline constexpr NumberOption kStride{"stride", 1, limits::kMaxFlashTokens, true, nullptr, 0};
+inline constexpr NumberOption kBlockSize{"blockSize", 1, limits::kMaxFlashBlock, true, nullptr, 64};
+inline constexpr NumberOption kQueryOffset{"queryOffset", 0,       limits::kMaxFlashTokens,
+                                           true,          nullptr, 0};
 
 // LayerNorm's eps, added to each row's variance: positive, so 1 / sqrt(var + eps) is finite.
-inline constexpr NumberOption kEps{"eps", 1e-30, 1, false, "a number from 1e-30 to 1 (eps > 0)",
-                                   1e-5};
+inline constexpr NumberOption kEps{"eps", 1e-30, 1, false, nullptr, 1e-5, "eps > 0"};
 
 // ---- matrices ---------------------------------------------------------------------------------
 

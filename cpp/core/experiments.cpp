@@ -222,7 +222,7 @@ Error check_merge_variance(const VarianceChunk& a, double a_samples, const Varia
                            double b_samples) {
   // the range alone (a chunk's count is not quoted back)
   for (const auto& [o, x] : {std::pair{&kASamples, a_samples}, std::pair{&kBSamples, b_samples}})
-    if (!check_number(*o, x).empty()) return std::string(o->name) + ": expected " + o->what;
+    if (!check_number(*o, x).empty()) return std::string(o->name) + ": expected " + expectation(*o);
   if (a_samples + b_samples > limits::kMaxSamples)
     return "samples: aSamples + bSamples is more than " + std::to_string(limits::kMaxSamples);
   Error e = check_chunk("b", b, b_samples);

@@ -691,7 +691,7 @@ Error check_seq2seq_config(const Seq2SeqConfig& c) {
   if (e.empty()) e = kAttentionOption.check(c.attention);
   if (e.empty()) e = check_number(kSeq2SeqHidden, c.hidden);
   if (e.empty()) e = check_number(kSeq2SeqEmbed, c.embed);
-  if (e.empty()) e = check_number(kSeq2SeqLearningRate, c.learning_rate);
+  if (e.empty()) e = check_number(kLearningRate, c.learning_rate);
   if (e.empty()) e = check_number(kSeq2SeqClip, c.clip);
   if (e.empty()) e = check_number(kSeed, c.seed);
   if (e.empty()) e = check_number(kBatch, c.batch);

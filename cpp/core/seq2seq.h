@@ -57,19 +57,14 @@ constexpr int kMaxSeq2Seqs = 50;       // live encoder–decoders in one module 
 
 inline constexpr ModelKind kSeq2SeqKind{"seq2seq", "encoder–decoders", limits::kMaxSeq2Seqs};
 
-inline constexpr NumberOption kSeq2SeqHidden{
-    "hidden", 4, limits::kMaxSeq2SeqHidden, true, "an integer from 4 to 128", 64};
-inline constexpr NumberOption kSeq2SeqEmbed{
-    "embed", 2, limits::kMaxSeq2SeqEmbed, true, "an integer from 2 to 128", 32};
+inline constexpr NumberOption kSeq2SeqHidden{"hidden", 4,       limits::kMaxSeq2SeqHidden,
+                                             true,     nullptr, 64};
+inline constexpr NumberOption kSeq2SeqEmbed{"embed", 2,       limits::kMaxSeq2SeqEmbed,
+                                            true,    nullptr, 32};
 inline constexpr NumberOption kSeq2SeqLength{
-    "maxLength", limits::kMinSeq2SeqLength, limits::kMaxSeq2SeqLength,
-    true,        "an integer from 8 to 32", 24};
-inline constexpr NumberOption kSeq2SeqLearningRate{
-    "learningRate", 1e-5, 1, false, "a number from 1e-05 to 1", 0.003};
-inline constexpr NumberOption kSeq2SeqClip{
-    "clip", 0, 1e6, false, "a number from 0 to 1e+06 (0: no clipping)", 1};
-inline constexpr NumberOption kSeq2SeqSteps{
-    "steps", 1, limits::kMaxSeq2SeqSteps, true, "an integer from 1 to 200", 1};
+    "maxLength", limits::kMinSeq2SeqLength, limits::kMaxSeq2SeqLength, true, nullptr, 24};
+inline constexpr NumberOption kSeq2SeqClip{"clip", 0, 1e6, false, nullptr, 1, "0: no clipping"};
+inline constexpr NumberOption kSeq2SeqSteps{"steps", 1, limits::kMaxSeq2SeqSteps, true, nullptr, 1};
 
 struct Seq2SeqModelConfig {
   int source_vocab = 10;
@@ -209,8 +204,8 @@ struct Seq2SeqConfig {
   bool bidirectional = kBidirectional.fallback;
   int hidden = static_cast<int>(kSeq2SeqHidden.fallback);
   int embed = static_cast<int>(kSeq2SeqEmbed.fallback);
-  double learning_rate = kSeq2SeqLearningRate.fallback;
-  double clip = kSeq2SeqClip.fallback;  // the gradient's largest L2 norm (0: no clipping)
+  double learning_rate = kLearningRate.fallback;  // the attention trainer's option
+  double clip = kSeq2SeqClip.fallback;            // the gradient's largest L2 norm (0: no clipping)
   std::uint32_t seed = static_cast<std::uint32_t>(kSeed.fallback);
   int batch = static_cast<int>(kBatch.fallback);
   int max_length = static_cast<int>(kSeq2SeqLength.fallback);

@@ -34,16 +34,11 @@ constexpr double kMaxModelBytes = 800.0 * 1024 * 1024;
 }  // namespace limits
 
 inline constexpr NumberOption kLayers{"layers", 1, limits::kMaxLayers, true, "1 or 2", 2};
-inline constexpr NumberOption kTrainHeads{
-    "heads", 1, limits::kMaxTrainHeads, true, "an integer from 1 to 4", 2};
-inline constexpr NumberOption kDModel{
-    "dModel", 4, limits::kMaxDModel, true, "an integer from 4 to 128", 64};
-inline constexpr NumberOption kLearningRate{
-    "learningRate", 1e-5, 1, false, "a number from 1e-05 to 1", 0.003};
-inline constexpr NumberOption kBatch{"batch", 1, limits::kMaxBatch, true, "an integer from 1 to 64",
-                                     32};
-inline constexpr NumberOption kSteps{
-    "steps", 1, limits::kMaxStepsPerCall, true, "an integer from 1 to 1000", 1};
+inline constexpr NumberOption kTrainHeads{"heads", 1, limits::kMaxTrainHeads, true, nullptr, 2};
+inline constexpr NumberOption kDModel{"dModel", 4, limits::kMaxDModel, true, nullptr, 64};
+inline constexpr NumberOption kLearningRate{"learningRate", 1e-5, 1, false, nullptr, 0.003};
+inline constexpr NumberOption kBatch{"batch", 1, limits::kMaxBatch, true, nullptr, 32};
+inline constexpr NumberOption kSteps{"steps", 1, limits::kMaxStepsPerCall, true, nullptr, 1};
 inline constexpr FlagOption kTrainScale{"scale", true};  // false: Q Kᵀ not divided by √d_k
 
 // An absent option takes its table's fallback.

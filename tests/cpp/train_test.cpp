@@ -765,7 +765,7 @@ TEST(TrainChecks, NameTheArgument) {
   EXPECT_EQ(attn::check_train_config(c), "dModel: expected an integer from 4 to 128, got 256");
   c = TrainConfig();
   c.learning_rate = 2;
-  EXPECT_EQ(attn::check_train_config(c), "learningRate: expected a number from 1e-05 to 1, got 2");
+  EXPECT_EQ(attn::check_train_config(c), "learningRate: expected a number from 1e-5 to 1, got 2");
   c = TrainConfig();
   c.task = static_cast<TrainTask>(9);
   EXPECT_EQ(attn::check_train_config(c),

@@ -426,13 +426,16 @@ TEST(Contract, EveryIntegerOptionSaysItsOwnRange) {
   for (const attn::NumberOption& o : options) {
     SCOPED_TRACE(o.name);
     ASSERT_TRUE(o.integer);
-    EXPECT_EQ(std::string(o.what), "an integer from " + attn::format_number(o.min) + " to " +
-                                       attn::format_number(o.max));
+    // the message's range is the option's own (no prose that could say another)
+    EXPECT_EQ(o.what, nullptr);
+    const std::string range =
+        "an integer from " + attn::format_number(o.min) + " to " + attn::format_number(o.max);
+    EXPECT_EQ(attn::expectation(o), range);
     EXPECT_EQ(attn::check_number(o, o.min), "");
     EXPECT_EQ(attn::check_number(o, o.max), "");
     for (double bad : {o.min - 1, o.max + 1, o.min + 0.5}) {
       EXPECT_EQ(attn::check_number(o, bad),
-                std::string(o.name) + ": expected " + o.what + ", got " + attn::format_number(bad));
+                std::string(o.name) + ": expected " + range + ", got " + attn::format_number(bad));
     }
     if (std::isnan(o.fallback)) continue;  // required
     const bool none = (o.name == std::string("window") && o.fallback == -1) ||

@@ -163,7 +163,7 @@ for (const simd of [true, false]) {
         [{ embed: 1.5 }, /^embed: expected an integer from 2 to 128, got 1.5$/],
         [{ maxLength: 64 }, /^maxLength: expected an integer from 8 to 32, got 64$/],
         [{ bidirectional: 1 }, /^bidirectional: expected true or false, got 1$/],
-        [{ clip: -1 }, /^clip: expected a number from 0 to 1e\+06/],
+        [{ clip: -1 }, /^clip: expected a number from 0 to 1000000 \(0: no clipping\), got -1$/],
         [{ layers: 2 }, /^seq2seq: unknown option 'layers'/],
       ];
       for (const [opts, message] of bad) {

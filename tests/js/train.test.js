@@ -279,7 +279,7 @@ for (const simd of [true, false]) {
         [{ heads: 0 }, /^heads: expected an integer from 1 to 4, got 0$/],
         [{ heads: 3 }, /^dModel: expected a multiple of heads \(3\), got 64$/],
         [{ dModel: 129 }, /^dModel: expected an integer from 4 to 128, got 129$/],
-        [{ learningRate: NaN }, /^learningRate: expected a number from 1e-05 to 1, got NaN$/],
+        [{ learningRate: NaN }, /^learningRate: expected a number from 1e-5 to 1, got NaN$/],
         [
           { task: 'copy' },
           /^task: expected one of 'previous-token', 'reverse', 'sort', 'induction', 'random-induction', got 'copy'$/,
