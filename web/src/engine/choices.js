@@ -29,12 +29,13 @@ export const CHOICES = Object.freeze({
   kind: Object.freeze(['encoder', 'decoder']),
 });
 
-// How the page writes the value each mask fill puts in a blocked score: in text and in TeX.
-// One entry per engine.choices.maskFill name (pinned by the same test).
+// How the page writes the value each mask fill puts in a blocked score: in text, in TeX, and in
+// the exported scripts' NumPy (a float32 constant) and PyTorch (masked_fill's value). One entry
+// per engine.choices.maskFill name (pinned by the same test).
 export const FILL_SIGNS = Object.freeze({
-  'neg-inf': Object.freeze({ text: '−∞', tex: '-\\infty' }),
-  'large-negative': Object.freeze({ text: '−1e9', tex: '-10^{9}' }),
-  zero: Object.freeze({ text: '0', tex: '0' }),
+  'neg-inf': Object.freeze({ text: '−∞', tex: '-\\infty', numpy: '-np.inf', torch: "float('-inf')" }),
+  'large-negative': Object.freeze({ text: '−1e9', tex: '-10^{9}', numpy: '-1e9', torch: '-1e9' }),
+  zero: Object.freeze({ text: '0', tex: '0', numpy: '0', torch: '0.0' }),
 });
 
 // Tiled attention's default block (the core's blockSize fallback, which flashTrace reports):

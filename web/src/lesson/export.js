@@ -12,6 +12,8 @@
 // Every script ends with show(name, x): the name on one line, then one line per row of numbers
 // ("%.9g", "nan", "inf"), so tests/js/export.test.js can read them back.
 
+import { FILL_SIGNS } from '../engine/choices.js';
+
 export const LANGS = ['numpy', 'torch'];
 
 // ---- numbers --------------------------------------------------------------------------------
@@ -60,8 +62,6 @@ const comment = (text) => '# ' + String(text).replace(/[\r\n]+/g, ' ');
 const tokenList = (tokens) => tokens.map((t) => JSON.stringify(String(t)).slice(1, -1)).join(', ');
 
 // ---- specs ----------------------------------------------------------------------------------
-
-const FILLS = { 'neg-inf': '-inf', 'large-negative': '-1e9', zero: '0' };
 
 // A single-head example from the arguments of engine.attend (example.js's runExample gives
 // them). scoresTyped: Q holds the typed scores (K = V = I), so the script starts from them.
@@ -273,7 +273,7 @@ function numpyAttention(spec) {
       L.push('allowed &= np.triu(np.ones(scores.shape, dtype=bool))  # reversed causal (the bug): key j >= query i');
     if (spec.keyPadding) L.push(`allowed &= ~np.array(${flagsText(spec.keyPadding)})[None, :]  # padding keys`);
     L.push(
-      `scores = np.where(allowed, scores, np.float32(${FILLS[spec.fill] === '-inf' ? '-np.inf' : FILLS[spec.fill]}))  # blocked scores get the fill`,
+      `scores = np.where(allowed, scores, np.float32(${FILL_SIGNS[spec.fill].numpy}))  # blocked scores get the fill`,
     );
   }
   L.push('', '# softmax along each row (axis=-1)');
@@ -392,8 +392,7 @@ function torchAttention(spec) {
         'blocked |= torch.ones(scores.shape, dtype=torch.bool).tril(-1)  # reversed causal (the bug): no key before the query',
       );
     if (spec.keyPadding) L.push(`blocked |= torch.tensor(${flagsText(spec.keyPadding)})[None, :]  # padding keys`);
-    const fill = spec.fill === 'neg-inf' ? "float('-inf')" : FILLS[spec.fill] === '0' ? '0.0' : '-1e9';
-    L.push(`scores = scores.masked_fill(blocked, ${fill})  # blocked scores get the fill`);
+    L.push(`scores = scores.masked_fill(blocked, ${FILL_SIGNS[spec.fill].torch})  # blocked scores get the fill`);
   }
   L.push('');
   if (spec.stable) {
