@@ -9,6 +9,8 @@
 // arrays of the values as they were when the argument was read). tests/js/catalogue.test.js runs
 // them in both builds. Nothing here calls an engine by itself.
 
+import { randomCheckpoint } from './gpt2-reference.js';
+
 export const SAME = 'the same result as plain arrays';
 
 // ---- valid calls --------------------------------------------------------------------------------
@@ -592,3 +594,168 @@ for (const [name, create, plain] of TRAINER_SCALAR_ONLY) {
     }
   });
 }
+
+// ---- GPT-2 models (engine.loadModel, model.run) -----------------------------------------------
+// Each case is [class, entry point, argument, call, expected]; call(engine, fixture) is async, with
+// fixture { bytes, config, ids } of a small checkpoint, and resolves with the model's most likely
+// next token after the ids (SAME: the same as with the plain bytes and ids).
+const topOf = async (model, ids) => (await model.run(ids, { topK: 1 })).topK.ids.at(-1);
+const loaded = async (e, f, source, options = {}) => {
+  const m = await e.loadModel(source, { config: f.config, ...options });
+  try {
+    return await topOf(m, f.ids);
+  } finally {
+    m.delete();
+  }
+};
+const sharedCopy = (bytes, growable) => {
+  const s = new SharedArrayBuffer(bytes.length, growable ? { maxByteLength: 2 * bytes.length } : undefined);
+  new Uint8Array(s).set(bytes);
+  return s;
+};
+const resizableCopy = (bytes) => {
+  const r = new ArrayBuffer(bytes.length, { maxByteLength: 2 * bytes.length });
+  new Uint8Array(r).set(bytes);
+  return r;
+};
+const detachedCopy = (bytes) => {
+  const c = bytes.slice();
+  detach(c.buffer);
+  return c;
+};
+// A checkpoint of 5.3 MB, read in two pieces (4 MiB each) with the caller's onProgress between
+// them, in a resizable buffer.
+let big;
+const bigCheckpoint = () => {
+  big ??= randomCheckpoint({ nLayer: 1, nEmbd: 64, vocabSize: 20000 });
+  return { bytes: new Uint8Array(resizableCopy(big.bytes)), config: big.config };
+};
+const MIDWAY = /^its buffer was detached or shrunk while it was read \(after 4194304 of \d+ bytes\)$/;
+
+export const plainModelCall = (e, f) => loaded(e, f, f.bytes);
+
+export const MODEL_BUFFER_CASES = [
+  [
+    'detached buffer',
+    'loadModel',
+    'source',
+    (e, f) => loaded(e, f, detachedCopy(f.bytes)),
+    /^its ArrayBuffer is detached/,
+  ],
+  [
+    'detached buffer',
+    'loadModel',
+    'source',
+    (e, f) => loaded(e, f, detachedCopy(f.bytes).buffer),
+    /^its ArrayBuffer is detached/,
+  ],
+  [
+    'detached buffer',
+    'loadModel',
+    'source',
+    (e) => {
+      const { bytes, config } = bigCheckpoint();
+      const onProgress = () => bytes.buffer.byteLength && detach(bytes.buffer);
+      return e.loadModel(bytes, { config, onProgress });
+    },
+    MIDWAY,
+  ],
+  [
+    'detached buffer',
+    'model.run',
+    'ids',
+    async (e, f) => {
+      const ids = Int32Array.from(f.ids);
+      detach(ids.buffer);
+      return topOf(f.model, ids);
+    },
+    /^expected 1 to \d+ tokens \(config\.n_positions\), got 0$/,
+  ],
+  ['shared buffer', 'loadModel', 'source', (e, f) => loaded(e, f, new Uint8Array(sharedCopy(f.bytes))), SAME],
+  [
+    'shared buffer',
+    'model.run',
+    'ids',
+    (e, f) => {
+      const ids = new Int32Array(new SharedArrayBuffer(4 * f.ids.length));
+      ids.set(f.ids);
+      return topOf(f.model, ids);
+    },
+    SAME,
+  ],
+  [
+    'growable shared buffer',
+    'loadModel',
+    'source',
+    (e, f) => loaded(e, f, new Uint8Array(sharedCopy(f.bytes, true))),
+    SAME,
+  ],
+  [
+    'resizable buffer, grown and shrunk back before the call',
+    'loadModel',
+    'source',
+    (e, f) => {
+      const r = resizableCopy(f.bytes);
+      r.resize(2 * f.bytes.length);
+      r.resize(f.bytes.length);
+      return loaded(e, f, r);
+    },
+    SAME,
+  ],
+  [
+    'resizable buffer, grown after it was read',
+    'loadModel',
+    'source',
+    (e, f) => {
+      const r = resizableCopy(f.bytes);
+      return loaded(e, f, r, { onProgress: () => r.resize(2 * f.bytes.length) });
+    },
+    SAME,
+  ],
+  [
+    'resizable buffer, shrunk after it was read',
+    'loadModel',
+    'source',
+    (e) => {
+      const { bytes, config } = bigCheckpoint();
+      return e.loadModel(bytes.buffer, { config, onProgress: () => bytes.buffer.resize(100) });
+    },
+    MIDWAY,
+  ],
+  [
+    'getter that deletes a model',
+    'model.run',
+    'model.run',
+    async (e, f) => {
+      const m = await e.loadModel(f.bytes, { config: f.config });
+      try {
+        return await m.run(f.ids, {
+          get topK() {
+            m.delete();
+            return 1;
+          },
+        });
+      } finally {
+        m.delete();
+      }
+    },
+    /^this model has been deleted$/,
+  ],
+  [
+    'getter that creates a model',
+    'model.run',
+    'model.run',
+    async (e, f) => {
+      let other;
+      const r = await f.model.run(f.ids, {
+        get topK() {
+          other = e.loadModel(f.bytes, { config: f.config });
+          return 1;
+        },
+      });
+      (await other).delete();
+      return r.topK.ids.at(-1);
+    },
+    SAME,
+  ],
+];

@@ -86,12 +86,21 @@ const viewOf = (u8) =>
 // the end, cancel() }.
 function byteSource(source) {
   if (source instanceof ArrayBuffer || typedTag.call(source) === 'Uint8Array') {
-    const bytes = source instanceof ArrayBuffer ? new Uint8Array(source) : viewOf(source);
+    let bytes;
+    try {
+      bytes = source instanceof ArrayBuffer ? new Uint8Array(source, 0, source.byteLength) : viewOf(source);
+    } catch {
+      fail('source: its ArrayBuffer is detached (transferred elsewhere; expected the bytes of a safetensors file)');
+    }
+    const total = bytes.length;
     let at = 0;
     return {
-      total: bytes.length,
+      total,
       async next() {
-        if (at >= bytes.length) return null;
+        if (at >= total) return null;
+        // the caller's code runs between two pieces: its buffer may have been detached or shrunk
+        if (typedGetter('length').call(bytes) !== total)
+          fail(`source: its buffer was detached or shrunk while it was read (after ${at} of ${total} bytes)`);
         const piece = bytes.subarray(at, at + PIECE);
         at += piece.length;
         return piece;
