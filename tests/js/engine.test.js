@@ -671,7 +671,15 @@ for (const simd of [true, false]) {
 }
 
 test('the engine modules import nothing from Node, so a page bundler can take them as they are', () => {
-  for (const file of ['engine.js', 'engine/api.js', 'engine/loader.js', 'engine/inputs.js', 'engine/args.js']) {
+  const calls = ['attend', 'flash', 'block', 'bugs', 'experiments'].map((area) => `engine/calls/${area}.js`);
+  for (const file of [
+    'engine.js',
+    'engine/api.js',
+    ...calls,
+    'engine/loader.js',
+    'engine/inputs.js',
+    'engine/args.js',
+  ]) {
     const source = readFileSync(new URL(`../../web/src/${file}`, import.meta.url), 'utf8');
     const imports = [
       ...source.matchAll(/(?:^|\n)\s*(?:import|export)\s[^;]*?from\s+'([^']+)'|import\(\s*'([^']+)'\s*\)/g),
