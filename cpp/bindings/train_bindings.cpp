@@ -72,10 +72,11 @@ val stats(double loss, double accuracy) {
   return out;
 }
 
-// [{ name, rows, cols, data }] of the model's tensors, read from `flat` (parameters or gradients).
-val tensors_to_js(const attn::Transformer& m, const std::vector<float>& flat) {
+// [{ name, rows, cols, data }] of a model's tensors (either trainer's), read from `flat`
+// (parameters or gradients).
+val tensors_to_js(const std::vector<attn::Tensor>& tensors, const std::vector<float>& flat) {
   val list = val::array();
-  for (const attn::Tensor& t : m.tensors()) {
+  for (const attn::Tensor& t : tensors) {
     val o = val::object();
     o.set("name", t.name);
     o.set("rows", t.rows);
@@ -170,7 +171,9 @@ class TrainerHandle {
     return run_to_js(trainer_, b);
   }
 
-  val parameters() const { return tensors_to_js(trainer_.model(), trainer_.model().parameters()); }
+  val parameters() const {
+    return tensors_to_js(trainer_.model().tensors(), trainer_.model().parameters());
+  }
 
   // { name: { rows, cols, data } } for some or all tensors: {} or { error }, nothing changed on
   // error.
@@ -199,7 +202,7 @@ class TrainerHandle {
     attn::ForwardStats f = trainer_.gradients_on(b);
     if (!f.error.empty()) return failure(f.error);
     val out = stats(f.loss, f.accuracy);
-    out.set("gradients", tensors_to_js(trainer_.model(), trainer_.model().gradients()));
+    out.set("gradients", tensors_to_js(trainer_.model().tensors(), trainer_.model().gradients()));
     return out;
   }
 
@@ -308,20 +311,6 @@ std::vector<std::vector<int>> read_sentences(Reader& in, const char* name, int m
   return out;
 }
 
-val sentence_tensors_to_js(const attn::Seq2Seq& m, const std::vector<float>& flat) {
-  val list = val::array();
-  for (const attn::Tensor& t : m.tensors()) {
-    val o = val::object();
-    o.set("name", t.name);
-    o.set("rows", t.rows);
-    o.set("cols", t.cols);
-    o.set("data",
-          val(emscripten::typed_memory_view(t.size(), flat.data() + t.offset)).call<val>("slice"));
-    list.call<void>("push", o);
-  }
-  return list;
-}
-
 // A decoded row: its first `steps` predictions and alignment rows (no alignment without attention).
 val decoded_to_js(const attn::Seq2Seq& m, const std::vector<int>& source, int steps) {
   const attn::Decoded d = attn::decoded(m, steps);
@@ -407,7 +396,7 @@ class Seq2SeqHandle {
   }
 
   val parameters() const {
-    return sentence_tensors_to_js(trainer_.model(), trainer_.model().parameters());
+    return tensors_to_js(trainer_.model().tensors(), trainer_.model().parameters());
   }
 
   // { name: { rows, cols, data } } for some or all tensors: {} or { error }, nothing changed on
@@ -439,7 +428,7 @@ class Seq2SeqHandle {
     attn::ForwardStats f = trainer_.gradients_on(b);
     if (!f.error.empty()) return failure(f.error);
     val out = stats(f.loss, f.accuracy);
-    out.set("gradients", sentence_tensors_to_js(trainer_.model(), trainer_.model().gradients()));
+    out.set("gradients", tensors_to_js(trainer_.model().tensors(), trainer_.model().gradients()));
     return out;
   }
 
