@@ -307,7 +307,7 @@ test('the 0/1 mask has a two-swatch key, and the practice and long-sequence cont
 // The step as an instrument: from about 1000 px its side column (the controls that act on the
 // figure, then the prose that explains it) sits beside the figure, as a reading column; below that,
 // directly under the figure, controls first.
-test('from about 1000 px the controls and the prose sit beside the figure; below that, under it', async () => {
+test('from about 1000 px the controls and the prose sit beside the figure; below that, right under it', async () => {
   for (const [width, beside] of [
     [1280, true],
     [1000, true],
@@ -325,13 +325,16 @@ test('from about 1000 px the controls and the prose sit beside the figure; below
         if (!stage) return null;
         const rect = (el) => el && el.getClientRects().length && el.getBoundingClientRect();
         const fig = rect(stage.querySelector('.step-figure'));
+        // On a narrow screen the figure column steps aside (display: contents): the side column
+        // follows the main figure itself, before the rest of the figure's part.
+        const main = rect(stage.querySelector('.step-figure [data-figure="main"]'));
         const side = rect(stage.querySelector('.step-side'));
         const controls = rect(stage.querySelector('.step-controls'));
         const prose = rect(stage.querySelector('.step-prose p'));
         return {
           holdsFigure: !!stage.querySelector('.step-figure [data-figure="main"]'),
           besides: side.left >= fig.right - 1 && side.top < fig.bottom,
-          below: side.top >= fig.bottom - 1,
+          below: side.top >= main.bottom - 1,
           controlsFirst: !controls || !prose || controls.bottom <= prose.top,
           proseWidth: prose ? Math.round(prose.width) : null,
         };

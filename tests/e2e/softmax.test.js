@@ -248,7 +248,7 @@ test('the budget bar: nudging one score up takes share from all the others', asy
   for (const k of [1, 2, 3]) assert.ok(after[k] < before[k], `share ${k} shrinks`);
   const ref = refSoftmax([3.6, 1.2, 6.1, 2.0]);
   after.forEach((x, k) => assert.ok(Math.abs(x - ref[k]) <= 6e-5, `share ${k}`));
-  assert.match(await page.textContent('.sm-budget .hint'), /add up to 1\.0000/);
+  assert.match(await page.textContent('.sm-budget .sm-sum-check'), /add up to 1\.0000/);
   assert.deepEqual(page.errors, []);
 });
 
@@ -340,7 +340,7 @@ test('bad scores get an inline message and the last valid row stays', async () =
   await input.fill('1, two, 3');
   await input.press('Enter');
   await input.blur();
-  assert.match(await page.textContent('.panel .field-error'), /Item 2 is not a number/);
+  assert.match(await page.textContent('.sm-scores-row .field-error'), /Item 2 is not a number/);
   assert.equal(await input.getAttribute('aria-invalid'), 'true');
   assert.doesNotMatch(await page.evaluate(() => location.hash), /smScores=/);
   assert.equal((await readOverflow(page)).stable.length, 4);

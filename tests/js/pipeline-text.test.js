@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { loadEngine } from '../../web/src/engine.js';
 import { maskedStep, weightsStep, blockedNote, textOf } from '../../web/src/chapters/pipeline/text.js';
 import { rowKind } from '../../web/src/lesson/rows.js';
-import { gumbelCompare } from '../../web/src/chapters/softmax/text.js';
+import { gumbelCompare } from '../../web/src/chapters/softmax/logic.js';
 import strings from '../../web/src/chapters/pipeline/strings.js';
 import softmaxStrings from '../../web/src/chapters/softmax/strings.js';
 import { lookup } from '../../web/src/text/i18n.js';

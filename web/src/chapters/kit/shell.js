@@ -114,7 +114,7 @@ export function mountChapter(chapter, root, env) {
   });
 
   const afterView = {};
-  const afterBox = h('div', { class: 'chapter-after' });
+  const afterBox = h('div', { class: `chapter-after ${prefix}-after` });
   if (chapter.after) afterBox.append(...children(chapter.after.build(c, afterView)));
   // Where the after-part lives when the step's figure is not in it (leadWithFigure may move it
   // into the step's figure column when it is).
@@ -327,6 +327,7 @@ function leadWithFigure(key, stage, afterBox, afterHome, memo) {
   if (!stage) return false;
   const section = stage.el.parentNode;
   // What the last figure took goes back under the stage, in its order.
+  for (const el of stage.figure.querySelectorAll('.fig-part, .fig-after')) el.classList.remove('fig-part', 'fig-after');
   stage.el.after(...stage.figure.children, ...stage.prose.children);
   const boxes = [section, afterBox].filter(Boolean);
   for (const box of boxes)
@@ -355,6 +356,7 @@ function leadWithFigure(key, stage, afterBox, afterHome, memo) {
     let part = box === afterBox ? afterBox : fig;
     while (part !== afterBox && part.parentElement !== section) part = part.parentElement;
     stage.figure.append(part);
+    markPart(part, fig);
     // The prose that followed the figure's part: paragraphs of explanation and message lines, one
     // after another.
     const prose = [];
@@ -368,6 +370,20 @@ function leadWithFigure(key, stage, afterBox, afterHome, memo) {
   return fig !== held && fig !== null;
 }
 const PROSE = 'p.explain, p.about, p.lab-explain, p.msg';
+
+// On a narrow screen the side column comes right after the main figure, before what else the
+// figure's part holds (its formulas, a second chart): the part (a plain <div>) steps aside there
+// (base.css: display: contents), and what follows the child that holds the figure is ordered after
+// the side column.
+function markPart(part, fig) {
+  if (part === fig || part.tagName !== 'DIV') return;
+  part.classList.add('fig-part');
+  let after = false;
+  for (const child of part.children) {
+    if (after) child.classList.add('fig-after');
+    else after = child === fig || child.contains(fig);
+  }
+}
 
 // The chapter's settings that act on no figure of the step on screen (its panel, and the control
 // groups of its other steps), folded into one disclosure that stays open or closed as the learner

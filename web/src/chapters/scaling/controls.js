@@ -1,5 +1,5 @@
-// The scaling lesson's one panel of controls (d_k, samples, τ, raw or scaled, keys, seed, a new query)
-// and which of them each step uses.
+// The scaling lesson's controls (d_k, samples, τ, raw or scaled, keys, seed, a new query), each
+// beside the figures of the steps it acts on (the chapter's control groups, GROUPS below).
 
 import { fmtInt, parseNumber, nearestStop } from '../../text/format.js';
 import { h, nextId, isFocused } from '../../views/dom.js';
@@ -54,7 +54,10 @@ function parseWhole(text) {
   return /^\d+$/.test(t) ? Number(t) : NaN;
 }
 
-export function buildControls(c, v) {
+// Every control, built once per chapter instance (kept in c.ui) and handed to its group.
+function fields(c) {
+  if (c.ui.labFields) return c.ui.labFields;
+  const v = (c.ui.labFields = {});
   const { s } = c;
   const typed = (field, key, parse, min, max, errKey) => (text) => {
     const x = parse(text);
@@ -162,30 +165,13 @@ export function buildControls(c, v) {
     }),
   );
 
-  return [
-    h(
-      'section',
-      { class: 'panel lab-controls', 'aria-label': s('controls'), 'data-group': 'inputs' },
-      h(
-        'div',
-        { class: 'controls' },
-        v.dk.wrap,
-        v.samples.wrap,
-        v.tau.wrap,
-        v.scoresField,
-        v.keys.wrap,
-        v.seed.wrap,
-        v.newQuery,
-      ),
-    ),
-    h('p', { class: 'hint keys-hint', 'data-group': 'stepper', text: s('keysHint') }),
-  ];
+  return v;
 }
 
-// The controls' values, and which of them the current step uses.
-export function drawControls(c, data, v) {
+// The controls' values (drawn by the group every step has).
+function drawControls(c) {
+  const v = fields(c);
   const st = c.state;
-  const stage = st.stage;
   v.dk.set(st.labDk);
   v.samples.set(st.labSamples);
   v.tau.set(st.labTau);
@@ -194,10 +180,25 @@ export function drawControls(c, data, v) {
   v.rawRadio.checked = !st.labScaled;
   v.scaledRadio.checked = st.labScaled;
   v.sharedBox.checked = st.labShared;
-  v.sharedLabel.hidden = stage !== 'variance';
-  v.samples.wrap.hidden = stage !== 'variance';
-  v.tau.wrap.hidden = stage !== 'temperature';
-  v.scoresField.hidden = !(stage === 'variance' || stage === 'temperature');
-  v.keys.wrap.hidden = stage === 'variance' || stage === 'growth';
-  v.newQuery.hidden = !(stage === 'softmax' || stage === 'gradient' || stage === 'temperature');
+  v.sharedLabel.hidden = st.stage !== 'variance';
 }
+
+// Which controls act on which steps' figures, most particular first: beside the figure there,
+// in "More settings" elsewhere.
+const group = (steps, name, draw) => ({
+  steps,
+  build: (c) => h('div', { class: 'controls' }, fields(c)[name].wrap ?? fields(c)[name]),
+  draw,
+});
+export const GROUPS = [
+  group(['variance'], 'samples'),
+  group(['temperature'], 'tau'),
+  group(['variance', 'temperature'], 'scoresField'),
+  group(['softmax', 'gradient', 'temperature'], 'keys'),
+  group(['softmax', 'gradient', 'temperature'], 'newQuery'),
+  group('*', 'dk', drawControls),
+  group('*', 'seed'),
+];
+
+// The keyboard hint, in the settings.
+export const buildHint = (c) => h('p', { class: 'hint keys-hint', 'data-group': 'stepper', text: c.s('keysHint') });

@@ -1,6 +1,6 @@
 // Lesson 5: why attention divides the scores by √d_k.
 //
-// Five steps, one panel of controls:
+// Five steps, each with the controls that act on its figure beside it:
 //   variance     the histogram of q·k for random q, k (N(0, 1) entries): variance d_k
 //   growth       variance against d_k on log-log axes, raw and scaled
 //   softmax      one query against n keys: raw scores saturate softmax, scaled ones do not
@@ -13,12 +13,12 @@
 // (scaling/theory.js).
 //
 // Files: one per step (variance.js, growth.js, saturation.js, gradient.js, temperature.js), the
-// panel (controls.js), the long runs (runs.js) and what they draw as they go (run-figures.js), one
+// controls (controls.js), the long runs (runs.js) and what they draw as they go (run-figures.js), one
 // query against n keys (probe.js), colours and run sizes (settings.js).
 
 import strings from './strings.js';
 import meta from './meta.js';
-import { buildControls, drawControls } from './controls.js';
+import { GROUPS, buildHint } from './controls.js';
 import { buildVariance, drawVarianceStep } from './variance.js';
 import { buildGrowth, drawGrowth } from './growth.js';
 import { buildSoftmax, drawSoftmax } from './saturation.js';
@@ -41,5 +41,6 @@ export default {
     { id: 'gradient', title: { en: 'Gradient', zh: '梯度消失' }, build: buildGradient, draw: drawGradient },
     { id: 'temperature', title: { en: 'Temperature', zh: '温度' }, build: buildTemperature, draw: drawTemperature },
   ],
-  panel: { build: buildControls, draw: drawControls },
+  controls: GROUPS,
+  panel: { build: buildHint },
 };

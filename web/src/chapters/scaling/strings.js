@@ -6,7 +6,6 @@ export default {
     intro:
       'Draw two random vectors q and k whose d_k components are independent N(0, 1) numbers. Each product q_d·k_d (d = 1 … d_k) has mean 0 and variance 1, and the d_k of them add up, so q·k has variance d_k: its typical size grows like √d_k. This chapter measures that, then shows what such large scores do to softmax and to its gradient, and why dividing by √d_k fixes it.',
     keysHint: 'Tip: every slider works with the arrow keys, Page Up / Page Down and Home / End.',
-    controls: 'Experiment settings',
     dk: 'd_k (dimension of q and k)',
     dkValue: 'd_k = {dk}',
     samples: 'Samples (pairs q, k)',
@@ -150,7 +149,6 @@ export default {
     intro:
       '随机取两个向量 q 和 k，它们的 d_k 个分量都是相互独立的 N(0, 1) 随机数。每个乘积 q_d·k_d（d = 1 … d_k）的均值是 0、方差是 1，d_k 个这样的乘积加在一起，q·k 的方差就是 d_k：它的典型大小按 √d_k 增长。本章先把这件事实测出来，再看分数过大时 softmax 和它的梯度会怎样，以及为什么除以 √d_k 能解决问题。',
     keysHint: '提示：每个滑块都可以用方向键、Page Up / Page Down 和 Home / End 操作。',
-    controls: '实验设置',
     dk: 'd_k（q 和 k 的维度）',
     dkValue: 'd_k = {dk}',
     samples: '样本数（q、k 对）',

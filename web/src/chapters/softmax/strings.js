@@ -5,7 +5,6 @@ export default {
   en: {
     intro:
       'Scores can be any real numbers. Softmax turns a row of them into weights that are non-negative and add up to 1. This chapter is about that one step: how it breaks, how to keep it from breaking, and how to make it sharper or softer.',
-    inputs: 'One row of scores',
     scores: 'Scores (comma-separated)',
     scoresHint:
       'The default row is made up: an article on attention invented these scores for The, cat, eats, fish while writing 猫. They are not this page’s vectors: the Pipeline chapter’s translation example computes other scores for 猫.',
@@ -123,7 +122,6 @@ export default {
   zh: {
     intro:
       '分数可以是任意实数。softmax 把一行分数变成一组非负、加起来等于 1 的权重。本章只讲这一步：它在什么情况下会算错，怎样避免，以及怎样让权重更尖锐或更平缓。',
-    inputs: '一行分数',
     scores: '分数（用逗号分隔）',
     scoresHint:
       '默认这行分数是编出来的：一篇讲注意力的文章为生成“猫”时的 The、cat、eats、fish 随手给了这几个分数。它们并非本页的向量算出来的；“注意力流水线”一章的翻译示例给“猫”算出的是另一组分数。',
