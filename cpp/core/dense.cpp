@@ -59,12 +59,4 @@ void layer_norm_rows(const float* x, const float* gamma, const float* beta, doub
   }
 }
 
-void gelu_tanh(float* x, std::size_t n) {
-  const float k = 0.7978845608028654f;  // sqrt(2 / pi)
-  for (std::size_t i = 0; i < n; i++) {
-    const float v = x[i];
-    x[i] = 0.5f * v * (1.0f + std::tanh(k * (v + 0.044715f * v * v * v)));
-  }
-}
-
 }  // namespace attn::dense

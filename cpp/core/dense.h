@@ -1,6 +1,6 @@
 // Small dense helpers the models share (the playground's transformer, the RNN encoder–decoder,
 // the Transformer block, GPT-2): bias rows, column sums, transposes and column blocks of
-// row-major matrices, layer norm and GELU over rows, and buffers that only grow. Plain loops;
+// row-major matrices, layer norm over rows, and buffers that only grow. Plain loops;
 // the products go through kernels.h.
 #pragma once
 
@@ -38,9 +38,5 @@ void scatter(const float* src, float* dst, int stride, int col, int rows, int wi
 // get each row's mean and standard deviation (without eps). out may be x.
 void layer_norm_rows(const float* x, const float* gamma, const float* beta, double eps, float* out,
                      int rows, int cols, float* mean = nullptr, float* std = nullptr);
-
-// x = 0.5 x (1 + tanh(sqrt(2 / pi) (x + 0.044715 x³))) on n entries, in place: GELU's tanh form
-// (GPT-2's "gelu_new", torch's gelu(approximate='tanh')).
-void gelu_tanh(float* x, std::size_t n);
 
 }  // namespace attn::dense

@@ -13,7 +13,6 @@ namespace attn::gpt2 {
 
 using dense::add_bias;
 using dense::gather;
-using dense::gelu_tanh;
 using dense::layer_norm_rows;
 using dense::scatter;
 
@@ -352,7 +351,7 @@ Error transformer_block(const Model& m, int l, const RunArgs& a, Activations* ac
   layer_norm_rows(act->x.data(), m.at(b.ln_2_weight), m.at(b.ln_2_bias), c.layer_norm_epsilon,
                   act->a.data(), n, d);
   conv1d(m, b.fc_weight, b.fc_bias, act->a.data(), n, act->hidden.data());  // (n, inner)
-  gelu_tanh(act->hidden.data(), act->hidden.size());
+  kernels::gelu_tanh(act->hidden.data(), act->hidden.size());
   conv1d(m, b.mlp_weight, b.mlp_bias, act->hidden.data(), n, act->a.data());  // (n, d)
   for (std::size_t i = 0; i < act->x.size(); i++) act->x[i] += act->a[i];
   return {};

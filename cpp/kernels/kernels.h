@@ -14,7 +14,8 @@
 // the weights of softmax_rows (stable) bit for bit. divide_finite, scale_add and row_max are
 // bit-identical in every build (one rounding per element; a max is exact). gemm_packed sums
 // every output in the order of gemm_ab, and gemm_abt's when b is packed with pack_bt, so it
-// gives their floats in every build too.
+// gives their floats in every build too. gelu_tanh agrees to a few float ulps (its SIMD exp is
+// the softmax's polynomial).
 // The SIMD horizontal sum of a vector is (l0 + l1) + (l2 + l3) (wasmsimd_util.h, hsum).
 #pragma once
 
@@ -97,6 +98,12 @@ float row_max_scalar(const float* x, int n);
 // -inf entries give 0); returns Σ x_j and sets *t = Σ exp(x_j - shift) (x_j - shift) over the
 // entries that are not 0.
 float exp_shift_sum_scalar(float* x, int n, float shift, float* t);
+// GELU's tanh form in place on n entries: x = 0.5 x (1 + tanh(u)), u = kGeluK (x + kGeluC x³)
+// (GPT-2's "gelu_new", torch's gelu(approximate='tanh')), as x sigmoid(2u) (no cancellation where
+// tanh(u) is near -1). Finite x give finite results.
+constexpr float kGeluK = 0.7978845608028654f;  // sqrt(2 / pi)
+constexpr float kGeluC = 0.044715f;
+void gelu_tanh_scalar(float* x, std::size_t n);
 // x = x / divisor for n entries; true when every result is finite.
 bool divide_finite_scalar(float* x, std::size_t n, float divisor);
 // y = y r + x for n entries (the product and the sum each rounded to float).
@@ -128,6 +135,7 @@ float softmax_entropy_row_wasmsimd(float* x, int cols, int len);
 float row_max_wasmsimd(const float* x, int n);
 float exp_shift_sum_wasmsimd(float* x, int n, float shift, float* t);
 bool divide_finite_wasmsimd(float* x, std::size_t n, float divisor);
+void gelu_tanh_wasmsimd(float* x, std::size_t n);
 void scale_add_wasmsimd(float* y, const float* x, int n, float r);
 void dot_rows_wasmsimd(const float* a, const float* b, float* out, int count, int d);
 void fill_normal_wasmsimd(const RandomStream& s, std::uint64_t first, float* out,
@@ -179,6 +187,7 @@ inline float row_max(const float* x, int n) { return ATTN_KERNEL(row_max)(x, n);
 inline float exp_shift_sum(float* x, int n, float shift, float* t) {
   return ATTN_KERNEL(exp_shift_sum)(x, n, shift, t);
 }
+inline void gelu_tanh(float* x, std::size_t n) { ATTN_KERNEL(gelu_tanh)(x, n); }
 inline bool divide_finite(float* x, std::size_t n, float divisor) {
   return ATTN_KERNEL(divide_finite)(x, n, divisor);
 }

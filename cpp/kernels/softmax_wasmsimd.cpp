@@ -21,32 +21,6 @@
 
 namespace attn::kernels {
 
-// exp(r) for |r| <= ln2 / 2: 1 + r + r² p(r)
-static inline v128_t exp_reduced(v128_t r) {
-  const v128_t z = wasm_f32x4_mul(r, r);
-  v128_t p = splat(kExpP0);
-  p = madd(splat(kExpP1), p, r);
-  p = madd(splat(kExpP2), p, r);
-  p = madd(splat(kExpP3), p, r);
-  p = madd(splat(kExpP4), p, r);
-  p = madd(splat(kExpP5), p, r);
-  return wasm_f32x4_add(madd(r, p, z), splat(1.0f));
-}
-
-// exp(x) for x <= 0 (and -inf); NaN stays NaN.
-static inline v128_t exp_nonpositive(v128_t x) {
-  const float kMinNormalArg = -87.33654f;  // exp of this is the smallest normal float
-  // 1.5 2^23 + 127: adding it rounds x log2e to an integer n and leaves n + 127 in the low bits
-  const v128_t magic = splat(12583039.0f);
-  v128_t n = madd(magic, x, splat(kLog2e));
-  const v128_t scale = wasm_i32x4_shl(n, 23);  // 2^n: (n + 127) in the exponent field
-  n = wasm_f32x4_sub(n, magic);
-  v128_t r = wasm_f32x4_sub(x, wasm_f32x4_mul(n, splat(kLn2Hi)));
-  r = wasm_f32x4_sub(r, wasm_f32x4_mul(n, splat(kLn2Lo)));
-  const v128_t e = wasm_f32x4_mul(exp_reduced(r), scale);
-  return wasm_v128_andnot(e, wasm_f32x4_lt(x, splat(kMinNormalArg)));
-}
-
 // exp(x) for any x, as expf: +inf above kExpOverflow, subnormal results, 0 below kExpUnderflow.
 static inline v128_t exp_any(v128_t x) {
   const v128_t over = wasm_f32x4_gt(x, splat(kExpOverflow));

@@ -1,6 +1,7 @@
 // GPT-2's forward pass (core/gpt2.h) beyond the PyTorch goldens (gpt2_golden_test.cpp): the
 // configuration's checks, the run's checks and their messages, ties in the top k, a forward pass
-// that would leave float32, the seeded distinct tokens of the head scores, and the tanh GELU.
+// that would leave float32, and the seeded distinct tokens of the head scores (the tanh GELU is
+// a kernel: kernels_test.cpp).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -9,7 +10,6 @@
 #include <string>
 #include <vector>
 
-#include "core/dense.h"
 #include "core/gpt2.h"
 
 using namespace attn;
@@ -178,18 +178,6 @@ TEST(Gpt2, DistinctTokensAreDistinctSeededAndInTheVocabulary) {
       gpt2::check_score_tokens(small(), {5, 5}),
       "tokens: entry 1 is 5 again (expected distinct tokens: the scores look for each token's "
       "first occurrence)");
-}
-
-TEST(Gpt2, GeluTanhIsGpt2sFormula) {
-  std::vector<float> x;
-  for (int i = -400; i <= 400; i++) x.push_back(static_cast<float>(i) / 40);
-  std::vector<float> y = x;
-  dense::gelu_tanh(y.data(), y.size());
-  for (std::size_t i = 0; i < x.size(); i++) {
-    const double v = x[i];
-    const double want = 0.5 * v * (1 + std::tanh(std::sqrt(2 / M_PI) * (v + 0.044715 * v * v * v)));
-    EXPECT_NEAR(y[i], want, 1e-6 * std::max(1.0, std::fabs(want))) << v;
-  }
 }
 
 }  // namespace

@@ -471,4 +471,46 @@ TEST(ScalingKernel, ScaleAddIsExact) {
       }
 }
 
+// ---- GELU's tanh form ---------------------------------------------------------------------------
+
+// 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x³))), GPT-2's "gelu_new", as written, in double.
+double gelu_tanh_ref(double x) {
+  const double u = std::sqrt(2 / M_PI) * (x + 0.044715 * x * x * x);
+  return 0.5 * x * (1 + std::tanh(u));
+}
+
+TEST(GeluKernel, MatchesDoubleReference) {
+  using GeluFn = void (*)(float*, std::size_t);
+  const std::pair<const char*, GeluFn> kernels[] = {{"scalar", gelu_tanh_scalar},
+                                                    {"dispatched", gelu_tanh}};
+  for (const auto& [name, gelu] : kernels)
+    for (int n = 1; n <= 67; ++n)
+      for (int offset = 0; offset < 4; ++offset) {
+        const auto x = inputs(n, n * 29 + offset, -12.0f, 12.0f);
+        Shifted got(x, offset);
+        gelu(got.data, n);
+        for (int j = 0; j < n; ++j) {
+          const double want = gelu_tanh_ref(x[j]);
+          // a few float ulps of x (the result is at most |x|): u, its exp and the division; the
+          // double reference's own 1 + tanh cancels where x is very negative, so the bound is
+          // absolute there (the result is below 1e-6 in size)
+          ASSERT_NEAR(got.data[j], want, 4e-7 * std::fabs(x[j]) + 1e-30) << name << " x=" << x[j];
+        }
+        ASSERT_EQ(got.data[n], -999.0f) << name;  // nothing past n
+      }
+  // float32's extremes: finite in, finite out (x for large x, -0 or a tiny number for very
+  // negative)
+  for (const auto& [name, gelu] : kernels) {
+    float x[] = {3.4e38f, -3.4e38f, 1e20f, -1e20f, 88.0f, -88.0f, 0.0f, -0.0f, 1e-40f, -1e-40f};
+    gelu(x, std::size(x));
+    EXPECT_EQ(x[0], 3.4e38f) << name;
+    EXPECT_EQ(x[2], 1e20f) << name;
+    EXPECT_EQ(x[1], 0.0f) << name;
+    EXPECT_EQ(x[3], 0.0f) << name;
+    EXPECT_EQ(x[4], 88.0f) << name;
+    EXPECT_EQ(x[5], 0.0f) << name;
+    for (float v : x) EXPECT_TRUE(std::isfinite(v)) << name;
+  }
+}
+
 }  // namespace

@@ -305,6 +305,19 @@ TEST(WasmSimd, ExpRangeMatchesStdExp) {
       expect_close(got, want, 2, 7.2e-7, stable ? "exp range, stable" : "exp range, naive");
     }
 }
+TEST(WasmSimd, GeluMatchesScalar) {
+  for (int n = 1; n <= 67; ++n)
+    for (int offset = 0; offset < 4; ++offset) {
+      Buffer want(inputs(n, n * 31 + offset, -40.0f, 40.0f), offset);
+      Buffer got(inputs(n, n * 31 + offset, -40.0f, 40.0f), 3 - offset);
+      gelu_tanh_scalar(want.data, n);
+      gelu_tanh_wasmsimd(got.data, n);
+      // the exp (1-2 ulp, polynomial vs libm) and the division: a few ulps of the result; below the
+      // smallest normal float the SIMD exp is 0 where std::exp is subnormal (the 1e-37)
+      expect_close(got.data, want.data, n, 7.2e-7, "gelu");
+    }
+}
+
 // The scaling passes and the row max: the same floats as the scalar references; the online
 // softmax's step within the softmax's few ulps, its blocked entries exactly 0.
 TEST(WasmSimd, ScalingAndOnlineSoftmaxStepMatchScalar) {
