@@ -49,7 +49,7 @@ export async function serveDist({
   if (!prefix.startsWith('/') || !prefix.endsWith('/'))
     throw new Error(`prefix must start and end with "/": ${prefix}`);
   let root = path.resolve(dir);
-  if (!fs.existsSync(path.join(root, 'index.html')))
+  if (!Object.hasOwn(extra, 'index.html') && !fs.existsSync(path.join(root, 'index.html')))
     throw new Error(`${root}/index.html not found: build the page first (npm run build)`);
   const gzipped = new Map(); // file -> gzip bytes (the folder does not change while served)
   const hits = new Map(); // path inside the folder -> requests served
