@@ -13,7 +13,8 @@ namespace {
 // Bytes the allocator has handed out, and the size of wasm memory.
 val memory() {
   val out = val::object();
-  out.set("usedBytes", static_cast<double>(mallinfo().uordblks));
+  // uordblks is an int: past 2 GB (the model module grows to 4 GB) it reads as unsigned
+  out.set("usedBytes", static_cast<double>(static_cast<unsigned>(mallinfo().uordblks)));
   out.set("heapBytes", static_cast<double>(emscripten_get_heap_size()));
   return out;
 }

@@ -45,7 +45,8 @@ std::string megabytes(double bytes) {
 
 // The memory the module may still have: its maximum less what the allocator holds.
 double free_bytes() {
-  return static_cast<double>(emscripten_get_heap_max()) - static_cast<double>(mallinfo().uordblks);
+  return static_cast<double>(emscripten_get_heap_max()) -
+         static_cast<double>(static_cast<unsigned>(mallinfo().uordblks));  // an int: see memory()
 }
 
 // Exactly the bytes of a Uint8Array (model-api.js passes nothing else) -> out.
