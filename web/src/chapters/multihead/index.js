@@ -68,6 +68,25 @@ function figures(c, v, names, cls) {
 // ---- step 1: projections, self vs cross -----------------------------------------------------------
 
 function buildProjections(c, v) {
+  // the inputs lead (X, and Y in cross-attention); the projections and the weights follow
+  const inputs = figures(c, v, [
+    ['X', 'diverging'],
+    ['Y', 'diverging'],
+  ]);
+  const made = figures(c, v, [
+    ['Wq', 'diverging'],
+    ['Wk', 'diverging'],
+    ['Wv', 'diverging'],
+    ['Q', 'diverging'],
+    ['K', 'diverging'],
+    ['V', 'diverging'],
+    ['W', 'sequential'],
+  ]);
+  return [inputs, h('p', { class: 'about lab-explain', text: c.s('proj.about') }), made];
+}
+
+// Self or cross, d_model, and the tokens of the queries (and of the other sequence).
+function projectionControls(c, v) {
   const { s } = c;
   v.mode = selectInput(
     s('mode'),
@@ -80,23 +99,7 @@ function buildProjections(c, v) {
   v.x = tokensField(c, s('tokensX'), 'mhTokens', MAX_TOKENS);
   v.y = tokensField(c, s('tokensY'), 'mhSource', MAX_TOKENS);
   v.d = intInput(s('dModel'), { min: 2, max: 16, onValue: (x) => c.set({ mhProjD: x }), error: intError(c) });
-  const maps = figures(c, v, [
-    ['X', 'diverging'],
-    ['Y', 'diverging'],
-    ['Wq', 'diverging'],
-    ['Wk', 'diverging'],
-    ['Wv', 'diverging'],
-    ['Q', 'diverging'],
-    ['K', 'diverging'],
-    ['V', 'diverging'],
-    ['W', 'sequential'],
-  ]);
-  return [
-    h('p', { class: 'about lab-explain', text: s('proj.about') }),
-    h('div', { class: 'controls', 'data-group': 'inputs' }, v.mode.wrap, v.d.wrap),
-    h('div', { class: 'controls', 'data-group': 'inputs' }, v.x.wrap, v.y.wrap),
-    maps,
-  ];
+  return [h('div', { class: 'controls' }, v.mode.wrap, v.d.wrap), h('div', { class: 'controls' }, v.x.wrap, v.y.wrap)];
 }
 
 function drawProjections(c, p, v) {
@@ -134,16 +137,10 @@ function drawProjections(c, p, v) {
 
 function buildHeads(c, v) {
   const { s } = c;
-  v.d = intInput(s('dModel'), { min: 1, max: MAX_D_MODEL, onValue: (x) => c.set({ mhD: x }), error: intError(c) });
-  v.h = intInput(s('heads'), { min: 1, max: 64, onValue: (x) => c.set({ mhH: x }), error: intError(c) });
-  v.preset = h('button', {
-    type: 'button',
-    class: 'btn mh-preset-768',
-    text: s('preset768'),
-    onclick: () => c.set({ mhD: 768, mhH: 12 }),
-  });
   v.line = h('p', { class: 'lab-explain mh-line', 'aria-live': 'polite' });
   v.woNote = h('p', { class: 'hint mh-wo-note' });
+  // head 1 leads (beside the controls); the other heads follow it
+  v.first = h('div', { class: 'maps mh-maps mh-head-first' });
   v.heads = h('div', { class: 'maps mh-maps mh-heads' });
   v.headFigs = [];
   const rest = figures(c, v, [
@@ -164,9 +161,9 @@ function buildHeads(c, v) {
     }),
   );
   return [
-    h('p', { class: 'about lab-explain', text: s('heads.about') }),
-    h('div', { class: 'controls', 'data-group': 'inputs' }, v.d.wrap, v.h.wrap, v.preset),
+    v.first,
     v.line,
+    h('p', { class: 'about lab-explain', text: s('heads.about') }),
     v.heads,
     rest,
     v.woNote,
@@ -178,6 +175,20 @@ function buildHeads(c, v) {
   ];
 }
 
+// d_model and the number of heads (and the base-size preset).
+function headControls(c, v) {
+  const { s } = c;
+  v.d = intInput(s('dModel'), { min: 1, max: MAX_D_MODEL, onValue: (x) => c.set({ mhD: x }), error: intError(c) });
+  v.h = intInput(s('heads'), { min: 1, max: 64, onValue: (x) => c.set({ mhH: x }), error: intError(c) });
+  v.preset = h('button', {
+    type: 'button',
+    class: 'btn mh-preset-768',
+    text: s('preset768'),
+    onclick: () => c.set({ mhD: 768, mhH: 12 }),
+  });
+  return h('div', { class: 'controls' }, v.d.wrap, v.h.wrap, v.preset);
+}
+
 function drawHeads(c, p, v) {
   const { s, state } = c;
   v.d.sync(state.mhD);
@@ -186,6 +197,7 @@ function drawHeads(c, p, v) {
   const dd = dims(p.d);
   const f = v.figs;
   for (const fig of Object.values(f)) fig.wrap.hidden = !!p.error;
+  v.first.hidden = !!p.error;
   v.heads.hidden = !!p.error;
   if (p.error) {
     setText(v.line, s('refusedLine', { msg: p.error }));
@@ -195,9 +207,12 @@ function drawHeads(c, p, v) {
     setText(v.line, s('dkLine', { d: p.d, h: state.mhH, dk: p.d / state.mhH }));
     const shown = Math.min(p.result.heads.length, 16);
     while (v.headFigs.length < shown) {
-      const fig = heatmapFigure(c, { kind: 'sequential', className: 'map-mh-head' });
+      const fig = heatmapFigure(c, {
+        kind: 'sequential',
+        className: `map-mh-head map-mh-head-${v.headFigs.length + 1}`,
+      });
       v.headFigs.push(fig);
-      v.heads.append(fig.wrap);
+      (v.headFigs.length === 1 ? v.first : v.heads).append(fig.wrap);
     }
     v.headFigs.forEach((fig, i) => {
       fig.wrap.hidden = i >= shown;
@@ -247,19 +262,6 @@ function drawHeads(c, p, v) {
 
 function buildRoles(c, v) {
   const { s } = c;
-  v.tokens = tokensField(c, s('tokensRole'), 'mhRoleTokens', ROLE_SLOTS);
-  v.strength = intInput(s('strength'), {
-    min: 0,
-    max: 20,
-    onValue: (x) => c.set({ mhStrength: x }),
-    error: intError(c),
-  });
-  const check = (label, name) => {
-    const box = h('input', { type: 'checkbox', onchange: (e) => c.set({ [name]: e.target.checked }) });
-    return { box, wrap: h('label', { class: 'check' }, box, h('span', { text: label })) };
-  };
-  v.breakPrev = check(s('breakPrev'), 'mhBreakPrev');
-  v.breakMatch = check(s('breakMatch'), 'mhBreakMatch');
   v.reveal = h('div', { class: 'mh-reveal' });
   v.predict = createPredict(c, {
     id: 'multihead/head-1',
@@ -275,13 +277,33 @@ function buildRoles(c, v) {
   v.note = h('p', { class: 'hint', text: s('firstNote') });
   v.reveal.append(maps, v.looks, v.note);
   return [
-    h('p', { class: 'about lab-explain', text: s('roles.about') }),
     other,
-    h('div', { class: 'controls', 'data-group': 'inputs' }, v.tokens.wrap, v.strength.wrap),
-    h('div', { class: 'controls', 'data-group': 'inputs' }, v.breakPrev.wrap, v.breakMatch.wrap),
+    h('p', { class: 'about lab-explain', text: s('roles.about') }),
     v.predict.el,
     v.reveal,
     learnedLine(c),
+  ];
+}
+
+// The tokens, the heads' strength, and a switch per head that scrambles its W_q.
+function roleControls(c, v) {
+  const { s } = c;
+  v.tokens = tokensField(c, s('tokensRole'), 'mhRoleTokens', ROLE_SLOTS);
+  v.strength = intInput(s('strength'), {
+    min: 0,
+    max: 20,
+    onValue: (x) => c.set({ mhStrength: x }),
+    error: intError(c),
+  });
+  const check = (label, name) => {
+    const box = h('input', { type: 'checkbox', onchange: (e) => c.set({ [name]: e.target.checked }) });
+    return { box, wrap: h('label', { class: 'check' }, box, h('span', { text: label })) };
+  };
+  v.breakPrev = check(s('breakPrev'), 'mhBreakPrev');
+  v.breakMatch = check(s('breakMatch'), 'mhBreakMatch');
+  return [
+    h('div', { class: 'controls' }, v.tokens.wrap, v.strength.wrap),
+    h('div', { class: 'controls' }, v.breakPrev.wrap, v.breakMatch.wrap),
   ];
 }
 
@@ -328,20 +350,24 @@ function drawRoles(c, p, v) {
 
 function buildMany(c, v) {
   const { s } = c;
-  v.h = selectInput(
-    s('manyH'),
-    headCounts(MANY_D).map((x) => ({ value: x, label: String(x) })),
-    (x) => c.set({ mhManyH: Number(x) }),
-  );
   v.table = h('div');
   const maps = figures(c, v, [['scaled', 'diverging']]);
   return [
+    maps,
     h('p', { class: 'about lab-explain', text: s('many.about') }),
     v.table,
-    h('div', { class: 'controls', 'data-group': 'inputs' }, v.h.wrap),
-    maps,
     h('p', { class: 'lab-explain', text: s('manyNote') }),
   ];
+}
+
+// The number of heads whose scores the heatmap shows.
+function manyControls(c, v) {
+  v.h = selectInput(
+    c.s('manyH'),
+    headCounts(MANY_D).map((x) => ({ value: x, label: String(x) })),
+    (x) => c.set({ mhManyH: Number(x) }),
+  );
+  return v.h.wrap;
 }
 
 function drawMany(c, p, v) {
@@ -372,6 +398,7 @@ const STEPS = [
     id: 'projections',
     title: { en: 'Projections', zh: '投影' },
     build: buildProjections,
+    controls: projectionControls,
     draw: drawProjections,
     compute: (c) => projections(c.engine, c.state),
   },
@@ -379,6 +406,7 @@ const STEPS = [
     id: 'heads',
     title: { en: 'Heads', zh: '多个头' },
     build: buildHeads,
+    controls: headControls,
     draw: drawHeads,
     compute: (c) => headsLayer(c.engine, c.state, c.data),
   },
@@ -386,6 +414,7 @@ const STEPS = [
     id: 'roles',
     title: { en: 'What heads look at', zh: '各头看什么' },
     build: buildRoles,
+    controls: roleControls,
     draw: drawRoles,
     compute: (c) => roleHeads(c.engine, c.state),
   },
@@ -393,6 +422,7 @@ const STEPS = [
     id: 'many',
     title: { en: 'Too many heads', zh: '头太多时' },
     build: buildMany,
+    controls: manyControls,
     draw: drawMany,
     compute: (c) => manyHeads(c.engine, c.state.seed),
   },
