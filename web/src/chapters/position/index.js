@@ -27,16 +27,6 @@ const labelsFrom = (first, n) => Array.from({ length: n }, (_, k) => String(firs
 
 function buildShuffle(c, v) {
   const { s } = c;
-  const tokens = (label, name) =>
-    tokensInput(label, {
-      max: MAX_TOKENS,
-      maxChars: MAX_TOKEN_CHARS,
-      lang: c.lang,
-      onValue: (list) => c.set({ [name]: list }),
-    });
-  v.a = tokens(s('sentenceA'), 'posA');
-  v.b = tokens(s('sentenceB'), 'posB');
-  v.pe = h('input', { type: 'checkbox', onchange: (e) => c.set({ posPE: e.target.checked }) });
   v.reveal = h('div', { class: 'pos-reveal' });
   v.predict = createPredict(c, {
     id: 'position/shuffle',
@@ -60,12 +50,29 @@ function buildShuffle(c, v) {
   v.figs.scoresA.wrap.dataset.figure = 'main';
   v.reveal.append(v.perm, v.verdict, v.maps);
   return [
-    h('p', { class: 'about lab-explain', text: s('shuffle.about') }),
     v.figs.scoresA.wrap,
-    h('div', { class: 'controls', 'data-group': 'inputs' }, v.a.wrap, v.b.wrap),
-    h('label', { class: 'check', 'data-group': 'inputs' }, v.pe, h('span', { text: s('addPE') })),
+    h('p', { class: 'about lab-explain', text: s('shuffle.about') }),
     v.predict.el,
     v.reveal,
+  ];
+}
+
+// The two sentences and the positions switch, beside sentence A's scores.
+function shuffleControls(c, v) {
+  const { s } = c;
+  const tokens = (label, name) =>
+    tokensInput(label, {
+      max: MAX_TOKENS,
+      maxChars: MAX_TOKEN_CHARS,
+      lang: c.lang,
+      onValue: (list) => c.set({ [name]: list }),
+    });
+  v.a = tokens(s('sentenceA'), 'posA');
+  v.b = tokens(s('sentenceB'), 'posB');
+  v.pe = h('input', { type: 'checkbox', onchange: (e) => c.set({ posPE: e.target.checked }) });
+  return [
+    h('div', { class: 'controls' }, v.a.wrap, v.b.wrap),
+    h('label', { class: 'check' }, v.pe, h('span', { text: s('addPE') })),
   ];
 }
 
@@ -124,15 +131,15 @@ function drawShuffle(c, p, v) {
 // ---- step 2: the sinusoidal table -----------------------------------------------------------------
 
 function buildSinusoidal(c, v) {
+  v.fig = heatmapFigure(c, { className: 'map-pos-sin' });
+  return [v.fig.wrap, h('p', { class: 'about lab-explain', text: c.s('sin.about') })];
+}
+
+function sinusoidalControls(c, v) {
   const { s } = c;
   v.n = intInput(s('n'), { min: 1, max: 128, onValue: (x) => c.set({ posN: x }), error: intError(c) });
   v.d = intInput(s('d'), { min: 2, max: 64, onValue: (x) => c.set({ posDim: x }), error: intError(c) });
-  v.fig = heatmapFigure(c, { className: 'map-pos-sin' });
-  return [
-    h('p', { class: 'about lab-explain', text: s('sin.about') }),
-    h('div', { class: 'controls', 'data-group': 'inputs' }, v.n.wrap, v.d.wrap),
-    v.fig.wrap,
-  ];
+  return h('div', { class: 'controls' }, v.n.wrap, v.d.wrap);
 }
 
 function drawSinusoidal(c, p, v) {
@@ -152,16 +159,9 @@ function drawSinusoidal(c, p, v) {
 
 function buildRope(c, v) {
   const { s } = c;
-  const num = (label, name, max) =>
-    intInput(label, { min: 0, max, onValue: (x) => c.set({ [name]: x }), error: intError(c) });
-  v.d = intInput(s('ropeD'), { min: 2, max: 64, onValue: (x) => c.set({ posRopeD: x - (x % 2) }), error: intError(c) });
-  v.m1 = num(s('m1'), 'posM1', 10000);
-  v.n1 = num(s('n1'), 'posN1', 10000);
-  v.m2 = num(s('m2'), 'posM2', 10000);
-  v.n2 = num(s('n2'), 'posN2', 10000);
   v.lines = h('div', { class: 'formula rope-pairs', 'aria-live': 'polite' });
   v.verdict = h('p', { class: 'pos-verdict' });
-  v.chartBox = h('div');
+  v.chartBox = h('div', { 'data-figure': 'main' });
   v.chart = createLineChart(v.chartBox, {
     label: s('chartCaption'),
     xLabel: s('xLabel'),
@@ -169,13 +169,27 @@ function buildRope(c, v) {
     strings: { showTable: c.t('showTable'), hideTable: s('hideTable') },
   });
   return [
+    v.chartBox,
     h('p', { class: 'about lab-explain', text: s('rope.about') }),
-    h('div', { class: 'controls', 'data-group': 'inputs' }, v.d.wrap),
-    h('div', { class: 'controls', 'data-group': 'inputs' }, v.m1.wrap, v.n1.wrap, v.m2.wrap, v.n2.wrap),
+    h('p', { class: 'hint', text: s('chartNote') }),
     v.lines,
     v.verdict,
-    v.chartBox,
-    h('p', { class: 'hint', text: s('chartNote') }),
+  ];
+}
+
+// d, and the two pairs of positions (m, n) whose q_m · k_n the step compares.
+function ropeControls(c, v) {
+  const { s } = c;
+  const num = (label, name, max) =>
+    intInput(label, { min: 0, max, onValue: (x) => c.set({ [name]: x }), error: intError(c) });
+  v.d = intInput(s('ropeD'), { min: 2, max: 64, onValue: (x) => c.set({ posRopeD: x - (x % 2) }), error: intError(c) });
+  v.m1 = num(s('m1'), 'posM1', 10000);
+  v.n1 = num(s('n1'), 'posN1', 10000);
+  v.m2 = num(s('m2'), 'posM2', 10000);
+  v.n2 = num(s('n2'), 'posN2', 10000);
+  return [
+    h('div', { class: 'controls' }, v.d.wrap),
+    h('div', { class: 'controls' }, v.m1.wrap, v.n1.wrap, v.m2.wrap, v.n2.wrap),
   ];
 }
 
@@ -221,8 +235,8 @@ function buildLearned(c, v) {
   const { s } = c;
   v.fig = heatmapFigure(c, { className: 'map-pos-learned', digits: 3 });
   return [
-    h('p', { class: 'about lab-explain', text: s('learned.about') }),
     v.fig.wrap,
+    h('p', { class: 'about lab-explain', text: s('learned.about') }),
     h('p', { class: 'lab-explain', text: s('learned.compare') }),
   ];
 }
@@ -243,6 +257,7 @@ const STEPS = [
     id: 'shuffle',
     title: { en: 'Shuffled words', zh: '打乱词序' },
     build: buildShuffle,
+    controls: shuffleControls,
     draw: drawShuffle,
     compute: computeShuffle,
   },
@@ -250,10 +265,18 @@ const STEPS = [
     id: 'sinusoidal',
     title: { en: 'Sinusoidal', zh: '正弦编码' },
     build: buildSinusoidal,
+    controls: sinusoidalControls,
     draw: drawSinusoidal,
     compute: (c) => ({ pe: c.engine.sinusoidal({ n: c.state.posN, d: c.state.posDim }) }),
   },
-  { id: 'rope', title: { en: 'RoPE', zh: 'RoPE' }, build: buildRope, draw: drawRope, compute: computeRope },
+  {
+    id: 'rope',
+    title: { en: 'RoPE', zh: 'RoPE' },
+    build: buildRope,
+    controls: ropeControls,
+    draw: drawRope,
+    compute: computeRope,
+  },
   {
     id: 'learned',
     title: { en: 'Learned', zh: '可学习编码' },
