@@ -109,7 +109,7 @@ test('en: the feed-forward hidden layer equals relu(LN(x + attention) W1ᵀ); ge
   const m = await readMap(page, '.map-bl-ff');
   assert.equal(m.cols.length, 32);
   m.values.forEach((row, i) => row.forEach((v, j) => near(v, ref.hidden[i][j], 2, `hidden [${i}][${j}]`)));
-  await page.selectOption('.bl-side select', 'gelu');
+  await page.selectOption('section[data-step="ff"] .step-side select', 'gelu');
   await page.waitForFunction(() => /blAct=gelu/.test(location.hash));
   const g = await readMap(page, '.map-bl-ff');
   assert.ok(
@@ -148,7 +148,7 @@ test('zh: the hand-set cross-attention sends 猫 to cat and 鱼 to fish; n_q ≠
   assert.equal(m.cols[argmax(m.values[2])], 'fish');
   assert.ok(m.values[0][1] > 0.8, `猫 → cat ${m.values[0][1]}`);
   // the lead names the map's shape: 3 Chinese rows over 4 English columns
-  assert.match(await page.textContent('section[data-step="cross"] .bl-side .about'), /\(3 × 4\)/);
+  assert.match(await page.textContent('section[data-step="cross"] .step-side .about'), /\(3 × 4\)/);
   await page.close();
 });
 

@@ -7,17 +7,18 @@ import { heatmapFigure, drawFigure } from '../kit/figures.js';
 import { D_MODEL, HEADS } from './logic.js';
 import { check, layout } from './parts.js';
 
+// One heatmap per head, all drawn as the step's figure (at one size, not the first one large and
+// the others small): head 1 leads the step (beside its controls), the others follow. -> [the box
+// of head 1, the box of the others]
 const headMaps = (c, v, prefix) => {
-  v.maps = h('div', { class: 'maps bl-maps' });
+  const boxes = [h('div', { class: 'maps bl-maps' }), h('div', { class: 'maps bl-maps' })];
   v.figs = Array.from({ length: HEADS }, (_, k) => {
     const fig = heatmapFigure(c, { kind: 'sequential', className: `map-bl-${prefix}-${k + 1}` });
-    // every head is drawn as the step's figure (head 1 leads it): the heads at one size, not
-    // the first one large and the others small
     fig.wrap.dataset.figure = 'main';
-    v.maps.append(fig.wrap);
+    boxes[Math.min(k, 1)].append(fig.wrap);
     return fig;
   });
-  return v.maps;
+  return boxes;
 };
 
 // Each head's weights in its map (title(k) for head k = 1, 2, …).
@@ -31,10 +32,13 @@ const drawHeads = (v, heads, title, rowLabels, colLabels) =>
 export function buildSelf(c, v) {
   const { s } = c;
   v.formula = h('p', { class: 'formula bl-formula' });
+  const [first, others] = headMaps(c, v, 'self');
   return layout(
-    headMaps(c, v, 'self'),
+    v,
+    first,
     s('self.lead'),
     [],
+    others,
     v.formula,
     h('p', { class: 'lab-explain', text: s('self.more') }),
   );
@@ -49,12 +53,8 @@ export function drawSelf(c, p, v) {
 // ---- step: masked self-attention (decoder) ------------------------------------------------------
 
 export function buildMasked(c, v) {
-  return layout(
-    headMaps(c, v, 'masked'),
-    c.s('masked.lead'),
-    [],
-    h('p', { class: 'lab-explain', text: c.s('masked.more') }),
-  );
+  const [first, others] = headMaps(c, v, 'masked');
+  return layout(v, first, c.s('masked.lead'), [], others, h('p', { class: 'lab-explain', text: c.s('masked.more') }));
 }
 
 export function drawMasked(c, p, v) {
@@ -69,10 +69,13 @@ export function buildCross(c, v) {
   v.aligned = check(c, 'blAligned', s('aligned'));
   v.note = h('p', { class: 'bl-verdict', 'aria-live': 'polite' });
   v.lead = h('p', { class: 'about lab-explain' }); // its shape (n_q × n_k) follows the sentences
+  const [first, others] = headMaps(c, v, 'cross');
   return layout(
-    headMaps(c, v, 'cross'),
+    v,
+    first,
     v.lead,
     [v.aligned.wrap],
+    others,
     v.note,
     h('p', { class: 'lab-explain', text: s('cross.more') }),
   );

@@ -33,11 +33,13 @@ export function buildNorm(c, v) {
   v.reveal.append(v.verdict);
   // the LayerNorm's own numbers (each row's mean and std before and after) beside the map
   return layout(
+    v,
     v.fig.wrap,
     s('norm.lead'),
-    [v.residual.wrap, v.norm.wrap, v.table],
+    [v.residual.wrap, v.norm.wrap],
     v.predict.el,
     v.reveal,
+    v.table,
     h('p', { class: 'lab-explain', text: s('norm.more') }),
   );
 }
@@ -92,7 +94,14 @@ export function buildFf(c, v) {
   );
   v.fig = heatmapFigure(c, { className: 'map-bl-ff' });
   v.note = h('p', { class: 'bl-verdict' });
-  return layout(v.fig.wrap, s('ff.lead'), [v.act.wrap], v.note, h('p', { class: 'lab-explain', text: s('ff.more') }));
+  return layout(
+    v,
+    v.fig.wrap,
+    s('ff.lead'),
+    [v.act.wrap],
+    v.note,
+    h('p', { class: 'lab-explain', text: s('ff.more') }),
+  );
 }
 
 export function drawFf(c, p, v) {

@@ -1,4 +1,5 @@
-// The block chapter's panel: the two sentences, and the block diagram whose boxes are the steps.
+// The block chapter's sentences (beside every step's figure) and its block diagram (under the
+// steps), whose boxes are the steps.
 
 import { h } from '../../views/dom.js';
 import { tokensInput } from '../../views/controls.js';
@@ -22,7 +23,8 @@ const BOXES = {
   ],
 };
 
-export function buildPanel(c, v) {
+// The two sentences (a control group beside every step's figure).
+export function buildSentences(c, v) {
   const { s } = c;
   const tokens = (label, name) =>
     tokensInput(label, {
@@ -33,54 +35,47 @@ export function buildPanel(c, v) {
     });
   v.source = tokens(s('source'), 'blSource');
   v.target = tokens(s('target'), 'blTarget');
+  return h('div', { class: 'controls' }, v.source.wrap, v.target.wrap);
+}
+
+export function drawSentences(c, data, v) {
+  v.source.sync(c.state.blSource);
+  v.target.sync(c.state.blTarget);
+}
+
+// The block diagram under the steps: one box per step, the step on screen marked.
+export function buildDiagram(c, v) {
+  const { s } = c;
   v.boxes = [];
+  const box = (step, key) => {
+    const b = h('button', {
+      type: 'button',
+      class: `bl-box bl-box-${step}`,
+      'data-step': step,
+      text: s(key),
+      onclick: () => c.set({ stage: step }),
+    });
+    v.boxes.push(b);
+    return b;
+  };
   const column = (side) =>
     h(
       'ol',
       { class: `bl-column bl-${side}`, 'aria-label': s(`side.${side}`) },
       h('li', { class: 'bl-side-title', text: s(`side.${side}`) }),
-      ...BOXES[side].map(([step, key]) => {
-        const b = h('button', {
-          type: 'button',
-          class: `bl-box bl-box-${step}`,
-          'data-step': step,
-          text: s(key),
-          onclick: () => c.set({ stage: step }),
-        });
-        v.boxes.push(b);
-        return h('li', {}, b);
-      }),
+      ...BOXES[side].map(([step, key]) => h('li', {}, box(step, key))),
     );
-  const extra = ['stack', 'parallel'].map((step) => {
-    const b = h('button', {
-      type: 'button',
-      class: `bl-box bl-box-${step}`,
-      'data-step': step,
-      text: s(`box.${step}`),
-      onclick: () => c.set({ stage: step }),
-    });
-    v.boxes.push(b);
-    return b;
-  });
   return h(
-    'section',
-    { class: 'panel bl-panel', 'aria-labelledby': 'bl-panel-h' },
-    h('h3', { class: 'panel-title', id: 'bl-panel-h', text: s('example') }),
-    h('div', { class: 'controls', 'data-group': 'inputs' }, v.source.wrap, v.target.wrap),
-    h(
-      'nav',
-      { class: 'bl-diagram', 'aria-label': s('diagram') },
-      column('encoder'),
-      h('span', { class: 'bl-arrow', 'aria-hidden': 'true', text: '→' }),
-      column('decoder'),
-      h('div', { class: 'bl-extra' }, ...extra),
-    ),
+    'nav',
+    { class: 'bl-diagram bl-panel', 'aria-label': s('diagram') },
+    column('encoder'),
+    h('span', { class: 'bl-arrow', 'aria-hidden': 'true', text: '→' }),
+    column('decoder'),
+    h('div', { class: 'bl-extra' }, ...['stack', 'parallel'].map((step) => box(step, `box.${step}`))),
   );
 }
 
-export function drawPanel(c, data, v) {
-  v.source.sync(c.state.blSource);
-  v.target.sync(c.state.blTarget);
+export function drawDiagram(c, data, v) {
   for (const b of v.boxes) {
     const here = b.dataset.step === c.state.stage;
     b.classList.toggle('bl-here', here);

@@ -28,6 +28,7 @@ export function buildParallel(c, v) {
   v.paths = h('div', { class: 'bl-table' });
   c.onLeave(() => clearTimeout(v.rnn?.timer));
   return layout(
+    v,
     v.fig.wrap,
     s('parallel.lead'),
     [v.replay, v.measure],

@@ -25,6 +25,7 @@ export function buildStack(c, v) {
   });
   v.note = h('p', { class: 'bl-verdict' });
   return layout(
+    v,
     v.box,
     s('stack.lead'),
     [v.layers.wrap, v.normFirst.wrap],
