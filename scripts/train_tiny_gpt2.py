@@ -22,19 +22,22 @@ gives other bytes.
 1. The corpus. A small grammar writes English and Chinese sentences: names that come back
    (who has what, who gives it to whom), agreement (the cat sees / the cats see; 一本书, 一只猫:
    the measure word agrees with its noun), brackets of three kinds nested up to three deep, and
-   lists said twice. Each step also trains on rows of random tokens (any id of the vocabulary)
-   said again and again, scored on the repeats: the kind of sequence the induction score is
-   measured on.
+   lists said twice. Every training row repeats something (training_rows): sentences whose
+   names come back, one sentence said again and again, or (60 % of the rows) a run of distinct
+   random tokens (any id of the vocabulary) said again and again, scored on the repeats: the kind
+   of sequence the induction score is measured on.
 2. The tokenizer. GPT-2's own scheme at a small size: the text is split by GPT-2's regular
    expression, each piece is read as UTF-8 bytes, and byte pairs are merged in the order learned
-   here from the corpus (1,024 tokens in all: the 256 bytes, 767 merges, <|endoftext|>). A token's
+   here from the corpus (512 tokens in all: the 256 bytes, 255 merges, <|endoftext|>). A token's
    id is its rank, so js-tiktoken's encoder (the one that reads GPT-2's own file) reads this one
    too: the merge with the lowest rank goes first. A Chinese character the grammar never uses
    stays as its three bytes.
 3. The model. GPT-2's architecture as Hugging Face names it: wte, wpe, h.{i}.ln_1,
    h.{i}.attn.c_attn (Q, K, V fused, Conv1D layout (in, out)), h.{i}.attn.c_proj, h.{i}.ln_2,
    h.{i}.mlp.c_fc, h.{i}.mlp.c_proj (GELU, tanh form), ln_f, logits through the tied wte
-   (CONFIG below), trained with AdamW.
+   (CONFIG below), trained with Adam (positions start as sines and cosines). Every 50 steps
+   the head scores are measured; training stops once a previous-token head and an induction head
+   both reach GOOD, or after STEPS.
 4. The golden. The F16 weights read back and run in float64 by the same module: the top 10 next
    tokens after every position, every head's weights, one head's five stages, the residual
    stream's norm after each block, the top 10 with two heads ablated, on one English and one
@@ -73,13 +76,14 @@ TOKENIZER_TEXTS = ["Alice has a red book. Bob has a blue pen. Alice gives the re
                    "你好，世界！Hello, world!", "it's 2026 (the year)  and\nthe 象 said 𝄞"]
 
 SEED = 31
-VOCAB = 1024  # 256 bytes + 767 merges + <|endoftext|>
+VOCAB = 512  # 256 bytes + 255 merges + <|endoftext|>
 EOT = "<|endoftext|>"
-CONFIG = dict(n_layer=3, n_head=4, n_embd=96, n_positions=128, layer_norm_epsilon=1e-5)
-STEPS, LR, WARMUP = 1200, 5e-3, 60
-TEXT_ROWS = 6  # each step: rows of 128 tokens of the grammar …
-REPEAT_ROWS, REPEAT_LENGTH = 16, 64  # … and rows of 64 random tokens said again and again
-SCORE_LENGTH, SCORE_SEQUENCES = 32, 8  # head scores: 8 sequences of 32 random tokens, said twice
+CONFIG = dict(n_layer=2, n_head=4, n_embd=96, n_positions=128, layer_norm_epsilon=1e-5)
+STEPS, LR, WARMUP = 2000, 5e-3, 100
+GOOD = 0.5  # training stops once the best previous-token and induction scores both reach it
+ROWS = 16  # each step: 16 rows of 128 tokens (row kinds: training_rows) …
+TEXT_SHARE = 0.4  # … 40 % of them sentences of the grammar, the rest random runs said again and again
+SCORE_LENGTH = 50  # head scores: 50 distinct random tokens said twice (engine's default length)
 # GPT-2's split (the same string as js-tiktoken's gpt2 ranks carry).
 PAT_STR = r"""'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+"""
 
@@ -373,7 +377,14 @@ class GPT2(nn.Module):
         self.wte = nn.Embedding(cfg["vocab_size"], cfg["n_embd"])
         self.wpe = nn.Embedding(cfg["n_positions"], cfg["n_embd"])
         nn.init.normal_(self.wte.weight, std=0.1)
-        nn.init.normal_(self.wpe.weight, std=0.1)
+        # positions start as the original Transformer's sines and cosines (then learned like the
+        # rest): "the token before this one" is then one linear map away from the start, and the
+        # previous-token heads that induction heads build on form in hundreds of steps, not thousands
+        pos = torch.arange(cfg["n_positions"], dtype=torch.float32)[:, None]
+        freq = torch.exp(-math.log(10000.0) * torch.arange(0, cfg["n_embd"], 2) / cfg["n_embd"])
+        with torch.no_grad():
+            self.wpe.weight[:, 0::2] = torch.sin(pos * freq) * 0.14
+            self.wpe.weight[:, 1::2] = torch.cos(pos * freq) * 0.14
         self.h = nn.ModuleList(Block(cfg) for _ in range(cfg["n_layer"]))
         self.ln_f = nn.LayerNorm(cfg["n_embd"], eps=cfg["layer_norm_epsilon"])
 
@@ -427,33 +438,31 @@ def top_k(logits, k):
 
 # ---- 5. Head scores (the definitions of engine.loadModel's model.headScores) -------------------
 
-def head_scores(model, cfg, rng):
-    """Each score in [0, 1], averaged over SCORE_SEQUENCES sequences of SCORE_LENGTH random
-    tokens said twice (ids drawn uniformly from the whole vocabulary):
+def head_scores(model, cfg, tokens):
+    """Each score in [0, 1], on the distinct tokens given (L of them) said twice, as
+    engine.loadModel's model.headScores computes them:
       previousToken  mean weight of row i on column i − 1 (rows 1 … 2L − 1)
       induction      mean weight of a second-half row i on i − L + 1, the token after its first
                      occurrence (rows L … 2L − 1)
       duplicateToken mean weight of a second-half row i on i − L, its first occurrence
       firstToken     mean weight on column 0 (rows 1 … 2L − 1): the attention sink
       entropy        mean of each row's entropy over its maximum log(i + 1) (rows 1 … 2L − 1)"""
-    L, V = SCORE_LENGTH, cfg["vocab_size"]
-    seqs = [[rng.randrange(V) for _ in range(L)] for _ in range(SCORE_SEQUENCES)]
-    ids = torch.tensor([s + s for s in seqs])
+    L = len(tokens)
     records = [{} for _ in range(cfg["n_layer"])]
     with torch.no_grad():
-        model(ids, records=records)
+        model(torch.tensor(tokens + tokens), records=records)
     rows = torch.arange(1, 2 * L)
     second = torch.arange(L, 2 * L)
     grid = {k: [] for k in ("previousToken", "induction", "duplicateToken", "firstToken", "entropy")}
     for rec in records:
-        w = rec["weights"].double()  # (batch, head, 2L, 2L)
-        grid["previousToken"].append(w[:, :, rows, rows - 1].mean(dim=(0, 2)))
-        grid["induction"].append(w[:, :, second, second - L + 1].mean(dim=(0, 2)))
-        grid["duplicateToken"].append(w[:, :, second, second - L].mean(dim=(0, 2)))
-        grid["firstToken"].append(w[:, :, rows, 0].mean(dim=(0, 2)))
-        ent = -(w * torch.log(w.clamp_min(1e-300))).sum(-1)[:, :, rows]
-        grid["entropy"].append((ent / torch.log(rows.double() + 1)).mean(dim=(0, 2)))
-    return seqs, {k: torch.stack(v).tolist() for k, v in grid.items()}
+        w = rec["weights"].double()  # (head, 2L, 2L)
+        grid["previousToken"].append(w[:, rows, rows - 1].mean(dim=1))
+        grid["induction"].append(w[:, second, second - L + 1].mean(dim=1))
+        grid["duplicateToken"].append(w[:, second, second - L].mean(dim=1))
+        grid["firstToken"].append(w[:, rows, 0].mean(dim=1))
+        ent = -(w * torch.log(w.clamp_min(1e-300))).sum(-1)[:, rows]
+        grid["entropy"].append((ent / torch.log(rows.double() + 1)).mean(dim=1).clamp_max(1))
+    return {k: torch.stack(v).tolist() for k, v in grid.items()}
 
 
 def print_grid(grid):
@@ -465,27 +474,31 @@ def print_grid(grid):
 
 # ---- 6. Training -----------------------------------------------------------------------------
 
-def text_rows(r, tok, n_rows, n):
-    """n_rows rows of n tokens of the grammar, each in one language, from the start of a sentence."""
-    rows = []
-    for _ in range(n_rows):
-        lang = "en" if r.random() < 0.5 else "zh"
-        row = []
-        while len(row) < n:
-            row += tok.encode(paragraph(r, lang, 1) + (" " if lang == "en" else ""))
-        rows.append(row[:n])
-    return torch.tensor(rows)
-
-
-def repeat_rows(r, n_rows, n, vocab):
-    """n_rows rows of n tokens: a segment of random tokens (any id) said again and again, and the
-    targets, scored on the repeats only (nothing could predict the first copy)."""
+def training_rows(r, tok, n_rows, n, vocab):
+    """n_rows rows of n + 1 tokens and their targets (-100: not scored). Every kind repeats:
+      a quarter  sentences of the grammar (its names and lists come back);
+      a quarter  one sentence of the grammar said again and again;
+      a half     a few tokens of the grammar, then a run of 4 to 48 distinct random tokens (any id)
+                 said again and again, scored on the repeats only (nothing could predict the first
+                 run): the kind of sequence the induction score is measured on."""
     rows, targets = [], []
     for _ in range(n_rows):
-        seg = [r.randrange(vocab) for _ in range(r.randint(6, (n - 1) // 2))]
-        row = (seg * (n // len(seg) + 1))[:n]
-        rows.append(row)
-        targets.append([-100] * (len(seg) - 1) + row[len(seg):])
+        lang = "en" if r.random() < 0.5 else "zh"
+        kind = r.random()
+        if kind < TEXT_SHARE:
+            row = []
+            while len(row) < n + 1:
+                said = tok.encode(paragraph(r, lang, 1) + (" " if lang == "en" else ""))
+                row += said * (r.randint(2, 4) if kind < TEXT_SHARE / 2 else 1)
+            row = row[:n + 1]
+            target = row[1:]
+        else:
+            prefix = tok.encode(paragraph(r, lang, 1))[:r.randrange(n // 4)]
+            run = r.sample(range(vocab), r.randint(4, 48))
+            row = (prefix + run * (n // len(run) + 2))[:n + 1]
+            target = [-100] * (len(prefix) + len(run) - 1) + row[len(prefix) + len(run):]
+        rows.append(row[:-1])
+        targets.append(target)
     return torch.tensor(rows), torch.tensor(targets)
 
 
@@ -510,30 +523,28 @@ def main():
         return
 
     model = GPT2(cfg)
-    decay = [p for n_, p in model.named_parameters() if p.dim() == 2]
-    rest = [p for n_, p in model.named_parameters() if p.dim() < 2]
-    opt = torch.optim.AdamW([{"params": decay, "weight_decay": 0.05}, {"params": rest, "weight_decay": 0}],
-                            lr=LR, betas=(0.9, 0.98))
+    opt = torch.optim.Adam(model.parameters(), lr=LR, betas=(0.9, 0.98))
     n = cfg["n_positions"]
-    for step in range(STEPS):
-        lr = LR * min(1, (step + 1) / WARMUP) * 0.5 * (1 + math.cos(math.pi * step / STEPS))
+    # the head scores' tokens: engine.loadModel's default length, drawn once here (the golden keeps them)
+    score_tokens = random.Random(SEED + 1).sample(range(cfg["vocab_size"]), SCORE_LENGTH)
+    steps = int(sys.argv[sys.argv.index("--steps") + 1]) if "--steps" in sys.argv else STEPS
+    for step in range(steps):
+        lr = LR * min(1, (step + 1) / WARMUP) * 0.5 * (1 + math.cos(math.pi * step / steps))
         for g in opt.param_groups:
             g["lr"] = lr
-        text = text_rows(r, tok, TEXT_ROWS, n + 1)
-        reps, rep_targets = repeat_rows(r, REPEAT_ROWS, REPEAT_LENGTH + 1, cfg["vocab_size"])
-        logits = torch.cat([model(text[:, :-1]).reshape(-1, cfg["vocab_size"]),
-                            model(reps[:, :-1]).reshape(-1, cfg["vocab_size"])])
-        targets = torch.cat([text[:, 1:].reshape(-1), rep_targets.reshape(-1)])
-        loss = F.cross_entropy(logits, targets, ignore_index=-100)
+        rows, targets = training_rows(r, tok, ROWS, n, cfg["vocab_size"])
+        loss = F.cross_entropy(model(rows).reshape(-1, cfg["vocab_size"]), targets.reshape(-1), ignore_index=-100)
         opt.zero_grad()
         loss.backward()
         torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
         opt.step()
-        if step % 100 == 0 or step == STEPS - 1:
-            print(f"step {step:4d}  loss {loss.item():.3f}  ({time.time() - t0:.0f} s)", flush=True)
-        if step % 200 == 199:
-            _, g = head_scores(model, cfg, random.Random(SEED + 1))
-            print("  best previous-token %.2f, induction %.2f" % (max(map(max, g["previousToken"])), max(map(max, g["induction"]))), flush=True)
+        if step % 50 == 49 or step == steps - 1:
+            g = head_scores(model, cfg, score_tokens)
+            best = max(map(max, g["previousToken"])), max(map(max, g["induction"]))
+            print(f"step {step + 1:4d}  loss {loss.item():.3f}  best previous-token {best[0]:.2f}, "
+                  f"induction {best[1]:.2f}  ({time.time() - t0:.0f} s)", flush=True)
+            if min(best) >= GOOD:  # both heads have formed, with margin: the model is done
+                break
 
     # The shipped weights are F16: everything below runs on them, read back, in float64.
     state = [(k, v.detach().half()) for k, v in model.state_dict().items()]
@@ -552,8 +563,8 @@ def main():
         os.path.join(OUT, "config.json"): (json.dumps(config, indent=2) + "\n").encode(),
     })
 
-    seqs, grid = head_scores(model, cfg, random.Random(SEED + 1))
-    print(f"head scores on {SCORE_SEQUENCES} sequences of {SCORE_LENGTH} random tokens said twice:")
+    grid = head_scores(model, cfg, score_tokens)
+    print(f"head scores on {SCORE_LENGTH} distinct random tokens said twice:")
     print_grid(grid)
 
     cases = []
@@ -586,7 +597,7 @@ def main():
                  "-inf is null.",
         "sha256": {os.path.relpath(p, ROOT): hashlib.sha256(b).hexdigest() for p, b in files.items()},
         "config": config,
-        "headScores": {"length": SCORE_LENGTH, "sequences": seqs, "grid": grid},
+        "headScores": {"tokens": score_tokens, "grid": grid},
         "cases": cases,
     }
     files[GOLDEN] = (json.dumps(golden, ensure_ascii=False, separators=(",", ":")) + "\n").encode()
