@@ -2,7 +2,7 @@
 // table. tests/js/catalogue.test.js runs each case; tests/js/errors.test.js runs them again
 // for memory. Nothing here calls the engine by itself.
 import { randomRows } from './reference.js';
-import { readSafetensors, writeSafetensors } from '../support/safetensors.js';
+import { headerBytes, readSafetensors, writeSafetensors } from '../support/safetensors.js';
 
 export const ones = (rows, cols) => Array.from({ length: rows }, () => new Array(cols).fill(1));
 const eye = (n) => Array.from({ length: n }, (_, i) => Array.from({ length: n }, (_, j) => (i === j ? 1 : 0)));
@@ -870,6 +870,42 @@ const nanFirst = (t) => {
   new DataView(bytes.buffer).setFloat32(0, NaN, true);
   return { ...t, bytes };
 };
+// A GPT-2 of n_embd 1024 and a vocabulary of 2^20 (wte alone: 4 GiB in float32), as a response
+// that ends after its header: the engine must refuse it before it reads or allocates anything.
+const tooLarge = () => {
+  const d = 1024;
+  const shapes = { 'wte.weight': [2 ** 20, d], 'wpe.weight': [8, d], 'ln_f.weight': [d], 'ln_f.bias': [d] };
+  for (const [name, shape] of Object.entries({
+    'ln_1.weight': [d],
+    'ln_1.bias': [d],
+    'attn.c_attn.weight': [d, 3 * d],
+    'attn.c_attn.bias': [3 * d],
+    'attn.c_proj.weight': [d, d],
+    'attn.c_proj.bias': [d],
+    'ln_2.weight': [d],
+    'ln_2.bias': [d],
+    'mlp.c_fc.weight': [d, 4 * d],
+    'mlp.c_fc.bias': [4 * d],
+    'mlp.c_proj.weight': [4 * d, d],
+    'mlp.c_proj.bias': [d],
+  }))
+    shapes[`h.0.${name}`] = shape;
+  const tensors = Object.entries(shapes).map(([name, shape]) => ({
+    name,
+    dtype: 'F32',
+    shape,
+    length: 4 * shape.reduce((a, b) => a * b, 1),
+  }));
+  const head = headerBytes(tensors);
+  return new Response(
+    new ReadableStream({
+      start(controller) {
+        controller.enqueue(head);
+        controller.close();
+      },
+    }),
+  );
+};
 const cancelHalfway = (e, f) => {
   const controller = new AbortController();
   return e.loadModel(new Blob([f.bytes]), {
@@ -1013,6 +1049,16 @@ export const MODEL_CASES = [
         withConfig(f),
       ),
     /^tensor 'wte.weight' has NaN at row 0, column 0 \(expected finite weights\)$/,
+  ],
+  [
+    'memory',
+    'loadModel',
+    'source',
+    (e) =>
+      e.loadModel(tooLarge(), {
+        config: { n_layer: 1, n_head: 16, n_embd: 1024, n_positions: 8, vocab_size: 2 ** 20 },
+      }),
+    /^this checkpoint needs 4\d{3}(\.\d)? MB of engine memory \(its weights in float32, and a run of 64 tokens\), more than the 4\d{3}(\.\d)? MB the model module can still have \(it grows to 4096 MB at most\)$/,
   ],
   ['cancelled', 'loadModel', 'signal', cancelHalfway, /^the load was cancelled after \d+ of \d+ bytes$/],
   [

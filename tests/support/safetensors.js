@@ -2,8 +2,6 @@
 // 8-byte little-endian header length, the JSON header, the data (the format as
 // tests/golden/make_gpt2_golden.py writes it too).
 
-const BYTES = { F32: 4, F16: 2, BF16: 2, I32: 4, I64: 8, U8: 1, BOOL: 1 };
-
 // bytes (Uint8Array) -> { tensors: [{ name, dtype, shape, bytes (a view of the data) }], metadata }
 // in file order.
 export function readSafetensors(bytes) {
@@ -20,22 +18,11 @@ export function readSafetensors(bytes) {
 
 // [{ name, dtype, shape, bytes }] -> the file, tensors in the given order; `header` overrides
 // entries of the header as written (to make lying files).
-export function writeSafetensors(tensors, { header: extra = {}, metadata = { format: 'pt' } } = {}) {
-  const header = { __metadata__: metadata };
-  let at = 0;
-  for (const t of tensors) {
-    header[t.name] = { dtype: t.dtype, shape: t.shape, data_offsets: [at, at + t.bytes.length] };
-    at += t.bytes.length;
-  }
-  Object.assign(header, extra);
-  let text = new TextEncoder().encode(JSON.stringify(header));
-  const padded = new Uint8Array(Math.ceil(text.length / 8) * 8).fill(0x20);
-  padded.set(text);
-  text = padded;
-  const out = new Uint8Array(8 + text.length + at);
-  new DataView(out.buffer).setBigUint64(0, BigInt(text.length), true);
-  out.set(text, 8);
-  let offset = 8 + text.length;
+export function writeSafetensors(tensors, options) {
+  const head = headerBytes(tensors, options);
+  const out = new Uint8Array(head.length + tensors.reduce((n, t) => n + t.bytes.length, 0));
+  out.set(head);
+  let offset = head.length;
   for (const t of tensors) {
     out.set(t.bytes, offset);
     offset += t.bytes.length;
@@ -43,7 +30,20 @@ export function writeSafetensors(tensors, { header: extra = {}, metadata = { for
   return out;
 }
 
-// Little-endian bytes of a Float32Array (copied).
-export const f32Bytes = (values) => new Uint8Array(Float32Array.from(values).buffer);
-
-export const dtypeBytes = (dtype) => BYTES[dtype];
+// The first 8 + N bytes of such a file: its header length and header. A tensor may give its
+// `length` in bytes instead of its bytes (a header for data that is never written).
+export function headerBytes(tensors, { header: extra = {}, metadata = { format: 'pt' } } = {}) {
+  const header = { __metadata__: metadata };
+  let at = 0;
+  for (const t of tensors) {
+    const length = t.bytes ? t.bytes.length : t.length;
+    header[t.name] = { dtype: t.dtype, shape: t.shape, data_offsets: [at, at + length] };
+    at += length;
+  }
+  Object.assign(header, extra);
+  const text = new TextEncoder().encode(JSON.stringify(header));
+  const out = new Uint8Array(8 + Math.ceil(text.length / 8) * 8).fill(0x20); // padded with spaces
+  new DataView(out.buffer).setBigUint64(0, BigInt(out.length - 8), true);
+  out.set(text, 8);
+  return out;
+}
