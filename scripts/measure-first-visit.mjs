@@ -5,7 +5,10 @@
 // fetches meanwhile), the bytes of the files the page asked for itself, the bytes of the files
 // only the service worker fetched (its precache beyond the lesson, sw.js included), and the total.
 //
-//   node scripts/measure-first-visit.mjs [--runs 3] [--hash lesson=pipeline] [--dist dir]
+//   node scripts/measure-first-visit.mjs [--runs 3] [--hash lesson=pipeline] [--page examples/course.html] [--dist dir]
+//
+// --page: another page of the folder instead of the tutorial (the example course page: an element
+// and two iframes); "ready" is then its load event.
 //
 // The figures are bytes on the wire as the server sent them; this measures, it tests nothing.
 
@@ -19,7 +22,8 @@ const opt = (name, fallback) => {
   return k >= 0 ? args[k + 1] : fallback;
 };
 const RUNS = Number(opt('--runs', '3'));
-const HASH = opt('--hash', 'lesson=pipeline');
+const PAGE = opt('--page', '');
+const HASH = opt('--hash', PAGE ? '' : 'lesson=pipeline');
 const DIST = path.resolve(opt('--dist', path.join(ROOT, 'dist')));
 const kb = (n) => (n / 1024).toFixed(1);
 const wait = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -33,8 +37,9 @@ async function once(browser, server) {
   });
   const start = server.log.length;
   const t0 = performance.now();
-  await page.goto(server.url + (HASH ? '#' + HASH : ''));
-  await page.waitForFunction(() => document.documentElement.dataset.ready === 'true', null, { timeout: 60000 });
+  await page.goto(server.url + PAGE + (HASH ? '#' + HASH : ''));
+  if (!PAGE)
+    await page.waitForFunction(() => document.documentElement.dataset.ready === 'true', null, { timeout: 60000 });
   const ready = performance.now() - t0;
   await wait(Math.max(0, 10000 - (performance.now() - t0)));
   for (;;) {
@@ -46,6 +51,8 @@ async function once(browser, server) {
   const prefix = new URL(server.url).pathname;
   const sum = (list) => list.reduce((n, e) => n + e.bytes, 0);
   const first10 = sum(entries.filter((e) => e.at - t0 <= 10000));
+  const first10Raw = entries.filter((e) => e.at - t0 <= 10000).reduce((n, e) => n + e.raw, 0);
+  const first10Count = entries.filter((e) => e.at - t0 <= 10000).length;
   const untilReady = sum(entries.filter((e) => e.at - t0 <= ready));
   const swFirst = entries.find((e) => !byPage.has(prefix + e.path) && !e.path.endsWith('sw.js'));
   // What the service worker fetched beyond what the page asked for (sw.js itself included).
@@ -59,6 +66,8 @@ async function once(browser, server) {
     untilReady,
     swStart: swFirst ? swFirst.at - t0 : NaN,
     first10,
+    first10Raw,
+    first10Count,
     own,
     sw: sum(worker),
     swFiles: worker.length,
@@ -72,13 +81,15 @@ async function once(browser, server) {
 const server = await serveDist({ dir: DIST, prefix: '/courses/nlp/lab/' });
 const browser = await launchBrowser();
 try {
-  console.log(`first visit: ${server.url}#${HASH} (gzip, fresh profile, service worker on, ${RUNS} runs)`);
+  console.log(
+    `first visit: ${server.url}${PAGE}${HASH ? '#' + HASH : ''} (gzip, fresh profile, service worker on, ${RUNS} runs)`,
+  );
   const runs = [];
   for (let k = 0; k < RUNS; k++) {
     const r = await once(browser, server);
     runs.push(r);
     console.log(
-      `  run ${k + 1}: ready ${r.ready.toFixed(0)} ms (${kb(r.untilReady)} KB by then); the worker's first file of its own at ${r.swStart.toFixed(0)} ms; first 10 s ${kb(r.first10)} KB; the page's own ${kb(r.own)} KB; service worker beyond it ${kb(r.sw)} KB in ${r.swFiles} files; total ${kb(r.total)} KB in ${r.n} responses; controlled ${r.controlled}`,
+      `  run ${k + 1}: ready ${r.ready.toFixed(0)} ms (${kb(r.untilReady)} KB by then); the worker's first file of its own at ${r.swStart.toFixed(0)} ms; first 10 s ${kb(r.first10)} KB (${kb(r.first10Raw)} KB as files, ${r.first10Count} responses); the page's own ${kb(r.own)} KB; service worker beyond it ${kb(r.sw)} KB in ${r.swFiles} files; total ${kb(r.total)} KB in ${r.n} responses; controlled ${r.controlled}`,
     );
   }
   const last = runs.at(-1);

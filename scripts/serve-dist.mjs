@@ -1,18 +1,25 @@
 // Serves the built page (dist/) the way a static host would: under a sub-path, with the right
 // MIME types (.wasm as application/wasm), gzip for text and wasm when the browser accepts it,
-// and any extra headers (e.g. a Content-Security-Policy).
+// and any extra headers (e.g. a Content-Security-Policy). With http2, over TLS with HTTP/2 as
+// GitHub Pages, Netlify and the CDNs in front of most static hosts serve (every request of a page
+// on one connection, instead of HTTP/1.1's six at a time), on a certificate made for the run
+// (openssl; a browser opening it must ignore certificate errors).
 //
-//   node scripts/serve-dist.mjs [dir] [--prefix /courses/nlp/lab/] [--port 8080]
+//   node scripts/serve-dist.mjs [dir] [--prefix /courses/nlp/lab/] [--port 8080] [--http2]
 //   import { serveDist } from './serve-dist.mjs';
-//   const server = await serveDist({ dir, prefix: '/courses/nlp/lab/', headers });
+//   const server = await serveDist({ dir, prefix: '/courses/nlp/lab/', headers, http2 });
 //   // -> { url, origin, hits, log, setDir(dir), close() }
-// log: every response, { path, bytes (the body as sent, gzip included), at (performance.now()) };
+// log: every response, { path, bytes (the body as sent, gzip included), raw (the file's own size),
+// at (performance.now()) };
 // setDir(dir): serve another folder from now on.
 //
 // Files outside the prefix give 404; so does a path that leaves the folder.
 
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
+import http2 from 'node:http2';
+import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { fileURLToPath } from 'node:url';
@@ -37,6 +44,22 @@ export const MIME = {
 // Worth compressing: text and wasm (fonts and images are compressed already).
 const COMPRESS = new Set(['.html', '.js', '.mjs', '.css', '.json', '.webmanifest', '.wasm', '.svg', '.txt']);
 
+// A self-signed certificate for 127.0.0.1 and localhost: { key, cert }.
+function certificate() {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'attention-lab-tls-'));
+  try {
+    const [key, cert] = [path.join(tmp, 'key.pem'), path.join(tmp, 'cert.pem')];
+    execFileSync('openssl', [
+      'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1',
+      '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1,DNS:localhost',
+      '-keyout', key, '-out', cert,
+    ], { stdio: 'ignore' }); // prettier-ignore
+    return { key: fs.readFileSync(key), cert: fs.readFileSync(cert) };
+  } finally {
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
 // extra: { 'relative/path.html': 'text' }, files served as if they were in the folder (test pages).
 export async function serveDist({
   dir = path.join(ROOT, 'dist'),
@@ -45,6 +68,7 @@ export async function serveDist({
   port = 0,
   host = '127.0.0.1',
   extra = {},
+  http2: h2 = false,
 } = {}) {
   if (!prefix.startsWith('/') || !prefix.endsWith('/'))
     throw new Error(`prefix must start and end with "/": ${prefix}`);
@@ -55,7 +79,7 @@ export async function serveDist({
   const hits = new Map(); // path inside the folder -> requests served
   const log = [];
 
-  const server = http.createServer((req, res) => {
+  const handle = (req, res) => {
     const url = new URL(req.url, 'http://x');
     let pathname;
     try {
@@ -91,6 +115,7 @@ export async function serveDist({
     const cache = rel.startsWith('assets/') ? 'public, max-age=31536000, immutable' : 'no-cache';
     const out = { 'content-type': MIME[ext] || 'application/octet-stream', 'cache-control': cache, ...headers };
     let body = fs.readFileSync(file);
+    const raw = body.length;
     if (COMPRESS.has(ext) && /\bgzip\b/.test(req.headers['accept-encoding'] || '')) {
       if (!gzipped.has(file)) gzipped.set(file, zlib.gzipSync(body, { level: 9 }));
       body = gzipped.get(file);
@@ -98,12 +123,20 @@ export async function serveDist({
       out.vary = 'accept-encoding';
     }
     out['content-length'] = String(body.length);
-    if (req.method !== 'HEAD') log.push({ path: rel, bytes: body.length, at: performance.now() });
+    if (req.method !== 'HEAD') log.push({ path: rel, bytes: body.length, raw, at: performance.now() });
     res.writeHead(200, out);
     res.end(req.method === 'HEAD' ? undefined : body);
+  };
+  const server = h2
+    ? http2.createSecureServer({ ...certificate(), allowHTTP1: true }, handle)
+    : http.createServer(handle);
+  const sessions = new Set(); // HTTP/2 connections, closed with the server
+  server.on('session', (s) => {
+    sessions.add(s);
+    s.on('close', () => sessions.delete(s));
   });
   await new Promise((resolve) => server.listen(port, host, resolve));
-  const origin = `http://${host}:${server.address().port}`;
+  const origin = `${h2 ? 'https' : 'http'}://${host}:${server.address().port}`;
   return {
     origin,
     url: origin + prefix,
@@ -116,6 +149,7 @@ export async function serveDist({
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections?.();
+        for (const s of sessions) s.destroy();
         server.close(() => resolve());
       }),
   };
@@ -129,7 +163,9 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   };
   const prefix = opt('--prefix', '/');
   const port = Number(opt('--port', '8080'));
+  const k = args.indexOf('--http2');
+  if (k >= 0) args.splice(k, 1);
   const dir = args[0] ? path.resolve(args[0]) : path.join(ROOT, 'dist');
-  const s = await serveDist({ dir, prefix, port });
+  const s = await serveDist({ dir, prefix, port, http2: k >= 0 });
   console.log(`serving ${dir} at ${s.url}`);
 }
