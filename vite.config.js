@@ -34,10 +34,16 @@ function afterBuild(name, make) {
 //   scorm.html              the SCORM package's page (npm run build:scorm)
 //   widget.js               the notebook widget (anywidget), everything inside it
 //   sw.js                   the service worker that keeps the tutorial working offline
-// index.html: the default lesson's chunk and the engine's glue, with what they import, start
-// downloading with the page (modulepreload) instead of after the main script has run.
-// 'start' is the lesson a link without one opens (state.js, buildSchema: the first chapter).
-const FIRST_LOAD = ['/web/src/chapters/start/index.js', '/build/wasm/attention-simd.js'];
+// index.html: the page's scripts (hosts/page.js, which hosts/boot.js imports once it has started
+// the lesson's chapter and the engine), the default lesson's chunk and the glue of the engine's
+// first part, with what they import, start downloading with the page (modulepreload) instead of
+// after the scripts before them have run. 'start' is the lesson a link without one opens
+// (state.js, buildSchema: the first chapter).
+const FIRST_LOAD = [
+  '/web/src/hosts/page.js',
+  '/web/src/chapters/start/index.js',
+  '/build/wasm/attention-first-simd.js',
+];
 function preloadFirstLesson() {
   return {
     name: 'attention-lab-preload-first-lesson',

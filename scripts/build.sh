@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Builds the engine.
 #   scripts/build.sh wasm     the wasm modules the page loads, SIMD and scalar builds of each: the
-#                             lessons' engine (attention-*), the playground's trainer (attention-train-*)
-#                             and GPT-2-family models (attention-model-*)
+#                             lessons' engine (attention-*), its first part (attention-first-*), the
+#                             playground's trainer (attention-train-*) and GPT-2-family models
+#                             (attention-model-*)
 #   scripts/build.sh native   the native core, GoogleTest suite and benchmarks
 #   scripts/build.sh all      both
 # NODE (default: the node on the PATH) runs the wasm test runner under CTest.
@@ -35,7 +36,7 @@ build_wasm() {  # $1 = simd | scalar
   [ "$1" = scalar ] && simd=OFF
   configure emcmake cmake -S . -B "build/wasm-$1" -DCMAKE_BUILD_TYPE=Release -DATTN_SIMD="$simd" \
     -DATTN_BUILD_TESTS="$tests" -DCMAKE_CROSSCOMPILING_EMULATOR="${NODE:-$(command -v node)}"
-  cmake --build "build/wasm-$1" -j "$jobs" --target attention_module train_module model_module ${2:-}
+  cmake --build "build/wasm-$1" -j "$jobs" --target attention_module first_module train_module model_module ${2:-}
 }
 
 case "$what" in

@@ -92,7 +92,7 @@ test('every stylesheet is in lab.css (or belongs to one entry), and no module im
     const imports = [...fs.readFileSync(f, 'utf8').matchAll(/^import\s+(?:\w+\s+from\s+)?'([^']+\.css)(\?\w+)?'/gm)];
     for (const m of imports) {
       const ok =
-        (rel === 'hosts/page.js' && m[1] === '../styles/lab.css' && !m[2]) ||
+        (rel === 'hosts/boot.js' && m[1] === '../styles/lab.css' && !m[2]) ||
         (m[2] && ['hosts/element.js', 'hosts/root-url.js'].includes(rel));
       assert.ok(ok, `${rel} imports ${m[1]}${m[2] || ''}`);
     }

@@ -4,8 +4,11 @@
 /** The error every bad argument throws; its message names the argument and what was expected. */
 export class AttentionError extends Error {
   name: 'AttentionError';
-  /** 'engine-stopped' once a trap or abort has stopped the module: load a fresh engine. */
-  code?: 'engine-stopped';
+  /**
+   * 'engine-stopped' once a trap or abort has stopped the module: load a fresh engine.
+   * 'not-in-module': a function of loadEngine()'s module that loadFirstEngine()'s does not have.
+   */
+  code?: 'engine-stopped' | 'not-in-module';
 }
 
 /** Whether this runtime can run the SIMD128 build. */
@@ -18,6 +21,13 @@ export interface LoadOptions {
 
 /** One engine per build, cached: every call with the same build resolves to the same object. */
 export function loadEngine(options?: LoadOptions): Promise<Engine>;
+
+/**
+ * The same engine on the module's first part (60 % of the bytes): attend, softmax and its kin,
+ * random matrices, multi-head, positional encodings, linear, the variance experiment and memory.
+ * The other methods throw an AttentionError with code 'not-in-module'.
+ */
+export function loadFirstEngine(options?: LoadOptions): Promise<Engine>;
 
 /** Tiled attention's default block (queries and keys per tile). */
 export const FLASH_BLOCK: number;

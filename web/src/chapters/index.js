@@ -38,9 +38,13 @@
 //                                         //   reset, when another chapter changed them (a step
 //                                         //   may list its own `carried`)
 //   home: true,                           // only the start page: unnumbered, leads the nav
-//   engines: ['train'],                   // optional: engines it needs besides the lesson engine,
-//                                         //   loaded with it (ENGINES below) and handed to it by
-//                                         //   the host (c.trainEngine)
+//   engines: ['train'],                   // optional: engines it needs, loaded with it (ENGINES
+//                                         //   below): 'train', the trainer, handed to it by the
+//                                         //   host (c.trainEngine); 'full', the lessons' whole
+//                                         //   engine as c.engine (without it the chapter runs on
+//                                         //   the first part the page starts on, which has attend,
+//                                         //   softmax and its kin, random matrices, multi-head,
+//                                         //   positional encodings and linear: engine/api.js)
 //   state: { smShift: { type: 'float', default: 0, min: -120, max: 120 } },
 //                                         // hash fields this chapter owns (flat names, unique on
 //                                         // the page; types in ../state.js)
@@ -154,18 +158,28 @@ export const chapters = [
   { ...seq2seq, load: () => import('./seq2seq/index.js') },
 ];
 
-// Engines a chapter may need besides the lesson engine (its meta's `engines`), loaded with the
-// chapter. The trainer is a wasm module of its own that only the playground carries.
+// Engines a chapter may need (its meta's `engines`), loaded with the chapter. The trainer is a
+// wasm module of its own that only the playground carries; 'full' is the lessons' whole engine,
+// of which the page first loads only the first part (../hosts/host.js).
 const ENGINES = {
   train: () => import('../engine/train-api.js').then((m) => m.loadTrainEngine()),
+  full: () => import('../engine/api.js').then((m) => m.loadEngine()),
 };
 const engines = new Map(); // name -> the engine loaded last
 
-const loadNamedEngine = (name) =>
+// The engine of that name, loaded (once; again after it stopped).
+export const loadChapterEngine = (name) =>
   ENGINES[name]().then((e) => {
     engines.set(name, e);
     return e;
   });
+
+// The lessons' engine a first chapter starts on: the whole one if it needs it, else the first part
+// (engine/api.js, loadFirstEngine: 60 % of the bytes, so the first figure comes sooner).
+export const loadLessonEngine = (id) =>
+  chapters.find((c) => c.id === id)?.engines?.includes('full')
+    ? loadChapterEngine('full')
+    : import('../engine/api.js').then((m) => m.loadFirstEngine());
 
 // The engine of that name the chapters use now (null before its chapter has loaded). Once it
 // has stopped (an internal error) a fresh one is loaded, and it is the one given from then on;
@@ -173,7 +187,7 @@ const loadNamedEngine = (name) =>
 // redraws the chapter.
 export function chapterEngine(name) {
   const e = engines.get(name) ?? null;
-  if (e && e.stopped) loadNamedEngine(name).catch(() => {});
+  if (e && e.stopped) loadChapterEngine(name).catch(() => {});
   return e;
 }
 
@@ -193,7 +207,7 @@ export function loadChapter(id) {
     if (!entry) return Promise.reject(new Error(`no chapter "${id}"`));
     loading.set(
       id,
-      Promise.all([entry.load(), ...(entry.engines || []).map(loadNamedEngine)]).then(
+      Promise.all([entry.load(), ...(entry.engines || []).map(loadChapterEngine)]).then(
         ([m]) => {
           const chapter = { ...entry, ...m.default };
           loaded.set(id, chapter);

@@ -36,6 +36,16 @@ const GLUE = {
 // loadEngine({ simd }) -> Promise<engine>. simd: true, false, or omitted for the best supported.
 export const loadEngine = engineLoader('loadEngine', GLUE, makeEngine);
 
+// The same engine on the module's first part (attention-first-*: bindings.cpp, 60 % of the bytes),
+// which the page starts on: its methods are all there, and those whose code is in the rest (the
+// transformer block, the debugging lab, tiled attention, the sqrt(d_k) lab's runs) throw an
+// AttentionError with code 'not-in-module'.
+const FIRST_GLUE = {
+  simd: { load: () => import('../../../build/wasm/attention-first-simd.js'), wasm: 'attention-first-simd.wasm' },
+  scalar: { load: () => import('../../../build/wasm/attention-first-scalar.js'), wasm: 'attention-first-scalar.wasm' },
+};
+export const loadFirstEngine = engineLoader('loadFirstEngine', FIRST_GLUE, makeEngine);
+
 // ---- the engine ----------------------------------------------------------------------------------
 
 function makeEngine(mod, simd, forget) {

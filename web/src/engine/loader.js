@@ -60,7 +60,8 @@ export function engineLoader(what, builds, make) {
 // thrown that is not the engine's own AttentionError) stops that instance for good, and every
 // later call throws an AttentionError with code 'engine-stopped' (what: the loader that gives a
 // fresh one; the page and the workers do that and say so). run(name, args) calls mod[name] and
-// turns an { error } result into an AttentionError.
+// turns an { error } result into an AttentionError; a function this module does not have (the
+// first part of a module, api.js's loadFirstEngine) is an AttentionError with code 'not-in-module'.
 export function moduleCalls(mod, what, forget) {
   let stopped = null; // the error that stopped the module (an abort); it is unusable afterwards
   function stoppedError(name) {
@@ -82,6 +83,11 @@ export function moduleCalls(mod, what, forget) {
     }
   }
   function run(name, args) {
+    if (typeof mod[name] !== 'function') {
+      const e = new AttentionError(`${name}: not in this engine's module (its first part); loadEngine() has it`);
+      e.code = 'not-in-module';
+      throw e;
+    }
     const result = guarded(name, () => (args === undefined ? mod[name]() : mod[name](args)));
     if (result.error !== undefined) fail(result.error);
     return result;

@@ -77,7 +77,11 @@ export interface ProgressStatement {
  * not), whether the chapter is completed. Plain JSON: a host may keep it and give it back. */
 export type LabProgress = Record<string, { steps: string[]; answers: Record<string, boolean>; completed: boolean }>;
 
-/** The attributes the element reads (and watches). */
+/** The attributes the element reads (and watches). Two more are read as flags, not watched:
+ * `navigation` (the previous / next chapter links) and `offline` (keep the tutorial for offline
+ * use: once the lesson is drawn and the page is idle, the service worker of the folder the element
+ * comes from keeps the whole build; without it an embedded lesson registers no worker and caches
+ * nothing; `offline=1` in `state` or in embed.html's link asks the same). */
 export const ATTRIBUTES: readonly ('lesson' | 'stage' | 'preset' | 'lang' | 'seed' | 'hide' | 'height' | 'state')[];
 
 export class AttentionLab extends HTMLElement {

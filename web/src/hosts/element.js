@@ -8,6 +8,8 @@
 // separated by commas or spaces: inputs, stepper, footer), height (CSS pixels, or any CSS
 // length; the element scrolls inside it), and state (any further fields of the page's link,
 // e.g. "causal=1&fill=zero"). A bad value is reported inside the element and its default used.
+// offline (or offline=1 in state, or in embed.html's hash): keep the tutorial for offline use
+// once the page is idle (./offline.js); without it an embedded lesson caches nothing.
 //
 // Each element keeps its own state (never the page's URL), and all of them share one engine
 // (engine.js loads the wasm once per page). The element draws inside a shadow root: the host
@@ -27,6 +29,7 @@ import { applyHide } from './hide.js';
 import { h } from '../views/dom.js';
 import { shadowCss } from './shadow-css.js';
 import { cannotStart, langOf, misbehavingBuiltin } from './start-check.js';
+import { registerOffline } from './offline.js';
 
 export { schema };
 export const ATTRIBUTES = ['lesson', 'stage', 'preset', 'lang', 'seed', 'hide', 'height', 'state'];
@@ -251,7 +254,10 @@ export class AttentionLab extends HTMLElement {
         link.href = `${FULL_PAGE.href}#${serializeHash({ ...s, hide: [] }, schema, base)}`;
         applyHide(this.shadowRoot, s.hide, (key, params) => t(key, params));
       },
-      changed: (s) => this.#fire('attention-lab-change', { lesson: s.lesson, stage: s.stage, state: s }),
+      changed: (s) => {
+        if (!this.dataset.offline && (s.offline || this.hasAttribute('offline'))) registerOffline(this);
+        this.#fire('attention-lab-change', { lesson: s.lesson, stage: s.stage, state: s });
+      },
       progress: (statement) => this.#fire('attention-lab-progress', statement),
     };
   }

@@ -28,7 +28,6 @@ import {
   resizerId,
   resizerMessage,
 } from './embed-protocol.js';
-import { registerOffline } from './offline.js';
 
 const stepsOf = (lesson) => {
   const chapter = loadedChapter(lesson);
@@ -102,5 +101,5 @@ function frame(lab) {
   });
 }
 
+// Offline use only when the link asks for it (offline=1: ./element.js).
 frame(document.getElementById('lab'));
-registerOffline();

@@ -34,8 +34,16 @@
 // one comes (or the address comes back to what is on screen) is dropped, and so is a change of
 // chapter through set() whose chapter was still loading.
 
-import { loadEngine } from '../engine/api.js';
-import { chapters, chapterEngine, loadChapter, loadedChapter, stageInChapter } from '../chapters/index.js';
+import { loadFirstEngine } from '../engine/api.js';
+import {
+  chapters,
+  chapterEngine,
+  loadChapter,
+  loadChapterEngine,
+  loadLessonEngine,
+  loadedChapter,
+  stageInChapter,
+} from '../chapters/index.js';
 import { mountChapter } from '../chapters/kit/shell.js';
 import { buildSchema, checkSet, parseHash, validatePatch } from './state.js';
 import { t as shellT, reason, clip } from '../text/i18n.js';
@@ -150,7 +158,11 @@ export function createHost({
   const addr = () => (typeof address === 'function' ? address() : address) || NO_ADDRESS;
 
   let state = null; // the one state object (replaced, never mutated)
-  let engine = null;
+  let engine = null; // the first part of the lessons' engine (api.js, loadFirstEngine), or the whole
+  // The engine the chapters run on: the page starts on the first part of the lessons' engine (its
+  // first figure comes sooner); once a chapter has needed the whole engine (its meta's engines:
+  // ['full'], or a function the first part does not have), every chapter runs on that.
+  const lessonEngine = () => chapterEngine('full') ?? engine;
   let running = null; // the chapter on screen, as mounted by the shell
   let mountedKey = ''; // lesson:lang of the chapter on screen
   // What the chapter on screen measured, trained and answered (the shell's c.kept): handed again to
@@ -237,11 +249,12 @@ export function createHost({
           if (mounted === token && !navigating && (kind === 'answered' || kind === 'learned'))
             progress[kind](state, detail);
         },
-        engine,
+        engine: lessonEngine(),
         lang,
         kept: kept.store,
         notify,
         engineStopped: restartEngine,
+        engineMissing: wholeEngine,
         trainEngine: () => chapterEngine('train'),
         chapters,
         schema,
@@ -271,10 +284,11 @@ export function createHost({
   function restartEngine() {
     if (restarting) return;
     restarting = true;
-    loadEngine().then(
+    const whole = !!chapterEngine('full');
+    (whole ? loadChapterEngine('full') : loadFirstEngine()).then(
       (fresh) => {
         restarting = false;
-        engine = fresh;
+        if (!whole) engine = fresh;
         enter();
         notify(t('engineRestarted'));
       },
@@ -283,6 +297,13 @@ export function createHost({
         notify(t('engineFailed', { msg: e.message }));
       },
     );
+  }
+
+  // The chapter met a function the first part of the engine does not have: the whole engine is
+  // loaded and the chapter drawn again on it.
+  function wholeEngine() {
+    if (chapterEngine('full')) return;
+    loadChapterEngine('full').then(enter, (e) => notify(t('engineFailed', { msg: e.message })));
   }
 
   // Merges a patch into the state: refused (errors returned, nothing changes) when it breaks the
@@ -354,9 +375,9 @@ export function createHost({
   // The engine and the first chapter load side by side. An address changed while they load (a
   // link followed, Back, attributes set by the page's script) is read again: the latest wins.
   async function start(read, stable = (asked) => read() === asked) {
-    const engineLoad = loadEngine();
-    engineLoad.catch(() => {}); // reported below, once the chapter is known
     const raw = parseHash(read(), schema, base).state;
+    const engineLoad = loadLessonEngine(raw.lesson);
+    engineLoad.catch(() => {}); // reported below, once the chapter is known
     hooks.loading(raw);
     let first;
     for (;;) {
@@ -378,11 +399,12 @@ export function createHost({
       if (stable(asked)) break;
     }
     report(first.problems);
-    if (reloadedIntoNewBuild()) notify(t('reloadedNewBuild'));
     addr().accept();
     addr().write(state);
     started = true;
     show(null);
+    // After the first figure: sessionStorage's first read can wait on the browser.
+    if (reloadedIntoNewBuild()) notify(t('reloadedNewBuild'));
     return true;
   }
 
@@ -391,7 +413,7 @@ export function createHost({
       return state;
     },
     get engine() {
-      return engine;
+      return engine && lessonEngine();
     },
     get started() {
       return started;

@@ -2,10 +2,15 @@
 // scripts/service-worker.mjs) keeps the pages, the scripts, the engine and KaTeX's fonts, so after
 // a first visit the tutorial works without a network. Not in development (there is no sw.js there).
 //
-// registerOffline() is called once the first lesson is on screen. It registers the worker and,
-// when the page is next idle, asks it to cache the rest of the build (what the first lesson did
-// not need: every other lesson, the engine build this browser runs, KaTeX). Once that is done
-// <html> carries data-offline="ready" (or "failed"): tests wait for it.
+// registerOffline(marker) is called once the first lesson is drawn: by the page always, by an
+// embedded lesson (the <attention-lab> element, embed.html) only when its author asks for offline
+// use (./element.js). Nothing is registered or fetched for it until the page is idle: the lesson's
+// own downloads (its chunk, the engine, KaTeX and its fonts as formulas come into view) go first.
+// Then the worker is registered (it keeps the pages, their scripts and the start lesson as it
+// installs) and asked to cache the rest of the build (every other lesson, the engine build this
+// browser runs, KaTeX). The marker element (<html> on the page, the element itself) carries
+// data-offline: "waiting" until then, "ready" once the build is kept (or "failed"): tests wait
+// for it. A page holds one worker, whoever asks first.
 
 import { LAB_ROOT } from './root-url.js';
 import { PRECACHE, PRECACHED } from './sw-messages.js';
@@ -28,18 +33,29 @@ const idle = () =>
     setTimeout(check, QUIET_MS);
   });
 
-export function registerOffline() {
+const offline = { kept: null }; // kept: Promise<'ready' | 'failed'>, once asked
+
+export function registerOffline(marker = document.documentElement) {
   if (import.meta.env.DEV || !('serviceWorker' in navigator) || !window.isSecureContext) return;
-  const sw = navigator.serviceWorker;
-  sw.addEventListener('message', (event) => {
-    if (event.data?.type !== PRECACHED) return;
-    document.documentElement.dataset.offline = event.data.error ? 'failed' : 'ready';
+  marker.dataset.offline = 'waiting';
+  offline.kept ??= idle().then(() => {
+    const sw = navigator.serviceWorker;
+    const done = new Promise((resolve) =>
+      sw.addEventListener('message', (event) => {
+        if (event.data?.type === PRECACHED) resolve(event.data.error ? 'failed' : 'ready');
+      }),
+    );
+    sw.startMessages();
+    return sw
+      .register(new URL('sw.js', LAB_ROOT), { scope: LAB_ROOT, updateViaCache: 'none' })
+      .then(() => sw.ready)
+      .then((reg) => {
+        reg.active?.postMessage({ type: PRECACHE });
+        return done;
+      })
+      .catch(() => 'failed'); // offline use is an extra: the page works the same without it
   });
-  sw.startMessages();
-  sw.register(new URL('sw.js', LAB_ROOT), { scope: LAB_ROOT, updateViaCache: 'none' })
-    .then(() => Promise.all([sw.ready, document.fonts.ready]))
-    .then(([reg]) => idle().then(() => reg.active?.postMessage({ type: PRECACHE })))
-    .catch(() => {
-      // Offline use is an extra: the page works the same without it.
-    });
+  offline.kept.then((outcome) => {
+    marker.dataset.offline = outcome;
+  });
 }

@@ -1,8 +1,8 @@
-// The page (index.html): the host (./host.js) over the URL hash. This file only wires the page's
-// own DOM to it: the notice region, the shell around the chapter (title, language switch, chapter
-// list, footer), hash changes and anchors, and window.attentionLab for the console and tests.
+// The page (index.html, started by ./boot.js): the host (./host.js) over the URL hash. This file
+// only wires the page's own DOM to it: the notice region, the shell around the chapter (title,
+// language switch, chapter list, footer), hash changes and anchors, and window.attentionLab for the
+// console and tests.
 
-import '../styles/lab.css';
 import { chapters } from '../chapters/index.js';
 import { createHost, createHashWriter, chapterOf, schema } from './host.js';
 import { serializeHash } from './state.js';

@@ -42,6 +42,7 @@ export const CORE_SCHEMA = {
   stable: { type: 'bool', default: true },
   folded: { type: 'bool', default: false }, // the chapter's settings folded away
   hide: { type: 'list', item: 'string', default: [], maxItems: 16, itemMaxLength: 40 },
+  offline: { type: 'bool', default: false }, // an embedded lesson keeps the tutorial offline (hosts/offline.js)
 };
 
 // The full schema: core fields, the lesson enum set to the chapter ids, and each chapter's

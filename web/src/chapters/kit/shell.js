@@ -11,7 +11,8 @@
 // other steps) is folded into one "More settings" disclosure after the step.
 //
 //   const running = mountChapter(chapter, root,
-//     { state: () => state, set, engine, trainEngine: () => trainer, lang, notify, engineStopped })
+//     { state: () => state, set, engine, trainEngine: () => trainer, lang, notify, engineStopped,
+//       engineMissing })
 //   (env.path: false leaves out the previous / next chapter links, as in an embedded lesson)
 //   running.update()   // after every state change
 //   running.leave()    // before another chapter (or language) takes the page
@@ -131,11 +132,16 @@ export function mountChapter(chapter, root, env) {
     if (!isEngineError(e)) console.error(e);
     const stopped = isEngineError(e) && e.code === 'engine-stopped';
     if (stopped && env.engineStopped) env.engineStopped();
+    // A function the first part of the engine lacks (../../hosts/host.js): the whole one is loaded.
+    const partial = isEngineError(e) && e.code === 'not-in-module' && env.engineMissing;
+    if (partial) env.engineMissing();
     const msg = stopped
       ? c.t('engineStopping')
-      : isEngineError(e)
-        ? c.s('errEngine', { msg: e.message })
-        : c.t('chapterError', { msg: e && e.message });
+      : partial
+        ? c.t('loading')
+        : isEngineError(e)
+          ? c.s('errEngine', { msg: e.message })
+          : c.t('chapterError', { msg: e && e.message });
     if (banner.textContent !== msg) banner.textContent = msg;
     banner.hidden = false;
   }

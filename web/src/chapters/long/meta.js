@@ -8,6 +8,7 @@ export const SWEEP_TO = ['128', '256', '512', '1024', '2048', '4096', '8192']; /
 export default {
   id: 'long',
   title: { en: 'Long sequences', zh: '长序列' },
+  engines: ['full'], // the lessons' whole engine: flashTrace, outputError
   questions: ['long/memory'], // its predict-then-reveal questions (the start page counts them)
   state: {
     longN: { type: 'int', default: 1024, min: 64, max: 16384 }, // sequence length of the runs

@@ -6,6 +6,7 @@ import { MAX_SEED } from '../../engine/choices.js';
 export default {
   id: 'scaling',
   title: { en: 'Why divide by √d_k', zh: '为什么要除以 √d_k' },
+  engines: ['full'], // the lessons' whole engine: varianceSample, queryProbe
   questions: ['scaling/double'], // its predict-then-reveal questions (the start page counts them)
   state: {
     labDk: { type: 'int', default: 64, min: 1, max: 1024 },
