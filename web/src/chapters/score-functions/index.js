@@ -9,7 +9,6 @@ import { PRESETS, toMatrix } from '../../lesson/example.js';
 import { embedTokens, handMadeTable } from '../../lesson/embeddings.js';
 import { SCORE_KINDS, againstDot, allScores, argmaxRow, opCount, scoreParams, attendWith, unsettled } from './logic.js';
 import { timeSideBySide } from '../../lesson/timing.js';
-import { list } from '../../text/i18n.js';
 import { heatmapFigure, drawFigure, dims } from '../kit/figures.js';
 import { intInput, selectInput } from '../../views/controls.js';
 import { scrollTable } from '../../views/table.js';
@@ -239,18 +238,10 @@ function drawCost(c, d, v) {
     const { ratio: r, settled } = againstDot(kind, costs);
     return settled ? `× ${fmt(r, 2)}` : `× ${fmt(r, 2)} ${s('noise')}`;
   };
-  const open = unsettled(costs);
-  setText(
-    v.order,
-    open.length
-      ? s('unsettled', {
-          kinds: list(
-            c.lang,
-            open.map((k) => s(`kind.${k}`)),
-          ),
-        })
-      : s('settled'),
-  );
+  // The score functions this run does not rank, named as a sentence names them ("A, B and C").
+  const open = unsettled(costs).map((k) => s(`kind.${k}`));
+  const kinds = open.length > 1 ? `${open.slice(0, -1).join(s('sep'))}${s('lastSep')}${open.at(-1)}` : open[0];
+  setText(v.order, open.length ? s('unsettled', { kinds }) : s('settled'));
   const rows = SCORE_KINDS.map((kind) => [
     s(`kind.${kind}`),
     fmtInt(costs[kind].ops.mul),

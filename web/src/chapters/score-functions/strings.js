@@ -65,6 +65,8 @@ export default {
     unsettled:
       'This run does not rank {kinds} against the dot product: the rounds’ ranges overlap, or the order contradicts the work counted, and it may change from one measurement to the next. Here the counts tell them apart, not the clock.',
     settled: 'Every ratio of this run is outside the noise: the ranges of the rounds do not overlap.',
+    sep: ', ',
+    lastSep: ' and ',
     hintKeys: 'Every control works with the keyboard: Tab to it, then type or use the arrow keys.',
   },
   zh: {
@@ -129,6 +131,8 @@ export default {
     unsettled:
       '这次测量分不出{kinds}和点积谁快：两者各轮耗时的范围重叠，或者快慢与算出的运算量相反，而且每次测量的结果都可能不同。这时能把它们区分开的是运算次数，而不是计时。',
     settled: '这次测量的每个比值都在噪声范围之外：各轮耗时的范围互不重叠。',
+    sep: '、',
+    lastSep: '和',
     hintKeys: '所有控件都能用键盘操作：用 Tab 移过去，再输入或用方向键。',
   },
 };
