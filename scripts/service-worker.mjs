@@ -75,7 +75,10 @@ export async function buildServiceWorker(dir) {
       swDest: path.join(out, 'sw.js'),
       globDirectory: out,
       globPatterns: ['**/*.{html,js,css,wasm,woff2,svg}'],
-      globIgnores: ['sw.js', '**/*.map', 'widget.js'], // widget.js: the notebook widget, never the page's
+      // widget.js: the notebook widget, never the page's; gpt2-*.js: GPT-2’s vocabulary (545 kB), loaded
+      // only when the real-model lesson opens a GPT-2-sized checkpoint (its small model, .safetensors
+      // and .json, is outside the patterns: fetched when that lesson opens)
+      globIgnores: ['sw.js', '**/*.map', 'widget.js', 'assets/gpt2-*.js'],
       dontCacheBustURLsMatching: /^assets\//,
       maximumFileSizeToCacheInBytes: 8 * 1024 * 1024,
       manifestTransforms: [

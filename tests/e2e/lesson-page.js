@@ -75,3 +75,14 @@ export function assertShown(shown, expected, digits, what) {
     ),
   );
 }
+
+// Clicks cell (i, j) of the heatmap in `sel`: its plot is one element, the cell found from its position.
+export async function clickCell(page, sel, i, j) {
+  const plot = page.locator(`${sel} .hm-plot`);
+  const { rows, cols } = await plot.evaluate((el) => ({
+    rows: el.querySelector('canvas').height,
+    cols: el.querySelector('canvas').width,
+  }));
+  const box = await plot.boundingBox();
+  await plot.click({ position: { x: ((j + 0.5) * box.width) / cols, y: ((i + 0.5) * box.height) / rows } });
+}

@@ -6,9 +6,10 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, writeFileSync, rmSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 import { loadEngine } from '../../web/src/engine.js';
 import { CORE_SCHEMA, defaults } from '../../web/src/hosts/state.js';
@@ -17,6 +18,7 @@ import {
   attentionSpec,
   multiHeadSpec,
   blockSpec,
+  modelHeadSpec,
   exportCode,
   float32Text,
   LANGS,
@@ -303,6 +305,47 @@ test("the exported NumPy and PyTorch scripts print the engine's numbers (to 1e-5
   console.log(
     `exported scripts run: ${runs.length}; largest difference from the engine: ${largest.toExponential(2)}\n${lines.join('\n')}`,
   );
+});
+
+// The real-model lesson's head on the shipped model (web/src/chapters/model/tiny/): the scripts
+// read the same model.safetensors and config.json and print the head's five stages, compared with
+// the engine's model.run (each cell within 1e-4 of max(1, |engine|): the model's scores reach tens).
+test("the exported scripts of a real model's head print the engine's stages of that head", async () => {
+  const file = fileURLToPath(new URL('../../web/src/chapters/model/tiny/model.safetensors', import.meta.url));
+  const config = JSON.parse(readFileSync(join(dirname(file), 'config.json'), 'utf8'));
+  const model = await engine.loadModel(new Uint8Array(readFileSync(file)), { config });
+  try {
+    const ids = [5, 300, 17, 99, 300, 17, 440, 2];
+    const head = [config.n_layer - 1, 1];
+    const want = (await model.run(ids, { topK: 1, head })).stages;
+    const paths = LANGS.map((lang) => {
+      const path = join(dir, `model-head-${lang}.py`);
+      writeFileSync(path, exportCode(modelHeadSpec({ ids, head, file }), lang));
+      return path;
+    });
+    const printed = runAll(paths);
+    for (const path of paths) {
+      const got = parsePrinted(printed[path]);
+      assert.deepEqual(Object.keys(got), ['scores', 'scaled', 'masked', 'weights', 'output']);
+      for (const [name, m] of Object.entries(want)) {
+        const grid = got[name];
+        assert.equal(grid.length, m.rows, name);
+        for (let i = 0; i < m.rows; i++)
+          for (let j = 0; j < m.cols; j++) {
+            const a = m.data[i * m.cols + j];
+            const b = grid[i][j];
+            if (a === -Infinity) assert.equal(b, -Infinity, `${path} ${name}[${i}][${j}]`);
+            else
+              assert.ok(
+                Math.abs(a - b) <= 1e-4 * Math.max(1, Math.abs(a)),
+                `${path} ${name}[${i}][${j}]: ${a} vs ${b}`,
+              );
+          }
+      }
+    }
+  } finally {
+    model.delete();
+  }
 });
 
 const blockState = {

@@ -1,11 +1,10 @@
 // The real-model lesson's pure logic (web/src/chapters/model/logic.js) against numbers worked out
 // here: the memory a checkpoint needs, the heads and positions read from a link, the guess before
-// and after an ablation, the debugging lesson's monitors, the pass over every head, where the model
-// comes from, and the induction test's tokens.
-import { test, before } from 'node:test';
+// and after an ablation, the debugging lesson's monitors, the pass over every head and where the model
+// comes from.
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { loadEngine } from '../../web/src/engine.js';
 import {
   ablatedHeads,
   toggleHead,
@@ -23,14 +22,8 @@ import {
   configOf,
   hostedFiles,
   sourceOf,
-  repeatedTokens,
 } from '../../web/src/chapters/model/logic.js';
 import { randomCheckpoint, readSafetensors } from './gpt2-reference.js';
-
-let engine;
-before(async () => {
-  engine = await loadEngine({ simd: false });
-});
 
 test('the memory a model needs is its weights in float32: every tensor of a checkpoint, counted', () => {
   const { bytes, config: json } = randomCheckpoint({ nLayer: 3, nHead: 2, nEmbd: 8, nPositions: 20, vocabSize: 70 });
@@ -160,12 +153,4 @@ test('where the model comes from: the shipped one, a hosted one (its config.json
     hostedFiles('models/gpt2', 'https://school.org/lab/index.html').config,
     'https://school.org/lab/models/gpt2/config.json',
   );
-});
-
-test('the induction test: uniform ids from the engine’s normal draws, said twice', () => {
-  const draws = engine.randomMatrix({ rows: 2, cols: 2000, seed: 3 }).data;
-  const ids = repeatedTokens(draws, 10);
-  assert.deepEqual(ids.slice(0, 4000), ids.slice(4000));
-  const counts = Array.from({ length: 10 }, (_, t) => ids.slice(0, 4000).filter((x) => x === t).length);
-  for (const n of counts) assert.ok(n > 320 && n < 480, `${counts}`); // 400 each, ±4 σ
 });

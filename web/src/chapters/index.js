@@ -138,6 +138,7 @@ import debug from './debug/meta.js';
 import practice from './practice/meta.js';
 import playground from './playground/meta.js';
 import seq2seq from './seq2seq/meta.js';
+import model from './model/meta.js';
 
 // The course in order: each chapter's meta and how to load the chapter itself.
 export const chapters = [
@@ -156,6 +157,7 @@ export const chapters = [
   { ...practice, load: () => import('./practice/index.js') },
   { ...playground, load: () => import('./playground/index.js') },
   { ...seq2seq, load: () => import('./seq2seq/index.js') },
+  { ...model, load: () => import('./model/index.js') },
 ];
 
 // Engines a chapter may need (its meta's `engines`), loaded with the chapter. The trainer is a

@@ -82,7 +82,9 @@ export type LabProgress = Record<string, { steps: string[]; answers: Record<stri
  * use: once the lesson is drawn and the page is idle, the service worker of the folder the element
  * comes from keeps the whole build; without it an embedded lesson registers no worker and caches
  * nothing; `offline=1` in `state` or in embed.html's link asks the same). */
-export const ATTRIBUTES: readonly ('lesson' | 'stage' | 'preset' | 'lang' | 'seed' | 'hide' | 'height' | 'state')[];
+export const ATTRIBUTES: readonly (
+  'lesson' | 'stage' | 'preset' | 'lang' | 'seed' | 'hide' | 'height' | 'state' | 'model-src'
+)[];
 
 export class AttentionLab extends HTMLElement {
   static readonly observedAttributes: typeof ATTRIBUTES;

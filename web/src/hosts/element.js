@@ -6,8 +6,10 @@
 //
 // Attributes: lesson, stage, preset, lang, seed (as in the page's link), hide (control groups,
 // separated by commas or spaces: inputs, stepper, footer), height (CSS pixels, or any CSS
-// length; the element scrolls inside it), and state (any further fields of the page's link,
-// e.g. "causal=1&fill=zero"). A bad value is reported inside the element and its default used.
+// length; the element scrolls inside it), model-src (the real-model lesson's checkpoint hosted by
+// the course: the URL of its model.safetensors, its config.json beside it; the link's modelSrc),
+// and state (any further fields of the page's link, e.g. "causal=1&fill=zero"). A bad value is
+// reported inside the element and its default used.
 // offline (or offline=1 in state, or in embed.html's hash): keep the tutorial for offline use
 // once the page is idle (./offline.js); without it an embedded lesson caches nothing.
 //
@@ -32,7 +34,7 @@ import { cannotStart, langOf, misbehavingBuiltin } from './start-check.js';
 import { registerOffline } from './offline.js';
 
 export { schema };
-export const ATTRIBUTES = ['lesson', 'stage', 'preset', 'lang', 'seed', 'hide', 'height', 'state'];
+export const ATTRIBUTES = ['lesson', 'stage', 'preset', 'lang', 'seed', 'hide', 'height', 'state', 'model-src'];
 const FIELDS = ['lesson', 'stage', 'preset', 'lang', 'seed', 'hide']; // attributes that are state fields
 
 // A page whose built-ins misbehave gets a message instead of a lab (./start-check.js).
@@ -70,6 +72,8 @@ function hashOf(el) {
         : encodeURIComponent(v.trim());
     parts.push(`${name}=${text}`);
   }
+  const src = el.getAttribute('model-src');
+  if (src !== null) parts.push(`modelSrc=${encodeURIComponent(src.trim())}`);
   return parts.join('&');
 }
 

@@ -7,6 +7,9 @@
 //   multiHeadSpec({ args, tokens })                              -> spec  (engine.multiHead's args)
 //   blockSpec({ encoder, decoder, sourceTokens, targetTokens })  -> spec  (engine.transformerLayer's
 //                                                                  args of an encoder and a decoder layer)
+//   modelHeadSpec({ ids, tokens, head, file })                   -> spec  (one head of a GPT-2 checkpoint
+//                                                                  on token ids: the script reads the
+//                                                                  same model.safetensors and config.json)
 //   exportCode(spec, 'numpy' | 'torch')                          -> the script's text
 //
 // Every script ends with show(name, x): the name on one line, then one line per row of numbers
@@ -688,11 +691,151 @@ function torchBlock(spec) {
   return L.join('\n') + '\n';
 }
 
+// ---- one head of a GPT-2 checkpoint ----------------------------------------------------------------
+
+// One head of a GPT-2-family model (the real-model lesson's model.run with head: [layer, head]):
+// the script reads the checkpoint itself (safetensors by hand: an 8-byte header length, a JSON
+// header, raw little-endian F32 / F16 / BF16 data), runs the blocks before the head's layer in
+// float32 and prints the head's five stages.
+export function modelHeadSpec({ ids, tokens, head, file = 'model.safetensors' }) {
+  return { kind: 'gpt2-head', ids: [...ids], tokens: tokens || ids.map(String), layer: head[0], head: head[1], file };
+}
+
+function gpt2Head(spec, lang) {
+  const np = lang === 'numpy';
+  const T = np
+    ? {
+        tensor: '    return np.asarray(x)',
+        ln: [
+          'def layer_norm(x, p):',
+          '    mu = x.mean(-1, keepdims=True)',
+          '    var = ((x - mu) ** 2).mean(-1, keepdims=True)',
+          '    return (x - mu) / np.sqrt(var + EPS) * w[p + ".weight"] + w[p + ".bias"]',
+        ],
+        gelu: [
+          'def gelu(x):',
+          '    return 0.5 * x * (1 + np.tanh(np.float32(math.sqrt(2 / math.pi)) * (x + np.float32(0.044715) * x ** 3)))',
+        ],
+        softmax: [
+          'def softmax(x):',
+          '    e = np.exp(x - x.max(-1, keepdims=True))',
+          '    return e / e.sum(-1, keepdims=True)',
+        ],
+        split: 'q, k, v = np.split(qkv, 3, axis=-1)',
+        heads: 'heads = lambda t: t.reshape(n, H, dh).transpose(1, 0, 2)  # (heads, n, d_head)',
+        kT: 'k.transpose(0, 2, 1)',
+        mask: 'np.triu(np.ones((n, n), dtype=bool), 1)',
+        fill: 'np.where(future, np.float32(-np.inf), scaled)',
+        merge: 'out.transpose(1, 0, 2).reshape(n, d)',
+        imports: ['import json', 'import math', 'import os', 'import struct', '', 'import numpy as np'],
+        show: SHOW_NUMPY,
+      }
+    : {
+        tensor: '    return torch.from_numpy(x.copy())',
+        ln: ['def layer_norm(x, p):', '    return F.layer_norm(x, (d,), w[p + ".weight"], w[p + ".bias"], EPS)'],
+        gelu: ['def gelu(x):', '    return F.gelu(x, approximate="tanh")'],
+        softmax: ['def softmax(x):', '    return torch.softmax(x, dim=-1)'],
+        split: 'q, k, v = qkv.split(d, dim=-1)',
+        heads: 'heads = lambda t: t.reshape(n, H, dh).transpose(0, 1)  # (heads, n, d_head)',
+        kT: 'k.transpose(-1, -2)',
+        mask: 'torch.ones(n, n, dtype=torch.bool).triu(1)',
+        fill: 'scaled.masked_fill(future, float("-inf"))',
+        merge: 'out.transpose(0, 1).reshape(n, d)',
+        imports: [
+          'import json',
+          'import math',
+          'import os',
+          'import struct',
+          '',
+          'import numpy as np',
+          'import torch',
+          'import torch.nn.functional as F',
+        ],
+        show: SHOW_TORCH,
+      };
+  return [
+    comment(
+      `Layer ${spec.layer}, head ${spec.head} of a GPT-2 on ${spec.ids.length} tokens (${tokenList(spec.tokens)}).`,
+    ),
+    comment(`It reads ${spec.file} and the config.json beside it, the files the page read.`),
+    ...T.imports,
+    '',
+    `PATH = ${JSON.stringify(spec.file)}`,
+    `ids = [${spec.ids.join(', ')}]`,
+    `LAYER, HEAD = ${spec.layer}, ${spec.head}`,
+    '',
+    ...T.show,
+    '',
+    '',
+    'def read_safetensors(path):',
+    '    with open(path, "rb") as f:',
+    '        size = struct.unpack("<Q", f.read(8))[0]',
+    '        header = json.loads(f.read(size))',
+    '        data = f.read()',
+    '    out = {}',
+    '    for name, t in header.items():',
+    '        if name == "__metadata__":',
+    '            continue',
+    '        a, b = t["data_offsets"]',
+    '        if t["dtype"] == "BF16":',
+    '            x = (np.frombuffer(data[a:b], dtype="<u2").astype(np.uint32) << 16).view(np.float32)',
+    '        else:',
+    '            x = np.frombuffer(data[a:b], dtype={"F32": "<f4", "F16": "<f2"}[t["dtype"]]).astype(np.float32)',
+    '        out[name.removeprefix("transformer.")] = tensor(x.reshape(t["shape"]))',
+    '    return out',
+    '',
+    '',
+    'def tensor(x):',
+    T.tensor,
+    '',
+    '',
+    'w = read_safetensors(PATH)',
+    'with open(os.path.join(os.path.dirname(PATH), "config.json")) as f:',
+    '    config = json.load(f)',
+    'd, H = config["n_embd"], config["n_head"]',
+    'dh, n = d // H, len(ids)',
+    'EPS = config.get("layer_norm_epsilon", 1e-5)',
+    '',
+    '',
+    ...T.ln,
+    '',
+    '',
+    ...T.gelu,
+    '',
+    '',
+    ...T.softmax,
+    '',
+    '',
+    'x = w["wte.weight"][ids] + w["wpe.weight"][:n]  # (n, d): token + position',
+    'for layer in range(LAYER + 1):',
+    '    p = f"h.{layer}."',
+    '    qkv = layer_norm(x, p + "ln_1") @ w[p + "attn.c_attn.weight"] + w[p + "attn.c_attn.bias"]  # Conv1D: (in, out)',
+    `    ${T.split}`,
+    `    ${T.heads}`,
+    '    q, k, v = heads(q), heads(k), heads(v)',
+    `    scores = q @ ${T.kT}  # (heads, n, n)`,
+    '    scaled = scores / math.sqrt(dh)',
+    `    future = ${T.mask}`,
+    `    masked = ${T.fill}`,
+    '    weights = softmax(masked)',
+    '    out = weights @ v  # (heads, n, d_head)',
+    '    if layer == LAYER:',
+    '        for name, m in [("scores", scores), ("scaled", scaled), ("masked", masked), ("weights", weights), ("output", out)]:',
+    '            show(name, m[HEAD])',
+    '        break',
+    `    x = x + ${T.merge} @ w[p + "attn.c_proj.weight"] + w[p + "attn.c_proj.bias"]`,
+    '    hidden = gelu(layer_norm(x, p + "ln_2") @ w[p + "mlp.c_fc.weight"] + w[p + "mlp.c_fc.bias"])',
+    '    x = x + hidden @ w[p + "mlp.c_proj.weight"] + w[p + "mlp.c_proj.bias"]',
+    '',
+  ].join('\n');
+}
+
 // ---- entry point ----------------------------------------------------------------------------
 
 export function exportCode(spec, lang) {
   if (!LANGS.includes(lang)) throw new RangeError(`lang: expected 'numpy' or 'torch', got ${lang}`);
   if (spec.kind === 'multihead') return lang === 'numpy' ? numpyMultiHead(spec) : torchMultiHead(spec);
   if (spec.kind === 'block') return lang === 'numpy' ? numpyBlock(spec) : torchBlock(spec);
+  if (spec.kind === 'gpt2-head') return gpt2Head(spec, lang);
   return lang === 'numpy' ? numpyAttention(spec) : torchAttention(spec);
 }

@@ -207,21 +207,6 @@ export function argmaxHead({ cols, data }) {
 // The layer whose best head scores highest.
 export const bestLayer = (m) => argmaxHead(m)[0];
 
-// ---- the induction test --------------------------------------------------------------------------
-
-// Φ(x), the standard normal's distribution function (Abramowitz and Stegun 7.1.26, |error| < 1.5e-7).
-function normalCdf(x) {
-  const z = Math.abs(x) / Math.SQRT2;
-  const t = 1 / (1 + 0.3275911 * z);
-  const y =
-    1 -
-    ((((1.061405429 * t - 1.453152027) * t + 1.421413741) * t - 0.284496736) * t + 0.254829592) * t * Math.exp(-z * z);
-  return x >= 0 ? 0.5 * (1 + y) : 0.5 * (1 - y);
-}
-
-// `length` random token ids from the engine's seeded normal draws (a draw x gives the id
-// ⌊vocab · Φ(x)⌋: uniform over the vocabulary), said twice.
-export function repeatedTokens(draws, vocabSize) {
-  const ids = Array.from(draws, (x) => Math.min(vocabSize - 1, Math.floor(vocabSize * normalCdf(x))));
-  return [...ids, ...ids];
-}
+// A head whose score reaches this is called a head of that kind (previous-token, induction) on the
+// page; under it the page says the model has none.
+export const FORMED = 0.4;

@@ -40,6 +40,8 @@ export default {
     'about.playground': 'Train a tiny attention-only transformer in the browser and watch its heads learn.',
     'about.seq2seq':
       'Train two RNN encoder–decoders side by side, without and with attention, and watch the fixed vector fail on long inputs while the alignment forms.',
+    'about.model':
+      'Type a sentence and see every head of a real GPT-2 at work: its guess, one head stage by stage, the kinds of head, and what switching heads off does.',
   },
   zh: {
     intro:
@@ -75,5 +77,7 @@ export default {
     'about.playground': '在浏览器里训练一个只有注意力层的小 Transformer，看它的各个头如何学会分工。',
     'about.seq2seq':
       '并排训练两个 RNN 编码器–解码器，一个没有注意力、一个有，看固定向量在长输入上失效，看对齐矩阵逐渐成形。',
+    'about.model':
+      '输入一句话，看一个真正的 GPT-2 的每一个头如何工作：它的猜测、一个头的各个阶段、头的类型，以及关掉一些头会怎样。',
   },
 };
