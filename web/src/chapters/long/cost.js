@@ -12,7 +12,7 @@ import { createPredict } from '../kit/predict.js';
 import { AMBER, WEIGHT } from '../../views/palette.js';
 import { METHODS, memoryGrowth } from './logic.js';
 import { measureRuns, recordedRun } from './runs.js';
-import { buildSweep, drawSweep, englishQuote, followSweep, methodLabel } from './sweep.js';
+import { buildSweep, drawSweep, englishQuote, followSweep, methodLabel, sweepControls } from './sweep.js';
 
 export function buildCost(c, v) {
   const { s } = c;
@@ -75,12 +75,14 @@ export function buildCost(c, v) {
   v.noRuns = h('p', { class: 'hint' });
   v.table = h('div', { class: 'long-table' });
   c.ui.redrawCost = () => c.state.stage === 'cost' && drawCost(c, c.data, v);
+  const sweep = buildSweep(c, v);
   return [
+    sweep.figure,
+    v.answer,
     h('p', { class: 'explain', text: s('p.cost1') }),
     h('p', { class: 'explain', text: s('p.cost2') }),
     v.predict.el,
-    v.answer,
-    buildSweep(c, v),
+    ...sweep.more,
     h('h4', { class: 'long-single', text: s('singleRuns') }),
     h(
       'div',
@@ -98,6 +100,9 @@ export function buildCost(c, v) {
     v.table,
   ];
 }
+
+// Beside the sweep's charts: its controls (the single runs' are with their bars, below).
+export const costControls = sweepControls;
 
 export function drawCost(c, data, v) {
   const { state, s } = c;

@@ -12,9 +12,9 @@ import strings from './strings.js';
 import meta, { TRACE_N, PATTERN_N } from './meta.js';
 import { PATTERN_BLOCK, TRACE_D, patternOptions } from './logic.js';
 import { followSweep } from './sweep.js';
-import { buildCost, drawCost, resumeRuns } from './cost.js';
-import { buildTiling, drawTiling } from './tiling.js';
-import { buildPatterns, drawPatterns } from './patterns.js';
+import { buildCost, costControls, drawCost, resumeRuns } from './cost.js';
+import { buildTiling, drawTiling, tilingControls } from './tiling.js';
+import { buildPatterns, drawPatterns, patternControls } from './patterns.js';
 import { buildWhen, drawWhen } from './when.js';
 
 function compute(c) {
@@ -44,9 +44,27 @@ export default {
   ...meta,
   strings,
   steps: [
-    { id: 'cost', title: { en: 'Time and memory', zh: '时间与内存' }, build: buildCost, draw: drawCost },
-    { id: 'tiling', title: { en: 'The online softmax', zh: '在线 softmax' }, build: buildTiling, draw: drawTiling },
-    { id: 'patterns', title: { en: 'Window and stride', zh: '窗口与跨步' }, build: buildPatterns, draw: drawPatterns },
+    {
+      id: 'cost',
+      title: { en: 'Time and memory', zh: '时间与内存' },
+      build: buildCost,
+      controls: costControls,
+      draw: drawCost,
+    },
+    {
+      id: 'tiling',
+      title: { en: 'The online softmax', zh: '在线 softmax' },
+      build: buildTiling,
+      controls: tilingControls,
+      draw: drawTiling,
+    },
+    {
+      id: 'patterns',
+      title: { en: 'Window and stride', zh: '窗口与跨步' },
+      build: buildPatterns,
+      controls: patternControls,
+      draw: drawPatterns,
+    },
     { id: 'when', title: { en: 'When to use which', zh: '何时用哪种' }, build: buildWhen, draw: drawWhen },
   ],
   compute,

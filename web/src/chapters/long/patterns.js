@@ -35,22 +35,24 @@ export function buildPatterns(c, v) {
       if (Number.isInteger(w) && w >= 0 && w <= PATTERN_N) c.set({ longWidth: w });
     },
   });
-  const box = h('div', { class: 'long-mask' });
+  const box = h('div', { class: 'long-mask', 'data-figure': 'main' });
   v.heatmap = createHeatmap(box, { label: s('maskLabel'), strings: heatmapStrings(c.lang), digits: 0 });
   v.caption = h('p', { class: 'hint', 'aria-live': 'polite' });
+  v.controls = h(
+    'div',
+    { class: 'controls' },
+    h('label', { class: 'long-field' }, h('span', { class: 'field-label', text: s('pattern') }), v.pattern),
+    h('label', { class: 'long-field' }, h('span', { class: 'field-label', text: s('width') }), v.width),
+  );
   return [
-    box,
-    h(
-      'div',
-      { class: 'controls', 'data-group': 'inputs' },
-      h('label', { class: 'long-field' }, h('span', { class: 'field-label', text: s('pattern') }), v.pattern),
-      h('label', { class: 'long-field' }, h('span', { class: 'field-label', text: s('width') }), v.width),
-    ),
-    v.caption,
+    h('div', {}, box, v.caption),
     h('p', { class: 'explain', text: s('p.patterns1') }),
     h('p', { class: 'explain', text: s('p.patterns2') }),
   ];
 }
+
+// Beside the mask: the pattern and its width.
+export const patternControls = (c, v) => v.controls;
 
 export function drawPatterns(c, data, v) {
   const { state, s } = c;

@@ -69,8 +69,7 @@ export default {
     whenNone: 'Nothing measured yet: the sweep of step 1 draws these charts.',
     sweepCancelled: 'Cancelled at n = {n}; the runs finished so far stay in the figure.',
     sweepWarm: 'Warming up: every method once at n = {n}, untimed…',
-    sweepTimeTitle:
-      'Time against n (ms, wall clock; the median of {reps} runs up to n = {upTo}, one run above; log–log)',
+    sweepTimeTitle: 'Time against n (ms; median of {reps} runs up to n = {upTo}, one above; log–log)',
     sweepBytesTitle: 'Bytes each method holds for its scores against n (log–log)',
     xN: 'sequence length n',
     yMs: 'time (ms)',
@@ -217,8 +216,7 @@ export default {
     whenNone: '还没有测量结果：第 1 步的扫描会画出这两张图。',
     sweepCancelled: '在 n = {n} 处取消；已完成的运行保留在图中。',
     sweepWarm: '预热：在 n = {n} 上把每种方法各运行一次，不计时……',
-    sweepTimeTitle:
-      '耗时随 n 的变化（毫秒，实际时间；n ≤ {upTo} 时取 {reps} 次运行的中位数，更大时运行一次；双对数坐标）',
+    sweepTimeTitle: '耗时随 n 的变化（毫秒；n ≤ {upTo} 取 {reps} 次的中位数，更大时一次；双对数坐标）',
     sweepBytesTitle: '每种方法为分数保留的字节数随 n 的变化（双对数坐标）',
     xN: '序列长度 n',
     yMs: '耗时（毫秒）',

@@ -72,27 +72,28 @@ export function buildSweep(c, v) {
   v.sweepCross = h('p', { class: 'hint long-sweep-cross', 'aria-live': 'polite' });
   v.sweepBytesNote = h('p', { class: 'explain long-sweep-note' });
   v.sweepErrors = h('div', { class: 'long-sweep-errors' });
-  // aria-busy until the first measured points are drawn (drawSweep)
-  v.sweepFigure = h(
-    'section',
-    { class: 'long-sweep', 'data-figure': 'main', 'aria-busy': 'true' },
-    h(
-      'div',
-      { class: 'controls' },
-      h('label', { class: 'long-field' }, h('span', { class: 'field-label', text: s('sweepTo') }), v.sweepTo),
-      v.sweepGo,
-      v.sweepCancel,
-    ),
-    v.sweepProgress,
-    v.sweepStatus,
-    v.sweepCharts,
-    v.sweepCross,
-    v.sweepErrors,
-    h('p', { class: 'explain', text: s('p.linear') }),
-    v.sweepBytesNote,
-  );
-  return v.sweepFigure;
+  // aria-busy until the first measured points are drawn (drawSweep); its controls go beside it
+  // (sweepControls)
+  v.sweepFigure = h('section', { class: 'long-sweep', 'data-figure': 'main', 'aria-busy': 'true' }, v.sweepCharts);
+  // the figure, and what reads it further (after the step's controls and question)
+  return {
+    figure: v.sweepFigure,
+    more: [v.sweepCross, v.sweepErrors, h('p', { class: 'explain', text: s('p.linear') }), v.sweepBytesNote],
+  };
 }
+
+// The sweep's last n, Sweep and Cancel, with its progress and where it is (buildSweep made them).
+export const sweepControls = (c, v) => [
+  h(
+    'div',
+    { class: 'controls' },
+    h('label', { class: 'long-field' }, h('span', { class: 'field-label', text: c.s('sweepTo') }), v.sweepTo),
+    v.sweepGo,
+    v.sweepCancel,
+  ),
+  v.sweepProgress,
+  v.sweepStatus,
+];
 
 // The sweep's two charts, time and bytes held against n: { sweepCharts (their box), timeChart,
 // bytesChart }.
@@ -207,7 +208,7 @@ export function drawSweep(c, v) {
   }
   v.sweepFigure.removeAttribute('aria-busy');
   const { tCross, bCross } = crossed;
-  const to = sw.sizes.at(-1);
+  const to = Math.max(...sw.points.filter((x) => !x.refused).map((x) => x.n)); // measured so far
   setText(
     v.sweepCross,
     [

@@ -62,7 +62,7 @@ export function buildTiling(c, v) {
     () => svgScene(v.svg, { title: v.caption.textContent }),
     () => v.caption.textContent,
   );
-  v.figure = h('figure', { class: 'long-figure', 'data-figure': 'main' }, v.caption, v.svg, v.save.el);
+  v.figure = h('figure', { class: 'long-figure', 'data-figure': 'main' }, v.caption, v.svg, v.stepText, v.save.el);
   v.explain = h('p', { class: 'msg info long-explain', 'aria-live': 'polite' });
   v.table = h('div', { class: 'long-table' });
   v.outputs = h('div', { class: 'long-outputs' });
@@ -70,16 +70,17 @@ export function buildTiling(c, v) {
     clearInterval(c.ui.timer);
     v.tilingMotion?.cancel();
   });
-  return [
-    v.figure,
+  v.controls = [
     h(
       'div',
-      { class: 'controls', 'data-group': 'inputs' },
+      { class: 'controls' },
       h('label', { class: 'long-field' }, h('span', { class: 'field-label', text: s('row') }), v.row),
       h('label', { class: 'long-field' }, h('span', { class: 'field-label', text: s('block') }), v.block),
     ),
     h('div', { class: 'controls long-run' }, v.reset, v.prev, v.next, v.play),
-    v.stepText,
+  ];
+  return [
+    v.figure,
     v.explain,
     h('p', { class: 'explain', text: s('p.tiling1') }),
     h('p', { class: 'explain', text: s('p.tiling2') }),
@@ -87,6 +88,9 @@ export function buildTiling(c, v) {
     v.outputs,
   ];
 }
+
+// Beside the figure: the query row, the block size, and the steps through the blocks.
+export const tilingControls = (c, v) => v.controls;
 
 const blocksOf = (c) => Math.ceil(TRACE_N / Number(c.state.longBlock));
 const clampStep = (c, k) => Math.max(0, Math.min(blocksOf(c), k));

@@ -22,8 +22,7 @@ export function buildWhen(c, v) {
   v.figure = h('div', { class: 'long-when-figure', 'data-figure': 'main', 'aria-busy': 'true' }, v.sweep.sweepCharts);
   c.ui.drawWhenSweep = (progressOnly) => drawWhenSweep(c, v, progressOnly);
   return [
-    v.figure,
-    h('div', { class: 'long-when-status' }, v.sweepNote, v.cancel),
+    h('div', {}, v.figure, h('div', { class: 'long-when-status' }, v.sweepNote, v.cancel)),
     h('p', { class: 'explain', text: s('p.when1') }),
     h('p', { class: 'explain', text: s('p.when2') }),
     h('p', { class: 'explain', text: s('p.when3') }),
