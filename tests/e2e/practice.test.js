@@ -92,7 +92,7 @@ for (const lang of ['en', 'zh']) {
     );
 
     // PyTorch, by keyboard: the radio group moves with the arrow keys
-    await page.focus('[data-code="example"] input[value="numpy"]');
+    await page.focus('section[data-step="example"] .pr-bar input[value="numpy"]');
     await page.keyboard.press('ArrowRight');
     await page.waitForFunction(() => /prLang=torch/.test(location.hash));
     const torch = await shownCode(page, 'example');
@@ -119,22 +119,22 @@ test('the copy button puts the code on the clipboard; without access it selects 
   const page = await lab.open(`lesson=practice&stage=example&${STATE}`);
   await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: lab.url });
   const code = await shownCode(page, 'example');
-  await page.focus('[data-code="example"] .pr-copy');
+  await page.focus('section[data-step="example"] .pr-copy');
   await page.keyboard.press('Enter');
-  await page.waitForSelector('[data-code="example"] .pr-status[data-state="copied"]');
+  await page.waitForSelector('section[data-step="example"] .pr-status[data-state="copied"]');
   assert.equal(await page.evaluate(() => navigator.clipboard.readText()), code);
-  assert.match(await page.textContent('[data-code="example"] .pr-status'), /Copied/);
+  assert.match(await page.textContent('section[data-step="example"] .pr-status'), /Copied/);
 
   // no clipboard access: the code is selected and the message says how to copy it
   await page.evaluate(() => {
     navigator.clipboard.writeText = () => Promise.reject(new Error('denied'));
   });
-  await page.click('[data-code="example"] .pr-copy');
-  await page.waitForSelector('[data-code="example"] .pr-status[data-state="selected"]');
+  await page.click('section[data-step="example"] .pr-copy');
+  await page.waitForSelector('section[data-step="example"] .pr-status[data-state="selected"]');
   // (the selection's text leaves out the code's last newline)
   assert.equal(await page.evaluate(() => window.getSelection().toString().trimEnd()), code.trimEnd());
   assert.equal(await page.evaluate(() => document.activeElement.classList.contains('pr-code')), true);
-  assert.match(await page.textContent('[data-code="example"] .pr-status'), /Ctrl\+C/);
+  assert.match(await page.textContent('section[data-step="example"] .pr-status'), /Ctrl\+C/);
   assert.deepEqual(page.errors, []);
   await page.close();
 });
@@ -211,7 +211,7 @@ test('the block step shows the Transformer block chapter’s two layers as code 
   assert.match(settings, /hand-set/);
   for (const lang of ['numpy', 'torch']) {
     if (lang === 'torch') {
-      await page.click('[data-code="block"] input[value="torch"]');
+      await page.click('section[data-step="block"] .pr-bar input[value="torch"]');
       await page.waitForFunction(() =>
         /TransformerDecoderLayer/.test(document.querySelector('[data-code="block"] code').textContent),
       );

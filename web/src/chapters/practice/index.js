@@ -30,6 +30,9 @@ export function practiceLink(step = 'example') {
 
 // ---- the code box: language switch, code, copy button -------------------------------------------
 
+// A code step's controls beside its code: the language and the copy button, then its own (extra).
+const codeControls = (c, v) => [v.code.bar, ...(v.extra || [])];
+
 function codeBox(c, name) {
   const { s } = c;
   const group = h('div', { class: 'pr-langs', role: 'radiogroup', 'aria-label': s('lang') });
@@ -67,15 +70,11 @@ function codeBox(c, name) {
       setText(status, s('copyFallback'));
     }
   });
-  const wrap = h(
-    'div',
-    { class: 'pr-box', 'data-code': name },
-    h('div', { class: 'controls pr-bar' }, group, copy),
-    status,
-    pre,
-  );
+  // the code is the step's figure; its language, the copy button and what copying did go beside
+  // it (bar)
   return {
-    wrap,
+    wrap: h('div', { class: 'pr-box', 'data-code': name, 'data-figure': 'main' }, pre),
+    bar: h('div', { class: 'pr-side' }, h('div', { class: 'controls pr-bar' }, group, copy), status),
     draw(lang, text) {
       for (const l of LANGS) radios[l].checked = l === lang;
       if (code.textContent !== text) {
@@ -100,7 +99,6 @@ function buildExample(c, v) {
     type: 'button',
     class: 'btn',
     text: s('reset'),
-    'data-group': 'inputs',
     onclick: () =>
       c.set({
         causal: false,
@@ -134,16 +132,16 @@ function buildExample(c, v) {
     reveal: v.sums,
     options: ['rows', 'cols', 'all'].map((value) => ({ value, label: s(`axis.${value}`) })),
   });
+  v.extra = [h('div', { class: 'controls' }, v.reset)];
   return [
-    h('p', { class: 'about lab-explain', text: s('example.about') }),
-    h('h4', { text: s('settingsTitle') }),
-    v.settings,
-    h('div', { class: 'controls' }, v.reset),
-    v.links,
     v.code.wrap,
+    h('p', { class: 'about lab-explain', text: s('example.about') }),
     v.rule,
     v.predict.el,
     v.sums,
+    h('h4', { text: s('settingsTitle') }),
+    v.settings,
+    v.links,
     h('h4', { text: s('printsTitle') }),
     v.tables,
   ];
@@ -244,11 +242,11 @@ function buildMultiHead(c, v) {
   });
   v.tables = h('div', { class: 'pr-tables' });
   return [
+    v.code.wrap,
     h('p', { class: 'about lab-explain', text: s('multihead.about') }),
+    h('p', { class: 'lab-explain' }, v.link),
     h('h4', { text: s('settingsTitle') }),
     v.settings,
-    h('p', { class: 'lab-explain' }, v.link),
-    v.code.wrap,
     h('h4', { text: s('printsTitle') }),
     v.tables,
   ];
@@ -297,12 +295,12 @@ function buildBlock(c, v) {
   });
   v.tables = h('div', { class: 'pr-tables' });
   return [
+    v.code.wrap,
     h('p', { class: 'about lab-explain', text: s('block.about') }),
+    h('p', { class: 'lab-explain' }, v.link),
+    v.switched,
     h('h4', { text: s('settingsTitle') }),
     v.settings,
-    v.switched,
-    h('p', { class: 'lab-explain' }, v.link),
-    v.code.wrap,
     h('h4', { text: s('printsTitle') }),
     v.tables,
   ];
@@ -383,6 +381,7 @@ const STEPS = [
     id: 'example',
     title: { en: 'The example as code', zh: '示例写成代码' },
     build: buildExample,
+    controls: codeControls,
     draw: drawExample,
     compute: computeExample,
   },
@@ -390,6 +389,7 @@ const STEPS = [
     id: 'multihead',
     title: { en: 'Multi-head in PyTorch', zh: 'PyTorch 中的多头注意力' },
     build: buildMultiHead,
+    controls: codeControls,
     draw: drawMultiHead,
     compute: computeMultiHead,
   },
@@ -397,6 +397,7 @@ const STEPS = [
     id: 'block',
     title: { en: 'The Transformer block in PyTorch', zh: 'PyTorch 中的 Transformer 模块' },
     build: buildBlock,
+    controls: codeControls,
     draw: drawBlock,
     compute: computeBlock,
   },
