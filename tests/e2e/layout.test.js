@@ -23,7 +23,7 @@ import { start } from './harness.js';
 
 // Chapters not yet in the step's new shape (controls beside the figure, chapters/index.js):
 // measured and printed, not held to it. Each chapter leaves this list when it takes that shape.
-const PENDING = ['debug', 'playground', 'seq2seq'];
+const PENDING = ['playground', 'seq2seq'];
 
 const SIZES = [
   { width: 1280, height: 800, need: 240 },
@@ -86,10 +86,16 @@ function measure() {
   const cs = getComputedStyle(article);
   const content = article.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight);
   const hm = fig && (fig.matches('.heatmap') ? fig : fig.querySelector('.heatmap'));
-  // A heatmap's drawn width: from its row labels to the right edge of its cells.
+  // A heatmap's drawn width: from its row labels to the right edge of its cells; a figure of
+  // heatmaps side by side (a comparison) counts the row of them together.
   const drawnWidth = (el) => {
-    const plot = el.querySelector('.hm-plot').getBoundingClientRect();
-    return plot.right - Math.min(plot.left, el.querySelector('.hm-rows').getBoundingClientRect().left);
+    const top = el.getBoundingClientRect().top;
+    const row = [...fig.querySelectorAll('.heatmap')].filter((x) => Math.abs(x.getBoundingClientRect().top - top) < 2);
+    const plots = row.map((x) => x.querySelector('.hm-plot').getBoundingClientRect());
+    const left = Math.min(
+      ...row.map((x, k) => Math.min(plots[k].left, x.querySelector('.hm-rows').getBoundingClientRect().left)),
+    );
+    return Math.max(...plots.map((p) => p.right)) - left;
   };
   const name = (el) =>
     (el.getAttribute('aria-label') || el.labels?.[0]?.textContent || el.textContent || el.tagName).trim().slice(0, 24);

@@ -76,16 +76,24 @@ function drawWeights(fig, title, result, tokens, blocked) {
   });
 }
 
-// ---- the panel: tokens, d_k, heads, σ ------------------------------------------------------------
+// ---- the controls every step shares: the tokens; d_k, heads and σ ---------------------------------
 
-function buildPanel(c, v) {
-  const { s } = c;
-  v.tokens = tokensInput(s('tokens'), {
+// The tokens (beside the question's figure: it needs a <pad> after a real token; in the settings
+// on the other steps).
+function buildTokens(c, v) {
+  v.tokens = tokensInput(c.s('tokens'), {
     max: MAX_TOKENS,
     maxChars: MAX_TOKEN_CHARS,
     lang: c.lang,
     onValue: (list) => c.set({ dbTokens: list }),
   });
+  return v.tokens.wrap;
+}
+
+// d_k, the heads (d_model = h · d_k) and the logits' scale σ: what the missing scale, the √d_model
+// bug and the naive softmax need turned up (beside the checklist's and the monitors' figures).
+function buildSizes(c, v) {
+  const { s } = c;
   v.dk = selectInput(
     s('dk'),
     DK_CHOICES.map((x) => ({ value: x, label: String(x) })),
@@ -102,25 +110,25 @@ function buildPanel(c, v) {
     (x) => c.set({ dbScale: Number(x) }),
   );
   v.dModel = h('p', { class: 'hint db-dmodel' });
-  return h(
-    'section',
-    { class: 'panel', 'data-group': 'inputs', 'aria-labelledby': 'db-panel-h' },
-    h('h3', { class: 'panel-title', id: 'db-panel-h', text: s('example') }),
-    h('p', { class: 'hint lab-explain', text: s('exampleAbout') }),
-    h('div', { class: 'controls' }, v.tokens.wrap),
-    h('div', { class: 'controls' }, v.dk.wrap, v.heads.wrap, v.scale.wrap),
-    v.dModel,
-  );
+  return [h('div', { class: 'controls' }, v.dk.wrap, v.heads.wrap, v.scale.wrap), v.dModel];
 }
 
-function drawPanel(c, data, v) {
+function drawSizes(c, data, v) {
   const { state } = c;
-  v.tokens.sync(state.dbTokens);
   v.dk.sync(state.dbDk);
   v.heads.sync(state.dbHeads);
   v.scale.sync(state.dbScale);
   setText(v.dModel, c.s('dModelLine', { h: state.dbHeads, dk: state.dbDk, d: state.dbHeads * state.dbDk }));
 }
+
+// The settings: what the running example is.
+const buildPanel = (c) =>
+  h(
+    'section',
+    { class: 'panel', 'aria-labelledby': 'db-panel-h' },
+    h('h3', { class: 'panel-title', id: 'db-panel-h', text: c.s('example') }),
+    h('p', { class: 'hint lab-explain', text: c.s('exampleAbout') }),
+  );
 
 // ---- step 1: predict what the 0 fill does -----------------------------------------------------------
 
@@ -141,8 +149,8 @@ function buildPredict(c, v) {
   v.reveal.append(h('div', { class: 'maps db-maps' }, v.zero.wrap), v.line);
   v.none = h('p', { class: 'hint' });
   return [
-    h('p', { class: 'about lab-explain', text: s('predict.about') }),
     v.healthy.wrap,
+    h('p', { class: 'about lab-explain', text: s('predict.about') }),
     v.predict.el,
     v.none,
     v.reveal,
@@ -175,6 +183,29 @@ function drawPredict(c, data, v) {
 
 function buildChecklist(c, v) {
   const { s } = c;
+  v.code = h('code', { lang: 'en' });
+  const codeBox = h('pre', { class: 'db-code', tabindex: '0', role: 'region', 'aria-label': s('codeLabel') }, v.code);
+  v.healthy = weightsMap(c, 'db-map-healthy');
+  v.bugged = weightsMap(c, 'db-map-bugged');
+  v.symptoms = h('ul', { class: 'db-symptoms', 'aria-live': 'polite' });
+  // The healthy weights and the bugged ones side by side, one figure at one size, the symptom
+  // right under them; the bug toggles beside (checklistControls).
+  return [
+    h(
+      'div',
+      { class: 'db-check-figure' },
+      h('div', { class: 'maps db-maps db-pair', 'data-figure': 'main' }, v.healthy.wrap, v.bugged.wrap),
+      h('h4', { class: 'db-symptom-h', text: s('symptom') }),
+      v.symptoms,
+    ),
+    h('p', { class: 'about lab-explain', text: s('check.about') }),
+    codeBox,
+  ];
+}
+
+// One toggle per bug of the engine's list (a pressed one switches it off).
+function checklistControls(c, v) {
+  const { s } = c;
   v.list = h('ul', { class: 'db-bugs', 'aria-label': s('bugs') });
   v.buttons = new Map();
   for (const bug of c.engine.choices.bug) {
@@ -196,20 +227,7 @@ function buildChecklist(c, v) {
     v.buttons.set(bug, button);
     v.list.append(h('li', {}, button));
   }
-  v.code = h('code', { lang: 'en' });
-  const codeBox = h('pre', { class: 'db-code', tabindex: '0', role: 'region', 'aria-label': s('codeLabel') }, v.code);
-  v.healthy = weightsMap(c, 'db-map-healthy');
-  v.bugged = weightsMap(c, 'db-map-bugged');
-  v.symptoms = h('ul', { class: 'db-symptoms', 'aria-live': 'polite' });
-  // the healthy weights and the bugged ones side by side, one figure at one size
-  return [
-    h('div', { class: 'maps db-maps db-pair', 'data-figure': 'main' }, v.healthy.wrap, v.bugged.wrap),
-    h('fieldset', { class: 'plain db-checklist' }, h('legend', { text: s('bugs') }), v.list),
-    h('p', { class: 'about lab-explain', text: s('check.about') }),
-    codeBox,
-    h('h4', { class: 'db-symptom-h', text: s('symptom') }),
-    v.symptoms,
-  ];
+  return h('fieldset', { class: 'plain db-checklist' }, h('legend', { text: s('bugs') }), v.list);
 }
 
 function drawChecklist(c, lab, v) {
@@ -228,24 +246,22 @@ function drawChecklist(c, lab, v) {
 
 function buildMonitors(c, v) {
   const { s } = c;
-  v.bug = selectInput(
-    s('monBug'),
-    c.engine.choices.bug.map((b) => ({ value: b, label: s(`bug.${b}`) })),
-    (x) => c.set({ dbBug: x }),
-  );
   v.table = h('div', { class: 'db-mon-table' });
   v.logits = h('div', { class: 'db-logit-table' });
   v.line = h('p', { class: 'msg info db-mon-line', 'aria-live': 'polite' });
-  const box = h('div', { class: 'db-bars' });
+  const box = h('div', { class: 'db-bars', 'data-figure': 'main' }, h('h4', { text: s('barsCaption') }));
   v.bars = createBars(box, { color: WEIGHT });
-  return [
-    h('p', { class: 'about lab-explain', text: s('mon.about') }),
-    h('div', { class: 'controls', 'data-group': 'inputs' }, v.bug.wrap),
-    v.line,
-    v.table,
-    box,
-    v.logits,
-  ];
+  return [box, v.line, h('p', { class: 'about lab-explain', text: s('mon.about') }), v.table, v.logits];
+}
+
+// Which bug the monitors watch (the same as the checklist's).
+function monitorControls(c, v) {
+  v.bug = selectInput(
+    c.s('monBug'),
+    c.engine.choices.bug.map((b) => ({ value: b, label: c.s(`bug.${b}`) })),
+    (x) => c.set({ dbBug: x }),
+  );
+  return v.bug.wrap;
 }
 
 function drawMonitors(c, lab, v) {
@@ -309,11 +325,6 @@ function drawMonitors(c, lab, v) {
 
 function buildExplain(c, v) {
   const { s } = c;
-  v.small = selectInput(
-    s('small'),
-    SMALL_CHOICES.map((x) => ({ value: x, label: `× ${x}` })),
-    (x) => c.set({ dbSmall: Number(x) }),
-  );
   v.flatAbout = h('p', { class: 'lab-explain' });
   const barsBox = h('div', { class: 'db-bars' });
   v.bars = createBars(barsBox, { color: WEIGHT });
@@ -329,11 +340,9 @@ function buildExplain(c, v) {
     ob: heatmapFigure(c, { kind: 'diverging', className: 'db-map db-map-ob' }),
   };
   return [
-    h('p', { class: 'about lab-explain', text: s('explain.about') }),
-    h('h4', { text: s('flat.h') }),
+    h('div', { class: 'db-flat-figure', 'data-figure': 'main' }, h('h4', { text: s('flat.h') }), barsBox),
     v.flatAbout,
-    h('div', { class: 'controls', 'data-group': 'inputs' }, v.small.wrap),
-    barsBox,
+    h('p', { class: 'about lab-explain', text: s('explain.about') }),
     v.flatTable,
     v.flatLine,
     v.draws,
@@ -343,6 +352,16 @@ function buildExplain(c, v) {
     v.sameLine,
     h('div', { class: 'maps db-maps' }, v.figs.oa.wrap, v.figs.ob.wrap),
   ];
+}
+
+// The size of the query whose row is near uniform.
+function explainControls(c, v) {
+  v.small = selectInput(
+    c.s('small'),
+    SMALL_CHOICES.map((x) => ({ value: x, label: `× ${x}` })),
+    (x) => c.set({ dbSmall: Number(x) }),
+  );
+  return v.small.wrap;
 }
 
 function drawExplain(c, data, v) {
@@ -418,6 +437,7 @@ const STEPS = [
     id: 'checklist',
     title: { en: 'Bug checklist', zh: '错误清单' },
     build: buildChecklist,
+    controls: checklistControls,
     draw: drawChecklist,
     compute: (c) => runLab(c.engine, labState(c.state)),
   },
@@ -425,6 +445,7 @@ const STEPS = [
     id: 'monitors',
     title: { en: 'Monitors', zh: '监测量' },
     build: buildMonitors,
+    controls: monitorControls,
     draw: drawMonitors,
     compute: (c) => runLab(c.engine, labState(c.state)),
   },
@@ -432,6 +453,7 @@ const STEPS = [
     id: 'explanation',
     title: { en: 'Explanation?', zh: '权重≠解释' },
     build: buildExplain,
+    controls: explainControls,
     draw: drawExplain,
     compute: (c) => ({
       flat: flatRow(c.engine, labState(c.state), c.state.dbSmall),
@@ -445,5 +467,9 @@ export default {
   prefix: 'db',
   strings,
   steps: STEPS,
-  panel: { build: buildPanel, draw: drawPanel },
+  controls: [
+    { steps: ['checklist', 'monitors'], build: buildSizes, draw: drawSizes },
+    { steps: ['predict'], build: buildTokens, draw: (c, data, v) => v.tokens.sync(c.state.dbTokens) },
+  ],
+  panel: { build: buildPanel },
 };
