@@ -373,7 +373,7 @@ test('a training curve draws its new points in, and not under reduced motion', a
       // sampled in the page from the click on, each animation frame, until the step is drawn and done
       const frames = await page.evaluate(async () => {
         const status = document.querySelector('.pg-status');
-        const fig = document.querySelector('.pg-train .pg-chart figure.line-chart'); // the loss
+        const fig = document.querySelector('.pg-train .pg-loss figure.line-chart');
         const before = status.textContent;
         const tip = () => {
           const d = fig.querySelector('.series path')?.getAttribute('d') || '';

@@ -1,7 +1,8 @@
 // The attention playground in Chromium: training runs in the worker and the page stays
 // responsive; the numbers on screen are the engine's (the same run in Node gives them); the
-// previous-token task is learned; the link replays the run to the same step and numbers.
-// No wall-clock assertion: every wait is for a state of the page.
+// previous-token task is learned and training pauses itself there; the link replays the run to the
+// same step and numbers. The tests train at 'fast' (pgSpeed) or 'medium', except where they watch
+// the pace itself. No wall-clock assertion: every wait is for a state of the page.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -17,13 +18,16 @@ after(async () => {
   await lab?.close();
 });
 
-const CONFIG = 'pgLayers=1&pgD=32&pgSeed=3';
+const CONFIG = 'pgLayers=1&pgD=32&pgSeed=3&pgSpeed=fast';
 const status = (page) => page.$eval('.pg-status', (e) => e.textContent);
 // the status without the speed (which depends on the machine)
 const numbers = (text) => text.replace(/ · [\d.]+ steps\/s$/, '');
 
+// random-induction, which a one-layer model cannot learn (an induction head reads what a head of
+// the layer before wrote): the run is still going when the step changes (it would pause itself
+// once learned)
 test("training runs in the worker, the page stays responsive, and the numbers are the engine's", async () => {
-  const page = await lab.open(`lesson=playground&${CONFIG}`);
+  const page = await lab.open(`lesson=playground&pgTask=random-induction&${CONFIG}`);
   await page.waitForFunction(() => /Step 0/.test(document.querySelector('.pg-status').textContent), null, {
     timeout: 60000,
   });
@@ -48,43 +52,44 @@ test("training runs in the worker, the page stays responsive, and the numbers ar
 
   // the same run in Node, with the build the page loaded
   const engine = await loadTrainEngine(); // the SIMD build, as Chromium loads
-  const t = engine.trainer({ task: 'previous-token', layers: 1, heads: 2, dModel: 32, learningRate: 0.003, seed: 3 });
-  t.step(step);
+  const config = { task: 'random-induction', layers: 1, heads: 2, dModel: 32, learningRate: 0.003, seed: 3 };
+  const t = engine.trainer(config);
+  for (let k = 0; k < step; k += 1000) t.step(Math.min(1000, step - k)); // at most 1,000 steps a call
   const e = t.evaluate();
   t.delete();
   assert.equal(numbers(shown), `Step ${step} · held-out accuracy ${fmt(e.accuracy, 3)} · loss ${fmt(e.loss, 3)}`);
+  assert.ok(e.accuracy < 0.9, `not learned at step ${step}`);
   // every head's pattern has its table: one heatmap per head of the 1-layer, 2-head model
   assert.equal(await page.$$eval('.pg-train .pg-head', (hs) => hs.length), 2);
   assert.deepEqual(page.errors, []);
   await page.close();
 });
 
-test('the previous-token task is learned, and the link replays the run to the same numbers', async () => {
+test('the previous-token task is learned, training pauses itself there, and the link replays the run', async () => {
   const page = await lab.open(`lesson=playground&${CONFIG}`);
   await page.waitForFunction(() => /Step 0/.test(document.querySelector('.pg-status').textContent), null, {
     timeout: 60000,
   });
   await page.click('.pg-play');
-  await page.waitForFunction(() => document.querySelector('.pg-learned').textContent !== '', null, {
-    timeout: 240000,
-    polling: 250,
-  });
-  assert.match(
-    await page.$eval('.pg-learned', (e) => e.textContent),
-    /^Learned: held-out accuracy reached 0\.99 at step \d+\.$/,
-  );
-  // the step it was learned at is marked on the accuracy curve, and while it plays on the page
-  // offers to stop there
-  const learnedAt = /at step (\d+)/.exec(await page.$eval('.pg-learned', (e) => e.textContent))[1];
-  assert.equal(await page.$eval('.pg-train .pg-chart:nth-child(2)', (e) => e.dataset.learnedAt), learnedAt);
-  assert.equal(await page.$eval('.pg-stop-learned', (b) => b.hidden), false);
-  await page.click('.pg-play'); // pause
+  // learned: the training pauses by itself (at 'fast' the worker may have trained a chunk or two
+  // past the step before the pause reached it), and the step goes into the link
   await page.waitForFunction(
     () =>
-      /pgStep=\d+/.test(location.hash) && document.querySelector('.pg-play').getAttribute('aria-pressed') === 'false',
+      document.querySelector('.pg-learned').textContent !== '' &&
+      /pgStep=\d+/.test(location.hash) &&
+      document.querySelector('.pg-play').getAttribute('aria-pressed') === 'false',
     null,
-    { timeout: 60000 },
+    { timeout: 240000, polling: 250 },
   );
+  assert.match(
+    await page.$eval('.pg-learned', (e) => e.textContent),
+    /^Learned: held-out accuracy reached 0\.99 at step \d+\. Training paused there\. Continue trains on\.$/,
+  );
+  assert.equal(await page.$eval('.pg-play', (b) => b.textContent), 'Continue');
+  // the step it was learned at is marked on both curves
+  const learnedAt = /at step (\d+)/.exec(await page.$eval('.pg-learned', (e) => e.textContent))[1];
+  assert.equal(await page.$eval('.pg-train .pg-acc', (e) => e.dataset.learnedAt), learnedAt);
+  assert.equal(await page.$$eval('.pg-train .chart-mark', (ms) => ms.length), 2);
   const hash = await page.evaluate(() => location.hash);
   const step = Number(/pgStep=(\d+)/.exec(hash)[1]);
   await page.waitForFunction((n) => document.querySelector('.pg-status').textContent.includes(`Step ${n} `), step, {
@@ -111,6 +116,109 @@ test('the previous-token task is learned, and the link replays the run to the sa
   assert.equal(await again.evaluate(() => location.hash), hash);
   assert.deepEqual(again.errors, []);
   await again.close();
+});
+
+// Paced (a speed other than 'fast'), the worker is asked for one chunk at a time as the schedule
+// reaches it, so the run stops on the very report that showed it learned: the link's step is the
+// learned step, and the curve has a point every 10 steps up to it. Continue trains on from there.
+test('at a paced speed the run pauses on the step it was learned at, and Continue trains on', async () => {
+  const page = await lab.open(`lesson=playground&${CONFIG.replace('pgSpeed=fast', 'pgSpeed=medium')}`);
+  await page.waitForFunction(() => /Step 0/.test(document.querySelector('.pg-status').textContent), null, {
+    timeout: 60000,
+  });
+  assert.equal(await page.$eval('.pg-play', (b) => b.textContent), 'Play');
+  await page.click('.pg-play');
+  await page.waitForFunction(
+    () => /pgStep=\d+/.test(location.hash) && document.querySelector('.pg-learned').textContent !== '',
+    null,
+    { timeout: 240000, polling: 250 },
+  );
+  const learnedAt = Number(/at step (\d+)/.exec(await page.$eval('.pg-learned', (e) => e.textContent))[1]);
+  const step = Number(/pgStep=(\d+)/.exec(await page.evaluate(() => location.hash))[1]);
+  assert.equal(step, learnedAt);
+  await page.click('.pg-train .pg-acc .hm-toggle');
+  // the steps of this run's points (the table's second column; the blind guess has its own)
+  const xs = await page.$$eval('.pg-train .pg-acc .chart-table tbody tr', (trs) =>
+    trs.filter((tr) => tr.children[1].textContent !== '').map((tr) => Number(tr.children[0].textContent)),
+  );
+  assert.deepEqual(
+    xs,
+    Array.from({ length: learnedAt / 10 + 1 }, (_, k) => k * 10),
+  );
+  await page.click('.pg-play'); // Continue
+  await page.waitForFunction(
+    (n) => Number((/^Step (\d+)/.exec(document.querySelector('.pg-status').textContent) || [])[1]) > n,
+    learnedAt,
+    { timeout: 120000 },
+  );
+  assert.equal(await page.$eval('.pg-play', (b) => b.getAttribute('aria-pressed')), 'true');
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
+// A language switch mounts the chapter again: the run on screen stays (the same step, its curve),
+// and it goes on from there in a new worker that trained the same run to that step without
+// showing it; paused, its numbers are those of one uninterrupted trainer in Node.
+test('a language switch keeps the run on screen and it trains on from its step', async () => {
+  const page = await lab.open(`lesson=playground&pgTask=random-induction&${CONFIG}`);
+  await page.waitForFunction(() => /Step 0/.test(document.querySelector('.pg-status').textContent), null, {
+    timeout: 60000,
+  });
+  await page.click('.pg-play');
+  await page.waitForFunction(
+    () => Number((/^Step (\d+)/.exec(document.querySelector('.pg-status').textContent) || [])[1]) >= 30,
+    null,
+    { timeout: 120000 },
+  );
+  // the switch and what is on screen right after it, in one task of the page
+  const [before, after] = await page.evaluate(() => {
+    const read = () => ({
+      step: Number((/(\d+)/.exec(document.querySelector('.pg-status').textContent) || [])[1]),
+      points: document.querySelector('.pg-acc svg').getAttribute('aria-label').split('→').length - 1,
+    });
+    const was = read();
+    window.attentionLab.set({ lang: 'zh' });
+    return [was, read()];
+  });
+  assert.equal(await page.evaluate(() => window.attentionLab.state.lang), 'zh');
+  assert.ok(after.step >= before.step && after.points >= before.points, JSON.stringify({ before, after }));
+  await page.waitForFunction(
+    (n) => Number((/^第 (\d+) 步/.exec(document.querySelector('.pg-status').textContent) || [])[1]) > n,
+    after.step,
+    { timeout: 120000 },
+  );
+  assert.equal(await page.$eval('.pg-play', (b) => b.getAttribute('aria-pressed')), 'true');
+  await page.click('.pg-play'); // pause
+  await page.waitForFunction(
+    () =>
+      /pgStep=\d+/.test(location.hash) && document.querySelector('.pg-play').getAttribute('aria-pressed') === 'false',
+    null,
+    { timeout: 60000 },
+  );
+  const step = Number(/pgStep=(\d+)/.exec(await page.evaluate(() => location.hash))[1]);
+  await page.waitForFunction((n) => document.querySelector('.pg-status').textContent.startsWith(`第 ${n} 步`), step, {
+    timeout: 30000,
+  });
+  const engine = await loadTrainEngine();
+  const t = engine.trainer({ task: 'random-induction', layers: 1, heads: 2, dModel: 32, learningRate: 0.003, seed: 3 });
+  for (let k = 0; k < step; k += 1000) t.step(Math.min(1000, step - k));
+  const e = t.evaluate();
+  t.delete();
+  assert.match(
+    await status(page),
+    new RegExp(`^第 ${step} 步 · 验证集准确率 ${fmt(e.accuracy, 3)} · 损失 ${fmt(e.loss, 3)}`),
+  );
+  // every report once: the accuracy curve's steps go up by 10 from 0
+  await page.click('.pg-train .pg-acc .hm-toggle');
+  const xs = await page.$$eval('.pg-train .pg-acc .chart-table tbody tr', (trs) =>
+    trs.filter((tr) => tr.children[1].textContent !== '').map((tr) => Number(tr.children[0].textContent)),
+  );
+  assert.deepEqual(
+    xs,
+    Array.from({ length: step / 10 + 1 }, (_, k) => k * 10),
+  );
+  assert.deepEqual(page.errors, []);
+  await page.close();
 });
 
 test('a head on your own tokens, and bad tokens are refused with a message', async () => {
@@ -295,7 +403,7 @@ test('side by side opens on this run’s curves and heads before a comparison is
   const t = await nodeTrainer({ task: 'previous-token' });
   const e = t.evaluate();
   t.delete();
-  const acc = await page.$eval(`${fig} .pg-chart:last-child svg`, (s) => s.getAttribute('aria-label'));
+  const acc = await page.$eval(`${fig} .pg-acc svg`, (s) => s.getAttribute('aria-label'));
   assert.match(acc, new RegExp(`This run: 0 → ${fmt(e.accuracy, 3).replace('.', '\\.')}; A blind guess`), acc);
   assert.equal(await page.$$eval('section[data-step="compare"] .pg-head', (hs) => hs.length), 2);
   assert.deepEqual(page.errors, []);
@@ -318,14 +426,15 @@ test('induction heads opens on every head’s scores at step 0, as Node gives th
   await page.close();
 });
 
-// Before any training the accuracy chart already reads: its step axis spans one report (10
-// steps), and a dotted line marks a blind guess among the task's 16 tokens, at 1/16 on the axis.
-test('the untrained accuracy point sits on a step axis of one report, over a blind-guess line at 1 / vocabulary', async () => {
+// Before any training the accuracy chart already reads: its step axis spans the first 100 steps
+// (the horizon, which holds still while the run fills it), and a dotted line marks a blind guess
+// among the task's 16 tokens, at 1/16 on the axis.
+test('the untrained accuracy point sits on a step axis of 100 steps, over a blind-guess line at 1 / vocabulary', async () => {
   const page = await lab.open(`lesson=playground&${CONFIG}&stage=train`);
   await page.waitForFunction(() => /Step 0/.test(document.querySelector('.pg-status').textContent), null, {
     timeout: 60000,
   });
-  const chart = await page.$eval('.pg-train .pg-chart:nth-child(2)', (box) => ({
+  const chart = await page.$eval('.pg-train .pg-acc', (box) => ({
     legend: box.textContent,
     ticks: [...box.querySelectorAll('svg .tick')].map((t) => [t.textContent, t.getAttribute('transform')]),
     dashed: [...box.querySelectorAll('svg path[stroke-dasharray]')].map((p) => p.getAttribute('d')),
@@ -337,7 +446,7 @@ test('the untrained accuracy point sits on a step axis of one report, over a bli
     .map(([text, tr]) => [Number(text), Number(/translate\(0,([\d.]+)\)/.exec(tr)[1])]);
   const yAt = (v) => yTicks.find(([t]) => t === v)[1];
   assert.match(chart.legend, /A blind guess \(1 \/ 16\)/);
-  assert.ok(xTicks.includes('10'), `the step axis reaches 10: ${xTicks}`);
+  assert.equal(xTicks.at(-1), '100', `the step axis ends at 100: ${xTicks}`);
   const y0 = yAt(0),
     y1 = yAt(1);
   assert.equal(chart.dashed.length, 1, 'one dashed line');

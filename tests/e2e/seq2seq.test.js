@@ -111,7 +111,7 @@ test('your sentence opens on the untrained model’s alignment at step 0, as Nod
   const words = ['the', 'big', 'dog', 'sees', 'fish'];
   const page = await lab.open(`lesson=seq2seq&s2Task=translate&s2Seed=2&stage=own&s2Input=${words.join(',')}`);
   const fig = 'section[data-step="own"] [data-figure="main"]';
-  await page.waitForSelector(`${fig}.s2-own[data-step="0"]:not([aria-busy])`, { timeout: 60000 });
+  await page.waitForSelector(`${fig}.s2-own-map[data-step="0"]:not([aria-busy])`, { timeout: 60000 });
   const title = await page.$eval(`${fig} .map-title`, (e) => e.textContent);
   assert.match(
     title,

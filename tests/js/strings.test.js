@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { STRINGS, REASONS, LANGS } from '../../web/src/text/i18n.js';
+import { STRINGS as TRAINING } from '../../web/src/chapters/kit/training.js';
 
 const CHAPTERS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/src/chapters');
 const files = fs
@@ -46,9 +47,10 @@ function checkTable(name, table) {
   }
 }
 
-test('the shell strings and the schema reasons have the same keys in every language', () => {
+test('the shell strings, the schema reasons and the training panel have the same keys in every language', () => {
   checkTable('i18n.js STRINGS', STRINGS);
   checkTable('i18n.js REASONS', REASONS);
+  checkTable('kit/training.js STRINGS', TRAINING);
 });
 
 test('every chapter strings table has the same keys and placeholders in English and Chinese', async () => {

@@ -3,7 +3,8 @@
 // A chapter is data: one plain object that ./shell.js runs. The shell builds the heading (title)
 // and the lead (the `intro` string: the sentences that fit two lines, the rest after the step),
 // the error banner, the step bar and one <section> per step, shows the current step only, places
-// each step's parts, and on every state change calls compute() once and then the draw functions.
+// each step's parts, and on every state change calls onChange() with the fields that changed,
+// compute() once and then the draw functions.
 // A chapter never builds those parts itself and keeps no module-level mutable state: what it
 // builds lives in the view objects the shell hands it.
 //
@@ -74,7 +75,14 @@
 //                                         //   chapter's compute() result); what it returns is
 //                                         //   the data the panel, the step and `after` draw
 //   }],
-//   compute(c) -> data,                   // optional: the engine call(s) all parts draw from
+//   compute(c) -> data,                   // optional: the engine call(s) all parts draw from:
+//                                         //   it only computes, from (c.engine, c.state)
+//   onChange(c, changed),                 // optional: starts or restarts long work that follows
+//                                         //   the state (the training chapters' runs:
+//                                         //   kit/training.js); changed: the Set of the state's
+//                                         //   field names whose values changed since the last
+//                                         //   update (every field when the chapter was mounted).
+//                                         //   Called before compute(), on every change
 //   controls: [{                          // optional: controls that act on the figures of
 //     steps: ['overflow', 'budget'],      //   these steps ('*': every step): beside the figure
 //     build(c, v) -> Node | Node[],       //   there, in "More settings" on the others; built
@@ -87,13 +95,13 @@
 // };
 //
 // c, the chapter instance: { state, set(patch), redraw() (the same state drawn again), engine,
-// trainEngine (when its meta asks for it), lang, s(key, params) (this chapter's
-// string), t(key, params) (a shell string, ../text/i18n.js), notify(message, lines), ui (this
-// instance's own view state), kept (what it measured, trained or was answered: plain data that
-// outlives the instance when the same lesson is mounted again, e.g. after a language switch),
-// data (the last compute() result), step(id) (that step's v), onLeave(fn), chapters (this
-// registry), progress(kind, detail) (what the learner did, for the host: kit/predict.js and
-// kit/training.js report 'answered' and 'learned'; ../hosts/progress.js) }.
+// lang, s(key, params) (this chapter's string), t(key, params) (a shell string,
+// ../text/i18n.js), notify(message, lines), ui (this instance's own view state), kept (what it
+// measured, trained or was answered: plain data that outlives the instance when the same lesson
+// is mounted again, e.g. after a language switch), data (the last compute() result), step(id)
+// (that step's v), onLeave(fn), chapters (this registry), progress(kind, detail) (what the
+// learner did, for the host: kit/predict.js and kit/training.js report 'answered' and 'learned';
+// ../hosts/progress.js) }.
 // A change of chapter or step is a history entry (Back returns to it); other changes rewrite the
 // current one. c.state is read-only; c.set(patch) checks the patch against the schema (an invalid
 // one is refused: set returns its errors and nothing changes), writes the hash and redraws. A

@@ -3,8 +3,9 @@
 //
 //   const c = createLineChart(parent, { label, xLabel, yLabel, xLog, yLog, width, strings, yTicks })
 //   c.update({ series: [{ name, color, dash, mark: 'points' | 'line', points: [{ x, y }] }],
-//              xDomain, yDomain, markX, caption, digits, format, grow })
-// (xDomain, yDomain: the axes' ranges; by default those of the points)
+//              xDomain, yDomain, markX, markLabel, caption, digits, format, grow })
+// (xDomain, yDomain: the axes' ranges; by default those of the points; markX: a dashed line at
+// that x, named by markLabel at its top)
 // format(y) -> text: how a y is written in the table and the accessible label (default
 // fmt(y, digits)); yTicks(y) -> text: the y axis's tick labels (default: the number).
 // grow: a line that gained points since the last update (a training curve) draws its new part
@@ -60,7 +61,16 @@ export function createLineChart(
   const samePoint = (a, b) => a === b || (a && b && a.x === b.x && a.y === b.y);
 
   function update(opts) {
-    const { series, xDomain, yDomain, markX, caption = label, format: yText = (v) => fmt(v, 3), grow = false } = opts;
+    const {
+      series,
+      xDomain,
+      yDomain,
+      markX,
+      markLabel,
+      caption = label,
+      format: yText = (v) => fmt(v, 3),
+      grow = false,
+    } = opts;
     // The same points as the running growth's end: it runs on, on the lines drawn anew.
     const goesOn = grow && motion?.run.running && series.every((se) => samePoint(lastPoint(se), ends.get(se.name)));
     if (!goesOn) motion?.run.cancel();
@@ -116,6 +126,19 @@ export function createLineChart(
         .attr('y2', height - m.bottom)
         .attr('stroke', ORANGE)
         .attr('stroke-dasharray', '4 3');
+      if (markLabel) {
+        // on the side of the line with more room
+        const right = x(markX) < (m.left + w - m.right) / 2;
+        root
+          .append('text')
+          .attr('class', 'chart-mark-label')
+          .attr('x', x(markX) + (right ? 4 : -4))
+          .attr('y', m.top + 10)
+          .attr('text-anchor', right ? 'start' : 'end')
+          .attr('font-size', 11)
+          .attr('fill', MUTED)
+          .text(markLabel);
+      }
     }
     for (const se of series) {
       const pts = se.points.filter(inside);

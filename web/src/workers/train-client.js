@@ -3,7 +3,8 @@
 // reply to an older session is dropped, so a reset never draws an old run over a new one.
 //
 //   const client = createTrainClient({ simd: engine.simd, onReport, onError, onRestart });
-//   client.reset({ main: config, twin: config })   // step 0
+//   client.reset({ main: config, twin: config })   // step 0 (reset(runs, step): trained to step
+//                                                  // without reports, the page has them)
 //   client.train(Infinity, 10)                     // play (chunks of 10 steps)
 //   client.pause()                                 // onPaused(step of the main run) follows
 //   await client.inspect('main', [3, 1, 4])        // -> { tokens, predictions, patterns }
@@ -166,15 +167,19 @@ export function createTrainClient({
   }
 
   return {
-    reset(configs) {
+    // from: a step the page has shown already (a chapter mounted again keeps its runs' history):
+    // the runs are trained to it without reports, then what is asked follows, as after a
+    // replacement
+    reset(configs, from = 0) {
       session = nextId++;
       runs = configs;
-      seen = {};
+      seen = from > 0 ? Object.fromEntries(Object.keys(configs).map((name) => [name, from])) : {};
       want = { ...want, training: false };
       owed = { reset: true, pause: false };
-      catchUp = null;
+      catchUp = from > 0 ? from : null;
       retried = false;
       worker.post({ type: 'reset', id: session, runs });
+      if (from > 0) worker.post({ type: 'train', id: session, until: from, chunk: want.chunk });
       watch();
     },
     train(until, chunk) {

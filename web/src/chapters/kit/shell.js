@@ -42,11 +42,6 @@ export function mountChapter(chapter, root, env) {
     // draws again with the same state (a view's own toggle changed what it shows)
     redraw: () => env.set({}),
     engine: env.engine,
-    // the playground's trainer engine (../../engine/train-api.js), when the chapter's meta asks
-    // for it (engines: ['train']): the current one, a fresh one after it stopped
-    get trainEngine() {
-      return env.trainEngine ? env.trainEngine() : null;
-    },
     lang,
     s: (key, params) => lookup(chapter.strings, lang, key, params),
     t: (key, params) => shellT(lang, key, params),
@@ -160,8 +155,11 @@ export function mountChapter(chapter, root, env) {
   }
 
   let shownStage = null; // the step on screen
+  let drawnState = null; // the state of the last update: onChange gets the fields changed since
   function update() {
     const stage = c.state.stage;
+    const changed = changedFields(drawnState, c.state);
+    drawnState = c.state;
     if (stepper && shownStage !== null && stage !== shownStage) keepUnderStepper(sections.get(stage), stepper.el);
     if (stage !== shownStage) placeGroups(stage);
     shownStage = stage;
@@ -172,8 +170,10 @@ export function mountChapter(chapter, root, env) {
     const step = steps.find((st) => st.id === stage);
     let data;
     try {
-      // The chapter's compute (what every step draws from), then the step's own (given the
+      // Long work that follows the state (training runs) starts from the fields that changed;
+      // then the chapter's compute (what every step draws from), then the step's own (given the
       // chapter's result): the step's result is what the panel, the step and `after` draw.
+      if (chapter.onChange && changed.size) chapter.onChange(c, changed);
       data = chapter.compute ? chapter.compute(c) : null;
       if (step?.compute) data = step.compute(c, data);
     } catch (e) {
@@ -207,6 +207,14 @@ export function mountChapter(chapter, root, env) {
   }
 
   return { update, leave, context: c };
+}
+
+// The names of the fields whose values differ between two states (every field when there is no
+// previous one: the chapter was just mounted).
+const same = (a, b) =>
+  a === b || (Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, k) => same(x, b[k])));
+function changedFields(prev, next) {
+  return new Set(Object.keys(next).filter((k) => !prev || !same(prev[k], next[k])));
 }
 
 // The step bar stays at the top of the screen while the page scrolls (base.css): a step chosen

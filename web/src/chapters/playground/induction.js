@@ -2,19 +2,27 @@
 // and induction scores over training beside the loss, the step where an induction score first
 // reached INDUCTION_MARK, and ablation: a click on a head zeroes its output and the worker reports
 // loss and accuracy on the probe and the held-out batch with and without it (Olsson et al. 2022).
-// redraw(c) is the chapter's redraw on a report (index.js).
 
 import { h, setText } from '../../views/dom.js';
 import { fmt } from '../../text/format.js';
 import { createLineChart } from '../../views/line-chart.js';
 import { AMBER, BLUE, BROWN, GREEN, GREY, NAN, ORANGE, WEIGHT } from '../../views/palette.js';
+import { crossing, headName } from './logic.js';
 
-export const INDUCTION_MARK = 0.4; // the induction score whose first crossing is marked
-
-const headName = (k, heads) => ({ l: Math.floor(k / heads) + 1, h: (k % heads) + 1 });
 const HEAD_COLORS = [BLUE, ORANGE, GREEN, BROWN, WEIGHT, NAN, AMBER, GREY];
 
-export function buildInduction(c, v) {
+export function inductionStep(training, redraw) {
+  return {
+    id: 'induction',
+    title: { en: 'Induction heads', zh: '归纳头' },
+    build: buildInduction,
+    // beside the curves: the task that shows the phase change
+    controls: (c, v) => h('div', { class: 'pg-induction-use' }, v.hint, v.use),
+    draw: (c, data, v) => drawInduction(c, v, training, redraw),
+  };
+}
+
+function buildInduction(c, v) {
   const { s } = c;
   const strs = { showTable: c.t('showTable'), hideTable: s('hideTable') };
   v.hint = h('p', { class: 'hint pg-induction-hint' });
@@ -44,11 +52,11 @@ export function buildInduction(c, v) {
   v.table = h('div', { class: 'pg-ablate-table' });
   // the step's figure: the loss and every head's scores, from the worker's first report (step 0)
   // on (aria-busy until then)
+  v.charts = h('div', { class: 'pg-charts', 'data-figure': 'main', 'aria-busy': 'true' }, v.lossBox, v.scoresBox);
   return [
-    (v.charts = h('div', { class: 'pg-charts', 'data-figure': 'main', 'aria-busy': 'true' }, v.lossBox, v.scoresBox)),
-    v.crossed,
-    h('div', { class: 'pg-induction-use' }, v.hint, v.use),
+    v.charts,
     h('p', { class: 'about lab-explain', text: s('inductionAbout') }),
+    v.crossed,
     h('p', { class: 'about', text: s('ablateAbout') }),
     v.heads,
     v.ablateStatus,
@@ -56,18 +64,7 @@ export function buildInduction(c, v) {
   ];
 }
 
-// The first recorded step at which a head's induction score reached the mark, and that head.
-function crossing(hist, count) {
-  if (!hist || hist.marks.induction === undefined) return null;
-  const step = hist.marks.induction;
-  for (let k = 0; k < count; k++) {
-    const p = (hist.tracks[`ind.${k}`] || []).find((q) => q.x === step);
-    if (p && p.y >= INDUCTION_MARK) return { step, k };
-  }
-  return { step, k: 0 };
-}
-
-export function drawInduction(c, data, v, redraw) {
+function drawInduction(c, v, training, redraw) {
   const { s, state } = c;
   const ui = c.ui;
   const random = state.pgTask === 'random-induction';
@@ -77,7 +74,7 @@ export function drawInduction(c, data, v, redraw) {
   const heads = state.pgHeads;
   const count = state.pgLayers * heads;
   const cross = crossing(main, count);
-  const mark = cross ? { markX: cross.step } : {};
+  const mark = { xDomain: training.xDomain(c, ['main']), ...(cross ? { markX: cross.step } : {}) };
   v.lossBox.dataset.crossedAt = cross ? String(cross.step) : '';
   v.lossBox.hidden = !(main && main.loss.length);
   if (main && main.loss.length) {
@@ -153,13 +150,15 @@ function drawAblation(c, v, main, count, heads, redraw) {
     v.table.replaceChildren();
     return;
   }
-  const key = JSON.stringify([ui.key, main.step, ablate]);
-  if (ui.ablation && ui.ablation.key === key) {
+  // one question to the worker per model (the run's history at a step) and heads ablated
+  const key = { run: main, step: main.step, heads: ablate.join(' ') };
+  const same = (a) => a && a.run === key.run && a.step === key.step && a.heads === key.heads;
+  if (ui.ablation && same(ui.ablation.key)) {
     setText(v.ablateStatus, '');
     ablationTable(c, v, ui.ablation.result, heads);
     return;
   }
-  if (ui.ablationAsked === key) return;
+  if (same(ui.ablationAsked)) return;
   ui.ablationAsked = key;
   const pairs = ablate.map((k) => [Math.floor(k / heads), k % heads]);
   ui.client.ablate('main', pairs).then(

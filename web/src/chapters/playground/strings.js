@@ -5,12 +5,7 @@ export default {
     intro:
       'Train a tiny transformer made of attention only, here in your browser, and watch its heads learn. Pick a task, press Play, and see the loss fall and each head’s pattern take shape on a fixed probe sequence. Every number comes from the engine, which trains in a background worker; the seed is in the link, so the link replays the same run.',
     errEngine: 'The engine could not do this: {msg}',
-    trainRestartStuck:
-      'The training in the background stopped answering, so it was restarted: the same run was trained again to the step on screen and goes on from there. Your settings are kept.',
-    trainRestartCrashed:
-      'The training in the background failed, so it was restarted: the same run was trained again to the step on screen and goes on from there. Your settings are kept.',
     errInt: 'Please type a whole number from {min} to {max}.',
-    task: 'Task',
     'task.previous-token': 'Previous token',
     'task.reverse': 'Reverse',
     'task.sort': 'Sort',
@@ -18,7 +13,6 @@ export default {
     'task.random-induction': 'Induction, random tokens',
     'rule.random-induction':
       'Thirty-two random tokens of 64, with a segment seen twice: in its second copy, predict the token that followed each one the first time. Nothing else can be predicted, so the loss sits on a plateau until a previous-token head and an induction head form together, then drops.',
-    learnedStop: 'Stop here',
     errTokensLength: 'Type 1 to {n} numbers from 0 to {max}, separated by spaces.',
     inductionAbout:
       'Olsson et al. (2022) found that induction heads form in a sudden phase change: the loss sits on a plateau, then drops as one head learns to look at the previous token and a head in the next layer learns to look at the token after the previous occurrence of the current one. Here every head is scored after each chunk of steps on repeated random sequences: its previous-token score is its mean weight on position i − 1, its induction score its mean weight on the token after the last occurrence of the current token.',
@@ -60,16 +54,10 @@ export default {
     'position.learned': 'learned',
     'position.sinusoidal': 'sinusoidal',
     'position.none': 'none',
-    play: 'Play',
-    pause: 'Pause',
-    stepOnce: 'Step ×10',
-    reset: 'Reset',
     status: 'Step {step} · held-out accuracy {acc} · loss {loss} · {speed} steps/s',
     statusIdle: 'Step {step} · held-out accuracy {acc} · loss {loss}',
-    loading: 'Starting the training worker…',
-    replaying: 'Replaying the linked run: step {done} of {step} ({pct} %). Pause stops it there.',
     learned: 'Learned: held-out accuracy reached {acc} at step {step}.',
-    lossChart: 'Training loss (cross-entropy, mean of every {n} steps)',
+    lossChart: 'Training loss (mean of every {n} steps)',
     accChart: 'Accuracy on the held-out batch',
     xStep: 'step',
     yLoss: 'loss',
@@ -78,7 +66,9 @@ export default {
     headTitle: 'Layer {l}, head {h}',
     headsAbout:
       'Each heatmap is one head’s attention weights on the probe sequence (rows: the position that looks; columns: the position it looks at; only earlier positions can be seen). Brighter means more weight. The probe is fixed, so you watch the same picture change as the model learns.',
-    inspectHead: 'Inspect layer {l}, head {h}',
+    inspectHead: 'L{l}H{h}',
+    inspectHeads: 'Look at a head on your own tokens:',
+    settingsAbout: 'These settings make the model: changing one starts its training again from step 0.',
     probeLine: 'Probe: {tokens}',
     predLine: 'Model’s output: {tokens}',
     targetLine: 'Targets: {tokens}',
@@ -91,13 +81,14 @@ export default {
     compareNone:
       'The curves and heads of this run alone. Choose a comparison above: the second model then starts from step 0 and trains next to it when you press Play.',
     compareScaleHint:
-      'The claim to test: at d_model = 128 with one head, unscaled scores saturate the softmax and learning stalls. The button above sets up such a run.',
+      'The claim to test: with one head of d_k = 128, unscaled scores saturate the softmax and learning slows to a crawl. The button below sets up such a run.',
     noScaleAbout:
-      'What happens without the scale? At d_k = {d} the unscaled scores are √{d} times larger, so the softmax gives almost all the weight to one key and passes back almost no gradient: the loss stays high, and it climbs back up whenever the key that wins changes. The button trains both runs, the same seed, one layer, one head, d_model = {d}, learning rate {lr}, to step {steps}.',
+      'What happens without the scale? At d_k = {d} the unscaled scores are √{d} times larger, so the softmax gives almost all the weight to one key and passes back almost no gradient to the others. The button trains both runs, the same seed, two layers of one head, d_model = {d}, learning rate {lr}, to step {steps}: watch how long the run without the scale takes over what the other learns at once.',
     noScaleButton: 'What happens without the scale',
-    noScaleRunning: 'Training both runs to step {step}: step {done} ({pct} %). Pause stops them there.',
     noScaleVerdict:
-      'Steps {from} to {to}: without √d_k the training loss averaged {u} and climbed back up by {ur} in all (every rise from one point to the next, added up); with √d_k it averaged {s} and climbed back by {sr}.',
+      'With √d_k the model learned the task at step {at} and is right on {sa} of the held-out positions at step {to}. Without it, the training loss was {u0} at step {from} and is still {u1} at step {to}, and the model is right on {ua}.',
+    noScaleVerdictBoth:
+      'At step {to}, with √d_k the model is right on {sa} of the held-out positions (training loss {s1}); without it, on {ua}, and its training loss went from {u0} at step {from} to {u1}.',
     comparePositionHint:
       'The claim to test: without positional information the model cannot tell order, so previous token, reverse and sort fail.',
     runMain: 'This run',
@@ -134,12 +125,7 @@ export default {
     intro:
       '在浏览器里训练一个只由注意力组成的小型 Transformer，看它的各个头如何学会自己的分工。选一个任务，按“开始”，就能看到损失下降，每个头在固定测试序列上的注意力图案逐渐成形。所有数字都由引擎在后台线程中算出；随机种子写在链接里，打开同一个链接会重现同一次训练。',
     errEngine: '引擎无法完成这一步：{msg}',
-    trainRestartStuck:
-      '后台训练没有响应，已经重新启动：同一次训练重新训练到屏幕上的步数，并从那里继续。你的设置都还在。',
-    trainRestartCrashed:
-      '后台训练出错了，已经重新启动：同一次训练重新训练到屏幕上的步数，并从那里继续。你的设置都还在。',
     errInt: '请输入 {min} 到 {max} 之间的整数。',
-    task: '任务',
     'task.previous-token': '前一个词元',
     'task.reverse': '倒序',
     'task.sort': '排序',
@@ -147,7 +133,6 @@ export default {
     'task.random-induction': '归纳（随机词元）',
     'rule.random-induction':
       '64 个词元中随机取 32 个，其中有一段出现两次：在第二次出现时，预测每个词元第一次出现时后面跟着的词元。其余位置无法预测，所以损失先停在平台上，直到前一个词元头和归纳头一起形成，然后骤降。',
-    learnedStop: '停在这里',
     errTokensLength: '请输入 1 到 {n} 个 0 到 {max} 之间的整数，用空格分隔。',
     inductionAbout:
       'Olsson 等人（2022）发现归纳头是在一次突然的相变中形成的：损失先停在平台上，然后骤降——一个头学会看前一个词元，下一层的一个头学会看当前词元上一次出现之后的那个词元。这里每训练一段步数，就在重复的随机序列上给每个头打分：前一个词元分数是它放在位置 i − 1 上的平均权重，归纳分数是它放在当前词元上一次出现之后那个词元上的平均权重。',
@@ -188,16 +173,10 @@ export default {
     'position.learned': '可学习',
     'position.sinusoidal': '正弦',
     'position.none': '不使用',
-    play: '开始',
-    pause: '暂停',
-    stepOnce: '前进 10 步',
-    reset: '重置',
     status: '第 {step} 步 · 验证集准确率 {acc} · 损失 {loss} · 每秒 {speed} 步',
     statusIdle: '第 {step} 步 · 验证集准确率 {acc} · 损失 {loss}',
-    loading: '正在启动训练线程……',
-    replaying: '正在按链接重放训练：第 {done} 步，共 {step} 步（{pct}%）。按“暂停”就停在那一步。',
     learned: '已学会：第 {step} 步时验证集准确率达到 {acc}。',
-    lossChart: '训练损失（交叉熵，每 {n} 步取一次平均）',
+    lossChart: '训练损失（每 {n} 步的平均）',
     accChart: '验证集上的准确率',
     xStep: '步数',
     yLoss: '损失',
@@ -206,7 +185,9 @@ export default {
     headTitle: '第 {l} 层，第 {h} 个头',
     headsAbout:
       '每张热力图是一个头在测试序列上的注意力权重：行是发出查询的位置，列是被关注的位置，只能看到当前及更早的位置。颜色越亮，权重越大。测试序列固定不变，所以你看到的是同一幅图随着训练而变化。',
-    inspectHead: '查看第 {l} 层第 {h} 个头',
+    inspectHead: 'L{l}H{h}',
+    inspectHeads: '在你自己的词元上查看一个头：',
+    settingsAbout: '这些设置决定模型的结构：改动任何一项，训练都会从第 0 步重新开始。',
     probeLine: '测试序列：{tokens}',
     predLine: '模型输出：{tokens}',
     targetLine: '正确答案：{tokens}',
@@ -218,13 +199,14 @@ export default {
     compareNone:
       '这里只有本次训练的曲线和注意力头。在上面选择一种对比后，第二个模型从第 0 步开始，按“开始”后会和它一起训练。',
     compareScaleHint:
-      '要检验的说法：d_model = 128、只有一个头时，不缩放的分数会让 softmax 饱和，训练停滞不前。上面的按钮会设好这样一次训练。',
+      '要检验的说法：只有一个 d_k = 128 的头时，不缩放的分数会让 softmax 饱和，训练慢得像在爬。下面的按钮会设好这样一次训练。',
     noScaleAbout:
-      '不除以 √d_k 会怎样？d_k = {d} 时，不缩放的分数是缩放后的 √{d} 倍，softmax 几乎把全部权重都给了一个 Key，传回的梯度也几乎为零：损失降不下去，而且每当胜出的 Key 换了一个，损失又会回升。按下按钮，两次训练用同一个随机种子、一层、一个头、d_model = {d}、学习率 {lr}，一直训练到第 {steps} 步。',
+      '不除以 √d_k 会怎样？d_k = {d} 时，不缩放的分数是缩放后的 √{d} 倍，softmax 几乎把全部权重都给了一个 Key，几乎没有梯度传回其他 Key。按下按钮，两次训练用同一个随机种子、两层、每层一个头、d_model = {d}、学习率 {lr}，一直训练到第 {steps} 步：看看另一次训练一下子就学会的东西，不缩放的那次要花多久。',
     noScaleButton: '不除以 √d_k 会怎样',
-    noScaleRunning: '两次训练正在训练到第 {step} 步：已到第 {done} 步（{pct}%）。按“暂停”就停在那一步。',
     noScaleVerdict:
-      '第 {from} 到 {to} 步：不除以 √d_k 时，训练损失平均为 {u}，回升合计 {ur}（把相邻两点之间的每次上升加起来）；除以 √d_k 时，平均为 {s}，回升合计 {sr}。',
+      '除以 √d_k 的模型在第 {at} 步就学会了任务，到第 {to} 步时在留出的位置上答对 {sa}。不除的模型，训练损失在第 {from} 步是 {u0}，到第 {to} 步仍有 {u1}，只答对 {ua}。',
+    noScaleVerdictBoth:
+      '到第 {to} 步：除以 √d_k 的模型在留出的位置上答对 {sa}（训练损失 {s1}）；不除的模型答对 {ua}，训练损失从第 {from} 步的 {u0} 变为 {u1}。',
     comparePositionHint: '要检验的说法：没有位置信息，模型分不清顺序，所以“前一个词元”、倒序和排序都学不会。',
     runMain: '本次训练',
     runTwin: '对照训练',

@@ -3,6 +3,7 @@
 // (trainEngine.choices.seq2seqTask / .attention, pinned in ../../engine/choices.js).
 
 import { CHOICES, MAX_SEED } from '../../engine/choices.js';
+import { SPEEDS, DEFAULT_SPEED } from '../kit/pace.js';
 
 export const S2S_TASKS = CHOICES.seq2seqTask;
 export const S2S_ATTENTIONS = CHOICES.attention.filter((a) => a !== 'none'); // the second model's; the first has none
@@ -16,6 +17,7 @@ export default {
     s2Attn: { type: 'enum', default: 'additive', values: S2S_ATTENTIONS },
     s2Seed: { type: 'int', default: 1, min: 0, max: MAX_SEED },
     s2Step: { type: 'int', default: 0, min: 0, max: 100000 },
+    s2Speed: { type: 'enum', default: DEFAULT_SPEED, values: SPEEDS }, // how fast it trains (kit/pace.js)
     s2Input: { type: 'list', item: 'string', default: [], maxItems: 24, itemMaxLength: 8 },
   },
 };
