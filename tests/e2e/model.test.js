@@ -39,6 +39,8 @@ for (const [lang, k] of [
     const page = await lab.open(`lesson=model&stage=guess&lang=${lang}`);
     await showing(page, 'model', 'guess', { figure: true });
     await drawn(page, '.md-guess');
+    // the bars arrive with the model's run (the figure may be drawn empty while the model loads)
+    await page.waitForFunction(() => document.querySelectorAll('.md-guess .bar-value').length === 10);
     const c = golden.cases[k];
     const last = c.ids.length - 1;
     const want = c.topK.probabilities.slice(last * c.topK.k, last * c.topK.k + 10);
