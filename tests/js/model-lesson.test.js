@@ -6,7 +6,8 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 
 import { loadEngine } from '../../web/src/engine.js';
-import { configOf } from '../../web/src/chapters/model/logic.js';
+import { EXAMPLES, GUESSES, configOf, likeliest } from '../../web/src/chapters/model/logic.js';
+import { bpeTokenizer } from '../../web/src/chapters/model/tokens.js';
 
 const TINY = new URL('../../web/src/chapters/model/tiny/', import.meta.url);
 const golden = JSON.parse(readFileSync(new URL('../golden/tiny_gpt2.json', import.meta.url), 'utf8'));
@@ -95,4 +96,21 @@ test('the shipped model has an induction head scoring 0.4 or more', () => {
 test('the shipped model has a previous-token head scoring 0.4 or more', { todo: 'best previous-token 0.398' }, () => {
   const { previousToken } = shown();
   assert.ok(best(previousToken) >= 0.4, `previous-token ${best(previousToken)}`);
+});
+
+// The guess question on the example sentence: its three options start with three different tokens
+// (after "to" every English name begins with the same " " token, so the sentence ends with its space),
+// and the model picks the name said only once: Bob, 小红.
+test('the guess question tells its options apart, and the model picks the name said once', async () => {
+  const tok = bpeTokenizer(JSON.parse(readFileSync(new URL('tiktoken.json', TINY), 'utf8')));
+  for (const [lang, want] of [
+    ['en', 'Bob'],
+    ['zh', '小红'],
+  ]) {
+    const ids = tok.encode(EXAMPLES[lang]);
+    const options = GUESSES[lang].map((g) => tok.encode(g)[0]);
+    assert.equal(new Set(options).size, options.length, `${lang}: options start with distinct tokens`);
+    const { topK } = await model.run(ids, { topK: 10 });
+    assert.equal(GUESSES[lang][options.indexOf(likeliest(topK, ids.length - 1, options))], want, lang);
+  }
 });

@@ -6,14 +6,16 @@
 // ---- the sentence and the model ------------------------------------------------------------------
 
 // The example sentence in each language: names that come back, so the guess after "to" / "给了"
-// is the name that was not said twice.
+// is the name that was not said twice. The English one ends with its space: the small model's
+// tokenizer writes the space before a name as a token of its own, so after "to" every name starts
+// with the same " " and only the next token tells them apart.
 export const EXAMPLES = {
-  en: 'Alice has a red book. Bob has a blue pen. Alice gives the red book to',
+  en: 'Alice has a red book. Bob has a blue pen. Alice gives the red book to ',
   zh: '小明有一本红色的书。小红有一支笔。小明把红色的书给了',
 };
 // The guesses the first question offers on the example sentence (the first token of each).
 export const GUESSES = {
-  en: [' Bob', ' Alice', ' the'],
+  en: ['Bob', 'Alice', 'the'],
   zh: ['小红', '小明', '书'],
 };
 

@@ -57,7 +57,7 @@ export default {
     'a.nextWhy':
       'Nothing in the model says who owns what. It learned that the name after “to” is usually the one mentioned once, and attention is how it finds that name again in your sentence.',
     'guess.about':
-      'A language model reads the tokens so far and gives a probability to every token that could come next. The bars are the ten likeliest, computed by the engine from the weights; change a word and they move.',
+      'A language model reads the tokens so far and gives a probability to every token that could come next. The bars are the ten likeliest, computed by the engine from the weights; change a word and they move. The example ends with a space because the small model writes the space before a word as a token of its own: the name is the token after it.',
     'guess.about2':
       'The model sees tokens, not words: pieces of text from its tokenizer, each with an id. GPT-2 cuts text into bytes and merges frequent pairs; a Chinese character is three bytes, and a rare one stays split.',
 
