@@ -39,9 +39,8 @@
 //                                         //   reset, when another chapter changed them (a step
 //                                         //   may list its own `carried`)
 //   home: true,                           // only the start page: unnumbered, leads the nav
-//   engines: ['train'],                   // optional: engines it needs, loaded with it (ENGINES
-//                                         //   below): 'train', the trainer, handed to it by the
-//                                         //   host (c.trainEngine); 'full', the lessons' whole
+//   engines: ['full'],                    // optional: engines it needs, loaded with it (ENGINES
+//                                         //   below): 'full', the lessons' whole
 //                                         //   engine as c.engine (without it the chapter runs on
 //                                         //   the first part the page starts on, which has attend,
 //                                         //   softmax and its kin, random matrices, multi-head,
@@ -168,11 +167,10 @@ export const chapters = [
   { ...model, load: () => import('./model/index.js') },
 ];
 
-// Engines a chapter may need (its meta's `engines`), loaded with the chapter. The trainer is a
-// wasm module of its own that only the playground carries; 'full' is the lessons' whole engine,
-// of which the page first loads only the first part (../hosts/host.js).
+// Engines a chapter may need (its meta's `engines`), loaded with the chapter: 'full' is the
+// lessons' whole engine, of which the page first loads only the first part (../hosts/host.js).
+// (The training chapters' trainer lives in their Web Worker: ../workers/train-worker.js.)
 const ENGINES = {
-  train: () => import('../engine/train-api.js').then((m) => m.loadTrainEngine()),
   full: () => import('../engine/api.js').then((m) => m.loadEngine()),
 };
 const engines = new Map(); // name -> the engine loaded last

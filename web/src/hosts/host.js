@@ -255,7 +255,6 @@ export function createHost({
         notify,
         engineStopped: restartEngine,
         engineMissing: wholeEngine,
-        trainEngine: () => chapterEngine('train'),
         chapters,
         schema,
         path: withPath(),

@@ -11,7 +11,7 @@
 // other steps) is folded into one "More settings" disclosure after the step.
 //
 //   const running = mountChapter(chapter, root,
-//     { state: () => state, set, engine, trainEngine: () => trainer, lang, notify, engineStopped,
+//     { state: () => state, set, engine, lang, notify, engineStopped,
 //       engineMissing })
 //   (env.path: false leaves out the previous / next chapter links, as in an embedded lesson)
 //   running.update()   // after every state change
