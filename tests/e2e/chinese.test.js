@@ -33,6 +33,7 @@ const LESSONS = [
   'practice',
   'playground',
   'seq2seq',
+  'model',
 ];
 // Lower-case English words that only an untranslated sentence or label would bring.
 const ENGLISH =

@@ -35,13 +35,13 @@ for (const [lang, k] of [
   ['en', 0],
   ['zh', 1],
 ]) {
-  test(`${lang}: the shipped model's guess on the example sentence is its PyTorch golden`, async () => {
-    const page = await lab.open(`lesson=model&stage=guess&lang=${lang}`);
+  test(`${lang}: the shipped model's guess on a sentence given by the link is its PyTorch golden`, async () => {
+    const c = golden.cases[k];
+    const page = await lab.open(`lesson=model&stage=guess&lang=${lang}&mdText=${encodeURIComponent(c.text)}`);
     await showing(page, 'model', 'guess', { figure: true });
     await drawn(page, '.md-guess');
     // the bars arrive with the model's run (the figure may be drawn empty while the model loads)
     await page.waitForFunction(() => document.querySelectorAll('.md-guess .bar-value').length === 10);
-    const c = golden.cases[k];
     const last = c.ids.length - 1;
     const want = c.topK.probabilities.slice(last * c.topK.k, last * c.topK.k + 10);
     const shown = await barValues(page, '.md-guess');

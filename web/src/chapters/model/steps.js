@@ -36,6 +36,9 @@ const AUTO_HEADS = 48; // models with at most this many heads measure every head
 const SCORE_KINDS = ['previousToken', 'induction', 'duplicateToken', 'firstToken', 'entropy'];
 
 const busy = (el, on) => (on ? el.setAttribute('aria-busy', 'true') : el.removeAttribute('aria-busy'));
+// A figure with nothing to show yet (no model, no tokens) is left out until it has: an empty
+// title, an unnamed picture or a button without its text would be read out as they are.
+const until = (ready, ...els) => els.forEach((el) => (el.hidden = !ready));
 
 // A step's note while there is nothing to draw yet (the model loading, no tokens).
 function waiting(c, data) {
@@ -103,6 +106,7 @@ const guess = {
   draw(c, data, v) {
     const ready = noteOf(c, v, data);
     busy(v.figure, !ready || data.run.stale);
+    until(ready, v.figure);
     const example = c.state.mdText === '' || c.state.mdText === EXAMPLES[c.lang];
     v.predict.el.hidden = v.reveal.hidden = !(ready && example && data.source.kind === 'shipped');
     if (!ready) return;
@@ -146,6 +150,7 @@ const heads = {
   draw(c, data, v) {
     const ready = noteOf(c, v, data);
     busy(v.view.el, !ready || data.run.stale);
+    until(ready, v.view.el, v.one.wrap, v.open);
     if (!ready) return;
     const r = data.run.result;
     const labels = labelsOf(data);
@@ -196,6 +201,7 @@ const stages = {
   draw(c, data, v) {
     const ready = noteOf(c, v, data);
     busy(v.map.wrap, !ready || data.run.stale);
+    until(ready, v.map.wrap);
     if (!ready) return;
     syncPickers(c, v, data);
     const stage = c.state.mdStage;
@@ -282,6 +288,7 @@ const types = {
     setText(v.note, text);
     v.note.hidden = !text;
     busy(v.figure, !!text);
+    until(!text, v.figure);
     if (text) return;
     const { nLayer, nHead } = data.loaded.config;
     const layers = Array.from({ length: nLayer }, (_, l) => c.s('layerShort', { l }));
@@ -419,6 +426,7 @@ const ablate = {
   draw(c, data, v) {
     const ready = noteOf(c, v, data);
     busy(v.grid.wrap, !ready || !data.pass || data.pass.running);
+    until(ready, v.grid.wrap);
     if (!ready) return;
     const { nLayer, nHead } = data.loaded.config;
     const tok = data.loaded.tokenizer;
@@ -520,6 +528,7 @@ const debug = {
   draw(c, data, v) {
     const ready = noteOf(c, v, data);
     busy(v.figure, !ready || data.run.stale);
+    until(ready, v.figure);
     if (!ready) return;
     syncPickers(c, v, data);
     const { nLayer, nHead } = data.loaded.config;
