@@ -181,7 +181,7 @@ test('Back and Forward restore exactly: chapters and steps are entries, a toggle
   at.push(await snapshot(page));
   await page.click('.step[data-stage="causal"]');
   await showing(page, 'masks', 'causal');
-  await page.check('.mk-causal input[type=checkbox] >> nth=0');
+  await page.check('input[name="mk-causal"][value="causal"]');
   await page.waitForFunction(() => window.attentionLab.state.causal === true);
   // the rewrite is throttled: wait until it has landed
   await page.waitForFunction(() => /causal=1/.test(location.hash));
@@ -192,7 +192,7 @@ test('Back and Forward restore exactly: chapters and steps are entries, a toggle
   for (let k = at.length - 2; k >= 0; k--) await travel(page, 'back', at[k]);
   for (let k = 1; k < at.length; k++) await travel(page, 'forward', at[k]);
   // The causal mask is on screen again, drawn from the restored state.
-  assert.equal(await page.isChecked('.mk-causal input[type=checkbox] >> nth=0'), true);
+  assert.equal(await page.isChecked('input[name="mk-causal"][value="causal"]'), true);
   assert.deepEqual(page.errors, []);
   await page.close();
 });
