@@ -39,9 +39,9 @@ cmake --build build/asan -j "$jobs"
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
   ctest --test-dir build/asan --output-on-failure -j "$jobs"
 
-# 20 s per harness here, to keep the whole run under 30 minutes (FUZZ_SECONDS overrides;
+# 10 s per harness here, to keep the whole run under 30 minutes (FUZZ_SECONDS overrides;
 # tests/fuzz/run.sh alone defaults to 60).
-export FUZZ_SECONDS="${FUZZ_SECONDS:-20}"
+export FUZZ_SECONDS="${FUZZ_SECONDS:-10}"
 echo "== fuzzing (libFuzzer under ASan + UBSan, ${FUZZ_SECONDS} s per harness, two at a time)"
 bash tests/fuzz/run.sh
 

@@ -260,7 +260,9 @@ async function questionsOf(page, id) {
   return out;
 }
 
-for (const lang of ['en', 'zh']) {
+// In English: each question's Chinese wording and feedback are checked where the chapter is (the
+// debug, multihead, position and language-switch tests), and this walk is one of the longest.
+for (const lang of ['en']) {
   test(
     `${lang}: every chapter asks a question before it shows the engine's answer, and answers by keyboard`,
     { timeout: 600000 },
