@@ -49,7 +49,11 @@ export async function answer(page, sel, option) {
   const check = page.locator(`${sel} .predict-check`);
   await check.focus();
   await page.keyboard.press('Enter');
-  await page.waitForFunction((s) => document.querySelector(`${s} .predict-feedback`).textContent.trim() !== '', sel);
+  // The feedback waits for the engine's answer, which a loaded machine may take long to give: the
+  // test's own timeout bounds this wait, not Playwright's 30 s.
+  await page.waitForFunction((s) => document.querySelector(`${s} .predict-feedback`).textContent.trim() !== '', sel, {
+    timeout: 0,
+  });
   return page.textContent(`${sel} .predict-feedback`);
 }
 
