@@ -28,8 +28,13 @@ test('no CSP violation on any chapter, in either language, while drawing formula
   await probe.close();
   for (const id of lessons) if (!stages.some((st) => st.startsWith(`lesson=${id}&`))) stages.push(`lesson=${id}`);
   assert.ok(stages.length >= 5);
-  for (const lang of ['en', 'zh']) {
-    for (const hash of stages) {
+  // Chinese on the five steps above (its fonts and formulas); the other chapters load the same
+  // resources in either language.
+  for (const [lang, list] of [
+    ['en', stages],
+    ['zh', stages.slice(0, 5)],
+  ]) {
+    for (const hash of list) {
       const context = await lab.browser.newContext({ viewport: { width: 1280, height: 900 }, serviceWorkers: 'block' });
       const page = await context.newPage();
       page.errors = [];
