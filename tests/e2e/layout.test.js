@@ -49,11 +49,12 @@ async function go(page, lesson, stage, lang) {
     document.querySelector(`article.chapter-${l}`) &&
     (!st || document.querySelector(`.stepper .step[aria-current="step"][data-stage="${st}"]`));
   await page.waitForFunction(there, [lesson, stage], { polling: 100, timeout: 60000 });
-  // A figure filled by a run the step starts (a worker's first report, a short sweep) is
-  // aria-busy until its first numbers are drawn: measured once they are.
+  // A figure filled by a run the step starts (a worker's first report, a short sweep, a model
+  // loading) is aria-busy until its first numbers are drawn, and may be left out (hidden) until
+  // then: measured once they are.
   const drawn = () =>
     ![...document.querySelectorAll('main [data-figure="main"][aria-busy="true"]')].some(
-      (el) => el.getClientRects().length,
+      (el) => el.getClientRects().length || (el.hidden && el.parentElement.getClientRects().length),
     );
   await page.waitForFunction(drawn, null, { polling: 100, timeout: 60000 });
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));

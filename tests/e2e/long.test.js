@@ -108,6 +108,27 @@ test('the memory question, shown without a guess: the measured bytes at n and 2n
   await page.close();
 });
 
+// The short sweep a step starts stops when the learner leaves the step, and goes on from where it
+// was when they come back: the memory question, which needs two lengths, gets its answer.
+test('a sweep left after its first length goes on when the learner comes back, and answers the question', async () => {
+  const page = await lab.open('lesson=long&lang=en&stage=cost&longWorkers=1');
+  // Left while the sweep measures its second length (or later, on a fast machine).
+  await page.waitForFunction(
+    () => /^n = (?!64:)\d+:|^Swept/.test(document.querySelector('.long-sweep-status').textContent),
+    null,
+    { polling: 'raf', timeout: 60000 },
+  );
+  await page.click('.stepper button.step[data-stage="tiling"]');
+  await page.click('.stepper button.step[data-stage="cost"]');
+  await page.waitForFunction(
+    () => /^Measured by the sweep/.test(document.querySelector('.long-cost .long-answer')?.textContent),
+    null,
+    { timeout: 60000 },
+  );
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
 // Block by block, in double: the largest score of the block, the running max m, the factor
 // exp(m_old - m_new) and the running sum l, from the same engine-drawn inputs.
 function replay(q, k, i, block, dk) {

@@ -271,7 +271,8 @@ function startSweep(c, auto = false) {
 // The steps of SWEEP_STEPS open on the sweep's charts: entering one with nothing measured (and
 // no sweep running) starts the short sweep once the step has been drawn on screen (the next
 // animation frame, so a step passed through in one go starts nothing); leaving them, or the
-// chapter, stops a sweep they started. A sweep that was running when the chapter was mounted
+// chapter, stops a sweep they started, and coming back to one goes on with the sizes it had
+// left (the memory question waits for two of them). A sweep that was running when the chapter was mounted
 // again (a language switch) goes on from where it was, in the same frame. Called with the step
 // on screen after every change (the chapter's compute) and by those steps' draws.
 export function followSweep(c, { drawing = false } = {}) {
@@ -282,7 +283,7 @@ export function followSweep(c, { drawing = false } = {}) {
     c.onLeave(() => (ui.sweepLeft = true));
     const sw = c.kept.sweep;
     if (sw?.status === 'running') {
-      if (sw.auto && !SWEEP_STEPS.includes(stage)) sw.status = 'stopped';
+      if (sw.auto && !SWEEP_STEPS.includes(stage)) Object.assign(sw, { status: 'stopped', left: true });
       else
         requestAnimationFrame(() => {
           if (!ui.sweepLeft && c.kept.sweep === sw && !sweepRunning(c)) sweepRunner(c).request(sw);
@@ -294,13 +295,21 @@ export function followSweep(c, { drawing = false } = {}) {
     ui.sweepVisit = (ui.sweepVisit || 0) + 1;
     ui.sweepOpen = SWEEP_STEPS.includes(stage); // an auto sweep may start on this visit of the step
     const run = ui.sweepRunner?.run;
-    if (!ui.sweepOpen && run?.running && run.args.record.auto) run.stop();
+    if (!ui.sweepOpen && run?.running && run.args.record.auto) {
+      run.args.record.left = true; // stopped because the learner left: it goes on when they return
+      run.stop();
+    }
   }
   if (!drawing || !ui.sweepOpen) return;
   ui.sweepOpen = false;
   const visit = ui.sweepVisit;
   requestAnimationFrame(() => {
-    if (ui.sweepLeft || ui.sweepVisit !== visit) return; // the learner has moved on
-    if (!sweepHasPoints(c.kept.sweep) && !sweepRunning(c)) startSweep(c, true);
+    if (ui.sweepLeft || ui.sweepVisit !== visit || sweepRunning(c)) return; // moved on, or running
+    const sw = c.kept.sweep;
+    if (sw?.left && sw.status === 'stopped') {
+      sw.left = false;
+      sw.status = 'running';
+      sweepRunner(c).request(sw); // from the sizes it had left
+    } else if (!sweepHasPoints(sw)) startSweep(c, true);
   });
 }
