@@ -2,9 +2,8 @@
 // steps), whose boxes are the steps.
 
 import { h } from '../../views/dom.js';
-import { tokensInput } from '../../views/controls.js';
+import { tokensField } from '../kit/fields.js';
 import { MAX_TOKENS } from './meta.js';
-import { MAX_TOKEN_CHARS } from '../../lesson/example.js';
 
 const BOXES = {
   encoder: [
@@ -26,15 +25,8 @@ const BOXES = {
 // The two sentences (a control group beside every step's figure).
 export function buildSentences(c, v) {
   const { s } = c;
-  const tokens = (label, name) =>
-    tokensInput(label, {
-      max: MAX_TOKENS,
-      maxChars: MAX_TOKEN_CHARS,
-      lang: c.lang,
-      onValue: (list) => c.set({ [name]: list }),
-    });
-  v.source = tokens(s('source'), 'blSource');
-  v.target = tokens(s('target'), 'blTarget');
+  v.source = tokensField(c, s('source'), 'blSource', MAX_TOKENS);
+  v.target = tokensField(c, s('target'), 'blTarget', MAX_TOKENS);
   return h('div', { class: 'controls' }, v.source.wrap, v.target.wrap);
 }
 

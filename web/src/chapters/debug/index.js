@@ -10,7 +10,8 @@ import { createBars } from '../../views/bars.js';
 import { fmt } from '../../text/format.js';
 import { sentences, list } from '../../text/i18n.js';
 import { heatmapFigure, dims } from '../kit/figures.js';
-import { selectInput, tokensInput } from '../../views/controls.js';
+import { selectInput } from '../../views/controls.js';
+import { tokensField } from '../kit/fields.js';
 import { scrollTable } from '../../views/table.js';
 import { createPredict } from '../kit/predict.js';
 import {
@@ -29,7 +30,6 @@ import {
 } from './logic.js';
 import strings from './strings.js';
 import meta, { MAX_TOKENS } from './meta.js';
-import { MAX_TOKEN_CHARS } from '../../lesson/example.js';
 import { WEIGHT } from '../../views/palette.js';
 const INT_PARAMS = new Set(['k', 'n', 'kh', 'dModel', 'dk', 'h', 'd']);
 
@@ -81,12 +81,7 @@ function drawWeights(fig, title, result, tokens, blocked) {
 // The tokens (beside the question's figure: it needs a <pad> after a real token; in the settings
 // on the other steps).
 function buildTokens(c, v) {
-  v.tokens = tokensInput(c.s('tokens'), {
-    max: MAX_TOKENS,
-    maxChars: MAX_TOKEN_CHARS,
-    lang: c.lang,
-    onValue: (list) => c.set({ dbTokens: list }),
-  });
+  v.tokens = tokensField(c, c.s('tokens'), 'dbTokens', MAX_TOKENS);
   return v.tokens.wrap;
 }
 

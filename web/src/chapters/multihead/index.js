@@ -20,25 +20,16 @@ import {
   roleHeads,
 } from './logic.js';
 import { heatmapFigure, drawFigure, dims } from '../kit/figures.js';
-import { intInput, selectInput, tokensInput } from '../../views/controls.js';
+import { intInput, selectInput } from '../../views/controls.js';
+import { tokensField } from '../kit/fields.js';
 import { scrollTable } from '../../views/table.js';
 import { createPredict } from '../kit/predict.js';
 import strings from './strings.js';
 import meta, { MAX_TOKENS, MAX_D_MODEL } from './meta.js';
-import { MAX_TOKEN_CHARS } from '../../lesson/example.js';
 import practice, { layerCodeLink } from '../practice/meta.js';
 import { learnedHeadsLink } from '../playground/meta.js';
 
 const intError = (c) => (min, max) => c.s('errInt', { min, max });
-
-function tokensField(c, label, name, max) {
-  return tokensInput(label, {
-    max,
-    maxChars: MAX_TOKEN_CHARS,
-    lang: c.lang,
-    onValue: (list) => c.set({ [name]: list }),
-  });
-}
 
 // These heads are drawn or built, not learned: a line that opens the playground on heads a
 // model learned (its induction run, replayed to the step where they have formed).

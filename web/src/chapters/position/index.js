@@ -8,11 +8,11 @@ import { list } from '../../text/i18n.js';
 import { createLineChart } from '../../views/line-chart.js';
 import { sentenceLayer, permutationBetween, permutedDifference, ropeDots, ropeDot } from './logic.js';
 import { heatmapFigure, drawFigure, dims } from '../kit/figures.js';
-import { intInput, tokensInput } from '../../views/controls.js';
+import { intInput } from '../../views/controls.js';
+import { tokensField } from '../kit/fields.js';
 import { createPredict } from '../kit/predict.js';
 import strings from './strings.js';
 import meta, { MAX_TOKENS } from './meta.js';
-import { MAX_TOKEN_CHARS } from '../../lesson/example.js';
 import { BLUE, GREEN, ORANGE } from '../../views/palette.js';
 
 const LAYER_D = 8;
@@ -60,15 +60,8 @@ function buildShuffle(c, v) {
 // The two sentences and the positions switch, beside sentence A's scores.
 function shuffleControls(c, v) {
   const { s } = c;
-  const tokens = (label, name) =>
-    tokensInput(label, {
-      max: MAX_TOKENS,
-      maxChars: MAX_TOKEN_CHARS,
-      lang: c.lang,
-      onValue: (list) => c.set({ [name]: list }),
-    });
-  v.a = tokens(s('sentenceA'), 'posA');
-  v.b = tokens(s('sentenceB'), 'posB');
+  v.a = tokensField(c, s('sentenceA'), 'posA', MAX_TOKENS);
+  v.b = tokensField(c, s('sentenceB'), 'posB', MAX_TOKENS);
   v.pe = h('input', { type: 'checkbox', onchange: (e) => c.set({ posPE: e.target.checked }) });
   return [
     h('div', { class: 'controls' }, v.a.wrap, v.b.wrap),
