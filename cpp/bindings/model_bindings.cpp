@@ -37,10 +37,10 @@ using attn::Error;
 
 constexpr double kMB = 1024.0 * 1024.0;
 constexpr int kMaxModels = 16;
-constexpr int kMaxPiece = 16 << 20;  // bytes of one modelFeed piece (model-api.js sends 4 MB)
+constexpr int kMaxPiece = 16 << 20;  // bytes of one modelFeed piece (model-api.js sends 4 MiB)
 
 std::string megabytes(double bytes) {
-  return attn::format_number(std::ceil(bytes / kMB * 10) / 10) + " MB";
+  return attn::format_number(std::ceil(bytes / kMB * 10) / 10) + " MiB";
 }
 
 // The memory the module may still have: its maximum less what the allocator holds.

@@ -43,9 +43,9 @@ Error check_model_room(const ModelKind& kind, int live, double need, double used
   }
   if (used_bytes + need > limits::kMaxModelBytes) {
     return std::string(kind.call) + ": the live trainers and encoder–decoders hold up to " +
-           mb(used_bytes) + " MB and this one needs " + mb(need) + " MB, past the " +
+           mb(used_bytes) + " MiB and this one needs " + mb(need) + " MiB, past the " +
            mb(limits::kMaxModelBytes) +
-           " MB they may use together (delete() one you no longer need, or make a smaller one)";
+           " MiB they may use together (delete() one you no longer need, or make a smaller one)";
   }
   return {};
 }

@@ -570,8 +570,8 @@ TEST(ModelRoom, OneBudgetForBothKinds) {
             "trainer: at most 50 live trainers at once (delete() one you no longer need)");
   EXPECT_EQ(attn::check_model_room(attn::kTrainerKind, 1, need, bound - need), "");
   EXPECT_EQ(attn::check_model_room(attn::kTrainerKind, 1, 84.0 * 1048576, 760.0 * 1048576),
-            "trainer: the live trainers and encoder–decoders hold up to 760 MB and this one needs "
-            "84 MB, past the 800 MB they may use together (delete() one you no longer need, or "
+            "trainer: the live trainers and encoder–decoders hold up to 760 MiB and this one needs "
+            "84 MiB, past the 800 MiB they may use together (delete() one you no longer need, or "
             "make a smaller one)");
 }
 

@@ -1058,7 +1058,7 @@ export const MODEL_CASES = [
       e.loadModel(tooLarge(), {
         config: { n_layer: 1, n_head: 16, n_embd: 1024, n_positions: 8, vocab_size: 2 ** 20 },
       }),
-    /^this checkpoint needs 4\d{3}(\.\d)? MB of engine memory \(its weights in float32, and a run of 64 tokens\), more than the 4\d{3}(\.\d)? MB the model module can still have \(it grows to 4096 MB at most\)$/,
+    /^this checkpoint needs 4\d{3}(\.\d)? MiB of engine memory \(its weights in float32, and a run of 64 tokens\), more than the 4\d{3}(\.\d)? MiB the model module can still have \(it grows to 4096 MiB at most\)$/,
   ],
   ['cancelled', 'loadModel', 'signal', cancelHalfway, /^the load was cancelled after \d+ of \d+ bytes$/],
   [

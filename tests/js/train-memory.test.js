@@ -14,7 +14,7 @@ import { loadTrainEngine } from '../../web/src/engine-train.js';
 const LARGEST_TRAINER = { task: 'random-induction', layers: 2, heads: 4, dModel: 128, batch: 64 };
 const LARGEST_SEQ2SEQ = { task: 'translate', hidden: 128, embed: 128, batch: 64, maxLength: 32 };
 const FULL =
-  /^(trainer|seq2seq): the live trainers and encoder–decoders hold up to (\d+) MB and this one needs (\d+) MB, past the 800 MB they may use together \(delete\(\) one you no longer need, or make a smaller one\)$/;
+  /^(trainer|seq2seq): the live trainers and encoder–decoders hold up to (\d+) MiB and this one needs (\d+) MiB, past the 800 MiB they may use together \(delete\(\) one you no longer need, or make a smaller one\)$/;
 
 // The refusal of make(), or null when it made a model (kept in `live`).
 function tryMake(make, live) {
