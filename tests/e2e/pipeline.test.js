@@ -6,14 +6,18 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { start, ready } from './harness.js';
+import { visit, onePage } from './visit.js';
+import { assertNoSideScroll } from './lesson-page.js';
 import { loadEngine } from '../../web/src/engine.js';
 import { tokenStream } from '../../web/src/lesson/embeddings.js';
 import { attendRef, softmaxRef } from '../js/reference.js';
 
 let lab;
+let at; // one page (1280 px) for the tests that need no fresh one, moved by its link
 let engine;
 before(async () => {
   lab = await start();
+  at = onePage(lab);
   engine = await loadEngine();
 });
 after(async () => {
@@ -122,12 +126,11 @@ async function waitHash(page, re) {
 }
 
 test('the chapter loads with no console errors and shows its first step', async () => {
-  const page = await lab.open('lesson=pipeline');
+  const page = await at('lesson=pipeline');
   assert.match(await page.textContent('h2'), /pipeline/i);
   assert.equal(await page.getAttribute('.step[aria-current="step"]', 'data-stage'), 'scores');
   assert.match(await hashOf(page), /lesson=pipeline/);
   assert.deepEqual(page.errors, []);
-  await page.close();
 });
 
 test('every stage is reached with the keyboard alone', async () => {
@@ -169,7 +172,7 @@ test('every stage is reached with the keyboard alone', async () => {
 });
 
 test('the numbers on screen are the double-precision reference’s, for vectors typed into the link', async () => {
-  const page = await lab.open(`lesson=pipeline&lang=en&preset=cat-fish&${typedHash(TYPED)}&stage=scores`);
+  const page = await at(`lesson=pipeline&lang=en&preset=cat-fish&${typedHash(TYPED)}&stage=scores`);
   const ref = reference(TYPED.Q, TYPED.K, TYPED.V);
   const scores = await readTable(page, 'scores');
   assert.deepEqual(scores.rows, ['猫', '吃', '鱼']);
@@ -191,7 +194,6 @@ test('the numbers on screen are the double-precision reference’s, for vectors 
   assert.ok(formula.includes(fmt2(ref.scores[0][1])), `formula ${formula} has the score ${fmt2(ref.scores[0][1])}`);
   assert.ok(formula.includes(fmt2(ref.scaled[0][1])), `formula has the scaled score ${fmt2(ref.scaled[0][1])}`);
   assert.deepEqual(page.errors, []);
-  await page.close();
 });
 
 // The softmax cell's live formula writes out the numerator's and the sum's values: each equals
@@ -199,7 +201,7 @@ test('the numbers on screen are the double-precision reference’s, for vectors 
 // shown, and so does the weight; a padded key adds e^(−∞) = 0 to the sum.
 test('the softmax formula’s numerator, row sum and weight are a double-precision reference’s', async () => {
   for (const lang of ['en', 'zh']) {
-    const page = await lab.open(
+    const page = await at(
       `lesson=pipeline&lang=${lang}&preset=cat-fish&${typedHash(TYPED)}&stage=weights&keyPadding=0,0,0,1`,
     );
     const ref = reference(TYPED.Q, TYPED.K, TYPED.V, [false, false, false, true]);
@@ -241,12 +243,11 @@ test('the softmax formula’s numerator, row sum and weight are a double-precisi
       );
     }
     assert.deepEqual(page.errors, []);
-    await page.close();
   }
 });
 
 test('the translation preset makes the lesson’s point: 猫 lands on cat, 吃 on eats, 鱼 on fish', async () => {
-  const page = await lab.open('lesson=pipeline&lang=en&preset=cat-fish&stage=weights');
+  const page = await at('lesson=pipeline&lang=en&preset=cat-fish&stage=weights');
   const w = await readTable(page, 'weights');
   assert.deepEqual(w.rows, ['猫', '吃', '鱼']);
   assert.deepEqual(w.cols, ['The', 'cat', 'eats', 'fish']);
@@ -258,13 +259,10 @@ test('the translation preset makes the lesson’s point: 猫 lands on cat, 吃 o
     assert.ok(Math.abs(r.reduce((a, b) => a + b, 0) - 1) <= 0.02, `row ${i} sums to 1 (4 cells shown to 2 places)`),
   );
   assert.deepEqual(page.errors, []);
-  await page.close();
 });
 
 test('the Scale step shows the weights without and with the scale, both against a double-precision reference', async () => {
-  const page = await lab.open(
-    `lesson=pipeline&lang=en&preset=cat-fish&${typedHash(TYPED)}&stage=scaled&keyPadding=0,0,0,1`,
-  );
+  const page = await at(`lesson=pipeline&lang=en&preset=cat-fish&${typedHash(TYPED)}&stage=scaled&keyPadding=0,0,0,1`);
   const padding = [false, false, false, true];
   const ref = reference(TYPED.Q, TYPED.K, TYPED.V, padding);
   // Without the scale: softmax of the raw scores, padding as set.
@@ -287,16 +285,13 @@ test('the Scale step shows the weights without and with the scale, both against 
     note,
   );
   // Typed scores have no scale: only the scores are shown.
-  const typed = await lab.open('lesson=pipeline&lang=en&preset=hand-check&stage=scaled');
-  assert.equal(await typed.locator('.map-unscaledWeights').count(), 0);
+  await visit(page, 'lesson=pipeline&lang=en&preset=hand-check&stage=scaled');
+  assert.equal(await page.locator('.map-unscaledWeights').count(), 0);
   assert.deepEqual(page.errors, []);
-  assert.deepEqual(typed.errors, []);
-  await page.close();
-  await typed.close();
 });
 
 test('a causal mask on the cross-attention example is flagged; on self-attention it is not', async () => {
-  const page = await lab.open('lesson=pipeline&lang=en&preset=cat-fish&stage=masked');
+  const page = await at('lesson=pipeline&lang=en&preset=cat-fish&stage=masked');
   const warning = '.pl-cross-causal';
   assert.equal(await page.isVisible(warning), false);
   await page.getByLabel(/^Causal/).check();
@@ -309,12 +304,9 @@ test('a causal mask on the cross-attention example is flagged; on self-attention
   await waitHash(page, /preset=cat-chase.*causal=1|causal=1.*preset=cat-chase/);
   assert.equal(await page.isVisible(warning), false);
   // In Chinese too.
-  const zh = await lab.open('lesson=pipeline&lang=zh&preset=cat-fish&causal=1');
-  assert.match(await zh.textContent(warning), /交叉注意力/);
+  await visit(page, 'lesson=pipeline&lang=zh&preset=cat-fish&causal=1');
+  assert.match(await page.textContent(warning), /交叉注意力/);
   assert.deepEqual(page.errors, []);
-  assert.deepEqual(zh.errors, []);
-  await page.close();
-  await zh.close();
 });
 
 // Each token's vectors: the engine's draw of its own stream (a hash of role and text) from the seed.
@@ -323,7 +315,7 @@ const tokenRows = (tokens, role, cols, seed) =>
 
 test('random vectors come from the seed; padding gives −∞ and zero weight; the link reproduces them', async () => {
   const tokens = ['a', 'b', 'c', 'd', 'e'];
-  const page = await lab.open(
+  const page = await at(
     `lesson=pipeline&lang=en&preset=random&inputMode=random&seed=7&dk=8&queryTokens=${tokens.join(',')}&keyTokens=${tokens.join(',')}&keyPadding=0,0,1,0,0&stage=masked`,
   );
   const Q = tokenRows(tokens, 'q', 8, 7);
@@ -369,7 +361,6 @@ test('random vectors come from the seed; padding gives −∞ and zero weight; t
   ]);
   assertClose(other.values, ref8.weights, 0.006, 'weights for seed 8');
   assert.deepEqual(page.errors, []);
-  await page.close();
 });
 
 test('switching language changes the text and keeps the state', async () => {
@@ -406,7 +397,7 @@ test('the default language follows the browser', async () => {
 });
 
 test('a malformed hash shows the notice and falls back to defaults, without errors', async () => {
-  const page = await lab.open('lesson=pipeline&seed=abc&dk=0&fill=minus&Q=1,x&stage=nowhere&wat=1');
+  const page = await at('lesson=pipeline&seed=abc&dk=0&fill=minus&Q=1,x&stage=nowhere&wat=1');
   const notice = page.locator('#notice');
   assert.ok(await notice.isVisible());
   const text = await notice.textContent();
@@ -418,11 +409,10 @@ test('a malformed hash shows the notice and falls back to defaults, without erro
   assert.deepEqual(page.errors, []);
   const h = await hashOf(page);
   assert.ok(!h.includes('seed=abc') && !h.includes('wat'), 'the hash is rewritten with valid values');
-  await page.close();
 });
 
 test('bad input gets an inline message and the last valid numbers stay', async () => {
-  const page = await lab.open('lesson=pipeline&lang=en&preset=random&inputMode=random&stage=scores');
+  const page = await at('lesson=pipeline&lang=en&preset=random&inputMode=random&stage=scores');
   const before = await readTable(page, 'scores');
   const hash = await hashOf(page);
 
@@ -462,11 +452,10 @@ test('bad input gets an inline message and the last valid numbers stay', async (
   await cell.press('Enter');
   await waitHash(page, /Q=2\.5,/);
   assert.deepEqual(page.errors, []);
-  await page.close();
 });
 
 test('an output row highlights its weight row and the values it mixes', async () => {
-  const page = await lab.open('lesson=pipeline&lang=en&preset=cat-fish&stage=output&keyPadding=1,0,0,0');
+  const page = await at('lesson=pipeline&lang=en&preset=cat-fish&stage=output&keyPadding=1,0,0,0');
   await clickCell(page, 'output', 1, 0);
   await waitHash(page, /selRow=1&selCol=-1/);
   const weightMarks = await page.$$eval('.map-weights .hm-mark.hl', (ms) => ms.map((m) => parseFloat(m.style.top)));
@@ -478,39 +467,39 @@ test('an output row highlights its weight row and the values it mixes', async ()
   const note = await page.textContent('.note');
   for (const k of ['cat', 'eats', 'fish']) assert.ok(note.includes(`${k} (`), `${k} named in: ${note}`);
   assert.ok(!note.includes('The ('), 'the padding key is not mixed');
-  await page.close();
 });
 
 test('hide flags hide control groups for embedding', async () => {
-  const page = await lab.open('lesson=pipeline&hide=inputs,nav');
+  const page = await at('lesson=pipeline&hide=inputs,nav');
   assert.equal(await page.locator('.inputs').isVisible(), false);
   assert.equal(await page.locator('#chapter-nav').isVisible(), false);
   assert.ok(await page.locator('.stepper').isVisible());
+});
+
+// tests/e2e/layout.test.js opens every step at 360 px in both languages with the chapter's default
+// example: here the examples it does not open, the longest (32 tokens) in both languages and the
+// typed scores in English.
+test('no horizontal scrolling at 360 px at every stage, up to 32 tokens', async () => {
+  const toks = Array.from({ length: 32 }, (_, i) => `tok${i}`).join(',');
+  const many = `preset=random&inputMode=random&dk=16&queryTokens=${toks}&keyTokens=${toks}`;
+  const page = await lab.open(`lesson=pipeline&lang=en&${many}`, { width: 360, height: 740 });
+  for (const [lang, extra] of [
+    ['en', many],
+    ['zh', many],
+    ['en', 'preset=hand-check'],
+  ]) {
+    await visit(page, `lesson=pipeline&lang=${lang}&${extra}&stage=${STAGES[0]}`);
+    for (const stage of STAGES) {
+      await page.click(`.step[data-stage="${stage}"]`);
+      await assertNoSideScroll(page, `${lang} ${extra.slice(0, 20)} ${stage}`);
+    }
+  }
+  assert.deepEqual(page.errors, []);
   await page.close();
 });
 
-test('no horizontal scrolling at 360 px, in both languages, at every stage, up to 32 tokens', async () => {
-  const toks = Array.from({ length: 32 }, (_, i) => `tok${i}`).join(',');
-  for (const lang of ['en', 'zh']) {
-    for (const extra of [
-      'preset=cat-fish',
-      `preset=random&inputMode=random&dk=16&queryTokens=${toks}&keyTokens=${toks}`,
-      'preset=hand-check',
-    ]) {
-      const page = await lab.open(`lesson=pipeline&lang=${lang}&${extra}`, { width: 360, height: 740 });
-      for (const stage of STAGES) {
-        await page.click(`.step[data-stage="${stage}"]`);
-        const w = await page.evaluate(() => document.documentElement.scrollWidth);
-        assert.ok(w <= 360, `${lang} ${extra.slice(0, 20)} ${stage}: scrollWidth ${w}`);
-      }
-      assert.deepEqual(page.errors, []);
-      await page.close();
-    }
-  }
-});
-
 test('hand check: the preset takes its scores to the Softmax chapter’s check; the published weights are wrong and do not sum to 1; the softmax is right', async () => {
-  const page = await lab.open('lesson=pipeline&lang=en&preset=hand-check&stage=weights');
+  const page = await at('lesson=pipeline&lang=en&preset=hand-check&stage=weights');
   await page.click('.guess-box .hand-check-go');
   await page.waitForFunction(() => /lesson=softmax/.test(location.hash) && /stage=hand-check/.test(location.hash));
   assert.match(await page.textContent('.sm-hand-check .formula .katex-mathml'), /2\.60.*1\.20.*6\.10.*2\.00/s);
@@ -531,7 +520,6 @@ test('hand check: the preset takes its scores to the Softmax chapter’s check; 
   assert.match(await page.textContent('.sm-verdict'), /Right/);
   assert.equal(await page.getAttribute('.sm-sum', 'data-result'), 'ok');
   assert.deepEqual(page.errors, []);
-  await page.close();
 });
 
 // For every fill × stable combination, the Mask and Softmax steps say what the engine returned:
@@ -583,15 +571,12 @@ const EMPTY_ROW = [
 const SHOWN_FILL = { 'neg-inf': '−∞', 'large-negative': '−1e9', zero: '0' };
 
 test('the Mask and Softmax steps name what the engine returned, for every fill × stable combination', async () => {
-  const page = await lab.open('lesson=pipeline&lang=en');
+  let page;
   for (const c of EMPTY_ROW) {
-    await page.evaluate((h) => {
-      location.hash = h;
-    }, `lesson=pipeline&lang=en&preset=cat-chase&causal=1&keyPadding=1,0,0&fill=${c.fill}&stable=${c.stable}&stage=masked&selRow=0&selCol=0`);
-    await page.waitForFunction(
-      (f) => document.querySelector('.explain')?.textContent.includes(`here ${f}.`),
-      SHOWN_FILL[c.fill],
+    page = await at(
+      `lesson=pipeline&lang=en&preset=cat-chase&causal=1&keyPadding=1,0,0&fill=${c.fill}&stable=${c.stable}&stage=masked&selRow=0&selCol=0`,
     );
+    assert.ok((await page.textContent('.explain')).includes(`here ${SHOWN_FILL[c.fill]}.`), c.fill);
     const what = `${c.fill}, stable=${c.stable}`;
     const explain = await page.textContent('.explain');
     assert.match(explain, /Blocked cells here: 6\./, what);
@@ -627,11 +612,10 @@ test('the Mask and Softmax steps name what the engine returned, for every fill �
     assert.equal((await page.textContent('.formula.general')).includes('max'), c.stable === 1, `${what}: formula`);
   }
   assert.deepEqual(page.errors, []);
-  await page.close();
 });
 
 test('the Chinese page has no English in its formulas, heatmap descriptions or punctuation', async () => {
-  const page = await lab.open(
+  const page = await at(
     'lesson=pipeline&lang=zh&preset=cat-chase&causal=1&keyPadding=1,0,0&stage=masked&selRow=0&selCol=0',
   );
   const general = await page.textContent('.formula.general');
@@ -644,17 +628,14 @@ test('the Chinese page has no English in its formulas, heatmap descriptions or p
   assert.equal(await page.getAttribute('.map-masked .hm-plot', 'aria-roledescription'), '热力图');
   assert.match(await page.getAttribute('.map-masked .hm-plot', 'aria-label'), /方向键在格子间移动/);
   assert.equal(await page.textContent('.pad-box .field-label'), '填充位：');
-  await page.evaluate(() => {
-    location.hash = 'lesson=pipeline&lang=zh&preset=hand-check&stage=scores&selRow=0&selCol=0';
-  });
+  await visit(page, 'lesson=pipeline&lang=zh&preset=hand-check&stage=scores&selRow=0&selCol=0');
   await page.waitForFunction(() => document.querySelector('.formula.live')?.textContent.includes('直接输入'));
   assert.ok(!(await page.textContent('.formula.live')).includes('typed'));
   assert.deepEqual(page.errors, []);
-  await page.close();
 });
 
 test('each step leads with its own figure: the Softmax step with the weights, not the masked scores', async () => {
-  const page = await lab.open('lesson=pipeline&lang=en&preset=cat-fish&stage=scores');
+  const page = await at('lesson=pipeline&lang=en&preset=cat-fish&stage=scores');
   const lead = { scores: 'scores', scaled: 'scaled', masked: 'masked', weights: 'weights', output: 'weights' };
   for (const stage of STAGES) {
     await page.click(`.step[data-stage="${stage}"]`);
@@ -669,5 +650,4 @@ test('each step leads with its own figure: the Softmax step with the weights, no
     assert.ok(first, `${stage}: the figure follows the heading`);
   }
   assert.deepEqual(page.errors, []);
-  await page.close();
 });
