@@ -9,16 +9,19 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { start } from './harness.js';
+import { onePage } from './visit.js';
 import { readMap, answer, assertNoSideScroll } from './lesson-page.js';
 import { loadEngine } from '../../web/src/engine.js';
 import { multiHeadRef, linearRef, toRows } from '../js/reference.js';
 import { embed, layerWeights, gruWeights, HEADS } from '../../web/src/chapters/block/logic.js';
 
 let lab;
+let at; // one page (1280 px) for the tests that need no fresh one, moved by its link
 let ref;
 let gruStates; // the engine's gruEncoder over the page's embeddings (Node, scalar build)
 before(async () => {
   lab = await start();
+  at = onePage(lab);
   // the inputs, as the page draws them (seed 42, the default sentence)
   const engine = await loadEngine({ simd: false });
   const w = layerWeights(engine, 42).encoder;
@@ -73,7 +76,7 @@ const near = (shown, want, digits, what) => {
 };
 
 test('en: self-attention heads, the similarity map and the LayerNorm table equal the double reference', async () => {
-  const page = await lab.open('lesson=block&lang=en&stage=self');
+  const page = await at('lesson=block&lang=en&stage=self');
   assert.match(await page.textContent('h2'), /Transformer block/);
   for (let k = 0; k < HEADS; k++) {
     const m = await readMap(page, `.map-bl-self-${k + 1}`);
@@ -101,11 +104,10 @@ test('en: self-attention heads, the similarity map and the LayerNorm table equal
     near(sa, 1, 3, `std after ${i}`);
   });
   assert.deepEqual(page.errors, []);
-  await page.close();
 });
 
 test('en: the feed-forward hidden layer equals relu(LN(x + attention) W1ᵀ); gelu through the hash', async () => {
-  const page = await lab.open('lesson=block&lang=en&stage=ff');
+  const page = await at('lesson=block&lang=en&stage=ff');
   const m = await readMap(page, '.map-bl-ff');
   assert.equal(m.cols.length, 32);
   m.values.forEach((row, i) => row.forEach((v, j) => near(v, ref.hidden[i][j], 2, `hidden [${i}][${j}]`)));
@@ -116,7 +118,6 @@ test('en: the feed-forward hidden layer equals relu(LN(x + attention) W1ᵀ); ge
     g.values.flat().some((v) => v < 0),
     'gelu lets negative values through',
   );
-  await page.close();
 });
 
 for (const lang of ['en', 'zh']) {
@@ -138,7 +139,7 @@ for (const lang of ['en', 'zh']) {
 }
 
 test('zh: the hand-set cross-attention sends 猫 to cat and 鱼 to fish; n_q ≠ n_k', async () => {
-  const page = await lab.open('lesson=block&lang=zh&stage=cross&blAligned=1');
+  const page = await at('lesson=block&lang=zh&stage=cross&blAligned=1');
   const m = await readMap(page, '.map-bl-cross-1');
   assert.deepEqual(m.rows, ['猫', '吃', '鱼']);
   assert.deepEqual(m.cols, ['The', 'cat', 'eats', 'fish']);
@@ -149,7 +150,6 @@ test('zh: the hand-set cross-attention sends 猫 to cat and 鱼 to fish; n_q ≠
   assert.ok(m.values[0][1] > 0.8, `猫 → cat ${m.values[0][1]}`);
   // the lead names the map's shape: 3 Chinese rows over 4 English columns
   assert.match(await page.textContent('section[data-step="cross"] .step-side .about'), /\(3 × 4\)/);
-  await page.close();
 });
 
 test('stacked layers and the measured RNN table; 360 px without sideways scrolling', async () => {
@@ -196,7 +196,7 @@ async function assertStates(page, what) {
 }
 
 test("the GRU's hidden states appear one after another and are the engine's gruEncoder output", async () => {
-  const page = await lab.open('lesson=block&lang=en&stage=parallel');
+  const page = await at('lesson=block&lang=en&stage=parallel');
   await page.waitForSelector('.map-bl-rnn[data-done="true"]');
   await recordShown(page);
   await page.click('.bl-replay');
@@ -211,7 +211,6 @@ test("the GRU's hidden states appear one after another and are the engine's gruE
   );
   await assertStates(page, 'animated');
   assert.deepEqual(page.errors, []);
-  await page.close();
 });
 
 test('with prefers-reduced-motion the GRU states are drawn all at once', async () => {

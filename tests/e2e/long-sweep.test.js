@@ -127,6 +127,7 @@ test('a sweep to 128: every method at n = 64 and 128, the bytes behind the chart
   );
   assert.ok(want.relative > 0.01, 'a different model: far from exact attention');
   assert.deepEqual(page.errors, []);
+  await page.close();
 });
 
 test('a long sweep shows its progress and Cancel stops it, keeping the runs so far', async () => {
@@ -155,6 +156,7 @@ test('a long sweep shows its progress and Cancel stops it, keeping the runs so f
   const label = await page.$eval('.long-sweep-bytes svg', (s) => s.getAttribute('aria-label'));
   assert.match(label, /naive: 64 → 16,384/);
   assert.deepEqual(page.errors, []);
+  await page.close();
 });
 
 test('Chinese at 360 px: the sweep, its table and no sideways scroll', async () => {
@@ -172,6 +174,7 @@ test('Chinese at 360 px: the sweep, its table and no sideways scroll', async () 
   assert.ok(width <= 360, `scrollWidth ${width}`);
   assert.deepEqual(await axeViolations(page), []);
   assert.deepEqual(page.errors, []);
+  await page.close();
 });
 
 // The cost step opens on its charts: the short sweep (n = 64 … 512) starts by itself, the figure

@@ -5,11 +5,14 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { start } from './harness.js';
+import { onePage } from './visit.js';
 import { PRESETS } from '../../web/src/lesson/example.js';
 
 let lab;
+let at; // one page (1280 px) for the tests that need no fresh one, moved by its link
 before(async () => {
   lab = await start();
+  at = onePage(lab);
 });
 after(async () => {
   await lab?.close();
@@ -73,7 +76,7 @@ function assertRowClose(shown, expected, tol, what) {
 // ---- tests -------------------------------------------------------------------------------------------
 
 test('padding with −∞ zeroes the padded key column; with a 0 fill the column still gets weight, flagged', async () => {
-  const page = await lab.open('lesson=masks&lang=en&preset=cat-fish&stage=padding');
+  const page = await at('lesson=masks&lang=en&preset=cat-fish&stage=padding');
   const S = refScores('cat-fish');
   await page.click('.pad-key[data-key="3"]'); // "fish" is padding
   assert.equal(await page.getAttribute('.pad-key[data-key="3"]', 'aria-pressed'), 'true');
@@ -116,12 +119,13 @@ test('every step but the two-token check leads with the weights, the mask after 
     assert.ok(order.weights < order.mask, `${stage}: weights at ${order.weights} px, mask at ${order.mask} px`);
   }
   assert.deepEqual(page.errors, []);
+  await page.close();
 });
 
 test('the causal step opens on a sequence attending to itself; one causal mask at a time', async () => {
   // The chapter's example is cross-attention (3 Chinese queries, 4 English keys): the causal step
   // shows 猫 追 老鼠 instead, and says why. Fails before: it opened on the 3 × 4 cross-attention.
-  const page = await lab.open('lesson=masks&lang=en&stage=causal');
+  const page = await at('lesson=masks&lang=en&stage=causal');
   assert.match(await page.textContent('.mk-cross-hint'), /cross-attention.*This step shows 猫 追 老鼠/);
   const labels = await page.$$eval('.mk-map-weights .hm-cols span', (els) => els.map((e) => e.textContent));
   assert.deepEqual(labels, ['猫', '追', '老鼠']);
@@ -193,7 +197,7 @@ test('the causal step opens on a sequence attending to itself; one causal mask a
 });
 
 test('a link with both causal masks says what that does', async () => {
-  const page = await lab.open('lesson=masks&lang=en&preset=cat-chase&stage=causal&causal=1&reverseCausal=1');
+  const page = await at('lesson=masks&lang=en&preset=cat-chase&stage=causal&causal=1&reverseCausal=1');
   await page.waitForSelector('.mk-causal .mk-note.bad');
   const w = await readMap(page, 'weights');
   for (let i = 0; i < 3; i++) for (let j = 0; j < 3; j++) assert.equal(w[i][j], i === j ? 1 : 0, `(${i}, ${j})`);
@@ -202,7 +206,7 @@ test('a link with both causal masks says what that does', async () => {
 });
 
 test('a custom mask is drawn by clicking and with the keyboard', async () => {
-  const page = await lab.open('lesson=masks&lang=en&preset=cat-fish&stage=custom');
+  const page = await at('lesson=masks&lang=en&preset=cat-fish&stage=custom');
   const S = refScores('cat-fish');
   await clickCell(page, 'mask', [3, 4], 0, 1);
   await page.waitForFunction(() => /customMask=/.test(location.hash));
@@ -226,7 +230,7 @@ test('a custom mask is drawn by clicking and with the keyboard', async () => {
 });
 
 test('a fully blocked row: zeros with −∞, uniform with −1e9, NaN with the naive softmax', async () => {
-  const page = await lab.open('lesson=masks&lang=en&preset=cat-fish&stage=blocked');
+  const page = await at('lesson=masks&lang=en&preset=cat-fish&stage=blocked');
   assert.match(await page.textContent('.mk-blocked .mk-note'), /No query row is fully blocked/);
   await page.selectOption('#mk-block-row', '1');
   await page.getByRole('button', { name: 'Block every key for this query' }).click();
@@ -267,7 +271,7 @@ test('a fully blocked row: zeros with −∞, uniform with −1e9, NaN with the 
 });
 
 test('the two-token check passes with −∞ and fails with a 0 fill', async () => {
-  const page = await lab.open('lesson=masks&lang=en&preset=cat-fish&stage=two-token');
+  const page = await at('lesson=masks&lang=en&preset=cat-fish&stage=two-token');
   const V = PRESETS['cat-fish'].V;
   const vec = async (k) =>
     (
@@ -307,4 +311,5 @@ test('switching the language keeps the masks, the fill and the step', async () =
   assert.match(await page.textContent('.mk-padding .mk-note.bad'), /泄漏：有 3 个被屏蔽的格子/);
   assert.deepEqual(await readMap(page, 'weights'), before);
   assert.deepEqual(page.errors, []);
+  await page.close();
 });

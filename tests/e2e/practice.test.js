@@ -10,6 +10,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { start } from './harness.js';
+import { onePage } from './visit.js';
 import { assertNoSideScroll } from './lesson-page.js';
 import { spawnSync } from 'node:child_process';
 import { attendRef, multiHeadRef } from '../js/reference.js';
@@ -17,8 +18,10 @@ import { attendRef, multiHeadRef } from '../js/reference.js';
 const PYTHON = process.env.PYTHON || '/usr/bin/python3';
 
 let lab;
+let at; // one page (1280 px) for the tests that need no fresh one, moved by its link
 before(async () => {
   lab = await start();
+  at = onePage(lab);
 });
 after(async () => {
   await lab?.close();
@@ -73,7 +76,7 @@ const shownCode = (page, box) => page.textContent(`[data-code="${box}"] code`);
 
 for (const lang of ['en', 'zh']) {
   test(`${lang}: the code shown is the export of the state on screen, in NumPy and PyTorch`, async () => {
-    const page = await lab.open(`lesson=practice&stage=example&lang=${lang}&${STATE}`);
+    const page = await at(`lesson=practice&stage=example&lang=${lang}&${STATE}`);
     assert.match(await page.textContent('h2'), lang === 'en' ? /From here to practice/ : /从这里走向实践/);
     const numpy = await shownCode(page, 'example');
     assert.match(numpy, /np\.float32\(-1e9\)/);
@@ -110,13 +113,13 @@ for (const lang of ['en', 'zh']) {
 
     await page.setViewportSize({ width: 360, height: 800 });
     await assertNoSideScroll(page, `${lang} practice at 360 px`);
+    await page.setViewportSize({ width: 1280, height: 900 }); // the page goes on to the next test
     assert.deepEqual(page.errors, []);
-    await page.close();
   });
 }
 
 test('the copy button puts the code on the clipboard; without access it selects the code and says so', async () => {
-  const page = await lab.open(`lesson=practice&stage=example&${STATE}`);
+  const page = await at(`lesson=practice&stage=example&${STATE}`);
   await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: lab.url });
   const code = await shownCode(page, 'example');
   await page.focus('section[data-step="example"] .pr-copy');
@@ -136,7 +139,6 @@ test('the copy button puts the code on the clipboard; without access it selects 
   assert.equal(await page.evaluate(() => document.activeElement.classList.contains('pr-code')), true);
   assert.match(await page.textContent('section[data-step="example"] .pr-status'), /Ctrl\+C/);
   assert.deepEqual(page.errors, []);
-  await page.close();
 });
 
 test('the multi-head step shows its layer as torch.nn.MultiheadAttention code', async () => {
@@ -193,7 +195,7 @@ test('the multi-head step and the multi-head chapter send their layer to each ot
 
 test('the block step shows the Transformer block chapter’s two layers as code that prints the numbers shown', async () => {
   // the block chapter's state travels in the link: pre-norm, GELU, the hand-set cross-attention
-  const page = await lab.open('lesson=practice&stage=block&lang=en&blNormFirst=1&blAct=gelu&blAligned=1');
+  const page = await at('lesson=practice&stage=block&lang=en&blNormFirst=1&blAct=gelu&blAligned=1');
   const tables = () =>
     page.$$eval('[data-step="block"] .pr-tables table', (ts) =>
       ts.map((t) =>
@@ -229,5 +231,4 @@ test('the block step shows the Transformer block chapter’s two layers as code 
   await page.click('[data-step="block"] button.linklike');
   await page.waitForFunction(() => /lesson=block/.test(location.hash));
   assert.deepEqual(page.errors, []);
-  await page.close();
 });

@@ -5,10 +5,13 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { start } from './harness.js';
+import { onePage } from './visit.js';
 
 let lab;
+let at; // one page (1280 px) for the tests that need no fresh one, moved by its link
 before(async () => {
   lab = await start();
+  at = onePage(lab);
 });
 after(async () => {
   await lab?.close();
@@ -50,7 +53,7 @@ async function readOverflow(page) {
 }
 
 test('stable vs naive: pushing the scores past ~88.7 turns the naive weights into flagged NaN; the stable ones stay', async () => {
-  const page = await lab.open('lesson=softmax&lang=en&stage=overflow');
+  const page = await at('lesson=softmax&lang=en&stage=overflow');
   let t = await readOverflow(page);
   const ref = refSoftmax(SCORES);
   t.stable.map(parseShown).forEach((x, k) => assert.ok(Math.abs(x - ref[k]) <= 6e-5, `stable ${k}`));
@@ -84,7 +87,7 @@ test('stable vs naive: pushing the scores past ~88.7 turns the naive weights int
 });
 
 test('underflow: at shift −120 every float32 exp is 0, the naive weights are 0/0 = NaN, and the page says why', async () => {
-  const page = await lab.open('lesson=softmax&lang=en&stage=overflow&smShift=-120');
+  const page = await at('lesson=softmax&lang=en&stage=overflow&smShift=-120');
   const shifted = SCORES.map((x) => x - 120);
   // The reference: float32 rounds every one of these exponentials to 0.
   assert.ok(shifted.every((x) => Math.fround(Math.exp(x)) === 0));
@@ -131,7 +134,7 @@ test('underflow: at shift −120 every float32 exp is 0, the naive weights are 0
 });
 
 test('Gumbel: 1000 seeded draws; each key wins about as often as its softmax weight at T = 1', async () => {
-  const page = await lab.open('lesson=softmax&lang=en&stage=hard-soft&gumbelSeed=3');
+  const page = await at('lesson=softmax&lang=en&stage=hard-soft&gumbelSeed=3');
   const table = () =>
     page.$eval('.sm-gumbel-freq-table', (t) =>
       [...t.tBodies[0].rows].map((r) => [...r.cells].map((c) => c.textContent)),
@@ -182,7 +185,7 @@ test('Gumbel: 1000 seeded draws; each key wins about as often as its softmax wei
 });
 
 test('colour alone tells no segment apart: each key has its own pattern, shown in a visible key', async () => {
-  const page = await lab.open('lesson=softmax&lang=en&stage=hard-soft&gumbelSeed=3');
+  const page = await at('lesson=softmax&lang=en&stage=hard-soft&gumbelSeed=3');
   const info = await page.evaluate(() => {
     const bars = [...document.querySelectorAll('.sm-hard-soft .stacked-bar')];
     const key = document.querySelector('.sm-hard-soft .stacked-key');
@@ -207,7 +210,7 @@ test('colour alone tells no segment apart: each key has its own pattern, shown i
 });
 
 test('temperature: the slider divides the scores; the weights follow a double-precision softmax', async () => {
-  const page = await lab.open('lesson=softmax&lang=en&stage=temperature');
+  const page = await at('lesson=softmax&lang=en&stage=temperature');
   const bars = async () =>
     (await page.getAttribute('.sm-temperature .bars svg', 'aria-label'))
       .split(': ')
@@ -235,7 +238,7 @@ test('temperature: the slider divides the scores; the weights follow a double-pr
 });
 
 test('the budget bar: nudging one score up takes share from all the others', async () => {
-  const page = await lab.open('lesson=softmax&lang=en&stage=budget');
+  const page = await at('lesson=softmax&lang=en&stage=budget');
   const shares = async () =>
     (await page.$$eval('.sm-budget .stacked-legend li', (li) => li.map((l) => l.textContent.split(' ').pop()))).map(
       parseShown,
@@ -253,7 +256,7 @@ test('the budget bar: nudging one score up takes share from all the others', asy
 });
 
 test('hard attention is the engine’s one-hot; Gumbel samples follow the seed', async () => {
-  const page = await lab.open('lesson=softmax&lang=en&stage=hard-soft&gumbelSeed=7');
+  const page = await at('lesson=softmax&lang=en&stage=hard-soft&gumbelSeed=7');
   const rows = () =>
     page.$$eval('.sm-hard-soft :not(.sm-gumbel-freq) > .gumbel-list > .gumbel-row .stacked-bar', (bars) =>
       bars.map((b) => b.getAttribute('aria-label')),
@@ -299,7 +302,7 @@ test('hard attention is the engine’s one-hot; Gumbel samples follow the seed',
 });
 
 test('the hand check accepts the right weights and rejects [0.2, 0.06, 0.1, 0.1]: it does not sum to 1', async () => {
-  const page = await lab.open('lesson=softmax&lang=en&stage=hand-check');
+  const page = await at('lesson=softmax&lang=en&stage=hand-check');
   const ref = refSoftmax(SCORES); // ≈ [0.0286, 0.0071, 0.9486, 0.0157]
   const boxes = page.locator('.guess-grid input');
   assert.equal(await boxes.count(), 4);
@@ -335,7 +338,7 @@ test('the hand check accepts the right weights and rejects [0.2, 0.06, 0.1, 0.1]
 });
 
 test('bad scores get an inline message and the last valid row stays', async () => {
-  const page = await lab.open('lesson=softmax&lang=en&stage=overflow');
+  const page = await at('lesson=softmax&lang=en&stage=overflow');
   const input = page.getByLabel('Scores (comma-separated)');
   await input.fill('1, two, 3');
   await input.press('Enter');
@@ -366,4 +369,5 @@ test('switching the language keeps the guess, the shift and the step', async () 
   assert.ok(t.naive.map(parseShown).every(Number.isNaN));
   assert.match(await page.textContent('.sm-overflow .msg'), /朴素 softmax 算崩了/);
   assert.deepEqual(page.errors, []);
+  await page.close();
 });

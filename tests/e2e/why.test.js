@@ -5,11 +5,14 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { start } from './harness.js';
+import { onePage } from './visit.js';
 import { PRESETS } from '../../web/src/lesson/example.js';
 
 let lab;
+let at; // one page (1280 px) for the tests that need no fresh one, moved by its link
 before(async () => {
   lab = await start();
+  at = onePage(lab);
 });
 after(async () => {
   await lab?.close();
@@ -36,7 +39,7 @@ function barValues(label) {
 }
 
 test('“who chases?” lands on 猫: the bars are the engine’s weights; the hard lookup is one-hot', async () => {
-  const page = await lab.open('lesson=why&lang=en&stage=lookup');
+  const page = await at('lesson=why&lang=en&stage=lookup');
   const bars = () => page.$$eval('.why-lookup .bars svg', (s) => s.map((x) => x.getAttribute('aria-label')));
   let [soft, hard] = await bars();
   assert.match(soft, /who chases\?/);
@@ -59,7 +62,7 @@ test('“who chases?” lands on 猫: the bars are the engine’s weights; the h
 });
 
 test('the bottleneck diagram: with attention, the line labels are the translation weights', async () => {
-  const page = await lab.open('lesson=why&lang=en&stage=bottleneck');
+  const page = await at('lesson=why&lang=en&stage=bottleneck');
   assert.match(await page.getAttribute('.why-svg', 'aria-label'), /one context vector c/);
   await page.getByRole('button', { name: 'With attention' }).click();
   await page.getByRole('button', { name: '鱼' }).click();
@@ -75,7 +78,7 @@ test('the bottleneck diagram: with attention, the line labels are the translatio
 });
 
 test('self vs cross: the weight matrices have the shapes the text states', async () => {
-  const page = await lab.open('lesson=why&lang=en&stage=self-cross');
+  const page = await at('lesson=why&lang=en&stage=self-cross');
   const text = await page.textContent('.why-self-cross');
   assert.match(text, /a 3\s×\s4 weight matrix here/);
   assert.match(text, /a 3\s×\s3 matrix/);
@@ -104,4 +107,5 @@ test('every step is reachable with the keyboard, and the language switch keeps t
   assert.ok(await page.isChecked('input[name="why-query"][value="2"]'), 'the chosen question survives the switch');
   assert.match(await page.textContent('.why-lookup .note'), /大部分权重落在“猫”上/);
   assert.deepEqual(page.errors, []);
+  await page.close();
 });
