@@ -2,7 +2,8 @@
 // with): every chapter loads and computes, and the browser reports no violation.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { start, settled } from './harness.js';
+import { start, settled, openContext, engineReady } from './harness.js';
+import { showing } from './lesson-page.js';
 
 export const POLICY = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'";
 
@@ -22,45 +23,35 @@ test('no CSP violation on any chapter, in either language, while drawing formula
     'lesson=softmax&stage=overflow&smShift=100',
     'lesson=scaling&stage=variance&labSamples=2000',
   ];
-  // Every other chapter of the page (chapters added later included), at its first step.
-  const probe = await lab.open('');
-  const lessons = await probe.evaluate(() => window.attentionLab.schema.lesson.values);
-  await probe.close();
-  for (const id of lessons) if (!stages.some((st) => st.startsWith(`lesson=${id}&`))) stages.push(`lesson=${id}`);
-  assert.ok(stages.length >= 5);
   // Chinese on the five steps above (its fonts and formulas); the other chapters load the same
-  // resources in either language.
-  for (const [lang, list] of [
-    ['en', stages],
-    ['zh', stages.slice(0, 5)],
-  ]) {
-    for (const hash of list) {
-      const context = await lab.browser.newContext({ viewport: { width: 1280, height: 900 }, serviceWorkers: 'block' });
-      const page = await context.newPage();
-      page.errors = [];
-      page.on('console', (msg) => {
-        if (msg.type() === 'error') page.errors.push(msg.text());
-      });
-      page.on('pageerror', (e) => page.errors.push(String(e)));
-      // Listen before anything loads: the favicon and the fonts are fetched early.
-      await page.addInitScript(() => {
-        window.__violations = [];
-        document.addEventListener('securitypolicyviolation', (e) => {
-          window.__violations.push(`${e.violatedDirective} ${e.blockedURI}`);
-        });
-      });
-      const response = await page.goto(lab.url + `#${hash}&lang=${lang}`);
-      assert.equal(response.headers()['content-security-policy'], POLICY);
-      await page.waitForFunction(() => document.documentElement.dataset.ready === 'true', null, { timeout: 60000 });
+  // resources in either language. One page per language, moved by the hash from chapter to
+  // chapter: each chapter's code, workers and fonts load (under the policy) on its first visit.
+  for (const lang of ['en', 'zh']) {
+    const page = await openContext(lab.browser, { violations: true });
+    const response = await page.goto(lab.url + `#${stages[0]}&lang=${lang}`);
+    assert.equal(response.headers()['content-security-policy'], POLICY);
+    await engineReady(page);
+    // Every other chapter of the page (chapters added later included), at its first step.
+    if (lang === 'en') {
+      const lessons = await page.evaluate(() => window.attentionLab.schema.lesson.values);
+      for (const id of lessons) if (!stages.some((st) => st.startsWith(`lesson=${id}&`))) stages.push(`lesson=${id}`);
+      assert.ok(stages.length >= 5);
+    }
+    for (const hash of lang === 'en' ? stages : stages.slice(0, 5)) {
+      const [lesson, stage] = [/lesson=([\w-]+)/.exec(hash)[1], /stage=([\w-]+)/.exec(hash)?.[1]];
+      await page.evaluate((h) => {
+        location.hash = h;
+      }, `${hash}&lang=${lang}`);
+      await showing(page, lesson, stage);
       await page.evaluate(() => window.attentionLab.formulas()); // KaTeX loads on demand
       // KaTeX's fonts have loaded (or been refused) and the page has stopped changing.
       await settled(page);
-      const katex = await page.$$eval('.katex', (k) => k.length);
+      const katex = await page.$$eval('main .katex', (k) => k.length);
       if (/pipeline|softmax|scaling/.test(hash)) assert.ok(katex > 0, `${hash}: formulas drawn`);
       assert.deepEqual(await page.evaluate(() => window.__violations), [], `${hash} (${lang})`);
       assert.deepEqual(page.errors, [], `${hash} (${lang})`);
-      await context.close();
     }
+    await page.closeAll();
   }
 });
 
