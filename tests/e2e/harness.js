@@ -160,19 +160,22 @@ export async function settled(page, { timeout = 30000 } = {}) {
 }
 
 // axe-core's violations on the page as it is, as "rule (impact): target — summary" lines; axe is
-// added to the page the first time.
+// added to the page the first time. With `only` (a CSS selector), axe checks just the elements it
+// matches (none matched: no violation).
 let axeSource = null;
-export async function axeViolations(page) {
+export async function axeViolations(page, only) {
   if (!(await page.evaluate(() => 'axe' in window))) {
     axeSource ??= fs.readFileSync(path.join(ROOT, 'node_modules/axe-core/axe.min.js'), 'utf8');
     await page.addScriptTag({ content: axeSource });
   }
-  return page.evaluate(async () => {
-    const r = await window.axe.run(document, { resultTypes: ['violations'] });
+  return page.evaluate(async (only) => {
+    const context = only ? document.querySelectorAll(only) : document;
+    if (!context.length && only) return [];
+    const r = await window.axe.run(context, { resultTypes: ['violations'] });
     return r.violations.flatMap((v) =>
       v.nodes.map(
         (n) => `${v.id} (${v.impact}): ${n.target.join(' ')} — ${n.failureSummary.replace(/\s+/g, ' ').slice(0, 200)}`,
       ),
     );
-  });
+  }, only);
 }
