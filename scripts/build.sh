@@ -4,7 +4,8 @@
 #                             lessons' engine (attention-*), its first part (attention-first-*), the
 #                             playground's trainer (attention-train-*) and GPT-2-family models
 #                             (attention-model-*)
-#   scripts/build.sh native   the native core, GoogleTest suite and benchmarks
+#   scripts/build.sh native   the native core and GoogleTest suite (scripts/bench.sh builds the
+#                             benchmarks)
 #   scripts/build.sh all      both
 # NODE (default: the node on the PATH) runs the wasm test runner under CTest.
 # ATTN_BUILD_TESTS=OFF configures without the test suites, so neither GoogleTest nor Google

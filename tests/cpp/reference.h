@@ -1,6 +1,6 @@
 // An independent double-precision reference for every stage of the pipeline, written with
-// Eigen from the maths. It never calls the code under test: the tests compare the float32
-// engine against these numbers.
+// Eigen from the maths (defined in reference.cpp, compiled once for every test that uses it). It
+// never calls the code under test: the tests compare the float32 engine against these numbers.
 #pragma once
 
 #include <cmath>
@@ -43,111 +43,54 @@ struct Mat : Eigen::MatrixXd {
 using Vec = Eigen::VectorXd;
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
-inline Mat from(const attn::Matrix& m) {
-  Mat out(m.rows, m.cols);
-  for (int i = 0; i < m.rows; i++)
-    for (int j = 0; j < m.cols; j++) out(i, j) = m.data[static_cast<std::size_t>(i) * m.cols + j];
-  return out;
-}
+Mat from(const attn::Matrix& m);
 
-inline Vec vec(const std::vector<double>& v) { return Eigen::Map<const Vec>(v.data(), v.size()); }
+Vec vec(const std::vector<double>& v);
 
 // Test inputs: uniform numbers in [lo, hi) from a fixed-seed Mersenne twister.
-inline attn::Matrix random_matrix(int rows, int cols, std::uint32_t seed, double lo = -1.0,
-                                  double hi = 1.0) {
-  std::mt19937 gen(seed);
-  attn::Matrix m(rows, cols);
-  for (float& x : m.data) x = static_cast<float>(lo + (hi - lo) * (gen() / 4294967296.0));
-  return m;
-}
+attn::Matrix random_matrix(int rows, int cols, std::uint32_t seed, double lo = -1.0,
+                           double hi = 1.0);
 
 // ---- linear algebra -------------------------------------------------------------------------
 
-inline Mat matmul(const Mat& a, const Mat& b) { return a * b; }  // (m, k) x (k, n)
-inline Mat transpose(const Mat& a) { return a.transpose(); }
+Mat matmul(const Mat& a, const Mat& b);  // (m, k) x (k, n)
+Mat transpose(const Mat& a);
 
 // y = x Wᵀ + b
-inline Mat linear(const Mat& x, const Mat& w, const std::vector<double>& b) {
-  Mat y = x * w.transpose();
-  if (!b.empty()) y.rowwise() += vec(b).transpose();
-  return y;
-}
+Mat linear(const Mat& x, const Mat& w, const std::vector<double>& b);
 
 // ---- stage 1-2: scores ----------------------------------------------------------------------
 
-inline Mat dot_scores(const Mat& q, const Mat& k) { return q * k.transpose(); }
-inline Mat divide(const Mat& s, double by) { return s / by; }
+Mat dot_scores(const Mat& q, const Mat& k);
+Mat divide(const Mat& s, double by);
 
 // score_ij = Σ_t v_t tanh((Wq q_i)_t + (Wk k_j)_t)
-inline Mat additive_scores(const Mat& q, const Mat& k, const Mat& wq, const Mat& wk,
-                           const std::vector<double>& v) {
-  const Mat a = q * wq.transpose(), b = k * wk.transpose();  // (n_q, h), (n_k, h)
-  Mat s(q.rows(), k.rows());
-  for (Eigen::Index i = 0; i < q.rows(); i++)
-    for (Eigen::Index j = 0; j < k.rows(); j++)
-      s(i, j) = (a.row(i) + b.row(j)).array().tanh().matrix().dot(vec(v).transpose());
-  return s;
-}
+Mat additive_scores(const Mat& q, const Mat& k, const Mat& wq, const Mat& wk,
+                    const std::vector<double>& v);
 
 // score_ij = q_i W k_jᵀ
-inline Mat general_scores(const Mat& q, const Mat& k, const Mat& w) {
-  return q * w * k.transpose();
-}
+Mat general_scores(const Mat& q, const Mat& k, const Mat& w);
 
 // ---- stage 3: masks -------------------------------------------------------------------------
 
 // 1 = may attend. explicit_mask empty = none; key_padding empty = none.
-inline Mat mask(int n_q, int n_k, const Mat& explicit_mask, bool causal,
-                const std::vector<bool>& key_padding) {
-  Mat m = Mat::Ones(n_q, n_k);
-  for (int i = 0; i < n_q; i++)
-    for (int j = 0; j < n_k; j++) {
-      if ((!explicit_mask.empty() && explicit_mask(i, j) == 0) || (causal && j > i) ||
-          (!key_padding.empty() && key_padding[j]))
-        m(i, j) = 0;
-    }
-  return m;
-}
+Mat mask(int n_q, int n_k, const Mat& explicit_mask, bool causal,
+         const std::vector<bool>& key_padding);
 
-inline Mat apply_mask(const Mat& s, const Mat& m, double fill) {
-  return (m.array() == 0).select(Eigen::ArrayXXd::Constant(s.rows(), s.cols(), fill), s.array());
-}
+Mat apply_mask(const Mat& s, const Mat& m, double fill);
 
 // ---- stage 4: softmax -----------------------------------------------------------------------
 
 // In double, with the max subtracted; a row that is all -inf gives zeros.
-inline Mat softmax(const Mat& s) {
-  Mat w = Mat::Zero(s.rows(), s.cols());
-  for (Eigen::Index i = 0; i < s.rows(); i++) {
-    const double mx = s.row(i).maxCoeff();
-    if (mx == -kInf) continue;
-    w.row(i) = (s.row(i).array() - mx).exp().matrix();
-    w.row(i) /= w.row(i).sum();
-  }
-  return w;
-}
+Mat softmax(const Mat& s);
 
-inline std::vector<double> entropy(const Mat& w) {
-  std::vector<double> h;
-  for (Eigen::Index i = 0; i < w.rows(); i++) {
-    double e = 0;
-    for (double x : w.row(i))
-      if (x > 0) e -= x * std::log(x);
-    h.push_back(e);
-  }
-  return h;
-}
+std::vector<double> entropy(const Mat& w);
 
 // J = diag(p) - p pᵀ
-inline Mat jacobian(const std::vector<double>& p) {
-  const Vec v = vec(p);
-  return Eigen::MatrixXd(v.asDiagonal()) - v * v.transpose();
-}
+Mat jacobian(const std::vector<double>& p);
 
 // softmax((s - log(-log u)) / tau), for given uniform draws u
-inline Mat gumbel_softmax(const Mat& s, double tau, const Mat& u) {
-  return softmax((s.array() - (-u.array().log()).log()) / tau);
-}
+Mat gumbel_softmax(const Mat& s, double tau, const Mat& u);
 
 // ---- the whole pipeline ---------------------------------------------------------------------
 
@@ -170,22 +113,7 @@ struct AttendInput {
   Mat general_w;
 };
 
-inline Attention attend(const AttendInput& in) {
-  Attention r;
-  if (in.kind == 0 || in.kind == 1) r.scores = dot_scores(in.q, in.k);
-  if (in.kind == 2)
-    r.scores = additive_scores(in.q, in.k, in.additive_wq, in.additive_wk, in.additive_v);
-  if (in.kind == 3) r.scores = general_scores(in.q, in.k, in.general_w);
-  const double d_k = static_cast<double>(in.k.cols());
-  r.scaled = r.scores / ((in.kind == 1 ? std::sqrt(d_k) : 1.0) * in.temperature);
-  r.mask = mask(static_cast<int>(in.q.rows()), static_cast<int>(in.k.rows()), in.explicit_mask,
-                in.causal, in.key_padding);
-  r.masked = apply_mask(r.scaled, r.mask, in.fill);
-  r.weights = softmax(r.masked);
-  r.output = r.weights * in.v;
-  r.entropy = entropy(r.weights);
-  return r;
-}
+Attention attend(const AttendInput& in);
 
 // ---- multi-head (torch.nn.MultiheadAttention) -----------------------------------------------
 
@@ -194,85 +122,28 @@ struct MultiHead {
   Mat concat, output;
 };
 
-inline MultiHead multi_head(const Mat& query, const Mat& key, const Mat& value, int heads,
-                            const Mat& wq, const Mat& wk, const Mat& wv, const Mat& wo,
-                            const std::vector<double>& bq, const std::vector<double>& bk,
-                            const std::vector<double>& bv, const std::vector<double>& bo,
-                            const Mat& explicit_mask, bool causal,
-                            const std::vector<bool>& key_padding) {
-  MultiHead r;
-  const Mat q = linear(query, wq, bq), k = linear(key, wk, bk), v = linear(value, wv, bv);
-  const Eigen::Index d_model = wq.rows(), d_head = d_model / heads;
-  r.concat = Mat(query.rows(), d_model);
-  for (int h = 0; h < heads; h++) {
-    AttendInput in;
-    in.q = q.middleCols(h * d_head, d_head);
-    in.k = k.middleCols(h * d_head, d_head);
-    in.v = v.middleCols(h * d_head, d_head);
-    in.explicit_mask = explicit_mask;
-    in.causal = causal;
-    in.key_padding = key_padding;
-    r.heads.push_back(attend(in));
-    r.concat.middleCols(h * d_head, d_head) = r.heads.back().output;
-  }
-  r.output = linear(r.concat, wo, bo);
-  return r;
-}
+MultiHead multi_head(const Mat& query, const Mat& key, const Mat& value, int heads, const Mat& wq,
+                     const Mat& wk, const Mat& wv, const Mat& wo, const std::vector<double>& bq,
+                     const std::vector<double>& bk, const std::vector<double>& bv,
+                     const std::vector<double>& bo, const Mat& explicit_mask, bool causal,
+                     const std::vector<bool>& key_padding);
 
 // ---- positions ------------------------------------------------------------------------------
 
-inline Mat sinusoidal(int n, int d, double base) {
-  Mat pe(n, d);
-  for (int p = 0; p < n; p++)
-    for (int i = 0; 2 * i < d; i++) {
-      const double angle = p / std::pow(base, 2.0 * i / d);
-      pe(p, 2 * i) = std::sin(angle);
-      if (2 * i + 1 < d) pe(p, 2 * i + 1) = std::cos(angle);
-    }
-  return pe;
-}
+Mat sinusoidal(int n, int d, double base);
 
 // Row r rotated pair by pair: (a, b) -> R(theta) (a, b), theta = (first + r) base^(-2i/d).
-inline Mat rope(const Mat& x, int first, double base) {
-  Mat out = x;
-  const Eigen::Index d = x.cols();
-  for (Eigen::Index r = 0; r < x.rows(); r++)
-    for (Eigen::Index i = 0; 2 * i < d; i++) {
-      const double theta = (first + static_cast<double>(r)) * std::pow(base, -2.0 * i / d);
-      out.block<1, 2>(r, 2 * i) =
-          x.block<1, 2>(r, 2 * i) * Eigen::Rotation2Dd(theta).toRotationMatrix().transpose();
-    }
-  return out;
-}
+Mat rope(const Mat& x, int first, double base);
 
 // ---- comparing ------------------------------------------------------------------------------
 
 // float32 against double: |got - want| <= tol * (1 + |want|). Returns how many cells differ
 // (and, through `where`, the first one) so a test can print it; -1 when the shapes differ.
-inline int count_mismatches(const attn::Matrix& got, const Mat& want, double tol,
-                            std::string* where = nullptr) {
-  if (want.rows() != got.rows || want.cols() != got.cols) return -1;
-  int bad = 0;
-  for (int i = 0; i < got.rows; i++)
-    for (int j = 0; j < got.cols; j++) {
-      const double g = got.data[static_cast<std::size_t>(i) * got.cols + j], w = want(i, j);
-      const bool same = (std::isinf(w) && g == w) || std::fabs(g - w) <= tol * (1 + std::fabs(w));
-      if (!same && bad++ == 0 && where)
-        *where = "(" + std::to_string(i) + ", " + std::to_string(j) + "): got " +
-                 std::to_string(g) + ", want " + std::to_string(w);
-    }
-  return bad;
-}
+int count_mismatches(const attn::Matrix& got, const Mat& want, double tol,
+                     std::string* where = nullptr);
 
 // The same as a gtest assertion result, with the first differing cell in the message.
-inline ::testing::AssertionResult matrix_near(const attn::Matrix& got, const Mat& want,
-                                              double tol) {
-  std::string where;
-  const int bad = count_mismatches(got, want, tol, &where);
-  if (bad == 0) return ::testing::AssertionSuccess();
-  if (bad < 0) return ::testing::AssertionFailure() << "shapes differ";
-  return ::testing::AssertionFailure() << bad << " cells differ, first at " << where;
-}
+::testing::AssertionResult matrix_near(const attn::Matrix& got, const Mat& want, double tol);
 
 }  // namespace ref
 
