@@ -297,10 +297,12 @@ TEST(Seq2SeqTasks, EveryLengthIsDrawnAndEveryPairFollowsItsRule) {
         ASSERT_LE(x.size(), 24u);
         ASSERT_FALSE(want.empty());
         ASSERT_LE(want.size(), x.size());
-        if (task == Seq2SeqTask::Copy)
+        if (task == Seq2SeqTask::Copy) {
           for (std::size_t i = 0; i < x.size(); i++) ASSERT_EQ(want[i], x[i] + 1);
-        if (task == Seq2SeqTask::Reverse)
+        }
+        if (task == Seq2SeqTask::Reverse) {
           for (std::size_t i = 0; i < x.size(); i++) ASSERT_EQ(want[i], x[x.size() - 1 - i] + 1);
+        }
         reordered += std::count(x.begin(), x.end(), 1) > 0;  // "that"
       }
     }
@@ -308,7 +310,9 @@ TEST(Seq2SeqTasks, EveryLengthIsDrawnAndEveryPairFollowsItsRule) {
     EXPECT_EQ(lengths.begin()->first, 2);
     EXPECT_EQ(lengths.rbegin()->first, 24);
     for (auto [length, n] : lengths) EXPECT_GT(n, 1280 / 23 / 2) << length;  // about uniform
-    if (task == Seq2SeqTask::Translate) EXPECT_GT(reordered, 400);
+    if (task == Seq2SeqTask::Translate) {
+      EXPECT_GT(reordered, 400);
+    }
   }
 }
 
@@ -511,8 +515,8 @@ TEST(Seq2SeqBytes, BoundWhatAModelHoldsAfterEveryCall) {
       const double held = static_cast<double>(heap_bytes() - before);
       const double bound = attn::seq2seq_bytes(c);
       std::printf(
-          "encoder-decoder hidden %d, embed %d, batch %d, maxLength %d: made %.2f MB, "
-          "holds %.2f MB, bound %.2f MB\n",
+          "encoder-decoder hidden %d, embed %d, batch %d, maxLength %d: made %.2f MiB, "
+          "holds %.2f MiB, bound %.2f MiB\n",
           c.hidden, c.embed, c.batch, c.max_length, made / 1048576, held / 1048576,
           bound / 1048576);
       EXPECT_LE(held, bound);
@@ -563,7 +567,12 @@ TEST(Seq2SeqChecks, PairsAreCheckedAgainstTheTask) {
 
 // A small model learns copy on short inputs with attention within a few hundred steps, and the
 // same model without attention, at the same step, is measurably worse on the longest inputs.
+// A claim about learning, left to the plain build: under the sanitizers its 800 steps took 90 s,
+// and the golden, gradient and bytes tests run the same training code there.
 TEST(Seq2SeqTrainer, AttentionLearnsCopyAndTheBottleneckLags) {
+#ifdef ATTN_SANITIZED
+  GTEST_SKIP() << "a learning claim: checked by the plain build";
+#endif
   auto train = [](AttentionKind kind) {
     Seq2SeqConfig c;
     c.task = Seq2SeqTask::Copy;

@@ -612,7 +612,7 @@ TEST(TrainerBytes, BoundWhatATrainerHoldsAfterEveryCall) {
       t.evaluate({1, 0, 0, 1});
       const double held = static_cast<double>(heap_bytes() - before);
       const double bound = attn::trainer_bytes(c);
-      std::printf("trainer d_model %d, %d layers, batch %d: holds %.2f MB, bound %.2f MB\n",
+      std::printf("trainer d_model %d, %d layers, batch %d: holds %.2f MiB, bound %.2f MiB\n",
                   c.d_model, c.layers, c.batch, held / 1048576, bound / 1048576);
       EXPECT_LE(held, bound);
       EXPECT_GE(held, bound / 3);
@@ -621,7 +621,7 @@ TEST(TrainerBytes, BoundWhatATrainerHoldsAfterEveryCall) {
   // the module's caps: 50 trainers of the largest config fit in the models' budget
   EXPECT_LE(attn::limits::kMaxTrainers * attn::trainer_bytes(largest),
             attn::limits::kMaxModelBytes);
-  std::printf("50 of the largest random-induction trainers: %.0f MB\n",
+  std::printf("50 of the largest random-induction trainers: %.0f MiB\n",
               attn::limits::kMaxTrainers * attn::trainer_bytes(longest) / 1048576);
 }
 
