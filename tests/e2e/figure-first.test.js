@@ -11,7 +11,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { start } from './harness.js';
-import { showing } from './lesson-page.js';
+import { goTo, showing } from './lesson-page.js';
 
 let lab;
 before(async () => {
@@ -304,17 +304,6 @@ test('the 0/1 mask has a two-swatch key, and the practice and long-sequence cont
   assert.ok(sel[1] >= 36, `workers select ${sel[1]} px tall`);
   await long.close();
 });
-
-// Moves the page to a lesson (at a step, when given) by its hash and waits until it shows it.
-async function goTo(page, lesson, lang, stage) {
-  await page.evaluate(
-    (h) => {
-      location.hash = h;
-    },
-    `lesson=${lesson}${stage ? `&stage=${stage}` : ''}&lang=${lang}`,
-  );
-  await showing(page, lesson, stage);
-}
 
 // The step as an instrument: from about 1000 px its side column (the controls that act on the
 // figure, then the prose that explains it) sits beside the figure, as a reading column; below that,

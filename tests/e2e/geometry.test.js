@@ -10,7 +10,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { start, settled, axeViolations } from './harness.js';
 import { dot, softmaxRef } from '../js/reference.js';
-import { showing } from './lesson-page.js';
+import { goTo } from './lesson-page.js';
 
 let lab;
 before(async () => {
@@ -278,10 +278,7 @@ for (const lang of ['en', 'zh']) {
       const page = await lab.open(`lesson=start&lang=${lang}`, { width, height: 800, locale: LOCALE[lang] });
       for (const [lesson, stage] of [['start'], ['pipeline', 'scores']]) {
         const hash = `lesson=${lesson}${stage ? `&stage=${stage}` : ''}`;
-        await page.evaluate((h) => {
-          location.hash = h;
-        }, `${hash}&lang=${lang}`);
-        await showing(page, lesson, stage);
+        await goTo(page, lesson, lang, stage);
         await settled(page);
         // With a tip focused, as a keyboard user leaves it.
         await page.focus('main figure.geo .geo-handle[data-index="1"]');

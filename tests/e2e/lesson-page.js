@@ -17,6 +17,18 @@ export const showing = (page, lesson, stage, { figure = false } = {}) =>
     { polling: 100, timeout: 60000 },
   );
 
+// Moves an open page to a lesson (at a step, when given) by its hash, as a followed link does, and
+// waits until it shows it.
+export async function goTo(page, lesson, lang, stage) {
+  await page.evaluate(
+    (h) => {
+      location.hash = h;
+    },
+    `lesson=${lesson}${stage ? `&stage=${stage}` : ''}&lang=${lang}`,
+  );
+  await showing(page, lesson, stage);
+}
+
 // The numbers of the heatmap inside `sel` (its "Show as table" view): { rows, cols, values }.
 export async function readMap(page, sel) {
   const toggle = page.locator(`${sel} .hm-toggle`);
