@@ -20,10 +20,7 @@ git ls-files 'cpp/*.cpp' 'cpp/*.h' 'tests/cpp/*.cpp' 'tests/cpp/*.h' 'tests/fuzz
 ./node_modules/.bin/tsc -p tests/types
 
 echo "== build"
-bash scripts/build.sh all
-for b in simd scalar; do
-  cmake --build "build/wasm-$b" -j "$jobs" --target wasm_tests
-done
+WASM_TARGETS=wasm_tests bash scripts/build.sh all
 
 echo "== native tests (GoogleTest)"
 ctest --test-dir build/native --output-on-failure -j "$jobs"
@@ -47,7 +44,7 @@ bash tests/fuzz/run.sh
 
 echo "== wasm kernel tests (Node)"
 for b in simd scalar; do
-  ctest --test-dir "build/wasm-$b" --output-on-failure
+  ctest --test-dir "build/wasm-$b" --output-on-failure -j "$jobs"
 done
 
 echo "== engine API tests (node --test)"
