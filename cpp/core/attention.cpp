@@ -1,11 +1,9 @@
-// The whole pipeline: score -> scale -> mask -> softmax -> weighted sum, and the validation
-// every entry point runs first.
+// The lesson's pipeline: score -> scale -> mask -> softmax -> weighted sum, one stage function
+// each, and the validation every entry point runs first. attend() and its output-only path are
+// in attend_output.cpp.
 #include "core/attention.h"
 
-#include <algorithm>
 #include <cmath>
-#include <limits>
-#include <memory>
 #include <utility>
 
 #include "core/scores.h"
@@ -25,6 +23,7 @@ Matrix weighted_sum(const Matrix& weights, const Matrix& value) {
 
 // ---- the pipeline ---------------------------------------------------------------------------
 
+// Stage 1: the scores of a.score, (n_q, n_k).
 static Matrix raw_scores(const AttendArgs& a) {
   switch (a.score) {
     case ScoreKind::Dot:
@@ -38,10 +37,7 @@ static Matrix raw_scores(const AttendArgs& a) {
   return {};
 }
 
-// Finite inputs can still give scores past float32 (q·k of entries near 1e20): say which
-// argument and what range is safe instead of returning a row of NaN.
-// first_row: the row of the whole score matrix that scores' row 0 is.
-static Error score_overflow(const AttendArgs& a, const Matrix& scores, int first_row = 0) {
+Error score_overflow(const AttendArgs& a, const Matrix& scores, int first_row) {
   std::size_t c = 0;
   while (c < scores.data.size() && std::isfinite(scores.data[c])) c++;
   if (c == scores.data.size()) return {};
@@ -60,175 +56,74 @@ static Error score_overflow(const AttendArgs& a, const Matrix& scores, int first
   }
 }
 
-static AttendResult failed(const Error& e) {
-  AttendResult r;
-  r.error = e;
-  return r;
-}
-
-static AttendResult weighted_sum_overflow() {
-  return failed(
-      "value: the weighted sum overflows float32 (expected |value| entries below 3.4e+38)");
+// Stage 2 in place: scores / sqrt(d_k) (scaled-dot only), then / temperature. Scores divided by
+// sqrt(d_k) >= 1 stay finite exactly when they were, so a score past float32 is q·k's overflow;
+// a temperature below 1 can take finite scores past it, which is said before it happens.
+static Error scale(const AttendArgs& a, Matrix& s) {
+  const float root =
+      a.score == ScoreKind::ScaledDot ? std::sqrt(static_cast<float>(a.key.cols)) : 1.0f;
+  if (!scale_in_place(s, root)) return score_overflow(a, s);
+  if (a.temperature == 1.0f) return {};
+  if (a.temperature < 1.0f) {
+    Error e = check_scaled_scores("temperature", s, a.temperature);
+    if (!e.empty()) return e;
+  }
+  scale_in_place(s, a.temperature);
+  return {};
 }
 
 static bool any_mask(const AttendArgs& a) {
   return given(a.mask) || a.causal || a.reverse_causal || !a.key_padding.empty();
 }
 
-// Stage 3 in place, without building the mask: blocked cells get the fill value.
-static std::vector<int> mask_in_place(Matrix& s, const AttendArgs& a) {
-  std::vector<int> blocked_rows;
-  float fill = fill_value(a.mask_fill);
-  for (int i = 0; i < s.rows; i++) {
-    bool any_allowed = false;
-    float* row = s.row(i);
-    for (int j = 0; j < s.cols; j++) {
-      if (allowed(i, j, s.cols, a.mask, a.causal, a.key_padding, a.reverse_causal)) {
-        any_allowed = true;
-      } else {
-        row[j] = fill;
-      }
-    }
-    if (!any_allowed) blocked_rows.push_back(i);
-  }
-  return blocked_rows;
-}
-
-static bool all_finite(const Matrix& m) { return first_non_finite(m).empty(); }
-
-// Stage 2 in place: scores / sqrt(d_k) (scaled-dot), then / temperature. False when a score was
-// past float32 already (q·k overflowed): scores divided by sqrt(d_k) >= 1 and by a temperature
-// >= 1 stay finite exactly when they were.
-static bool scale_scores(float* s, std::size_t count, const AttendArgs& a) {
-  bool finite = kernels::divide_finite(
-      s, count, a.score == ScoreKind::ScaledDot ? std::sqrt(static_cast<float>(a.key.cols)) : 1.0f);
-  if (a.temperature != 1.0f) kernels::divide_finite(s, count, a.temperature);  // x / 1 = x
-  return finite;
-}
-
-// The output-only path, a block of query rows at a time, when no stage is kept and nothing
-// needs the whole matrix: dot or scaled-dot scores, the stable softmax, a temperature >= 1
-// (dividing by it cannot overflow) and no mask but the causal one with -inf fill. K and V are
-// packed once; a block's scores become its unnormalised weights e = exp(s - max) in place
-// (kernels::exp_scores_row: the scale, the row max and the exponentials in two passes over
-// the row, the causal keys past the query never computed), e V is accumulated while the block
-// is in cache, and each output row is divided by its sum. Not the stages' floats bit for bit
-// (they divide every weight by the sum first, and their exp is another polynomial), the same
-// to float rounding (tests/js/engine.test.js, tests/cpp/attention_test.cpp).
-static bool rowwise(const AttendArgs& a) {
-  return !a.stages && a.stable && (a.score == ScoreKind::Dot || a.score == ScoreKind::ScaledDot) &&
-         a.temperature >= 1.0f && !given(a.mask) && !a.reverse_causal && a.key_padding.empty() &&
-         (!a.causal || a.mask_fill == MaskFill::NegInf);
-}
-
-// Query rows per block: about 64 KB of scores (a multiple of the products' 4-row blocks).
-static int block_rows(int n_k) {
-  return std::max(4, std::min(64, 16384 / std::max(n_k, 1) / 4 * 4));
-}
-
-static AttendResult attend_rowwise(const AttendArgs& a) {
-  AttendResult r;
-  const int n_q = a.query.rows, n_k = a.key.rows, d_k = a.key.cols, d_v = a.value.cols;
-  using kernels::PackedMatrix;
-  // Kᵀ (d_k, n_k) and V (n_k, d_v), packed for the products
-  std::unique_ptr<float[]> kt_store(new float[PackedMatrix::size(d_k, n_k)]);
-  std::unique_ptr<float[]> v_store(new float[PackedMatrix::size(n_k, d_v)]);
-  const PackedMatrix kt = kernels::pack_bt(a.key.data.data(), n_k, d_k, d_k, kt_store.get());
-  const PackedMatrix v = kernels::pack_b(a.value.data.data(), n_k, d_v, d_v, v_store.get());
-  const int rows = block_rows(n_k);
-  // one block's scores, then its weights: (rows, n_k), written by the product before any read
-  std::unique_ptr<float[]> s(new float[static_cast<std::size_t>(rows) * n_k]);
-  std::unique_ptr<float[]> sums(new float[rows]);  // each row's Σ e
-  // 1 / (sqrt(d_k) temperature): scores times it stay finite exactly when they were (it is <= 1)
-  const float root = a.score == ScoreKind::ScaledDot ? std::sqrt(static_cast<float>(d_k)) : 1.0f;
-  const float scale = 1.0f / (root * a.temperature);
-  r.entropy.resize(n_q);
-  r.output = Matrix(n_q, d_v);  // output: (n_q, d_v)
-  for (int i0 = 0; i0 < n_q; i0 += rows) {
-    const int bq = std::min(rows, n_q - i0);
-    // every score is computed and checked (an overflow is an error, blocked or not), but with
-    // causal the block's last query sees keys 0 .. i0 + bq - 1 only, so P V stops there
-    const int keys = a.causal ? std::min(n_k, i0 + bq) : n_k;
-    kernels::gemm_packed(a.query.row(i0), d_k, kt, 0, 0, s.get(), n_k, bq, n_k, d_k);
-    for (int q = 0; q < bq; q++) {
-      const int i = i0 + q;
-      float* row = s.get() + static_cast<std::size_t>(q) * n_k;
-      const int allowed_keys = a.causal ? std::min(i + 1, n_k) : n_k;  // causal: keys j <= i
-      float m = -std::numeric_limits<float>::infinity(), t;
-      if (!kernels::exp_scores_row(row, n_k, allowed_keys, scale, &m, &sums[q], &t)) {
-        Matrix scores(1, n_k);  // the overflowing row, for the message (rows before it were finite)
-        std::copy(row, row + n_k, scores.data.begin());
-        r.error = score_overflow(a, scores, i);
-        r.entropy.clear();
-        r.output = Matrix();
-        return r;
-      }
-      r.entropy[i] = std::log(sums[q]) - t / sums[q];
-    }
-    kernels::gemm_packed(s.get(), n_k, v, 0, 0, r.output.row(i0), d_v, bq, d_v, keys);
-    for (int q = 0; q < bq; q++) {
-      float* out = r.output.row(i0 + q);
-      for (int c = 0; c < d_v; c++) out[c] = out[c] / sums[q];
-    }
-  }
-  return r;
-}
-
-// The lesson's path: the whole (n_q, n_k) matrix through the five stages, keeping each stage's
-// copy when asked (a.stages), or masking in place when not.
-static AttendResult attend_stages(const AttendArgs& a) {
-  AttendResult r;
-  int n_q = a.query.rows, n_k = a.key.rows;
-  // 1. scores: (n_q, n_k)
-  Matrix s = raw_scores(a);
-  if (a.stages) r.scores = s;
-  // 2. scale by 1/sqrt(d_k) (scaled-dot only), then by 1/temperature
-  if (a.temperature < 1.0f) {  // dividing by it can overflow: say so before it does
-    r.error = score_overflow(a, s);
-    if (r.error.empty()) {
-      if (a.score == ScoreKind::ScaledDot)
-        scale_in_place(s, std::sqrt(static_cast<float>(a.key.cols)));
-      r.error = check_scaled_scores("temperature", s, a.temperature);
-    }
-    if (!r.error.empty()) return failed(r.error);
-    scale_in_place(s, a.temperature);
-  } else if (!scale_scores(s.data.data(), s.data.size(), a)) {
-    return failed(score_overflow(a, s));
-  }
-  if (a.stages) r.scaled = s;
-  // 3. mask: (n_q, n_k); blocked cells get the fill value
+// Stage 3 in place: blocked cells get the fill value. With the stages kept, the mask is built
+// and kept too; without, the scores are masked cell by cell and no mask is built.
+static void mask(const AttendArgs& a, Matrix& s, AttendResult* r) {
   if (a.stages && !any_mask(a)) {  // every key allowed: nothing to scan or fill
-    r.mask = Matrix(n_q, n_k, 1.0f);
-    r.masked = s;
+    r->mask = Matrix(s.rows, s.cols, 1.0f);
   } else if (a.stages) {
-    r.mask = build_mask(n_q, n_k, a.mask, a.causal, a.key_padding, a.reverse_causal);
-    r.fully_masked_rows = fully_masked_rows(r.mask);
-    apply_mask_in_place(s, r.mask, a.mask_fill);
-    r.masked = s;
+    r->mask = build_mask(s.rows, s.cols, a.mask, a.causal, a.key_padding, a.reverse_causal);
+    r->fully_masked_rows = fully_masked_rows(r->mask);
+    apply_mask_in_place(s, r->mask, a.mask_fill);
   } else if (any_mask(a)) {
-    r.fully_masked_rows = mask_in_place(s, a);
+    r->fully_masked_rows =
+        apply_mask_in_place(s, a.mask, a.causal, a.key_padding, a.reverse_causal, a.mask_fill);
   }
-  // 4. softmax along each row: weights (n_q, n_k), and each row's entropy
+}
+
+// Stage 4 in place: the row softmax, stable or naive (overflowing on purpose), and each row's
+// entropy.
+static void softmax(const AttendArgs& a, Matrix& s, AttendResult* r) {
   if (a.stable) {
-    r.entropy = softmax_entropy_in_place(s);
+    r->entropy = softmax_entropy_in_place(s);
   } else {
     softmax_rows_in_place(s, false);
-    r.overflow = naive_softmax_overflowed(s);  // the naive softmax, overflowing on purpose
-    r.entropy = row_entropy(s);
+    r->overflow = naive_softmax_overflowed(s);
+    r->entropy = row_entropy(s);
   }
-  // 5. weights x V: output (n_q, d_v)
-  r.output = weighted_sum(s, a.value);
-  if (!r.overflow && !all_finite(r.output)) return weighted_sum_overflow();
-  if (a.stages) r.weights = std::move(s);
+}
+
+static AttendResult failed(const Error& e) {
+  AttendResult r;
+  r.error = e;
   return r;
 }
 
-AttendResult attend(const AttendArgs& a) {
-  if (!rowwise(a)) return attend_stages(a);
-  AttendResult r = attend_rowwise(a);
-  // e V sums unnormalised weights (up to n_k times the normalised ones): where that passes
-  // float32, the stages decide whether the true weighted sum does
-  if (r.error.empty() && !all_finite(r.output)) return attend_stages(a);
+AttendResult attend_stages(const AttendArgs& a) {
+  AttendResult r;
+  Matrix s = raw_scores(a);  // 1. scores (n_q, n_k)
+  if (a.stages) r.scores = s;
+  Error e = scale(a, s);  // 2. / sqrt(d_k), / temperature
+  if (!e.empty()) return failed(e);
+  if (a.stages) r.scaled = s;
+  mask(a, s, &r);  // 3. blocked cells get the fill value
+  if (a.stages) r.masked = s;
+  softmax(a, s, &r);                    // 4. weights (n_q, n_k), each row's entropy
+  r.output = weighted_sum(s, a.value);  // 5. output (n_q, d_v)
+  if (!r.overflow && !first_non_finite(r.output).empty())
+    return failed(
+        "value: the weighted sum overflows float32 (expected |value| entries below 3.4e+38)");
+  if (a.stages) r.weights = std::move(s);
   return r;
 }
 

@@ -59,6 +59,15 @@ Error check_attend(const AttendArgs& args);
 // the arithmetic would overflow float32 for these values.
 AttendResult attend(const AttendArgs& args);
 
+// The lesson's pipeline, which attend() runs unless its output-only path applies
+// (attend_output.cpp): the whole (n_q, n_k) matrix through the five stages, each stage's matrix
+// kept when args.stages. Requires check_attend(args) to be empty.
+AttendResult attend_stages(const AttendArgs& args);
+// Finite inputs can still give scores past float32 (q·k of entries near 1e20): the message
+// naming the argument and the range that is safe, or empty when every score is finite.
+// first_row: the row of the whole score matrix that scores' row 0 is.
+Error score_overflow(const AttendArgs& args, const Matrix& scores, int first_row = 0);
+
 // Stage 5: output = weights V      weights: (n_q, n_k)  V: (n_k, d_v)  -> (n_q, d_v)
 Matrix weighted_sum(const Matrix& weights, const Matrix& value);
 

@@ -46,6 +46,26 @@ void apply_mask_in_place(Matrix& scores, const Matrix& mask, MaskFill fill) {
   }
 }
 
+std::vector<int> apply_mask_in_place(Matrix& scores, const Matrix& explicit_mask, bool causal,
+                                     const std::vector<bool>& key_padding, bool reverse_causal,
+                                     MaskFill fill) {
+  std::vector<int> blocked_rows;
+  const float blocked = fill_value(fill);
+  for (int i = 0; i < scores.rows; i++) {
+    bool any_allowed = false;
+    float* row = scores.row(i);
+    for (int j = 0; j < scores.cols; j++) {
+      if (allowed(i, j, scores.cols, explicit_mask, causal, key_padding, reverse_causal)) {
+        any_allowed = true;
+      } else {
+        row[j] = blocked;
+      }
+    }
+    if (!any_allowed) blocked_rows.push_back(i);
+  }
+  return blocked_rows;
+}
+
 std::vector<int> fully_masked_rows(const Matrix& mask) {
   std::vector<int> rows;
   for (int i = 0; i < mask.rows; i++) {

@@ -34,6 +34,11 @@ float fill_value(MaskFill fill);
 Matrix apply_mask(const Matrix& scores, const Matrix& mask, MaskFill fill);
 // The same, overwriting the scores.
 void apply_mask_in_place(Matrix& scores, const Matrix& mask, MaskFill fill);
+// The same for the mask build_mask would make of these options, without building it: the
+// scores' blocked cells get the fill value; the rows with no allowed key are returned.
+std::vector<int> apply_mask_in_place(Matrix& scores, const Matrix& explicit_mask, bool causal,
+                                     const std::vector<bool>& key_padding, bool reverse_causal,
+                                     MaskFill fill);
 
 // Rows of the mask with no allowed key.
 std::vector<int> fully_masked_rows(const Matrix& mask);

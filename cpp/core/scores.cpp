@@ -59,8 +59,8 @@ Matrix apply_temperature(const Matrix& scores, float temperature) {
   return out;
 }
 
-void scale_in_place(Matrix& scores, float divisor) {
-  for (float& s : scores.data) s = s / divisor;
+bool scale_in_place(Matrix& scores, float divisor) {
+  return kernels::divide_finite(scores.data.data(), scores.data.size(), divisor);
 }
 
 }  // namespace attn

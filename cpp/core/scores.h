@@ -22,7 +22,8 @@ Matrix score_general(const Matrix& q, const Matrix& k, const Matrix& w);
 // scores / temperature                   -> same shape
 Matrix apply_temperature(const Matrix& scores, float temperature);
 
-// scores / divisor, in place (the arithmetic of score_scaled and apply_temperature)
-void scale_in_place(Matrix& scores, float divisor);
+// scores / divisor, in place (the arithmetic of score_scaled and apply_temperature): true when
+// every result is finite.
+bool scale_in_place(Matrix& scores, float divisor);
 
 }  // namespace attn

@@ -1,6 +1,6 @@
 // The output-only attention's row step, wasm SIMD128 (kernels.h, exp_scores_row): the scale, the
 // finiteness check and the row max in one pass, then the exponentials with their two sums in a
-// second, the weights left unnormalised (attention.cpp divides the row of P V by the sum instead
+// second, the weights left unnormalised (attend_output.cpp divides P V's row by the sum instead
 // of every weight by it).
 // exp(d) for d <= 0 as 2^z, z = max(d log2e, -126): z = n + f with n = round(z) (the magic-number
 // trick leaves n + 127 in the low bits, so 2^n is one shift) and f in [-1/2, 1/2], 2^f = 1 + f P(f)

@@ -73,7 +73,7 @@ void gemm_ab_scalar(const float* a, const float* b, float* c, int m, int n, int 
 // Each output is 0, then + a[i][p] b[row0 + p][col0 + j] for p = 0 .. k-1, as gemm_ab sums.
 void gemm_packed_scalar(const float* a, int lda, const PackedMatrix& b, int row0, int col0,
                         float* c, int ldc, int m, int n, int k);
-// The row step of output-only attention (attention.cpp) and of flash attention's tiles without
+// The row step of output-only attention (attend_output.cpp) and of flash attention's tiles without
 // a mask, on one row of raw scores x (n): each is multiplied by scale (1 / (sqrt(d_k)
 // temperature)); false, with x scaled, when one of them is not finite. Else, with m the larger of
 // *max (-inf, or a running max) and the largest of x[0..len) (len >= 1), x[j] = exp(x[j] - m) for
