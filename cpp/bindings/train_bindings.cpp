@@ -1,5 +1,5 @@
 // Embind registration of the playground's trainers: the attention-only transformer (core/train.h)
-// and the RNN encoder–decoder (core/seq2seq.h). No maths here.
+// and the RNN encoder–decoder (core/seq2seq_trainer.h). No maths here.
 //
 // Same conventions as bindings.cpp: plain JS objects in (normalised by web/src/engine.js),
 // plain JS objects out; a problem comes back as { error: "message" }, never a throw. Every
@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "bindings/convert.h"
-#include "core/seq2seq.h"
+#include "core/seq2seq_trainer.h"
 #include "core/train.h"
 
 using emscripten::val;
@@ -44,7 +44,7 @@ std::vector<int> read_tokens(Reader& in, const char* name, int most, int lowest,
 }
 
 // { size, length, tokens, targets? } -> Batch (the core checks the shape against the model).
-attn::Batch read_batch(Reader& in, bool need_targets, int vocab) {
+attn::Batch read_token_batch(Reader& in, bool need_targets, int vocab) {
   attn::Batch b;
   b.size = static_cast<int>(in.integer("size", 1, limits::kMaxBatch));
   b.length = static_cast<int>(in.integer("length", 1, limits::kMaxTrainLength));
@@ -106,20 +106,117 @@ val run_to_js(const attn::Trainer& t, const attn::Batch& batch) {
   return out;
 }
 
-// A trainer, kept in `trainers`, owned (and deleted) by its JavaScript wrapper in engine-train.js.
-class TrainerHandle {
+// What both kinds of trainer handle do alike: n steps, the tensors and their gradients, new
+// values for some tensors, a gradient or an Adam step on a batch the caller gives. Kind (the
+// handle itself) says how a batch is read and checked (read_batch: empty in.error when it may
+// run), how a tensor's new value is checked (check_tensor) and which option counts the steps.
+template <typename Kind, typename Trainer>
+class Handle {
  public:
-  explicit TrainerHandle(const attn::TrainConfig& c)
-      : trainer_(c), bytes_(attn::trainer_bytes(c)) {}
+  template <typename Config>
+  Handle(const Config& c, double bytes) : trainer_(c), bytes_(bytes) {}
   double bytes() const { return bytes_; }
 
   // n steps: { step, losses, accuracies } (one entry per step) or { error }.
   val step(val n) {
     Reader in{val::object(), {}};
     in.obj.set("steps", n);
-    const int steps = static_cast<int>(in.number(attn::kSteps));
+    const int steps = static_cast<int>(in.number(Kind::kStepsOption));
     if (!in.error.empty()) return failure(in.error);
     return steps_to_js(trainer_.run_steps(steps), trainer_.steps());
+  }
+
+  val parameters() const {
+    return tensors_to_js(trainer_.model().tensors(), trainer_.model().parameters());
+  }
+
+  // { name: { rows, cols, data } } for some or all tensors: {} or { error }, nothing changed on
+  // error.
+  val set_parameters(val args) {
+    Reader in{args, {}};
+    std::vector<attn::ParameterUpdate> updates;
+    for (const attn::Tensor& t : trainer_.model().tensors()) {
+      if (!in.has(t.name.c_str())) continue;
+      attn::MatrixOption o{t.name.c_str(), "", t.rows, "", t.cols};
+      attn::Matrix m = in.read_matrix(t.name.c_str(), &o, false);
+      if (in.error.empty()) in.error = kind().check_tensor(t, m);
+      updates.push_back({&t, m});
+    }
+    if (in.error.empty()) in.error = trainer_.set_parameters(updates);
+    if (!in.error.empty()) return failure(in.error);
+    return val::object();
+  }
+
+  // a batch -> { loss, accuracy, gradients: [{ name, rows, cols, data }] }
+  val gradients(val args) {
+    Reader in{args, {}};
+    const auto b = kind().read_batch(in);
+    if (!in.error.empty()) return failure(in.error);
+    attn::ForwardStats f = trainer_.gradients_on(b);
+    if (!f.error.empty()) return failure(f.error);
+    val out = stats(f.loss, f.accuracy);
+    out.set("gradients", tensors_to_js(trainer_.model().tensors(), trainer_.model().gradients()));
+    return out;
+  }
+
+  // a batch -> one Adam step on it: { loss, accuracy, step }
+  val step_on(val args) {
+    Reader in{args, {}};
+    const auto b = kind().read_batch(in);
+    if (!in.error.empty()) return failure(in.error);
+    attn::StepStats s = trainer_.step_on(b);
+    if (!s.error.empty()) return failure(s.error);
+    val out = stats(s.loss, s.accuracy);
+    out.set("step", trainer_.steps());
+    return out;
+  }
+
+ protected:
+  Trainer trainer_;
+
+ private:
+  const Kind& kind() const { return static_cast<const Kind&>(*this); }
+  double bytes_;  // what this model may hold (attn::trainer_bytes, attn::seq2seq_bytes)
+};
+
+// The handles of one kind, and what a call on a handle that is not one of them gets.
+template <typename H>
+struct Handles {
+  Live<H> live;
+  const char* missing;
+};
+
+// A live handle's method M, called from JS as trainerStep(handle, arg) and the like.
+template <auto& handles, auto M>
+val call0(double handle) {
+  auto* h = handles.live.find(handle);
+  return h ? (h->*M)() : failure(handles.missing);
+}
+template <auto& handles, auto M>
+val call1(double handle, val arg) {
+  auto* h = handles.live.find(handle);
+  return h ? (h->*M)(arg) : failure(handles.missing);
+}
+template <auto& handles>
+void remove(double handle) {
+  handles.live.remove(handle);
+}
+
+// A trainer, kept in `trainers`, owned (and deleted) by its JavaScript wrapper in
+// engine/train-api.js.
+class TrainerHandle : public Handle<TrainerHandle, attn::Trainer> {
+ public:
+  static constexpr const attn::NumberOption& kStepsOption = attn::kSteps;
+  explicit TrainerHandle(const attn::TrainConfig& c) : Handle(c, attn::trainer_bytes(c)) {}
+
+  // { size, length, tokens, targets }, checked against the model
+  attn::Batch read_batch(Reader& in) const {
+    attn::Batch b = read_token_batch(in, true, trainer_.model().config().vocab);
+    if (in.error.empty()) in.error = attn::check_batch(b, trainer_.model().config(), true);
+    return b;
+  }
+  Error check_tensor(const attn::Tensor& t, const attn::Matrix& m) const {
+    return attn::check_parameter(trainer_.model(), t.name, m);
   }
 
   // { ablated? } -> { loss, accuracy } on the held-out batch
@@ -163,60 +260,12 @@ class TrainerHandle {
   val run(val args) {
     Reader in{args, {}};
     in.obj.set("size", 1);
-    attn::Batch b = read_batch(in, false, trainer_.model().config().vocab);
+    attn::Batch b = read_token_batch(in, false, trainer_.model().config().vocab);
     if (in.error.empty()) in.error = attn::check_batch(b, trainer_.model().config(), false);
     if (!in.error.empty()) return failure(in.error);
     attn::ForwardStats f = trainer_.run(b);
     if (!f.error.empty()) return failure(f.error);
     return run_to_js(trainer_, b);
-  }
-
-  val parameters() const {
-    return tensors_to_js(trainer_.model().tensors(), trainer_.model().parameters());
-  }
-
-  // { name: { rows, cols, data } } for some or all tensors: {} or { error }, nothing changed on
-  // error.
-  val set_parameters(val args) {
-    Reader in{args, {}};
-    std::vector<attn::ParameterUpdate> updates;
-    for (const attn::Tensor& t : trainer_.model().tensors()) {
-      if (!in.has(t.name.c_str())) continue;
-      attn::MatrixOption o{t.name.c_str(), "", t.rows, "", t.cols};
-      attn::Matrix m = in.read_matrix(t.name.c_str(), &o, false);
-      if (in.error.empty()) in.error = attn::check_parameter(trainer_.model(), t.name, m);
-      updates.push_back({&t, m});
-    }
-    if (in.error.empty()) in.error = trainer_.set_parameters(updates);
-    if (!in.error.empty()) return failure(in.error);
-    return val::object();
-  }
-
-  // { size, length, tokens, targets } -> { loss, accuracy, gradients: [{ name, rows, cols, data }]
-  // }
-  val gradients(val args) {
-    Reader in{args, {}};
-    attn::Batch b = read_batch(in, true, trainer_.model().config().vocab);
-    if (in.error.empty()) in.error = attn::check_batch(b, trainer_.model().config(), true);
-    if (!in.error.empty()) return failure(in.error);
-    attn::ForwardStats f = trainer_.gradients_on(b);
-    if (!f.error.empty()) return failure(f.error);
-    val out = stats(f.loss, f.accuracy);
-    out.set("gradients", tensors_to_js(trainer_.model().tensors(), trainer_.model().gradients()));
-    return out;
-  }
-
-  // One Adam step on a given batch -> { loss, accuracy, step }.
-  val step_on(val args) {
-    Reader in{args, {}};
-    attn::Batch b = read_batch(in, true, trainer_.model().config().vocab);
-    if (in.error.empty()) in.error = attn::check_batch(b, trainer_.model().config(), true);
-    if (!in.error.empty()) return failure(in.error);
-    attn::StepStats s = trainer_.step_on(b);
-    if (!s.error.empty()) return failure(s.error);
-    val out = stats(s.loss, s.accuracy);
-    out.set("step", trainer_.steps());
-    return out;
   }
 
  private:
@@ -243,29 +292,11 @@ class TrainerHandle {
     }
     return out;
   }
-
-  attn::Trainer trainer_;
-  double bytes_;  // what this trainer may hold (attn::trainer_bytes)
 };
 
-Live<TrainerHandle> trainers(limits::kMaxTrainers);
-
-// The methods of a live trainer, called from JS as trainerStep(handle, arg) and the like.
-val no_trainer() {
-  return failure("trainer: not a live trainer (deleted, or not made by createTrainer)");
-}
-template <auto M>
-val call0(double handle) {
-  TrainerHandle* t = trainers.find(handle);
-  return t ? (t->*M)() : no_trainer();
-}
-template <auto M>
-val call1(double handle, val arg) {
-  TrainerHandle* t = trainers.find(handle);
-  return t ? (t->*M)(arg) : no_trainer();
-}
-
-void delete_trainer(double handle) { trainers.remove(handle); }
+Handles<TrainerHandle> trainers{
+    Live<TrainerHandle>(limits::kMaxTrainers),
+    "trainer: not a live trainer (deleted, or not made by createTrainer)"};
 
 // ---- the RNN encoder–decoder ------------------------------------------------------------------
 
@@ -322,19 +353,21 @@ val decoded_to_js(const attn::Seq2Seq& m, const std::vector<int>& source, int st
 }
 
 // An encoder–decoder trainer, kept in `seq2seqs`, owned by its wrapper in engine/train-api.js.
-class Seq2SeqHandle {
+class Seq2SeqHandle : public Handle<Seq2SeqHandle, attn::Seq2SeqTrainer> {
  public:
-  explicit Seq2SeqHandle(const attn::Seq2SeqConfig& c)
-      : trainer_(c), bytes_(attn::seq2seq_bytes(c)) {}
-  double bytes() const { return bytes_; }
+  static constexpr const attn::NumberOption& kStepsOption = attn::kSeq2SeqSteps;
+  explicit Seq2SeqHandle(const attn::Seq2SeqConfig& c) : Handle(c, attn::seq2seq_bytes(c)) {}
 
-  // n steps: { step, losses, accuracies } or { error }.
-  val step(val n) {
-    Reader in{val::object(), {}};
-    in.obj.set("steps", n);
-    const int steps = static_cast<int>(in.number(attn::kSeq2SeqSteps));
-    if (!in.error.empty()) return failure(in.error);
-    return steps_to_js(trainer_.run_steps(steps), trainer_.steps());
+  // { source: [[...]], target: [[...]] }, checked against the task and maxLength
+  attn::PairBatch read_batch(Reader& in) const {
+    attn::PairBatch b;
+    b.source = read_sentences(in, "source", limits::kMaxSeq2SeqLength, 0, source_vocab());
+    b.target = read_sentences(in, "target", limits::kMaxSeq2SeqLength, 1, target_vocab());
+    if (in.error.empty()) in.error = attn::check_pairs(b, trainer_.config(), true);
+    return b;
+  }
+  Error check_tensor(const attn::Tensor& t, const attn::Matrix& m) const {
+    return attn::check_seq2seq_parameter(t, m);
   }
 
   val evaluate() {
@@ -395,58 +428,6 @@ class Seq2SeqHandle {
     return out;
   }
 
-  val parameters() const {
-    return tensors_to_js(trainer_.model().tensors(), trainer_.model().parameters());
-  }
-
-  // { name: { rows, cols, data } } for some or all tensors: {} or { error }, nothing changed on
-  // error.
-  val set_parameters(val args) {
-    Reader in{args, {}};
-    std::vector<attn::ParameterUpdate> updates;
-    for (const attn::Tensor& t : trainer_.model().tensors()) {
-      if (!in.has(t.name.c_str())) continue;
-      attn::MatrixOption o{t.name.c_str(), "", t.rows, "", t.cols};
-      attn::Matrix m = in.read_matrix(t.name.c_str(), &o, false);
-      if (in.error.empty()) in.error = attn::check_seq2seq_parameter(t, m);
-      updates.push_back({&t, m});
-    }
-    if (in.error.empty()) in.error = trainer_.set_parameters(updates);
-    if (!in.error.empty()) return failure(in.error);
-    return val::object();
-  }
-
-  // { source: [[...]], target: [[...]] } -> { loss, accuracy, gradients: [{ name, rows, cols,
-  // data }] }
-  val gradients(val args) {
-    Reader in{args, {}};
-    attn::PairBatch b;
-    b.source = read_sentences(in, "source", limits::kMaxSeq2SeqLength, 0, source_vocab());
-    b.target = read_sentences(in, "target", limits::kMaxSeq2SeqLength, 1, target_vocab());
-    if (in.error.empty()) in.error = attn::check_pairs(b, trainer_.config(), true);
-    if (!in.error.empty()) return failure(in.error);
-    attn::ForwardStats f = trainer_.gradients_on(b);
-    if (!f.error.empty()) return failure(f.error);
-    val out = stats(f.loss, f.accuracy);
-    out.set("gradients", tensors_to_js(trainer_.model().tensors(), trainer_.model().gradients()));
-    return out;
-  }
-
-  // { source, target } -> one clipped Adam step on it: { loss, accuracy, step }
-  val step_on(val args) {
-    Reader in{args, {}};
-    attn::PairBatch b;
-    b.source = read_sentences(in, "source", limits::kMaxSeq2SeqLength, 0, source_vocab());
-    b.target = read_sentences(in, "target", limits::kMaxSeq2SeqLength, 1, target_vocab());
-    if (in.error.empty()) in.error = attn::check_pairs(b, trainer_.config(), true);
-    if (!in.error.empty()) return failure(in.error);
-    attn::StepStats s = trainer_.step_on(b);
-    if (!s.error.empty()) return failure(s.error);
-    val out = stats(s.loss, s.accuracy);
-    out.set("step", trainer_.steps());
-    return out;
-  }
-
  private:
   int source_vocab() const {
     return static_cast<int>(attn::seq2seq_task_spec(trainer_.config().task).source_words->size());
@@ -454,37 +435,20 @@ class Seq2SeqHandle {
   int target_vocab() const {
     return static_cast<int>(attn::seq2seq_task_spec(trainer_.config().task).target_words->size());
   }
-
-  attn::Seq2SeqTrainer trainer_;
-  double bytes_;  // what this model may hold (attn::seq2seq_bytes)
 };
 
-Live<Seq2SeqHandle> seq2seqs(limits::kMaxSeq2Seqs);
+Handles<Seq2SeqHandle> seq2seqs{
+    Live<Seq2SeqHandle>(limits::kMaxSeq2Seqs),
+    "seq2seq: not a live encoder–decoder (deleted, or not made by createSeq2Seq)"};
 
 // Room for one more model of `kind` needing `need` bytes beside the live ones of both kinds
 // (attn::check_model_room): one budget for the module's trainers and encoder–decoders.
 Error check_room(const attn::ModelKind& kind, int live, double need) {
   double used = 0;
-  trainers.each([&](const TrainerHandle& t) { used += t.bytes(); });
-  seq2seqs.each([&](const Seq2SeqHandle& m) { used += m.bytes(); });
+  trainers.live.each([&](const TrainerHandle& t) { used += t.bytes(); });
+  seq2seqs.live.each([&](const Seq2SeqHandle& m) { used += m.bytes(); });
   return attn::check_model_room(kind, live, need, used);
 }
-
-val no_seq2seq() {
-  return failure("seq2seq: not a live encoder–decoder (deleted, or not made by createSeq2Seq)");
-}
-template <auto M>
-val seq2seq_call0(double handle) {
-  Seq2SeqHandle* t = seq2seqs.find(handle);
-  return t ? (t->*M)() : no_seq2seq();
-}
-template <auto M>
-val seq2seq_call1(double handle, val arg) {
-  Seq2SeqHandle* t = seq2seqs.find(handle);
-  return t ? (t->*M)(arg) : no_seq2seq();
-}
-
-void delete_seq2seq(double handle) { seq2seqs.remove(handle); }
 
 // The options a trainer was made with, every absent one at its table's fallback.
 val train_config_to_js(const attn::TrainConfig& c) {
@@ -532,11 +496,11 @@ val create_seq2seq(val args) {
   c.max_length = static_cast<int>(in.number(attn::kSeq2SeqLength));
   if (in.error.empty()) in.error = attn::check_seq2seq_config(c);
   if (in.error.empty())
-    in.error =
-        check_room(attn::kSeq2SeqKind, static_cast<int>(seq2seqs.size()), attn::seq2seq_bytes(c));
+    in.error = check_room(attn::kSeq2SeqKind, static_cast<int>(seq2seqs.live.size()),
+                          attn::seq2seq_bytes(c));
   if (!in.error.empty()) return failure(in.error);
   val out = val::object();
-  out.set("seq2seq", seq2seqs.add(std::make_unique<Seq2SeqHandle>(c)));
+  out.set("seq2seq", seq2seqs.live.add(std::make_unique<Seq2SeqHandle>(c)));
   out.set("config", seq2seq_config_to_js(c));
   return out;
 }
@@ -573,11 +537,11 @@ val create_trainer(val args) {
   c.scale = in.flag(attn::kTrainScale);
   if (in.error.empty()) in.error = attn::check_train_config(c);
   if (in.error.empty())
-    in.error =
-        check_room(attn::kTrainerKind, static_cast<int>(trainers.size()), attn::trainer_bytes(c));
+    in.error = check_room(attn::kTrainerKind, static_cast<int>(trainers.live.size()),
+                          attn::trainer_bytes(c));
   if (!in.error.empty()) return failure(in.error);
   val out = val::object();
-  out.set("trainer", trainers.add(std::make_unique<TrainerHandle>(c)));
+  out.set("trainer", trainers.live.add(std::make_unique<TrainerHandle>(c)));
   out.set("config", train_config_to_js(c));
   return out;
 }
@@ -633,27 +597,27 @@ EMSCRIPTEN_BINDINGS(train) {
   emscripten::function("trainChoices", &train_choices);
   emscripten::function("trainLimits", &train_limits);
   emscripten::function("trainTasks", &train_tasks);
-  emscripten::function("trainerStep", &call1<&TrainerHandle::step>);
-  emscripten::function("trainerEvaluate", &call1<&TrainerHandle::evaluate>);
-  emscripten::function("trainerProbe", &call1<&TrainerHandle::probe>);
-  emscripten::function("trainerHeadScores", &call0<&TrainerHandle::head_scores>);
-  emscripten::function("trainerRun", &call1<&TrainerHandle::run>);
-  emscripten::function("trainerParameters", &call0<&TrainerHandle::parameters>);
-  emscripten::function("trainerSetParameters", &call1<&TrainerHandle::set_parameters>);
-  emscripten::function("trainerGradients", &call1<&TrainerHandle::gradients>);
-  emscripten::function("trainerStepOn", &call1<&TrainerHandle::step_on>);
-  emscripten::function("trainerDelete", &delete_trainer);
+  emscripten::function("trainerStep", &call1<trainers, &TrainerHandle::step>);
+  emscripten::function("trainerEvaluate", &call1<trainers, &TrainerHandle::evaluate>);
+  emscripten::function("trainerProbe", &call1<trainers, &TrainerHandle::probe>);
+  emscripten::function("trainerHeadScores", &call0<trainers, &TrainerHandle::head_scores>);
+  emscripten::function("trainerRun", &call1<trainers, &TrainerHandle::run>);
+  emscripten::function("trainerParameters", &call0<trainers, &TrainerHandle::parameters>);
+  emscripten::function("trainerSetParameters", &call1<trainers, &TrainerHandle::set_parameters>);
+  emscripten::function("trainerGradients", &call1<trainers, &TrainerHandle::gradients>);
+  emscripten::function("trainerStepOn", &call1<trainers, &TrainerHandle::step_on>);
+  emscripten::function("trainerDelete", &remove<trainers>);
   emscripten::function("createSeq2Seq", &create_seq2seq);
   emscripten::function("seq2seqTasks", &seq2seq_tasks);
-  emscripten::function("seq2seqStep", &seq2seq_call1<&Seq2SeqHandle::step>);
-  emscripten::function("seq2seqEvaluate", &seq2seq_call0<&Seq2SeqHandle::evaluate>);
+  emscripten::function("seq2seqStep", &call1<seq2seqs, &Seq2SeqHandle::step>);
+  emscripten::function("seq2seqEvaluate", &call0<seq2seqs, &Seq2SeqHandle::evaluate>);
   emscripten::function("seq2seqEvaluateByLength",
-                       &seq2seq_call0<&Seq2SeqHandle::evaluate_by_length>);
-  emscripten::function("seq2seqProbe", &seq2seq_call0<&Seq2SeqHandle::probe>);
-  emscripten::function("seq2seqTranslate", &seq2seq_call1<&Seq2SeqHandle::translate>);
-  emscripten::function("seq2seqParameters", &seq2seq_call0<&Seq2SeqHandle::parameters>);
-  emscripten::function("seq2seqSetParameters", &seq2seq_call1<&Seq2SeqHandle::set_parameters>);
-  emscripten::function("seq2seqGradients", &seq2seq_call1<&Seq2SeqHandle::gradients>);
-  emscripten::function("seq2seqStepOn", &seq2seq_call1<&Seq2SeqHandle::step_on>);
-  emscripten::function("seq2seqDelete", &delete_seq2seq);
+                       &call0<seq2seqs, &Seq2SeqHandle::evaluate_by_length>);
+  emscripten::function("seq2seqProbe", &call0<seq2seqs, &Seq2SeqHandle::probe>);
+  emscripten::function("seq2seqTranslate", &call1<seq2seqs, &Seq2SeqHandle::translate>);
+  emscripten::function("seq2seqParameters", &call0<seq2seqs, &Seq2SeqHandle::parameters>);
+  emscripten::function("seq2seqSetParameters", &call1<seq2seqs, &Seq2SeqHandle::set_parameters>);
+  emscripten::function("seq2seqGradients", &call1<seq2seqs, &Seq2SeqHandle::gradients>);
+  emscripten::function("seq2seqStepOn", &call1<seq2seqs, &Seq2SeqHandle::step_on>);
+  emscripten::function("seq2seqDelete", &remove<seq2seqs>);
 }

@@ -3,8 +3,8 @@
 //     "<argument>: expected <what>, got <value>"
 // The bindings read JS values through these tables and export them (engine.choices,
 // engine.limits), so the names and the numbers are written here and nowhere else (the
-// playground's trainers keep theirs, in the same form, in core/train.h and core/seq2seq.h). An
-// option the caller leaves out reaches the core absent, and its table's fallback applies.
+// playground's trainers keep theirs, in the same form, in core/train.h and core/seq2seq_trainer.h).
+// An option the caller leaves out reaches the core absent, and its table's fallback applies.
 #pragma once
 
 #include <cstddef>

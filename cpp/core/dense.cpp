@@ -21,6 +21,13 @@ void column_sums(const float* g, float* out, int rows, int cols) {
   }
 }
 
+double cross_entropy(const float* logits, int n, int target, int top) {
+  const double max = logits[top];
+  double sum = 0;
+  for (int v = 0; v < n; v++) sum += std::exp(static_cast<double>(logits[v]) - max);
+  return std::log(sum) - (static_cast<double>(logits[target]) - max);
+}
+
 void transpose(const float* a, float* out, int rows, int cols) {
   for (int r = 0; r < rows; r++)
     for (int c = 0; c < cols; c++)

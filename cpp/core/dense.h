@@ -1,6 +1,7 @@
 // Small dense helpers the models share (the playground's transformer, the RNN encoder–decoder,
-// the Transformer block, GPT-2): bias rows, column sums, transposes and column blocks of
-// row-major matrices, layer norm over rows, and buffers that only grow. Plain loops;
+// the Transformer block, GPT-2): bias rows, column sums, the cross-entropy of a row of logits,
+// transposes and column blocks of row-major matrices, layer norm over rows, and buffers that
+// only grow. Plain loops;
 // the products go through kernels.h.
 #pragma once
 
@@ -23,6 +24,10 @@ void add_bias(float* y, const float* b, int rows, int cols);
 
 // out (cols) = column sums of g (rows, cols)
 void column_sums(const float* g, float* out, int rows, int cols);
+
+// -log softmax(logits)[target] of one row of n logits whose largest is logits[top]: a
+// log-sum-exp in double, so a probability too small for float32 still has its finite loss
+double cross_entropy(const float* logits, int n, int target, int top);
 
 // out (cols, rows) = a (rows, cols) transposed
 void transpose(const float* a, float* out, int rows, int cols);

@@ -217,21 +217,6 @@ HeadScores Trainer::head_scores() {
 
 StepStats Trainer::step() { return step_on(make_batch(config_.task, data_, config_.batch)); }
 
-StepsRun Trainer::run_steps(int n) {
-  StepsRun r;
-  for (int i = 0; i < n; i++) {
-    StepStats s = step();
-    if (!s.error.empty()) {
-      r.error = s.error + " (after " + std::to_string(i) + " of " + std::to_string(n) +
-                " steps, at step " + std::to_string(steps()) + ")";
-      return r;
-    }
-    r.losses.push_back(static_cast<float>(s.loss));
-    r.accuracies.push_back(static_cast<float>(s.accuracy));
-  }
-  return r;
-}
-
 bool all_finite(const std::vector<float>& v) {
   for (float x : v)
     if (!std::isfinite(x)) return false;

@@ -136,6 +136,23 @@ struct StepsRun {
   Error error;
 };
 
+// n steps of a trainer (Trainer, Seq2SeqTrainer): each its step()'s loss and accuracy.
+template <typename T>
+StepsRun run_steps(T& trainer, int n) {
+  StepsRun r;
+  for (int i = 0; i < n; i++) {
+    StepStats s = trainer.step();
+    if (!s.error.empty()) {
+      r.error = s.error + " (after " + std::to_string(i) + " of " + std::to_string(n) +
+                " steps, at step " + std::to_string(trainer.steps()) + ")";
+      return r;
+    }
+    r.losses.push_back(static_cast<float>(s.loss));
+    r.accuracies.push_back(static_cast<float>(s.accuracy));
+  }
+  return r;
+}
+
 // A tensor's new value (check_parameter first).
 struct ParameterUpdate {
   const Tensor* tensor;
@@ -172,7 +189,7 @@ class Trainer {
   // One Adam step on the next batch of the task: the batch's loss and accuracy before the update.
   StepStats step();
   // n steps (check_number(kSteps, n) first).
-  StepsRun run_steps(int n);
+  StepsRun run_steps(int n) { return attn::run_steps(*this, n); }
   // One Adam step on a given batch (check_batch first).
   StepStats step_on(const Batch& batch);
   // Loss and gradients on a batch without changing anything (check_batch first).

@@ -58,8 +58,18 @@ Transformer::Transformer(const ModelConfig& config)
   z_.resize(config.layers);
 }
 
-const Tensor* Transformer::tensor(const std::string& name) const {
-  for (const Tensor& t : tensors_)
+ForwardStats forward_stats(double loss_sum, int correct, int targets) {
+  ForwardStats s;
+  s.targets = targets;
+  if (targets > 0) {
+    s.loss = loss_sum / targets;
+    s.accuracy = static_cast<double>(correct) / targets;
+  }
+  return s;
+}
+
+const Tensor* find_tensor(const std::vector<Tensor>& tensors, const std::string& name) {
+  for (const Tensor& t : tensors)
     if (t.name == name) return &t;
   return nullptr;
 }
@@ -126,27 +136,17 @@ ForwardStats Transformer::forward(const Batch& batch) {
   int correct = 0;
   target_count_ = 0;
   for (int n = 0; n < n_; n++) {
-    float* row = logits + static_cast<std::size_t>(n) * V;
+    const float* row = logits + static_cast<std::size_t>(n) * V;
     const int top = static_cast<int>(std::max_element(row, row + V) - row);
-    const float max = row[top];
-    double sum = 0;
-    for (int v = 0; v < V; v++) sum += std::exp(static_cast<double>(row[v]) - max);
     const int target = batch.targets.empty() ? kNoTarget : batch.targets[n];
     if (target != kNoTarget) {
-      loss += std::log(sum) - (static_cast<double>(row[target]) - max);
+      loss += dense::cross_entropy(row, V, target, top);
       correct += top == target;
       target_count_++;
     }
-    for (int v = 0; v < V; v++)
-      row[v] = static_cast<float>(std::exp(static_cast<double>(row[v]) - max) / sum);
   }
-  ForwardStats s;
-  s.targets = target_count_;
-  if (target_count_ > 0) {
-    s.loss = loss / target_count_;
-    s.accuracy = static_cast<double>(correct) / target_count_;
-  }
-  return s;
+  kernels::softmax_rows(logits, n_, V, true);  // the probabilities, in place
+  return forward_stats(loss, correct, target_count_);
 }
 
 void Transformer::layer_forward(int l) {

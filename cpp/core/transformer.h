@@ -1,12 +1,13 @@
 // A tiny attention-only transformer with its backward pass, for the playground.
 //
-//   x0     = E[token] + P[position]                         (N, D)   N = batch * length
-//   layer: q, k, v = x Wq^T + bq, x Wk^T + bk, x Wv^T + bv  (N, D) each, split into H heads of d_k
-//   = D / H
-//          A_h     = softmax(mask(q_h k_h^T * s))            (length, length) per sequence, s =
-//          1/sqrt(d_k) or 1 z       = concat_h(A_h v_h)                       (N, D) x      += z
-//          Wo^T + bo                             (residual)
-//   logits = x U^T + bu                                      (N, vocab)
+//   x0     = E[token] + P[position]                  (N, D)   N = batch * length
+//   layer  q, k, v = x Wq^T + bq, x Wk^T + bk, x Wv^T + bv
+//                                                    (N, D) each, split into H heads of D / H
+//          A_h = softmax(mask(q_h k_h^T s))          (length, length) per sequence,
+//                                                    s = 1/sqrt(d_k) or 1
+//          z   = concat_h(A_h v_h)                   (N, D)
+//          x  += z Wo^T + bo                         (the residual)
+//   logits = x U^T + bu                              (N, vocab)
 //   loss   = mean over target positions of -log softmax(logits)[target]
 //
 // The mask is causal: position t sees positions 0..t. Weights follow torch.nn.Linear ((out, in),
@@ -48,13 +49,16 @@ struct ModelConfig {
 
 // A named part of the flat parameter vector: (rows, cols) floats from offset.
 struct Tensor {
-  std::string
-      name;  // "embedding", "position", "layers.0.Wq", ..., "unembedding", "unembeddingBias"
+  // "embedding", "position", "layers.0.Wq", ..., "unembedding", "unembeddingBias"
+  std::string name;
   int rows = 0;
   int cols = 0;
   std::size_t offset = 0;
   std::size_t size() const { return static_cast<std::size_t>(rows) * cols; }
 };
+
+// The tensor called `name`, or null if there is none (both trainers' models).
+const Tensor* find_tensor(const std::vector<Tensor>& tensors, const std::string& name);
 
 // Loss and accuracy of one forward pass.
 struct ForwardStats {
@@ -65,6 +69,8 @@ struct ForwardStats {
   // Trainer's message naming the cause; then loss and accuracy mean nothing.
   Error error;
 };
+// The mean loss and accuracy of `targets` target positions from their sums.
+ForwardStats forward_stats(double loss_sum, int correct, int targets);
 
 class Transformer {
  public:
@@ -76,7 +82,7 @@ class Transformer {
 
   const ModelConfig& config() const { return config_; }
   const std::vector<Tensor>& tensors() const { return tensors_; }
-  const Tensor* tensor(const std::string& name) const;  // null if there is no such tensor
+  const Tensor* tensor(const std::string& name) const { return find_tensor(tensors_, name); }
   std::vector<float>& parameters() { return params_; }
   const std::vector<float>& parameters() const { return params_; }
   const std::vector<float>& gradients() const { return grads_; }

@@ -13,7 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/seq2seq.h"
+#include "core/seq2seq_trainer.h"
 
 using nlohmann::json;
 

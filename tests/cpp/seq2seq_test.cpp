@@ -1,5 +1,5 @@
 // The RNN encoder–decoder: its loss and gradients against an independent double-precision model
-// (written from the equations in seq2seq.h and torch.nn.GRU's, one sentence at a time) and
+// (written from the equations in seq2seq_model.h and torch.nn.GRU's, one sentence at a time) and
 // central finite differences of it, the tasks and their grammar, the checks, determinism and
 // learning.
 #include <gtest/gtest.h>
@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "core/seq2seq.h"
+#include "core/seq2seq_trainer.h"
 #include "heap.h"
 
 namespace {

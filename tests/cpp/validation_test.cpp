@@ -10,7 +10,7 @@
 #include "core/multihead.h"
 #include "core/positional.h"
 #include "core/saturation.h"
-#include "core/seq2seq.h"
+#include "core/seq2seq_trainer.h"
 #include "core/softmax.h"
 #include "reference.h"
 

@@ -14,7 +14,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "core/seq2seq.h"
+#include "core/seq2seq_trainer.h"
 #include "fuzz_input.h"
 
 using namespace attn;

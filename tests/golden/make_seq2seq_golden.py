@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Golden vectors for the RNN encoder-decoder (cpp/core/seq2seq.h), computed with PyTorch autograd.
+"""Golden vectors for the RNN encoder-decoder (cpp/core/seq2seq_model.h), computed with PyTorch autograd.
 
 Run with Debian's system Python (python3-torch, PyTorch 1.13):
 
@@ -78,7 +78,7 @@ class Model(torch.nn.Module):
                 p.copy_(torch.randn(p.shape, generator=gen) * scale)
 
     def engine_tensors(self):
-        """The engine's names for the parameters (cpp/core/seq2seq.cpp)."""
+        """The engine's names for the parameters (cpp/core/seq2seq_model.cpp)."""
         t = {"source.embedding": self.source.weight}
         for s in ["_l0", "_l0_reverse"][: self.dirs]:
             for kind in ("weight_ih", "weight_hh", "bias_ih", "bias_hh"):

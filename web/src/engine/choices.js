@@ -10,7 +10,7 @@ export const CHOICES = Object.freeze({
   // the playground's trainer (cpp/core/train_tasks.h, transformer.h)
   task: Object.freeze(['previous-token', 'reverse', 'sort', 'induction', 'random-induction']),
   position: Object.freeze(['learned', 'sinusoidal', 'none']),
-  // the encoder–decoder (cpp/core/seq2seq_tasks.h, seq2seq.h)
+  // the encoder–decoder (cpp/core/seq2seq_tasks.h, seq2seq_model.h)
   seq2seqTask: Object.freeze(['copy', 'reverse', 'translate']),
   attention: Object.freeze(['none', 'additive', 'dot', 'general']),
   // the debugging lab's bugs (cpp/core/bugs.h)

@@ -318,7 +318,7 @@ function makeSeq2Seq(mod, run, guarded, limits, options) {
   const o = checkOptions('seq2seq', options, SEQ2SEQ_OPTIONS);
   const args = {};
   for (const name of SEQ2SEQ_OPTIONS) args[name] = scalarArg(o[name]);
-  // the options as the core made it: every absent one at its table's fallback (core/seq2seq.h)
+  // the options as the core made it: every absent one at its table's fallback (core/seq2seq_trainer.h)
   const { seq2seq: handle, config } = run('createSeq2Seq', args);
   const tasks = guarded('seq2seq', () => mod.seq2seqTasks());
   const task = tasks[config.task];

@@ -22,6 +22,7 @@
 // feeds the true previous token (teacher forcing); decoding feeds the model's own greedy choice.
 // Every parameter lives in one flat vector (tensors() names its parts), the GRU's with
 // torch.nn.GRU's names and shapes; the products run on the engine's kernels.
+// The trainer and its options are in seq2seq_trainer.h.
 #pragma once
 
 #include <cstddef>
@@ -31,7 +32,7 @@
 
 #include "core/check.h"
 #include "core/seq2seq_tasks.h"
-#include "core/train.h"
+#include "core/transformer.h"
 #include "kernels/kernels.h"
 
 namespace attn {
@@ -45,26 +46,6 @@ inline constexpr ChoiceOption<AttentionKind, 4> kAttentionOption{
      {"dot", AttentionKind::Dot},
      {"general", AttentionKind::General}},
     AttentionKind::Additive};
-
-namespace limits {
-constexpr int kMaxSeq2SeqHidden = 128;
-constexpr int kMaxSeq2SeqEmbed = 128;
-constexpr int kMaxSeq2SeqLength = 32;  // the longest source sentence
-constexpr int kMinSeq2SeqLength = 8;   // maxLength's smallest value (the probe sentence fits)
-constexpr int kMaxSeq2SeqSteps = 200;  // steps per step() call
-constexpr int kMaxSeq2Seqs = 50;       // live encoder–decoders in one module (as trainers)
-}  // namespace limits
-
-inline constexpr ModelKind kSeq2SeqKind{"seq2seq", "encoder–decoders", limits::kMaxSeq2Seqs};
-
-inline constexpr NumberOption kSeq2SeqHidden{"hidden", 4,       limits::kMaxSeq2SeqHidden,
-                                             true,     nullptr, 64};
-inline constexpr NumberOption kSeq2SeqEmbed{"embed", 2,       limits::kMaxSeq2SeqEmbed,
-                                            true,    nullptr, 32};
-inline constexpr NumberOption kSeq2SeqLength{
-    "maxLength", limits::kMinSeq2SeqLength, limits::kMaxSeq2SeqLength, true, nullptr, 24};
-inline constexpr NumberOption kSeq2SeqClip{"clip", 0, 1e6, false, nullptr, 1, "0: no clipping"};
-inline constexpr NumberOption kSeq2SeqSteps{"steps", 1, limits::kMaxSeq2SeqSteps, true, nullptr, 1};
 
 struct Seq2SeqModelConfig {
   int source_vocab = 10;
@@ -100,7 +81,7 @@ class Seq2Seq {
 
   const Seq2SeqModelConfig& config() const { return config_; }
   const std::vector<Tensor>& tensors() const { return tensors_; }
-  const Tensor* tensor(const std::string& name) const;
+  const Tensor* tensor(const std::string& name) const { return find_tensor(tensors_, name); }
   std::vector<float>& parameters() { return params_; }
   const std::vector<float>& parameters() const { return params_; }
   std::vector<float>& gradients() { return grads_; }
@@ -131,17 +112,29 @@ class Seq2Seq {
   // The floats the products' packing needs at most in a run of this shape.
   std::size_t packing_floats(const RunShape& shape) const;
 
+  // The forward pass, one function a stage: the rows ordered, the encoder, the bridge to s_0,
+  // the keys, then each decoder step's input, context, GRU step and output layer.
   ForwardStats run(const PairBatch& batch, bool teacher, int steps);
+  void arrange(const PairBatch& batch, int steps);
   void encode();
   void encoder_direction_forward(int dir);
-  void decoder_step_forward(int i);
+  void bridge_forward();
+  void keys_forward();
+  void decoder_inputs(int i, bool teacher);
   void context_forward(int i);
+  void decoder_step_forward(int i);
   void output_forward(int i, double* loss, int* correct);
+  // The backward pass, the same stages in reverse.
+  void output_backward();
+  void decoder_backward();
   void decoder_step_backward(int i, float* ds);
+  void context_backward(int i, const float* dc, float* ds_prev);
+  void bridge_backward();
+  void decoder_weights_backward();
+  void keys_backward();
+  void encoder_direction_backward(int dir);
   const std::vector<int>& source(int k) const { return batch_->source[order_[k]]; }
   const std::vector<int>& target(int k) const { return batch_->target[order_[k]]; }
-  void context_backward(int i, const float* dc, float* ds_prev);
-  void encoder_direction_backward(int dir);
   float* param(std::size_t offset) { return params_.data() + offset; }
   float* grad(std::size_t offset) { return grads_.data() + offset; }
 
@@ -191,109 +184,6 @@ class Seq2Seq {
   // scratch
   std::vector<float> gi_step_, gh_step_, ds_, ds_prev_, dx_step_, tmp_, row_, big_t_;
   kernels::Workspace ws_;
-};
-
-// ---- the trainer ----------------------------------------------------------------------------
-
-inline constexpr FlagOption kBidirectional{"bidirectional", true};
-
-// An absent option takes its table's fallback.
-struct Seq2SeqConfig {
-  Seq2SeqTask task = kSeq2SeqTaskOption.fallback;
-  AttentionKind attention = kAttentionOption.fallback;
-  bool bidirectional = kBidirectional.fallback;
-  int hidden = static_cast<int>(kSeq2SeqHidden.fallback);
-  int embed = static_cast<int>(kSeq2SeqEmbed.fallback);
-  double learning_rate = kLearningRate.fallback;  // the attention trainer's option
-  double clip = kSeq2SeqClip.fallback;            // the gradient's largest L2 norm (0: no clipping)
-  std::uint32_t seed = static_cast<std::uint32_t>(kSeed.fallback);
-  int batch = static_cast<int>(kBatch.fallback);
-  int max_length = static_cast<int>(kSeq2SeqLength.fallback);
-};
-
-// Every option within its table; hidden even when bidirectional.
-Error check_seq2seq_config(const Seq2SeqConfig& c);
-// The most a Seq2SeqTrainer of this config holds, from the moment it is made (it sizes its
-// scratch for the largest run of any call then): what the module's memory cap counts.
-double seq2seq_bytes(const Seq2SeqConfig& c);
-// A new value for tensor t: its exact shape, finite numbers.
-Error check_seq2seq_parameter(const Tensor& t, const Matrix& value);
-
-// Row 0's first `steps` predictions and alignment rows (after a decode of at least that many).
-struct Decoded {
-  std::vector<int> predictions;
-  Matrix alignment;  // (steps, n_source); empty without attention
-};
-Decoded decoded(const Seq2Seq& m, int steps);
-Seq2SeqModelConfig seq2seq_model_config(const Seq2SeqConfig& c);
-// Pairs a caller hands in: 1 to kMaxBatch of them, sources of 1 to max_length tokens of the
-// task's source vocabulary, targets (when need_targets) of 1 to 2 max_length target tokens.
-Error check_pairs(const PairBatch& b, const Seq2SeqConfig& c, bool need_targets);
-
-// Accuracy of greedy decoding for one source length.
-struct LengthAccuracy {
-  int length = 0;
-  int pairs = 0;
-  double token_accuracy = 0;     // share of target tokens (and the "</s>") right, in place
-  double sequence_accuracy = 0;  // share of pairs whose whole output is right
-};
-
-struct LengthAccuracies {
-  std::vector<LengthAccuracy> lengths;  // one per source length, 2 to max_length
-  Error error;
-};
-
-// A greedy decoding: the steps through its first "</s>" (all of them when there is none).
-struct Decoding {
-  int steps = 0;
-  Error error;
-};
-
-class Seq2SeqTrainer {
- public:
-  explicit Seq2SeqTrainer(const Seq2SeqConfig& config);  // check_seq2seq_config first
-
-  // Finite in, finite out, as Trainer: a pass whose loss, probabilities, attention weights or
-  // states leave float32 is an error naming the cause, and a step that would give such weights
-  // is not taken.
-
-  // One Adam step on the next batch (clipped gradient): its loss and accuracy before the update.
-  StepStats step();
-  StepStats step_on(const PairBatch& batch);  // check_pairs first
-  ForwardStats gradients_on(const PairBatch& batch);
-  // Teacher-forced loss and token accuracy on a fixed held-out batch (its own stream of the seed).
-  ForwardStats evaluate();
-  // Greedy decoding of a held-out set with every source length from 2 to max_length.
-  LengthAccuracies evaluate_by_length();
-  // Greedy decoding of the probe pair for its target's length + 1 steps.
-  ForwardStats probe();
-  // Greedy decoding of one source (check_pairs first) until "</s>" or 2 max_length + 1 steps.
-  Decoding translate(const std::vector<int>& source);
-  // n steps (check_number(kSeq2SeqSteps, n) first).
-  StepsRun run_steps(int n);
-  // New values for some tensors (each checked by check_seq2seq_parameter first), kept only when
-  // the held-out batch still trains inside float32 (otherwise the error names the tensor and
-  // nothing changes).
-  Error set_parameters(const std::vector<ParameterUpdate>& updates);
-
-  const Seq2SeqConfig& config() const { return config_; }
-  Seq2Seq& model() { return model_; }
-  const Seq2Seq& model() const { return model_; }
-  const PairBatch& probe_pair() const { return probe_; }
-  int steps() const { return adam_.steps(); }
-  // The gradient's L2 norm of the last step, before clipping.
-  double gradient_norm() const { return gradient_norm_; }
-
- private:
-  // f, or f with the error set when the last run left float32 (`call` names the entry point).
-  ForwardStats checked(ForwardStats f, const char* call) const;
-
-  Seq2SeqConfig config_;
-  Seq2Seq model_;
-  Adam adam_;
-  Rng data_;
-  PairBatch held_out_, by_length_, probe_;
-  double gradient_norm_ = 0;
 };
 
 }  // namespace attn
