@@ -279,19 +279,20 @@ val get_limits() {
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(attention) {
-  emscripten::function("attend", &attend);
-  emscripten::function("multiHead", &multi_head);
-  emscripten::function("varianceExperiment", &variance_experiment);
-  emscripten::function("softmax", &softmax);
-  emscripten::function("softmaxJacobian", &softmax_jacobian);
-  emscripten::function("hardAttention", &hard_attention);
-  emscripten::function("gumbelSoftmax", &gumbel_softmax);
-  emscripten::function("sinusoidal", &sinusoidal);
-  emscripten::function("rope", &rope);
-  emscripten::function("linear", &linear);
-  emscripten::function("randomMatrix", &random_matrix);
+  entry_point("attend", &attend);
+  entry_point("multiHead", &multi_head);
+  entry_point("varianceExperiment", &variance_experiment);
+  entry_point("softmax", &softmax);
+  entry_point("softmaxJacobian", &softmax_jacobian);
+  entry_point("hardAttention", &hard_attention);
+  entry_point("gumbelSoftmax", &gumbel_softmax);
+  entry_point("sinusoidal", &sinusoidal);
+  entry_point("rope", &rope);
+  entry_point("linear", &linear);
+  entry_point("randomMatrix", &random_matrix);
   emscripten::function("limits", &get_limits);
   emscripten::function("choices", &get_choices);
+  emscripten::function("options", &describe_options);
   emscripten::function("checkSize", &check_size);
   emscripten::function("checkSizeIn", &check_size_in);
 }

@@ -169,8 +169,8 @@ val gru_encoder(val args) {
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(block) {
-  emscripten::function("layerNorm", &layer_norm);
-  emscripten::function("feedForward", &feed_forward);
-  emscripten::function("transformerLayer", &transformer_layer);
-  emscripten::function("gruEncoder", &gru_encoder);
+  entry_point("layerNorm", &layer_norm);
+  entry_point("feedForward", &feed_forward);
+  entry_point("transformerLayer", &transformer_layer);
+  entry_point("gruEncoder", &gru_encoder);
 }

@@ -63,6 +63,6 @@ val monitor(val args) {
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(bugs) {
-  emscripten::function("attendWithBug", &attend_with_bug);
-  emscripten::function("monitor", &monitor);
+  entry_point("attendWithBug", &attend_with_bug);
+  entry_point("monitor", &monitor);
 }

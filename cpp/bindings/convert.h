@@ -2,6 +2,7 @@
 // JS-owned copies, and errors as values. No maths here.
 #pragma once
 
+#include <emscripten/bind.h>
 #include <emscripten/val.h>
 
 #include <cmath>
@@ -21,6 +22,41 @@ namespace attn::bindings {
 
 using emscripten::typed_memory_view;
 using emscripten::val;
+
+// ---- each entry point's option table (engine.options) -------------------------------------
+
+// While an entry point is being described, its Reader reads nothing: each read records the
+// option it would read (name, type, range, default) in this table and returns an empty value,
+// and the call ends as an error. So the table an entry point exports is the one it reads by.
+inline val*& describing() {
+  static val* table = nullptr;
+  return table;
+}
+
+// { type: 'number', min, max, integer, default } (no default: the option is required).
+inline val number_entry(double min, double max, bool integer, double fallback) {
+  val e = val::object();
+  e.set("type", std::string("number"));
+  e.set("min", min);
+  e.set("max", max);
+  e.set("integer", integer);
+  if (fallback == fallback) e.set("default", fallback);
+  return e;
+}
+
+// The names of a choice option, in the core's order (engine.choices.<option>).
+template <typename E, std::size_t N>
+val choice_names(const ChoiceOption<E, N>& o) {
+  val list = val::array();
+  for (const auto& c : o.choices) list.call<void>("push", std::string(c.name));
+  return list;
+}
+
+inline val typed_entry(const char* type) {
+  val e = val::object();
+  e.set("type", std::string(type));
+  return e;
+}
 
 // ---- JS -> C++ ----------------------------------------------------------------------------
 
@@ -50,6 +86,7 @@ struct Reader {
 
   val field(const char* name) const { return obj[name]; }
   bool has(const char* name) const {
+    if (describing()) return true;  // so that an option read only when given is described too
     val v = field(name);
     return !v.isUndefined() && !v.isNull();
   }
@@ -57,8 +94,31 @@ struct Reader {
     if (error.empty()) error = message;
   }
 
+  // While describing (only then): records option `name` as `entry` (a nested one,
+  // "additive.Wq", among the fields of its first part: { type: 'object', fields: { Wq } })
+  // and returns true, so the read returns at once.
+  bool note(const char* name, const val& entry) {
+    val* table = describing();
+    fail("describing the options");
+    const std::string full = name;
+    const std::size_t dot = full.find_first_of(".[");
+    if (dot == std::string::npos) {
+      table->set(full, entry);
+    } else {
+      const std::string top = full.substr(0, dot);
+      if ((*table)[top].isUndefined()) {
+        val object = typed_entry("object");
+        object.set("fields", val::object());
+        table->set(top, object);
+      }
+      (*table)[top]["fields"].set(full.substr(full[dot] == '.' ? dot + 1 : dot), entry);
+    }
+    return true;
+  }
+
   // A number, as it is (no range).
   double number(const char* name) {
+    if (describing() && note(name, typed_entry("number"))) return 0;
     val v = field(name);
     if (!v.isNumber()) {
       fail(expected(name, "a number", describe(v)));
@@ -69,6 +129,9 @@ struct Reader {
 
   // A scalar option of the core's table; absent -> its fallback (or an error if required).
   double number(const NumberOption& o) {
+    if (describing() && note(o.name, number_entry(o.min, o.max, o.integer, o.fallback))) {
+      return o.fallback == o.fallback ? o.fallback : o.min;
+    }
     if (!error.empty()) return o.fallback == o.fallback ? o.fallback : o.min;
     val v = field(o.name);
     if ((v.isUndefined() || v.isNull()) && o.fallback == o.fallback) return o.fallback;
@@ -97,6 +160,7 @@ struct Reader {
 
   // An integer in [lo, hi].
   double integer(const char* name, double lo, double hi) {
+    if (describing() && note(name, number_entry(lo, hi, true, kRequired))) return lo;
     val v = field(name);
     double x = v.isNumber() ? v.as<double>() : lo - 1;
     if (!(x >= lo && x <= hi) || std::floor(x) != x) {
@@ -109,6 +173,12 @@ struct Reader {
 
   // true or false; absent -> fallback.
   bool flag(const char* name, bool fallback = false) {
+    if (describing()) {
+      val entry = typed_entry("flag");
+      entry.set("default", fallback);
+      note(name, entry);
+      return fallback;
+    }
     val v = field(name);
     if (v.isUndefined() || v.isNull()) return fallback;
     if (!v.isTrue() && !v.isFalse()) {
@@ -130,6 +200,13 @@ struct Reader {
   // One of the names of a choice option; absent -> fallback.
   template <typename E, std::size_t N>
   E choice(const ChoiceOption<E, N>& o, E fallback) {
+    if (describing()) {
+      val entry = typed_entry("choice");
+      entry.set("values", choice_names(o));
+      entry.set("default", std::string(o.name_of(fallback)));
+      note(o.name, entry);
+      return fallback;
+    }
     val v = field(o.name);
     if (v.isUndefined() || v.isNull()) return fallback;
     E out = fallback;
@@ -214,6 +291,12 @@ struct Reader {
 
   Matrix read_matrix(const char* name, const MatrixOption* o, bool optional) {
     Matrix m;
+    if (describing()) {
+      val entry = typed_entry("matrix");
+      entry.set("optional", optional);
+      note(name, entry);
+      return m;
+    }
     if (!error.empty()) return m;
     if (!has(name)) {
       if (!optional) fail(expected(name, "a matrix { rows, cols, data }", describe(field(name))));
@@ -247,6 +330,7 @@ struct Reader {
 
   // Array-like of numbers -> floats.
   std::vector<float> floats(const char* name, int max) {
+    if (describing() && note(name, typed_entry("array"))) return {};
     if (!error.empty() || !has(name)) return {};
     val v = field(name);
     bool typed = false;
@@ -257,6 +341,7 @@ struct Reader {
 
   // Array-like of 0/1 (or booleans) -> flags. Missing -> empty (no padding mask).
   std::vector<bool> flags(const char* name, int max) {
+    if (describing() && note(name, typed_entry("array"))) return {};
     if (!error.empty() || !has(name)) return {};
     val v = field(name);
     bool typed = false;
@@ -269,6 +354,7 @@ struct Reader {
   // Array-like of numbers -> a vector of T (integers for counts, floats for values).
   template <typename T>
   std::vector<T> numbers(const char* name, int max) {
+    if (describing() && note(name, typed_entry("array"))) return {};
     if (!error.empty()) return {};
     if (!has(name)) {
       fail(expected(name, "an array", describe(field(name))));
@@ -317,14 +403,6 @@ struct Reader {
 };
 
 // ---- C++ -> JS ----------------------------------------------------------------------------
-
-// The names of a choice option, in the core's order (engine.choices.<option>).
-template <typename E, std::size_t N>
-val choice_names(const ChoiceOption<E, N>& o) {
-  val list = val::array();
-  for (const auto& c : o.choices) list.call<void>("push", std::string(c.name));
-  return list;
-}
 
 // A JS-owned copy of the vector (Float32Array / Int32Array): safe across heap growth.
 template <typename T>
@@ -403,5 +481,34 @@ class Live {
   std::size_t max_;
   std::map<double, std::unique_ptr<T>> items_;
 };
+
+// ---- the registry of described entry points ---------------------------------------------
+
+using EntryPoint = val (*)(val);
+
+inline std::vector<std::pair<const char*, EntryPoint>>& entry_points() {
+  static std::vector<std::pair<const char*, EntryPoint>> all;
+  return all;
+}
+
+// Registers `fn` as the module's function `name`, and its options in engine.options.
+inline void entry_point(const char* name, EntryPoint fn) {
+  emscripten::function(name, fn);
+  entry_points().emplace_back(name, fn);
+}
+
+// { <entry point>: { <option>: { type, ... } } } for every registered entry point: each one is
+// called once on an empty object while describing (see Reader::note).
+inline val describe_options() {
+  val out = val::object();
+  for (const auto& [name, fn] : entry_points()) {
+    val table = val::object();
+    describing() = &table;
+    fn(val::object());
+    describing() = nullptr;
+    out.set(name, table);
+  }
+  return out;
+}
 
 }  // namespace attn::bindings

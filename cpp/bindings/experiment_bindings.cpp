@@ -34,6 +34,7 @@ namespace limits = attn::limits;
 // }, every number read as a double: the core checks them (attn::check_merge_variance).
 attn::VarianceChunk read_chunk(const char* name, val v, Reader& in) {
   attn::VarianceChunk c;
+  if (describing()) in.note(name, typed_entry("object"));
   if (!in.error.empty()) return c;
   auto is_object = [](const val& x) {
     return !x.isNull() && x.typeOf().as<std::string>() == "object";
@@ -157,7 +158,8 @@ val merge_variance(val args) {
   const double a_samples = in.number(attn::kASamples);
   const double b_samples = in.number(attn::kBSamples);
   attn::VarianceChunk a;
-  if (in.error.empty() && a_samples > 0) a = read_chunk("a", args["a"], in);
+  if (a_samples > 0 || describing())
+    a = read_chunk("a", args["a"], in);  // read_chunk: none after an error
   attn::VarianceChunk b = read_chunk("b", args["b"], in);
   if (in.error.empty()) in.error = attn::check_merge_variance(a, a_samples, b, b_samples);
   if (!in.error.empty()) return failure(in.error);
@@ -242,11 +244,11 @@ void variance_run_delete(double handle) { runs.remove(handle); }
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(experiments) {
-  emscripten::function("queryProbe", &query_probe);
-  emscripten::function("saturationSweep", &saturation_sweep);
-  emscripten::function("mergeVariance", &merge_variance);
-  emscripten::function("varianceSample", &variance_sample);
-  emscripten::function("createVarianceRun", &create_variance_run);
+  entry_point("queryProbe", &query_probe);
+  entry_point("saturationSweep", &saturation_sweep);
+  entry_point("mergeVariance", &merge_variance);
+  entry_point("varianceSample", &variance_sample);
+  entry_point("createVarianceRun", &create_variance_run);
   emscripten::function("varianceRunStep", &variance_run_step);
   emscripten::function("varianceRunSnapshot", &variance_run_snapshot);
   emscripten::function("varianceRunDelete", &variance_run_delete);

@@ -109,8 +109,8 @@ val output_error(val args) {
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(flash) {
-  emscripten::function("flashAttend", &flash_attend);
-  emscripten::function("flashTrace", &flash_trace);
-  emscripten::function("linearAttend", &linear_attend);
-  emscripten::function("outputError", &output_error);
+  entry_point("flashAttend", &flash_attend);
+  entry_point("flashTrace", &flash_trace);
+  entry_point("linearAttend", &linear_attend);
+  entry_point("outputError", &output_error);
 }

@@ -593,7 +593,8 @@ val train_tasks() {
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(train) {
-  emscripten::function("createTrainer", &create_trainer);
+  entry_point("createTrainer", &create_trainer);
+  emscripten::function("options", &describe_options);
   emscripten::function("trainChoices", &train_choices);
   emscripten::function("trainLimits", &train_limits);
   emscripten::function("trainTasks", &train_tasks);
@@ -607,7 +608,7 @@ EMSCRIPTEN_BINDINGS(train) {
   emscripten::function("trainerGradients", &call1<trainers, &TrainerHandle::gradients>);
   emscripten::function("trainerStepOn", &call1<trainers, &TrainerHandle::step_on>);
   emscripten::function("trainerDelete", &remove<trainers>);
-  emscripten::function("createSeq2Seq", &create_seq2seq);
+  entry_point("createSeq2Seq", &create_seq2seq);
   emscripten::function("seq2seqTasks", &seq2seq_tasks);
   emscripten::function("seq2seqStep", &call1<seq2seqs, &Seq2SeqHandle::step>);
   emscripten::function("seq2seqEvaluate", &call0<seq2seqs, &Seq2SeqHandle::evaluate>);

@@ -350,6 +350,7 @@ const std::vector<Limit>& exported_limits() {
       {"maxHidden", limits::kMaxHidden},
       {"maxGumbelSamples", limits::kMaxGumbelSamples},
       {"maxSeed", kMaxSeed},
+      {"largeNegativeFill", kLargeNegativeFill},
   };
   return all;
 }

@@ -30,6 +30,7 @@ std::string format_float(float x);
 
 enum class ScoreKind { Dot, ScaledDot, Additive, General };
 enum class MaskFill { NegInf, LargeNegative, Zero };  // blocked scores become -inf, -1e9 or 0
+constexpr double kLargeNegativeFill = -1e9;           // the 'large-negative' fill (engine.limits)
 
 template <typename E>
 struct Choice {

@@ -26,7 +26,7 @@ float fill_value(MaskFill fill) {
     case MaskFill::NegInf:
       return -std::numeric_limits<float>::infinity();
     case MaskFill::LargeNegative:
-      return -1e9f;
+      return static_cast<float>(kLargeNegativeFill);
     case MaskFill::Zero:
       return 0.0f;  // the classic bug: 0 is an ordinary score
   }

@@ -1,7 +1,7 @@
 // Types of the playground's trainer (web/src/engine-train.js; README, "Training: the playground").
 // tests/types/usage.ts exercises them and `tsc -p tests/types` checks them in npm test.
 
-import type { LoadOptions, Matrix, MatrixInput, Memory } from './engine.js';
+import type { LoadOptions, Matrix, MatrixInput, Memory, Options } from './engine.js';
 
 export type Task = 'previous-token' | 'reverse' | 'sort' | 'induction' | 'random-induction';
 export type Position = 'learned' | 'sinusoidal' | 'none';
@@ -125,6 +125,8 @@ export interface TrainEngine {
   readonly simd: boolean;
   readonly limits: TrainLimits;
   readonly choices: TrainChoices;
+  /** createTrainer's and createSeq2Seq's options, as engine.options describes the lessons' entry points. */
+  readonly options: Options;
   readonly stopped: boolean;
   /** The caller owns the trainer and must delete() it. */
   trainer(options?: TrainerOptions): Trainer;

@@ -108,6 +108,29 @@ export interface Limits {
   readonly maxGumbelSamples: number;
   /** seeds (and RNG streams) are uint32: 0 to 2^32 - 1 */
   readonly maxSeed: number;
+  /** the score a blocked cell gets with maskFill 'large-negative' (-1e9) */
+  readonly largeNegativeFill: number;
+}
+
+/** One option of an entry point, as the module reads it (engine.options). */
+export type OptionSpec =
+  | {
+      readonly type: 'number';
+      readonly min: number;
+      readonly max: number;
+      readonly integer: boolean;
+      /** absent: the option is required */
+      readonly default?: number;
+    }
+  | { readonly type: 'choice'; readonly values: readonly string[]; readonly default: string }
+  | { readonly type: 'flag'; readonly default: boolean }
+  | { readonly type: 'matrix'; readonly optional: boolean }
+  | { readonly type: 'array' }
+  | { readonly type: 'object'; readonly fields?: { readonly [field: string]: OptionSpec } };
+
+/** engine.options: { <entry point of the module>: { <option>: OptionSpec } }, frozen. */
+export interface Options {
+  readonly [entryPoint: string]: { readonly [option: string]: OptionSpec };
 }
 
 // ---- attend and its relatives -------------------------------------------------------------------
@@ -632,6 +655,8 @@ export interface Engine {
   readonly simd: boolean;
   readonly limits: Limits;
   readonly choices: Choices;
+  /** Each entry point's option names, ranges, defaults and choices, as the core's table has them. */
+  readonly options: Options;
   /** true once a call has stopped this instance: loadEngine() gives a fresh one. */
   readonly stopped: boolean;
 

@@ -2,8 +2,8 @@
 // of its functions, one file per area as the bindings are split (calls/attend.js, flash.js,
 // block.js, bugs.js, experiments.js, assembled here): each converts the arguments to the types
 // the module reads and turns the module's errors into AttentionError. The option names,
-// defaults, limits and checks are the core's (cpp/core/check.h), exported as engine.choices and
-// engine.limits. No maths here and no DOM: the same file runs in the browser (through Vite) and
+// defaults, limits and checks are the core's (cpp/core/check.h), exported as engine.options,
+// engine.choices and engine.limits. No maths here and no DOM: the same file runs in the browser (through Vite) and
 // in Node 20.
 //
 //   const engine = await loadEngine();          // the best build this runtime supports
@@ -13,7 +13,7 @@
 // Every bad argument throws an AttentionError whose message names the argument.
 
 import { AttentionError } from './args.js';
-import { engineLoader, frozenChoices, moduleCalls, simdSupported } from './loader.js';
+import { engineLoader, frozenChoices, frozenTable, moduleCalls, simdSupported } from './loader.js';
 import { FLASH_BLOCK } from './choices.js';
 import { callInputs } from './inputs.js';
 import { attendCalls } from './calls/attend.js';
@@ -63,6 +63,9 @@ function makeEngine(mod, simd, forget) {
     simd,
     limits,
     choices,
+    // each entry point's options as the module reads them: { attend: { score: { type: 'choice',
+    // values, default }, temperature: { type: 'number', min, max, integer, default }, ... } }
+    options: frozenTable(mod.options()),
     // true once a call has stopped this instance (see guarded): loadEngine() gives a fresh one
     get stopped() {
       return calls.stopped;

@@ -1,50 +1,73 @@
-// The names of the engine's choice options, for code that runs before the engine has loaded:
-// the state schema reads the link (#fill=zero) before the module is compiled. The core owns
-// these names, their order and their checks (cpp/core/check.h, exported as engine.choices);
-// this is the page's only copy, and tests/js/choices.test.js pins it to engine.choices in both
-// builds. Code that has the engine uses engine.choices itself. The same holds for the numbers
-// below: the core's, copied once for code without an engine, and pinned by that test.
+// The core's option tables for code that runs before a module has loaded (the state schema reads
+// the link, #fill=zero, before the module is compiled) and for the engine's own argument checks:
+// read from ./core-options.js, which scripts/core-options.mjs generates from what the modules
+// export (engine.options, engine.limits and the trainer's), and tests/js/options.test.js pins to
+// them in both builds. Nothing here restates a name, a range or a default of the core.
+import { LIMITS, OPTIONS, TRAIN_OPTIONS, TRAIN_LIMITS } from './core-options.js';
+
+export { LIMITS, OPTIONS, TRAIN_OPTIONS, TRAIN_LIMITS };
+
+// The option names of one entry point of either module (engine.options.<entry>), or of the fields
+// of one of its object options ('attend', 'additive' -> ['Wq', 'Wk', 'v']), as its bindings read them.
+export function optionNames(entry, field) {
+  const table = OPTIONS[entry] ?? TRAIN_OPTIONS[entry];
+  return Object.freeze(Object.keys(field === undefined ? table : table[field].fields));
+}
+
+// { default, min, max } of a number option, for a state schema field (hosts/state.js types
+// 'int' and 'float'); `changes` replaces any of them (e.g. a page's own default).
+export const numberField = (option, changes = {}) => ({
+  type: option.integer ? 'int' : 'float',
+  default: option.default,
+  min: option.min,
+  max: option.max,
+  ...changes,
+});
+
+// The names of the engine's choice options (engine.choices and trainEngine.choices), in the core's order.
+const values = (option) => Object.freeze([...option.values]);
 export const CHOICES = Object.freeze({
-  score: Object.freeze(['dot', 'scaled-dot', 'additive', 'general']),
-  maskFill: Object.freeze(['neg-inf', 'large-negative', 'zero']),
+  score: values(OPTIONS.attend.score),
+  maskFill: values(OPTIONS.attend.maskFill),
   // the playground's trainer (cpp/core/train_tasks.h, transformer.h)
-  task: Object.freeze(['previous-token', 'reverse', 'sort', 'induction', 'random-induction']),
-  position: Object.freeze(['learned', 'sinusoidal', 'none']),
+  task: values(TRAIN_OPTIONS.createTrainer.task),
+  position: values(TRAIN_OPTIONS.createTrainer.position),
   // the encoder–decoder (cpp/core/seq2seq_tasks.h, seq2seq_model.h)
-  seq2seqTask: Object.freeze(['copy', 'reverse', 'translate']),
-  attention: Object.freeze(['none', 'additive', 'dot', 'general']),
+  seq2seqTask: values(TRAIN_OPTIONS.createSeq2Seq.task),
+  attention: values(TRAIN_OPTIONS.createSeq2Seq.attention),
   // the debugging lab's bugs (cpp/core/bugs.h)
-  bug: Object.freeze([
-    'none',
-    'missing-scale',
-    'zero-fill',
-    'reversed-causal',
-    'wrong-axis',
-    'mask-after-softmax',
-    'no-max-subtraction',
-    'scale-by-d-model',
-  ]),
+  bug: values(OPTIONS.attendWithBug.bug),
   // the Transformer block (cpp/core/feed_forward.h, transformer_layer.h)
-  activation: Object.freeze(['relu', 'gelu']),
-  kind: Object.freeze(['encoder', 'decoder']),
+  activation: values(OPTIONS.feedForward.activation),
+  kind: values(OPTIONS.transformerLayer.kind),
 });
 
 // How the page writes the value each mask fill puts in a blocked score: in text, in TeX, and in
 // the exported scripts' NumPy (a float32 constant) and PyTorch (masked_fill's value). One entry
-// per engine.choices.maskFill name (pinned by the same test).
+// per engine.choices.maskFill name (pinned by tests/js/choices.test.js); the large negative one
+// is the core's (engine.limits.largeNegativeFill), written as a power of ten.
+const tenTo = Math.log10(-LIMITS.largeNegativeFill);
 export const FILL_SIGNS = Object.freeze({
   'neg-inf': Object.freeze({ text: '−∞', tex: '-\\infty', numpy: '-np.inf', torch: "float('-inf')" }),
-  'large-negative': Object.freeze({ text: '−1e9', tex: '-10^{9}', numpy: '-1e9', torch: '-1e9' }),
+  'large-negative': Object.freeze({
+    text: `−1e${tenTo}`,
+    tex: `-10^{${tenTo}}`,
+    numpy: `-1e${tenTo}`,
+    torch: `-1e${tenTo}`,
+  }),
   zero: Object.freeze({ text: '0', tex: '0', numpy: '0', torch: '0.0' }),
 });
 
 // Tiled attention's default block (the core's blockSize fallback, which flashTrace reports):
-// 64 queries x 64 keys per tile. The attend pool slices its queries on multiples of it.
-export const FLASH_BLOCK = 64;
+// queries x keys per tile. The attend pool slices its queries on multiples of it.
+export const FLASH_BLOCK = OPTIONS.flashAttend.blockSize.default;
 
 // The largest seed (seeds are uint32; engine.limits.maxSeed), for the page's seed fields.
-export const MAX_SEED = 2 ** 32 - 1;
+export const MAX_SEED = LIMITS.maxSeed;
 
-// The limits the attend pool checks on the page's side before any worker has its engine
-// (engine.limits.maxFlashTokens, .maxFlashBlock, .maxDim).
-export const POOL_LIMITS = Object.freeze({ maxFlashTokens: 16384, maxFlashBlock: 256, maxDim: 1024 });
+// The limits the attend pool checks on the page's side before any worker has its engine.
+export const POOL_LIMITS = Object.freeze({
+  maxFlashTokens: LIMITS.maxFlashTokens,
+  maxFlashBlock: LIMITS.maxFlashBlock,
+  maxDim: LIMITS.maxDim,
+});

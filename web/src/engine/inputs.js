@@ -5,6 +5,7 @@
 // (cpp/core/check.h); what is limited here reads engine.limits. No maths here.
 
 import { arrayArg, checkOptions, fail, flagsArg, matrixArg, reading, scalarArg, vectorArg } from './args.js';
+import { optionNames } from './choices.js';
 
 // Rows of a matrix argument before it is read: nested arrays or { rows }; NaN otherwise.
 const rowsOf = (x) => (Array.isArray(x) ? x.length : x != null && Number.isInteger(x.rows) ? x.rows : NaN);
@@ -45,20 +46,10 @@ export function varianceChunk(name, x, maxBins) {
 }
 
 // The options flashAttend and flashTrace take (and the attend pool's 'flash' runs).
-export const FLASH_OPTIONS = [
-  'query',
-  'key',
-  'value',
-  'causal',
-  'keyPadding',
-  'window',
-  'stride',
-  'blockSize',
-  'queryOffset',
-];
+export const FLASH_OPTIONS = optionNames('flashAttend');
 
 // The options linearAttend takes (and the attend pool's 'linear' runs).
-export const LINEAR_OPTIONS = ['query', 'key', 'value', 'causal'];
+export const LINEAR_OPTIONS = optionNames('linearAttend');
 
 // The converters of one module instance: guarded is its moduleCalls guard (loader.js), limits its
 // engine.limits.
@@ -74,7 +65,7 @@ export function callInputs(mod, guarded, limits) {
   // The Transformer block's nested weights, flattened to the names the core reads and reports:
   // "selfAttention.Wq", "ff.W1" (the core checks each one's shape).
   function attentionArgs(name, w) {
-    const a = checkOptions(name, w ?? {}, ['Wq', 'Wk', 'Wv', 'Wo', 'bq', 'bk', 'bv', 'bo']);
+    const a = checkOptions(name, w ?? {}, optionNames('transformerLayer', name));
     const out = {};
     for (const part of ['Wq', 'Wk', 'Wv', 'Wo']) {
       if (a[part] != null) out[`${name}.${part}`] = matrix(`${name}.${part}`, a[part]);

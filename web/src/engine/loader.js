@@ -101,6 +101,15 @@ export function moduleCalls(mod, what, forget) {
   };
 }
 
+// A module's option tables (engine.options), frozen all the way down.
+export function frozenTable(x) {
+  if (x !== null && typeof x === 'object') {
+    for (const v of Object.values(x)) frozenTable(v);
+    Object.freeze(x);
+  }
+  return x;
+}
+
 // A list of names, frozen; and an object of such lists, frozen (engine.choices).
 const frozenList = (list) => Object.freeze(Array.from(list));
 export const frozenChoices = (lists) =>

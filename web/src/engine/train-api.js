@@ -2,7 +2,7 @@
 // cpp/bindings/train_bindings.cpp), which only the playground loads (its chapter and
 // train-worker.js), so the module every lesson loads (engine.js) does not carry it. Argument
 // conversion only; the option names, limits and checks are the core's (core/train.h), exported as
-// trainEngine.choices.task / .position and trainEngine.limits.maxDModel etc. No maths here.
+// trainEngine.options, trainEngine.choices.task / .position and trainEngine.limits.maxDModel etc. No maths here.
 //
 //   const trainEngine = await loadTrainEngine();  // the best build this runtime supports
 //   const t = trainEngine.trainer({ task: 'previous-token', layers: 1, heads: 2, dModel: 32, seed: 1 });
@@ -18,7 +18,8 @@
 // ({ simd }), the same errors.
 
 import { arrayArg, checkOptions, describe, fail, matrixArg, reading, scalarArg } from './args.js';
-import { engineLoader, frozenChoices, moduleCalls } from './loader.js';
+import { engineLoader, frozenChoices, frozenTable, moduleCalls } from './loader.js';
+import { optionNames } from './choices.js';
 
 // One literal import per build, so a bundler ships both glue files.
 const TRAIN_GLUE = {
@@ -33,6 +34,8 @@ function makeTrainEngine(mod, simd, forget) {
     simd,
     limits,
     choices: frozenChoices(mod.trainChoices()),
+    // createTrainer's and createSeq2Seq's options as the module reads them (engine.options' form)
+    options: frozenTable(mod.options()),
     // true once a call has stopped this instance: loadTrainEngine() gives a fresh one
     get stopped() {
       return calls.stopped;
@@ -57,17 +60,7 @@ function makeTrainEngine(mod, simd, forget) {
 // loadTrainEngine({ simd }) -> Promise<trainEngine>. simd: true, false, or omitted for the best supported.
 export const loadTrainEngine = engineLoader('loadTrainEngine', TRAIN_GLUE, makeTrainEngine);
 
-export const TRAINER_OPTIONS = [
-  'task',
-  'layers',
-  'heads',
-  'dModel',
-  'learningRate',
-  'seed',
-  'scale',
-  'position',
-  'batch',
-];
+export const TRAINER_OPTIONS = optionNames('createTrainer');
 
 // tokens (and targets) as nested rows [[...], ...] or one flat row -> { size, length, tokens, targets }.
 // Every list is read once into a copy (arrayArg); the tokens go to the module as doubles, so it
@@ -238,18 +231,7 @@ function makeTrainer(mod, run, guarded, limits, options) {
   };
 }
 
-export const SEQ2SEQ_OPTIONS = [
-  'task',
-  'attention',
-  'bidirectional',
-  'hidden',
-  'embed',
-  'learningRate',
-  'clip',
-  'seed',
-  'batch',
-  'maxLength',
-];
+export const SEQ2SEQ_OPTIONS = optionNames('createSeq2Seq');
 
 // One sentence: an array of tokens (integers, or the task's words), or the words as one string
 // separated by spaces -> Float64Array (so the module sees 2^32 + 3 as it is: an Int32Array would

@@ -8,10 +8,12 @@ import { scaleLinear } from 'd3-scale';
 import { interpolateViridis, interpolateRdBu } from 'd3-scale-chromatic';
 import { rgb as toRgb } from 'd3-color';
 import { BLACK, WHITE } from './palette.js';
+import { LIMITS } from '../engine/choices.js';
 
 const BLOCKED_RGB = [200, 200, 200];
 const NAN_RGB = [220, 40, 160];
-const HUGE = 1e8; // |x| at or beyond this (the −1e9 mask fill) is drawn like a blocked cell
+// |x| at or beyond a tenth of the core's large negative mask fill (−1e9) is drawn like a blocked cell
+const HUGE = -LIMITS.largeNegativeFill / 10;
 
 // A CSS colour ("#rrggbb", "rgb(r, g, b)", a name) -> [r, g, b].
 function parseColor(c) {

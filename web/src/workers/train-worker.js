@@ -28,6 +28,7 @@
 // Also runs under Node's worker_threads (for the tests), where the port is parentPort.
 
 import { loadTrainEngine } from '../engine/train-api.js';
+import { TRAIN_LIMITS } from '../engine/choices.js';
 import { openPort, failure } from './port.js';
 
 const port = openPort();
@@ -176,8 +177,9 @@ function pause({ id }) {
 // ---- every message checked before it is acted on ----------------------------------------------
 // A message that is not one of the kinds above, with fields of the right types and ranges, gets
 // exactly one error reply (its id, or null) and changes nothing.
-const MAX_RUNS = 50; // runs in one reset (the trainers' own cap: cpp/core/train.h kMaxTrainers)
-const MAX_CHUNK = 1000; // steps in one chunk (trainEngine.limits.maxTrainSteps)
+const MAX_RUNS = TRAIN_LIMITS.maxTrainers; // runs in one reset: the trainers live at once
+const MAX_CHUNK = TRAIN_LIMITS.maxTrainSteps; // steps in one chunk: one call's
+const MAX_HEADS = TRAIN_LIMITS.maxLayers * TRAIN_LIMITS.maxTrainHeads; // heads of the largest trainer
 const isObject = (x) => x !== null && typeof x === 'object' && !Array.isArray(x);
 const isId = (x) => Number.isSafeInteger(x) && x >= 0;
 const describeValue = (x) =>
@@ -207,7 +209,8 @@ const FIELDS = {
   ablate: {
     id: (x) => isId(x) || 'an integer id of 0 or more',
     run: (x) => typeof x === 'string' || 'the name of a run',
-    heads: (x) => (Array.isArray(x) && x.length <= 8 && x.every(Array.isArray)) || 'up to 8 [layer, head] pairs',
+    heads: (x) =>
+      (Array.isArray(x) && x.length <= MAX_HEADS && x.every(Array.isArray)) || `up to ${MAX_HEADS} [layer, head] pairs`,
   },
 };
 

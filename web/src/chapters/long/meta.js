@@ -1,6 +1,7 @@
 // What the page needs of this chapter before its module loads (./index.js): its id, its title
 // and the hash fields it owns.
 
+import { LIMITS } from '../../engine/choices.js';
 export const TRACE_N = 16; // the tiling animation: 16 queries and keys
 export const PATTERN_N = 32; // the mask patterns: 32 x 32
 export const SWEEP_TO = ['128', '256', '512', '1024', '2048', '4096', '8192']; // the sweep's last n
@@ -11,8 +12,8 @@ export default {
   engines: ['full'], // the lessons' whole engine: flashTrace, outputError
   questions: ['long/memory'], // its predict-then-reveal questions (the start page counts them)
   state: {
-    longN: { type: 'int', default: 1024, min: 64, max: 16384 }, // sequence length of the runs
-    longWindow: { type: 'int', default: 128, min: 0, max: 16384 }, // w of the windowed run
+    longN: { type: 'int', default: 1024, min: 64, max: LIMITS.maxFlashTokens }, // sequence length of the runs
+    longWindow: { type: 'int', default: 128, min: 0, max: LIMITS.maxFlashTokens }, // w of the windowed run
     longWorkers: { type: 'int', default: 2, min: 1, max: 4 },
     // the sweep's last n (from 64, doubling)
     longSweepTo: { type: 'enum', default: '4096', values: SWEEP_TO },

@@ -13,7 +13,7 @@ import { intInput, selectInput } from '../../views/controls.js';
 import { createTraining, drawReport } from '../kit/training.js';
 import { MAX_SEED } from '../../engine/choices.js';
 import strings from './strings.js';
-import meta, { TASKS, POSITIONS } from './meta.js';
+import meta, { RATES, TASKS, POSITIONS } from './meta.js';
 import { RUN_FIELDS, learnedAccuracy, runsOf, scoreTracks, INDUCTION_MARK } from './logic.js';
 import { trainStep } from './train.js';
 import { compareStep } from './compare.js';
@@ -21,7 +21,6 @@ import { inspectStep } from './inspect.js';
 import { inductionStep } from './induction.js';
 
 const D_MODELS = [16, 32, 64, 128];
-const RATES = [0.0003, 0.001, 0.003, 0.01, 0.03];
 
 const training = createTraining({
   prefix: 'pg',

@@ -1,9 +1,16 @@
 // What the page needs of this chapter before its module loads (./index.js): its id, its title
-// and the hash fields it owns. The task and position names are the engine's (engine.choices,
-// pinned in ../choices.js).
+// and the hash fields it owns. The task and position names, the sizes' and the learning rate's
+// ranges and defaults are the trainer's (trainEngine.options.createTrainer, read through
+// ../../engine/choices.js).
 
-import { CHOICES, MAX_SEED } from '../../engine/choices.js';
+import { CHOICES, TRAIN_OPTIONS, numberField } from '../../engine/choices.js';
 import { SPEEDS, DEFAULT_SPEED } from '../kit/pace.js';
+
+const TRAINER = TRAIN_OPTIONS.createTrainer;
+// The learning rate a run starts with (the trainer's default) and the ones the page offers around
+// it, about half a decade apart: 0.003 -> 0.0003, 0.001, 0.003, 0.01, 0.03.
+const LEARNING_RATE = TRAINER.learningRate.default;
+export const RATES = [1 / 10, 1 / 3, 1, 10 / 3, 10].map((f) => Number((LEARNING_RATE * f).toPrecision(1)));
 
 export const TASKS = CHOICES.task;
 export const POSITIONS = CHOICES.position;
@@ -21,7 +28,7 @@ export const NO_SCALE = Object.freeze({
   pgLayers: 2,
   pgHeads: 1,
   pgD: 128,
-  pgLr: 0.003,
+  pgLr: LEARNING_RATE,
   pgSeed: 1,
   pgScale: true,
   pgPos: 'learned',
@@ -42,7 +49,7 @@ export const learnedHeadsLink = () => ({
   pgLayers: 2,
   pgHeads: 2,
   pgD: 32,
-  pgLr: 0.003,
+  pgLr: LEARNING_RATE,
   pgSeed: 1,
   pgScale: true,
   pgPos: 'learned',
@@ -56,19 +63,19 @@ export default {
   questions: ['playground/untrained'], // its predict-then-reveal questions (the start page counts them)
   state: {
     pgTask: { type: 'enum', default: 'previous-token', values: [...TASKS] },
-    pgLayers: { type: 'int', default: 2, min: 1, max: 2 },
-    pgHeads: { type: 'int', default: 2, min: 1, max: 4 },
-    pgD: { type: 'int', default: 32, min: 4, max: 128 },
-    pgLr: { type: 'float', default: 0.003, min: 0.00001, max: 1 },
-    pgSeed: { type: 'int', default: 1, min: 0, max: MAX_SEED },
+    pgLayers: numberField(TRAINER.layers),
+    pgHeads: numberField(TRAINER.heads),
+    pgD: numberField(TRAINER.dModel, { default: 32 }), // smaller than the trainer's: it learns at a watchable pace
+    pgLr: numberField(TRAINER.learningRate),
+    pgSeed: numberField(TRAINER.seed, { default: 1 }),
     pgScale: { type: 'bool', default: true },
     pgPos: { type: 'enum', default: 'learned', values: [...POSITIONS] },
     pgCompare: { type: 'enum', default: 'none', values: COMPARES },
     // a link replays its run from step 0: at most 10,000 steps (minutes, not hours, at the largest size)
     pgStep: { type: 'int', default: 0, min: 0, max: 10000 },
     pgSpeed: { type: 'enum', default: DEFAULT_SPEED, values: SPEEDS }, // how fast it trains (kit/pace.js)
-    pgLayer: { type: 'int', default: 1, min: 1, max: 2 },
-    pgHead: { type: 'int', default: 1, min: 1, max: 4 },
+    pgLayer: numberField(TRAINER.layers, { default: 1 }), // the layer and head the figures show
+    pgHead: numberField(TRAINER.heads, { default: 1 }),
     pgInput: { type: 'list', item: 'string', default: [], maxItems: 32, itemMaxLength: 2 },
   },
 };

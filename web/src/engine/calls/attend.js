@@ -4,6 +4,7 @@
 // and calls it through run.
 
 import { arrayArg, checkOptions, reading, scalarArg, vectorArg } from '../args.js';
+import { optionNames } from '../choices.js';
 
 // An attend() result as the module returns it, with fullyMaskedRows as a plain array.
 // With stages: false only { output, entropy, fullyMaskedRows, overflow } are there.
@@ -30,22 +31,7 @@ export function attendCalls({ run, input, limits }) {
     // The whole pipeline: score -> scale -> mask -> softmax -> weighted sum, every stage kept
     // (or, with stages: false, only { output, entropy, fullyMaskedRows }).
     attend(options) {
-      const o = checkOptions('attend', options, [
-        'query',
-        'key',
-        'value',
-        'score',
-        'mask',
-        'causal',
-        'reverseCausal',
-        'keyPadding',
-        'maskFill',
-        'temperature',
-        'stable',
-        'stages',
-        'additive',
-        'general',
-      ]);
+      const o = checkOptions('attend', options, optionNames('attend'));
       reading('query', () => input.checkNaiveSize(o.query, o.key));
       const args = {
         query: input.matrix('query', o.query),
@@ -62,13 +48,13 @@ export function attendCalls({ run, input, limits }) {
         stages: scalarArg(o.stages),
       };
       if (o.additive != null) {
-        const a = checkOptions('additive', o.additive, ['Wq', 'Wk', 'v']);
+        const a = checkOptions('additive', o.additive, optionNames('attend', 'additive'));
         args['additive.Wq'] = input.matrix('additive.Wq', a.Wq);
         args['additive.Wk'] = input.matrix('additive.Wk', a.Wk);
         args['additive.v'] = vectorArg('additive.v', a.v, input.sizeError);
       }
       if (o.general != null) {
-        const g = checkOptions('general', o.general, ['W']);
+        const g = checkOptions('general', o.general, optionNames('attend', 'general'));
         args['general.W'] = input.matrix('general.W', g.W);
       }
       return attendResult(run('attend', args));
@@ -78,24 +64,7 @@ export function attendCalls({ run, input, limits }) {
     // With stages: false each head is attend()'s stages: false result { output, entropy,
     // fullyMaskedRows, overflow }: no (n_q, n_k) copies.
     multiHead(options) {
-      const o = checkOptions('multiHead', options, [
-        'query',
-        'key',
-        'value',
-        'heads',
-        'Wq',
-        'Wk',
-        'Wv',
-        'Wo',
-        'bq',
-        'bk',
-        'bv',
-        'bo',
-        'mask',
-        'causal',
-        'keyPadding',
-        'stages',
-      ]);
+      const o = checkOptions('multiHead', options, optionNames('multiHead'));
       const r = run('multiHead', {
         query: input.matrix('query', o.query),
         key: input.matrix('key', o.key),
@@ -120,7 +89,7 @@ export function attendCalls({ run, input, limits }) {
     // Row softmax of scores / temperature, and each row's entropy. -Infinity = a blocked cell.
     // overflow: true when the naive softmax (stable: false) overflowed, as the lesson shows.
     softmax(options) {
-      const o = checkOptions('softmax', options, ['scores', 'stable', 'temperature']);
+      const o = checkOptions('softmax', options, optionNames('softmax'));
       const r = run('softmax', {
         scores: input.scoreMatrix(o.scores),
         stable: scalarArg(o.stable),
@@ -136,13 +105,13 @@ export function attendCalls({ run, input, limits }) {
 
     // One-hot at each row's argmax.
     hardAttention(options) {
-      const o = checkOptions('hardAttention', options, ['scores']);
+      const o = checkOptions('hardAttention', options, optionNames('hardAttention'));
       return run('hardAttention', { scores: input.scoreMatrix(o.scores) }).matrix;
     },
 
     // softmax((scores + Gumbel noise) / tau), the noise drawn from seed.
     gumbelSoftmax(options) {
-      const o = checkOptions('gumbelSoftmax', options, ['scores', 'tau', 'seed']);
+      const o = checkOptions('gumbelSoftmax', options, optionNames('gumbelSoftmax'));
       return run('gumbelSoftmax', {
         scores: input.scoreMatrix(o.scores),
         tau: scalarArg(o.tau),
@@ -152,19 +121,19 @@ export function attendCalls({ run, input, limits }) {
 
     // Sinusoidal position encodings (n, d).
     sinusoidal(options) {
-      const o = checkOptions('sinusoidal', options, ['n', 'd', 'base']);
+      const o = checkOptions('sinusoidal', options, optionNames('sinusoidal'));
       return run('sinusoidal', { n: scalarArg(o.n), d: scalarArg(o.d), base: scalarArg(o.base) }).matrix;
     },
 
     // RoPE: rotates pairs of columns of x; row r sits at position first + r.
     rope(options) {
-      const o = checkOptions('rope', options, ['x', 'first', 'base']);
+      const o = checkOptions('rope', options, optionNames('rope'));
       return run('rope', { x: input.matrix('x', o.x), first: scalarArg(o.first), base: scalarArg(o.base) }).matrix;
     },
 
     // y = x Wᵀ + b (torch.nn.Linear): x (n, in), W (out, in), b (out) or omitted.
     linear(options) {
-      const o = checkOptions('linear', options, ['x', 'W', 'b']);
+      const o = checkOptions('linear', options, optionNames('linear'));
       return run('linear', { x: input.matrix('x', o.x), W: input.matrix('W', o.W), b: input.optionalVector('b', o.b) })
         .matrix;
     },
@@ -172,7 +141,7 @@ export function attendCalls({ run, input, limits }) {
     // (rows, cols) of N(0, 1) * scale from the engine's RNG: the same in every build. With
     // streams (one per row), row i is the first cols draws of stream streams[i].
     randomMatrix(options) {
-      const o = checkOptions('randomMatrix', options, ['rows', 'cols', 'seed', 'stream', 'streams', 'scale']);
+      const o = checkOptions('randomMatrix', options, optionNames('randomMatrix'));
       return run('randomMatrix', {
         rows: scalarArg(o.rows),
         cols: scalarArg(o.cols),

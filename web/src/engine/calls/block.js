@@ -4,6 +4,7 @@
 // and calls it through run.
 
 import { arrayArg, checkOptions, flagsArg, reading, scalarArg, vectorArg } from '../args.js';
+import { OPTIONS, optionNames } from '../choices.js';
 import { attendResult } from './attend.js';
 
 export function blockCalls({ run, input }) {
@@ -11,7 +12,7 @@ export function blockCalls({ run, input }) {
     // LayerNorm over each row of x (n, d): (x - mean) / sqrt(var + eps) * gamma + beta, as
     // torch.nn.LayerNorm. -> { output, mean, std } (mean and biased std of each input row)
     layerNorm(options) {
-      const o = checkOptions('layerNorm', options, ['x', 'gamma', 'beta', 'eps']);
+      const o = checkOptions('layerNorm', options, optionNames('layerNorm'));
       return run('layerNorm', {
         x: input.matrix('x', o.x),
         gamma: vectorArg('gamma', o.gamma, input.sizeError),
@@ -23,7 +24,7 @@ export function blockCalls({ run, input }) {
     // hidden = activation(x W1ᵀ + b1), output = hidden W2ᵀ + b2; activation 'relu' (default) or
     // 'gelu' (the exact erf form). -> { hidden, output }
     feedForward(options) {
-      const o = checkOptions('feedForward', options, ['x', 'W1', 'b1', 'W2', 'b2', 'activation']);
+      const o = checkOptions('feedForward', options, optionNames('feedForward'));
       return run('feedForward', {
         x: input.matrix('x', o.x),
         ...input.ffArgs('', o),
@@ -36,25 +37,7 @@ export function blockCalls({ run, input }) {
     // residuals, normed } (with stages: false only { output }); each attention as multiHead
     // returns it, ff as feedForward, normed[k] as layerNorm, residuals[k] = x + sub-layer k.
     transformerLayer(options) {
-      const o = checkOptions('transformerLayer', options, [
-        'kind',
-        'x',
-        'memory',
-        'heads',
-        'selfAttention',
-        'crossAttention',
-        'ff',
-        'norms',
-        'normFirst',
-        'activation',
-        'eps',
-        'causal',
-        'keyPadding',
-        'memoryKeyPadding',
-        'residual',
-        'layerNorm',
-        'stages',
-      ]);
+      const o = checkOptions('transformerLayer', options, optionNames('transformerLayer'));
       const args = {
         kind: scalarArg(o.kind),
         x: input.matrix('x', o.x),
@@ -62,7 +45,7 @@ export function blockCalls({ run, input }) {
         heads: scalarArg(o.heads),
         ...input.attentionArgs('selfAttention', o.selfAttention),
         ...(o.crossAttention == null ? {} : input.attentionArgs('crossAttention', o.crossAttention)),
-        ...input.ffArgs('ff.', checkOptions('ff', o.ff ?? {}, ['W1', 'b1', 'W2', 'b2'])),
+        ...input.ffArgs('ff.', checkOptions('ff', o.ff ?? {}, optionNames('transformerLayer', 'ff'))),
         normFirst: scalarArg(o.normFirst),
         activation: scalarArg(o.activation),
         eps: scalarArg(o.eps),
@@ -74,7 +57,8 @@ export function blockCalls({ run, input }) {
         layerNorm: scalarArg(o.layerNorm),
         stages: scalarArg(o.stages),
       };
-      const norms = o.norms == null ? [] : arrayArg('norms', o.norms, 3, '{ gamma, beta }');
+      const norms =
+        o.norms == null ? [] : arrayArg('norms', o.norms, OPTIONS.transformerLayer.norms.max, '{ gamma, beta }');
       args.norms = norms.length;
       reading('norms', () => {
         for (let k = 0; k < norms.length; k++) {
@@ -98,7 +82,7 @@ export function blockCalls({ run, input }) {
     // Whh (3h, h), bih and bhh (3h) optional, h0 (h) or zeros. Each hidden state needs the one
     // before it: n dependent steps. -> { hidden (n, h), steps }
     gruEncoder(options) {
-      const o = checkOptions('gruEncoder', options, ['x', 'Wih', 'Whh', 'bih', 'bhh', 'h0']);
+      const o = checkOptions('gruEncoder', options, optionNames('gruEncoder'));
       return run('gruEncoder', {
         x: input.matrix('x', o.x),
         Wih: input.matrix('Wih', o.Wih),

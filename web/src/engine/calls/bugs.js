@@ -3,6 +3,7 @@
 // converts its arguments for the module and calls it through run.
 
 import { checkOptions, reading, scalarArg } from '../args.js';
+import { optionNames } from '../choices.js';
 import { attendResult } from './attend.js';
 
 export function bugCalls({ run, input }) {
@@ -12,16 +13,7 @@ export function bugCalls({ run, input }) {
     // dModel (for 'scale-by-d-model') is the width whose square root the bugged code divides
     // by. -> attend()'s result, every stage
     attendWithBug(options) {
-      const o = checkOptions('attendWithBug', options, [
-        'query',
-        'key',
-        'value',
-        'mask',
-        'causal',
-        'keyPadding',
-        'bug',
-        'dModel',
-      ]);
+      const o = checkOptions('attendWithBug', options, optionNames('attendWithBug'));
       reading('query', () => input.checkNaiveSize(o.query, o.key));
       return attendResult(
         run('attendWithBug', {
@@ -43,7 +35,7 @@ export function bugCalls({ run, input }) {
     // (weight on blocked keys), cells, logitMean, logitStd, logitMax (over the allowed cells),
     // nonFinite (weights that are NaN or infinite) }
     monitor(options) {
-      const o = checkOptions('monitor', options, ['logits', 'weights', 'mask']);
+      const o = checkOptions('monitor', options, optionNames('monitor'));
       return run('monitor', {
         logits: input.matrix('logits', o.logits),
         weights: input.matrix('weights', o.weights),

@@ -5,13 +5,14 @@
 // through run.
 
 import { arrayArg, checkOptions, fail, integerArg, reading, scalarArg } from '../args.js';
+import { optionNames } from '../choices.js';
 import { varianceChunk } from '../inputs.js';
 
 export function experimentCalls({ mod, calls, run, guarded, limits }) {
   return {
     // Histogram and moments of q·k and q·k/sqrt(d_k) for random N(0, 1) vectors.
     varianceExperiment(options) {
-      const o = checkOptions('varianceExperiment', options, ['dk', 'samples', 'seed', 'bins', 'firstSample']);
+      const o = checkOptions('varianceExperiment', options, optionNames('varianceExperiment'));
       const r = run('varianceExperiment', {
         dk: scalarArg(o.dk),
         samples: scalarArg(o.samples),
@@ -25,7 +26,7 @@ export function experimentCalls({ mod, calls, run, guarded, limits }) {
     // Two consecutive chunks of varianceExperiment combined: a (aSamples, 0 = none yet) then b.
     // -> { raw: { mean, variance, std }, scaled: {...}, histogram, samples }
     mergeVariance(options) {
-      const o = checkOptions('mergeVariance', options, ['a', 'aSamples', 'b', 'bSamples']);
+      const o = checkOptions('mergeVariance', options, optionNames('mergeVariance'));
       return run('mergeVariance', {
         a: varianceChunk('a', o.a, limits.maxBins),
         aSamples: scalarArg(o.aSamples),
@@ -40,7 +41,7 @@ export function experimentCalls({ mod, calls, run, guarded, limits }) {
     // (histogram: edges over ±4√d_k for rawCounts, scaledEdges over ±4 for scaledCounts);
     // delete() frees the run (later calls throw). The caller owns it and must delete it.
     varianceRun(options) {
-      const o = checkOptions('varianceRun', options, ['dk', 'seed', 'bins', 'firstSample']);
+      const o = checkOptions('varianceRun', options, optionNames('createVarianceRun'));
       const handle = run('createVarianceRun', {
         dk: scalarArg(o.dk),
         seed: scalarArg(o.seed),
@@ -74,7 +75,7 @@ export function experimentCalls({ mod, calls, run, guarded, limits }) {
     // Sample `sample` of the variance experiment, drawn explicitly: the same q and k (and q·k)
     // the experiment uses for it. -> { q: Float32Array(dk), k: Float32Array(dk), dot }
     varianceSample(options) {
-      const o = checkOptions('varianceSample', options, ['dk', 'seed', 'sample']);
+      const o = checkOptions('varianceSample', options, optionNames('varianceSample'));
       return run('varianceSample', {
         dk: scalarArg(o.dk),
         seed: scalarArg(o.seed),
@@ -85,7 +86,7 @@ export function experimentCalls({ mod, calls, run, guarded, limits }) {
     // One query against nKeys random keys at d_k: raw and scaled scores and weights (at tau),
     // the hard one-hot and gumbelSamples Gumbel-softmax rows of the raw or scaled scores.
     queryProbe(options) {
-      const o = checkOptions('queryProbe', options, ['dk', 'nKeys', 'seed', 'trial', 'tau', 'scaled', 'gumbelSamples']);
+      const o = checkOptions('queryProbe', options, optionNames('queryProbe'));
       return run('queryProbe', {
         dk: scalarArg(o.dk),
         nKeys: scalarArg(o.nKeys),
@@ -100,7 +101,7 @@ export function experimentCalls({ mod, calls, run, guarded, limits }) {
     // Means over trials of the max weight, entropy and softmax Jacobian norm, raw vs scaled,
     // for each d_k in dks. -> { logN, points: [{ dk, raw: {...}, scaled: {...} }] }
     saturationSweep(options) {
-      const o = checkOptions('saturationSweep', options, ['dks', 'nKeys', 'trials', 'seed']);
+      const o = checkOptions('saturationSweep', options, optionNames('saturationSweep'));
       const dks = arrayArg('dks', o.dks, limits.maxSweepDks, 'd_k values');
       return run('saturationSweep', {
         dks: reading('dks', () =>

@@ -4,6 +4,7 @@
 // calls it through run.
 
 import { checkOptions } from '../args.js';
+import { optionNames } from '../choices.js';
 import { FLASH_OPTIONS, LINEAR_OPTIONS } from '../inputs.js';
 
 // A flashAttend() result as the module returns it, with fullyMaskedRows as a plain array.
@@ -61,7 +62,7 @@ export function flashCalls({ run, input, limits }) {
     // How far output is from reference (same shape), in double: { maxAbs, relative } with
     // relative = ‖output − reference‖ / ‖reference‖ (Frobenius norms).
     outputError(options) {
-      const o = checkOptions('outputError', options, ['output', 'reference']);
+      const o = checkOptions('outputError', options, optionNames('outputError'));
       return run('outputError', input.outputErrorArgs(o));
     },
   };
