@@ -80,8 +80,8 @@ function hashOf(el) {
 // A CSS length from the height attribute: "640" (or "640px") is pixels, kept within
 // HEIGHT.min..HEIGHT.max (clamped: { css, clamped: { asked, used } }); any other CSS length is
 // held to the same range by clamp(); "" or a bad value is no height.
-export const HEIGHT = { min: 120, max: 20000 };
-export function heightOf(value) {
+const HEIGHT = { min: 120, max: 20000 };
+function heightOf(value) {
   if (value === null || value.trim() === '') return { css: '' };
   const v = value.trim();
   const px = /^(\d+(?:\.\d+)?|\d*\.\d+)(?:px)?$/i.exec(v);

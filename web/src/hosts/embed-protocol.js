@@ -14,7 +14,7 @@
 
 import { validatePatch } from './state.js';
 
-export const HOST_SOURCE = 'attention-lab-host';
+const HOST_SOURCE = 'attention-lab-host';
 export const FRAME_SOURCE = 'attention-lab';
 export const PROTOCOL_VERSION = 1;
 
@@ -26,7 +26,7 @@ export const canvasResize = (height) => JSON.stringify({ subject: 'lti.frameResi
 // '[iFrameSizer]<id>:<settings…>' and sizes the frame on '[iFrameSizer]<id>:<height>:<width>:<type>'
 // ('init' first, then any other type). resizerId(data) -> the id of that first message, or null
 // for anything else (its later messages, 'resize', 'reset' or 'message:…', carry no settings).
-export const RESIZER = '[iFrameSizer]';
+const RESIZER = '[iFrameSizer]';
 export function resizerId(data) {
   if (typeof data !== 'string' || !data.startsWith(RESIZER) || data.length > 2000) return null;
   const fields = data.slice(RESIZER.length).split(':');

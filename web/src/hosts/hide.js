@@ -26,7 +26,7 @@ function nameOf(el) {
 // "name: value" for each control inside a hidden group (radio groups once, by their checked one).
 // Left out: the cells of a grid of numbers (a matrix the figures show anyway) and controls folded
 // away in a closed <details>.
-export function describeControls(group, t) {
+function describeControls(group, t) {
   const parts = [];
   const seenRadio = new Set();
   for (const el of group.querySelectorAll('input, select, textarea, button[aria-pressed]')) {

@@ -57,7 +57,7 @@ export const chapterOf = (id) => loadedChapter(id) || chapters.find((c) => c.id 
 
 // Rewrites of the hash are throttled (at most one per HASH_MS, the last one always lands) because
 // browsers slow down pages that call replaceState too often, e.g. while a slider is dragged.
-export const HASH_MS = 200;
+const HASH_MS = 200;
 
 // The hash follows the state. With `entries`, a change of chapter or step is a new history entry
 // (Back returns to it); any other change rewrites the current entry. A navigation the host did not

@@ -27,11 +27,9 @@
 
 import { HTML_LANG } from '../text/i18n.js';
 
-export const ACTIVITY = 'urn:attention-lab:';
+const ACTIVITY = 'urn:attention-lab:';
 const VERB = (name) => ({ id: `http://adlnet.gov/expapi/verbs/${name}`, display: { 'en-US': name } });
-export const VERBS = Object.fromEntries(
-  ['experienced', 'answered', 'completed', 'passed'].map((name) => [name, VERB(name)]),
-);
+const VERBS = Object.fromEntries(['experienced', 'answered', 'completed', 'passed'].map((name) => [name, VERB(name)]));
 const TYPE = {
   lesson: 'http://adlnet.gov/expapi/activities/lesson',
   step: 'http://adlnet.gov/expapi/activities/module',
@@ -39,9 +37,9 @@ const TYPE = {
   run: 'http://adlnet.gov/expapi/activities/simulation',
 };
 // Extensions (IRIs of our own): an answer's attempt (1 = the first try), a run's step and settings.
-export const EXTENSION = { attempt: `${ACTIVITY}attempt`, step: `${ACTIVITY}step`, run: `${ACTIVITY}run` };
+const EXTENSION = { attempt: `${ACTIVITY}attempt`, step: `${ACTIVITY}step`, run: `${ACTIVITY}run` };
 
-export const activityId = {
+const activityId = {
   lesson: (lesson) => `${ACTIVITY}${lesson}`,
   step: (lesson, stage) => `${ACTIVITY}${lesson}/step/${stage}`,
   // a question's id is '<lesson>/<name>' (its chapter's meta lists it)

@@ -16,7 +16,7 @@ import { scoreOf } from './progress.js';
 import './element.js';
 
 // The LMS's API: in this window or one of its parents, then in the opener and its parents.
-export function findApi(win = window) {
+function findApi(win = window) {
   for (let start = win, hops = 0; start && hops < 2; start = start.opener, hops++) {
     for (let w = start, k = 0; w && k < 10; k++) {
       try {

@@ -13,7 +13,7 @@ import { LAB_ROOT } from './root-url.js';
 const KEY = 'attention-lab:reloaded-for';
 const MISSING = /dynamically imported module|Importing a module script failed|Unable to preload CSS/i;
 
-export const missingChunk = (e) => !!e && typeof e.message === 'string' && MISSING.test(e.message);
+const missingChunk = (e) => !!e && typeof e.message === 'string' && MISSING.test(e.message);
 
 // While the server is asked: what each caller asked for (the same failure reaches Vite's
 // preloadError event and then the lesson's loader).

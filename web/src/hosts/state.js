@@ -109,7 +109,7 @@ function maxTextLength(spec) {
 // link would reach the lessons as Infinity.
 const FLOAT32_MAX = 3.4028234663852886e38;
 
-export function parseValue(spec, text) {
+function parseValue(spec, text) {
   if (text.length > maxTextLength(spec)) return err('tooLong');
   switch (spec.type) {
     case 'int': {
@@ -192,7 +192,7 @@ export function parseValue(spec, text) {
 }
 
 // typed value -> hash text
-export function formatValue(spec, value) {
+function formatValue(spec, value) {
   switch (spec.type) {
     case 'int':
     case 'float':

@@ -32,7 +32,7 @@ function attributes(get) {
 }
 
 // The traits of a state: its link's own fields apart, the rest as the state text.
-export function traitsOf(state) {
+function traitsOf(state) {
   const rest = serializeHash(state, schema)
     .split('&')
     .filter((part) => !OWN.includes(part.slice(0, part.indexOf('='))));

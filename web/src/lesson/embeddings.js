@@ -4,9 +4,6 @@
 // stream chosen by a hash of the word's text, so the same word always gets the same vectors.
 // Pure: no DOM. The numbers of drawn vectors come from engine.randomMatrix.
 
-// The three roles a token's vectors play; each role draws from its own streams.
-export const ROLES = ['q', 'k', 'v'];
-
 // FNV-1a (32 bit) of the UTF-8 bytes of text: a stable, well-spread hash -> uint32.
 export function tokenHash(text) {
   const bytes = new TextEncoder().encode(String(text));

@@ -109,7 +109,7 @@ export function presetPatch(id) {
 }
 
 // Tokens in use: the learner's, else the preset's.
-export function tokensOf(state) {
+function tokensOf(state) {
   const p = PRESETS[state.preset];
   const queryTokens = state.queryTokens.length ? state.queryTokens : p.queryTokens;
   const keyTokens = state.keyTokens.length ? state.keyTokens : p.keyTokens;
@@ -160,7 +160,7 @@ function explicitMask(state, nq, nk) {
 }
 
 // keyPadding cut or padded with false to n_k; undefined when no key is padding.
-export function keyPaddingOf(state, nk) {
+function keyPaddingOf(state, nk) {
   const flags = Array.from({ length: nk }, (_, j) => state.keyPadding[j] === true);
   return flags.some(Boolean) ? flags : undefined;
 }
@@ -217,7 +217,7 @@ export function buildInputs(engine, state) {
 }
 
 // The Q, K, V grids of the tokens, and where each row came from.
-export function tokenGrids(engine, state, queryTokens, keyTokens) {
+function tokenGrids(engine, state, queryTokens, keyTokens) {
   const random = state.inputMode === 'random';
   const table = random ? null : handMadeTable(PRESETS[state.preset]);
   const round = random ? undefined : 2;

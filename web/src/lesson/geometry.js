@@ -16,7 +16,7 @@ export const GEO_START = [
   [-0.2, 1],
   [0.8, 1.6],
 ];
-export const GEO_DIM = 2;
+const GEO_DIM = 2;
 export const GEO_LIMIT = 2.5; // each coordinate within [−2.5, 2.5]
 export const GEO_STEP = 0.1; // an arrow key moves a tip by this much (Shift: GEO_BIG_STEP); a drag snaps to it
 export const GEO_BIG_STEP = 0.5;

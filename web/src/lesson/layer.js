@@ -6,7 +6,7 @@ import { embedTokens } from './embeddings.js';
 import { toMatrix } from './example.js';
 
 // (rows, cols) weights drawn by the engine, scaled by 1/√cols (so x Wᵀ keeps unit variance).
-export function drawWeight(engine, rows, cols, seed, stream) {
+function drawWeight(engine, rows, cols, seed, stream) {
   return engine.randomMatrix({ rows, cols, seed, stream, scale: 1 / Math.sqrt(cols) });
 }
 

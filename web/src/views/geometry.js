@@ -36,7 +36,7 @@ const svgEl = (tag, attrs = {}) => {
 };
 const r1 = (x) => Math.round(x * 10) / 10;
 // A coordinate as it reads: one decimal on the arrows' 0.1 grid, two otherwise (a link's own).
-export const coordText = (x) => fmt(x, Math.abs(x * 10 - Math.round(x * 10)) < 1e-9 ? 1 : 2);
+const coordText = (x) => fmt(x, Math.abs(x * 10 - Math.round(x * 10)) < 1e-9 ? 1 : 2);
 
 export function createGeometry(parent, { strings, onMove, limit = 3, step = 0.1, bigStep = 0.5, intro = [] }) {
   const x = scaleLinear()

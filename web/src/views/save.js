@@ -44,7 +44,7 @@ function paint({ fill, stroke, sw, dash, opacity }) {
 const SVG_ANCHOR = { start: 'start', middle: 'middle', end: 'end' };
 const SVG_BASELINE = { alphabetic: 'auto', middle: 'central', hanging: 'hanging' };
 
-export function sceneToSvg(scene) {
+function sceneToSvg(scene) {
   const out = [
     `<svg xmlns="${SVG_NS}" width="${num(scene.width)}" height="${num(scene.height)}" viewBox="0 0 ${num(scene.width)} ${num(scene.height)}" font-family="${esc(FONT)}">`,
     `<rect x="0" y="0" width="${num(scene.width)}" height="${num(scene.height)}" fill="${PAPER}"/>`,
@@ -69,7 +69,7 @@ export function sceneToSvg(scene) {
 
 const CANVAS_ALIGN = { start: 'left', middle: 'center', end: 'right' };
 
-export function sceneToCanvas(scene, scale = PNG_SCALE) {
+function sceneToCanvas(scene, scale = PNG_SCALE) {
   const canvas = document.createElement('canvas');
   canvas.width = Math.ceil(scene.width * scale);
   canvas.height = Math.ceil(scene.height * scale);
@@ -267,7 +267,7 @@ const langOf = (el) => (/^zh/i.test(el.closest('[lang]')?.getAttribute('lang') |
 
 // Numbers as tab-separated text (a spreadsheet pastes it as a table): a header line of column
 // labels after an empty corner, then one line per row, its label first. Numbers keep every digit.
-export function numbersText({ head = [], rows = [] }) {
+function numbersText({ head = [], rows = [] }) {
   const text = (x) => (x !== null && typeof x === 'object' ? (x.textContent ?? x.text ?? '') : (x ?? ''));
   const line = (cells) => cells.map((x) => String(text(x)).replace(/[\t\n]+/g, ' ')).join('\t');
   const body = rows.map((r) => line(Array.isArray(r) ? r : r.cells));

@@ -73,7 +73,7 @@ const flagsRule = (limit) => (name, rows, cols, count) =>
   count > limit ? `${name}: expected 1 to ${limit} columns, got ${count}` : '';
 
 // options -> the arguments a worker's engine is given: plain values and fresh typed arrays only.
-export function poolArgs(kind, options) {
+function poolArgs(kind, options) {
   const flash = kind === 'flash';
   const allowed = flash ? FLASH_OPTIONS : kind === 'linear' ? LINEAR_POOL_OPTIONS : NAIVE_OPTIONS;
   if (kind === 'naive' && options !== null && typeof options === 'object') {

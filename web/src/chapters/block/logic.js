@@ -31,7 +31,7 @@ export function ownRowCount(sim) {
 }
 
 // The length of each row of m.
-export function rowNorms(m) {
+function rowNorms(m) {
   return Array.from({ length: m.rows }, (_, i) => Math.hypot(...rowOf(m, i)));
 }
 
@@ -84,7 +84,7 @@ export function gruWeights(engine, seed) {
 //   scheduler slice is often paused, which only ever adds time. On a loaded 2-core machine the
 //   layer at n = 512 took 2-3 ms of CPU per call but 2-50 ms of wall time, and the median of 5
 //   single calls read 20-60 ms: the "40 ms" layer was the machine's load, not the layer.
-export function timeCall(call, { rounds = 11, warmMs = 30, sampleMs = 3, now = () => performance.now() } = {}) {
+function timeCall(call, { rounds = 11, warmMs = 30, sampleMs = 3, now = () => performance.now() } = {}) {
   const start = now();
   for (let k = 0; k < 3 || now() - start < warmMs; k++) call();
   let best = Infinity;

@@ -7,15 +7,15 @@
 import { drawnRows, tokenStream } from '../../lesson/embeddings.js';
 import { PAD } from './meta.js';
 
-export const DV = 3; // value size: an output row is short enough to read
+const DV = 3; // value size: an output row is short enough to read
 export const DK_CHOICES = [2, 4, 8, 16, 32, 64, 128, 256, 512, 1024];
 export const SCALE_CHOICES = [0.5, 1, 2, 5, 10, 20, 50, 100];
 export const SMALL_CHOICES = [0.01, 0.03, 0.1, 0.3, 1];
 export const EXP_OVERFLOW = 88.72; // exp(x) passes float32's largest number past ln(3.4e38)
-export const SATURATED = 0.99; // a row giving one key more than this is one-hot in effect
-export const NEAR_UNIFORM = 0.95; // entropy above this share of ln n: attention has degraded
-export const NEAR_ONE_HOT = 0.25; // entropy below this share of ln n: nearly all on one key
-export const DRAWS = 5; // small queries drawn for the "top key" demo
+const SATURATED = 0.99; // a row giving one key more than this is one-hot in effect
+const NEAR_UNIFORM = 0.95; // entropy above this share of ln n: attention has degraded
+const NEAR_ONE_HOT = 0.25; // entropy below this share of ln n: nearly all on one key
+const DRAWS = 5; // small queries drawn for the "top key" demo
 
 // One PyTorch line per bug: how the bug reads in code (the healthy line first).
 export const BUG_CODE = {
@@ -35,7 +35,7 @@ const argmax = (row) => row.reduce((best, x, j) => (x > row[best] ? j : best), 0
 
 // Which keys are padding, and the last query that is a real token (-1 when none is).
 export const paddingOf = (tokens) => tokens.map((t) => t === PAD);
-export const lastRealRow = (tokens) => tokens.map((t) => t !== PAD).lastIndexOf(true);
+const lastRealRow = (tokens) => tokens.map((t) => t !== PAD).lastIndexOf(true);
 
 // (tokens.length, cols) of each token's drawn vector for `role` (stream = the token's text), times
 // `scale`: the same word always gets the same numbers.
@@ -68,7 +68,7 @@ export function runLab(engine, { tokens, dk, heads, scale, seed, bug }) {
 
 // Rows (with two allowed keys or more) whose largest weight is above SATURATED, and how many
 // such rows there are.
-export function saturatedRows(result, monitors) {
+function saturatedRows(result, monitors) {
   let saturated = 0;
   let rows = 0;
   for (let i = 0; i < result.weights.rows; i++) {
@@ -80,7 +80,7 @@ export function saturatedRows(result, monitors) {
 }
 
 // Rows whose entropy is above NEAR_UNIFORM of its maximum ln n (rows with one key left out).
-export function nearUniformRows(result, monitors) {
+function nearUniformRows(result, monitors) {
   const out = [];
   for (let i = 0; i < result.weights.rows; i++) {
     const max = monitors.maxEntropy[i];
@@ -91,7 +91,7 @@ export function nearUniformRows(result, monitors) {
 
 // Rows whose entropy is below NEAR_ONE_HOT of its maximum ln n: nearly all their weight on one
 // key (rows with one key left out).
-export function nearOneHotRows(result, monitors) {
+function nearOneHotRows(result, monitors) {
   const out = [];
   for (let i = 0; i < result.weights.rows; i++) {
     const max = monitors.maxEntropy[i];

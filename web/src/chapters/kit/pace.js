@@ -14,8 +14,8 @@
 
 export const SPEEDS = ['slow', 'medium', 'fast'];
 export const DEFAULT_SPEED = 'slow';
-export const PACE_START = 100; // steps
-export const PACE_SECONDS = 28;
+const PACE_START = 100; // steps
+const PACE_SECONDS = 28;
 const FACTOR = { slow: 1, medium: 4 };
 
 // Steps per second at `step` at this speed (Infinity: as fast as the worker goes).
@@ -42,7 +42,7 @@ export function advance(speed, budget, seconds) {
 // The end of the step axis for a run at `step`: a fixed horizon (100, 200, 500, 1,000, 2,000 …)
 // that grows by one notch when the run passes it, so the axis stands still for most of the run,
 // and the early steps keep at least 40 % of its width until the run is 2.5 times longer.
-export const FIRST_HORIZON = 100;
+const FIRST_HORIZON = 100;
 export function horizon(step) {
   let h = FIRST_HORIZON;
   for (let k = 0; h < step; k++) h *= [2, 2.5, 2][k % 3];

@@ -238,7 +238,7 @@ function keepUnderStepper(section, bar) {
 // and the rest. A first sentence longer than that stays whole.
 const LEAD_WIDTH = 200;
 const widthOf = (t) => t.length + (t.match(/[\u3000-\u9fff\uff00-\uffef]/g) || []).length;
-export function splitLead(text, lang) {
+function splitLead(text, lang) {
   const parts =
     lang === 'zh' ? text.match(/[^。！？]+[。！？]*/g) || [text] : text.match(/[^.!?]+(?:[.!?]+\s*|$)/g) || [text];
   let lead = '';

@@ -161,7 +161,7 @@ export function drawSweepCharts(c, v) {
 }
 
 // Where the sweep is, in words: idle, running (which n and method), done, cancelled or failed.
-export function sweepStatusText(c, sw) {
+function sweepStatusText(c, sw) {
   const { s } = c;
   if (!sw) return s('sweepIdle');
   if (sw.status === 'running') {

@@ -22,12 +22,6 @@ import { layerLink } from '../multihead/meta.js';
 
 const DIGITS = 4;
 
-// The patch that opens this chapter on `step` ('example' or 'multihead'): the example's own
-// fields are shared, so it shows the same state.
-export function practiceLink(step = 'example') {
-  return { lesson: 'practice', stage: step };
-}
-
 // ---- the code box: language switch, code, copy button -------------------------------------------
 
 // A code step's controls beside its code: the language and the copy button, then its own (extra).

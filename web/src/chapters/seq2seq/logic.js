@@ -18,7 +18,7 @@ export const runName = (c, name) =>
 
 // A run is learned once at every input length (2 to 24) at least LEARNED of the held-out tokens
 // are right (greedy decoding: evaluateByLength()).
-export const LEARNED = 0.95;
+const LEARNED = 0.95;
 export const isLearned = (r) => r.step > 0 && Math.min(...r.byLength.tokenAccuracy) >= LEARNED;
 
 // Predict, then reveal: on the longest inputs, which model gets more of the output right? Within

@@ -8,14 +8,14 @@ import { PRESETS } from '../../lesson/example.js';
 // The weights an article printed for the row of the translation example while writing 猫.
 export const PRINTED = PRESETS['hand-check'].publishedGuess;
 export const EXP_OVERFLOW = 88.72; // ln(largest float32): exp of anything larger is +∞
-export const EXP_SUBNORMAL = -87.34; // ln(smallest normal float32): below it exp loses precision
+const EXP_SUBNORMAL = -87.34; // ln(smallest normal float32): below it exp loses precision
 export const EXP_UNDERFLOW = -103.97; // ln(2^-150), half the smallest float32: exp of anything smaller is 0
 export const T_STOPS = [0.1, 0.2, 0.3, 0.5, 0.7, 1, 1.5, 2, 3, 5, 10];
 export const TAU_STOPS = [0.05, 0.1, 0.2, 0.3, 0.5, 0.7, 1, 2, 5];
 export const GUMBEL_SAMPLES = 5; // draws shown one by one
 export const GUMBEL_DRAWS = 1000; // draws counted: how often each key wins
-export const TOLERANCE = 0.005; // per weight, for the hand check
-export const SUM_TOLERANCE = 0.01;
+const TOLERANCE = 0.005; // per weight, for the hand check
+const SUM_TOLERANCE = 0.01;
 const SAME = 1e-4; // two weights that agree to 4 decimals
 
 // The keys' names: the example's words (The, cat, eats, fish) while the row has one score per
