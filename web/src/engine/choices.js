@@ -4,6 +4,7 @@
 // export (engine.options, engine.limits and the trainer's), and tests/js/options.test.js pins to
 // them in both builds. Nothing here restates a name, a range or a default of the core.
 import { LIMITS, OPTIONS, TRAIN_OPTIONS, TRAIN_LIMITS } from './core-options.js';
+import { scalarArg } from './args.js';
 
 export { LIMITS, OPTIONS, TRAIN_OPTIONS, TRAIN_LIMITS };
 
@@ -12,6 +13,17 @@ export { LIMITS, OPTIONS, TRAIN_OPTIONS, TRAIN_LIMITS };
 export function optionNames(entry, field) {
   const table = OPTIONS[entry] ?? TRAIN_OPTIONS[entry];
   return Object.freeze(Object.keys(field === undefined ? table : table[field].fields));
+}
+
+// The scalar options (numbers, names, flags) of entry point `entry` in a checked options object, as
+// the module reads them (scalarArg: nothing of the caller's runs inside the module).
+const SCALARS = new Set(['number', 'choice', 'flag']);
+export function scalarArgs(entry, o) {
+  const out = {};
+  for (const [name, spec] of Object.entries(OPTIONS[entry] ?? TRAIN_OPTIONS[entry])) {
+    if (SCALARS.has(spec.type)) out[name] = scalarArg(o[name]);
+  }
+  return out;
 }
 
 // { default, min, max } of a number option, for a state schema field (hosts/state.js types

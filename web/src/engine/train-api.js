@@ -19,7 +19,7 @@
 
 import { arrayArg, checkOptions, describe, fail, matrixArg, reading, scalarArg } from './args.js';
 import { engineLoader, frozenChoices, frozenTable, moduleCalls } from './loader.js';
-import { optionNames } from './choices.js';
+import { optionNames, scalarArgs } from './choices.js';
 
 // One literal import per build, so a bundler ships both glue files.
 const TRAIN_GLUE = {
@@ -165,8 +165,7 @@ function tensors(call) {
 // the module goes through them, so a trap inside the trainer stops its engine like any other call.
 function makeTrainer(mod, run, guarded, limits, options) {
   const o = checkOptions('trainer', options, TRAINER_OPTIONS);
-  const args = {};
-  for (const name of TRAINER_OPTIONS) args[name] = scalarArg(o[name]);
+  const args = scalarArgs('createTrainer', o);
   // the options as the core made it: every absent one at its table's fallback (core/train.h)
   const { trainer: handle, config } = run('createTrainer', args);
   const tasks = guarded('trainer', () => mod.trainTasks());
@@ -298,8 +297,7 @@ function sentencesArg(name, x, words, limits, lowest = 0) {
 // the engine).
 function makeSeq2Seq(mod, run, guarded, limits, options) {
   const o = checkOptions('seq2seq', options, SEQ2SEQ_OPTIONS);
-  const args = {};
-  for (const name of SEQ2SEQ_OPTIONS) args[name] = scalarArg(o[name]);
+  const args = scalarArgs('createSeq2Seq', o);
   // the options as the core made it: every absent one at its table's fallback (core/seq2seq_trainer.h)
   const { seq2seq: handle, config } = run('createSeq2Seq', args);
   const tasks = guarded('seq2seq', () => mod.seq2seqTasks());

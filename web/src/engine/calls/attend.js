@@ -4,7 +4,7 @@
 // and calls it through run.
 
 import { arrayArg, checkOptions, reading, scalarArg, vectorArg } from '../args.js';
-import { optionNames } from '../choices.js';
+import { optionNames, scalarArgs } from '../choices.js';
 
 // An attend() result as the module returns it, with fullyMaskedRows as a plain array.
 // With stages: false only { output, entropy, fullyMaskedRows, overflow } are there.
@@ -37,15 +37,9 @@ export function attendCalls({ run, input, limits }) {
         query: input.matrix('query', o.query),
         key: input.matrix('key', o.key),
         value: input.matrix('value', o.value),
-        score: scalarArg(o.score),
+        ...scalarArgs('attend', o),
         mask: input.mask(o.mask),
-        causal: scalarArg(o.causal),
-        reverseCausal: scalarArg(o.reverseCausal),
         keyPadding: input.keyPadding(o.keyPadding),
-        maskFill: scalarArg(o.maskFill),
-        temperature: scalarArg(o.temperature),
-        stable: scalarArg(o.stable),
-        stages: scalarArg(o.stages),
       };
       if (o.additive != null) {
         const a = checkOptions('additive', o.additive, optionNames('attend', 'additive'));
@@ -90,11 +84,7 @@ export function attendCalls({ run, input, limits }) {
     // overflow: true when the naive softmax (stable: false) overflowed, as the lesson shows.
     softmax(options) {
       const o = checkOptions('softmax', options, optionNames('softmax'));
-      const r = run('softmax', {
-        scores: input.scoreMatrix(o.scores),
-        stable: scalarArg(o.stable),
-        temperature: scalarArg(o.temperature),
-      });
+      const r = run('softmax', { scores: input.scoreMatrix(o.scores), ...scalarArgs('softmax', o) });
       return { weights: r.weights, entropy: r.entropy, overflow: r.overflow };
     },
 
@@ -112,23 +102,19 @@ export function attendCalls({ run, input, limits }) {
     // softmax((scores + Gumbel noise) / tau), the noise drawn from seed.
     gumbelSoftmax(options) {
       const o = checkOptions('gumbelSoftmax', options, optionNames('gumbelSoftmax'));
-      return run('gumbelSoftmax', {
-        scores: input.scoreMatrix(o.scores),
-        tau: scalarArg(o.tau),
-        seed: scalarArg(o.seed),
-      }).matrix;
+      return run('gumbelSoftmax', { scores: input.scoreMatrix(o.scores), ...scalarArgs('gumbelSoftmax', o) }).matrix;
     },
 
     // Sinusoidal position encodings (n, d).
     sinusoidal(options) {
       const o = checkOptions('sinusoidal', options, optionNames('sinusoidal'));
-      return run('sinusoidal', { n: scalarArg(o.n), d: scalarArg(o.d), base: scalarArg(o.base) }).matrix;
+      return run('sinusoidal', scalarArgs('sinusoidal', o)).matrix;
     },
 
     // RoPE: rotates pairs of columns of x; row r sits at position first + r.
     rope(options) {
       const o = checkOptions('rope', options, optionNames('rope'));
-      return run('rope', { x: input.matrix('x', o.x), first: scalarArg(o.first), base: scalarArg(o.base) }).matrix;
+      return run('rope', { x: input.matrix('x', o.x), ...scalarArgs('rope', o) }).matrix;
     },
 
     // y = x Wᵀ + b (torch.nn.Linear): x (n, in), W (out, in), b (out) or omitted.
@@ -143,12 +129,8 @@ export function attendCalls({ run, input, limits }) {
     randomMatrix(options) {
       const o = checkOptions('randomMatrix', options, optionNames('randomMatrix'));
       return run('randomMatrix', {
-        rows: scalarArg(o.rows),
-        cols: scalarArg(o.cols),
-        seed: scalarArg(o.seed),
-        stream: scalarArg(o.stream),
+        ...scalarArgs('randomMatrix', o),
         streams: o.streams == null ? undefined : arrayArg('streams', o.streams, limits.maxTokens, 'streams'),
-        scale: scalarArg(o.scale),
       }).matrix;
     },
   };

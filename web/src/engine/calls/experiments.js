@@ -5,7 +5,7 @@
 // through run.
 
 import { arrayArg, checkOptions, fail, integerArg, reading, scalarArg } from '../args.js';
-import { optionNames } from '../choices.js';
+import { optionNames, scalarArgs } from '../choices.js';
 import { varianceChunk } from '../inputs.js';
 
 export function experimentCalls({ mod, calls, run, guarded, limits }) {
@@ -13,13 +13,7 @@ export function experimentCalls({ mod, calls, run, guarded, limits }) {
     // Histogram and moments of q·k and q·k/sqrt(d_k) for random N(0, 1) vectors.
     varianceExperiment(options) {
       const o = checkOptions('varianceExperiment', options, optionNames('varianceExperiment'));
-      const r = run('varianceExperiment', {
-        dk: scalarArg(o.dk),
-        samples: scalarArg(o.samples),
-        seed: scalarArg(o.seed),
-        bins: scalarArg(o.bins),
-        firstSample: scalarArg(o.firstSample),
-      });
+      const r = run('varianceExperiment', scalarArgs('varianceExperiment', o));
       return { raw: r.raw, scaled: r.scaled, histogram: r.histogram };
     },
 
@@ -42,12 +36,7 @@ export function experimentCalls({ mod, calls, run, guarded, limits }) {
     // delete() frees the run (later calls throw). The caller owns it and must delete it.
     varianceRun(options) {
       const o = checkOptions('varianceRun', options, optionNames('createVarianceRun'));
-      const handle = run('createVarianceRun', {
-        dk: scalarArg(o.dk),
-        seed: scalarArg(o.seed),
-        bins: scalarArg(o.bins),
-        firstSample: scalarArg(o.firstSample),
-      }).run;
+      const handle = run('createVarianceRun', scalarArgs('createVarianceRun', o)).run;
       let live = true;
       const alive = (what) => {
         if (!live) fail(`varianceRun.${what}: this run has been deleted`);
@@ -76,26 +65,14 @@ export function experimentCalls({ mod, calls, run, guarded, limits }) {
     // the experiment uses for it. -> { q: Float32Array(dk), k: Float32Array(dk), dot }
     varianceSample(options) {
       const o = checkOptions('varianceSample', options, optionNames('varianceSample'));
-      return run('varianceSample', {
-        dk: scalarArg(o.dk),
-        seed: scalarArg(o.seed),
-        sample: scalarArg(o.sample),
-      });
+      return run('varianceSample', scalarArgs('varianceSample', o));
     },
 
     // One query against nKeys random keys at d_k: raw and scaled scores and weights (at tau),
     // the hard one-hot and gumbelSamples Gumbel-softmax rows of the raw or scaled scores.
     queryProbe(options) {
       const o = checkOptions('queryProbe', options, optionNames('queryProbe'));
-      return run('queryProbe', {
-        dk: scalarArg(o.dk),
-        nKeys: scalarArg(o.nKeys),
-        seed: scalarArg(o.seed),
-        trial: scalarArg(o.trial),
-        tau: scalarArg(o.tau),
-        scaled: scalarArg(o.scaled),
-        gumbelSamples: scalarArg(o.gumbelSamples),
-      });
+      return run('queryProbe', scalarArgs('queryProbe', o));
     },
 
     // Means over trials of the max weight, entropy and softmax Jacobian norm, raw vs scaled,
@@ -107,9 +84,7 @@ export function experimentCalls({ mod, calls, run, guarded, limits }) {
         dks: reading('dks', () =>
           Array.from({ length: dks.length }, (_, i) => integerArg(`dks[${i}]`, dks[i], 1, limits.maxDim)),
         ),
-        nKeys: scalarArg(o.nKeys),
-        trials: scalarArg(o.trials),
-        seed: scalarArg(o.seed),
+        ...scalarArgs('saturationSweep', o),
       });
     },
   };
