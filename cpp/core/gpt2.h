@@ -54,17 +54,15 @@ struct Config {
 };
 
 // The ranges a configuration must be in (memory decides the rest: core/gpt2_loader.h).
-inline constexpr NumberOption kNLayer{"config.n_layer", 1, 128, true, "an integer from 1 to 128"};
-inline constexpr NumberOption kNHead{"config.n_head", 1, 128, true, "an integer from 1 to 128"};
-inline constexpr NumberOption kNEmbd{"config.n_embd", 1, 16384, true, "an integer from 1 to 16384"};
-inline constexpr NumberOption kNPositions{"config.n_positions", 1, 16384, true,
-                                          "an integer from 1 to 16384"};
-inline constexpr NumberOption kVocabSize{"config.vocab_size", 1, 1 << 20, true,
-                                         "an integer from 1 to 1048576"};
+inline constexpr NumberOption kNLayer{"config.n_layer", 1, 128, true};
+inline constexpr NumberOption kNHead{"config.n_head", 1, 128, true};
+inline constexpr NumberOption kNEmbd{"config.n_embd", 1, 16384, true};
+inline constexpr NumberOption kNPositions{"config.n_positions", 1, 16384, true};
+inline constexpr NumberOption kVocabSize{"config.vocab_size", 1, 1 << 20, true};
 inline constexpr NumberOption kNInner{"config.n_inner", 1, 65536, true,
                                       "null, or an integer from 1 to 65536"};
-inline constexpr NumberOption kLayerNormEpsilon{"config.layer_norm_epsilon", 1e-30, 1, false,
-                                                "a number from 1e-30 to 1",  1e-5};
+inline constexpr NumberOption kLayerNormEpsilon{
+    "config.layer_norm_epsilon", 1e-30, 1, false, nullptr, 1e-5};
 
 // Each field in its range, n_embd a multiple of n_head, the architecture GPT-2's. Messages name
 // config.<key>.
@@ -216,7 +214,7 @@ struct HeadScores {
   Error error;
 };
 
-inline constexpr NumberOption kScoreLength{"length", 2, 8192, true, "an integer from 2 to 8192"};
+inline constexpr NumberOption kScoreLength{"length", 2, 8192, true};
 
 // L distinct tokens of [0, vocab) drawn from seed (a partial Fisher-Yates shuffle).
 std::vector<int> distinct_tokens(std::uint32_t seed, int length, int vocab);
