@@ -22,12 +22,14 @@
 #include <vector>
 
 #include "bindings/convert.h"
+#include "core/dense.h"
 #include "core/gpt2.h"
 #include "core/gpt2_loader.h"
 #include "core/safetensors.h"
 
 using emscripten::val;
 using namespace attn::bindings;
+namespace dense = attn::dense;
 namespace gpt2 = attn::gpt2;
 namespace safetensors = attn::safetensors;
 
@@ -37,7 +39,7 @@ using attn::Error;
 
 constexpr double kMB = 1024.0 * 1024.0;
 constexpr int kMaxModels = 16;
-constexpr int kMaxPiece = 16 << 20;  // bytes of one modelFeed piece (model-api.js sends 4 MiB)
+constexpr std::size_t kPiece = 4 << 20;  // bytes of the buffer model-api.js fills with the data
 
 std::string megabytes(double bytes) {
   return attn::format_number(std::ceil(bytes / kMB * 10) / 10) + " MiB";
@@ -110,13 +112,22 @@ class ModelHandle {
   gpt2::Loader& loader() { return loader_; }
   const gpt2::Model* model() const { return model_.get(); }
 
-  // The next piece of the data: { received } or { error }.
-  val feed(val bytes) {
+  // The buffer the next piece of the data is written to: a Uint8Array view of the module's
+  // memory (valid until the module next allocates), or { error }.
+  val buffer() {
     if (model_) return failure("source: this model is loaded already");
-    if (!read_bytes(bytes, &piece_, kMaxPiece))
-      return failure("source: expected a Uint8Array of at most " + std::to_string(kMaxPiece) +
-                     " bytes");
-    Error e = loader_.feed(piece_.data(), piece_.size());
+    dense::grow(piece_, kPiece);
+    return val(emscripten::typed_memory_view(piece_.size(), piece_.data()));
+  }
+
+  // The first `bytes` bytes of the buffer are the next piece of the data: { received } or
+  // { error }.
+  val feed(double bytes) {
+    if (model_) return failure("source: this model is loaded already");
+    if (!(bytes >= 0 && bytes <= static_cast<double>(piece_.size())))
+      return failure("source: expected at most " + std::to_string(piece_.size()) +
+                     " bytes of data in the buffer, got " + attn::format_number(bytes));
+    Error e = loader_.feed(piece_.data(), static_cast<std::size_t>(bytes));
     if (!e.empty()) return failure(e);
     val out = val::object();
     out.set("received", loader_.received());
@@ -137,7 +148,8 @@ class ModelHandle {
     return out;
   }
 
-  // { ids, topK, stageLayer, stageHead, ablated, ablation } -> the run, or { error }.
+  // { ids, topK, stageLayer, stageHead, ablated, ablation, profile } -> the run, or { error }.
+  // With profile: true, the run also says where its time went: profile, [{ stage, ms }] in order.
   val run(val args) {
     if (!model_) return failure("model: still loading");
     const gpt2::Config& c = model_->config();
@@ -154,11 +166,14 @@ class ModelHandle {
       a.ablated.assign(flags.begin(), flags.end());
     }
     a.ablation = in.choice(gpt2::kAblationOption);
+    gpt2::Profile profile;
+    if (in.flag("profile")) a.profile = &profile;
     if (in.error.empty()) in.error = gpt2::check_run(c, a);
     if (in.error.empty()) in.error = check_run_memory(c, static_cast<int>(a.ids.size()));
     if (!in.error.empty()) return failure(in.error);
     const gpt2::Run r = gpt2::run(*model_, a);
     if (!r.error.empty()) return failure(r.error);
+    gpt2::StageTimer timer(a.profile);
     val out = val::object();
     out.set("topK", top_k_to_js(r.k, r.top_ids, r.top_probs));
     val layers = val::array();
@@ -186,6 +201,17 @@ class ModelHandle {
       base.set("topK", top_k_to_js(r.k, b.top_ids, b.top_probs));
       base.set("probabilities", copy_out(b.probabilities));
       out.set("baseline", base);
+    }
+    timer.lap(gpt2::Stage::CopyOut);
+    if (a.profile) {
+      val stages = val::array();
+      for (int i = 0; i < static_cast<int>(gpt2::Stage::Count); i++) {
+        val s = val::object();
+        s.set("stage", std::string(gpt2::kStageNames[i]));
+        s.set("ms", profile.ms[i]);
+        stages.call<void>("push", s);
+      }
+      out.set("profile", stages);
     }
     return out;
   }
@@ -323,10 +349,15 @@ val begin(val args) {
 
 val no_model() { return failure("model: not a live model (deleted, or not made by loadModel)"); }
 
-template <auto M>
-val call1(double handle, val arg) {
+template <auto M, typename Arg>
+val call1(double handle, Arg arg) {
   ModelHandle* m = models.find(handle);
   return m ? (m->*M)(arg) : no_model();
+}
+
+val buffer(double handle) {
+  ModelHandle* m = models.find(handle);
+  return m ? m->buffer() : no_model();
 }
 
 val finish(double handle) {
@@ -351,9 +382,10 @@ EMSCRIPTEN_BINDINGS(model) {
   emscripten::function("modelLimits", &model_limits);
   emscripten::function("modelHeaderLength", &header_length);
   emscripten::function("modelBegin", &begin);
-  emscripten::function("modelFeed", &call1<&ModelHandle::feed>);
+  emscripten::function("modelBuffer", &buffer);
+  emscripten::function("modelFeed", &call1<&ModelHandle::feed, double>);
   emscripten::function("modelFinish", &finish);
-  emscripten::function("modelRun", &call1<&ModelHandle::run>);
-  emscripten::function("modelHeadScores", &call1<&ModelHandle::head_scores>);
+  emscripten::function("modelRun", &call1<&ModelHandle::run, val>);
+  emscripten::function("modelHeadScores", &call1<&ModelHandle::head_scores, val>);
   emscripten::function("modelDelete", &delete_model);
 }

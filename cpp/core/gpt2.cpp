@@ -143,7 +143,11 @@ void Model::store(const Slot& s, std::uint64_t first, const float* x, std::size_
     if (s.layout == Layout::PackedIn) {  // entry (r, c) at panel c / 8, row r, lane c % 8
       float* row = dst + static_cast<std::size_t>(kPanel) * r;
       const std::size_t panel = static_cast<std::size_t>(kPanel) * s.rows;
-      for (int j = 0; j < run; j++) row[(c + j) / kPanel * panel + (c + j) % kPanel] = x[j];
+      for (int j = 0; j < run;) {  // the row's entries in one panel are side by side
+        const int col = c + j, lane = col % kPanel, len = std::min(kPanel - lane, run - j);
+        std::copy_n(x + j, len, row + col / kPanel * panel + lane);
+        j += len;
+      }
     } else {  // PackedVocab: entry (r, c) at panel r / 8, row c, lane r % 8
       float* lane = dst + static_cast<std::size_t>(r / kPanel) * kPanel * s.cols + r % kPanel;
       for (int j = 0; j < run; j++) lane[static_cast<std::size_t>(kPanel) * (c + j)] = x[j];
@@ -180,7 +184,7 @@ void conv1d(const Model& m, const Slot& w, const Slot& b, const float* x, int n,
 }
 
 bool attention_head(const float* q, const float* k, const float* v, int n, int d_head,
-                    float* weights, float* out, kernels::Workspace* ws) {
+                    float* weights, float* out, kernels::Workspace* ws, StageTimer* timer) {
   // 1. scores = q kᵀ: (n, n)
   kernels::gemm_abt(q, k, weights, n, n, d_head, ws);
   // 2. scaled = scores / sqrt(d_head), every one finite (the blocked ones too: as attend checks)
@@ -190,8 +194,10 @@ bool attention_head(const float* q, const float* k, const float* v, int n, int d
   // 3-4. causal mask and softmax in one pass: entries past i count as -inf (they become 0)
   for (int i = 0; i < n; i++)
     kernels::softmax_entropy_row(weights + static_cast<std::size_t>(i) * n, n, i + 1);
+  timer->lap(Stage::Scores);
   // 5. out = weights v: (n, d_head)
   kernels::gemm_ab(weights, v, out, n, d_head, n, ws);
+  timer->lap(Stage::WeightsV);
   return true;
 }
 
@@ -218,7 +224,10 @@ void mean_rows(float* out, int n, int d_head) {
 }  // namespace
 
 int attention_heads(const Model& m, int layer, const float* qkv, int n, const RunArgs& a,
-                    float* heads, float* const* weights, kernels::Workspace* ws) {
+                    float* heads, float* const* weights, kernels::Workspace* ws,
+                    StageTimer* timer) {
+  StageTimer none(nullptr);
+  if (!timer) timer = &none;
   const Config& c = m.config();
   const int d = c.n_embd, dh = c.d_head();
   HeadScratch s(n, dh);
@@ -226,7 +235,8 @@ int attention_heads(const Model& m, int layer, const float* qkv, int n, const Ru
     gather(qkv, 3 * d, h * dh, s.q.data(), n, dh);          // q_h: (n, d_head)
     gather(qkv, 3 * d, d + h * dh, s.k.data(), n, dh);      // k_h: (n, d_head)
     gather(qkv, 3 * d, 2 * d + h * dh, s.v.data(), n, dh);  // v_h: (n, d_head)
-    if (!attention_head(s.q.data(), s.k.data(), s.v.data(), n, dh, weights[h], s.out.data(), ws))
+    if (!attention_head(s.q.data(), s.k.data(), s.v.data(), n, dh, weights[h], s.out.data(), ws,
+                        timer))
       return h;
     const std::size_t i = static_cast<std::size_t>(layer) * c.n_head + h;
     if (i < a.ablated.size() && a.ablated[i]) {
@@ -237,6 +247,7 @@ int attention_heads(const Model& m, int layer, const float* qkv, int n, const Ru
       }
     }
     scatter(s.out.data(), heads, d, h * dh, n, dh);  // heads[:, h d_head ..]: (n, d)
+    timer->lap(Stage::WeightsV);
   }
   return -1;
 }
@@ -327,7 +338,7 @@ Error overflow(const std::string& what) {
 // they are kept, the chosen head's stages to r->stages. Empty, or the error of a head whose scores
 // left float32 (the residual stream is checked by the caller).
 Error transformer_block(const Model& m, int l, const RunArgs& a, Activations* act, Run* r,
-                        kernels::Workspace* ws) {
+                        kernels::Workspace* ws, StageTimer* timer) {
   const Config& c = m.config();
   const Block& b = m.h[l];
   const int n = static_cast<int>(a.ids.size()), d = c.n_embd, H = c.n_head;
@@ -338,22 +349,32 @@ Error transformer_block(const Model& m, int l, const RunArgs& a, Activations* ac
   // attention: x += heads(ln_1(x) W_attn + b_attn) W_proj + b_proj
   layer_norm_rows(act->x.data(), m.at(b.ln_1_weight), m.at(b.ln_1_bias), c.layer_norm_epsilon,
                   act->a.data(), n, d);
+  timer->lap(Stage::Ln1);
   conv1d(m, b.attn_weight, b.attn_bias, act->a.data(), n, act->qkv.data());  // q, k, v: (n, 3d)
+  timer->lap(Stage::Qkv);
   const int failed =
-      attention_heads(m, l, act->qkv.data(), n, a, act->heads.data(), weights.data(), ws);
+      attention_heads(m, l, act->qkv.data(), n, a, act->heads.data(), weights.data(), ws, timer);
   if (failed >= 0)
     return overflow("the attention scores q·k of block " + std::to_string(l) + ", head " +
                     std::to_string(failed) + " leave float32");
   if (l == a.stage_layer) r->stages = head_stages(c, act->qkv.data(), n, a.stage_head);
+  timer->lap(Stage::HeadStages);
   conv1d(m, b.proj_weight, b.proj_bias, act->heads.data(), n, act->a.data());  // (n, d)
+  timer->lap(Stage::Proj);
   for (std::size_t i = 0; i < act->x.size(); i++) act->x[i] += act->a[i];
+  timer->lap(Stage::Residual);
   // MLP: x += gelu(ln_2(x) W_fc + b_fc) W_mlp + b_mlp
   layer_norm_rows(act->x.data(), m.at(b.ln_2_weight), m.at(b.ln_2_bias), c.layer_norm_epsilon,
                   act->a.data(), n, d);
+  timer->lap(Stage::Ln2);
   conv1d(m, b.fc_weight, b.fc_bias, act->a.data(), n, act->hidden.data());  // (n, inner)
+  timer->lap(Stage::Fc);
   kernels::gelu_tanh(act->hidden.data(), act->hidden.size());
+  timer->lap(Stage::Gelu);
   conv1d(m, b.mlp_weight, b.mlp_bias, act->hidden.data(), n, act->a.data());  // (n, d)
+  timer->lap(Stage::MlpProj);
   for (std::size_t i = 0; i < act->x.size(); i++) act->x[i] += act->a[i];
+  timer->lap(Stage::Residual);
   return {};
 }
 
@@ -414,6 +435,7 @@ Run run(const Model& m, const RunArgs& a) {
   Run r;
   const Config& c = m.config();
   const int n = static_cast<int>(a.ids.size()), d = c.n_embd, V = c.vocab_size;
+  StageTimer timer(a.profile);
   Activations act(c, n, a.attention);
   kernels::Workspace ws;  // the packed k and v of the heads' products
   r.residual_norms = Matrix(c.n_layer + 1, n);
@@ -421,6 +443,7 @@ Run run(const Model& m, const RunArgs& a) {
 
   // x = wte[ids] + wpe: (n, d), then each block
   embed(m, a.ids.data(), n, act.x.data());
+  timer.lap(Stage::Embedding);
   auto refuse = [](Error e) {
     Run failed;
     failed.error = std::move(e);
@@ -428,18 +451,20 @@ Run run(const Model& m, const RunArgs& a) {
   };
   for (int l = 0; l <= c.n_layer; l++) {
     if (l > 0) {
-      Error e = transformer_block(m, l - 1, a, &act, &r, &ws);
+      Error e = transformer_block(m, l - 1, a, &act, &r, &ws, &timer);
       if (!e.empty()) return refuse(std::move(e));
     }
     // |x| of each token after the embedding (row 0) and after each block
     if (!row_norms(act.x.data(), n, d, r.residual_norms.row(l)))
       return refuse(overflow(std::string("the residual stream leaves float32 ") +
                              (l == 0 ? "in the embedding" : "in block " + std::to_string(l - 1))));
+    timer.lap(Stage::Residual);
   }
 
   // logits = ln_f(x) wteᵀ, a block of tokens at a time: each row's softmax and its top k
   layer_norm_rows(act.x.data(), m.at(m.ln_f_weight), m.at(m.ln_f_bias), c.layer_norm_epsilon,
                   act.a.data(), n, d);
+  timer.lap(Stage::LnF);
   r.k = a.top_k;
   r.top_ids.resize(static_cast<std::size_t>(n) * a.top_k);
   r.top_probs.resize(r.top_ids.size());
@@ -451,6 +476,7 @@ Run run(const Model& m, const RunArgs& a) {
     float* logits = act.logits.data();  // (rows, vocab)
     kernels::gemm_packed(act.a.data() + static_cast<std::size_t>(t0) * d, d, wte, 0, 0, logits, V,
                          rows, V, d);
+    timer.lap(Stage::Logits);
     // an infinite logit has no probability (the softmax would give NaN)
     if (!std::all_of(logits, logits + static_cast<std::size_t>(rows) * V,
                      [](float x) { return std::isfinite(x); }))
@@ -464,6 +490,7 @@ Run run(const Model& m, const RunArgs& a) {
       for (int j = 0; j < a.top_k && !a.probabilities_of.empty(); j++)
         r.probabilities_of[at + j] = p[a.probabilities_of[at + j]];
     }
+    timer.lap(Stage::TopK);
   }
   return r;
 }

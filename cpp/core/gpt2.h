@@ -20,6 +20,7 @@
 // load, into the panels of kernels::gemm_packed, so no product packs its right-hand side again.
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -136,6 +137,67 @@ inline constexpr ChoiceOption<Ablation, 2> kAblationOption{
 
 inline constexpr int kMaxTopK = 1000;  // top-k ids per token (and at most vocab_size)
 
+// ---- where a run's time goes ------------------------------------------------------------------
+// The stages a profiled run times (RunArgs::profile), in the order they run; each is summed over
+// the blocks (and the heads). The binding adds the copy of the results out to JavaScript.
+enum class Stage {
+  Embedding,   // the run's buffers, and x = wte[ids] + wpe
+  Ln1,         // ln_1
+  Qkv,         // c_attn: q, k, v
+  Scores,      // each head: its q, k, v gathered, q kᵀ, scaled, masked and softmax
+  WeightsV,    // each head: weights v, into its columns of the heads' output
+  HeadStages,  // the chosen head's five stages, again (with RunArgs::stage_layer)
+  Proj,        // attn.c_proj
+  Ln2,         // ln_2
+  Fc,          // mlp.c_fc
+  Gelu,        // GELU
+  MlpProj,     // mlp.c_proj
+  Residual,    // the residual adds and the stream's norms
+  LnF,         // ln_f
+  Logits,      // ln_f(x) wteᵀ
+  TopK,        // each token's softmax over the vocabulary and its top k
+  CopyOut,     // the results copied out of the engine (the binding's)
+  Count
+};
+inline constexpr const char* kStageNames[] = {"buffers + embedding",
+                                              "ln_1",
+                                              "c_attn (QKV)",
+                                              "scores + mask + softmax",
+                                              "weights × V",
+                                              "one head's five stages",
+                                              "attn c_proj",
+                                              "ln_2",
+                                              "mlp c_fc",
+                                              "GELU",
+                                              "mlp c_proj",
+                                              "residual adds + norms",
+                                              "ln_f",
+                                              "logits (× wteᵀ)",
+                                              "softmax + top-k",
+                                              "copy out"};
+static_assert(sizeof(kStageNames) / sizeof(kStageNames[0]) == static_cast<int>(Stage::Count));
+struct Profile {
+  double ms[static_cast<int>(Stage::Count)] = {};
+};
+// Adds the time since its last lap (or its start) to a stage of a profile, when there is one to
+// fill: without one, it reads no clock.
+class StageTimer {
+ public:
+  explicit StageTimer(Profile* p) : p_(p) {
+    if (p_) last_ = std::chrono::steady_clock::now();
+  }
+  void lap(Stage s) {
+    if (!p_) return;
+    const auto now = std::chrono::steady_clock::now();
+    p_->ms[static_cast<int>(s)] += std::chrono::duration<double, std::milli>(now - last_).count();
+    last_ = now;
+  }
+
+ private:
+  Profile* p_;
+  std::chrono::steady_clock::time_point last_;
+};
+
 struct RunArgs {
   std::vector<int> ids;  // 1 .. n_positions tokens, each in [0, vocab_size)
   int top_k = 10;
@@ -146,6 +208,7 @@ struct RunArgs {
   bool logits = false;    // keep the logits (n, vocab)
   // (n, k) ids whose probabilities to report (Run::probabilities_of); empty: none
   std::vector<int> probabilities_of;
+  Profile* profile = nullptr;  // where the time goes, stage by stage; null: no clock is read
 };
 
 struct Run {
@@ -190,12 +253,14 @@ void embed(const Model& m, const int* ids, int n, float* x);
 // replaced by their mean over the tokens (a.ablation). Returns -1, or the first head whose scores
 // left float32 (then the heads after it are not computed).
 int attention_heads(const Model& m, int layer, const float* qkv, int n, const RunArgs& a,
-                    float* heads, float* const* weights, kernels::Workspace* ws);
+                    float* heads, float* const* weights, kernels::Workspace* ws,
+                    StageTimer* timer = nullptr);
 // Stages 1-5 of one head: q, k, v (n, d_head) -> weights (n, n), out (n, d_head). False, with
 // weights and out not computed, when a scaled score is not finite: q·k of finite q and k past
 // float32 (±inf, or inf - inf) has no weights (a row of -inf scores would give a row of zeros).
+// The timer's Scores lap ends after stage 4, its WeightsV lap after stage 5.
 bool attention_head(const float* q, const float* k, const float* v, int n, int d_head,
-                    float* weights, float* out, kernels::Workspace* ws);
+                    float* weights, float* out, kernels::Workspace* ws, StageTimer* timer);
 // y (n, cols) = x (n, rows) W + b, W a PackedIn slot (rows, cols).
 void conv1d(const Model& m, const Slot& w, const Slot& b, const float* x, int n, float* y);
 

@@ -150,6 +150,20 @@ for (const simd of [true, false]) {
         assert.ok(r.topK.ids instanceof Int32Array && r.topK.probabilities instanceof Float32Array);
         assert.equal(r.topK.ids.length, 30);
         assert.equal(r.stages, undefined);
+        assert.equal(r.profile, undefined);
+        // profiled: the same run, and where its time went, stage by stage
+        const profiled = await model.run(c.ids.slice(0, 3), { profile: true });
+        assert.deepEqual(profiled.topK, r.topK);
+        assert.equal(profiled.profile.length, 16);
+        assert.deepEqual(
+          profiled.profile.slice(0, 3).map((s) => s.stage),
+          ['buffers + embedding', 'ln_1', 'c_attn (QKV)'],
+        );
+        for (const s of profiled.profile) assert.ok(Number.isFinite(s.ms) && s.ms >= 0, `${s.stage}: ${s.ms} ms`);
+        await assert.rejects(
+          model.run(c.ids.slice(0, 3), { profile: 1 }),
+          (e) => e instanceof AttentionError && e.message === 'profile: expected true or false, got 1',
+        );
         const full = await model.run(c.ids.slice(0, 3), { topK: c.config.vocab_size });
         for (let t = 0; t < 3; t++) {
           assert.deepEqual(r.topK.ids.slice(t * 10, t * 10 + 10), full.topK.ids.slice(t * 64, t * 64 + 10));

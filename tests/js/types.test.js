@@ -157,7 +157,7 @@ test('engine.d.ts: Model declares every member of a model, and each call the opt
     assert.deepEqual(sorted(fields(body(ENGINE, 'ModelConfig'))), sorted(Object.keys(model.config)));
     assert.deepEqual(sorted(fields(body(ENGINE, 'RunOptions'))), sorted(await acceptedAsync((o) => model.run([1], o))));
     assert.deepEqual(sorted(fields(body(ENGINE, 'HeadScoresOptions'))), sorted(accepted((o) => model.headScores(o))));
-    const r = await model.run([1], { head: [0, 0], ablate: [[0, 0]] });
+    const r = await model.run([1], { head: [0, 0], ablate: [[0, 0]], profile: true });
     assert.deepEqual(sorted(fields(body(ENGINE, 'ModelRun'))), sorted(Object.keys(r)));
     assert.deepEqual(sorted(fields(body(ENGINE, 'HeadScores'))), sorted(Object.keys(model.headScores())));
     const names = await model.run([1], { ablation: 'x' }).catch((e) => e.message.match(/one of (.*), got/)[1]);

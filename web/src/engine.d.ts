@@ -584,6 +584,8 @@ export interface RunOptions {
   ablate?: ArrayLike<ArrayLike<number>>;
   /** What an ablated head outputs: 'zero' (default) or 'mean' (its mean output over the tokens). */
   ablation?: Ablation;
+  /** true: the result says where the run's time went, stage by stage (profile). */
+  profile?: boolean;
 }
 
 export interface ModelRun {
@@ -597,6 +599,8 @@ export interface ModelRun {
   stages?: { scores: Matrix; scaled: Matrix; masked: Matrix; weights: Matrix; output: Matrix };
   /** With ablate: the intact model's top k, and its probability of each of this run's topK.ids (same places). */
   baseline?: { topK: TopK; probabilities: Float32Array };
+  /** With profile: milliseconds per stage of the forward pass, in the order they run (each summed over the blocks). */
+  profile?: { stage: string; ms: number }[];
 }
 
 /** Each an (nLayer, nHead) matrix of numbers in [0, 1], measured on the tokens written twice. */

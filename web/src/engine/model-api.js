@@ -34,7 +34,7 @@ const loadModelModule = engineLoader('loadModel', MODEL_GLUE, (mod, simd, forget
   limits: Object.freeze(mod.modelLimits()),
 }));
 
-const PIECE = 4 << 20; // bytes handed to the module at a time
+const PIECE = 4 << 20; // bytes read from the source at a time (at most)
 
 // config.json's keys the engine reads (the rest of the file is about training and tokenizing).
 const CONFIG_KEYS = [
@@ -124,12 +124,23 @@ function byteSource(source) {
   } else {
     fail(`source: expected a File, Blob, ArrayBuffer, Uint8Array or Response, got ${describe(source)}`);
   }
-  const reader = stream.getReader();
+  // A byte stream (a Blob's, a fetched body's) is read into one buffer, reused from read to read:
+  // no memory is allocated (and first touched, which is what reading a file costs most) per piece.
+  let reader;
+  let buffer = null;
+  try {
+    reader = stream.getReader({ mode: 'byob' });
+    buffer = new ArrayBuffer(PIECE);
+  } catch {
+    reader = stream.getReader(); // not a byte stream: its own pieces
+  }
   return {
     total,
     async next() {
-      const { done, value } = await reader.read();
-      return done ? null : value;
+      const { done, value } = await (buffer ? reader.read(new Uint8Array(buffer)) : reader.read());
+      if (done) return null;
+      if (buffer) buffer = value.buffer; // the read took the buffer and gives it back: used until the next read
+      return value;
     },
     cancel() {
       reader.cancel().catch(() => {}); // nothing more to say: the load has stopped
@@ -196,21 +207,40 @@ export async function loadModel(simd, source, options) {
     handle = begun.model;
     loaded = 8 + length;
     progress();
-    // the data, piece by piece, into the model's storage
+    // the data: every chunk copied once, into the module's buffer, which the module reads into
+    // the model's storage each time it is full (a view of the module's memory is taken afresh
+    // after every await: anything that allocates there meanwhile detaches it)
+    const moduleCall = (fn, ...args) => {
+      const r = calls.guarded('loadModel', () => mod[fn](handle, ...args));
+      if (r.error !== undefined) fail(r.error);
+      return r;
+    };
+    let filled = 0; // bytes of the buffer written
+    const feed = () => {
+      moduleCall('modelFeed', filled);
+      filled = 0;
+    };
     let pending = header.pending;
     for (;;) {
       const chunk = pending.length ? pending : await src.next();
       pending = new Uint8Array(0);
       checkSignal();
       if (!chunk) break;
-      for (let at = 0; at < chunk.length; at += PIECE) {
-        const piece = chunk.subarray(at, at + PIECE);
-        const r = calls.guarded('loadModel', () => mod.modelFeed(handle, piece));
-        if (r.error !== undefined) fail(r.error);
-        loaded += piece.length;
+      let buffer = moduleCall('modelBuffer');
+      for (let at = 0; at < chunk.length;) {
+        const take = Math.min(chunk.length - at, buffer.length - filled);
+        buffer.set(chunk.subarray(at, at + take), filled);
+        filled += take;
+        at += take;
+        if (filled === buffer.length) {
+          feed();
+          buffer = moduleCall('modelBuffer');
+        }
       }
+      loaded += chunk.length;
       progress();
     }
+    if (filled > 0) feed();
     const done = calls.guarded('loadModel', () => mod.modelFinish(handle));
     if (done.error !== undefined) fail(done.error);
     const model = makeModel(module, handle, done.config, done.weightBytes);
@@ -274,11 +304,12 @@ function makeModel({ mod, calls }, handle, config, weightBytes) {
     // stages (with head), baseline (with ablate) }.
     async run(ids, options) {
       if (!live) fail('model.run: this model has been deleted');
-      const o = checkOptions('run', options, ['topK', 'head', 'ablate', 'ablation']);
+      const o = checkOptions('run', options, ['topK', 'head', 'ablate', 'ablation', 'profile']);
       const args = {
         ids: idsArg('ids', ids, frozen.nPositions),
         topK: o.topK === undefined ? Math.min(10, frozen.vocabSize) : scalarArg(o.topK),
         ablation: scalarArg(o.ablation),
+        profile: o.profile,
         ...(o.head == null ? {} : headArg(o.head, frozen)),
         ...ablationArg('run', { ablate: o.ablate }, { layers: frozen.nLayer, heads: frozen.nHead }),
       };
