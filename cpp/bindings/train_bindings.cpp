@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstdint>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "bindings/convert.h"
@@ -109,7 +110,7 @@ val run_to_js(const attn::Trainer& t, const attn::Batch& batch) {
 // What both kinds of trainer handle do alike: n steps, the tensors and their gradients, new
 // values for some tensors, a gradient or an Adam step on a batch the caller gives. Kind (the
 // handle itself) says how a batch is read and checked (read_batch: empty in.error when it may
-// run), how a tensor's new value is checked (check_tensor) and which option counts the steps.
+// run) and which option counts the steps.
 template <typename Kind, typename Trainer>
 class Handle {
  public:
@@ -139,7 +140,7 @@ class Handle {
       if (!in.has(t.name.c_str())) continue;
       attn::MatrixOption o{t.name.c_str(), "", t.rows, "", t.cols};
       attn::Matrix m = in.read_matrix(t.name.c_str(), &o, false);
-      if (in.error.empty()) in.error = kind().check_tensor(t, m);
+      if (in.error.empty()) in.error = attn::check_parameter(t, m);
       updates.push_back({&t, m});
     }
     if (in.error.empty()) in.error = trainer_.set_parameters(updates);
@@ -182,6 +183,7 @@ class Handle {
 // The handles of one kind, and what a call on a handle that is not one of them gets.
 template <typename H>
 struct Handles {
+  using Type = H;
   Live<H> live;
   const char* missing;
 };
@@ -214,9 +216,6 @@ class TrainerHandle : public Handle<TrainerHandle, attn::Trainer> {
     attn::Batch b = read_token_batch(in, true, trainer_.model().config().vocab);
     if (in.error.empty()) in.error = attn::check_batch(b, trainer_.model().config(), true);
     return b;
-  }
-  Error check_tensor(const attn::Tensor& t, const attn::Matrix& m) const {
-    return attn::check_parameter(trainer_.model(), t.name, m);
   }
 
   // { ablated? } -> { loss, accuracy } on the held-out batch
@@ -366,9 +365,6 @@ class Seq2SeqHandle : public Handle<Seq2SeqHandle, attn::Seq2SeqTrainer> {
     if (in.error.empty()) in.error = attn::check_pairs(b, trainer_.config(), true);
     return b;
   }
-  Error check_tensor(const attn::Tensor& t, const attn::Matrix& m) const {
-    return attn::check_seq2seq_parameter(t, m);
-  }
 
   val evaluate() {
     attn::ForwardStats f = trainer_.evaluate();
@@ -450,6 +446,22 @@ Error check_room(const attn::ModelKind& kind, int live, double need) {
   return attn::check_model_room(kind, live, need, used);
 }
 
+// A new handle of `kind` for config c (read into `in`), once the core's check and the module's
+// room allow it: { <kind.call>: handle, config: the options it was made with } or { error }.
+template <auto& handles, typename Config>
+val create(Reader& in, const Config& c, const attn::ModelKind& kind, Error (*check)(const Config&),
+           double (*bytes)(const Config&), val (*config_to_js)(const Config&)) {
+  if (in.error.empty()) in.error = check(c);
+  if (in.error.empty())
+    in.error = check_room(kind, static_cast<int>(handles.live.size()), bytes(c));
+  if (!in.error.empty()) return failure(in.error);
+  using H = typename std::remove_reference_t<decltype(handles)>::Type;
+  val out = val::object();
+  out.set(kind.call, handles.live.add(std::make_unique<H>(c)));
+  out.set("config", config_to_js(c));
+  return out;
+}
+
 // The options a trainer was made with, every absent one at its table's fallback.
 val train_config_to_js(const attn::TrainConfig& c) {
   val o = val::object();
@@ -494,15 +506,8 @@ val create_seq2seq(val args) {
   c.seed = static_cast<std::uint32_t>(in.number(attn::kSeed));
   c.batch = static_cast<int>(in.number(attn::kBatch));
   c.max_length = static_cast<int>(in.number(attn::kSeq2SeqLength));
-  if (in.error.empty()) in.error = attn::check_seq2seq_config(c);
-  if (in.error.empty())
-    in.error = check_room(attn::kSeq2SeqKind, static_cast<int>(seq2seqs.live.size()),
-                          attn::seq2seq_bytes(c));
-  if (!in.error.empty()) return failure(in.error);
-  val out = val::object();
-  out.set("seq2seq", seq2seqs.live.add(std::make_unique<Seq2SeqHandle>(c)));
-  out.set("config", seq2seq_config_to_js(c));
-  return out;
+  return create<seq2seqs>(in, c, attn::kSeq2SeqKind, &attn::check_seq2seq_config,
+                          &attn::seq2seq_bytes, &seq2seq_config_to_js);
 }
 
 // { copy: { sourceWords, targetWords, rule }, ... }
@@ -535,15 +540,8 @@ val create_trainer(val args) {
   c.seed = static_cast<std::uint32_t>(in.number(attn::kSeed));
   c.batch = static_cast<int>(in.number(attn::kBatch));
   c.scale = in.flag(attn::kTrainScale);
-  if (in.error.empty()) in.error = attn::check_train_config(c);
-  if (in.error.empty())
-    in.error = check_room(attn::kTrainerKind, static_cast<int>(trainers.live.size()),
-                          attn::trainer_bytes(c));
-  if (!in.error.empty()) return failure(in.error);
-  val out = val::object();
-  out.set("trainer", trainers.live.add(std::make_unique<TrainerHandle>(c)));
-  out.set("config", train_config_to_js(c));
-  return out;
+  return create<trainers>(in, c, attn::kTrainerKind, &attn::check_train_config,
+                          &attn::trainer_bytes, &train_config_to_js);
 }
 
 // { task: [...], position: [...] }

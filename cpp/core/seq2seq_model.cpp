@@ -25,11 +25,7 @@ using dense::grow;
 
 // ---- parameters ------------------------------------------------------------------------------
 
-Seq2Seq::Seq2Seq(const Seq2SeqModelConfig& config) : Seq2Seq(config, Layout{}) {
-  const Tensor& last = tensors_.back();
-  params_.assign(last.offset + last.size(), 0.0f);
-  grads_.assign(params_.size(), 0.0f);
-}
+Seq2Seq::Seq2Seq(const Seq2SeqModelConfig& config) : Seq2Seq(config, Layout{}) { allocate(); }
 
 Seq2Seq::Seq2Seq(const Seq2SeqModelConfig& config, Layout) : config_(config) {
   dirs_ = config.bidirectional ? 2 : 1;
@@ -41,12 +37,9 @@ Seq2Seq::Seq2Seq(const Seq2SeqModelConfig& config, Layout) : config_(config) {
        : config.attention == AttentionKind::None   ? 0
                                                    : D_;
   const int V = config.target_vocab;
-  std::size_t offset = 0;
   auto add = [&](const std::string& name, int rows, int cols, float bound) {
-    tensors_.push_back({name, rows, cols, offset});
     bounds_.push_back(bound);
-    offset += static_cast<std::size_t>(rows) * cols;
-    return tensors_.back().offset;
+    return add_tensor(name, rows, cols);
   };
   auto fan = [](int n) { return 1.0f / std::sqrt(static_cast<float>(n)); };
   src_emb_ = add("source.embedding", config.source_vocab, E_, 0.0f);
@@ -170,9 +163,8 @@ void Seq2Seq::reserve(const std::vector<RunShape>& shapes) {
 
 double Seq2Seq::bytes(const Seq2SeqModelConfig& config, const std::vector<RunShape>& shapes) {
   Seq2Seq m(config, Layout{});
-  const Tensor& last = m.tensors_.back();
-  double total = 2.0 * (last.offset + last.size()) * sizeof(float);  // parameters, gradients
-  std::vector<std::pair<const void*, double>> largest;               // per buffer: its most bytes
+  double total = 2.0 * m.layout_size() * sizeof(float);  // parameters, gradients
+  std::vector<std::pair<const void*, double>> largest;   // per buffer: its most bytes
   std::size_t packing = 0;
   for (const RunShape& shape : shapes) {
     std::size_t k = 0;

@@ -32,7 +32,7 @@
 
 #include "core/check.h"
 #include "core/seq2seq_tasks.h"
-#include "core/transformer.h"
+#include "core/trainable.h"
 #include "kernels/kernels.h"
 
 namespace attn {
@@ -63,7 +63,7 @@ struct RunShape {
   int steps = 0;
 };
 
-class Seq2Seq {
+class Seq2Seq : public Parameters {
  public:
   explicit Seq2Seq(const Seq2SeqModelConfig& config);  // parameters zero; config checked first
 
@@ -80,12 +80,7 @@ class Seq2Seq {
   void init(std::uint64_t seed);
 
   const Seq2SeqModelConfig& config() const { return config_; }
-  const std::vector<Tensor>& tensors() const { return tensors_; }
-  const Tensor* tensor(const std::string& name) const { return find_tensor(tensors_, name); }
-  std::vector<float>& parameters() { return params_; }
-  const std::vector<float>& parameters() const { return params_; }
-  std::vector<float>& gradients() { return grads_; }
-  const std::vector<float>& gradients() const { return grads_; }
+  // tensors(), parameters(), gradients(): torch's names, e.g. "encoder.weight_ih_l0" (Parameters)
 
   // Teacher-forced run on pairs (tokens checked by the caller); keeps what backward() needs.
   ForwardStats forward(const PairBatch& batch);
@@ -135,15 +130,11 @@ class Seq2Seq {
   void encoder_direction_backward(int dir);
   const std::vector<int>& source(int k) const { return batch_->source[order_[k]]; }
   const std::vector<int>& target(int k) const { return batch_->target[order_[k]]; }
-  float* param(std::size_t offset) { return params_.data() + offset; }
-  float* grad(std::size_t offset) { return grads_.data() + offset; }
 
   Seq2SeqModelConfig config_;
   int E_, A_, D_, Hd_, dirs_, K_;  // embed, annotation, decoder state, per-direction, directions,
                                    // the key width of the scores (A, D or the additive width)
-  std::vector<Tensor> tensors_;
-  std::vector<float> bounds_;  // per tensor: the uniform bound, or 0 for N(0, 1)
-  std::vector<float> params_, grads_;
+  std::vector<float> bounds_;      // per tensor: the uniform bound, or 0 for N(0, 1)
   std::size_t src_emb_ = 0, tgt_emb_ = 0, bridge_w_ = 0, bridge_b_ = 0, att_w_ = 0, att_u_ = 0,
               att_v_ = 0, dec_wih_ = 0, dec_whh_ = 0, dec_bih_ = 0, dec_bhh_ = 0, out_w_ = 0,
               out_b_ = 0;

@@ -24,10 +24,8 @@ Error check_seq2seq_config(const Seq2SeqConfig& c) {
   if (e.empty()) e = kAttentionOption.check(c.attention);
   if (e.empty()) e = check_number(kSeq2SeqHidden, c.hidden);
   if (e.empty()) e = check_number(kSeq2SeqEmbed, c.embed);
-  if (e.empty()) e = check_number(kLearningRate, c.learning_rate);
+  if (e.empty()) e = check_training(c.learning_rate, c.seed, c.batch);
   if (e.empty()) e = check_number(kSeq2SeqClip, c.clip);
-  if (e.empty()) e = check_number(kSeed, c.seed);
-  if (e.empty()) e = check_number(kBatch, c.batch);
   if (e.empty()) e = check_number(kSeq2SeqLength, c.max_length);
   if (e.empty() && c.bidirectional && c.hidden % 2 != 0)
     e = expected(kSeq2SeqHidden.name,
@@ -121,12 +119,6 @@ Seq2SeqTrainer::Seq2SeqTrainer(const Seq2SeqConfig& config)
   probe_ = seq2seq_probe(config.task, config.max_length);
 }
 
-ForwardStats Seq2SeqTrainer::checked(ForwardStats f, const char* call) const {
-  if (!std::isfinite(f.loss) || !model_.finite())
-    f.error = leaves_float32(call, model_.tensors(), model_.parameters());
-  return f;
-}
-
 StepStats Seq2SeqTrainer::step() {
   return step_on(make_pair_batch(config_.task, data_, config_.batch, config_.max_length));
 }
@@ -134,7 +126,7 @@ StepStats Seq2SeqTrainer::step() {
 // the gradient clipped to an L2 norm of at most `clip` (torch.nn.utils.clip_grad_norm_), then
 // Adam; nothing changes when the forward pass or the update leaves float32
 StepStats Seq2SeqTrainer::step_on(const PairBatch& batch) {
-  ForwardStats f = checked(model_.forward(batch), "step");
+  ForwardStats f = checked(model_, model_.forward(batch), "step");
   if (!f.error.empty()) return {0, 0, f.error + "; the weights are unchanged"};
   model_.backward();
   std::vector<float>& g = model_.gradients();
@@ -150,16 +142,9 @@ StepStats Seq2SeqTrainer::step_on(const PairBatch& batch) {
   return {f.loss, f.accuracy, {}};
 }
 
-ForwardStats Seq2SeqTrainer::gradients_on(const PairBatch& batch) {
-  ForwardStats f = checked(model_.forward(batch), "gradients");
-  if (!f.error.empty()) return f;
-  model_.backward();
-  if (!all_finite(model_.gradients()))
-    f.error = gradients_leave_float32(model_.tensors(), model_.parameters());
-  return f;
+ForwardStats Seq2SeqTrainer::evaluate() {
+  return checked(model_, model_.forward(held_out_), "evaluate");
 }
-
-ForwardStats Seq2SeqTrainer::evaluate() { return checked(model_.forward(held_out_), "evaluate"); }
 
 LengthAccuracies Seq2SeqTrainer::evaluate_by_length() {
   LengthAccuracies r;
@@ -180,7 +165,7 @@ LengthAccuracies Seq2SeqTrainer::evaluate_by_length() {
       chunk.target.push_back(by_length_.target[row]);
       longest = std::max(longest, static_cast<int>(by_length_.target[row].size()));
     }
-    const ForwardStats f = checked(model_.decode(chunk, longest + 1), "evaluateByLength");
+    const ForwardStats f = checked(model_, model_.decode(chunk, longest + 1), "evaluateByLength");
     if (!f.error.empty()) return {{}, f.error};
     for (int row = 0; row < chunk.size(); row++) {
       LengthAccuracy& a = out[chunk.source[row].size() - kMinSourceLength];
@@ -208,36 +193,19 @@ LengthAccuracies Seq2SeqTrainer::evaluate_by_length() {
 }
 
 ForwardStats Seq2SeqTrainer::probe() {
-  return checked(model_.decode(probe_, static_cast<int>(probe_.target[0].size()) + 1), "probe");
+  return checked(model_, model_.decode(probe_, static_cast<int>(probe_.target[0].size()) + 1),
+                 "probe");
 }
 
 Decoding Seq2SeqTrainer::translate(const std::vector<int>& source) {
   PairBatch b;
   b.source.push_back(source);
-  const ForwardStats f = checked(model_.decode(b, 2 * config_.max_length + 1), "translate");
+  const ForwardStats f = checked(model_, model_.decode(b, 2 * config_.max_length + 1), "translate");
   if (!f.error.empty()) return {0, f.error};
   const std::vector<int> p = model_.predictions(0);
   for (std::size_t i = 0; i < p.size(); i++)
     if (p[i] == kEndToken) return {static_cast<int>(i) + 1, {}};
   return {static_cast<int>(p.size()), {}};
-}
-
-// Kept only when the held-out batch still trains inside float32, as Trainer::set_parameters.
-Error Seq2SeqTrainer::set_parameters(const std::vector<ParameterUpdate>& updates) {
-  return set_checked(model_.parameters(), updates, [&](double* loss) {
-    const ForwardStats f = model_.forward(held_out_);
-    *loss = f.loss;
-    if (!std::isfinite(f.loss) || !model_.finite()) return false;
-    model_.backward();
-    return trainable(model_.gradients());
-  });
-}
-
-Error check_seq2seq_parameter(const Tensor& t, const Matrix& value) {
-  Error e = check_shape(t.name.c_str(), value, t.rows, t.cols);
-  if (!e.empty()) return e;
-  const std::string bad = first_non_finite(value);
-  return bad.empty() ? Error() : t.name + ": " + bad + " is not finite (expected finite numbers)";
 }
 
 Decoded decoded(const Seq2Seq& m, int steps) {

@@ -56,8 +56,6 @@ Error check_seq2seq_config(const Seq2SeqConfig& c);
 // The most a Seq2SeqTrainer of this config holds, from the moment it is made (it sizes its
 // scratch for the largest run of any call then): what the module's memory cap counts.
 double seq2seq_bytes(const Seq2SeqConfig& c);
-// A new value for tensor t: its exact shape, finite numbers.
-Error check_seq2seq_parameter(const Tensor& t, const Matrix& value);
 
 // Row 0's first `steps` predictions and alignment rows (after a decode of at least that many).
 struct Decoded {
@@ -100,7 +98,7 @@ class Seq2SeqTrainer {
   // One Adam step on the next batch (clipped gradient): its loss and accuracy before the update.
   StepStats step();
   StepStats step_on(const PairBatch& batch);  // check_pairs first
-  ForwardStats gradients_on(const PairBatch& batch);
+  ForwardStats gradients_on(const PairBatch& batch) { return attn::gradients_on(model_, batch); }
   // Teacher-forced loss and token accuracy on a fixed held-out batch (its own stream of the seed).
   ForwardStats evaluate();
   // Greedy decoding of a held-out set with every source length from 2 to max_length.
@@ -111,10 +109,12 @@ class Seq2SeqTrainer {
   Decoding translate(const std::vector<int>& source);
   // n steps (check_number(kSeq2SeqSteps, n) first).
   StepsRun run_steps(int n) { return attn::run_steps(*this, n); }
-  // New values for some tensors (each checked by check_seq2seq_parameter first), kept only when
+  // New values for some tensors (each checked by check_parameter first), kept only when
   // the held-out batch still trains inside float32 (otherwise the error names the tensor and
   // nothing changes).
-  Error set_parameters(const std::vector<ParameterUpdate>& updates);
+  Error set_parameters(const std::vector<ParameterUpdate>& updates) {
+    return attn::set_parameters(model_, held_out_, updates);
+  }
 
   const Seq2SeqConfig& config() const { return config_; }
   Seq2Seq& model() { return model_; }
@@ -125,9 +125,6 @@ class Seq2SeqTrainer {
   double gradient_norm() const { return gradient_norm_; }
 
  private:
-  // f, or f with the error set when the last run left float32 (`call` names the entry point).
-  ForwardStats checked(ForwardStats f, const char* call) const;
-
   Seq2SeqConfig config_;
   Seq2Seq model_;
   Adam adam_;

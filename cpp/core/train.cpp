@@ -17,15 +17,20 @@ constexpr float kMaxAdamGradient = 1.8e19f;  // g * g stays within float32
 
 // ---- options ------------------------------------------------------------------------------
 
+Error check_training(double learning_rate, double seed, int batch) {
+  Error e = check_number(kLearningRate, learning_rate);
+  if (e.empty()) e = check_number(kSeed, seed);
+  if (e.empty()) e = check_number(kBatch, batch);
+  return e;
+}
+
 Error check_train_config(const TrainConfig& c) {
   Error e = kTaskOption.check(c.task);
   if (e.empty()) e = kPositionOption.check(c.position);
   if (e.empty()) e = check_number(kLayers, c.layers);
   if (e.empty()) e = check_number(kTrainHeads, c.heads);
   if (e.empty()) e = check_number(kDModel, c.d_model);
-  if (e.empty()) e = check_number(kLearningRate, c.learning_rate);
-  if (e.empty()) e = check_number(kSeed, c.seed);
-  if (e.empty()) e = check_number(kBatch, c.batch);
+  if (e.empty()) e = check_training(c.learning_rate, c.seed, c.batch);
   if (e.empty() && c.d_model % c.heads != 0) {
     e = expected(kDModel.name, "a multiple of heads (" + std::to_string(c.heads) + ")",
                  std::to_string(c.d_model));
@@ -110,13 +115,16 @@ Error check_batch(const Batch& b, const ModelConfig& m, bool need_targets) {
   return {};
 }
 
-Error check_parameter(const Transformer& model, const std::string& name, const Matrix& value) {
-  const Tensor* t = model.tensor(name);
-  if (!t) return name + ": not a tensor of this model";
-  Error e = check_shape(name.c_str(), value, t->rows, t->cols);
+Error check_parameter(const Tensor& t, const Matrix& value) {
+  Error e = check_shape(t.name.c_str(), value, t.rows, t.cols);
   if (!e.empty()) return e;
   const std::string bad = first_non_finite(value);
-  return bad.empty() ? Error() : name + ": " + bad + " is not finite (expected finite numbers)";
+  return bad.empty() ? Error() : t.name + ": " + bad + " is not finite (expected finite numbers)";
+}
+
+Error check_parameter(const Transformer& model, const std::string& name, const Matrix& value) {
+  const Tensor* t = model.tensor(name);
+  return t ? check_parameter(*t, value) : name + ": not a tensor of this model";
 }
 
 // ---- Adam ---------------------------------------------------------------------------------
@@ -196,7 +204,7 @@ HeadScores Trainer::head_scores() {
   out.induction.assign(n, 0.0);
   const std::vector<char> kept = model_.ablated();
   model_.set_ablated({});
-  ForwardStats f = checked(model_.forward(score_batch_), "headScores");
+  ForwardStats f = checked(model_, model_.forward(score_batch_), "headScores");
   model_.set_ablated(kept);
   if (!f.error.empty()) {
     out.error = f.error;
@@ -309,28 +317,13 @@ Error set_checked(std::vector<float>& params, const std::vector<ParameterUpdate>
          "); expected values that keep every activation within float32; nothing was changed";
 }
 
-ForwardStats Trainer::checked(ForwardStats f, const char* call) const {
-  if (!std::isfinite(f.loss) || !all_finite(model_.probabilities()))
-    f.error = leaves_float32(call, model_.tensors(), model_.parameters());
-  return f;
-}
-
 StepStats Trainer::step_on(const Batch& batch) {
-  ForwardStats f = checked(model_.forward(batch), "step");
+  ForwardStats f = checked(model_, model_.forward(batch), "step");
   if (!f.error.empty()) return {0, 0, f.error + "; the weights are unchanged"};
   model_.backward();
   if (!adam_.update(model_.parameters(), model_.gradients()))
     return {0, 0, update_leaves_float32(model_.tensors(), model_.parameters())};
   return {f.loss, f.accuracy, {}};
-}
-
-ForwardStats Trainer::gradients_on(const Batch& batch) {
-  ForwardStats f = checked(model_.forward(batch), "gradients");
-  if (!f.error.empty()) return f;
-  model_.backward();
-  if (!all_finite(model_.gradients()))
-    f.error = gradients_leave_float32(model_.tensors(), model_.parameters());
-  return f;
 }
 
 namespace {
@@ -344,24 +337,12 @@ struct Ablation {
 
 ForwardStats Trainer::evaluate(const std::vector<char>& ablated) {
   Ablation a(model_, ablated);
-  return checked(model_.forward(held_out_), "evaluate");
+  return checked(model_, model_.forward(held_out_), "evaluate");
 }
 
 ForwardStats Trainer::run(const Batch& batch, const std::vector<char>& ablated) {
   Ablation a(model_, ablated);
-  return checked(model_.forward(batch), "run");
-}
-
-// Kept only when the held-out batch still trains inside float32: a finite loss and probabilities,
-// and gradients Adam can square (|g| below sqrt(3.4e+38)).
-Error Trainer::set_parameters(const std::vector<ParameterUpdate>& updates) {
-  return set_checked(model_.parameters(), updates, [&](double* loss) {
-    ForwardStats f = model_.forward(held_out_);
-    *loss = f.loss;
-    if (!std::isfinite(f.loss) || !all_finite(model_.probabilities())) return false;
-    model_.backward();
-    return trainable(model_.gradients());
-  });
+  return checked(model_, model_.forward(batch), "run");
 }
 
 }  // namespace attn

@@ -3,6 +3,7 @@
 // weights, every batch, every loss).
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -59,11 +60,13 @@ struct TrainConfig {
 // keeps), in bytes: what the module's memory cap counts.
 double trainer_bytes(const TrainConfig& c);
 
+// The options both trainers take: the learning rate, the seed and the batch, each within its table.
+Error check_training(double learning_rate, double seed, int batch);
 // Every option within its table, and d_model a multiple of heads.
 Error check_train_config(const TrainConfig& c);
 // A kind of model the trainer module keeps: how a message names it, and how many may live at once.
 struct ModelKind {
-  const char* call;    // "trainer"
+  const char* call;    // "trainer": in messages, and the key of a new handle
   const char* plural;  // "trainers"
   int max_live;
 };
@@ -78,7 +81,9 @@ ModelConfig model_config(const TrainConfig& c);
 // tokens (size * length) of 0..vocab - 1 and targets of kNoTarget or 0..vocab - 1, length at
 // most the model's: the batch a caller hands in (golden tests, the page's own input).
 Error check_batch(const Batch& b, const ModelConfig& m, bool need_targets);
-// A new value for the model's tensor `name`: its exact shape, finite numbers.
+// A new value for tensor t (of either trainer's model): its exact shape, finite numbers.
+Error check_parameter(const Tensor& t, const Matrix& value);
+// The same for the model's tensor `name`.
 Error check_parameter(const Transformer& model, const std::string& name, const Matrix& value);
 
 // ---- Adam (as torch.optim.Adam, no weight decay) ------------------------------------------
@@ -178,6 +183,38 @@ Error gradients_leave_float32(const std::vector<Tensor>& tensors, const std::vec
 Error set_checked(std::vector<float>& params, const std::vector<ParameterUpdate>& updates,
                   const std::function<bool(double* loss)>& trains);
 
+// Both trainers' models (Transformer, Seq2Seq) alike: f, the stats of the model's last pass, or f
+// with the error set when that pass left float32 (`call` names the entry point).
+template <typename Model>
+ForwardStats checked(const Model& model, ForwardStats f, const char* call) {
+  if (!std::isfinite(f.loss) || !model.finite())
+    f.error = leaves_float32(call, model.tensors(), model.parameters());
+  return f;
+}
+// The loss and gradients of the model on a batch, nothing changed.
+template <typename Model, typename Batch>
+ForwardStats gradients_on(Model& model, const Batch& batch) {
+  ForwardStats f = checked(model, model.forward(batch), "gradients");
+  if (!f.error.empty()) return f;
+  model.backward();
+  if (!all_finite(model.gradients()))
+    f.error = gradients_leave_float32(model.tensors(), model.parameters());
+  return f;
+}
+// New values for some tensors, kept only when the held-out batch still trains inside float32: a
+// finite loss and pass, and gradients Adam can square (set_checked).
+template <typename Model, typename Batch>
+Error set_parameters(Model& model, const Batch& held_out,
+                     const std::vector<ParameterUpdate>& updates) {
+  return set_checked(model.parameters(), updates, [&](double* loss) {
+    const ForwardStats f = model.forward(held_out);
+    *loss = f.loss;
+    if (!std::isfinite(f.loss) || !model.finite()) return false;
+    model.backward();
+    return trainable(model.gradients());
+  });
+}
+
 class Trainer {
  public:
   explicit Trainer(const TrainConfig& config);  // check_train_config first
@@ -193,7 +230,7 @@ class Trainer {
   // One Adam step on a given batch (check_batch first).
   StepStats step_on(const Batch& batch);
   // Loss and gradients on a batch without changing anything (check_batch first).
-  ForwardStats gradients_on(const Batch& batch);
+  ForwardStats gradients_on(const Batch& batch) { return attn::gradients_on(model_, batch); }
   // Accuracy and loss on a fixed held-out batch of the task (its own stream of the seed), with
   // the heads of `ablated` (Transformer::set_ablated's form; empty: none) zeroed.
   ForwardStats evaluate(const std::vector<char>& ablated = {});
@@ -203,7 +240,9 @@ class Trainer {
   HeadScores head_scores();
   // New values for some tensors, kept only when the held-out batch still runs inside float32
   // (otherwise the error names the tensor and nothing changes).
-  Error set_parameters(const std::vector<ParameterUpdate>& updates);
+  Error set_parameters(const std::vector<ParameterUpdate>& updates) {
+    return attn::set_parameters(model_, held_out_, updates);
+  }
 
   const TrainConfig& config() const { return config_; }
   Transformer& model() { return model_; }
@@ -217,9 +256,6 @@ class Trainer {
   Rng data_;
   Batch held_out_;
   Batch score_batch_;
-
-  // f, or f with the error set when the pass left float32 (`call` names the entry point).
-  ForwardStats checked(ForwardStats f, const char* call) const;
 };
 
 }  // namespace attn

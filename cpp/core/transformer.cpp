@@ -27,29 +27,23 @@ using dense::transpose;
 Transformer::Transformer(const ModelConfig& config)
     : config_(config), d_k_(config.d_model / config.heads) {
   const int D = config.d_model, V = config.vocab;
-  std::size_t offset = 0;
-  auto add = [&](const std::string& name, int rows, int cols) {
-    tensors_.push_back({name, rows, cols, offset});
-    offset += static_cast<std::size_t>(rows) * cols;
-    return tensors_.back().offset;
-  };
-  embedding_ = add("embedding", V, D);
-  if (config.position == PositionKind::Learned) position_ = add("position", config.length, D);
+  embedding_ = add_tensor("embedding", V, D);
+  if (config.position == PositionKind::Learned)
+    position_ = add_tensor("position", config.length, D);
   for (int l = 0; l < config.layers; l++) {
     const std::string p = "layers." + std::to_string(l) + ".";
-    wqkv_.push_back(add(p + "Wq", D, D));
-    add(p + "Wk", D, D);
-    add(p + "Wv", D, D);
-    bqkv_.push_back(add(p + "bq", 1, D));
-    add(p + "bk", 1, D);
-    add(p + "bv", 1, D);
-    wo_.push_back(add(p + "Wo", D, D));
-    bo_.push_back(add(p + "bo", 1, D));
+    wqkv_.push_back(add_tensor(p + "Wq", D, D));
+    add_tensor(p + "Wk", D, D);
+    add_tensor(p + "Wv", D, D);
+    bqkv_.push_back(add_tensor(p + "bq", 1, D));
+    add_tensor(p + "bk", 1, D);
+    add_tensor(p + "bv", 1, D);
+    wo_.push_back(add_tensor(p + "Wo", D, D));
+    bo_.push_back(add_tensor(p + "bo", 1, D));
   }
-  unembedding_ = add("unembedding", V, D);
-  unembedding_bias_ = add("unembeddingBias", 1, V);
-  params_.assign(offset, 0.0f);
-  grads_.assign(offset, 0.0f);
+  unembedding_ = add_tensor("unembedding", V, D);
+  unembedding_bias_ = add_tensor("unembeddingBias", 1, V);
+  allocate();
   if (config.position == PositionKind::Sinusoidal)
     sinusoid_ = sinusoidal_encoding(config.length, D);
   x_.resize(config.layers + 1);
@@ -58,20 +52,10 @@ Transformer::Transformer(const ModelConfig& config)
   z_.resize(config.layers);
 }
 
-ForwardStats forward_stats(double loss_sum, int correct, int targets) {
-  ForwardStats s;
-  s.targets = targets;
-  if (targets > 0) {
-    s.loss = loss_sum / targets;
-    s.accuracy = static_cast<double>(correct) / targets;
-  }
-  return s;
-}
-
-const Tensor* find_tensor(const std::vector<Tensor>& tensors, const std::string& name) {
-  for (const Tensor& t : tensors)
-    if (t.name == name) return &t;
-  return nullptr;
+bool Transformer::finite() const {
+  return std::all_of(probs_.begin(),
+                     probs_.begin() + static_cast<std::ptrdiff_t>(n_) * config_.vocab,
+                     [](float p) { return std::isfinite(p); });
 }
 
 void Transformer::init(std::uint64_t seed) {

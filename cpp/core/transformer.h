@@ -25,6 +25,7 @@
 #include "core/check.h"
 #include "core/matrix.h"
 #include "core/train_tasks.h"
+#include "core/trainable.h"
 #include "kernels/kernels.h"
 
 namespace attn {
@@ -47,32 +48,7 @@ struct ModelConfig {
   PositionKind position = PositionKind::Learned;
 };
 
-// A named part of the flat parameter vector: (rows, cols) floats from offset.
-struct Tensor {
-  // "embedding", "position", "layers.0.Wq", ..., "unembedding", "unembeddingBias"
-  std::string name;
-  int rows = 0;
-  int cols = 0;
-  std::size_t offset = 0;
-  std::size_t size() const { return static_cast<std::size_t>(rows) * cols; }
-};
-
-// The tensor called `name`, or null if there is none (both trainers' models).
-const Tensor* find_tensor(const std::vector<Tensor>& tensors, const std::string& name);
-
-// Loss and accuracy of one forward pass.
-struct ForwardStats {
-  double loss = 0;      // mean cross-entropy over the target positions (natural log)
-  double accuracy = 0;  // share of target positions whose top logit is the target
-  int targets = 0;
-  // Not empty when the pass left float32 (a loss or probability that is NaN or infinite): the
-  // Trainer's message naming the cause; then loss and accuracy mean nothing.
-  Error error;
-};
-// The mean loss and accuracy of `targets` target positions from their sums.
-ForwardStats forward_stats(double loss_sum, int correct, int targets);
-
-class Transformer {
+class Transformer : public Parameters {
  public:
   explicit Transformer(const ModelConfig& config);  // parameters zero; config checked by the caller
 
@@ -81,11 +57,8 @@ class Transformer {
   void init(std::uint64_t seed);
 
   const ModelConfig& config() const { return config_; }
-  const std::vector<Tensor>& tensors() const { return tensors_; }
-  const Tensor* tensor(const std::string& name) const { return find_tensor(tensors_, name); }
-  std::vector<float>& parameters() { return params_; }
-  const std::vector<float>& parameters() const { return params_; }
-  const std::vector<float>& gradients() const { return grads_; }
+  // tensors(), parameters(), gradients(): "embedding", "position", "layers.0.Wq", ...,
+  // "unembedding", "unembeddingBias" (Parameters)
 
   // Runs the model on a batch (tokens < vocab, length <= config().length) and keeps what
   // backward() needs. Positions with target kNoTarget add nothing to the loss.
@@ -99,6 +72,8 @@ class Transformer {
   std::vector<int> predictions() const;
   // After forward: softmax of the logits, (size * length, vocab).
   const std::vector<float>& probabilities() const { return probs_; }
+  // Whether every probability of the last forward pass is finite.
+  bool finite() const;
 
   // Heads whose output is zeroed (ablated[layer * heads + head] != 0) in every forward and
   // backward pass until changed; empty: none. The same as zeroing the head's d_k columns of W_o.
@@ -109,8 +84,6 @@ class Transformer {
   void layer_forward(int l);
   void layer_backward(
       int l, float* dx);  // dx: (N, D), gradient at the layer's output; becomes the input's
-  float* param(std::size_t offset) { return params_.data() + offset; }
-  float* grad(std::size_t offset) { return grads_.data() + offset; }
 
   bool is_ablated(int l, int h) const {
     const std::size_t i = static_cast<std::size_t>(l) * config_.heads + h;
@@ -120,8 +93,6 @@ class Transformer {
   ModelConfig config_;
   int d_k_;
   std::vector<char> ablated_;
-  std::vector<Tensor> tensors_;
-  std::vector<float> params_, grads_;
   // offsets of each tensor in params_ / grads_
   std::size_t embedding_ = 0, position_ = 0, unembedding_ = 0, unembedding_bias_ = 0;
   std::vector<std::size_t> wqkv_, bqkv_, wo_,

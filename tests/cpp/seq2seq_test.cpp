@@ -422,7 +422,7 @@ TEST(Seq2SeqTrainer, RefusesWeightsThatTakeTrainingPastFloat32) {
     ASSERT_NE(tensor, nullptr);
     attn::Matrix huge(tensor->rows, tensor->cols);
     std::fill(huge.data.begin(), huge.data.end(), 3.4e38f);
-    ASSERT_EQ(attn::check_seq2seq_parameter(*tensor, huge), "");
+    ASSERT_EQ(attn::check_parameter(*tensor, huge), "");
     const attn::Error e = t.set_parameters({{tensor, huge}});
     EXPECT_EQ(e.rfind(std::string(name) + ": with these values training leaves float32", 0), 0u)
         << e;

@@ -109,7 +109,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         const Tensor& tensor =
             all[static_cast<std::size_t>(in.range(0, static_cast<int>(all.size()) - 1))];
         Matrix v = in.matrix(tensor.rows, tensor.cols);  // now and then one number too many or few
-        if (v.data.size() != tensor.size() || !check_seq2seq_parameter(tensor, v).empty()) break;
+        if (v.data.size() != tensor.size() || !check_parameter(tensor, v).empty()) break;
         changes = t.set_parameters({{&tensor, v}}).empty();
         if (changes)
           FUZZ_EXPECT(std::equal(v.data.begin(), v.data.end(),
