@@ -2,6 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { format } from 'd3-format';
+import katex from 'katex';
 import {
   fmt,
   tex,
@@ -16,6 +17,7 @@ import {
   commaAfter,
   periodAfter,
 } from '../../web/src/text/format.js';
+import { MACROS } from '../../web/src/views/formula.js';
 
 test('fmt: fixed digits with a typographic minus', () => {
   assert.equal(fmt(2.1), '2.10');
@@ -67,12 +69,23 @@ test('fmt: a value that rounds to zero carries no sign; tiny and huge values use
 test('tex: KaTeX spellings', () => {
   assert.equal(tex(-Infinity), '-\\infty');
   assert.equal(tex(Infinity), '+\\infty');
-  assert.match(tex(NaN), /\\text\{NaN\}/);
   assert.equal(tex(-2.5), '-2.50');
   assert.equal(tex(-1e9), '-1.0\\times 10^{9}');
   assert.equal(texVector([1, -Infinity]), '[1.00,\\ -\\infty]');
   assert.equal(texVector([1, 2, 3], 0, 2), '[1,\\ 2,\\ \\ldots]');
   assert.equal(fmtVector([0.5, NaN], 1), '[0.5, NaN]');
+});
+
+// Text knows no view: NaN is the macro \NaN, which the formula view defines (NaN in the palette's
+// colour). A formula's TeX holds no hex colour, whose digits the view would take for numbers to
+// set in place (\textcolor{#b3003b} read as the number 3003).
+test('tex: NaN is \\NaN, which the formula view draws as NaN in red', () => {
+  assert.equal(tex(NaN), '\\NaN');
+  assert.equal(texVector([NaN, 0.5]), '[\\NaN,\\ 0.50]');
+  const mathml = katex.renderToString(texVector([NaN, 0.5]), { macros: MACROS, throwOnError: true, output: 'mathml' });
+  assert.match(mathml, /<mstyle mathcolor="#b3003b"><mtext>NaN<\/mtext><\/mstyle>/);
+  assert.match(mathml, /<mn>0.50<\/mn>/);
+  assert.throws(() => katex.renderToString(tex(NaN), { throwOnError: true }), /NaN/, 'drawn only with the macros');
 });
 
 test('parseNumber: what a learner may type', () => {

@@ -2,7 +2,6 @@
 // The page shows float32 results from the engine; these helpers only decide how they read.
 
 import { format } from 'd3-format';
-import { NAN } from '../views/palette.js';
 
 const MINUS = '\u2212'; // typographic minus, so "−3" and "−∞" line up with "+∞"
 
@@ -51,9 +50,10 @@ export function fmtInt(n) {
   return formatter(',d')(n);
 }
 
-// The same number as TeX for KaTeX: \infty, \text{NaN}, and a×10^k for exponents.
+// The same number as TeX for KaTeX: \infty, a×10^k for exponents, and NaN as the macro \NaN,
+// which the view that sets formulas defines (views/formula.js: NaN in its colour).
 export function tex(x, digits = 2) {
-  if (Number.isNaN(x)) return `\\textcolor{${NAN}}{\\text{NaN}}`;
+  if (Number.isNaN(x)) return '\\NaN';
   if (x === Infinity) return '+\\infty';
   if (x === -Infinity) return '-\\infty';
   const s = fmt(x, digits).replace(MINUS, '-');

@@ -7,10 +7,16 @@
 // for is drawn, and every later one at once. A lesson whose formulas sit below the fold shows its
 // figures without downloading KaTeX at all.
 
+import { NAN } from './palette.js';
+
 const NEAR = '200px';
 let katex = null;
 let loading = null;
 const waiting = new Set(); // elements with a formula to draw once KaTeX is there
+
+// The macros the page's TeX uses (text/format.js's tex()): NaN in the palette's colour. The
+// colour stays out of the formulas' TeX, where its hex digits would read as numbers to set in place.
+export const MACROS = { '\\NaN': `\\textcolor{${NAN}}{\\text{NaN}}` };
 
 // A formula KaTeX cannot parse is shown as its TeX in plain text (class formula-error), never
 // as KaTeX's own error span, whose inline style a page's style-src 'self' refuses; nothing
@@ -26,6 +32,7 @@ function draw(el) {
     throwOnError: true,
     strict: 'ignore',
     output: 'htmlAndMathml',
+    macros: MACROS,
   };
   const shape = shapeOf(tex, options);
   let known = plans.get(el);
