@@ -7,7 +7,8 @@ import assert from 'node:assert/strict';
 import { loadEngine } from '../../web/src/engine.js';
 import { loadTrainEngine } from '../../web/src/engine-train.js';
 import { CHOICES, FILL_SIGNS, FLASH_BLOCK, MAX_SEED, POOL_LIMITS } from '../../web/src/engine/choices.js';
-import { CORE_SCHEMA, parseHash } from '../../web/src/hosts/state.js';
+import { coreSchema, parseHash } from '../../web/src/hosts/state.js';
+import { EXAMPLE_SHAPE } from '../../web/src/lesson/example.js';
 import { SCORE_KINDS } from '../../web/src/chapters/score-functions/logic.js';
 import masksStrings from '../../web/src/chapters/masks/strings.js';
 import scoreStrings from '../../web/src/chapters/score-functions/strings.js';
@@ -45,15 +46,16 @@ for (const simd of [true, false]) {
 }
 
 test("the state schema offers exactly the engine's mask fills, and reads each from a link", async () => {
+  const core = coreSchema(EXAMPLE_SHAPE);
   const engine = await loadEngine();
-  assert.deepEqual([...CORE_SCHEMA.fill.values], [...engine.choices.maskFill]);
-  assert.ok(engine.choices.maskFill.includes(CORE_SCHEMA.fill.default));
+  assert.deepEqual([...core.fill.values], [...engine.choices.maskFill]);
+  assert.ok(engine.choices.maskFill.includes(core.fill.default));
   for (const fill of engine.choices.maskFill) {
-    const { state, problems } = parseHash(`#fill=${fill}`, CORE_SCHEMA);
+    const { state, problems } = parseHash(`#fill=${fill}`, core);
     assert.deepEqual(problems, [], fill);
     assert.equal(state.fill, fill);
   }
-  assert.equal(parseHash('#fill=minus-inf', CORE_SCHEMA).problems.length, 1, 'a name the engine lacks is refused');
+  assert.equal(parseHash('#fill=minus-inf', core).problems.length, 1, 'a name the engine lacks is refused');
 });
 
 test("the debugging chapter offers exactly the engine's bugs, each named in both languages", async () => {

@@ -5,9 +5,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { chapters } from '../../web/src/chapters/index.js';
 import { buildSchema, defaults, parseHash } from '../../web/src/hosts/state.js';
+import { EXAMPLE_SHAPE } from '../../web/src/lesson/example.js';
 import { embedCode } from '../../web/src/hosts/embed-code.js';
 
-const schema = buildSchema(chapters);
+const schema = buildSchema(chapters, EXAMPLE_SHAPE);
 const root = 'https://school.example/courses/nlp/lab/';
 const unescape = (text) =>
   text

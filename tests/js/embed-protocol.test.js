@@ -4,9 +4,10 @@ import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { chapters, loadChapter } from '../../web/src/chapters/index.js';
 import { buildSchema } from '../../web/src/hosts/state.js';
+import { EXAMPLE_SHAPE } from '../../web/src/lesson/example.js';
 import { readMessage, resizerId, resizerMessage, canvasResize } from '../../web/src/hosts/embed-protocol.js';
 
-const schema = buildSchema(chapters);
+const schema = buildSchema(chapters, EXAMPLE_SHAPE);
 const loaded = new Map();
 const stepsOf = (lesson) => loaded.get(lesson) ?? null;
 const read = (data, lesson = 'masks') => readMessage(data, { schema, lesson, stepsOf });

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 
 import { loadEngine } from '../../web/src/engine.js';
 import { tokenHash, tokenStream, handMadeTable, tokenVector, embedTokens } from '../../web/src/lesson/embeddings.js';
-import { PRESETS, buildInputs, presetPatch, runExample, toGrid } from '../../web/src/lesson/example.js';
+import { EXAMPLE_SHAPE, PRESETS, buildInputs, presetPatch, runExample, toGrid } from '../../web/src/lesson/example.js';
 import { buildSchema, defaults } from '../../web/src/hosts/state.js';
 
 let engine;
@@ -13,7 +13,7 @@ before(async () => {
   engine = await loadEngine({ simd: false });
 });
 
-const baseState = (patch) => ({ ...defaults(buildSchema([])), ...patch });
+const baseState = (patch) => ({ ...defaults(buildSchema([], EXAMPLE_SHAPE)), ...patch });
 const chase = (patch) => baseState({ ...presetPatch('cat-chase'), ...patch });
 
 // FNV-1a 32-bit known values (the published test vectors of the algorithm).

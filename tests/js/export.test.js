@@ -12,8 +12,8 @@ import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { loadEngine } from '../../web/src/engine.js';
-import { CORE_SCHEMA, defaults } from '../../web/src/hosts/state.js';
-import { runExample, presetPatch } from '../../web/src/lesson/example.js';
+import { coreSchema, defaults } from '../../web/src/hosts/state.js';
+import { EXAMPLE_SHAPE, runExample, presetPatch } from '../../web/src/lesson/example.js';
 import {
   attentionSpec,
   multiHeadSpec,
@@ -39,7 +39,7 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 
 // ---- the states -----------------------------------------------------------------------------
 
-const state = (preset, extra = {}) => ({ ...defaults(CORE_SCHEMA), ...presetPatch(preset), ...extra });
+const state = (preset, extra = {}) => ({ ...defaults(coreSchema(EXAMPLE_SHAPE)), ...presetPatch(preset), ...extra });
 
 // name -> a state of the worked example (example.js's runExample runs the engine on it)
 const EXAMPLES = {

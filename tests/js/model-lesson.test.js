@@ -8,7 +8,8 @@ import { readFileSync } from 'node:fs';
 import { loadEngine } from '../../web/src/engine.js';
 import { EXAMPLES, GUESSES, configOf, likeliest } from '../../web/src/chapters/model/logic.js';
 import { bpeTokenizer } from '../../web/src/chapters/model/tokens.js';
-import { CORE_SCHEMA } from '../../web/src/hosts/state.js';
+import { coreSchema } from '../../web/src/hosts/state.js';
+import { EXAMPLE_SHAPE } from '../../web/src/lesson/example.js';
 
 const TINY = new URL('../../web/src/chapters/model/tiny/', import.meta.url);
 const golden = JSON.parse(readFileSync(new URL('../golden/tiny_gpt2.json', import.meta.url), 'utf8'));
@@ -77,7 +78,7 @@ test('the shipped model’s head scores equal PyTorch’s on the golden’s toke
 // after it, where it can read what a previous-token head wrote. (Before the positions started
 // with short periods, the best previous-token head scored 0.398 here.)
 test('the shipped model has a previous-token head and an induction head scoring 0.4 or more', () => {
-  const scores = model.headScores({ seed: CORE_SCHEMA.seed.default });
+  const scores = model.headScores({ seed: coreSchema(EXAMPLE_SHAPE).seed.default });
   for (const k of ['previousToken', 'induction', 'duplicateToken', 'firstToken', 'entropy']) {
     assert.equal(scores[k].rows, configJson.n_layer);
     assert.equal(scores[k].cols, configJson.n_head);

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chapters, loadChapter, loadedChapter, stageInChapter } from '../../web/src/chapters/index.js';
 import { buildSchema } from '../../web/src/hosts/state.js';
+import { EXAMPLE_SHAPE } from '../../web/src/lesson/example.js';
 import { shadowCss } from '../../web/src/hosts/shadow-css.js';
 
 const SRC = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/src');
@@ -32,7 +33,7 @@ test('every chapter meta file is registered, with an id, a title in both languag
     assert.equal(typeof c.load, 'function', c.id);
     assert.equal(c.steps, undefined, `${c.id}: steps belong to the module`);
   }
-  const schema = buildSchema(chapters);
+  const schema = buildSchema(chapters, EXAMPLE_SHAPE);
   assert.deepEqual(
     schema.lesson.values,
     chapters.map((c) => c.id),

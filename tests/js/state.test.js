@@ -8,8 +8,9 @@ import {
   defaults,
   validatePatch,
   checkSet,
-  CORE_SCHEMA,
+  coreSchema,
 } from '../../web/src/hosts/state.js';
+import { EXAMPLE_SHAPE } from '../../web/src/lesson/example.js';
 import playground from '../../web/src/chapters/playground/meta.js';
 
 const chapters = [
@@ -17,7 +18,7 @@ const chapters = [
   { id: 'pipeline', state: { selRow: { type: 'int', default: 0, min: 0, max: 31 } } },
   { id: 'softmax', state: { showNaive: { type: 'bool', default: false } } },
 ];
-const schema = buildSchema(chapters);
+const schema = buildSchema(chapters, EXAMPLE_SHAPE);
 
 test('an empty hash gives the defaults and no problems', () => {
   const { state, problems } = parseHash('', schema);
@@ -245,23 +246,58 @@ test('validatePatch refuses values the schema does not allow', () => {
 });
 
 test("a chapter may not redefine a core field or another chapter's field", () => {
-  assert.throws(() => buildSchema([{ id: 'a', state: { seed: { type: 'int', default: 1, min: 0, max: 2 } } }]), /seed/);
+  const seed = { type: 'int', default: 1, min: 0, max: 2 };
+  assert.throws(() => buildSchema([{ id: 'a', state: { seed } }], EXAMPLE_SHAPE), /seed/);
   const flag = { type: 'bool', default: false };
   assert.throws(
     () =>
-      buildSchema([
-        { id: 'a', state: { x: flag } },
-        { id: 'b', state: { x: flag } },
-      ]),
+      buildSchema(
+        [
+          { id: 'a', state: { x: flag } },
+          { id: 'b', state: { x: flag } },
+        ],
+        EXAMPLE_SHAPE,
+      ),
     /"x" of chapter "b"/,
   );
   assert.doesNotThrow(() =>
-    buildSchema([
-      { id: 'a', state: { x: flag } },
-      { id: 'b', state: { y: flag } },
-    ]),
+    buildSchema(
+      [
+        { id: 'a', state: { x: flag } },
+        { id: 'b', state: { y: flag } },
+      ],
+      EXAMPLE_SHAPE,
+    ),
   );
-  assert.equal(CORE_SCHEMA.lesson.values.length, 1, 'the core schema is not changed by building one');
+});
+
+// The schema knows no lesson: the worked example's presets and limits are what its caller gives.
+test('the schema is built from the example it is given: its presets, token and d_k limits', () => {
+  const example = { presets: ['b', 'a'], maxTokens: 3, maxTokenChars: 4, maxDk: 5 };
+  const small = buildSchema(
+    [{ id: 'x', state: { words: { type: 'list', item: 'string', default: [], maxItems: 2 } } }],
+    example,
+  );
+  const { state, problems } = parseHash('#queryTokens=a,b,c,d&keyTokens=abcdefg&dk=6&Q=1;2;3;4&words=abcdef', small);
+  assert.equal(state.preset, 'b', 'the first preset by default');
+  assert.deepEqual(parseHash('#preset=a', small).state.preset, 'a');
+  assert.equal(parseHash('#preset=cat-fish', small).problems[0].reason.code, 'notOneOf');
+  assert.deepEqual(state.queryTokens, ['a', 'b', 'c'], 'at most 3 tokens');
+  assert.deepEqual(state.keyTokens, ['abcd'], 'tokens of at most 4 characters');
+  assert.deepEqual(state.words, ['abcd'], "a chapter's tokens too");
+  assert.equal(state.dk, 4);
+  assert.deepEqual(state.Q, []);
+  assert.deepEqual(
+    problems.map((p) => [p.key, p.reason.code, p.reason.params.max]),
+    [
+      ['queryTokens', 'keptFirst', 3],
+      ['keyTokens', 'cutItems', 4],
+      ['dk', 'outside', 5],
+      ['Q', 'tooManyRows', 3],
+      ['words', 'cutItems', 4],
+    ],
+  );
+  assert.deepEqual(coreSchema(example).lesson.values, ['start'], 'building a schema changes no other one');
 });
 
 test('language: Chinese browsers default to zh, others to en; schema reasons read in Chinese', async () => {
@@ -340,7 +376,7 @@ test('numbers past float32 are refused at the schema, in a link and in set()', (
 // issue item 10: a link may ask the playground to replay at most 10,000 steps (the issue's link
 // asked for 100,000: hours at that size); the notice names the field and its range
 test('a replay link is capped at 10,000 steps, with a notice', () => {
-  const real = buildSchema([playground]);
+  const real = buildSchema([playground], EXAMPLE_SHAPE);
   const { state, problems } = parseHash('#lesson=playground&pgStep=100000&pgD=128&pgHeads=4', real);
   assert.deepEqual(problems, [
     { key: 'pgStep', value: '100000', reason: { code: 'outside', params: { min: 0, max: 10000 } } },

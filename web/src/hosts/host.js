@@ -46,11 +46,12 @@ import {
 } from '../chapters/index.js';
 import { mountChapter } from '../chapters/kit/shell.js';
 import { buildSchema, checkSet, parseHash, validatePatch } from './state.js';
+import { EXAMPLE_SHAPE } from '../lesson/example.js';
 import { t as shellT, reason, clip } from '../text/i18n.js';
 import { reloadIntoNewBuild, reloadedIntoNewBuild } from './stale.js';
 import { createProgress } from './progress.js';
 
-export const schema = buildSchema(chapters);
+export const schema = buildSchema(chapters, EXAMPLE_SHAPE);
 
 // A chapter's meta (id, title, state) always; the whole chapter once it has loaded.
 export const chapterOf = (id) => loadedChapter(id) || chapters.find((c) => c.id === id) || chapters[0];

@@ -7,54 +7,59 @@
 //   enum             one of `values`
 //   string           free text (at most maxLength characters)
 //   list             comma-separated items of `item` ('string' | 'bool' | 'float'), at most maxItems;
-//                    string items at most itemMaxLength characters (MAX_TOKEN_CHARS, 32: a token),
-//                    no control characters
+//                    string items at most itemMaxLength characters (a chapter's field that does not
+//                    say: a token's, the worked example's maxTokenChars), no control characters
 //   matrix           rows separated by ';', numbers by ',' (at most maxRows x maxCols)
 // Only fields that differ from their default are written, so a link stays short. Unknown or
 // malformed values fall back to the default and are reported as problems (for the notice);
 // a list of strings that is too long (tokens) is cut to fit instead, and reported too.
 
-import { PRESET_IDS, MAX_TOKENS, MAX_TOKEN_CHARS, MAX_DK } from '../lesson/example.js';
 import { CHOICES, MAX_SEED } from '../engine/choices.js';
 import { describe } from '../engine/args.js';
 import { reason } from '../text/i18n.js';
 
-export const CORE_SCHEMA = {
-  lesson: { type: 'enum', default: 'start', values: ['start'] }, // values: the chapters
-  stage: { type: 'string', default: '', maxLength: 40 }, // step id of the chapter
-  lang: { type: 'enum', default: 'en', values: ['en', 'zh'] },
-  preset: { type: 'enum', default: 'cat-fish', values: PRESET_IDS },
-  queryTokens: { type: 'list', item: 'string', default: [], maxItems: MAX_TOKENS, itemMaxLength: MAX_TOKEN_CHARS },
-  keyTokens: { type: 'list', item: 'string', default: [], maxItems: MAX_TOKENS, itemMaxLength: MAX_TOKEN_CHARS },
-  seed: { type: 'int', default: 42, min: 0, max: MAX_SEED },
-  dk: { type: 'int', default: 4, min: 1, max: MAX_DK },
-  inputMode: { type: 'enum', default: 'typed', values: ['random', 'typed'] },
-  Q: { type: 'matrix', default: [], maxRows: MAX_TOKENS, maxCols: MAX_DK },
-  K: { type: 'matrix', default: [], maxRows: MAX_TOKENS, maxCols: MAX_DK },
-  V: { type: 'matrix', default: [], maxRows: MAX_TOKENS, maxCols: MAX_DK },
-  scores: { type: 'matrix', default: [], maxRows: MAX_TOKENS, maxCols: MAX_TOKENS },
-  keyPadding: { type: 'list', item: 'bool', default: [], maxItems: MAX_TOKENS },
-  causal: { type: 'bool', default: false },
-  customMask: { type: 'matrix', default: [], maxRows: MAX_TOKENS, maxCols: MAX_TOKENS },
-  reverseCausal: { type: 'bool', default: false },
-  fill: { type: 'enum', default: 'neg-inf', values: CHOICES.maskFill }, // the engine's maskFill
-  temperature: { type: 'float', default: 1, min: 0.01, max: 100 },
-  stable: { type: 'bool', default: true },
-  folded: { type: 'bool', default: false }, // the chapter's settings folded away
-  hide: { type: 'list', item: 'string', default: [], maxItems: 16, itemMaxLength: 40 },
-  offline: { type: 'bool', default: false }, // an embedded lesson keeps the tutorial offline (hosts/offline.js)
-};
+// The fields every lesson shares, for the worked example the lessons share (lesson/example.js
+// EXAMPLE_SHAPE): { presets: its preset ids (the first one by default), maxTokens: tokens per
+// side, maxTokenChars: characters per token, maxDk: the largest d_k }.
+export function coreSchema({ presets, maxTokens, maxTokenChars, maxDk }) {
+  return {
+    lesson: { type: 'enum', default: 'start', values: ['start'] }, // values: the chapters
+    stage: { type: 'string', default: '', maxLength: 40 }, // step id of the chapter
+    lang: { type: 'enum', default: 'en', values: ['en', 'zh'] },
+    preset: { type: 'enum', default: presets[0], values: presets },
+    queryTokens: { type: 'list', item: 'string', default: [], maxItems: maxTokens, itemMaxLength: maxTokenChars },
+    keyTokens: { type: 'list', item: 'string', default: [], maxItems: maxTokens, itemMaxLength: maxTokenChars },
+    seed: { type: 'int', default: 42, min: 0, max: MAX_SEED },
+    dk: { type: 'int', default: 4, min: 1, max: maxDk },
+    inputMode: { type: 'enum', default: 'typed', values: ['random', 'typed'] },
+    Q: { type: 'matrix', default: [], maxRows: maxTokens, maxCols: maxDk },
+    K: { type: 'matrix', default: [], maxRows: maxTokens, maxCols: maxDk },
+    V: { type: 'matrix', default: [], maxRows: maxTokens, maxCols: maxDk },
+    scores: { type: 'matrix', default: [], maxRows: maxTokens, maxCols: maxTokens },
+    keyPadding: { type: 'list', item: 'bool', default: [], maxItems: maxTokens },
+    causal: { type: 'bool', default: false },
+    customMask: { type: 'matrix', default: [], maxRows: maxTokens, maxCols: maxTokens },
+    reverseCausal: { type: 'bool', default: false },
+    fill: { type: 'enum', default: 'neg-inf', values: CHOICES.maskFill }, // the engine's maskFill
+    temperature: { type: 'float', default: 1, min: 0.01, max: 100 },
+    stable: { type: 'bool', default: true },
+    folded: { type: 'bool', default: false }, // the chapter's settings folded away
+    hide: { type: 'list', item: 'string', default: [], maxItems: 16, itemMaxLength: 40 },
+    offline: { type: 'bool', default: false }, // an embedded lesson keeps the tutorial offline (hosts/offline.js)
+  };
+}
 
-// The full schema: core fields, the lesson enum set to the chapter ids, and each chapter's
-// own fields. A chapter field may not reuse a core name or another chapter's name.
-export function buildSchema(chapters) {
-  const schema = { ...CORE_SCHEMA };
+// The full schema: the core fields for the worked example `example` (as coreSchema), the lesson
+// enum set to the chapter ids, and each chapter's own fields. A chapter field may not reuse a core
+// name or another chapter's name.
+export function buildSchema(chapters, example) {
+  const schema = coreSchema(example);
   const ids = chapters.map((c) => c.id);
-  schema.lesson = { ...CORE_SCHEMA.lesson, values: ids, default: ids[0] }; // the first: the start page
+  schema.lesson = { ...schema.lesson, values: ids, default: ids[0] }; // the first: the start page
   for (const c of chapters) {
     for (const [name, spec] of Object.entries(c.state || {})) {
       if (name in schema) throw new Error(`state field "${name}" of chapter "${c.id}" is already defined`);
-      schema[name] = spec;
+      schema[name] = spec.item === 'string' ? { itemMaxLength: example.maxTokenChars, ...spec } : spec;
     }
   }
   return schema;
@@ -164,7 +169,7 @@ function parseValue(spec, text) {
         } else {
           const clean = item.replace(CONTROL, '');
           if (clean !== item) warning = warning || { code: 'controlChars', params: {} };
-          const max = spec.itemMaxLength ?? MAX_TOKEN_CHARS;
+          const max = spec.itemMaxLength;
           const chars = [...clean];
           if (chars.length > max) warning = warning || { code: 'cutItems', params: { max } };
           const cut = chars.length > max ? chars.slice(0, max).join('') : clean;

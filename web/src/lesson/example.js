@@ -87,6 +87,15 @@ export const PRESETS = {
 };
 export const PRESET_IDS = Object.keys(PRESETS);
 
+// What the page's state schema takes of the example (hosts/state.js coreSchema): its presets
+// and its limits.
+export const EXAMPLE_SHAPE = Object.freeze({
+  presets: PRESET_IDS,
+  maxTokens: MAX_TOKENS,
+  maxTokenChars: MAX_TOKEN_CHARS,
+  maxDk: MAX_DK,
+});
+
 // The state a preset starts from: the fields to set when the learner picks it.
 // Empty lists/grids mean "the preset's own data", so a link stays short.
 export function presetPatch(id) {
