@@ -10,11 +10,15 @@ import { loadTrainEngine } from '../../web/src/engine-train.js';
 
 const WORKER_URL = new URL('../../web/src/workers/train-worker.js', import.meta.url);
 
-// The worker with a queue of its replies: next(type) waits for the next reply of that type.
+// The worker with a queue of its replies: next(test) waits for the next reply that passes test.
+// A worker that stops (an uncaught error, its exit) fails every wait, and load() fails with the
+// worker's own error when its engine does not load (no wasm build): a test fails then, at once,
+// instead of waiting for a reply that never comes.
 function start() {
   const worker = nodeWorker(WORKER_URL);
   const replies = [];
   const waiters = [];
+  let stopped = null;
   worker.on('message', (m) => {
     replies.push(m);
     for (const w of [...waiters]) {
@@ -24,22 +28,36 @@ function start() {
       }
     }
   });
+  const stop = (error) => {
+    stopped ??= error;
+    for (const w of waiters.splice(0)) w.reject(stopped);
+  };
+  worker.on('error', stop);
+  worker.on('exit', (code) => stop(new Error(`the training worker exited (code ${code})`)));
   const next = (test) =>
-    new Promise((resolve) => {
+    new Promise((resolve, reject) => {
       const seen = replies.find((m) => test(m) && !m.taken);
       if (seen) {
         seen.taken = true;
         resolve(seen);
-      } else
+      } else if (stopped) reject(stopped);
+      else
         waiters.push({
           test,
           resolve: (m) => {
             m.taken = true;
             resolve(m);
           },
+          reject,
         });
     });
-  return { worker, replies, next, post: (m) => worker.postMessage(m) };
+  const post = (m) => worker.postMessage(m);
+  async function load() {
+    post({ type: 'load', simd: false });
+    const m = await next((m) => m.type === 'ready' || (m.type === 'error' && m.id === null));
+    if (m.type === 'error') throw new Error(`the training worker could not load its engine: ${m.message}`);
+  }
+  return { worker, replies, next, post, load };
 }
 
 const config = { dModel: 8, heads: 2, layers: 1, batch: 2 };
@@ -56,8 +74,7 @@ test("the worker's caps are the trainer module's: 50 runs (maxTrainers), 1000 st
 test('every bad message gets one error reply and changes nothing', async () => {
   const w = start();
   try {
-    w.post({ type: 'load', simd: false });
-    await w.next((m) => m.type === 'ready');
+    await w.load();
     w.post({ type: 'reset', id: 1, runs: { main: config } });
     await w.next((m) => m.type === 'report' && m.id === 1);
     const bad = [
@@ -115,8 +132,7 @@ test('every bad message gets one error reply and changes nothing', async () => {
 test('a reset of 51 runs is refused whole; inspect refuses tokens outside the vocabulary', async () => {
   const w = start();
   try {
-    w.post({ type: 'load', simd: false });
-    await w.next((m) => m.type === 'ready');
+    await w.load();
     const many = Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`run${i}`, config]));
     w.post({ type: 'reset', id: 1, runs: many });
     const refused = await w.next((m) => m.type === 'error');
