@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { loadEngine } from '../../web/src/engine.js';
 import { loadTrainEngine } from '../../web/src/engine-train.js';
 import { LIMITS, OPTIONS, TRAIN_LIMITS, TRAIN_OPTIONS } from '../../web/src/engine/core-options.js';
+import { coreOptionsSource } from '../../scripts/core-options.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const SRC = path.join(ROOT, 'web/src');
@@ -39,6 +40,16 @@ for (const simd of [true, false]) {
     assert.deepEqual(trainEngine.options, TRAIN_OPTIONS, hint);
     assert.deepEqual(trainEngine.limits, TRAIN_LIMITS, hint);
     assert.ok(Object.isFrozen(engine.options.attend.score.values), 'engine.options is frozen all the way down');
+    if (!simd) {
+      // the file is the generator's text for this export, not an edited copy
+      const source = await coreOptionsSource({
+        options: engine.options,
+        limits: engine.limits,
+        trainOptions: trainEngine.options,
+        trainLimits: trainEngine.limits,
+      });
+      assert.equal(fs.readFileSync(GENERATED, 'utf8'), source, hint);
+    }
     // every name engine.choices lists is the choice list of an option of that name
     for (const [name, values] of Object.entries({ ...engine.choices, ...trainEngine.choices })) {
       const option = name === 'seq2seqTask' ? 'task' : name;
@@ -67,6 +78,27 @@ test('the table describes what the entry points read', () => {
     default: 0.003,
   });
   assert.deepEqual(Object.keys(OPTIONS.randomMatrix), ['rows', 'cols', 'seed', 'stream', 'scale', 'streams']);
+});
+
+test('the generated file writes a table that more than one entry point reads once', async () => {
+  assert.equal(OPTIONS.flashTrace, OPTIONS.flashAttend, "flashTrace's options are flashAttend's");
+  const x = { type: 'matrix', optional: false };
+  const pair = { W: x, b: { type: 'matrix', optional: true } };
+  const source = await coreOptionsSource({
+    options: { a: { x }, b: { x }, c: { w: { type: 'object', fields: pair } } },
+    limits: {},
+    trainOptions: { d: { w: { type: 'object', fields: pair }, n: { type: 'flag', default: true } } },
+    trainLimits: {},
+  });
+  const lines = source.split('\n');
+  for (const line of [
+    "const aOptions = { x: { type: 'matrix', optional: false } };",
+    "const cWFields = { W: { type: 'matrix', optional: false }, b: { type: 'matrix', optional: true } };",
+    "export const OPTIONS = { a: aOptions, b: aOptions, c: { w: { type: 'object', fields: cWFields } } };",
+    "export const TRAIN_OPTIONS = { d: { w: { type: 'object', fields: cWFields }, n: { type: 'flag', default: true } } };",
+  ])
+    assert.ok(lines.includes(line), line);
+  assert.equal(source.match(/optional: true/g).length, 1, 'the shared fields written once');
 });
 
 // The choice lists of the .d.ts files: each `type X = 'a' | 'b';` as ['a', 'b'].

@@ -3,6 +3,19 @@
 // 'choice', values, default } | { type: 'flag', default } | { type: 'matrix', optional } |
 // { type: 'array' } | { type: 'object', fields } }, as the bindings read them.
 
+// The tables more than one entry point reads.
+const flashAttendOptions = {
+  query: { type: 'matrix', optional: false },
+  key: { type: 'matrix', optional: false },
+  value: { type: 'matrix', optional: false },
+  causal: { type: 'flag', default: false },
+  keyPadding: { type: 'array' },
+  window: { type: 'number', min: 0, max: 16384, integer: true, default: -1 },
+  stride: { type: 'number', min: 1, max: 16384, integer: true, default: 0 },
+  blockSize: { type: 'number', min: 1, max: 256, integer: true, default: 64 },
+  queryOffset: { type: 'number', min: 0, max: 16384, integer: true, default: 0 },
+};
+
 // engine.options
 export const OPTIONS = {
   layerNorm: {
@@ -138,28 +151,8 @@ export const OPTIONS = {
     bins: { type: 'number', min: 1, max: 512, integer: true, default: 60 },
     firstSample: { type: 'number', min: 0, max: 999999, integer: true, default: 0 },
   },
-  flashAttend: {
-    query: { type: 'matrix', optional: false },
-    key: { type: 'matrix', optional: false },
-    value: { type: 'matrix', optional: false },
-    causal: { type: 'flag', default: false },
-    keyPadding: { type: 'array' },
-    window: { type: 'number', min: 0, max: 16384, integer: true, default: -1 },
-    stride: { type: 'number', min: 1, max: 16384, integer: true, default: 0 },
-    blockSize: { type: 'number', min: 1, max: 256, integer: true, default: 64 },
-    queryOffset: { type: 'number', min: 0, max: 16384, integer: true, default: 0 },
-  },
-  flashTrace: {
-    query: { type: 'matrix', optional: false },
-    key: { type: 'matrix', optional: false },
-    value: { type: 'matrix', optional: false },
-    causal: { type: 'flag', default: false },
-    keyPadding: { type: 'array' },
-    window: { type: 'number', min: 0, max: 16384, integer: true, default: -1 },
-    stride: { type: 'number', min: 1, max: 16384, integer: true, default: 0 },
-    blockSize: { type: 'number', min: 1, max: 256, integer: true, default: 64 },
-    queryOffset: { type: 'number', min: 0, max: 16384, integer: true, default: 0 },
-  },
+  flashAttend: flashAttendOptions,
+  flashTrace: flashAttendOptions,
   linearAttend: {
     query: { type: 'matrix', optional: false },
     key: { type: 'matrix', optional: false },
