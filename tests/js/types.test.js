@@ -79,7 +79,7 @@ test('engine.d.ts: each options interface names exactly the options its call acc
   const cases = {
     attend: withMask('AttendOptions'),
     attendWithBug: withMask('AttendWithBugOptions'),
-    multiHead: withMask('MultiHeadOptions'),
+    multiHead: [...withMask('MultiHeadOptions'), ...fields(body(ENGINE, 'AttentionWeights'))],
     monitor: fields(body(ENGINE, 'MonitorOptions')),
     flashAttend: fields(body(ENGINE, 'FlashOptions')),
     flashTrace: fields(body(ENGINE, 'FlashOptions')),

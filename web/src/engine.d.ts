@@ -293,19 +293,11 @@ export interface FlashTrace extends FlashResult {
   skipped: Matrix;
 }
 
-export interface MultiHeadOptions extends MaskOptions {
+export interface MultiHeadOptions extends MaskOptions, AttentionWeights {
   query: MatrixInput;
   key: MatrixInput;
   value: MatrixInput;
   heads: number;
-  Wq: MatrixInput;
-  Wk: MatrixInput;
-  Wv: MatrixInput;
-  Wo: MatrixInput;
-  bq?: VectorInput | null;
-  bk?: VectorInput | null;
-  bv?: VectorInput | null;
-  bo?: VectorInput | null;
   stages?: boolean;
 }
 
