@@ -38,7 +38,11 @@ function afterBuild(name, make) {
 // the lesson's chapter and the engine), the default lesson's chunk and the glue of the engine's
 // first part, with what they import, start downloading with the page (modulepreload) instead of
 // after the scripts before them have run. 'start' is the lesson a link without one opens
-// (state.js, buildSchema: the first chapter).
+// (state.js, buildSchema: the first chapter). Every other lesson's chunks are listed in the page
+// as data (<script type="application/json" id="lesson-chunks">: { lesson: [file, ...] }, the
+// files the page does not preload already): hosts/lesson-preload.js, the first script to run,
+// preloads those of the lesson a link opens, so they no longer wait for the chapter list's chunk
+// to arrive and run.
 const FIRST_LOAD = [
   '/web/src/hosts/page.js',
   '/web/src/chapters/start/index.js',
@@ -63,13 +67,35 @@ function preloadFirstLesson() {
           const chunk = chunks.find((c) => c.facadeModuleId && c.facadeModuleId.endsWith(id));
           if (chunk) add(chunk.fileName);
         }
-        return [...files]
-          .filter((f) => !html.includes(f))
-          .map((f) => ({
-            tag: 'link',
-            attrs: { rel: 'modulepreload', crossorigin: true, href: `./${f}` },
-            injectTo: 'head',
-          }));
+        const preloader = chunks.find((c) => c.isEntry && c.name === 'lesson-preload');
+        // Every other lesson's chunk and what it imports that the page does not preload already.
+        const lessons = {};
+        for (const c of chunks) {
+          const id = c.facadeModuleId?.match(/\/chapters\/([^/]+)\/index\.js$/)?.[1];
+          if (!id || id === 'kit' || files.has(c.fileName)) continue;
+          const own = [];
+          const walk = (file) => {
+            if (files.has(file) || own.includes(file)) return;
+            own.push(file);
+            for (const dep of ctx.bundle[file]?.imports || []) walk(dep);
+          };
+          walk(c.fileName);
+          lessons[id] = own;
+        }
+        // The list and the script that reads it come first after <meta charset> (the first request).
+        const first =
+          `\n  <script type="application/json" id="lesson-chunks">${JSON.stringify(lessons)}</script>` +
+          `\n  <script type="module" async crossorigin src="./${preloader.fileName}"></script>`;
+        return {
+          html: html.replace(/<meta charset="utf-8">/, (m) => m + first),
+          tags: [...files]
+            .filter((f) => !html.includes(f))
+            .map((f) => ({
+              tag: 'link',
+              attrs: { rel: 'modulepreload', crossorigin: true, href: `./${f}` },
+              injectTo: 'head',
+            })),
+        };
       },
     },
   };
@@ -100,6 +126,8 @@ export default defineConfig({
         course: fileURLToPath(new URL('./web/examples/course.html', import.meta.url)),
         scorm: fileURLToPath(new URL('./web/scorm.html', import.meta.url)), // the SCORM package's page
         'attention-lab': fileURLToPath(new URL('./web/src/hosts/element.js', import.meta.url)),
+        // index.html's first script (preloadFirstLesson adds it)
+        'lesson-preload': fileURLToPath(new URL('./web/src/hosts/lesson-preload.js', import.meta.url)),
       },
       output: {
         entryFileNames: (chunk) => (chunk.name === 'attention-lab' ? 'attention-lab.js' : 'assets/[name]-[hash].js'),

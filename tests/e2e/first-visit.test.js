@@ -65,6 +65,17 @@ test('a lesson link loads the first part of the engine; a lesson that needs the 
   await engineReady(page);
   assert.deepEqual(wasmFiles(seen), ['attention-first-simd']);
   assert.ok(await page.locator('main .hm-plot').first().isVisible());
+  // Every script the lesson needed was asked for at once (KaTeX, for the formulas, comes on
+  // demand): preloaded by the page, or listed in it for this lesson (lesson-preload.js preloads
+  // those before the chapter list's chunk has run).
+  const html = await (await fetch(server.url)).text();
+  const listed = JSON.parse(/<script type="application\/json" id="lesson-chunks">(.*?)<\/script>/.exec(html)[1]);
+  for (const { file } of seen.filter((r) => r.file.endsWith('.js') && !r.file.startsWith('katex-')))
+    assert.ok(html.includes(`./assets/${file}"`) || listed.pipeline.includes(`assets/${file}`), file);
+  assert.ok(
+    listed.pipeline.some((f) => /^assets\/pipeline-[\w-]{8}\.js$/.test(f)),
+    'the lesson itself',
+  );
   // The debugging lab computes with functions the first part does not have.
   await page.evaluate(() => window.attentionLab.set({ lesson: 'debug', stage: '' }));
   await page.waitForFunction(() => document.querySelector('main .chapter-debug .hm-plot'), null, { timeout: 60000 });
