@@ -402,6 +402,24 @@ struct Reader {
   }
 };
 
+// Token ids read as numbers (at most `most`), each an integer from lowest to vocab - 1 before it
+// becomes an int (so 2^32 + 3 is refused, not read as 3); lowest -1 lets -1 say "none". A bad one
+// is "<where> <i> is <x> (expected <noun> from <lowest> to <vocab - 1>)", where naming the list
+// ("tokens: entry", "source, sentence 2, token").
+inline std::vector<int> read_tokens(Reader& in, const char* name, int most, int lowest, int vocab,
+                                    const std::string& where, const char* noun) {
+  const std::vector<double> x = in.numbers<double>(name, most);
+  std::vector<int> out(x.size());
+  for (std::size_t i = 0; i < x.size() && in.error.empty(); i++) {
+    if (!(x[i] >= lowest && x[i] < vocab) || std::floor(x[i]) != x[i])
+      in.fail(where + " " + std::to_string(i) + " is " + format_number(x[i]) + " (expected " +
+              (lowest < 0 ? "-1 = none, or " : "") + noun + " from " +
+              std::to_string(lowest < 0 ? 0 : lowest) + " to " + std::to_string(vocab - 1) + ")");
+    out[i] = in.error.empty() ? static_cast<int>(x[i]) : 0;
+  }
+  return in.error.empty() ? out : std::vector<int>();
+}
+
 // ---- C++ -> JS ----------------------------------------------------------------------------
 
 // A JS-owned copy of the vector (Float32Array / Int32Array): safe across heap growth.
@@ -495,6 +513,13 @@ inline std::vector<std::pair<const char*, EntryPoint>>& entry_points() {
 inline void entry_point(const char* name, EntryPoint fn) {
   emscripten::function(name, fn);
   entry_points().emplace_back(name, fn);
+}
+
+// Registers `read` as the options of the module's function `name`, one that takes a live object
+// (a handle) before its options: read(args) reads them as that function does, without one, and
+// is called only while the options are described.
+inline void described(const char* name, EntryPoint read) {
+  entry_points().emplace_back(name, read);
 }
 
 // { <entry point>: { <option>: { type, ... } } } for every registered entry point: each one is

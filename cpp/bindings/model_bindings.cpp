@@ -105,6 +105,66 @@ val config_to_js(const gpt2::Config& c) {
   return o;
 }
 
+// ---- the options of a model's calls (engine.options' form: read_run and read_score_tokens read
+// them with the core's tables, and a model's config bounds them)
+
+// Token ids of the vocabulary read as numbers ("ids: entry 3 is 1.5 (expected …)").
+std::vector<int> read_ids(Reader& in, const char* name, int most, int vocab) {
+  return read_tokens(in, name, most, 0, vocab, std::string(name) + ": entry",
+                     "an integer token id");
+}
+
+// A whole number an int holds.
+bool whole(double x) { return std::floor(x) == x && std::fabs(x) < 1e9; }
+
+// { ids, topK, head: [layer, head], ablate: one 0 or 1 per head, ablation, profile } -> RunArgs
+// (profile: where a profiled run's times go), checked against the model (check_run).
+gpt2::RunArgs read_run(Reader& in, const gpt2::Config& c, gpt2::Profile* profile) {
+  gpt2::RunArgs a;
+  a.ids = read_ids(in, "ids", c.n_positions, c.vocab_size);
+  const bool top_k_given = in.has(gpt2::kTopK.name);
+  a.top_k = static_cast<int>(in.number(gpt2::kTopK));
+  if (!top_k_given) a.top_k = std::min(a.top_k, c.vocab_size);
+  if (in.has("head")) {  // check_run checks the range
+    const std::vector<double> head = in.numbers<double>("head", 2);
+    if (head.size() == 2 && whole(head[0]) && whole(head[1])) {
+      a.stage_layer = static_cast<int>(head[0]);
+      a.stage_head = static_cast<int>(head[1]);
+    } else {
+      in.fail("head: expected [layer, head], two integers");
+    }
+  }
+  if (in.has("ablate")) {
+    const std::vector<double> flags = in.numbers<double>("ablate", c.n_layer * c.n_head);
+    a.ablated.assign(flags.begin(), flags.end());
+  }
+  a.ablation = in.choice(gpt2::kAblationOption);
+  if (in.flag(gpt2::kProfile)) a.profile = profile;
+  if (in.error.empty()) in.error = gpt2::check_run(c, a);
+  return a;
+}
+
+// { seed, length } (L distinct tokens drawn from the seed) or { tokens } -> the head scores'
+// tokens, checked against the model (check_score_tokens).
+std::vector<int> read_score_tokens(Reader& in, const gpt2::Config& c) {
+  const int most = std::min(c.vocab_size, c.n_positions / 2);
+  const auto seed = static_cast<std::uint32_t>(in.number(attn::kSeed));
+  const bool length_given = in.has(gpt2::kScoreLength.name);
+  auto length = static_cast<int>(in.number(gpt2::kScoreLength));
+  std::vector<int> tokens;
+  if (in.has("tokens")) {
+    tokens = read_ids(in, "tokens", most, c.vocab_size);
+  } else if (!length_given) {
+    length = std::min(length, most);
+  } else if (in.error.empty()) {
+    in.error = attn::check_number(attn::capped(gpt2::kScoreLength, most), length);
+  }
+  if (in.error.empty() && tokens.empty())
+    tokens = gpt2::distinct_tokens(seed, length, c.vocab_size);
+  if (in.error.empty()) in.error = gpt2::check_score_tokens(c, tokens);
+  return tokens;
+}
+
 // A model: its loader while the bytes arrive, then the model.
 class ModelHandle {
  public:
@@ -148,27 +208,14 @@ class ModelHandle {
     return out;
   }
 
-  // { ids, topK, stageLayer, stageHead, ablated, ablation, profile } -> the run, or { error }.
-  // With profile: true, the run also says where its time went: profile, [{ stage, ms }] in order.
+  // { ids, topK, head, ablate, ablation, profile } -> the run, or { error }. With profile: true,
+  // the run also says where its time went: profile, [{ stage, ms }] in order.
   val run(val args) {
     if (!model_) return failure("model: still loading");
     const gpt2::Config& c = model_->config();
     Reader in{args, {}};
-    gpt2::RunArgs a;
-    a.ids = read_ids(in, "ids", c.n_positions, c.vocab_size);
-    a.top_k = static_cast<int>(in.integer("topK", 1, std::min(gpt2::kMaxTopK, c.vocab_size)));
-    if (in.has("stageLayer")) {  // model-api.js checked head: [layer, head]
-      a.stage_layer = static_cast<int>(in.integer("stageLayer", 0, c.n_layer - 1));
-      a.stage_head = static_cast<int>(in.integer("stageHead", 0, c.n_head - 1));
-    }
-    if (in.has("ablated")) {
-      const std::vector<double> flags = in.numbers<double>("ablated", c.n_layer * c.n_head);
-      a.ablated.assign(flags.begin(), flags.end());
-    }
-    a.ablation = in.choice(gpt2::kAblationOption);
     gpt2::Profile profile;
-    if (in.flag("profile")) a.profile = &profile;
-    if (in.error.empty()) in.error = gpt2::check_run(c, a);
+    gpt2::RunArgs a = read_run(in, c, &profile);
     if (in.error.empty()) in.error = check_run_memory(c, static_cast<int>(a.ids.size()));
     if (!in.error.empty()) return failure(in.error);
     const gpt2::Run r = gpt2::run(*model_, a);
@@ -221,18 +268,7 @@ class ModelHandle {
     if (!model_) return failure("model: still loading");
     const gpt2::Config& c = model_->config();
     Reader in{args, {}};
-    std::vector<int> tokens;
-    const int most = std::min(c.vocab_size, c.n_positions / 2);
-    if (in.has("tokens")) {
-      tokens = read_ids(in, "tokens", most, c.vocab_size);
-    } else {
-      const auto seed = static_cast<std::uint32_t>(in.number(attn::kSeed));
-      const int length = in.has("length")
-                             ? static_cast<int>(in.integer("length", 2, std::max(2, most)))
-                             : std::min(50, most);
-      if (in.error.empty()) tokens = gpt2::distinct_tokens(seed, length, c.vocab_size);
-    }
-    if (in.error.empty()) in.error = gpt2::check_score_tokens(c, tokens);
+    const std::vector<int> tokens = read_score_tokens(in, c);
     if (in.error.empty()) in.error = check_run_memory(c, 2 * static_cast<int>(tokens.size()));
     if (!in.error.empty()) return failure(in.error);
     const gpt2::HeadScores s = gpt2::head_scores(*model_, tokens);
@@ -248,21 +284,6 @@ class ModelHandle {
   }
 
  private:
-  // Token ids read as numbers, each an integer in [0, vocab) before it becomes an int (so 2^32 + 3
-  // is refused, not read as 3).
-  static std::vector<int> read_ids(Reader& in, const char* name, int most, int vocab) {
-    const std::vector<double> x = in.numbers<double>(name, most);
-    std::vector<int> out(x.size());
-    for (std::size_t i = 0; i < x.size() && in.error.empty(); i++) {
-      if (!(x[i] >= 0 && x[i] < vocab) || std::floor(x[i]) != x[i])
-        in.fail(std::string(name) + ": entry " + std::to_string(i) + " is " +
-                attn::format_number(x[i]) + " (expected an integer token id from 0 to " +
-                std::to_string(vocab - 1) + ")");
-      out[i] = in.error.empty() ? static_cast<int>(x[i]) : 0;
-    }
-    return in.error.empty() ? out : std::vector<int>();
-  }
-
   // Room for a run of n tokens (every head's weights are kept), or how many tokens fit.
   static Error check_run_memory(const gpt2::Config& c, int n) {
     const double need = gpt2::run_bytes(c, n, true), have = free_bytes();
@@ -367,6 +388,21 @@ val finish(double handle) {
 
 void delete_model(double handle) { models.remove(handle); }
 
+// The options of modelRun and modelHeadScores (engine.options' form), read as those calls read
+// them; while the options are described only, so a config of zeros bounds nothing.
+val run_options(val args) {
+  Reader in{args, {}};
+  gpt2::Profile profile;
+  read_run(in, gpt2::Config{}, &profile);
+  return failure(in.error);
+}
+
+val head_score_options(val args) {
+  Reader in{args, {}};
+  read_score_tokens(in, gpt2::Config{});
+  return failure(in.error);
+}
+
 // { maxBytes: what the module's memory may grow to, maxTopK, maxModels }
 val model_limits() {
   val out = val::object();
@@ -387,5 +423,8 @@ EMSCRIPTEN_BINDINGS(model) {
   emscripten::function("modelFinish", &finish);
   emscripten::function("modelRun", &call1<&ModelHandle::run, val>);
   emscripten::function("modelHeadScores", &call1<&ModelHandle::head_scores, val>);
+  described("modelRun", &run_options);
+  described("modelHeadScores", &head_score_options);
+  emscripten::function("options", &describe_options);
   emscripten::function("modelDelete", &delete_model);
 }

@@ -26,33 +26,16 @@ namespace {
 using attn::Error;
 namespace limits = attn::limits;
 
-// Tokens (lowest 0) or targets (lowest -1 = no target) read as numbers, each an integer from
-// lowest to vocab - 1 before it becomes an int (so 2^32 + 3 is refused, not read as 3).
-std::vector<int> read_tokens(Reader& in, const char* name, int most, int lowest, int vocab) {
-  const std::vector<double> x = in.numbers<double>(name, most);
-  std::vector<int> out(x.size());
-  for (std::size_t i = 0; i < x.size() && in.error.empty(); i++) {
-    if (!(x[i] >= lowest && x[i] < vocab) || std::floor(x[i]) != x[i]) {
-      in.fail(std::string(name) + ": entry " + std::to_string(i) + " is " +
-              attn::format_number(x[i]) +
-              (lowest < 0 ? " (expected -1 = none, or a token from 0 to "
-                          : " (expected a token from 0 to ") +
-              std::to_string(vocab - 1) + ")");
-    }
-    out[i] = static_cast<int>(x[i]);
-  }
-  return in.error.empty() ? out : std::vector<int>();
-}
-
 // { size, length, tokens, targets? } -> Batch (the core checks the shape against the model).
 attn::Batch read_token_batch(Reader& in, bool need_targets, int vocab) {
   attn::Batch b;
   b.size = static_cast<int>(in.integer("size", 1, limits::kMaxBatch));
   b.length = static_cast<int>(in.integer("length", 1, limits::kMaxTrainLength));
   const int most = limits::kMaxBatch * limits::kMaxTrainLength;
-  b.tokens = read_tokens(in, "tokens", most, 0, vocab);
+  b.tokens = read_tokens(in, "tokens", most, 0, vocab, "tokens: entry", "a token");
   if (need_targets || in.has("targets"))
-    b.targets = read_tokens(in, "targets", most, attn::kNoTarget, vocab);
+    b.targets =
+        read_tokens(in, "targets", most, attn::kNoTarget, vocab, "targets: entry", "a token");
   return b;
 }
 
@@ -118,13 +101,21 @@ class Handle {
   Handle(const Config& c, double bytes) : trainer_(c), bytes_(bytes) {}
   double bytes() const { return bytes_; }
 
-  // n steps: { step, losses, accuracies } (one entry per step) or { error }.
+  // n steps (absent: the option's fallback): { step, losses, accuracies } (one entry per step)
+  // or { error }.
   val step(val n) {
     Reader in{val::object(), {}};
-    in.obj.set("steps", n);
+    in.obj.set(Kind::kStepsOption.name, n);
     const int steps = static_cast<int>(in.number(Kind::kStepsOption));
     if (!in.error.empty()) return failure(in.error);
     return steps_to_js(trainer_.run_steps(steps), trainer_.steps());
+  }
+
+  // step's option (engine.options' form: { steps }), read as step reads it, while described.
+  static val step_options(val args) {
+    Reader in{args, {}};
+    in.number(Kind::kStepsOption);
+    return failure(in.error);
   }
 
   val parameters() const {
@@ -150,26 +141,19 @@ class Handle {
 
   // a batch -> { loss, accuracy, gradients: [{ name, rows, cols, data }] }
   val gradients(val args) {
-    Reader in{args, {}};
-    const auto b = kind().read_batch(in);
-    if (!in.error.empty()) return failure(in.error);
-    attn::ForwardStats f = trainer_.gradients_on(b);
-    if (!f.error.empty()) return failure(f.error);
-    val out = stats(f.loss, f.accuracy);
-    out.set("gradients", tensors_to_js(trainer_.model().tensors(), trainer_.model().gradients()));
-    return out;
+    return on_batch(
+        args, [&](const auto& b) { return trainer_.gradients_on(b); },
+        [&](val& out) {
+          out.set("gradients",
+                  tensors_to_js(trainer_.model().tensors(), trainer_.model().gradients()));
+        });
   }
 
   // a batch -> one Adam step on it: { loss, accuracy, step }
   val step_on(val args) {
-    Reader in{args, {}};
-    const auto b = kind().read_batch(in);
-    if (!in.error.empty()) return failure(in.error);
-    attn::StepStats s = trainer_.step_on(b);
-    if (!s.error.empty()) return failure(s.error);
-    val out = stats(s.loss, s.accuracy);
-    out.set("step", trainer_.steps());
-    return out;
+    return on_batch(
+        args, [&](const auto& b) { return trainer_.step_on(b); },
+        [&](val& out) { out.set("step", trainer_.steps()); });
   }
 
  protected:
@@ -177,6 +161,21 @@ class Handle {
 
  private:
   const Kind& kind() const { return static_cast<const Kind&>(*this); }
+
+  // A batch read from args (Kind's read_batch), `train` on it, and { loss, accuracy } with what
+  // `more` adds, or { error }.
+  template <typename Train, typename More>
+  val on_batch(val args, Train train, More more) {
+    Reader in{args, {}};
+    const auto b = kind().read_batch(in);
+    if (!in.error.empty()) return failure(in.error);
+    const auto s = train(b);
+    if (!s.error.empty()) return failure(s.error);
+    val out = stats(s.loss, s.accuracy);
+    more(out);
+    return out;
+  }
+
   double bytes_;  // what this model may hold (attn::trainer_bytes, attn::seq2seq_bytes)
 };
 
@@ -204,6 +203,28 @@ void remove(double handle) {
   handles.live.remove(handle);
 }
 
+// ablate: one 0 or 1 per head of the model's `heads` (layer * heads + head), or absent (none).
+std::vector<char> read_ablated(Reader& in, int heads) {
+  if (!in.has("ablate")) return {};
+  const std::vector<double> x = in.numbers<double>("ablate", heads);
+  if (!in.error.empty()) return {};
+  if (static_cast<int>(x.size()) != heads) {
+    in.fail(attn::expected("ablate", std::to_string(heads) + " entries (one per head)",
+                           std::to_string(x.size())));
+    return {};
+  }
+  std::vector<char> out(x.size());
+  for (std::size_t i = 0; i < x.size(); i++) {
+    if (x[i] != 0 && x[i] != 1) {
+      in.fail("ablate: entry " + std::to_string(i) + " is " + attn::format_number(x[i]) +
+              " (expected 0 or 1)");
+      return {};
+    }
+    out[i] = x[i] == 1;
+  }
+  return out;
+}
+
 // A trainer, kept in `trainers`, owned (and deleted) by its JavaScript wrapper in
 // engine/train-api.js.
 class TrainerHandle : public Handle<TrainerHandle, attn::Trainer> {
@@ -218,20 +239,20 @@ class TrainerHandle : public Handle<TrainerHandle, attn::Trainer> {
     return b;
   }
 
-  // { ablated? } -> { loss, accuracy } on the held-out batch
+  // { ablate? } -> { loss, accuracy } on the held-out batch
   val evaluate(val args) {
     Reader in{args, {}};
-    const std::vector<char> ablated = read_ablated(in);
+    const std::vector<char> ablated = read_ablated(in, heads());
     if (!in.error.empty()) return failure(in.error);
     attn::ForwardStats f = trainer_.evaluate(ablated);
     if (!f.error.empty()) return failure(f.error);
     return stats(f.loss, f.accuracy);
   }
 
-  // { ablated? } -> the probe sequence's run, with its loss and accuracy
+  // { ablate? } -> the probe sequence's run, with its loss and accuracy
   val probe(val args) {
     Reader in{args, {}};
-    const std::vector<char> ablated = read_ablated(in);
+    const std::vector<char> ablated = read_ablated(in, heads());
     if (!in.error.empty()) return failure(in.error);
     attn::Batch b = attn::probe_batch(trainer_.config().task);
     attn::ForwardStats f = trainer_.run(b, ablated);
@@ -255,6 +276,14 @@ class TrainerHandle : public Handle<TrainerHandle, attn::Trainer> {
     return out;
   }
 
+  // evaluate's and probe's option (engine.options' form: { ablate }), read as they read it,
+  // while described.
+  static val ablation_options(val args) {
+    Reader in{args, {}};
+    read_ablated(in, 0);
+    return failure(in.error);
+  }
+
   // { tokens, length } of one sequence.
   val run(val args) {
     Reader in{args, {}};
@@ -268,29 +297,7 @@ class TrainerHandle : public Handle<TrainerHandle, attn::Trainer> {
   }
 
  private:
-  // ablated: one 0 or 1 per head (layer * heads + head), or absent (none).
-  std::vector<char> read_ablated(Reader& in) const {
-    if (!in.has("ablated")) return {};
-    const attn::ModelConfig& m = trainer_.model().config();
-    const int n = m.layers * m.heads;
-    const std::vector<double> x = in.numbers<double>("ablated", n);
-    if (!in.error.empty()) return {};
-    if (static_cast<int>(x.size()) != n) {
-      in.fail(attn::expected("ablated", std::to_string(n) + " entries (one per head)",
-                             std::to_string(x.size())));
-      return {};
-    }
-    std::vector<char> out(x.size());
-    for (std::size_t i = 0; i < x.size(); i++) {
-      if (x[i] != 0 && x[i] != 1) {
-        in.fail("ablated: entry " + std::to_string(i) + " is " + attn::format_number(x[i]) +
-                " (expected 0 or 1)");
-        return {};
-      }
-      out[i] = x[i] == 1;
-    }
-    return out;
-  }
+  int heads() const { return trainer_.model().config().layers * trainer_.model().config().heads; }
 };
 
 Handles<TrainerHandle> trainers{
@@ -298,24 +305,6 @@ Handles<TrainerHandle> trainers{
     "trainer: not a live trainer (deleted, or not made by createTrainer)"};
 
 // ---- the RNN encoder–decoder ------------------------------------------------------------------
-
-// One sentence's tokens read as numbers, each an integer from lowest to vocab - 1 before it becomes
-// an int (so 2^32 + 3 is refused, not read as 3, and 2.5 or -1 are refused): `where` names the
-// sentence in the message ("source, sentence 2").
-std::vector<int> read_sentence_tokens(Reader& in, const char* name, const std::string& where,
-                                      int max_length, int lowest, int vocab) {
-  const std::vector<double> x = in.numbers<double>(name, max_length);
-  std::vector<int> out(x.size());
-  for (std::size_t i = 0; i < x.size() && in.error.empty(); i++) {
-    if (!(x[i] >= lowest && x[i] < vocab) || std::floor(x[i]) != x[i]) {
-      in.fail(where + ", token " + std::to_string(i) + " is " + attn::format_number(x[i]) +
-              " (expected an integer token from " + std::to_string(lowest) + " to " +
-              std::to_string(vocab - 1) + ")");
-    }
-    out[i] = in.error.empty() ? static_cast<int>(x[i]) : 0;
-  }
-  return in.error.empty() ? out : std::vector<int>();
-}
 
 // [[tokens], ...] -> sentences, each row's length checked before it is read and each token an
 // integer from lowest to vocab - 1 (the core checks the lengths against the model).
@@ -333,9 +322,9 @@ std::vector<std::vector<int>> read_sentences(Reader& in, const char* name, int m
   for (int r = 0; r < n && in.error.empty(); r++) {
     Reader row{val::object(), {}};
     row.obj.set(name, rows[r]);
-    out.push_back(read_sentence_tokens(row, name,
-                                       std::string(name) + ", sentence " + std::to_string(r),
-                                       max_length, lowest, vocab));
+    out.push_back(read_tokens(row, name, max_length, lowest, vocab,
+                              std::string(name) + ", sentence " + std::to_string(r) + ", token",
+                              "an integer token"));
     if (!row.error.empty()) in.fail(row.error);
   }
   return out;
@@ -410,8 +399,8 @@ class Seq2SeqHandle : public Handle<Seq2SeqHandle, attn::Seq2SeqTrainer> {
     attn::PairBatch b;
     Reader one{val::object(), {}};
     one.obj.set("source", in.field("source"));
-    b.source.push_back(read_sentence_tokens(one, "source", "tokens", limits::kMaxSeq2SeqLength, 0,
-                                            source_vocab()));
+    b.source.push_back(read_tokens(one, "source", limits::kMaxSeq2SeqLength, 0, source_vocab(),
+                                   "tokens, token", "an integer token"));
     if (!one.error.empty()) return failure(one.error);
     Error e = attn::check_pairs(b, trainer_.config(), false);
     if (!e.empty()) return failure(e);
@@ -446,68 +435,98 @@ Error check_room(const attn::ModelKind& kind, int live, double need) {
   return attn::check_model_room(kind, live, need, used);
 }
 
-// A new handle of `kind` for config c (read into `in`), once the core's check and the module's
-// room allow it: { <kind.call>: handle, config: the options it was made with } or { error }.
+// ---- the options a model is made with ---------------------------------------------------------
+
+// f(option, field) for each option of a config, in the order they are read (engine.options): the
+// options both trainers take, then each one's own.
+template <typename Config, typename F>
+void training_options(Config& c, F& f) {
+  f(attn::kLearningRate, c.learning_rate);
+  f(attn::kSeed, c.seed);
+  f(attn::kBatch, c.batch);
+}
+template <typename F>
+void each_option(attn::TrainConfig& c, F f) {
+  f(attn::kTaskOption, c.task);
+  f(attn::kPositionOption, c.position);
+  f(attn::kLayers, c.layers);
+  f(attn::kTrainHeads, c.heads);
+  f(attn::kDModel, c.d_model);
+  training_options(c, f);
+  f(attn::kTrainScale, c.scale);
+}
+template <typename F>
+void each_option(attn::Seq2SeqConfig& c, F f) {
+  f(attn::kSeq2SeqTaskOption, c.task);
+  f(attn::kAttentionOption, c.attention);
+  f(attn::kBidirectional, c.bidirectional);
+  f(attn::kSeq2SeqHidden, c.hidden);
+  f(attn::kSeq2SeqEmbed, c.embed);
+  training_options(c, f);
+  f(attn::kSeq2SeqClip, c.clip);
+  f(attn::kSeq2SeqLength, c.max_length);
+}
+
+// An option read into its field (absent: the table's fallback).
+struct ReadOption {
+  Reader& in;
+  template <typename E, std::size_t N>
+  void operator()(const attn::ChoiceOption<E, N>& o, E& x) {
+    x = in.choice(o);
+  }
+  void operator()(const attn::FlagOption& o, bool& x) { x = in.flag(o); }
+  template <typename T>
+  void operator()(const attn::NumberOption& o, T& x) {
+    x = static_cast<T>(in.number(o));
+  }
+};
+
+// A field written to a JS object under its option's name.
+struct WriteOption {
+  val& out;
+  template <typename E, std::size_t N>
+  void operator()(const attn::ChoiceOption<E, N>& o, E x) {
+    out.set(o.name, std::string(o.name_of(x)));
+  }
+  void operator()(const attn::FlagOption& o, bool x) { out.set(o.name, x); }
+  template <typename T>
+  void operator()(const attn::NumberOption& o, T x) {
+    out.set(o.name, x);
+  }
+};
+
+// A new handle of `kind` from the options in args, once the core's check and the module's room
+// allow it: { <kind.call>: handle, config: the options it was made with, every absent one at its
+// table's fallback } or { error }.
 template <auto& handles, typename Config>
-val create(Reader& in, const Config& c, const attn::ModelKind& kind, Error (*check)(const Config&),
-           double (*bytes)(const Config&), val (*config_to_js)(const Config&)) {
+val create(val args, const attn::ModelKind& kind, Error (*check)(const Config&),
+           double (*bytes)(const Config&)) {
+  Reader in{args, {}};
+  Config c;
+  each_option(c, ReadOption{in});
   if (in.error.empty()) in.error = check(c);
   if (in.error.empty())
     in.error = check_room(kind, static_cast<int>(handles.live.size()), bytes(c));
   if (!in.error.empty()) return failure(in.error);
   using H = typename std::remove_reference_t<decltype(handles)>::Type;
+  val config = val::object();
+  each_option(c, WriteOption{config});
   val out = val::object();
   out.set(kind.call, handles.live.add(std::make_unique<H>(c)));
-  out.set("config", config_to_js(c));
+  out.set("config", config);
   return out;
-}
-
-// The options a trainer was made with, every absent one at its table's fallback.
-val train_config_to_js(const attn::TrainConfig& c) {
-  val o = val::object();
-  o.set(attn::kTaskOption.name, std::string(attn::kTaskOption.name_of(c.task)));
-  o.set(attn::kLayers.name, c.layers);
-  o.set(attn::kTrainHeads.name, c.heads);
-  o.set(attn::kDModel.name, c.d_model);
-  o.set(attn::kLearningRate.name, c.learning_rate);
-  o.set(attn::kSeed.name, c.seed);
-  o.set(attn::kTrainScale.name, c.scale);
-  o.set(attn::kPositionOption.name, std::string(attn::kPositionOption.name_of(c.position)));
-  o.set(attn::kBatch.name, c.batch);
-  return o;
-}
-
-val seq2seq_config_to_js(const attn::Seq2SeqConfig& c) {
-  val o = val::object();
-  o.set(attn::kSeq2SeqTaskOption.name, std::string(attn::kSeq2SeqTaskOption.name_of(c.task)));
-  o.set(attn::kAttentionOption.name, std::string(attn::kAttentionOption.name_of(c.attention)));
-  o.set(attn::kBidirectional.name, c.bidirectional);
-  o.set(attn::kSeq2SeqHidden.name, c.hidden);
-  o.set(attn::kSeq2SeqEmbed.name, c.embed);
-  o.set(attn::kLearningRate.name, c.learning_rate);
-  o.set(attn::kSeq2SeqClip.name, c.clip);
-  o.set(attn::kSeed.name, c.seed);
-  o.set(attn::kBatch.name, c.batch);
-  o.set(attn::kSeq2SeqLength.name, c.max_length);
-  return o;
 }
 
 // { seq2seq: handle, config } or { error }.
 val create_seq2seq(val args) {
-  Reader in{args, {}};
-  attn::Seq2SeqConfig c;
-  c.task = in.choice(attn::kSeq2SeqTaskOption);
-  c.attention = in.choice(attn::kAttentionOption);
-  c.bidirectional = in.flag(attn::kBidirectional);
-  c.hidden = static_cast<int>(in.number(attn::kSeq2SeqHidden));
-  c.embed = static_cast<int>(in.number(attn::kSeq2SeqEmbed));
-  c.learning_rate = in.number(attn::kLearningRate);
-  c.clip = in.number(attn::kSeq2SeqClip);
-  c.seed = static_cast<std::uint32_t>(in.number(attn::kSeed));
-  c.batch = static_cast<int>(in.number(attn::kBatch));
-  c.max_length = static_cast<int>(in.number(attn::kSeq2SeqLength));
-  return create<seq2seqs>(in, c, attn::kSeq2SeqKind, &attn::check_seq2seq_config,
-                          &attn::seq2seq_bytes, &seq2seq_config_to_js);
+  return create<seq2seqs>(args, attn::kSeq2SeqKind, &attn::check_seq2seq_config,
+                          &attn::seq2seq_bytes);
+}
+
+// { trainer: handle, config } or { error }.
+val create_trainer(val args) {
+  return create<trainers>(args, attn::kTrainerKind, &attn::check_train_config,
+                          &attn::trainer_bytes);
 }
 
 // { copy: { sourceWords, targetWords, rule }, ... }
@@ -525,23 +544,6 @@ val seq2seq_tasks() {
     out.set(c.name, o);
   }
   return out;
-}
-
-// { trainer: handle, config } or { error }.
-val create_trainer(val args) {
-  Reader in{args, {}};
-  attn::TrainConfig c;
-  c.task = in.choice(attn::kTaskOption);
-  c.position = in.choice(attn::kPositionOption);
-  c.layers = static_cast<int>(in.number(attn::kLayers));
-  c.heads = static_cast<int>(in.number(attn::kTrainHeads));
-  c.d_model = static_cast<int>(in.number(attn::kDModel));
-  c.learning_rate = in.number(attn::kLearningRate);
-  c.seed = static_cast<std::uint32_t>(in.number(attn::kSeed));
-  c.batch = static_cast<int>(in.number(attn::kBatch));
-  c.scale = in.flag(attn::kTrainScale);
-  return create<trainers>(in, c, attn::kTrainerKind, &attn::check_train_config,
-                          &attn::trainer_bytes, &train_config_to_js);
 }
 
 // { task: [...], position: [...] }
@@ -597,6 +599,9 @@ EMSCRIPTEN_BINDINGS(train) {
   emscripten::function("trainLimits", &train_limits);
   emscripten::function("trainTasks", &train_tasks);
   emscripten::function("trainerStep", &call1<trainers, &TrainerHandle::step>);
+  described("trainerStep", &TrainerHandle::step_options);
+  described("trainerEvaluate", &TrainerHandle::ablation_options);
+  described("trainerProbe", &TrainerHandle::ablation_options);
   emscripten::function("trainerEvaluate", &call1<trainers, &TrainerHandle::evaluate>);
   emscripten::function("trainerProbe", &call1<trainers, &TrainerHandle::probe>);
   emscripten::function("trainerHeadScores", &call0<trainers, &TrainerHandle::head_scores>);
@@ -609,6 +614,7 @@ EMSCRIPTEN_BINDINGS(train) {
   entry_point("createSeq2Seq", &create_seq2seq);
   emscripten::function("seq2seqTasks", &seq2seq_tasks);
   emscripten::function("seq2seqStep", &call1<seq2seqs, &Seq2SeqHandle::step>);
+  described("seq2seqStep", &Seq2SeqHandle::step_options);
   emscripten::function("seq2seqEvaluate", &call0<seq2seqs, &Seq2SeqHandle::evaluate>);
   emscripten::function("seq2seqEvaluateByLength",
                        &call0<seq2seqs, &Seq2SeqHandle::evaluate_by_length>);

@@ -175,6 +175,13 @@ Error check_number(const NumberOption& o, double x);
 constexpr NumberOption renamed(const NumberOption& o, const char* name) {
   return NumberOption{name, o.min, o.max, o.integer, o.what, o.fallback, o.note};
 }
+// The same option with a lower largest value (no lower than its smallest): the bound a model's
+// own size sets (a checkpoint's vocabulary for its top k).
+constexpr NumberOption capped(const NumberOption& o, double max) {
+  const double top = o.max < max ? o.max : max;
+  return NumberOption{o.name,     o.min, top < o.min ? o.min : top, o.integer, o.what,
+                      o.fallback, o.note};
+}
 
 // Temperatures and bases stay inside float32's normal range, so 1 / temperature is finite
 // and a score divided by it overflows only past the bound that check_scaled_scores names.

@@ -390,12 +390,8 @@ Error check_run(const Config& c, const RunArgs& a) {
       return "ids: entry " + std::to_string(t) + " is " + std::to_string(a.ids[t]) +
              " (expected a token id from 0 to " + std::to_string(c.vocab_size - 1) + ")";
   }
-  const int most = std::min(kMaxTopK, c.vocab_size);
-  if (a.top_k < 1 || a.top_k > most)
-    return expected("topK",
-                    "an integer from 1 to " + std::to_string(most) + " (at most vocab_size and " +
-                        std::to_string(kMaxTopK) + ")",
-                    std::to_string(a.top_k));
+  Error e = check_number(capped(kTopK, c.vocab_size), a.top_k);  // at most vocab_size
+  if (!e.empty()) return e;
   const bool stage = a.stage_layer != -1 || a.stage_head != -1;
   if (stage && (a.stage_layer < 0 || a.stage_layer >= c.n_layer || a.stage_head < 0 ||
                 a.stage_head >= c.n_head))

@@ -136,6 +136,10 @@ inline constexpr ChoiceOption<Ablation, 2> kAblationOption{
     "ablation", {{"zero", Ablation::Zero}, {"mean", Ablation::Mean}}};
 
 inline constexpr int kMaxTopK = 1000;  // top-k ids per token (and at most vocab_size)
+// A run's options (model.run): each token's k most likely next tokens (k: 10, or the vocabulary
+// when it is smaller), and whether the run says where its time went.
+inline constexpr NumberOption kTopK{"topK", 1, kMaxTopK, true, nullptr, 10};
+inline constexpr FlagOption kProfile{"profile", false};
 
 // ---- where a run's time goes ------------------------------------------------------------------
 // The stages a profiled run times (RunArgs::profile), in the order they run; each is summed over
@@ -200,7 +204,7 @@ class StageTimer {
 
 struct RunArgs {
   std::vector<int> ids;  // 1 .. n_positions tokens, each in [0, vocab_size)
-  int top_k = 10;
+  int top_k = static_cast<int>(kTopK.fallback);
   int stage_layer = -1, stage_head = -1;  // the head whose five stages are kept (-1: none)
   std::vector<char> ablated;              // layer * n_head + head -> 1 = ablated; empty: none
   Ablation ablation = Ablation::Zero;
@@ -279,7 +283,9 @@ struct HeadScores {
   Error error;
 };
 
-inline constexpr NumberOption kScoreLength{"length", 2, 8192, true};
+// The L of the head scores' sequence drawn from a seed (model.headScores): 50, or as many as the
+// model takes when that is fewer (check_score_tokens).
+inline constexpr NumberOption kScoreLength{"length", 2, 8192, true, nullptr, 50};
 
 // L distinct tokens of [0, vocab) drawn from seed (a partial Fisher-Yates shuffle).
 std::vector<int> distinct_tokens(std::uint32_t seed, int length, int vocab);

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "core/decimal.h"
+#include "core/dense.h"
 #include "kernels/kernels.h"
 
 namespace attn {
@@ -35,13 +36,6 @@ void query_features(const Matrix& q, int i0, int bq, float* out) {
     const float* x = q.row(i0 + r);
     feature_map(x, q.cols, feature_shift(x, q.cols), out + static_cast<std::size_t>(r) * q.cols);
   }
-}
-
-// out (cols, rows) = xᵀ for x (rows, cols).
-void transpose(const float* x, int rows, int cols, float* out) {
-  for (int r = 0; r < rows; r++)
-    for (int c = 0; c < cols; c++)
-      out[static_cast<std::size_t>(c) * rows + r] = x[static_cast<std::size_t>(r) * cols + c];
 }
 
 // The largest feature of any entry after its shift (in double): max(1, largest x + 1).
@@ -111,7 +105,7 @@ LinearResult linear_attention(const LinearArgs& a) {
 
   // S += φ(K_c)ᵀ V_c and z += Σ φ(k_j) for keys j0 .. j0 + bk - 1, whose φ is in phi_k
   auto fold_keys = [&](int j0, int bk) {
-    transpose(phi_k.data(), bk, d_k, phi_kt.data());
+    dense::transpose(phi_k.data(), phi_kt.data(), bk, d_k);
     kernels::gemm_ab(phi_kt.data(), a.value.row(j0), part.data(), d_k, d_v, bk);
     kernels::scale_add(s.data(), part.data(), d_k * d_v, 1.0f);
     for (int j = 0; j < bk; j++)

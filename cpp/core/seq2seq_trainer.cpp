@@ -10,11 +10,9 @@
 namespace attn {
 
 namespace {
-constexpr std::uint32_t kDataStream = 2;      // ... for the training batches
-constexpr std::uint32_t kHeldOutStream = 3;   // ... for the held-out batch
-constexpr std::uint32_t kByLengthStream = 4;  // ... for the held-out set of every length
-constexpr int kHeldOutSize = 64;
-constexpr int kPerLength = 8;  // pairs of each length in evaluate_by_length
+constexpr std::uint32_t kByLengthStream = 4;  // the seed's stream for the held-out set of every
+                                              // length (after TrainerBase's)
+constexpr int kPerLength = 8;                 // pairs of each length in evaluate_by_length
 }  // namespace
 
 // ---- options ---------------------------------------------------------------------------------
@@ -106,14 +104,10 @@ double seq2seq_bytes(const Seq2SeqConfig& c) {
 }
 
 Seq2SeqTrainer::Seq2SeqTrainer(const Seq2SeqConfig& config)
-    : config_(config),
-      model_(seq2seq_model_config(config)),
-      adam_(model_.parameters().size(), static_cast<float>(config.learning_rate)),
-      data_(config.seed, kDataStream) {
-  model_.init(config.seed);
+    : TrainerBase(config, seq2seq_model_config(config), [&](Rng& rng, int size) {
+        return make_pair_batch(config.task, rng, size, config.max_length);
+      }) {
   model_.reserve(largest_runs(config));  // all it will hold, now (seq2seq_bytes)
-  Rng held_out(config.seed, kHeldOutStream);
-  held_out_ = make_pair_batch(config.task, held_out, kHeldOutSize, config.max_length);
   Rng by_length(config.seed, kByLengthStream);
   by_length_ = make_length_set(config.task, by_length, kPerLength, config.max_length);
   probe_ = seq2seq_probe(config.task, config.max_length);

@@ -87,7 +87,7 @@ struct Decoding {
   Error error;
 };
 
-class Seq2SeqTrainer {
+class Seq2SeqTrainer : public TrainerBase<Seq2SeqConfig, Seq2Seq, PairBatch> {
  public:
   explicit Seq2SeqTrainer(const Seq2SeqConfig& config);  // check_seq2seq_config first
 
@@ -98,7 +98,6 @@ class Seq2SeqTrainer {
   // One Adam step on the next batch (clipped gradient): its loss and accuracy before the update.
   StepStats step();
   StepStats step_on(const PairBatch& batch);  // check_pairs first
-  ForwardStats gradients_on(const PairBatch& batch) { return attn::gradients_on(model_, batch); }
   // Teacher-forced loss and token accuracy on a fixed held-out batch (its own stream of the seed).
   ForwardStats evaluate();
   // Greedy decoding of a held-out set with every source length from 2 to max_length.
@@ -109,27 +108,12 @@ class Seq2SeqTrainer {
   Decoding translate(const std::vector<int>& source);
   // n steps (check_number(kSeq2SeqSteps, n) first).
   StepsRun run_steps(int n) { return attn::run_steps(*this, n); }
-  // New values for some tensors (each checked by check_parameter first), kept only when
-  // the held-out batch still trains inside float32 (otherwise the error names the tensor and
-  // nothing changes).
-  Error set_parameters(const std::vector<ParameterUpdate>& updates) {
-    return attn::set_parameters(model_, held_out_, updates);
-  }
-
-  const Seq2SeqConfig& config() const { return config_; }
-  Seq2Seq& model() { return model_; }
-  const Seq2Seq& model() const { return model_; }
   const PairBatch& probe_pair() const { return probe_; }
-  int steps() const { return adam_.steps(); }
   // The gradient's L2 norm of the last step, before clipping.
   double gradient_norm() const { return gradient_norm_; }
 
  private:
-  Seq2SeqConfig config_;
-  Seq2Seq model_;
-  Adam adam_;
-  Rng data_;
-  PairBatch held_out_, by_length_, probe_;
+  PairBatch by_length_, probe_;
   double gradient_norm_ = 0;
 };
 

@@ -9,9 +9,6 @@
 namespace attn {
 
 namespace {
-constexpr std::uint32_t kDataStream = 2;     // the seed's stream for the training batches
-constexpr std::uint32_t kHeldOutStream = 3;  // ... and for the held-out batch
-constexpr int kHeldOutSize = 64;
 constexpr float kMaxAdamGradient = 1.8e19f;  // g * g stays within float32
 }  // namespace
 
@@ -164,13 +161,8 @@ bool Adam::update(std::vector<float>& params, const std::vector<float>& grads) {
 // ---- the trainer --------------------------------------------------------------------------
 
 Trainer::Trainer(const TrainConfig& config)
-    : config_(config),
-      model_(model_config(config)),
-      adam_(model_.parameters().size(), static_cast<float>(config.learning_rate)),
-      data_(config.seed, kDataStream) {
-  model_.init(config.seed);
-  Rng held_out(config.seed, kHeldOutStream);
-  held_out_ = make_batch(config.task, held_out, kHeldOutSize);
+    : TrainerBase(config, model_config(config),
+                  [&](Rng& rng, int size) { return make_batch(config.task, rng, size); }) {
   const TaskSpec spec = task_spec(config.task);
   score_batch_ = repeated_random_batch(spec.vocab, spec.length, kScoreSequences);
 }

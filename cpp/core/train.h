@@ -215,7 +215,53 @@ Error set_parameters(Model& model, const Batch& held_out,
   });
 }
 
-class Trainer {
+// Both trainers' seed streams: the training batches, and the held-out batch (of kHeldOutSize).
+inline constexpr std::uint32_t kDataStream = 2;
+inline constexpr std::uint32_t kHeldOutStream = 3;
+inline constexpr int kHeldOutSize = 64;
+
+// What both trainers are made of and do alike: the options they were made with, the model
+// (initialised from the seed), Adam at the options' learning rate, the stream of the training
+// batches and the held-out batch (each from its own stream of the seed); a pass's gradients and
+// new values for some tensors on it.
+template <typename Config, typename Model, typename Batch>
+class TrainerBase {
+ public:
+  // Loss and gradients on a batch without changing anything (the batch checked first).
+  ForwardStats gradients_on(const Batch& batch) { return attn::gradients_on(model_, batch); }
+  // New values for some tensors (each checked by check_parameter first), kept only when the
+  // held-out batch still trains inside float32 (otherwise the error names the tensor and nothing
+  // changes).
+  Error set_parameters(const std::vector<ParameterUpdate>& updates) {
+    return attn::set_parameters(model_, held_out_, updates);
+  }
+
+  const Config& config() const { return config_; }
+  Model& model() { return model_; }
+  const Model& model() const { return model_; }
+  int steps() const { return adam_.steps(); }
+
+ protected:
+  // The model of `model_config`; held_out(rng, size) makes the held-out batch.
+  template <typename ModelConfig, typename MakeBatch>
+  TrainerBase(const Config& config, const ModelConfig& model_config, MakeBatch held_out)
+      : config_(config),
+        model_(model_config),
+        adam_(model_.parameters().size(), static_cast<float>(config.learning_rate)),
+        data_(config.seed, kDataStream) {
+    model_.init(config.seed);
+    Rng rng(config.seed, kHeldOutStream);
+    held_out_ = held_out(rng, kHeldOutSize);
+  }
+
+  Config config_;
+  Model model_;
+  Adam adam_;
+  Rng data_;
+  Batch held_out_;
+};
+
+class Trainer : public TrainerBase<TrainConfig, Transformer, Batch> {
  public:
   explicit Trainer(const TrainConfig& config);  // check_train_config first
 
@@ -229,8 +275,6 @@ class Trainer {
   StepsRun run_steps(int n) { return attn::run_steps(*this, n); }
   // One Adam step on a given batch (check_batch first).
   StepStats step_on(const Batch& batch);
-  // Loss and gradients on a batch without changing anything (check_batch first).
-  ForwardStats gradients_on(const Batch& batch) { return attn::gradients_on(model_, batch); }
   // Accuracy and loss on a fixed held-out batch of the task (its own stream of the seed), with
   // the heads of `ablated` (Transformer::set_ablated's form; empty: none) zeroed.
   ForwardStats evaluate(const std::vector<char>& ablated = {});
@@ -238,23 +282,8 @@ class Trainer {
   ForwardStats run(const Batch& batch, const std::vector<char>& ablated = {});
   // Every head's previous-token and induction scores now (a forward pass on the score batch).
   HeadScores head_scores();
-  // New values for some tensors, kept only when the held-out batch still runs inside float32
-  // (otherwise the error names the tensor and nothing changes).
-  Error set_parameters(const std::vector<ParameterUpdate>& updates) {
-    return attn::set_parameters(model_, held_out_, updates);
-  }
-
-  const TrainConfig& config() const { return config_; }
-  Transformer& model() { return model_; }
-  const Transformer& model() const { return model_; }
-  int steps() const { return adam_.steps(); }
 
  private:
-  TrainConfig config_;
-  Transformer model_;
-  Adam adam_;
-  Rng data_;
-  Batch held_out_;
   Batch score_batch_;
 };
 

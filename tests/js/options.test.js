@@ -28,7 +28,16 @@ function* optionsOf(tables) {
     }
   }
 }
-const ALL = [...optionsOf(OPTIONS), ...optionsOf(TRAIN_OPTIONS)];
+// The model module's table (modelRun, modelHeadScores: it is loaded with the first model, so no
+// page code reads it before then and it has no generated copy), straight from each build's glue.
+async function modelOptions(simd) {
+  const name = `attention-model-${simd ? 'simd' : 'scalar'}`;
+  const glue = await import(new URL(`../../build/wasm/${name}.js`, import.meta.url));
+  const wasmBinary = fs.readFileSync(new URL(`../../build/wasm/${name}.wasm`, import.meta.url));
+  return (await glue.default({ wasmBinary })).options();
+}
+const MODEL_OPTIONS = await modelOptions(false);
+const ALL = [...optionsOf(OPTIONS), ...optionsOf(TRAIN_OPTIONS), ...optionsOf(MODEL_OPTIONS)];
 
 for (const simd of [true, false]) {
   test(`core-options.js is what the modules export (${simd ? 'SIMD' : 'scalar'} build)`, async () => {
@@ -39,6 +48,7 @@ for (const simd of [true, false]) {
     assert.deepEqual(engine.limits, LIMITS, hint);
     assert.deepEqual(trainEngine.options, TRAIN_OPTIONS, hint);
     assert.deepEqual(trainEngine.limits, TRAIN_LIMITS, hint);
+    assert.deepEqual(await modelOptions(simd), MODEL_OPTIONS, 'both builds of the model module say the same');
     assert.ok(Object.isFrozen(engine.options.attend.score.values), 'engine.options is frozen all the way down');
     if (!simd) {
       // the file is the generator's text for this export, not an edited copy
@@ -78,6 +88,23 @@ test('the table describes what the entry points read', () => {
     default: 0.003,
   });
   assert.deepEqual(Object.keys(OPTIONS.randomMatrix), ['rows', 'cols', 'seed', 'stream', 'scale', 'streams']);
+  // the trainers' calls on a live trainer (cpp/core/train.h, seq2seq_trainer.h)
+  assert.deepEqual(TRAIN_OPTIONS.trainerStep, {
+    steps: { type: 'number', min: 1, max: 1000, integer: true, default: 1 },
+  });
+  assert.deepEqual(TRAIN_OPTIONS.seq2seqStep.steps, { type: 'number', min: 1, max: 200, integer: true, default: 1 });
+  assert.deepEqual(TRAIN_OPTIONS.trainerEvaluate, { ablate: { type: 'array' } });
+  assert.deepEqual(TRAIN_OPTIONS.trainerProbe, TRAIN_OPTIONS.trainerEvaluate);
+  // a model's calls (cpp/core/gpt2.h)
+  assert.deepEqual(Object.keys(MODEL_OPTIONS.modelRun), ['ids', 'topK', 'head', 'ablate', 'ablation', 'profile']);
+  assert.deepEqual(MODEL_OPTIONS.modelRun.topK, { type: 'number', min: 1, max: 1000, integer: true, default: 10 });
+  assert.deepEqual(MODEL_OPTIONS.modelRun.ablation, { type: 'choice', values: ['zero', 'mean'], default: 'zero' });
+  assert.deepEqual(MODEL_OPTIONS.modelRun.profile, { type: 'flag', default: false });
+  assert.deepEqual(MODEL_OPTIONS.modelHeadScores, {
+    seed: { type: 'number', min: 0, max: 4294967295, integer: true, default: 1 },
+    length: { type: 'number', min: 2, max: 8192, integer: true, default: 50 },
+    tokens: { type: 'array' },
+  });
 });
 
 test('the generated file writes a table that more than one entry point reads once', async () => {
@@ -186,9 +213,10 @@ test('the scan finds a restated option (the playground schema as it was)', () =>
     "    pgHeads: { type: 'int', default: 2, min: 1, max: 4 },",
     '  learningRate: 0.003,',
     "    pgTask: { type: 'enum', default: 'previous-token', values: [...TASKS] },",
+    '      const args = { topK: 10, length: 50 };', // a model's defaults (modelRun, modelHeadScores)
   ].join('\n');
   assert.deepEqual(
     restated(old, numberOptions).map((hit) => hit.split(':')[0]),
-    ['1', '2', '3'],
+    ['1', '2', '3', '5'],
   );
 });

@@ -4,6 +4,7 @@
 // { type: 'array' } | { type: 'object', fields } }, as the bindings read them.
 
 // The tables more than one entry point reads.
+const trainerEvaluateOptions = { ablate: { type: 'array' } };
 const flashAttendOptions = {
   query: { type: 'matrix', optional: false },
   key: { type: 'matrix', optional: false },
@@ -286,6 +287,9 @@ export const TRAIN_OPTIONS = {
     batch: { type: 'number', min: 1, max: 64, integer: true, default: 32 },
     scale: { type: 'flag', default: true },
   },
+  trainerStep: { steps: { type: 'number', min: 1, max: 1000, integer: true, default: 1 } },
+  trainerEvaluate: trainerEvaluateOptions,
+  trainerProbe: trainerEvaluateOptions,
   createSeq2Seq: {
     task: { type: 'choice', values: ['copy', 'reverse', 'translate'], default: 'copy' },
     attention: { type: 'choice', values: ['none', 'additive', 'dot', 'general'], default: 'additive' },
@@ -293,11 +297,12 @@ export const TRAIN_OPTIONS = {
     hidden: { type: 'number', min: 4, max: 128, integer: true, default: 64 },
     embed: { type: 'number', min: 2, max: 128, integer: true, default: 32 },
     learningRate: { type: 'number', min: 0.00001, max: 1, integer: false, default: 0.003 },
-    clip: { type: 'number', min: 0, max: 1000000, integer: false, default: 1 },
     seed: { type: 'number', min: 0, max: 4294967295, integer: true, default: 1 },
     batch: { type: 'number', min: 1, max: 64, integer: true, default: 32 },
+    clip: { type: 'number', min: 0, max: 1000000, integer: false, default: 1 },
     maxLength: { type: 'number', min: 8, max: 32, integer: true, default: 24 },
   },
+  seq2seqStep: { steps: { type: 'number', min: 1, max: 200, integer: true, default: 1 } },
 };
 
 // trainEngine.limits

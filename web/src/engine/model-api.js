@@ -18,7 +18,7 @@
 // everything it had taken.
 
 import { AttentionError, arrayArg, checkOptions, describe, fail, reading, scalarArg } from './args.js';
-import { engineLoader, moduleCalls } from './loader.js';
+import { engineLoader, frozenTable, moduleCalls } from './loader.js';
 import { ablationArg } from './train-api.js';
 
 // One literal import per build, so a bundler ships both glue files.
@@ -27,11 +27,13 @@ const MODEL_GLUE = {
   scalar: { load: () => import('../../../build/wasm/attention-model-scalar.js'), wasm: 'attention-model-scalar.wasm' },
 };
 
-// The model module of one build, loaded once: { mod, calls, limits }.
+// The model module of one build, loaded once: { mod, calls, limits, options } (options: the option
+// table of its calls, engine.options' form: { modelRun: { ids, topK, … }, modelHeadScores: … }).
 const loadModelModule = engineLoader('loadModel', MODEL_GLUE, (mod, simd, forget) => ({
   mod,
   calls: moduleCalls(mod, 'loadModel', forget),
   limits: Object.freeze(mod.modelLimits()),
+  options: frozenTable(mod.options()),
 }));
 
 const PIECE = 4 << 20; // bytes read from the source at a time (at most)
@@ -271,7 +273,7 @@ function idsArg(name, ids, most) {
   return out;
 }
 
-// head: [layer, head] -> { stageLayer, stageHead }
+// head: [layer, head] -> a copy of it, checked against the model
 function headArg(head, config) {
   const pair = arrayArg('head', head, 2, 'numbers');
   const ok = (x, n) => typeof x === 'number' && Number.isInteger(x) && x >= 0 && x < n;
@@ -281,10 +283,13 @@ function headArg(head, config) {
         pair.length === 2 ? `[${pair.map(describe).join(', ')}]` : describe(head)
       }`,
     );
-  return { stageLayer: pair[0], stageHead: pair[1] };
+  return [pair[0], pair[1]];
 }
 
-function makeModel({ mod, calls }, handle, config, weightBytes) {
+function makeModel({ mod, calls, options }, handle, config, weightBytes) {
+  // the option names of run (after its ids) and headScores, as the module reads them
+  const runNames = Object.keys(options.modelRun).filter((name) => name !== 'ids');
+  const scoreNames = Object.keys(options.modelHeadScores);
   let live = true;
   const frozen = Object.freeze(config);
   const call = (name, args) => {
@@ -302,25 +307,24 @@ function makeModel({ mod, calls }, handle, config, weightBytes) {
 
     // The forward pass on ids (1 to nPositions token ids): { topK, attention, residualNorms,
     // stages (with head), baseline (with ablate) }.
-    async run(ids, options) {
+    async run(ids, runOptions) {
       if (!live) fail('model.run: this model has been deleted');
-      const o = checkOptions('run', options, ['topK', 'head', 'ablate', 'ablation', 'profile']);
-      const args = {
+      const o = checkOptions('run', runOptions, runNames);
+      return call('run', {
         ids: idsArg('ids', ids, frozen.nPositions),
-        topK: o.topK === undefined ? Math.min(10, frozen.vocabSize) : scalarArg(o.topK),
+        topK: scalarArg(o.topK),
         ablation: scalarArg(o.ablation),
-        profile: o.profile,
-        ...(o.head == null ? {} : headArg(o.head, frozen)),
-        ...ablationArg('run', { ablate: o.ablate }, { layers: frozen.nLayer, heads: frozen.nHead }),
-      };
-      return call('run', args);
+        profile: scalarArg(o.profile),
+        ...(o.head == null ? {} : { head: headArg(o.head, frozen) }),
+        ...ablationArg(o.ablate, { layers: frozen.nLayer, heads: frozen.nHead }),
+      });
     },
 
     // The five head scores on `length` distinct tokens drawn from `seed` (or on `tokens`),
     // written twice: { previousToken, induction, duplicateToken, firstToken, entropy } (nLayer,
     // nHead) matrices and the tokens.
-    headScores(options) {
-      const o = checkOptions('headScores', options, ['seed', 'length', 'tokens']);
+    headScores(scoreOptions) {
+      const o = checkOptions('headScores', scoreOptions, scoreNames);
       if (o.tokens != null && (o.seed !== undefined || o.length !== undefined))
         fail('headScores: expected tokens, or seed and length, not both');
       const most = Math.max(2, Math.min(frozen.vocabSize, Math.floor(frozen.nPositions / 2)));

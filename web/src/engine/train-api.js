@@ -107,15 +107,14 @@ function batchArg(o, limits, withTargets) {
   return out;
 }
 
-// { ablate: [[layer, head], ...] } (0-based, each head at most once) -> { ablated: one 0 or 1 per
-// head, layer * heads + head }; no options or an empty list -> {} (no head ablated). Also GPT-2's
+// ablate: [[layer, head], ...] (0-based, each head at most once) -> { ablate: one 0 or 1 per head,
+// layer * heads + head }; absent or an empty list -> {} (no head ablated). Also GPT-2's
 // (model-api.js).
-export function ablationArg(fn, options, config) {
-  const o = checkOptions(fn, options, ['ablate']);
-  if (o.ablate === undefined) return {};
+export function ablationArg(ablate, config) {
+  if (ablate === undefined) return {};
   return reading('ablate', () => {
-    const list = arrayArg('ablate', o.ablate, config.layers * config.heads, '[layer, head] pairs');
-    const ablated = new Float64Array(config.layers * config.heads);
+    const list = arrayArg('ablate', ablate, config.layers * config.heads, '[layer, head] pairs');
+    const flags = new Float64Array(config.layers * config.heads);
     list.forEach((pair, k) => {
       const p = arrayArg(`ablate[${k}]`, pair, 2, 'numbers');
       const [l, h] = p;
@@ -124,11 +123,11 @@ export function ablationArg(fn, options, config) {
         fail(
           `ablate: entry ${k} is [${p.map(describe).join(', ')}] (expected [layer, head] with layer 0 to ${config.layers - 1} and head 0 to ${config.heads - 1})`,
         );
-      if (ablated[l * config.heads + h])
+      if (flags[l * config.heads + h])
         fail(`ablate: entry ${k} names layer ${l}, head ${h} again (expected each head at most once)`);
-      ablated[l * config.heads + h] = 1;
+      flags[l * config.heads + h] = 1;
     });
-    return list.length ? { ablated } : {};
+    return list.length ? { ablate: flags } : {};
   });
 }
 
@@ -182,18 +181,20 @@ function makeTrainer(mod, run, guarded, limits, options) {
     config: Object.freeze(config),
     task: Object.freeze({ ...tasks[config.task] }),
     // n Adam steps on fresh batches of the task -> { step, losses, accuracies } (one per step)
-    step(n = 1) {
+    step(n) {
       return call('step', scalarArg(n));
     },
     // loss and accuracy on a held-out batch of the task (the same for the whole run); with
     // { ablate: [[layer, head], ...] } those heads' outputs are zeroed for this pass only
     evaluate(options) {
-      return call('evaluate', ablationArg('evaluate', options, config));
+      const o = checkOptions('evaluate', options, optionNames('trainerEvaluate'));
+      return call('evaluate', ablationArg(o.ablate, config));
     },
     // the fixed probe sequence of the task: tokens, targets, predictions, patterns[layer][head],
     // loss, accuracy (the same ablation as evaluate)
     probe(options) {
-      return call('probe', ablationArg('probe', options, config));
+      const o = checkOptions('probe', options, optionNames('trainerProbe'));
+      return call('probe', ablationArg(o.ablate, config));
     },
     // every head's previous-token and induction score now, on repeated random sequences:
     // { layers, heads, previousToken, induction } (Float32Array, index layer * heads + head)
@@ -330,7 +331,7 @@ function makeSeq2Seq(mod, run, guarded, limits, options) {
     config: Object.freeze(config),
     task: Object.freeze({ ...task, name: config.task }),
     // n clipped Adam steps on fresh batches of the task -> { step, losses, accuracies }
-    step(n = 1) {
+    step(n) {
       return call('step', scalarArg(n));
     },
     // teacher-forced loss and token accuracy on a held-out batch (the same for the whole run)
