@@ -321,7 +321,7 @@ if (process.env.GPT2_BENCH_CHROMIUM !== '0') {
     prefix: '/',
     extra: { 'index.html': '<!doctype html><input type="file">' },
   });
-  const browser = await launchBrowser();
+  const browser = await launchBrowser({ full: true });
   try {
     const page = await browser.newPage();
     page.on('pageerror', (e) => console.error('page error:', e.message));

@@ -14,7 +14,7 @@ const SIZES = (process.env.WORKERS_SIZES || '2048 4096').split(/[\s,]+/).map(Num
 const ROUNDS = Number(process.env.WORKERS_ROUNDS || 9);
 
 const server = await serve(path.join(ROOT, 'web'));
-const browser = await launchBrowser();
+const browser = await launchBrowser({ full: true });
 try {
   const page = await browser.newPage();
   page.on('pageerror', (e) => console.error('page error:', e.message));

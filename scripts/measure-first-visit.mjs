@@ -79,7 +79,7 @@ async function once(browser, server) {
 }
 
 const server = await serveDist({ dir: DIST, prefix: '/courses/nlp/lab/' });
-const browser = await launchBrowser();
+const browser = await launchBrowser({ full: true });
 try {
   console.log(
     `first visit: ${server.url}${PAGE}${HASH ? '#' + HASH : ''} (gzip, fresh profile, service worker on, ${RUNS} runs)`,

@@ -201,7 +201,7 @@ function waterfall(run) {
 
 const server = await serveDist({ dir: DIST, prefix: PREFIX, http2: HTTP2 });
 const base = BASELINE ? await serveDist({ dir: path.resolve(BASELINE), prefix: BASELINE_PREFIX, http2: HTTP2 }) : null;
-const browser = await launchBrowser();
+const browser = await launchBrowser({ full: true });
 const profile = PROFILES[PROFILE];
 try {
   console.log(

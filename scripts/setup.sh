@@ -5,7 +5,8 @@
 # On Debian (apt-get and dpkg present) the missing packages are installed with apt-get; nothing
 # already present is installed again. Elsewhere nothing is installed: each tool is looked for and
 # the missing ones are named (install them with the system's own package manager).
-# Tools can be pointed elsewhere: NODE (node), CHROMIUM (/usr/bin/chromium), PYTHON
+# Tools can be pointed elsewhere: NODE (node), CHROMIUM (/usr/bin/chromium) and CHROMIUM_SHELL
+# (/usr/bin/chromium-headless-shell), PYTHON
 # (/usr/bin/python3, with numpy and torch), CLANG (clang-14; its clang++ is CLANGXX, which
 # defaults to the same name with clang++), CLANG_FORMAT (clang-format).
 set -euo pipefail
@@ -15,6 +16,7 @@ testing=0
 
 NODE="${NODE:-node}"
 CHROMIUM="${CHROMIUM:-/usr/bin/chromium}"
+CHROMIUM_SHELL="${CHROMIUM_SHELL:-/usr/bin/chromium-headless-shell}"
 PYTHON="${PYTHON:-/usr/bin/python3}"
 CLANG="${CLANG:-clang-14}"
 CLANGXX="${CLANGXX:-$(dirname "$CLANG")/$(basename "$CLANG" | sed 's/^clang/clang++/')}"
@@ -24,7 +26,7 @@ CLANG_FORMAT="${CLANG_FORMAT:-clang-format}"
 # ---- Debian: install the missing packages ----------------------------------------------------
 packages=(emscripten binaryen cmake g++)
 if [ "$testing" = 1 ]; then
-  packages+=(libgtest-dev libbenchmark-dev chromium fonts-noto-cjk nlohmann-json3-dev librandom123-dev libeigen3-dev)
+  packages+=(libgtest-dev libbenchmark-dev chromium chromium-headless-shell fonts-noto-cjk nlohmann-json3-dev librandom123-dev libeigen3-dev)
   # the sanitizer suite and the fuzzers: clang 14 with its ASan, UBSan and libFuzzer runtimes
   packages+=(clang-14 libclang-rt-14-dev clang-format)
   # tests/js/export.test.js runs the page's exported NumPy and PyTorch code with PYTHON
@@ -75,7 +77,8 @@ if [ "$testing" = 1 ]; then
   need_file nlohmann/json.hpp "nlohmann-json, reads the golden vectors" "${includes[@]}"
   need_file Random123/philox.h "Random123, the RNG tests' oracle" "${includes[@]}"
   need_file eigen3/Eigen/Core "Eigen 3, the tests' double-precision reference" "${includes[@]}"
-  need_cmd "$CHROMIUM" "Chromium, the page tests (CHROMIUM)"
+  need_cmd "$CHROMIUM" "Chromium, the load scripts (CHROMIUM)"
+  need_cmd "$CHROMIUM_SHELL" "Chromium's headless shell, the page tests (CHROMIUM_SHELL)"
   need_cmd "$CLANG" "clang, the sanitizer suite and the fuzzers (CLANG)"
   need_cmd "$CLANGXX" "clang++, the sanitizer suite and the fuzzers (CLANGXX)"
   need_cmd "$CLANG_FORMAT" "clang-format 14, the C++ format check (CLANG_FORMAT)"

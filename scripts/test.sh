@@ -3,7 +3,7 @@
 # wasm kernel tests under Node, the engine's JS API under node --test (both builds),
 # then headless Chromium.
 # CLANG (clang-14) and CLANGXX (its clang++) build the sanitizer suite and the fuzzers; PYTHON
-# (/usr/bin/python3, with numpy and torch) runs tests/js/export.test.js; NODE and CHROMIUM as in
+# (/usr/bin/python3, with numpy and torch) runs tests/js/export.test.js; NODE and CHROMIUM_SHELL as in
 # scripts/build.sh and tests/e2e/harness.js.
 set -euo pipefail
 cd "$(dirname "$0")/.."
