@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "bindings/convert.h"
@@ -49,12 +50,17 @@ val steps_to_js(const attn::StepsRun& r, int step) {
   return out;
 }
 
-val stats(double loss, double accuracy) {
+// { error } of a run that failed, or { loss, accuracy } and what `more(out)` adds.
+template <typename Stats, typename More>
+val stats(const Stats& s, More more) {
+  if (!s.error.empty()) return failure(s.error);
   val out = val::object();
-  out.set("loss", loss);
-  out.set("accuracy", accuracy);
+  out.set("loss", s.loss);
+  out.set("accuracy", s.accuracy);
+  more(out);
   return out;
 }
+void nothing_more(val&) {}
 
 // [{ name, rows, cols, data }] of a model's tensors (either trainer's), read from `flat`
 // (parameters or gradients).
@@ -72,8 +78,9 @@ val tensors_to_js(const std::vector<attn::Tensor>& tensors, const std::vector<fl
   return list;
 }
 
-// The model on `batch` (already run): tokens, targets, predictions and every head's pattern.
-val run_to_js(const attn::Trainer& t, const attn::Batch& batch) {
+// The model on `batch` (already run), written to `out`: tokens, targets, predictions and every
+// head's pattern.
+void put_run(val& out, const attn::Trainer& t, const attn::Batch& batch) {
   const attn::Transformer& m = t.model();
   val layers = val::array();
   for (int l = 0; l < m.config().layers; l++) {
@@ -82,31 +89,32 @@ val run_to_js(const attn::Trainer& t, const attn::Batch& batch) {
       heads.call<void>("push", to_js(m.attention(l, h, 0)));
     layers.call<void>("push", heads);
   }
-  val out = val::object();
   out.set("tokens", copy_out(batch.tokens));
   if (!batch.targets.empty()) out.set("targets", copy_out(batch.targets));
   out.set("predictions", copy_out(m.predictions()));
   out.set("patterns", layers);
-  return out;
 }
 
-// What both kinds of trainer handle do alike: n steps, the tensors and their gradients, new
-// values for some tensors, a gradient or an Adam step on a batch the caller gives. Kind (the
-// handle itself) says how a batch is read and checked (read_batch: empty in.error when it may
-// run) and which option counts the steps.
-template <typename Kind, typename Trainer>
+// What both kinds of trainer handle do alike: n steps (counted by the option kSteps), the
+// tensors and their gradients, new values for some tensors, a gradient or an Adam step on a batch
+// the caller gives. Kind (the handle itself) says how a batch is read and checked (read_batch:
+// empty in.error when it may run); bytes_of is what a model of a config may hold
+// (attn::trainer_bytes, attn::seq2seq_bytes).
+template <typename Kind, typename Trainer, const attn::NumberOption& kSteps, auto bytes_of>
 class Handle {
  public:
-  template <typename Config>
-  Handle(const Config& c, double bytes) : trainer_(c), bytes_(bytes) {}
+  using Config = std::decay_t<decltype(std::declval<const Trainer&>().config())>;
+  static double bytes_for(const Config& c) { return bytes_of(c); }
+
+  explicit Handle(const Config& c) : trainer_(c), bytes_(bytes_of(c)) {}
   double bytes() const { return bytes_; }
 
   // n steps (absent: the option's fallback): { step, losses, accuracies } (one entry per step)
   // or { error }.
   val step(val n) {
     Reader in{val::object(), {}};
-    in.obj.set(Kind::kStepsOption.name, n);
-    const int steps = static_cast<int>(in.number(Kind::kStepsOption));
+    in.obj.set(kSteps.name, n);
+    const int steps = static_cast<int>(in.number(kSteps));
     if (!in.error.empty()) return failure(in.error);
     return steps_to_js(trainer_.run_steps(steps), trainer_.steps());
   }
@@ -114,7 +122,7 @@ class Handle {
   // step's option (engine.options' form: { steps }), read as step reads it, while described.
   static val step_options(val args) {
     Reader in{args, {}};
-    in.number(Kind::kStepsOption);
+    in.number(kSteps);
     return failure(in.error);
   }
 
@@ -169,20 +177,20 @@ class Handle {
     Reader in{args, {}};
     const auto b = kind().read_batch(in);
     if (!in.error.empty()) return failure(in.error);
-    const auto s = train(b);
-    if (!s.error.empty()) return failure(s.error);
-    val out = stats(s.loss, s.accuracy);
-    more(out);
-    return out;
+    return stats(train(b), more);
   }
 
-  double bytes_;  // what this model may hold (attn::trainer_bytes, attn::seq2seq_bytes)
+  double bytes_;  // what this model may hold
 };
 
-// The handles of one kind, and what a call on a handle that is not one of them gets.
-template <typename H>
+// The live handles of one kind (at most kind.max_live), and what a call on a handle that is not
+// one of them gets. The kind is known before the module's globals are built (when its functions
+// are registered).
+template <typename H, const attn::ModelKind& kKind>
 struct Handles {
   using Type = H;
+  static constexpr const attn::ModelKind& kind = kKind;
+  explicit Handles(const char* m) : live(kKind.max_live), missing(m) {}
   Live<H> live;
   const char* missing;
 };
@@ -227,10 +235,10 @@ std::vector<char> read_ablated(Reader& in, int heads) {
 
 // A trainer, kept in `trainers`, owned (and deleted) by its JavaScript wrapper in
 // engine/train-api.js.
-class TrainerHandle : public Handle<TrainerHandle, attn::Trainer> {
+class TrainerHandle
+    : public Handle<TrainerHandle, attn::Trainer, attn::kSteps, attn::trainer_bytes> {
  public:
-  static constexpr const attn::NumberOption& kStepsOption = attn::kSteps;
-  explicit TrainerHandle(const attn::TrainConfig& c) : Handle(c, attn::trainer_bytes(c)) {}
+  using Handle::Handle;
 
   // { size, length, tokens, targets }, checked against the model
   attn::Batch read_batch(Reader& in) const {
@@ -244,9 +252,7 @@ class TrainerHandle : public Handle<TrainerHandle, attn::Trainer> {
     Reader in{args, {}};
     const std::vector<char> ablated = read_ablated(in, heads());
     if (!in.error.empty()) return failure(in.error);
-    attn::ForwardStats f = trainer_.evaluate(ablated);
-    if (!f.error.empty()) return failure(f.error);
-    return stats(f.loss, f.accuracy);
+    return stats(trainer_.evaluate(ablated), nothing_more);
   }
 
   // { ablate? } -> the probe sequence's run, with its loss and accuracy
@@ -255,12 +261,7 @@ class TrainerHandle : public Handle<TrainerHandle, attn::Trainer> {
     const std::vector<char> ablated = read_ablated(in, heads());
     if (!in.error.empty()) return failure(in.error);
     attn::Batch b = attn::probe_batch(trainer_.config().task);
-    attn::ForwardStats f = trainer_.run(b, ablated);
-    if (!f.error.empty()) return failure(f.error);
-    val out = run_to_js(trainer_, b);
-    out.set("loss", f.loss);
-    out.set("accuracy", f.accuracy);
-    return out;
+    return stats(trainer_.run(b, ablated), [&](val& out) { put_run(out, trainer_, b); });
   }
 
   // { layers, heads, previousToken, induction } (Float32Array, index layer * heads + head)
@@ -293,15 +294,16 @@ class TrainerHandle : public Handle<TrainerHandle, attn::Trainer> {
     if (!in.error.empty()) return failure(in.error);
     attn::ForwardStats f = trainer_.run(b);
     if (!f.error.empty()) return failure(f.error);
-    return run_to_js(trainer_, b);
+    val out = val::object();
+    put_run(out, trainer_, b);
+    return out;
   }
 
  private:
   int heads() const { return trainer_.model().config().layers * trainer_.model().config().heads; }
 };
 
-Handles<TrainerHandle> trainers{
-    Live<TrainerHandle>(limits::kMaxTrainers),
+Handles<TrainerHandle, attn::kTrainerKind> trainers{
     "trainer: not a live trainer (deleted, or not made by createTrainer)"};
 
 // ---- the RNN encoder–decoder ------------------------------------------------------------------
@@ -330,21 +332,20 @@ std::vector<std::vector<int>> read_sentences(Reader& in, const char* name, int m
   return out;
 }
 
-// A decoded row: its first `steps` predictions and alignment rows (no alignment without attention).
-val decoded_to_js(const attn::Seq2Seq& m, const std::vector<int>& source, int steps) {
+// A decoded row, written to `out`: its first `steps` predictions and alignment rows (no alignment
+// without attention).
+void put_decoded(val& out, const attn::Seq2Seq& m, const std::vector<int>& source, int steps) {
   const attn::Decoded d = attn::decoded(m, steps);
-  val out = val::object();
   out.set("source", copy_out(source));
   out.set("predictions", copy_out(d.predictions));
   if (attn::given(d.alignment)) out.set("alignment", to_js(d.alignment));
-  return out;
 }
 
 // An encoder–decoder trainer, kept in `seq2seqs`, owned by its wrapper in engine/train-api.js.
-class Seq2SeqHandle : public Handle<Seq2SeqHandle, attn::Seq2SeqTrainer> {
+class Seq2SeqHandle
+    : public Handle<Seq2SeqHandle, attn::Seq2SeqTrainer, attn::kSeq2SeqSteps, attn::seq2seq_bytes> {
  public:
-  static constexpr const attn::NumberOption& kStepsOption = attn::kSeq2SeqSteps;
-  explicit Seq2SeqHandle(const attn::Seq2SeqConfig& c) : Handle(c, attn::seq2seq_bytes(c)) {}
+  using Handle::Handle;
 
   // { source: [[...]], target: [[...]] }, checked against the task and maxLength
   attn::PairBatch read_batch(Reader& in) const {
@@ -355,11 +356,7 @@ class Seq2SeqHandle : public Handle<Seq2SeqHandle, attn::Seq2SeqTrainer> {
     return b;
   }
 
-  val evaluate() {
-    attn::ForwardStats f = trainer_.evaluate();
-    if (!f.error.empty()) return failure(f.error);
-    return stats(f.loss, f.accuracy);
-  }
+  val evaluate() { return stats(trainer_.evaluate(), nothing_more); }
 
   // { lengths, pairs, tokenAccuracy, sequenceAccuracy }, one entry per source length
   val evaluate_by_length() {
@@ -383,14 +380,11 @@ class Seq2SeqHandle : public Handle<Seq2SeqHandle, attn::Seq2SeqTrainer> {
 
   // { source, target, predictions, alignment, loss, accuracy } of the probe pair
   val probe() {
-    attn::ForwardStats f = trainer_.probe();
-    if (!f.error.empty()) return failure(f.error);
-    const attn::PairBatch& p = trainer_.probe_pair();
-    val out = decoded_to_js(trainer_.model(), p.source[0], trainer_.model().steps());
-    out.set("target", copy_out(p.target[0]));
-    out.set("loss", f.loss);
-    out.set("accuracy", f.accuracy);
-    return out;
+    return stats(trainer_.probe(), [&](val& out) {
+      const attn::PairBatch& p = trainer_.probe_pair();
+      put_decoded(out, trainer_.model(), p.source[0], trainer_.model().steps());
+      out.set("target", copy_out(p.target[0]));
+    });
   }
 
   // { source } -> { source, predictions (through the first "</s>"), alignment, target? }
@@ -406,7 +400,8 @@ class Seq2SeqHandle : public Handle<Seq2SeqHandle, attn::Seq2SeqTrainer> {
     if (!e.empty()) return failure(e);
     const attn::Decoding d = trainer_.translate(b.source[0]);
     if (!d.error.empty()) return failure(d.error);
-    val out = decoded_to_js(trainer_.model(), b.source[0], d.steps);
+    val out = val::object();
+    put_decoded(out, trainer_.model(), b.source[0], d.steps);
     std::vector<int> target;
     if (attn::seq2seq_target(trainer_.config().task, b.source[0], &target))
       out.set("target", copy_out(target));
@@ -422,17 +417,17 @@ class Seq2SeqHandle : public Handle<Seq2SeqHandle, attn::Seq2SeqTrainer> {
   }
 };
 
-Handles<Seq2SeqHandle> seq2seqs{
-    Live<Seq2SeqHandle>(limits::kMaxSeq2Seqs),
+Handles<Seq2SeqHandle, attn::kSeq2SeqKind> seq2seqs{
     "seq2seq: not a live encoder–decoder (deleted, or not made by createSeq2Seq)"};
 
-// Room for one more model of `kind` needing `need` bytes beside the live ones of both kinds
+// Room for one more of `handles` needing `need` bytes beside the live ones of both kinds
 // (attn::check_model_room): one budget for the module's trainers and encoder–decoders.
-Error check_room(const attn::ModelKind& kind, int live, double need) {
+template <typename Handles>
+Error check_room(const Handles& handles, double need) {
   double used = 0;
   trainers.live.each([&](const TrainerHandle& t) { used += t.bytes(); });
   seq2seqs.live.each([&](const Seq2SeqHandle& m) { used += m.bytes(); });
-  return attn::check_model_room(kind, live, need, used);
+  return attn::check_model_room(handles.kind, static_cast<int>(handles.live.size()), need, used);
 }
 
 // ---- the options a model is made with ---------------------------------------------------------
@@ -495,45 +490,38 @@ struct WriteOption {
   }
 };
 
-// A new handle of `kind` from the options in args, once the core's check and the module's room
-// allow it: { <kind.call>: handle, config: the options it was made with, every absent one at its
-// table's fallback } or { error }.
-template <auto& handles, typename Config>
-val create(val args, const attn::ModelKind& kind, Error (*check)(const Config&),
-           double (*bytes)(const Config&)) {
+// A new one of `handles` from the options in args, once the core's check and the module's room
+// allow it: { trainer | seq2seq (handles.kind.call): handle, config: the options it was made
+// with, every absent one at its table's fallback } or { error }.
+template <auto& handles, auto check>
+val create(val args) {
+  using H = typename std::remove_reference_t<decltype(handles)>::Type;
   Reader in{args, {}};
-  Config c;
+  typename H::Config c;
   each_option(c, ReadOption{in});
   if (in.error.empty()) in.error = check(c);
-  if (in.error.empty())
-    in.error = check_room(kind, static_cast<int>(handles.live.size()), bytes(c));
+  if (in.error.empty()) in.error = check_room(handles, H::bytes_for(c));
   if (!in.error.empty()) return failure(in.error);
-  using H = typename std::remove_reference_t<decltype(handles)>::Type;
   val config = val::object();
   each_option(c, WriteOption{config});
   val out = val::object();
-  out.set(kind.call, handles.live.add(std::make_unique<H>(c)));
+  out.set(handles.kind.call, handles.live.add(std::make_unique<H>(c)));
   out.set("config", config);
   return out;
 }
 
-// { seq2seq: handle, config } or { error }.
-val create_seq2seq(val args) {
-  return create<seq2seqs>(args, attn::kSeq2SeqKind, &attn::check_seq2seq_config,
-                          &attn::seq2seq_bytes);
-}
-
-// { trainer: handle, config } or { error }.
-val create_trainer(val args) {
-  return create<trainers>(args, attn::kTrainerKind, &attn::check_train_config,
-                          &attn::trainer_bytes);
+// { <choice's name>: describe(its value) } for each choice of `option`.
+template <typename E, std::size_t N, typename F>
+val each_choice(const attn::ChoiceOption<E, N>& option, F describe) {
+  val out = val::object();
+  for (const auto& c : option.choices) out.set(c.name, describe(c.value));
+  return out;
 }
 
 // { copy: { sourceWords, targetWords, rule }, ... }
 val seq2seq_tasks() {
-  val out = val::object();
-  for (const auto& c : attn::kSeq2SeqTaskOption.choices) {
-    attn::Seq2SeqTaskSpec s = attn::seq2seq_task_spec(c.value);
+  return each_choice(attn::kSeq2SeqTaskOption, [](attn::Seq2SeqTask task) {
+    const attn::Seq2SeqTaskSpec s = attn::seq2seq_task_spec(task);
     val o = val::object();
     val source = val::array(), target = val::array();
     for (const std::string& w : *s.source_words) source.call<void>("push", w);
@@ -541,9 +529,8 @@ val seq2seq_tasks() {
     o.set("sourceWords", source);
     o.set("targetWords", target);
     o.set("rule", std::string(s.rule));
-    out.set(c.name, o);
-  }
-  return out;
+    return o;
+  });
 }
 
 // { task: [...], position: [...] }
@@ -577,28 +564,40 @@ val train_limits() {
 
 // { 'previous-token': { vocab, length, separator, rule }, ... }
 val train_tasks() {
-  val out = val::object();
-  for (const auto& c : attn::kTaskOption.choices) {
-    attn::TaskSpec s = attn::task_spec(c.value);
+  return each_choice(attn::kTaskOption, [](attn::TrainTask task) {
+    const attn::TaskSpec s = attn::task_spec(task);
     val o = val::object();
     o.set("vocab", s.vocab);
     o.set("length", s.length);
     o.set("separator", s.separator);
     o.set("rule", std::string(s.rule));
-    out.set(c.name, o);
-  }
-  return out;
+    return o;
+  });
+}
+
+// What every handle of `handles` does (Handle), as <kind.call>Parameters, ...SetParameters,
+// ...Gradients, ...StepOn, ...Step and ...Delete: trainerParameters, seq2seqParameters and so on.
+template <auto& handles>
+void handle_functions() {
+  using H = typename std::remove_reference_t<decltype(handles)>::Type;
+  const std::string call = handles.kind.call;
+  emscripten::function((call + "Parameters").c_str(), &call0<handles, &H::parameters>);
+  emscripten::function((call + "SetParameters").c_str(), &call1<handles, &H::set_parameters>);
+  emscripten::function((call + "Gradients").c_str(), &call1<handles, &H::gradients>);
+  emscripten::function((call + "StepOn").c_str(), &call1<handles, &H::step_on>);
+  emscripten::function((call + "Step").c_str(), &call1<handles, &H::step>);
+  emscripten::function((call + "Delete").c_str(), &remove<handles>);
 }
 
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(train) {
-  entry_point("createTrainer", &create_trainer);
+  entry_point("createTrainer", &create<trainers, attn::check_train_config>);
   emscripten::function("options", &describe_options);
   emscripten::function("trainChoices", &train_choices);
   emscripten::function("trainLimits", &train_limits);
   emscripten::function("trainTasks", &train_tasks);
-  emscripten::function("trainerStep", &call1<trainers, &TrainerHandle::step>);
+  handle_functions<trainers>();
   described("trainerStep", &TrainerHandle::step_options);
   described("trainerEvaluate", &TrainerHandle::ablation_options);
   described("trainerProbe", &TrainerHandle::ablation_options);
@@ -606,23 +605,13 @@ EMSCRIPTEN_BINDINGS(train) {
   emscripten::function("trainerProbe", &call1<trainers, &TrainerHandle::probe>);
   emscripten::function("trainerHeadScores", &call0<trainers, &TrainerHandle::head_scores>);
   emscripten::function("trainerRun", &call1<trainers, &TrainerHandle::run>);
-  emscripten::function("trainerParameters", &call0<trainers, &TrainerHandle::parameters>);
-  emscripten::function("trainerSetParameters", &call1<trainers, &TrainerHandle::set_parameters>);
-  emscripten::function("trainerGradients", &call1<trainers, &TrainerHandle::gradients>);
-  emscripten::function("trainerStepOn", &call1<trainers, &TrainerHandle::step_on>);
-  emscripten::function("trainerDelete", &remove<trainers>);
-  entry_point("createSeq2Seq", &create_seq2seq);
+  entry_point("createSeq2Seq", &create<seq2seqs, attn::check_seq2seq_config>);
   emscripten::function("seq2seqTasks", &seq2seq_tasks);
-  emscripten::function("seq2seqStep", &call1<seq2seqs, &Seq2SeqHandle::step>);
+  handle_functions<seq2seqs>();
   described("seq2seqStep", &Seq2SeqHandle::step_options);
   emscripten::function("seq2seqEvaluate", &call0<seq2seqs, &Seq2SeqHandle::evaluate>);
   emscripten::function("seq2seqEvaluateByLength",
                        &call0<seq2seqs, &Seq2SeqHandle::evaluate_by_length>);
   emscripten::function("seq2seqProbe", &call0<seq2seqs, &Seq2SeqHandle::probe>);
   emscripten::function("seq2seqTranslate", &call1<seq2seqs, &Seq2SeqHandle::translate>);
-  emscripten::function("seq2seqParameters", &call0<seq2seqs, &Seq2SeqHandle::parameters>);
-  emscripten::function("seq2seqSetParameters", &call1<seq2seqs, &Seq2SeqHandle::set_parameters>);
-  emscripten::function("seq2seqGradients", &call1<seq2seqs, &Seq2SeqHandle::gradients>);
-  emscripten::function("seq2seqStepOn", &call1<seq2seqs, &Seq2SeqHandle::step_on>);
-  emscripten::function("seq2seqDelete", &remove<seq2seqs>);
 }
