@@ -430,37 +430,7 @@ Error check_room(const Handles& handles, double need) {
   return attn::check_model_room(handles.kind, static_cast<int>(handles.live.size()), need, used);
 }
 
-// ---- the options a model is made with ---------------------------------------------------------
-
-// f(option, field) for each option of a config, in the order they are read (engine.options): the
-// options both trainers take, then each one's own.
-template <typename Config, typename F>
-void training_options(Config& c, F& f) {
-  f(attn::kLearningRate, c.learning_rate);
-  f(attn::kSeed, c.seed);
-  f(attn::kBatch, c.batch);
-}
-template <typename F>
-void each_option(attn::TrainConfig& c, F f) {
-  f(attn::kTaskOption, c.task);
-  f(attn::kPositionOption, c.position);
-  f(attn::kLayers, c.layers);
-  f(attn::kTrainHeads, c.heads);
-  f(attn::kDModel, c.d_model);
-  training_options(c, f);
-  f(attn::kTrainScale, c.scale);
-}
-template <typename F>
-void each_option(attn::Seq2SeqConfig& c, F f) {
-  f(attn::kSeq2SeqTaskOption, c.task);
-  f(attn::kAttentionOption, c.attention);
-  f(attn::kBidirectional, c.bidirectional);
-  f(attn::kSeq2SeqHidden, c.hidden);
-  f(attn::kSeq2SeqEmbed, c.embed);
-  training_options(c, f);
-  f(attn::kSeq2SeqClip, c.clip);
-  f(attn::kSeq2SeqLength, c.max_length);
-}
+// ---- the options a model is made with (attn::each_option) ---------------------------------------
 
 // An option read into its field (absent: the table's fallback).
 struct ReadOption {
@@ -498,12 +468,12 @@ val create(val args) {
   using H = typename std::remove_reference_t<decltype(handles)>::Type;
   Reader in{args, {}};
   typename H::Config c;
-  each_option(c, ReadOption{in});
+  attn::each_option(c, ReadOption{in});
   if (in.error.empty()) in.error = check(c);
   if (in.error.empty()) in.error = check_room(handles, H::bytes_for(c));
   if (!in.error.empty()) return failure(in.error);
   val config = val::object();
-  each_option(c, WriteOption{config});
+  attn::each_option(c, WriteOption{config});
   val out = val::object();
   out.set(handles.kind.call, handles.live.add(std::make_unique<H>(c)));
   out.set("config", config);

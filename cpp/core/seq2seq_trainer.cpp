@@ -18,13 +18,7 @@ constexpr int kPerLength = 8;                 // pairs of each length in evaluat
 // ---- options ---------------------------------------------------------------------------------
 
 Error check_seq2seq_config(const Seq2SeqConfig& c) {
-  Error e = kSeq2SeqTaskOption.check(c.task);
-  if (e.empty()) e = kAttentionOption.check(c.attention);
-  if (e.empty()) e = check_number(kSeq2SeqHidden, c.hidden);
-  if (e.empty()) e = check_number(kSeq2SeqEmbed, c.embed);
-  if (e.empty()) e = check_training(c.learning_rate, c.seed, c.batch);
-  if (e.empty()) e = check_number(kSeq2SeqClip, c.clip);
-  if (e.empty()) e = check_number(kSeq2SeqLength, c.max_length);
+  Error e = check_options(c);
   if (e.empty() && c.bidirectional && c.hidden % 2 != 0)
     e = expected(kSeq2SeqHidden.name,
                  "an even number when bidirectional (each direction has hidden / 2 units)",

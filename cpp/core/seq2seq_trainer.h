@@ -51,6 +51,20 @@ struct Seq2SeqConfig {
   int max_length = static_cast<int>(kSeq2SeqLength.fallback);
 };
 
+// f(option, field) for each option of a Seq2SeqConfig (const or not), as each_option of a
+// TrainConfig (train.h).
+template <typename Config, typename F, IfConfig<Config, Seq2SeqConfig> = 0>
+void each_option(Config& c, F f) {
+  f(kSeq2SeqTaskOption, c.task);
+  f(kAttentionOption, c.attention);
+  f(kBidirectional, c.bidirectional);
+  f(kSeq2SeqHidden, c.hidden);
+  f(kSeq2SeqEmbed, c.embed);
+  each_training_option(c, f);
+  f(kSeq2SeqClip, c.clip);
+  f(kSeq2SeqLength, c.max_length);
+}
+
 // Every option within its table; hidden even when bidirectional.
 Error check_seq2seq_config(const Seq2SeqConfig& c);
 // The most a Seq2SeqTrainer of this config holds, from the moment it is made (it sizes its

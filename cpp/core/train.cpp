@@ -14,20 +14,8 @@ constexpr float kMaxAdamGradient = 1.8e19f;  // g * g stays within float32
 
 // ---- options ------------------------------------------------------------------------------
 
-Error check_training(double learning_rate, double seed, int batch) {
-  Error e = check_number(kLearningRate, learning_rate);
-  if (e.empty()) e = check_number(kSeed, seed);
-  if (e.empty()) e = check_number(kBatch, batch);
-  return e;
-}
-
 Error check_train_config(const TrainConfig& c) {
-  Error e = kTaskOption.check(c.task);
-  if (e.empty()) e = kPositionOption.check(c.position);
-  if (e.empty()) e = check_number(kLayers, c.layers);
-  if (e.empty()) e = check_number(kTrainHeads, c.heads);
-  if (e.empty()) e = check_number(kDModel, c.d_model);
-  if (e.empty()) e = check_training(c.learning_rate, c.seed, c.batch);
+  Error e = check_options(c);
   if (e.empty() && c.d_model % c.heads != 0) {
     e = expected(kDModel.name, "a multiple of heads (" + std::to_string(c.heads) + ")",
                  std::to_string(c.d_model));

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "core/check.h"
@@ -60,8 +61,49 @@ struct TrainConfig {
 // keeps), in bytes: what the module's memory cap counts.
 double trainer_bytes(const TrainConfig& c);
 
-// The options both trainers take: the learning rate, the seed and the batch, each within its table.
-Error check_training(double learning_rate, double seed, int batch);
+// f(option, field) for each option of a config, in the order they are read, described
+// (engine.options) and checked: each trainer's own, with the options both take (the learning
+// rate, the seed and the batch) among them. Config is the config, const or not (IfConfig).
+template <typename Config, typename F>
+void each_training_option(Config& c, F& f) {
+  f(kLearningRate, c.learning_rate);
+  f(kSeed, c.seed);
+  f(kBatch, c.batch);
+}
+template <typename Config, typename T>
+using IfConfig = std::enable_if_t<std::is_same_v<std::remove_const_t<Config>, T>, int>;
+template <typename Config, typename F, IfConfig<Config, TrainConfig> = 0>
+void each_option(Config& c, F f) {
+  f(kTaskOption, c.task);
+  f(kPositionOption, c.position);
+  f(kLayers, c.layers);
+  f(kTrainHeads, c.heads);
+  f(kDModel, c.d_model);
+  each_training_option(c, f);
+  f(kTrainScale, c.scale);
+}
+
+// An option's field within the option's table: the first one outside it sets `error`.
+struct OptionCheck {
+  Error& error;
+  template <typename E, std::size_t N>
+  void operator()(const ChoiceOption<E, N>& o, E x) {
+    if (error.empty()) error = o.check(x);
+  }
+  void operator()(const FlagOption&, bool) {}
+  template <typename T>
+  void operator()(const NumberOption& o, T x) {
+    if (error.empty()) error = check_number(o, x);
+  }
+};
+// Every option of a config (each_option) within its table.
+template <typename Config>
+Error check_options(const Config& c) {
+  Error e;
+  each_option(c, OptionCheck{e});
+  return e;
+}
+
 // Every option within its table, and d_model a multiple of heads.
 Error check_train_config(const TrainConfig& c);
 // A kind of model the trainer module keeps: how a message names it, and how many may live at once.
