@@ -5,6 +5,7 @@
 
 import { h, nextId, isFocused } from './dom.js';
 import { reason, t } from '../text/i18n.js';
+import { nearestStop } from '../text/format.js';
 
 // A labelled input with an error slot right under it: { wrap, input, error }.
 export function field(labelText, input, hint) {
@@ -135,9 +136,8 @@ export function tokensInput(label, { max, maxChars, lang, onValue }) {
   };
 }
 
-// A labelled range slider (over `stops` by index, or a plain numeric range) with its value shown
-// beside it, the two in a row of class rowClass: { wrap, input, out }; onInput(value of the
-// range) on every move.
+// A labelled range slider over a numeric range with its value shown beside it, the two in a row
+// of class rowClass: { wrap, input, out }; onInput(value of the range) on every move.
 export function slider(id, labelText, { min, max, step, onInput, rowClass = 'range-row' }) {
   const input = h('input', { type: 'range', id, min: String(min), max: String(max), step: String(step) });
   const out = h('output', { for: id });
@@ -149,4 +149,23 @@ export function slider(id, labelText, { min, max, step, onInput, rowClass = 'ran
     h('div', { class: rowClass }, input, out),
   );
   return { wrap, input, out };
+}
+
+// A slider over a few chosen values (stops): it moves from stop to stop and hands onPick the
+// stop's value; show(value, text) puts it on the stop nearest value and says text beside it and
+// to a screen reader (which would otherwise read out the stop's index).
+export function stopsSlider(id, labelText, stops, rowClass, onPick) {
+  const sl = slider(id, labelText, {
+    min: 0,
+    max: stops.length - 1,
+    step: 1,
+    rowClass,
+    onInput: (k) => onPick(stops[k]),
+  });
+  sl.show = (value, text) => {
+    sl.input.value = String(nearestStop(stops, value));
+    sl.out.textContent = text;
+    sl.input.setAttribute('aria-valuetext', text);
+  };
+  return sl;
 }

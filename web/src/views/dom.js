@@ -1,5 +1,5 @@
-// DOM building blocks every view and chapter uses: h() to build elements, ids, and writes that
-// change the page only when the text changed. The input controls are ./controls.js.
+// DOM building blocks every view and chapter uses: h() to build elements, button(), ids, and
+// writes that change the page only when the text changed. The input controls are ./controls.js.
 
 // h('div', { class, text, onclick, ...attributes }, ...children)
 // undefined/null props are skipped; a prop the element has as a property (checked, value,
@@ -17,6 +17,11 @@ export function h(tag, props = {}, ...children) {
   for (const c of children) if (c != null) el.append(c);
   return el;
 }
+
+// A button (type="button": never a form's submit) of class className that says text and calls
+// onclick when pressed; attrs as h() takes them (disabled, aria-label, ...).
+export const button = (className, text, onclick, attrs = {}) =>
+  h('button', { type: 'button', class: className, text, onclick, ...attrs });
 
 // Whether el has the keyboard focus, also inside a shadow root (where document.activeElement
 // is the host element).

@@ -6,7 +6,7 @@
 //   root.append(bar.el); ... bar.sync(ctx.state.stage) in update()
 //   stepSection(prefix, id, title, ...children)   // a step's <section> with its heading
 
-import { h } from './dom.js';
+import { button, h } from './dom.js';
 
 // One step's content: <section class="{prefix}-{id}"> headed by its title (an <h3> that labels it).
 export function stepSection(prefix, id, title, ...children) {
@@ -28,20 +28,8 @@ export function createStepper(ctx, steps) {
       buttons[next].focus();
     }
   };
-  const prev = h('button', {
-    type: 'button',
-    class: 'btn step-prev',
-    'aria-label': t('prevStep'),
-    text: '←',
-    onclick: () => go(-1),
-  });
-  const next = h('button', {
-    type: 'button',
-    class: 'btn step-next',
-    'aria-label': t('nextStep'),
-    text: '→',
-    onclick: () => go(1),
-  });
+  const prev = button('btn step-prev', '←', () => go(-1), { 'aria-label': t('prevStep') });
+  const next = button('btn step-next', '→', () => go(1), { 'aria-label': t('nextStep') });
   const list = h('ol', { class: 'steps' });
   const buttons = steps.map((st, k) => {
     const b = h(

@@ -1,7 +1,7 @@
 // The block chapter's sentences (beside every step's figure) and its block diagram (under the
 // steps), whose boxes are the steps.
 
-import { h } from '../../views/dom.js';
+import { button, h } from '../../views/dom.js';
 import { tokensField } from '../kit/fields.js';
 import { MAX_TOKENS } from './meta.js';
 
@@ -40,13 +40,7 @@ export function buildDiagram(c, v) {
   const { s } = c;
   v.boxes = [];
   const box = (step, key) => {
-    const b = h('button', {
-      type: 'button',
-      class: `bl-box bl-box-${step}`,
-      'data-step': step,
-      text: s(key),
-      onclick: () => c.set({ stage: step }),
-    });
+    const b = button(`bl-box bl-box-${step}`, s(key), () => c.set({ stage: step }), { 'data-step': step });
     v.boxes.push(b);
     return b;
   };

@@ -2,7 +2,7 @@
 // another as an RNN computes them, the sequential steps and path lengths of each, and (on request)
 // the attention layer and the GRU timed at several lengths, kept in c.kept.
 
-import { h, setText } from '../../views/dom.js';
+import { button, h, setText } from '../../views/dom.js';
 import { fmt } from '../../text/format.js';
 import { dataTable } from '../../views/table.js';
 import { heatmapFigure, drawFigure, dims } from '../kit/figures.js';
@@ -13,15 +13,10 @@ import { layout } from './parts.js';
 export function buildParallel(c, v) {
   const { s } = c;
   v.fig = heatmapFigure(c, { className: 'map-bl-rnn' });
-  v.measure = h('button', { type: 'button', class: 'bl-measure', text: s('measure'), onclick: () => measure(c, v) });
-  v.replay = h('button', {
-    type: 'button',
-    class: 'bl-replay',
-    text: s('replay'),
-    onclick: () => {
-      v.rnn = null; // the states appear again, one after another
-      c.redraw();
-    },
+  v.measure = button('bl-measure', s('measure'), () => measure(c, v));
+  v.replay = button('bl-replay', s('replay'), () => {
+    v.rnn = null; // the states appear again, one after another
+    c.redraw();
   });
   v.table = h('div', { class: 'bl-table', 'aria-live': 'polite' });
   v.verdict = h('p', { class: 'lab-explain bl-verdict bl-timed', 'aria-live': 'polite' });

@@ -17,7 +17,7 @@
 //   running.update()   // after every state change
 //   running.leave()    // before another chapter (or language) takes the page
 
-import { h, nextId } from '../../views/dom.js';
+import { button, h, nextId } from '../../views/dom.js';
 import { createStepper, stepSection } from '../../views/stepper.js';
 import { lookup, hasString, t as shellT } from '../../text/i18n.js';
 import { FILL_SIGNS } from '../../engine/choices.js';
@@ -464,12 +464,8 @@ function createCarried(c, chapter, schema) {
           { 'data-setting': n },
           h('span', { text }),
           ' ',
-          h('button', {
-            type: 'button',
-            class: 'btn carried-reset',
+          button('btn carried-reset', c.t('carried.reset'), () => c.set({ [n]: schema[n].default }), {
             'aria-label': c.t('carried.resetOne', { what: text }),
-            text: c.t('carried.reset'),
-            onclick: () => c.set({ [n]: schema[n].default }),
           }),
         );
       }),

@@ -4,7 +4,7 @@
 // with their time and memory as bars and a table of every run. The runs live in c.kept (a
 // language switch keeps them; one still running then goes on with the methods it had left).
 
-import { h, isFocused, setText } from '../../views/dom.js';
+import { button, h, isFocused, setText } from '../../views/dom.js';
 import { createBars } from '../../views/bars.js';
 import { dataTable } from '../../views/table.js';
 import { fmt, fmtInt } from '../../text/format.js';
@@ -54,18 +54,12 @@ export function buildCost(c, v) {
   );
   const run = (methods) => () => startRuns(c, methods);
   v.buttons = [
-    h('button', { type: 'button', class: 'btn', text: s('runNaive'), onclick: run(['naive']) }),
-    h('button', { type: 'button', class: 'btn', text: s('runFlash'), onclick: run(['flash']) }),
-    h('button', { type: 'button', class: 'btn', text: s('runWindow'), onclick: run(['window']) }),
-    h('button', { type: 'button', class: 'btn primary', text: s('runAll'), onclick: run(METHODS) }),
+    button('btn', s('runNaive'), run(['naive'])),
+    button('btn', s('runFlash'), run(['flash'])),
+    button('btn', s('runWindow'), run(['window'])),
+    button('btn primary', s('runAll'), run(METHODS)),
   ];
-  v.stop = h('button', {
-    type: 'button',
-    class: 'btn',
-    text: s('stop'),
-    disabled: true,
-    onclick: () => c.ui.runner?.run.stop(),
-  });
+  v.stop = button('btn', s('stop'), () => c.ui.runner?.run.stop(), { disabled: true });
   v.progress = h('progress', { max: '1', value: '0', 'aria-label': s('idle') });
   v.status = h('p', { class: 'long-status', role: 'status', text: s('idle') });
   v.refused = h('p', { class: 'msg bad long-refused', role: 'alert' });

@@ -9,7 +9,7 @@
 // then goes on from the first n it had not finished.
 
 import { format } from 'd3-format';
-import { h, setText } from '../../views/dom.js';
+import { button, h, setText } from '../../views/dom.js';
 import { createLineChart } from '../../views/line-chart.js';
 import { dataTable } from '../../views/table.js';
 import { BLUE, GREEN, ORANGE, WEIGHT } from '../../views/palette.js';
@@ -48,19 +48,8 @@ export function buildSweep(c, v) {
     { id: 'long-sweep-to', onchange: (e) => c.set({ longSweepTo: e.target.value }) },
     ...SWEEP_TO.map((n) => h('option', { value: n, text: n })),
   );
-  v.sweepGo = h('button', {
-    type: 'button',
-    class: 'btn primary long-sweep-go',
-    text: s('sweep'),
-    onclick: () => startSweep(c),
-  });
-  v.sweepCancel = h('button', {
-    type: 'button',
-    class: 'btn long-sweep-cancel',
-    text: s('cancel'),
-    disabled: true,
-    onclick: () => c.ui.sweepRunner?.run.stop(),
-  });
+  v.sweepGo = button('btn primary long-sweep-go', s('sweep'), () => startSweep(c));
+  v.sweepCancel = button('btn long-sweep-cancel', s('cancel'), () => c.ui.sweepRunner?.run.stop(), { disabled: true });
   v.sweepProgress = h('progress', {
     class: 'long-sweep-progress',
     max: '1',

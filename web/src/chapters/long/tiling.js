@@ -8,7 +8,7 @@
 import { scaleLinear } from 'd3-scale';
 import { axisLeft } from 'd3-axis';
 import { select } from 'd3-selection';
-import { h, setText } from '../../views/dom.js';
+import { button, h, setText } from '../../views/dom.js';
 import { createSaveButtons, svgScene } from '../../views/save.js';
 import { dataTable } from '../../views/table.js';
 import { fmt } from '../../text/format.js';
@@ -43,17 +43,12 @@ export function buildTiling(c, v) {
     stopPlay(c);
     c.set({ longStep: clampStep(c, c.state.longStep + delta) });
   };
-  v.prev = h('button', { type: 'button', class: 'btn', text: s('prev'), onclick: go(-1) });
-  v.next = h('button', { type: 'button', class: 'btn primary', text: s('next'), onclick: go(1) });
-  v.play = h('button', { type: 'button', class: 'btn', text: s('play'), onclick: () => togglePlay(c) });
-  v.reset = h('button', {
-    type: 'button',
-    class: 'btn',
-    text: s('reset'),
-    onclick: () => {
-      stopPlay(c);
-      c.set({ longStep: 0 });
-    },
+  v.prev = button('btn', s('prev'), go(-1));
+  v.next = button('btn primary', s('next'), go(1));
+  v.play = button('btn', s('play'), () => togglePlay(c));
+  v.reset = button('btn', s('reset'), () => {
+    stopPlay(c);
+    c.set({ longStep: 0 });
   });
   v.stepText = h('p', { class: 'long-status', 'aria-live': 'polite' });
   v.svg = svgEl('svg', { class: 'long-svg', role: 'img', viewBox: `0 0 ${MAX_W} ${H}` });

@@ -2,7 +2,7 @@
 // sweep's charts (the cost step's sweep, or the short one it starts when nothing was measured
 // yet), then the thresholds in words and the learner's own single runs.
 
-import { h, setText } from '../../views/dom.js';
+import { button, h, setText } from '../../views/dom.js';
 import { dataTable } from '../../views/table.js';
 import { fmt } from '../../text/format.js';
 import { SWEEP_FROM } from './logic.js';
@@ -13,12 +13,7 @@ export function buildWhen(c, v) {
   v.mine = h('div', { class: 'long-mine' });
   v.sweep = sweepCharts(c);
   v.sweepNote = h('p', { class: 'hint long-when-sweep', role: 'status' });
-  v.cancel = h('button', {
-    type: 'button',
-    class: 'btn long-when-cancel',
-    text: s('cancel'),
-    onclick: () => c.ui.sweepRunner?.run.stop(),
-  });
+  v.cancel = button('btn long-when-cancel', s('cancel'), () => c.ui.sweepRunner?.run.stop());
   v.figure = h('div', { class: 'long-when-figure', 'data-figure': 'main', 'aria-busy': 'true' }, v.sweep.sweepCharts);
   c.ui.drawWhenSweep = (progressOnly) => drawWhenSweep(c, v, progressOnly);
   return [

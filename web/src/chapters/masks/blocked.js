@@ -4,7 +4,7 @@
 import { toGrid, rowOf } from '../../lesson/example.js';
 import { rowKind } from '../../lesson/rows.js';
 import { fmt } from '../../text/format.js';
-import { h, rebuildOn } from '../../views/dom.js';
+import { button, h, rebuildOn } from '../../views/dom.js';
 import { dataTable } from '../../views/table.js';
 import { FILL_SIGNS } from '../../engine/choices.js';
 import { createPredict } from '../kit/predict.js';
@@ -38,8 +38,8 @@ export const blockedControls = (c, v) =>
     'div',
     { class: 'controls' },
     h('div', { class: 'field' }, h('label', { for: 'mk-block-row', text: c.s('blockRow') }), v.rowSel),
-    h('button', { type: 'button', class: 'btn primary', text: c.s('blockIt'), onclick: () => setRow(c, 0) }),
-    h('button', { type: 'button', class: 'btn', text: c.s('unblockIt'), onclick: () => setRow(c, 1) }),
+    button('btn primary', c.s('blockIt'), () => setRow(c, 0)),
+    button('btn', c.s('unblockIt'), () => setRow(c, 1)),
   );
 
 // The same example three times, changing only the fill and the softmax.

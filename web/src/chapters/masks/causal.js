@@ -3,7 +3,7 @@
 
 import { PRESETS, presetPatch, runExample } from '../../lesson/example.js';
 import { sentences } from '../../text/i18n.js';
-import { h } from '../../views/dom.js';
+import { button, h } from '../../views/dom.js';
 import { SELF_EXAMPLE, causalMode, causalModePatch, causalStepState, causalVerdict, futureCells } from './logic.js';
 import { msg, setMsg } from './maps.js';
 
@@ -19,12 +19,9 @@ export function buildCausal(c, v) {
     h('input', { type: 'radio', name: 'mk-causal', value: m, onchange: () => c.set(causalModePatch(m)) }),
   );
   v.crossText = h('span', { text: s('crossShown') });
-  v.toSelf = h('button', {
-    type: 'button',
-    class: 'btn',
-    text: s('toSelf'),
-    onclick: () => c.set({ ...presetPatch(SELF_EXAMPLE), ...causalModePatch(causalMode(c.state)) }),
-  });
+  v.toSelf = button('btn', s('toSelf'), () =>
+    c.set({ ...presetPatch(SELF_EXAMPLE), ...causalModePatch(causalMode(c.state)) }),
+  );
   v.crossHint = h('p', { class: 'msg info mk-cross-hint' }, v.crossText, ' ', v.toSelf);
   v.note = msg();
   return [

@@ -3,7 +3,7 @@
 
 import { paddingPatch } from '../../lesson/example.js';
 import { fmt } from '../../text/format.js';
-import { h, rebuildOn } from '../../views/dom.js';
+import { button, h, rebuildOn } from '../../views/dom.js';
 import { leakedCells, maxWeightOf } from './logic.js';
 import { msg, setMsg } from './maps.js';
 
@@ -26,15 +26,12 @@ export function drawPadding(c, run, v) {
   const kt = run.inputs.keyTokens;
   rebuildOn(pads, kt.join('\u0001'), () =>
     kt.map((tok, j) =>
-      h('button', {
-        type: 'button',
-        class: 'btn toggle pad-key',
-        'aria-pressed': 'false',
-        'aria-label': s('padOf', { tok }),
-        'data-key': String(j),
-        text: tok,
-        onclick: () => c.set(paddingPatch(c.state, kt.length, j, c.state.keyPadding[j] !== true)),
-      }),
+      button(
+        'btn toggle pad-key',
+        tok,
+        () => c.set(paddingPatch(c.state, kt.length, j, c.state.keyPadding[j] !== true)),
+        { 'aria-pressed': 'false', 'aria-label': s('padOf', { tok }), 'data-key': String(j) },
+      ),
     ),
   );
   [...pads.children].forEach((b, j) => b.setAttribute('aria-pressed', String(st.keyPadding[j] === true)));
@@ -52,12 +49,7 @@ export function buildCustom(c, v) {
   const { s } = c;
   v.note = msg();
   v.leakNote = msg();
-  v.clear = h('button', {
-    type: 'button',
-    class: 'btn',
-    text: s('clearCustom'),
-    onclick: () => c.set({ customMask: [] }),
-  });
+  v.clear = button('btn', s('clearCustom'), () => c.set({ customMask: [] }));
   return [h('p', { class: 'explain', text: s('p.custom') }), v.note, v.leakNote];
 }
 

@@ -3,7 +3,7 @@
 // head's weights at once, BertViz's "model view"). The heatmaps, bars and formulas are the page's
 // views (../../views/).
 
-import { h, setText } from '../../views/dom.js';
+import { button, h, setText } from '../../views/dom.js';
 import { createSaveButtons } from '../../views/save.js';
 import { PALETTES, tone, toneRgb } from '../../views/heatmap-palette.js';
 import { renderTable } from '../../views/table.js';
@@ -18,13 +18,7 @@ export function createModelBox(c, { onFiles, onCancel, onShipped }) {
   const { s } = c;
   const status = h('p', { class: 'md-model-status', 'aria-live': 'polite' });
   const progress = h('progress', { class: 'md-progress', max: 1, hidden: true });
-  const cancel = h('button', {
-    type: 'button',
-    class: 'btn md-cancel',
-    text: s('cancel'),
-    hidden: true,
-    onclick: onCancel,
-  });
+  const cancel = button('btn md-cancel', s('cancel'), onCancel, { hidden: true });
   const error = h('p', { class: 'field-error md-load-error', role: 'alert', hidden: true });
   const input = h('input', {
     type: 'file',
@@ -38,7 +32,7 @@ export function createModelBox(c, { onFiles, onCancel, onShipped }) {
     },
   });
   const pick = h('label', { class: 'btn md-pick' }, s('pick'), input);
-  const shipped = h('button', { type: 'button', class: 'btn md-shipped', text: s('useShipped'), onclick: onShipped });
+  const shipped = button('btn md-shipped', s('useShipped'), onShipped);
   const drop = h(
     'div',
     { class: 'md-drop', 'data-group': 'inputs' },

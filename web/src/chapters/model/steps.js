@@ -1,7 +1,7 @@
 // The real-model lesson's six steps: each builds its figure and its own controls, and draws from
 // the chapter's data (./index.js compute) and the session's results (./session.js).
 
-import { h, setText } from '../../views/dom.js';
+import { button, h, setText } from '../../views/dom.js';
 import { createBars } from '../../views/bars.js';
 import { renderFormula } from '../../views/formula.js';
 import { intInput, selectInput } from '../../views/controls.js';
@@ -385,18 +385,8 @@ const ablate = {
       class: 'btn md-measure',
       onclick: () => ((c.ui.measureAll = true), c.redraw()),
     });
-    v.stop = h('button', {
-      type: 'button',
-      class: 'btn md-stop',
-      text: c.s('stop'),
-      onclick: () => c.ui.session.stopHeads(),
-    });
-    v.clear = h('button', {
-      type: 'button',
-      class: 'btn md-clear',
-      text: c.s('clearAblate'),
-      onclick: () => c.set({ mdAblate: [] }),
-    });
+    v.stop = button('btn md-stop', c.s('stop'), () => c.ui.session.stopHeads());
+    v.clear = button('btn md-clear', c.s('clearAblate'), () => c.set({ mdAblate: [] }));
     v.reveal = h('p', { class: 'msg info md-reveal' });
     v.predict = createPredict(c, {
       id: 'model/matters',

@@ -2,7 +2,7 @@
 // (self or cross); d_model split into h heads; two heads built by hand that the learner can
 // break; what too many heads do. Pure logic in multihead/logic.js; every number from the engine.
 
-import { h, setText } from '../../views/dom.js';
+import { button, h, setText } from '../../views/dom.js';
 import { fmt, fmtInt } from '../../text/format.js';
 import { withinNoise } from '../../lesson/timing.js';
 import {
@@ -38,12 +38,7 @@ const learnedLine = (c) =>
     'p',
     { class: 'lab-explain mh-learned' },
     `${c.s('learned.about')} `,
-    h('button', {
-      type: 'button',
-      class: 'linklike mh-learned-link',
-      text: c.s('learned.link'),
-      onclick: () => c.set(learnedHeadsLink()),
-    }),
+    button('linklike mh-learned-link', c.s('learned.link'), () => c.set(learnedHeadsLink())),
   );
 
 function figures(c, v, names, cls) {
@@ -144,12 +139,9 @@ function buildHeads(c, v) {
   v.codeLink = h(
     'p',
     { class: 'lab-explain' },
-    h('button', {
-      type: 'button',
-      class: 'linklike mh-code-link',
-      text: s('goto.code'),
-      onclick: () => c.set(layerCodeLink({ tokens: c.state.mhTokens, d: c.state.mhD, heads: c.state.mhH })),
-    }),
+    button('linklike mh-code-link', s('goto.code'), () =>
+      c.set(layerCodeLink({ tokens: c.state.mhTokens, d: c.state.mhD, heads: c.state.mhH })),
+    ),
   );
   return [
     v.first,
@@ -171,12 +163,7 @@ function headControls(c, v) {
   const { s } = c;
   v.d = intInput(s('dModel'), { min: 1, max: MAX_D_MODEL, onValue: (x) => c.set({ mhD: x }), error: intError(c) });
   v.h = intInput(s('heads'), { min: 1, max: 64, onValue: (x) => c.set({ mhH: x }), error: intError(c) });
-  v.preset = h('button', {
-    type: 'button',
-    class: 'btn mh-preset-768',
-    text: s('preset768'),
-    onclick: () => c.set({ mhD: 768, mhH: 12 }),
-  });
+  v.preset = button('btn mh-preset-768', s('preset768'), () => c.set({ mhD: 768, mhH: 12 }));
   return h('div', { class: 'controls' }, v.d.wrap, v.h.wrap, v.preset);
 }
 

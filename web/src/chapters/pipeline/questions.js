@@ -4,7 +4,7 @@
 
 import { max } from 'd3-array';
 import { PRESETS, rowOf } from '../../lesson/example.js';
-import { h, setText } from '../../views/dom.js';
+import { button, h, setText } from '../../views/dom.js';
 import { fmt } from '../../text/format.js';
 import { createBars } from '../../views/bars.js';
 import { createPredict } from '../kit/predict.js';
@@ -96,30 +96,24 @@ function drawGuess(c, v, inputs) {
   const key = row.join(',') + c.lang;
   if (v.guessBox.dataset.key === key) return;
   v.guessBox.dataset.key = key;
-  const show = h('button', {
-    type: 'button',
-    class: 'btn hand-check-show',
-    text: s('guessShow'),
-    hidden: !!c.ui.handShown,
-    onclick: () => {
+  const show = button(
+    'btn hand-check-show',
+    s('guessShow'),
+    () => {
       c.ui.handShown = true;
       holdStage(c, v, false);
       v.barsBox.hidden = false;
       show.hidden = true;
     },
-  });
+    { hidden: !!c.ui.handShown },
+  );
   v.guessBox.replaceChildren(
     h('h4', { text: s('guessTitle') }),
     h('p', { class: 'hint', text: s('guessHint', { scores: row.join(', '), printed: p.publishedGuess.join(', ') }) }),
     h(
       'div',
       { class: 'controls' },
-      h('button', {
-        type: 'button',
-        class: 'btn primary hand-check-go',
-        text: s('guessGo'),
-        onclick: () => c.set(handCheckLink(c.state, row)),
-      }),
+      button('btn primary hand-check-go', s('guessGo'), () => c.set(handCheckLink(c.state, row))),
       show,
     ),
   );

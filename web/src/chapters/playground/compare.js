@@ -3,7 +3,7 @@
 // "What happens without the scale" sets up and trains the preset of meta.js (NO_SCALE), whose
 // verdict says what the two runs show.
 
-import { h, setText } from '../../views/dom.js';
+import { button, h, setText } from '../../views/dom.js';
 import { fmt } from '../../text/format.js';
 import { selectInput } from '../../views/controls.js';
 import { CHUNK } from '../kit/training.js';
@@ -30,12 +30,7 @@ export function compareStep(training) {
     v.twinTitle = h('h4', { class: 'pg-run-title' });
     v.mainHeads = h('div', { class: 'pg-heads maps' });
     v.twinHeads = h('div', { class: 'pg-heads maps' });
-    v.noScale = h('button', {
-      type: 'button',
-      class: 'btn pg-no-scale',
-      text: s('noScaleButton'),
-      onclick: () => noScaleRun(c),
-    });
+    v.noScale = button('btn pg-no-scale', s('noScaleButton'), () => noScaleRun(c));
     v.noScaleVerdict = h('p', { class: 'pg-no-scale-verdict', 'aria-live': 'polite' });
     const about = s('noScaleAbout', { d: NO_SCALE.pgD / NO_SCALE.pgHeads, lr: NO_SCALE.pgLr, steps: NO_SCALE_STEPS });
     return [

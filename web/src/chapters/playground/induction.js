@@ -3,7 +3,7 @@
 // reached INDUCTION_MARK, and ablation: a click on a head zeroes its output and the worker reports
 // loss and accuracy on the probe and the held-out batch with and without it (Olsson et al. 2022).
 
-import { h, setText } from '../../views/dom.js';
+import { button, h, setText } from '../../views/dom.js';
 import { fmt } from '../../text/format.js';
 import { createLineChart } from '../../views/line-chart.js';
 import { AMBER, BLUE, BROWN, GREEN, GREY, NAN, ORANGE, WEIGHT } from '../../views/palette.js';
@@ -26,12 +26,7 @@ function buildInduction(c, v) {
   const { s } = c;
   const strs = { showTable: c.t('showTable'), hideTable: s('hideTable') };
   v.hint = h('p', { class: 'hint pg-induction-hint' });
-  v.use = h('button', {
-    type: 'button',
-    class: 'btn pg-use-induction',
-    text: s('inductionUse'),
-    onclick: () => c.set({ pgTask: 'random-induction', pgStep: 0 }),
-  });
+  v.use = button('btn pg-use-induction', s('inductionUse'), () => c.set({ pgTask: 'random-induction', pgStep: 0 }));
   v.lossBox = h('div', { class: 'pg-chart pg-induction-loss' });
   v.scoresBox = h('div', { class: 'pg-chart pg-scores' });
   v.loss = createLineChart(v.lossBox, {

@@ -3,7 +3,7 @@
 // attention on the probe under them; the question about the untrained model is answered by the
 // worker's first report (step 0).
 
-import { h } from '../../views/dom.js';
+import { button, h } from '../../views/dom.js';
 import { fmt } from '../../text/format.js';
 import { CHUNK } from '../kit/training.js';
 import { createPredict } from '../kit/predict.js';
@@ -66,12 +66,9 @@ function drawInspectButtons(c, box) {
   for (let l = 1; l <= state.pgLayers; l++)
     for (let hd = 1; hd <= state.pgHeads; hd++)
       buttons.push(
-        h('button', {
-          type: 'button',
-          class: 'btn pg-inspect-head',
-          text: s('inspectHead', { l, h: hd }),
-          onclick: () => c.set({ pgLayer: l, pgHead: hd, stage: 'inspect' }),
-        }),
+        button('btn pg-inspect-head', s('inspectHead', { l, h: hd }), () =>
+          c.set({ pgLayer: l, pgHead: hd, stage: 'inspect' }),
+        ),
       );
   box.replaceChildren(h('span', { class: 'hint', text: s('inspectHeads') }), ...buttons);
 }

@@ -7,7 +7,7 @@
 // as code; the multi-head chapter sends its layer here through a link, and this step's link
 // opens the layer there.
 
-import { h, setText } from '../../views/dom.js';
+import { button, h, setText } from '../../views/dom.js';
 import { fmt } from '../../text/format.js';
 import { runExample } from '../../lesson/example.js';
 import { attentionSpec, multiHeadSpec, blockSpec, exportCode, LANGS } from '../../lesson/export.js';
@@ -89,30 +89,21 @@ function buildExample(c, v) {
   const { s } = c;
   v.code = codeBox(c, 'example');
   v.settings = h('ul', { class: 'pr-settings' });
-  v.reset = h('button', {
-    type: 'button',
-    class: 'btn',
-    text: s('reset'),
-    onclick: () =>
-      c.set({
-        causal: false,
-        keyPadding: [],
-        customMask: [],
-        reverseCausal: false,
-        fill: 'neg-inf',
-        temperature: 1,
-        stable: true,
-      }),
-  });
+  v.reset = button('btn', s('reset'), () =>
+    c.set({
+      causal: false,
+      keyPadding: [],
+      customMask: [],
+      reverseCausal: false,
+      fill: 'neg-inf',
+      temperature: 1,
+      stable: true,
+    }),
+  );
   v.links = h('p', { class: 'lab-explain' });
   for (const lesson of ['pipeline', 'masks', 'softmax']) {
     v.links.append(
-      h('button', {
-        type: 'button',
-        class: 'linklike',
-        text: s(`goto.${lesson}`),
-        onclick: () => c.set({ lesson, stage: '' }),
-      }),
+      button('linklike', s(`goto.${lesson}`), () => c.set({ lesson, stage: '' })),
       ' ',
     );
   }
@@ -228,12 +219,9 @@ function buildMultiHead(c, v) {
   const { s } = c;
   v.code = codeBox(c, 'multihead');
   v.settings = h('ul', { class: 'pr-settings' });
-  v.link = h('button', {
-    type: 'button',
-    class: 'linklike',
-    text: s('goto.multihead'),
-    onclick: () => c.set(layerLink({ tokens: c.state.prTokens, d: c.state.prD, heads: c.state.prH })),
-  });
+  v.link = button('linklike', s('goto.multihead'), () =>
+    c.set(layerLink({ tokens: c.state.prTokens, d: c.state.prD, heads: c.state.prH })),
+  );
   v.tables = h('div', { class: 'pr-tables' });
   return [
     v.code.wrap,
@@ -281,12 +269,7 @@ function buildBlock(c, v) {
   v.code = codeBox(c, 'block');
   v.settings = h('ul', { class: 'pr-settings' });
   v.switched = h('p', { class: 'msg info pr-switched' });
-  v.link = h('button', {
-    type: 'button',
-    class: 'linklike',
-    text: s('goto.block'),
-    onclick: () => c.set({ lesson: 'block', stage: 'self' }),
-  });
+  v.link = button('linklike', s('goto.block'), () => c.set({ lesson: 'block', stage: 'self' }));
   v.tables = h('div', { class: 'pr-tables' });
   return [
     v.code.wrap,

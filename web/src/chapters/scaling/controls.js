@@ -2,9 +2,9 @@
 // beside the figures of the steps it acts on (the chapter's control groups, GROUPS below).
 
 import { fmtInt, parseNumber, nearestStop } from '../../text/format.js';
-import { h, nextId, isFocused } from '../../views/dom.js';
+import { button, h, nextId, isFocused } from '../../views/dom.js';
 import { DK_STOPS, SAMPLE_STOPS, TAU_STOPS } from './theory.js';
-import { MAX_SEED } from '../../engine/choices.js';
+import meta from './meta.js';
 
 // A labelled slider (moving through `stops`) with a number box and an inline error slot.
 function sliderField({ label, stops, valueText, onSlide, onType, name }) {
@@ -59,8 +59,11 @@ function fields(c) {
   if (c.ui.labFields) return c.ui.labFields;
   const v = (c.ui.labFields = {});
   const { s } = c;
-  const typed = (field, key, parse, min, max, errKey) => (text) => {
+  // A typed value for the state field `key` (parsed with parse), or errKey's message when it is
+  // outside the field's range (the chapter's state schema, ./meta.js).
+  const typed = (field, key, parse, errKey) => (text) => {
     const x = parse(text);
+    const { min, max } = meta.state[key];
     if (!(Number.isFinite(x) && x >= min && x <= max)) {
       field.error.textContent = s(errKey, { value: text });
       field.box.setAttribute('aria-invalid', 'true');
@@ -75,69 +78,52 @@ function fields(c) {
     field.box.setAttribute('aria-invalid', 'false');
   };
 
-  v.dk = sliderField({
-    label: s('dk'),
-    stops: DK_STOPS,
-    name: 'dk',
-    valueText: (x) => s('dkValue', { dk: x }),
-    onSlide: (x) => {
-      clear(v.dk);
-      c.set({ labDk: x });
-    },
-    onType: (t) => typed(v.dk, 'labDk', parseWhole, 1, 1024, 'errDk')(t),
-  });
-  v.samples = sliderField({
-    label: s('samples'),
-    stops: SAMPLE_STOPS,
-    name: 'samples',
-    valueText: (x) => s('samplesValue', { n: fmtInt(x) }),
-    onSlide: (x) => {
-      clear(v.samples);
-      c.set({ labSamples: x });
-    },
-    onType: (t) => typed(v.samples, 'labSamples', parseWhole, 1000, 1000000, 'errSamples')(t),
-  });
-  v.tau = sliderField({
-    label: s('tau'),
-    stops: TAU_STOPS,
-    name: 'tau',
-    valueText: (x) => s('tauValue', { tau: x }),
-    onSlide: (x) => {
-      clear(v.tau);
-      c.set({ labTau: x });
-    },
-    onType: (t) => typed(v.tau, 'labTau', parseNumber, 0.01, 100, 'errTau')(t),
-  });
+  // d_k, the samples and τ: a slider over stops for the state field `key`, with a number box
+  const stopsField = (name, key, stops, parse, errKey, valueText) => {
+    const f = sliderField({
+      label: s(name),
+      stops,
+      name,
+      valueText,
+      onSlide: (x) => {
+        clear(f);
+        c.set({ [key]: x });
+      },
+      onType: (t) => typed(f, key, parse, errKey)(t),
+    });
+    return f;
+  };
+  v.dk = stopsField('dk', 'labDk', DK_STOPS, parseWhole, 'errDk', (x) => s('dkValue', { dk: x }));
+  v.samples = stopsField('samples', 'labSamples', SAMPLE_STOPS, parseWhole, 'errSamples', (x) =>
+    s('samplesValue', { n: fmtInt(x) }),
+  );
+  v.tau = stopsField('tau', 'labTau', TAU_STOPS, parseNumber, 'errTau', (x) => s('tauValue', { tau: x }));
 
   // seed and n: plain number boxes
-  const numberField = (label, name, key, min, max, errKey) => {
+  const numberField = (label, name, key, errKey) => {
     const id = nextId(`lab-${name}-`);
     const box = h('input', { type: 'text', inputmode: 'numeric', id, class: 'lab-number', 'data-field': name });
     const error = h('p', { class: 'field-error', role: 'alert', id: `${id}-err` });
     box.setAttribute('aria-describedby', error.id);
     const f = { box, error, wrap: h('div', { class: 'field' }, h('label', { for: id, text: label }), box, error) };
-    box.addEventListener('change', () => typed(f, key, parseWhole, min, max, errKey)(box.value.trim()));
+    box.addEventListener('change', () => typed(f, key, parseWhole, errKey)(box.value.trim()));
     return f;
   };
-  v.seed = numberField(s('seed'), 'seed', 'labSeed', 0, MAX_SEED, 'errSeed');
-  v.keys = numberField(s('keys'), 'keys', 'labKeys', 2, 64, 'errKeys');
+  v.seed = numberField(s('seed'), 'seed', 'labSeed', 'errSeed');
+  v.keys = numberField(s('keys'), 'keys', 'labKeys', 'errKeys');
 
   // raw vs scaled: a radio group
   const group = nextId('lab-scores-');
-  v.rawRadio = h('input', {
-    type: 'radio',
-    name: group,
-    value: 'raw',
-    'data-field': 'raw',
-    onchange: () => c.set({ labScaled: false }),
-  });
-  v.scaledRadio = h('input', {
-    type: 'radio',
-    name: group,
-    value: 'scaled',
-    'data-field': 'scaled',
-    onchange: () => c.set({ labScaled: true }),
-  });
+  const radio = (value, scaled) =>
+    h('input', {
+      type: 'radio',
+      name: group,
+      value,
+      'data-field': value,
+      onchange: () => c.set({ labScaled: scaled }),
+    });
+  v.rawRadio = radio('raw', false);
+  v.scaledRadio = radio('scaled', true);
   v.sharedBox = h('input', {
     type: 'checkbox',
     'data-field': 'shared',
@@ -156,12 +142,8 @@ function fields(c) {
   v.newQuery = h(
     'div',
     { class: 'field lab-new' },
-    h('button', {
-      type: 'button',
-      class: 'btn',
-      text: s('newQuery'),
+    button('btn', s('newQuery'), () => c.set({ labTrial: (c.state.labTrial + 1) % (meta.state.labTrial.max + 1) }), {
       'data-field': 'new-query',
-      onclick: () => c.set({ labTrial: (c.state.labTrial + 1) % 10000 }),
     }),
   );
 

@@ -4,7 +4,7 @@
 import { SWEEP_DKS } from '../../workers/variance-jobs.js';
 import { fmt, fmtInt } from '../../text/format.js';
 import { dataTable, scrollRegion } from '../../views/table.js';
-import { h } from '../../views/dom.js';
+import { button, h } from '../../views/dom.js';
 import { expectedCount, expectedRanges } from './theory.js';
 import { GREY } from '../../views/palette.js';
 import { GROWTH_Y, RAW_COLOR, SCALED_COLOR, THEORY_COLOR, SWEEP_TRIALS } from './settings.js';
@@ -90,15 +90,7 @@ export function drawVariance(c) {
       }),
     );
   } else {
-    c.ui.callout.replaceChildren(
-      h('button', {
-        type: 'button',
-        class: 'btn',
-        'data-field': 'try-64',
-        text: s('try64'),
-        onclick: () => c.set({ labDk: 64 }),
-      }),
-    );
+    c.ui.callout.replaceChildren(button('btn', s('try64'), () => c.set({ labDk: 64 }), { 'data-field': 'try-64' }));
   }
 }
 

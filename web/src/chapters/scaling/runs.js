@@ -19,15 +19,6 @@ function progressRow(onStop) {
   return { el: h('div', { class: 'lab-progress' }, bar, text, stop, live), bar, text, stop, live };
 }
 
-function setProgress(row, { state, done, total, text, stopLabel }) {
-  row.bar.max = total || 1;
-  row.bar.value = done;
-  row.text.textContent = text;
-  row.stop.textContent = stopLabel;
-  row.el.classList.toggle('running', state === 'running');
-  row.el.dataset.state = state;
-}
-
 // The variance run (one progress row) and the d_k sweep (a progress row in each step that
 // draws it), made on first use with the lab worker behind them; both end with the chapter.
 export function runsOf(c) {
@@ -42,100 +33,78 @@ export function runsOf(c) {
   c.onLeave(() => lab.terminate());
   ui.varRows = [];
   ui.sweepRows = [];
-  const rows = (list) => (o) => {
-    for (const row of list) setProgress(row, o);
+  // The rows of a list at a run's state ('running', 'done', 'stopped' or 'error'): done of total,
+  // text, and the button that stops a running run or runs it again.
+  const rows = (list) => (state, done, total, text) => {
+    for (const row of list) {
+      row.bar.max = total || 1;
+      row.bar.value = done;
+      row.text.textContent = text;
+      row.stop.textContent = s(state === 'running' ? 'cancel' : 'rerun');
+      row.el.classList.toggle('running', state === 'running');
+      row.el.dataset.state = state;
+    }
   };
   const failed = (list) => (e) => {
     // a LabError is the background computation's own problem, said in the page's words
     const key =
       { stuck: 'errLabStuck', crashed: 'errLabCrashed', 'bad-job': 'errLabJob' }[e.name === 'LabError' && e.code] ||
       'errEngine';
-    for (const row of list)
-      setProgress(row, { state: 'error', done: 0, total: 1, text: s(key, { msg: e.message }), stopLabel: s('rerun') });
+    rows(list)('error', 0, 1, s(key, { msg: e.message }));
   };
   const live = (list, msg) => {
     for (const row of list) row.live.textContent = msg;
   };
 
+  const varRows = rows(ui.varRows);
+  const varRunning = (done, total) => {
+    const pct = Math.floor((100 * done) / total);
+    varRows('running', done, total, s('running', { done: fmtInt(done), total: fmtInt(total), pct }));
+  };
   const variance = createRun({
     job: (args, onProgress) => lab.run('variance', args, onProgress),
     cancel: () => lab.cancel('variance'),
     onStart: (args) => {
       live(ui.varRows, s('started', { total: fmtInt(args.samples), dk: args.dk }));
-      rows(ui.varRows)({
-        state: 'running',
-        done: 0,
-        total: args.samples,
-        stopLabel: s('cancel'),
-        text: s('running', { done: 0, total: fmtInt(args.samples), pct: 0 }),
-      });
+      varRunning(0, args.samples);
     },
     onProgress: (partial, done, total) => {
-      rows(ui.varRows)({
-        state: 'running',
-        done,
-        total,
-        stopLabel: s('cancel'),
-        text: s('running', { done: fmtInt(done), total: fmtInt(total), pct: Math.floor((100 * done) / total) }),
-      });
+      varRunning(done, total);
       drawVariance(c);
     },
     onDone: (result, args, ms) => {
       const msg = s('finished', { total: fmtInt(args.samples), ms: Math.round(ms) });
-      rows(ui.varRows)({ state: 'done', done: args.samples, total: args.samples, stopLabel: s('rerun'), text: msg });
+      varRows('done', args.samples, args.samples, msg);
       live(ui.varRows, msg);
       drawVariance(c);
     },
     onStop: (partial, done, args) => {
       const msg = s('stopped', { done: fmtInt(done), total: fmtInt(args.samples) });
-      rows(ui.varRows)({ state: 'stopped', done, total: args.samples, stopLabel: s('rerun'), text: msg });
+      varRows('stopped', done, args.samples, msg);
       live(ui.varRows, msg);
       drawVariance(c);
     },
     onError: failed(ui.varRows),
   });
 
+  const sweepRows = rows(ui.sweepRows);
+  const sweepAt = (state, done, total) => sweepRows(state, done, total, s('sweepRunning', { done, total }));
   const sweep = createRun({
     job: (args, onProgress) => lab.run('sweep', args, onProgress),
     cancel: () => lab.cancel('sweep'),
-    onStart: (args) =>
-      rows(ui.sweepRows)({
-        state: 'running',
-        done: 0,
-        total: args.dks.length,
-        stopLabel: s('cancel'),
-        text: s('sweepRunning', { done: 0, total: args.dks.length }),
-      }),
+    onStart: (args) => sweepAt('running', 0, args.dks.length),
     onProgress: (partial, done, total) => {
-      rows(ui.sweepRows)({
-        state: 'running',
-        done,
-        total,
-        stopLabel: s('cancel'),
-        text: s('sweepRunning', { done, total }),
-      });
+      sweepAt('running', done, total);
       drawSweep(c);
     },
     onDone: (result, args, ms) => {
       const msg = s('sweepDone', { ms: Math.round(ms) });
-      rows(ui.sweepRows)({
-        state: 'done',
-        done: args.dks.length,
-        total: args.dks.length,
-        stopLabel: s('rerun'),
-        text: msg,
-      });
+      sweepRows('done', args.dks.length, args.dks.length, msg);
       live(ui.sweepRows, msg);
       drawSweep(c);
     },
     onStop: (partial, done, args) => {
-      rows(ui.sweepRows)({
-        state: 'stopped',
-        done,
-        total: args.dks.length,
-        stopLabel: s('rerun'),
-        text: s('sweepRunning', { done, total: args.dks.length }),
-      });
+      sweepAt('stopped', done, args.dks.length);
       drawSweep(c);
     },
     onError: failed(ui.sweepRows),

@@ -6,7 +6,7 @@ import { heatmapStrings } from '../../text/i18n.js';
 import { createBars } from '../../views/bars.js';
 import { createHeatmap } from '../../views/heatmap.js';
 import { renderFormula } from '../../views/formula.js';
-import { h } from '../../views/dom.js';
+import { button, h } from '../../views/dom.js';
 import { temperatureTex } from './theory.js';
 import { MUTED } from '../../views/palette.js';
 import { SCALED_COLOR, GUMBEL_ROWS } from './settings.js';
@@ -18,20 +18,13 @@ export function buildTemperature(c, v) {
   const buttons = h(
     'div',
     { class: 'lab-buttons' },
-    h('button', {
-      type: 'button',
-      class: 'btn',
-      'data-field': 'tau-sqrt',
-      text: s('setTauRaw'),
-      onclick: () => c.set({ labScaled: false, labTau: Number(Math.sqrt(c.state.labDk).toPrecision(6)) }),
-    }),
-    h('button', {
-      type: 'button',
-      class: 'btn',
-      'data-field': 'tau-one',
-      text: s('setTauOne'),
-      onclick: () => c.set({ labScaled: true, labTau: 1 }),
-    }),
+    button(
+      'btn',
+      s('setTauRaw'),
+      () => c.set({ labScaled: false, labTau: Number(Math.sqrt(c.state.labDk).toPrecision(6)) }),
+      { 'data-field': 'tau-sqrt' },
+    ),
+    button('btn', s('setTauOne'), () => c.set({ labScaled: true, labTau: 1 }), { 'data-field': 'tau-one' }),
   );
   v.compare = h('p', { class: 'lab-stat', 'data-out': 'tau-compare' });
   const soft = h('div', { class: 'lab-bars' }, h('h4', { class: 'map-title', text: s('soft') }));

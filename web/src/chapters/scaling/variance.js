@@ -4,7 +4,7 @@ import { fmt, fmtInt } from '../../text/format.js';
 import { createHistogram } from '../../views/histogram.js';
 import { renderFormula } from '../../views/formula.js';
 import { dataTable } from '../../views/table.js';
-import { h } from '../../views/dom.js';
+import { button, h } from '../../views/dom.js';
 import { TEX } from './theory.js';
 import { drawVariance } from './run-figures.js';
 import { runsOf, runRow, varianceArgs } from './runs.js';
@@ -27,12 +27,8 @@ export function buildVariance(c, v) {
   c.ui.moments = h('div', { class: 'lab-moments' });
   c.ui.callout = h('div', { class: 'lab-callout' });
   v.pair = h('div', { class: 'lab-drawn', 'data-out': 'drawn-pair' });
-  v.pairButton = h('button', {
-    type: 'button',
-    class: 'btn',
+  v.pairButton = button('btn', s('anotherPair'), () => c.set({ labPair: (c.state.labPair + 1) % 1000000 }), {
     'data-field': 'another-pair',
-    text: s('anotherPair'),
-    onclick: () => c.set({ labPair: (c.state.labPair + 1) % 1000000 }),
   });
   const pairBox = h(
     'section',

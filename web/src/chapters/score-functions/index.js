@@ -2,7 +2,7 @@
 // scores on the same Q and K; additive and general with d_q ≠ d_k; their cost measured live.
 // Pure logic (parameters, operation counts, timing) is in score-functions/logic.js.
 
-import { h, setText } from '../../views/dom.js';
+import { button, h, setText } from '../../views/dom.js';
 import { renderFormula } from '../../views/formula.js';
 import { fmt, fmtInt } from '../../text/format.js';
 import { PRESETS, toMatrix } from '../../lesson/example.js';
@@ -176,14 +176,9 @@ function buildCost(c, v) {
     COST_N.map((n) => ({ value: n, label: String(n) })),
     (x) => c.set({ sfN: Number(x) }),
   );
-  v.again = h('button', {
-    type: 'button',
-    class: 'btn',
-    text: s('measure'),
-    onclick: () => {
-      v.key = '';
-      c.redraw();
-    },
+  v.again = button('btn', s('measure'), () => {
+    v.key = '';
+    c.redraw();
   });
   v.status = h('p', { class: 'hint', 'aria-live': 'polite' });
   v.table = h('div', { class: 'sf-cost', 'data-figure': 'main' });

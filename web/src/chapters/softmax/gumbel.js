@@ -2,9 +2,9 @@
 // how often each key wins over many draws against its softmax weight.
 
 import { rowOf } from '../../lesson/example.js';
-import { fmt, nearestStop } from '../../text/format.js';
-import { h } from '../../views/dom.js';
-import { slider } from '../../views/controls.js';
+import { fmt } from '../../text/format.js';
+import { button, h } from '../../views/dom.js';
+import { stopsSlider } from '../../views/controls.js';
 import { createStacked, createStackedKey } from '../../views/stacked-bar.js';
 import { dataTable, scrollRegion } from '../../views/table.js';
 import { MAX_SEED } from '../../engine/choices.js';
@@ -12,20 +12,9 @@ import { GUMBEL_DRAWS, GUMBEL_SAMPLES, TAU_STOPS, gumbelCompare, labelsOf, winsO
 
 export function buildHardSoft(c, v) {
   const { s } = c;
-  const sl = slider('sm-tau', s('tau'), {
-    min: 0,
-    max: TAU_STOPS.length - 1,
-    step: 1,
-    rowClass: 'sm-range',
-    onInput: (k) => c.set({ gumbelTau: TAU_STOPS[k] }),
-  });
+  const sl = stopsSlider('sm-tau', s('tau'), TAU_STOPS, 'sm-range', (tau) => c.set({ gumbelTau: tau }));
   const seedOut = h('span', { class: 'hint' });
-  const redraw = h('button', {
-    type: 'button',
-    class: 'btn',
-    text: s('redraw'),
-    onclick: () => c.set({ gumbelSeed: (c.state.gumbelSeed + 1) % (MAX_SEED + 1) }),
-  });
+  const redraw = button('btn', s('redraw'), () => c.set({ gumbelSeed: (c.state.gumbelSeed + 1) % (MAX_SEED + 1) }));
   const list = h('div', { class: 'gumbel-list' });
   const key = createStackedKey(list, { label: s('segmentKey') });
   const compare = h('p', { class: 'explain sm-gumbel-compare' });
@@ -80,9 +69,7 @@ export function drawHardSoft(c, scores, v) {
   const { engine, state } = c;
   const labels = labelsOf(scores.length);
   const tau = state.gumbelTau;
-  sl.input.value = String(nearestStop(TAU_STOPS, tau));
-  sl.out.textContent = `τ = ${tau}`;
-  sl.input.setAttribute('aria-valuetext', sl.out.textContent);
+  sl.show(tau, `τ = ${tau}`);
   seedOut.textContent = s('seed', { seed: state.gumbelSeed });
   compare.textContent = s(...gumbelCompare(state.temperature));
   key.update(labels);

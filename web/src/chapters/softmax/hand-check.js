@@ -3,7 +3,7 @@
 
 import { rowOf } from '../../lesson/example.js';
 import { fmt, texVector, parseNumber } from '../../text/format.js';
-import { h } from '../../views/dom.js';
+import { button, h } from '../../views/dom.js';
 import { field, showError, syncInput } from '../../views/controls.js';
 import { createBars } from '../../views/bars.js';
 import { renderFormula } from '../../views/formula.js';
@@ -16,18 +16,8 @@ export function buildHandCheck(c, v) {
   const form = h('form', { class: 'guess-grid', novalidate: true });
   const formError = h('div', { class: 'field-error', role: 'alert' });
   const result = h('div', { class: 'sm-hand-result', 'aria-live': 'polite' });
-  const printed = h('button', {
-    type: 'button',
-    class: 'btn',
-    text: s('usePrinted'),
-    onclick: () => c.set({ smGuess: PRINTED }),
-  });
-  const clear = h('button', {
-    type: 'button',
-    class: 'btn',
-    text: s('clearGuess'),
-    onclick: () => c.set({ smGuess: [] }),
-  });
+  const printed = button('btn', s('usePrinted'), () => c.set({ smGuess: PRINTED }));
+  const clear = button('btn', s('clearGuess'), () => c.set({ smGuess: [] }));
   const scoresLine = h('div', { class: 'formula' });
   // The row the learner works from, drawn before any guess (the engine's weights, which answer
   // it, appear only beside a checked guess).

@@ -3,7 +3,7 @@
 
 import { MAX_TOKENS } from '../../lesson/example.js';
 import { parseList } from '../../text/format.js';
-import { h } from '../../views/dom.js';
+import { button, h } from '../../views/dom.js';
 import { field, showError, syncInput } from '../../views/controls.js';
 import { DEFAULT_SCORES } from './meta.js';
 
@@ -21,14 +21,9 @@ export function buildScores(c, v) {
     showError(f, '');
     c.set({ smScores: r.values, smGuess: [] });
   });
-  const reset = h('button', {
-    type: 'button',
-    class: 'btn',
-    text: s('reset'),
-    onclick: () => {
-      showError(f, '');
-      c.set({ smScores: DEFAULT_SCORES, smGuess: [] });
-    },
+  const reset = button('btn', s('reset'), () => {
+    showError(f, '');
+    c.set({ smScores: DEFAULT_SCORES, smGuess: [] });
   });
   v.scores = f;
   return h('div', { class: 'controls sm-scores-row' }, f.wrap, reset);

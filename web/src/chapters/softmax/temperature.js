@@ -2,9 +2,9 @@
 // budget of 1 (nudge one score and the others give way).
 
 import { rowOf } from '../../lesson/example.js';
-import { fmt, nearestStop } from '../../text/format.js';
-import { h } from '../../views/dom.js';
-import { slider } from '../../views/controls.js';
+import { fmt } from '../../text/format.js';
+import { button, h } from '../../views/dom.js';
+import { stopsSlider } from '../../views/controls.js';
 import { createBars } from '../../views/bars.js';
 import { renderFormula } from '../../views/formula.js';
 import { createStacked } from '../../views/stacked-bar.js';
@@ -16,13 +16,7 @@ import { T_STOPS, coolerAnswer, labelsOf } from './logic.js';
 
 export function buildTemperature(c, v) {
   const { s } = c;
-  const sl = slider('sm-temp', s('temperature'), {
-    min: 0,
-    max: T_STOPS.length - 1,
-    step: 1,
-    rowClass: 'sm-range',
-    onInput: (k) => c.set({ temperature: T_STOPS[k] }),
-  });
+  const sl = stopsSlider('sm-temp', s('temperature'), T_STOPS, 'sm-range', (T) => c.set({ temperature: T }));
   const formula = h('div', { class: 'formula' });
   const barsBox = h('div', {});
   const title = h('h4', { class: 'map-title' });
@@ -55,9 +49,7 @@ export function drawTemperature(c, scores, v) {
   const { bars, formula, line, predict, reveal, sl, title } = v;
   const { engine, state } = c;
   const T = state.temperature;
-  sl.input.value = String(nearestStop(T_STOPS, T));
-  sl.out.textContent = `T = ${T}`;
-  sl.input.setAttribute('aria-valuetext', sl.out.textContent); // the slider moves over stops, not over T itself
+  sl.show(T, `T = ${T}`);
   renderFormula(formula, `w_i = \\frac{e^{s_i / T}}{\\sum_j e^{s_j / T}}, \\qquad T = ${T}`);
   const r = engine.softmax({ scores: [scores], temperature: T });
   const even = engine.softmax({ scores: [scores.map(() => 0)] }); // equal scores: the largest entropy
@@ -111,21 +103,9 @@ export function drawBudget(c, scores, v) {
         h(
           'span',
           { class: 'nudge' },
-          h('button', {
-            type: 'button',
-            class: 'btn',
-            'aria-label': s('lower', { k: l }),
-            text: '−',
-            onclick: () => move(k, -1),
-          }),
+          button('btn', '−', () => move(k, -1), { 'aria-label': s('lower', { k: l }) }),
           h('span', { class: 'nudge-label' }),
-          h('button', {
-            type: 'button',
-            class: 'btn',
-            'aria-label': s('raise', { k: l }),
-            text: '+',
-            onclick: () => move(k, 1),
-          }),
+          button('btn', '+', () => move(k, 1), { 'aria-label': s('raise', { k: l }) }),
         ),
       ),
     );

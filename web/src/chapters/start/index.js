@@ -4,7 +4,7 @@
 // predict-then-reveal questions the learner has answered, and a button to begin or continue.
 // Progress is read from this browser's localStorage (predict.js); nothing is sent anywhere.
 
-import { h } from '../../views/dom.js';
+import { button, h } from '../../views/dom.js';
 import { loadProgress, clearProgress } from '../kit/predict.js';
 import { buildGeometry, drawGeometry, geometryData } from '../kit/geometry.js';
 import strings from './strings.js';
@@ -58,15 +58,10 @@ function buildPath(c, v) {
   v.course = c.chapters.filter((ch) => !ch.home);
   v.go = h('a', { class: 'btn primary start-go' });
   v.progress = h('p', { class: 'start-progress' });
-  v.clear = h('button', {
-    type: 'button',
-    class: 'btn start-clear',
-    text: s('clear'),
-    onclick: () => {
-      clearProgress();
-      drawPath(c, null, v);
-      v.go.focus();
-    },
+  v.clear = button('btn start-clear', s('clear'), () => {
+    clearProgress();
+    drawPath(c, null, v);
+    v.go.focus();
   });
   v.items = v.course.map((ch, k) => {
     const title = ch.title[c.lang] ?? ch.title.en;

@@ -4,7 +4,7 @@
 
 import { seq2seqLink } from '../seq2seq/meta.js';
 import { PRESETS, toMatrix, rowOf } from '../../lesson/example.js';
-import { h } from '../../views/dom.js';
+import { button, h } from '../../views/dom.js';
 import { createBars } from '../../views/bars.js';
 import { createHeatmap } from '../../views/heatmap.js';
 import { dataTable } from '../../views/table.js';
@@ -58,15 +58,7 @@ function attendPreset(engine, id) {
 
 // A group of toggle buttons (aria-pressed), one per option.
 function toggleGroup(labelText, options, onPick) {
-  const buttons = options.map((o) =>
-    h('button', {
-      type: 'button',
-      class: 'btn toggle',
-      'aria-pressed': 'false',
-      text: o.label,
-      onclick: () => onPick(o.value),
-    }),
-  );
+  const buttons = options.map((o) => button('btn toggle', o.label, () => onPick(o.value), { 'aria-pressed': 'false' }));
   const el = h(
     'div',
     { class: 'toggle-group', role: 'group', 'aria-label': labelText },
@@ -111,12 +103,7 @@ function buildBottleneck(c, v) {
       { class: 'explain why-train' },
       s('p.trainIt'),
       ' ',
-      h('button', {
-        type: 'button',
-        class: 'btn why-seq2seq',
-        text: s('trainIt'),
-        onclick: () => c.set(seq2seqLink('copy')),
-      }),
+      button('btn why-seq2seq', s('trainIt'), () => c.set(seq2seqLink('copy'))),
     ),
   ];
 }
