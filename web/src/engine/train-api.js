@@ -168,15 +168,7 @@ function makeTrainer(mod, run, guarded, limits, options) {
   // the options as the core made it: every absent one at its table's fallback (core/train.h)
   const { trainer: handle, config } = run('createTrainer', args);
   const tasks = guarded('trainer', () => mod.trainTasks());
-  let live = true;
-  // trainer.step(...) is the module's trainerStep(handle, ...), and so on
-  const call = (what, ...a) => {
-    if (!live) fail(`trainer.${what}: this trainer has been deleted`);
-    const fn = 'trainer' + what[0].toUpperCase() + what.slice(1);
-    const r = guarded(`trainer.${what}`, () => mod[fn](handle, ...a));
-    if (r.error !== undefined) fail(r.error);
-    return r;
-  };
+  const { call, remove } = handleCalls(mod, guarded, 'trainer', handle, 'this trainer');
   return {
     config: Object.freeze(config),
     task: Object.freeze({ ...tasks[config.task] }),
@@ -219,16 +211,32 @@ function makeTrainer(mod, run, guarded, limits, options) {
       const b = checkOptions('stepOn', batch, ['tokens', 'targets']);
       return call('stepOn', batchArg(b, limits, true));
     },
-    delete() {
-      if (!live) return;
-      live = false;
-      try {
-        guarded('trainer.delete', () => mod.trainerDelete(handle));
-      } catch (e) {
-        if (e.code !== 'engine-stopped') throw e; // a stopped module's memory goes with it
-      }
-    },
+    delete: remove,
   };
+}
+
+// The calls on one handle of the module's `kind` ('trainer', 'seq2seq'): call(what, ...args) is
+// the module's <kind><What>(handle, ...args) (trainer.step(...) is trainerStep(handle, ...)) and
+// throws AttentionError on { error } or once `thing` has been deleted; remove() frees it, once.
+function handleCalls(mod, guarded, kind, handle, thing) {
+  let live = true;
+  const call = (what, ...a) => {
+    if (!live) fail(`${kind}.${what}: ${thing} has been deleted`);
+    const fn = kind + what[0].toUpperCase() + what.slice(1);
+    const r = guarded(`${kind}.${what}`, () => mod[fn](handle, ...a));
+    if (r.error !== undefined) fail(r.error);
+    return r;
+  };
+  const remove = () => {
+    if (!live) return;
+    live = false;
+    try {
+      guarded(`${kind}.delete`, () => mod[`${kind}Delete`](handle));
+    } catch (e) {
+      if (e.code !== 'engine-stopped') throw e; // a stopped module's memory goes with it
+    }
+  };
+  return { call, remove };
 }
 
 export const SEQ2SEQ_OPTIONS = optionNames('createSeq2Seq');
@@ -303,15 +311,7 @@ function makeSeq2Seq(mod, run, guarded, limits, options) {
   const { seq2seq: handle, config } = run('createSeq2Seq', args);
   const tasks = guarded('seq2seq', () => mod.seq2seqTasks());
   const task = tasks[config.task];
-  let live = true;
-  // m.step(...) is the module's seq2seqStep(handle, ...), and so on
-  const call = (what, ...a) => {
-    if (!live) fail(`seq2seq.${what}: this model has been deleted`);
-    const fn = 'seq2seq' + what[0].toUpperCase() + what.slice(1);
-    const r = guarded(`seq2seq.${what}`, () => mod[fn](handle, ...a));
-    if (r.error !== undefined) fail(r.error);
-    return r;
-  };
+  const { call, remove } = handleCalls(mod, guarded, 'seq2seq', handle, 'this model');
   const pairs = (what, batch) => {
     const b = checkOptions(what, batch, ['source', 'target']);
     return {
@@ -363,14 +363,6 @@ function makeSeq2Seq(mod, run, guarded, limits, options) {
     stepOn(batch) {
       return call('stepOn', pairs('stepOn', batch));
     },
-    delete() {
-      if (!live) return;
-      live = false;
-      try {
-        guarded('seq2seq.delete', () => mod.seq2seqDelete(handle));
-      } catch (e) {
-        if (e.code !== 'engine-stopped') throw e;
-      }
-    },
+    delete: remove,
   };
 }

@@ -81,14 +81,47 @@ function codeBox(c, name) {
 }
 
 const grid = (m) => Array.from({ length: m.rows }, (_, i) => Array.from(m.data.subarray(i * m.cols, (i + 1) * m.cols)));
-const numberRows = (labels, m) => grid(m).map((row, i) => [labels[i], ...row.map((x) => fmt(x, DIGITS))]);
+
+// A code step: its code box, then `about` and the parts before the settings it ran with, the parts
+// after them, and the tables of what it prints.
+function codeStep(c, v, name, before, after = []) {
+  const { s } = c;
+  v.code = codeBox(c, name);
+  v.settings = h('ul', { class: 'pr-settings' });
+  v.tables = h('div', { class: 'pr-tables' });
+  return [
+    v.code.wrap,
+    h('p', { class: 'about lab-explain', text: s(`${name}.about`) }),
+    ...before,
+    h('h4', { text: s('settingsTitle') }),
+    v.settings,
+    ...after,
+    h('h4', { text: s('printsTitle') }),
+    v.tables,
+  ];
+}
+
+// A code step drawn: its settings (lines of text), the code for `spec` in the chosen language,
+// and the tables.
+function drawCodeStep(c, v, spec, lines, tables) {
+  v.settings.replaceChildren(...lines.map((t) => h('li', { text: t })));
+  v.code.draw(c.state.prLang, exportCode(spec, c.state.prLang));
+  v.tables.replaceChildren(...tables);
+}
+
+// The printed matrix m (one row per label, `columns` across) as a table.
+const printed = (c, caption, columns, labels, m) =>
+  scrollTable(
+    caption,
+    [c.s('corner'), ...columns],
+    grid(m).map((row, i) => [labels[i], ...row.map((x) => fmt(x, DIGITS))]),
+    [0],
+  );
 
 // ---- step 1: the worked example -----------------------------------------------------------------
 
 function buildExample(c, v) {
   const { s } = c;
-  v.code = codeBox(c, 'example');
-  v.settings = h('ul', { class: 'pr-settings' });
   v.reset = button('btn', s('reset'), () =>
     c.set({
       causal: false,
@@ -108,7 +141,6 @@ function buildExample(c, v) {
     );
   }
   v.rule = h('p', { class: 'lab-explain pr-rule' });
-  v.tables = h('div', { class: 'pr-tables' });
   // Before the printed numbers: which of them does softmax(dim=-1) make add up to 1?
   v.sums = h('p', { class: 'msg info pr-sums' });
   v.predict = createPredict(c, {
@@ -118,18 +150,7 @@ function buildExample(c, v) {
     options: ['rows', 'cols', 'all'].map((value) => ({ value, label: s(`axis.${value}`) })),
   });
   v.extra = [h('div', { class: 'controls' }, v.reset)];
-  return [
-    v.code.wrap,
-    h('p', { class: 'about lab-explain', text: s('example.about') }),
-    v.rule,
-    v.predict.el,
-    v.sums,
-    h('h4', { text: s('settingsTitle') }),
-    v.settings,
-    v.links,
-    h('h4', { text: s('printsTitle') }),
-    v.tables,
-  ];
+  return codeStep(c, v, 'example', [v.rule, v.predict.el, v.sums], [v.links]);
 }
 
 // Which sums of the engine's weights are 1: each query's row (softmax over the last axis), each
@@ -188,50 +209,28 @@ function ruleText(c, p) {
 }
 
 function drawExample(c, p, v) {
-  const { s, state } = c;
+  const { s } = c;
   const axis = axisAnswer(c, p);
   v.predict.draw(axis.answer, { right: s(`axis.${axis.answer}.why`), wrong: s(`axis.${axis.answer}.why`) });
   setText(v.sums, s('axis.sums', axis));
-  v.settings.replaceChildren(...settingLines(c, p).map((t) => h('li', { text: t })));
-  v.code.draw(state.prLang, exportCode(p.spec, state.prLang));
   setText(v.rule, ruleText(c, p));
   v.rule.hidden = v.rule.textContent === '';
   const { queryTokens, keyTokens } = p.inputs;
-  const parts = [
-    scrollTable(s('tableWeights'), [s('corner'), ...keyTokens], numberRows(queryTokens, p.result.weights), [0]),
-  ];
-  if (!p.inputs.scoresTyped) {
-    parts.push(
-      scrollTable(
-        s('tableOutput'),
-        [s('corner'), ...dims(p.result.output.cols)],
-        numberRows(queryTokens, p.result.output),
-        [0],
-      ),
-    );
-  }
-  v.tables.replaceChildren(...parts);
+  const { output, weights } = p.result;
+  drawCodeStep(c, v, p.spec, settingLines(c, p), [
+    printed(c, s('tableWeights'), keyTokens, queryTokens, weights),
+    ...(p.inputs.scoresTyped ? [] : [printed(c, s('tableOutput'), dims(output.cols), queryTokens, output)]),
+  ]);
 }
 
 // ---- step 2: the multi-head layer ---------------------------------------------------------------
 
 function buildMultiHead(c, v) {
   const { s } = c;
-  v.code = codeBox(c, 'multihead');
-  v.settings = h('ul', { class: 'pr-settings' });
   v.link = button('linklike', s('goto.multihead'), () =>
     c.set(layerLink({ tokens: c.state.prTokens, d: c.state.prD, heads: c.state.prH })),
   );
-  v.tables = h('div', { class: 'pr-tables' });
-  return [
-    v.code.wrap,
-    h('p', { class: 'about lab-explain', text: s('multihead.about') }),
-    h('p', { class: 'lab-explain' }, v.link),
-    h('h4', { text: s('settingsTitle') }),
-    v.settings,
-    h('h4', { text: s('printsTitle') }),
-    v.tables,
-  ];
+  return codeStep(c, v, 'multihead', [h('p', { class: 'lab-explain' }, v.link)]);
 }
 
 function computeMultiHead(c) {
@@ -246,41 +245,25 @@ function computeMultiHead(c) {
 }
 
 function drawMultiHead(c, p, v) {
-  const { s, state } = c;
-  v.settings.replaceChildren(
-    ...[
-      s('mh.tokens', { tokens: p.tokens.join(' ') }),
-      s('mh.sizes', { d: p.d, h: p.heads, dk: p.d / p.heads }),
-      s('mh.seed', { seed: state.seed }),
-    ].map((t) => h('li', { text: t })),
-  );
-  v.code.draw(state.prLang, exportCode(p.spec, state.prLang));
-  const parts = p.result.heads.map((head, i) =>
-    scrollTable(s('tableHead', { i: i + 1 }), [s('corner'), ...p.tokens], numberRows(p.tokens, head.weights), [0]),
-  );
-  parts.push(scrollTable(s('tableOutput'), [s('corner'), ...dims(p.d)], numberRows(p.tokens, p.result.output), [0]));
-  v.tables.replaceChildren(...parts);
+  const { s } = c;
+  const settings = [
+    s('mh.tokens', { tokens: p.tokens.join(' ') }),
+    s('mh.sizes', { d: p.d, h: p.heads, dk: p.d / p.heads }),
+    s('mh.seed', { seed: c.state.seed }),
+  ];
+  drawCodeStep(c, v, p.spec, settings, [
+    ...p.result.heads.map((head, i) => printed(c, s('tableHead', { i: i + 1 }), p.tokens, p.tokens, head.weights)),
+    printed(c, s('tableOutput'), dims(p.d), p.tokens, p.result.output),
+  ]);
 }
 
 // ---- step 3: the Transformer block --------------------------------------------------------------
 
 function buildBlock(c, v) {
   const { s } = c;
-  v.code = codeBox(c, 'block');
-  v.settings = h('ul', { class: 'pr-settings' });
   v.switched = h('p', { class: 'msg info pr-switched' });
   v.link = button('linklike', s('goto.block'), () => c.set({ lesson: 'block', stage: 'self' }));
-  v.tables = h('div', { class: 'pr-tables' });
-  return [
-    v.code.wrap,
-    h('p', { class: 'about lab-explain', text: s('block.about') }),
-    h('p', { class: 'lab-explain' }, v.link),
-    v.switched,
-    h('h4', { text: s('settingsTitle') }),
-    v.settings,
-    h('h4', { text: s('printsTitle') }),
-    v.tables,
-  ];
+  return codeStep(c, v, 'block', [h('p', { class: 'lab-explain' }, v.link), v.switched]);
 }
 
 // The block chapter's layers (its sentences, seed, norm placement, activation and cross-attention
@@ -294,37 +277,24 @@ function computeBlock(c) {
 
 function drawBlock(c, p, v) {
   const { s, state } = c;
-  v.settings.replaceChildren(
-    ...[
-      s('bl.tokens', { source: state.blSource.join(' '), target: state.blTarget.join(' ') }),
-      s('bl.sizes', {
-        d: D_MODEL,
-        h: HEADS,
-        hidden: HIDDEN,
-        act: state.blAct === 'gelu' ? 'GELU' : 'ReLU',
-        norm: s(state.blNormFirst ? 'bl.pre' : 'bl.post'),
-      }),
-      s(state.blAligned ? 'bl.aligned' : 'bl.drawn'),
-      s('bl.seed', { seed: state.seed }),
-    ].map((t) => h('li', { text: t })),
-  );
   setText(v.switched, p.switched ? s('bl.switched') : '');
   v.switched.hidden = !p.switched;
-  v.code.draw(state.prLang, exportCode(p.spec, state.prLang));
-  v.tables.replaceChildren(
-    scrollTable(
-      s('tableEncoder'),
-      [s('corner'), ...dims(D_MODEL)],
-      numberRows(state.blSource, p.r.encoder.output),
-      [0],
-    ),
-    scrollTable(
-      s('tableDecoder'),
-      [s('corner'), ...dims(D_MODEL)],
-      numberRows(state.blTarget, p.r.decoder.output),
-      [0],
-    ),
-  );
+  const settings = [
+    s('bl.tokens', { source: state.blSource.join(' '), target: state.blTarget.join(' ') }),
+    s('bl.sizes', {
+      d: D_MODEL,
+      h: HEADS,
+      hidden: HIDDEN,
+      act: state.blAct === 'gelu' ? 'GELU' : 'ReLU',
+      norm: s(state.blNormFirst ? 'bl.pre' : 'bl.post'),
+    }),
+    s(state.blAligned ? 'bl.aligned' : 'bl.drawn'),
+    s('bl.seed', { seed: state.seed }),
+  ];
+  drawCodeStep(c, v, p.spec, settings, [
+    printed(c, s('tableEncoder'), dims(D_MODEL), state.blSource, p.r.encoder.output),
+    printed(c, s('tableDecoder'), dims(D_MODEL), state.blTarget, p.r.decoder.output),
+  ]);
 }
 
 // ---- step 4: PyTorch's conventions --------------------------------------------------------------
