@@ -2,8 +2,9 @@
 // modules export them (engine.options and engine.limits, trainEngine.options and
 // trainEngine.limits), for the page's code that runs before a module has loaded (the state
 // schema reads the link first) and for the engine's own argument checks. A table that more than
-// one entry point reads (flashAttend's and flashTrace's options) is written once and named by the
-// others. Run it after a C++ change to an option (tests/js/options.test.js fails until the file
+// one entry point reads (flashAttend's and flashTrace's options), and an option that stands in
+// more than one table (a required matrix, the seed), is written once and named where it stands.
+// Run it after a C++ change to an option (tests/js/options.test.js fails until the file
 // is what this script writes from what the modules export):
 //   bash scripts/build.sh wasm && node scripts/core-options.mjs
 
@@ -28,33 +29,91 @@ function* tablesOf(tables) {
   }
 }
 
-// The tables that stand in more than one place, by their text -> the name the file gives them
-// (after the first place: flashAttendOptions, transformerLayerFfFields).
-function sharedTables(groups) {
-  const places = new Map();
-  for (const place of groups.flatMap((tables) => [...tablesOf(tables)])) {
-    const text = JSON.stringify(place.table);
-    places.set(text, [...(places.get(text) ?? []), place]);
+// The places of each value in `places` ({ value, ... }) by its text, for those in more than one.
+function repeated(places) {
+  const byText = new Map();
+  for (const place of places) {
+    const text = JSON.stringify(place.value);
+    byText.set(text, [...(byText.get(text) ?? []), place]);
   }
+  return [...byText].filter(([, list]) => list.length > 1);
+}
+
+// The name of an option that stands in more than one table (its places: [{ name, value }]): by
+// what it is when it has no range (matrix, optionalMatrix, flagOn, flagOff, array), else its name
+// when every place gives it the same one (seed, dk); else none (it is written where it stands).
+function optionName(places) {
+  const [{ name, value }] = places;
+  const kinds = { matrix: value.optional ? 'optionalMatrix' : 'matrix', flag: value.default ? 'flagOn' : 'flagOff' };
+  if (value.type === 'array') return 'array';
+  return kinds[value.type] ?? (places.every((p) => p.name === name) ? name : undefined);
+}
+
+// Where the entries of table `part` stand in table `t`, together and in order: the index of the
+// first, or -1.
+function runIn(t, part) {
+  const all = Object.entries(t).map((e) => JSON.stringify(e));
+  const run = Object.entries(part).map((e) => JSON.stringify(e));
+  if (run.length >= all.length) return -1;
+  return all.findIndex((_, i) => run.every((e, k) => all[i + k] === e));
+}
+
+// The tables and options that stand in more than one place, by their text -> the name the file
+// gives them: a table after its first place (flashAttendOptions, transformerLayerFfFields; an
+// object option's fields also when they stand in another table, which names them with ...), an
+// option by optionName (matrix, seed). The fields that other tables spread are `spread`.
+function sharedValues(groups) {
+  const tables = groups.flatMap((tables) => [...tablesOf(tables)]);
+  // each table once (a shared one is written once)
+  const distinct = [...new Map(tables.map(({ table }) => [JSON.stringify(table), table])).values()];
+  const spread = tables.filter(
+    ({ option, table }) => option && Object.keys(table).length > 1 && distinct.some((t) => runIn(t, table) >= 0),
+  );
   const names = new Map();
-  for (const [text, [first, ...others]] of places) {
-    if (others.length === 0) continue;
+  for (const [text, [first]] of [
+    ...repeated(tables.map((place) => ({ ...place, value: place.table }))),
+    ...spread.map((place) => [JSON.stringify(place.table), [place]]),
+  ]) {
+    if (names.has(text)) continue; // named after its first place
     const option = first.option ? first.option[0].toUpperCase() + first.option.slice(1) : '';
     names.set(text, first.option ? `${first.entry}${option}Fields` : `${first.entry}Options`);
   }
-  return names;
+  const options = distinct.flatMap((table) => Object.entries(table).map(([name, value]) => ({ name, value })));
+  for (const [text, places] of repeated(options.filter(({ value }) => value.type !== 'object'))) {
+    const name = optionName(places);
+    if (name === undefined) continue;
+    if ([...names.values()].includes(name)) throw new Error(`two shared options would be named ${name}`);
+    names.set(text, name);
+  }
+  return { names, spread: spread.map(({ table }) => ({ table, name: names.get(JSON.stringify(table)) })) };
 }
 
 // The source of core-options.js for what the modules export, formatted as Prettier writes it.
 export async function coreOptionsSource({ options, limits, trainOptions, trainLimits }) {
-  const shared = sharedTables([options, trainOptions]);
+  const { names: shared, spread } = sharedValues([options, trainOptions]);
   const REF = '@@'; // marks a shared table's name in JSON.stringify's text (no option's name has it)
-  // JSON with each shared table as its name; `own` (a shared table's definition) written out.
+  // A table with the entries of a table in `spread` as one marker entry in their place.
+  const withSpread = (t) => {
+    for (const { table, name } of spread) {
+      const at = runIn(t, table);
+      if (at < 0) continue;
+      const entries = Object.entries(t);
+      const run = Object.keys(table).length;
+      return Object.fromEntries([...entries.slice(0, at), [`${REF}...${name}${REF}`, 0], ...entries.slice(at + run)]);
+    }
+    return t;
+  };
+  // JSON with each shared table or option as its name (an option of that name as shorthand), and
+  // each spread table as ...name; `own` (a shared definition) written out.
   const write = (value, own) =>
     JSON.stringify(value, (key, v) => {
-      const name = v !== own && v && typeof v === 'object' ? shared.get(JSON.stringify(v)) : undefined;
-      return name ? REF + name + REF : v;
-    }).replace(new RegExp(`"${REF}(\\w+)${REF}"`, 'g'), '$1');
+      if (v === own || !v || typeof v !== 'object' || Array.isArray(v)) return v;
+      const name = shared.get(JSON.stringify(v));
+      return name ? REF + name + REF : withSpread(v);
+    })
+      .replace(new RegExp(`"(\\w+)":"${REF}\\1${REF}"`, 'g'), '$1')
+      .replace(new RegExp(`"${REF}(\\w+)${REF}"`, 'g'), '$1')
+      .replace(new RegExp(`"${REF}(\\.\\.\\.\\w+)${REF}":0`, 'g'), '$1');
   const constant = (name, what, value) => `// ${what}\nexport const ${name} = ${write(value)};\n`;
   // the shorter first: a table inside another one is defined before it
   const definitions = [...shared]
@@ -65,7 +124,9 @@ export async function coreOptionsSource({ options, limits, trainOptions, trainLi
     });
   const source = [
     HEADER,
-    ...(definitions.length ? ['// The tables more than one entry point reads.\n' + definitions.join('')] : []),
+    ...(definitions.length
+      ? ['// The options and tables that stand in more than one place.\n' + definitions.join('')]
+      : []),
     constant('OPTIONS', 'engine.options', options),
     constant('LIMITS', 'engine.limits', limits),
     constant('TRAIN_OPTIONS', 'trainEngine.options', trainOptions),

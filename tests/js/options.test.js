@@ -107,25 +107,46 @@ test('the table describes what the entry points read', () => {
   });
 });
 
-test('the generated file writes a table that more than one entry point reads once', async () => {
+test('the generated file writes a table or an option that stands in more than one place once', async () => {
   assert.equal(OPTIONS.flashTrace, OPTIONS.flashAttend, "flashTrace's options are flashAttend's");
+  assert.equal(OPTIONS.multiHead.Wq, OPTIONS.attend.query, 'a required matrix is one object');
   const x = { type: 'matrix', optional: false };
   const pair = { W: x, b: { type: 'matrix', optional: true } };
+  const seed = { type: 'number', min: 0, max: 9, integer: true, default: 1 };
+  const size = { type: 'number', min: 1, max: 8, integer: true };
   const source = await coreOptionsSource({
-    options: { a: { x }, b: { x }, c: { w: { type: 'object', fields: pair } } },
+    options: {
+      a: { x },
+      b: { x },
+      c: { w: { type: 'object', fields: pair } },
+      e: { q: x, W: x, b: pair.b, seed, rows: size },
+    },
     limits: {},
-    trainOptions: { d: { w: { type: 'object', fields: pair }, n: { type: 'flag', default: true } } },
+    trainOptions: { d: { w: { type: 'object', fields: pair }, n: { type: 'flag', default: true }, seed, cols: size } },
     trainLimits: {},
   });
   const lines = source.split('\n');
   for (const line of [
-    "const aOptions = { x: { type: 'matrix', optional: false } };",
-    "const cWFields = { W: { type: 'matrix', optional: false }, b: { type: 'matrix', optional: true } };",
-    "export const OPTIONS = { a: aOptions, b: aOptions, c: { w: { type: 'object', fields: cWFields } } };",
-    "export const TRAIN_OPTIONS = { d: { w: { type: 'object', fields: cWFields }, n: { type: 'flag', default: true } } };",
+    // an option in more than one table: named by its kind, or by the one name all its places give it
+    "const optionalMatrix = { type: 'matrix', optional: true };",
+    "const matrix = { type: 'matrix', optional: false };",
+    "const seed = { type: 'number', min: 0, max: 9, integer: true, default: 1 };",
+    // a table in more than one place, after its first place
+    'const aOptions = { x: matrix };',
+    'const cWFields = { W: matrix, b: optionalMatrix };',
+    '  a: aOptions,',
+    '  b: aOptions,',
+    "  c: { w: { type: 'object', fields: cWFields } },",
+    // fields that stand together in another table are spread there; an option with two names is
+    // written where it stands
+    "  e: { q: matrix, ...cWFields, seed, rows: { type: 'number', min: 1, max: 8, integer: true } },",
+    "    w: { type: 'object', fields: cWFields },",
+    "    n: { type: 'flag', default: true },",
+    '    seed,',
+    "    cols: { type: 'number', min: 1, max: 8, integer: true },",
   ])
     assert.ok(lines.includes(line), line);
-  assert.equal(source.match(/optional: true/g).length, 1, 'the shared fields written once');
+  assert.equal(source.match(/optional: true/g).length, 1, 'the optional matrix written once');
 });
 
 // The choice lists of the .d.ts files: each `type X = 'a' | 'b';` as ['a', 'b'].
