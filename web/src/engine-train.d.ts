@@ -1,7 +1,7 @@
 // Types of the playground's trainer (web/src/engine-train.js; README, "Training: the playground").
 // tests/types/usage.ts exercises them and `tsc -p tests/types` checks them in npm test.
 
-import type { LoadOptions, Matrix, MatrixInput, Memory, Options } from './engine.js';
+import type { ChoiceLists, LoadOptions, Matrix, MatrixInput, Memory, Options } from './engine.js';
 
 export type Task = 'previous-token' | 'reverse' | 'sort' | 'induction' | 'random-induction';
 export type Position = 'learned' | 'sinusoidal' | 'none';
@@ -16,12 +16,13 @@ export const TRAINER_OPTIONS: readonly (keyof TrainerOptions)[];
 /** The encoder–decoder's option names. */
 export const SEQ2SEQ_OPTIONS: readonly (keyof Seq2SeqOptions)[];
 
-export interface TrainChoices {
-  readonly task: readonly Task[];
-  readonly position: readonly Position[];
-  readonly seq2seqTask: readonly Seq2SeqTask[];
-  readonly attention: readonly Attention[];
-}
+/** trainEngine.choices */
+export type TrainChoices = ChoiceLists<{
+  task: Task;
+  position: Position;
+  seq2seqTask: Seq2SeqTask;
+  attention: Attention;
+}>;
 
 export interface TrainLimits {
   readonly maxLayers: number;

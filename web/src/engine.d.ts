@@ -76,14 +76,17 @@ export type Bug =
 export type Activation = 'relu' | 'gelu';
 export type LayerKind = 'encoder' | 'decoder';
 
-/** engine.choices: the names of every option that takes one of a few names, in the core's order. */
-export interface Choices {
-  readonly score: readonly ScoreKind[];
-  readonly maskFill: readonly MaskFill[];
-  readonly bug: readonly Bug[];
-  readonly activation: readonly Activation[];
-  readonly kind: readonly LayerKind[];
-}
+/** A module's choices: for each option that takes one of a few names, those names in the core's order. */
+export type ChoiceLists<Names> = { readonly [Option in keyof Names]: readonly Names[Option][] };
+
+/** engine.choices */
+export type Choices = ChoiceLists<{
+  score: ScoreKind;
+  maskFill: MaskFill;
+  bug: Bug;
+  activation: Activation;
+  kind: LayerKind;
+}>;
 
 /** engine.limits: the core's size and range limits (README, "Size limits"). */
 export interface Limits {
