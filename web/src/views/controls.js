@@ -58,14 +58,7 @@ export function intInput(label, { min, max, onValue, error }) {
     onValue(x);
   });
   const wrap = h('div', { class: 'field' }, h('label', { for: id, text: label }), input, err);
-  return {
-    wrap,
-    input,
-    sync(n) {
-      if (input.getAttribute('aria-invalid') === 'true' || isFocused(input)) return;
-      if (input.value !== String(n)) input.value = String(n);
-    },
-  };
+  return { wrap, input, sync: (n) => syncInput({ input }, String(n)) };
 }
 
 // A labelled <select>: { wrap, select, sync(value) }.
@@ -125,15 +118,7 @@ export function tokensInput(label, { max, maxChars, lang, onValue }) {
     if (Array.isArray(refused) && refused.length) say(t(lang, 'tokensRefused', { why: reason(lang, refused[0]) }));
   });
   const wrap = h('div', { class: 'field' }, h('label', { for: id, text: label }), input, err);
-  return {
-    wrap,
-    input,
-    sync(list) {
-      if (input.getAttribute('aria-invalid') === 'true' || isFocused(input)) return;
-      const text = list.join(' ');
-      if (input.value !== text) input.value = text;
-    },
-  };
+  return { wrap, input, sync: (list) => syncInput({ input }, list.join(' ')) };
 }
 
 // A labelled range slider over a numeric range with its value shown beside it, the two in a row

@@ -7,8 +7,8 @@ export const RNN_LENGTHS = [8, 32, 128, 512]; // the parallel-vs-sequential meas
 export default {
   id: 'block',
   title: { en: 'The Transformer block', zh: 'Transformer 模块' },
-  engines: ['full'], // the lessons' whole engine: transformerLayer, gruEncoder
-  questions: ['block/residual'], // its predict-then-reveal questions (the start page counts them)
+  engines: ['full'],
+  questions: ['block/residual'],
   state: {
     blSource: { type: 'list', item: 'string', default: ['The', 'cat', 'eats', 'fish'], maxItems: MAX_TOKENS },
     blTarget: { type: 'list', item: 'string', default: ['猫', '吃', '鱼'], maxItems: MAX_TOKENS },

@@ -9,8 +9,8 @@ export const MAX_TOKENS = 12;
 export default {
   id: 'debug',
   title: { en: 'Debugging attention', zh: '调试注意力' },
-  engines: ['full'], // the lessons' whole engine: attendWithBug, monitor
-  questions: ['debug/zero-fill'], // its predict-then-reveal questions (the start page counts them)
+  engines: ['full'],
+  questions: ['debug/zero-fill'],
   state: {
     dbTokens: {
       type: 'list',

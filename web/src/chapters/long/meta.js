@@ -9,8 +9,8 @@ export const SWEEP_TO = ['128', '256', '512', '1024', '2048', '4096', '8192']; /
 export default {
   id: 'long',
   title: { en: 'Long sequences', zh: '长序列' },
-  engines: ['full'], // the lessons' whole engine: flashTrace, outputError
-  questions: ['long/memory'], // its predict-then-reveal questions (the start page counts them)
+  engines: ['full'],
+  questions: ['long/memory'],
   state: {
     longN: { type: 'int', default: 1024, min: 64, max: LIMITS.maxFlashTokens }, // sequence length of the runs
     longWindow: { type: 'int', default: 128, min: 0, max: LIMITS.maxFlashTokens }, // w of the windowed run

@@ -6,7 +6,7 @@ import { MAX_TOKENS } from '../../lesson/example.js';
 export default {
   id: 'masks',
   title: { en: 'Masks', zh: '掩码' },
-  questions: ['masks/two-token'], // its predict-then-reveal questions (the start page counts them)
+  questions: ['masks/two-token'],
   carried: ['temperature'], // set in Softmax; shown here with a reset (shell.js)
   state: {
     blockRow: { type: 'int', default: 0, min: 0, max: MAX_TOKENS - 1 }, // query row for step 4

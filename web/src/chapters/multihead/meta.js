@@ -19,7 +19,7 @@ export const layerLink = ({ tokens, d, heads }) => ({
 export default {
   id: 'multihead',
   title: { en: 'Projections and multi-head', zh: '投影与多头注意力' },
-  questions: ['multihead/head-1'], // its predict-then-reveal questions (the start page counts them)
+  questions: ['multihead/head-1'],
   state: {
     mhMode: { type: 'enum', default: 'cross', values: ['self', 'cross'] },
     mhTokens: { type: 'list', item: 'string', default: ['猫', '吃', '鱼'], maxItems: MAX_TOKENS },

@@ -9,7 +9,7 @@ import { GEO_FIELD } from '../../lesson/geometry.js';
 export default {
   id: 'pipeline',
   title: { en: 'The pipeline, step by step', zh: term('pipeline', 'zh') },
-  questions: ['pipeline/top-weight'], // its predict-then-reveal questions (the start page counts them)
+  questions: ['pipeline/top-weight'],
   // Shared settings that change this chapter's numbers but have no control in it: the shell
   // shows them, with a reset, when another chapter changed them.
   carried: ['temperature', 'fill', 'stable', 'reverseCausal', 'customMask'],

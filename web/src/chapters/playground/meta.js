@@ -60,7 +60,7 @@ export const learnedHeadsLink = () => ({
 export default {
   id: 'playground',
   title: { en: 'Attention playground', zh: '注意力训练场' },
-  questions: ['playground/untrained'], // its predict-then-reveal questions (the start page counts them)
+  questions: ['playground/untrained'],
   state: {
     pgTask: { type: 'enum', default: 'previous-token', values: [...TASKS] },
     pgLayers: numberField(TRAINER.layers),

@@ -6,7 +6,7 @@ export const MAX_TOKENS = 8; // tokens per sentence
 export default {
   id: 'position',
   title: { en: 'Position', zh: '位置编码' },
-  questions: ['position/shuffle'], // its predict-then-reveal questions (the start page counts them)
+  questions: ['position/shuffle'],
   state: {
     posA: { type: 'list', item: 'string', default: ['我', '爱', '你'], maxItems: MAX_TOKENS },
     posB: { type: 'list', item: 'string', default: ['你', '爱', '我'], maxItems: MAX_TOKENS },

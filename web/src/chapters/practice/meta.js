@@ -21,8 +21,8 @@ export const layerCodeLink = ({ tokens, d, heads }) => ({
 export default {
   id: 'practice',
   title: { en: 'From here to practice', zh: '从这里走向实践' },
-  engines: ['full'], // the lessons' whole engine: transformerLayer (the block's code)
-  questions: ['practice/softmax-axis'], // its predict-then-reveal questions (the start page counts them)
+  engines: ['full'],
+  questions: ['practice/softmax-axis'],
   state: {
     prLang: { type: 'enum', default: 'numpy', values: CODE_LANGS },
     // the multi-head step's layer (self-attention over these tokens)

@@ -6,8 +6,8 @@ import { MAX_SEED, numberField, OPTIONS } from '../../engine/choices.js';
 export default {
   id: 'scaling',
   title: { en: 'Why divide by √d_k', zh: '为什么要除以 √d_k' },
-  engines: ['full'], // the lessons' whole engine: varianceSample, queryProbe
-  questions: ['scaling/double'], // its predict-then-reveal questions (the start page counts them)
+  engines: ['full'],
+  questions: ['scaling/double'],
   state: {
     labDk: numberField(OPTIONS.varianceExperiment.dk),
     labSamples: { type: 'int', default: 100000, min: 1000, max: 1000000 },

@@ -6,7 +6,7 @@ import { MAX_SEED } from '../../engine/choices.js';
 export default {
   id: 'score-functions',
   title: { en: 'Score functions', zh: '打分函数' },
-  questions: ['score-functions/winner'], // its predict-then-reveal questions (the start page counts them)
+  questions: ['score-functions/winner'],
   state: {
     sfQuery: { type: 'int', default: 2, min: 0, max: 2 },
     sfSeed: { type: 'int', default: 7, min: 0, max: MAX_SEED },

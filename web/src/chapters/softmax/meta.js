@@ -10,7 +10,7 @@ export const DEFAULT_SCORES = PRESETS['hand-check'].scores[0];
 export default {
   id: 'softmax',
   title: { en: 'Softmax', zh: 'Softmax' },
-  questions: ['softmax/cooler'], // its predict-then-reveal questions (the start page counts them)
+  questions: ['softmax/cooler'],
   state: {
     smScores: { type: 'list', item: 'float', default: DEFAULT_SCORES, maxItems: MAX_TOKENS }, // the row of scores
     smShift: { type: 'float', default: 0, min: -120, max: 120 }, // added to every score (overflow step)

@@ -4,7 +4,7 @@
 export default {
   id: 'why',
   title: { en: 'Why attention', zh: '为什么需要注意力' },
-  questions: ['why/lookup'], // its predict-then-reveal questions (the start page counts them)
+  questions: ['why/lookup'],
   state: {
     whyAttn: { type: 'bool', default: false }, // bottleneck diagram: with attention
     whyTarget: { type: 'int', default: 0, min: 0, max: 2 }, // decoder word shown (猫 吃 鱼)
