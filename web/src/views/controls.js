@@ -1,5 +1,5 @@
 // The page's one kit of input controls: a labelled field with an inline error slot, a whole
-// number, a list of tokens, a select and a slider. Each writes the state through the callback it
+// number, a list of tokens, a select, radio buttons and a slider. Each writes the state through the callback it
 // is given and leaves alone an input the learner is editing or that holds a flagged error (so the
 // text they typed stays next to its message).
 
@@ -120,6 +120,20 @@ export function tokensInput(label, { max, maxChars, lang, onValue }) {
   const wrap = h('div', { class: 'field' }, h('label', { for: id, text: label }), input, err);
   return { wrap, input, sync: (list) => syncInput({ input }, list.join(' ')) };
 }
+
+// Radio buttons under a legend (which also names the group), each with its label (a node):
+// a <fieldset>; listClass 'radio-list row' sets them in a row.
+export const radioFieldset = (legend, radios, labels, listClass = 'radio-list') =>
+  h(
+    'fieldset',
+    { class: 'plain' },
+    h('legend', { text: legend }),
+    h(
+      'div',
+      { class: listClass, role: 'radiogroup', 'aria-label': legend },
+      ...radios.map((r, k) => h('label', { class: 'check' }, r, labels[k])),
+    ),
+  );
 
 // A labelled range slider over a numeric range with its value shown beside it, the two in a row
 // of class rowClass: { wrap, input, out }; onInput(value of the range) on every move.

@@ -5,6 +5,7 @@ import { toGrid, rowOf } from '../../lesson/example.js';
 import { rowKind } from '../../lesson/rows.js';
 import { fmt } from '../../text/format.js';
 import { button, h, rebuildOn } from '../../views/dom.js';
+import { radioFieldset } from '../../views/controls.js';
 import { dataTable } from '../../views/table.js';
 import { FILL_SIGNS } from '../../engine/choices.js';
 import { createPredict } from '../kit/predict.js';
@@ -124,17 +125,7 @@ export function buildTwoToken(c, v) {
   ];
 }
 
-export const twoTokenControls = (c, v) =>
-  h(
-    'fieldset',
-    { class: 'plain' },
-    h('legend', { text: c.s('twoMask') }),
-    h(
-      'div',
-      { class: 'radio-list row', role: 'radiogroup', 'aria-label': c.s('twoMask') },
-      ...v.radios.map((r, k) => h('label', { class: 'check' }, r, v.labels[k])),
-    ),
-  );
+export const twoTokenControls = (c, v) => radioFieldset(c.s('twoMask'), v.radios, v.labels, 'radio-list row');
 
 export function drawTwoToken(c, run, v) {
   const { s } = c;

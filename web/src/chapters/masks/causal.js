@@ -4,6 +4,7 @@
 import { PRESETS, presetPatch, runExample } from '../../lesson/example.js';
 import { sentences } from '../../text/i18n.js';
 import { button, h } from '../../views/dom.js';
+import { radioFieldset } from '../../views/controls.js';
 import { SELF_EXAMPLE, causalMode, causalModePatch, causalStepState, causalVerdict, futureCells } from './logic.js';
 import { msg, setMsg } from './maps.js';
 
@@ -33,15 +34,10 @@ export function buildCausal(c, v) {
 }
 
 export const causalControls = (c, v) =>
-  h(
-    'fieldset',
-    { class: 'plain' },
-    h('legend', { text: c.s('causalMode') }),
-    h(
-      'div',
-      { class: 'radio-list', role: 'radiogroup', 'aria-label': c.s('causalMode') },
-      ...v.modes.map((r) => h('label', { class: 'check' }, r, h('span', { text: c.s(MODE_LABEL[r.value]) }))),
-    ),
+  radioFieldset(
+    c.s('causalMode'),
+    v.modes,
+    v.modes.map((r) => h('span', { text: c.s(MODE_LABEL[r.value]) })),
   );
 
 export function drawCausal(c, run, v) {

@@ -6,6 +6,7 @@ import { PRESET_IDS, presetPatch } from '../../lesson/example.js';
 import { fmt } from '../../text/format.js';
 import { heatmapStrings } from '../../text/i18n.js';
 import { h } from '../../views/dom.js';
+import { radioFieldset } from '../../views/controls.js';
 import { createHeatmap } from '../../views/heatmap.js';
 import { at, customGrid, customPatch } from './logic.js';
 
@@ -47,15 +48,11 @@ export function buildFill(c, v) {
   );
   v.fillAbout = h('p', { class: 'hint mk-fill-about' });
   return [
-    h(
-      'fieldset',
-      { class: 'plain' },
-      h('legend', { text: s('fill') }),
-      h(
-        'div',
-        { class: 'radio-list row', role: 'radiogroup', 'aria-label': s('fill') },
-        ...v.fillRadios.map((r, k) => h('label', { class: 'check' }, r, h('span', { text: s(`fill.${fills[k]}`) }))),
-      ),
+    radioFieldset(
+      s('fill'),
+      v.fillRadios,
+      fills.map((f) => h('span', { text: s(`fill.${f}`) })),
+      'radio-list row',
     ),
     v.fillAbout,
   ];
