@@ -240,33 +240,61 @@ function header(spec) {
   ];
 }
 
-function numpyAttention(spec) {
-  const { nq, nk } = spec;
-  const L = ['import numpy as np', '', ...header(spec), ''];
-  const f32 = (name, grid, shape) =>
-    `${name} = np.array(${listText(grid, `${name} = np.array(`)}, dtype=np.float32)  # ${shape}`;
-  if (spec.scores) {
-    L.push(f32('scores', spec.scores, '(n_q, n_k)'));
+// The attention scripts' inputs and scores: `array` writes a matrix in the script's language,
+// `hidden` is its additive score's tanh layer and `scale` its division by √d_k.
+function scoreLines(spec, array, { hidden, scale }) {
+  if (spec.scores) return [array('scores', spec.scores, '(n_q, n_k)')];
+  const L = [array('Q', spec.Q, '(n_q, d_k)'), array('K', spec.K, '(n_k, d_k)'), array('V', spec.V, '(n_k, d_v)'), ''];
+  if (spec.score === 'general') {
+    L.push(
+      array('W', spec.W, '(d_q, d_k)'),
+      'scores = (Q @ W) @ K.T                      # general score q W kᵀ: (n_q, n_k)',
+    );
+  } else if (spec.score === 'additive') {
+    L.push(
+      array('Wq', spec.additive.Wq, '(h, d_q)'),
+      array('Wk', spec.additive.Wk, '(h, d_k)'),
+      array('v', [spec.additive.v], '(1, h)'),
+      hidden,
+      'scores = hidden @ v[0]                       # additive score vᵀ tanh(Wq q + Wk k): (n_q, n_k)',
+    );
   } else {
-    L.push(f32('Q', spec.Q, '(n_q, d_k)'), f32('K', spec.K, '(n_k, d_k)'), f32('V', spec.V, '(n_k, d_v)'), '');
-    if (spec.score === 'general') {
-      L.push(
-        f32('W', spec.W, '(d_q, d_k)'),
-        'scores = (Q @ W) @ K.T                      # general score q W kᵀ: (n_q, n_k)',
-      );
-    } else if (spec.score === 'additive') {
-      L.push(
-        f32('Wq', spec.additive.Wq, '(h, d_q)'),
-        f32('Wk', spec.additive.Wk, '(h, d_k)'),
-        f32('v', [spec.additive.v], '(1, h)'),
-        'hidden = np.tanh((Q @ Wq.T)[:, None, :] + (K @ Wk.T)[None, :, :])  # (n_q, n_k, h)',
-        'scores = hidden @ v[0]                       # additive score vᵀ tanh(Wq q + Wk k): (n_q, n_k)',
-      );
-    } else {
-      L.push('scores = Q @ K.T                             # (n_q, n_k)');
-      if (spec.score === 'scaled-dot') L.push('scores = scores / np.sqrt(np.float32(K.shape[1]))  # divide by √d_k');
-    }
+    L.push('scores = Q @ K.T                             # (n_q, n_k)');
+    if (spec.score === 'scaled-dot') L.push(scale);
   }
+  return L;
+}
+
+// The attention scripts' end: the output (unless the scores were typed) and what they print
+// (show: the script's show()).
+const attentionEnd = (spec, show) => [
+  ...(spec.scores ? [] : ['output = weights @ V                          # (n_q, d_v)']),
+  '',
+  ...show,
+  '',
+  'show("weights", weights)',
+  ...(spec.scores ? [] : ['show("output", output)']),
+];
+
+// Whether a row with every key blocked needs its weights set to zero (this engine's rule) after
+// a softmax that subtracts the row max (-inf - -inf is NaN).
+const zeroBlockedRows = (spec) =>
+  spec.stable && spec.fill === 'neg-inf' && fullyMaskedRows(spec, spec.nq, spec.nk).length > 0;
+
+const numpyArray = (name, grid, shape) =>
+  `${name} = np.array(${listText(grid, `${name} = np.array(`)}, dtype=np.float32)  # ${shape}`;
+
+function numpyAttention(spec) {
+  const L = [
+    'import numpy as np',
+    '',
+    ...header(spec),
+    '',
+    ...scoreLines(spec, numpyArray, {
+      hidden: 'hidden = np.tanh((Q @ Wq.T)[:, None, :] + (K @ Wk.T)[None, :, :])  # (n_q, n_k, h)',
+      scale: 'scores = scores / np.sqrt(np.float32(K.shape[1]))  # divide by √d_k',
+    }),
+  ];
   if (spec.temperature !== 1) L.push(`scores = scores / np.float32(${float32Text(spec.temperature)})  # temperature T`);
   if (hasMask(spec)) {
     L.push('', 'allowed = np.ones(scores.shape, dtype=bool)  # True = the query may attend to the key');
@@ -283,28 +311,29 @@ function numpyAttention(spec) {
   if (spec.stable) L.push('scores = scores - scores.max(axis=-1, keepdims=True)  # subtract the row max (stable)');
   else L.push('# no max subtraction (the naive softmax): exp can overflow to inf');
   L.push('e = np.exp(scores)', 'weights = e / e.sum(axis=-1, keepdims=True)  # (n_q, n_k)');
-  if (spec.stable && spec.fill === 'neg-inf' && fullyMaskedRows(spec, nq, nk).length) {
+  if (zeroBlockedRows(spec)) {
     L.push(
       '# A row with every key blocked is NaN here (-inf - -inf); this engine gives it zero weights.',
       'weights[~allowed.any(axis=-1)] = 0',
     );
   }
-  if (!spec.scores) L.push('output = weights @ V                          # (n_q, d_v)');
-  L.push('', ...SHOW_NUMPY, '', 'show("weights", weights)');
-  if (!spec.scores) L.push('show("output", output)');
-  return L.join('\n') + '\n';
+  return [...L, ...attentionEnd(spec, SHOW_NUMPY)].join('\n') + '\n';
 }
 
+// The multi-head scripts' inputs (X, and Y and Z when the keys and values have their own) and
+// weights: `array` writes a matrix in the script's language, `note` says the weights' layout.
+const multiHeadInputs = (spec, array, note) => [
+  array('X', spec.X, '(n, d_model)'),
+  ...(spec.self ? [] : [array('Y', spec.Y, '(m, d_model)')]),
+  ...(spec.Vin ? [array('Z', spec.Vin, '(m, d_model)')] : []),
+  note,
+  ...['Wq', 'Wk', 'Wv', 'Wo'].map((w) => array(w, spec[w], '(d_model, d_model)')),
+];
+
 function numpyMultiHead(spec) {
-  const L = ['import numpy as np', '', ...header(spec), ''];
-  const f32 = (name, grid, shape) =>
-    `${name} = np.array(${listText(grid, `${name} = np.array(`)}, dtype=np.float32)  # ${shape}`;
-  L.push(f32('X', spec.X, '(n, d_model)'));
-  if (!spec.self) L.push(f32('Y', spec.Y, '(m, d_model)'));
-  if (spec.Vin) L.push(f32('Z', spec.Vin, '(m, d_model)'));
-  L.push("# weights in torch.nn.Linear's layout (out, in): y = x Wᵀ + b");
-  for (const w of ['Wq', 'Wk', 'Wv', 'Wo']) L.push(f32(w, spec[w], '(d_model, d_model)'));
-  for (const b of ['bq', 'bk', 'bv', 'bo']) if (spec[b]) L.push(f32(b, [spec[b]], '(1, d_model)'));
+  const note = "# weights in torch.nn.Linear's layout (out, in): y = x Wᵀ + b";
+  const L = ['import numpy as np', '', ...header(spec), '', ...multiHeadInputs(spec, numpyArray, note)];
+  for (const b of ['bq', 'bk', 'bv', 'bo']) if (spec[b]) L.push(numpyArray(b, [spec[b]], '(1, d_model)'));
   const src = spec.self ? 'X' : 'Y';
   const vsrc = spec.Vin ? 'Z' : src;
   const plus = (b) => (spec[b] ? ` + ${b}` : '');
@@ -357,33 +386,20 @@ function numpyMultiHead(spec) {
 
 const TORCH_IMPORTS = ['import math', 'import torch', 'import torch.nn.functional as F'];
 
+const torchTensor = (name, grid, shape) =>
+  `${name} = torch.tensor(${listText(grid, `${name} = torch.tensor(`)}, dtype=torch.float32)  # ${shape}`;
+
 function torchAttention(spec) {
-  const { nq, nk } = spec;
-  const L = [...TORCH_IMPORTS, '', ...header(spec), ''];
-  const t = (name, grid, shape) =>
-    `${name} = torch.tensor(${listText(grid, `${name} = torch.tensor(`)}, dtype=torch.float32)  # ${shape}`;
-  if (spec.scores) {
-    L.push(t('scores', spec.scores, '(n_q, n_k)'));
-  } else {
-    L.push(t('Q', spec.Q, '(n_q, d_k)'), t('K', spec.K, '(n_k, d_k)'), t('V', spec.V, '(n_k, d_v)'), '');
-    if (spec.score === 'general') {
-      L.push(
-        t('W', spec.W, '(d_q, d_k)'),
-        'scores = (Q @ W) @ K.T                      # general score q W kᵀ: (n_q, n_k)',
-      );
-    } else if (spec.score === 'additive') {
-      L.push(
-        t('Wq', spec.additive.Wq, '(h, d_q)'),
-        t('Wk', spec.additive.Wk, '(h, d_k)'),
-        t('v', [spec.additive.v], '(1, h)'),
-        'hidden = torch.tanh(F.linear(Q, Wq)[:, None, :] + F.linear(K, Wk)[None, :, :])  # (n_q, n_k, h)',
-        'scores = hidden @ v[0]                       # additive score vᵀ tanh(Wq q + Wk k): (n_q, n_k)',
-      );
-    } else {
-      L.push('scores = Q @ K.T                             # (n_q, n_k)');
-      if (spec.score === 'scaled-dot') L.push('scores = scores / math.sqrt(K.shape[-1])     # divide by √d_k');
-    }
-  }
+  const L = [
+    ...TORCH_IMPORTS,
+    '',
+    ...header(spec),
+    '',
+    ...scoreLines(spec, torchTensor, {
+      hidden: 'hidden = torch.tanh(F.linear(Q, Wq)[:, None, :] + F.linear(K, Wk)[None, :, :])  # (n_q, n_k, h)',
+      scale: 'scores = scores / math.sqrt(K.shape[-1])     # divide by √d_k',
+    }),
+  ];
   if (spec.temperature !== 1) L.push(`scores = scores / ${float32Text(spec.temperature)}  # temperature T`);
   if (hasMask(spec)) {
     L.push('', 'blocked = torch.zeros(scores.shape, dtype=torch.bool)  # True = the key is hidden from the query');
@@ -407,27 +423,18 @@ function torchAttention(spec) {
       'weights = e / e.sum(dim=-1, keepdim=True)',
     );
   }
-  if (spec.stable && spec.fill === 'neg-inf' && fullyMaskedRows(spec, nq, nk).length) {
+  if (zeroBlockedRows(spec)) {
     L.push(
       '# F.softmax gives NaN for a row with every key blocked; this engine gives it zero weights.',
       'weights = weights.masked_fill(blocked.all(dim=-1, keepdim=True), 0.0)',
     );
   }
-  if (!spec.scores) L.push('output = weights @ V                          # (n_q, d_v)');
-  L.push('', ...SHOW_TORCH, '', 'show("weights", weights)');
-  if (!spec.scores) L.push('show("output", output)');
-  return L.join('\n') + '\n';
+  return [...L, ...attentionEnd(spec, SHOW_TORCH)].join('\n') + '\n';
 }
 
 function torchMultiHead(spec) {
-  const L = ['import torch', '', ...header(spec), ''];
-  const t = (name, grid, shape) =>
-    `${name} = torch.tensor(${listText(grid, `${name} = torch.tensor(`)}, dtype=torch.float32)  # ${shape}`;
-  L.push(t('X', spec.X, '(n, d_model)'));
-  if (!spec.self) L.push(t('Y', spec.Y, '(m, d_model)'));
-  if (spec.Vin) L.push(t('Z', spec.Vin, '(m, d_model)'));
-  L.push('# weights in (out, in) layout, as torch.nn.Linear keeps them: y = x Wᵀ + b');
-  for (const w of ['Wq', 'Wk', 'Wv', 'Wo']) L.push(t(w, spec[w], '(d_model, d_model)'));
+  const note = '# weights in (out, in) layout, as torch.nn.Linear keeps them: y = x Wᵀ + b';
+  const L = ['import torch', '', ...header(spec), '', ...multiHeadInputs(spec, torchTensor, note)];
   const bias = ['bq', 'bk', 'bv', 'bo'].some((b) => spec[b]);
   for (const b of ['bq', 'bk', 'bv', 'bo'])
     if (spec[b])
