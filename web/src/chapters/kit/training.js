@@ -26,15 +26,14 @@
 //     clear: (ui) => {},                      // what a restart forgets besides the runs
 //     track: (report) => ({ name: y }),       // more curves of a run (hist.tracks[name]), optional
 //     marks: { name: (report) => boolean },   // the first step each holds (hist.marks[name]), optional
-//     redraw: (c) => {},                      // the chapter drawn again on a report
 //   });
-//   training.onChange(c, changed)   the chapter's onChange hook (./index.js): the runs start again
-//                                   when a field of runOn changed, and follow a new speed
-//   training.panel                  the panel as a control group: controls: [training.panel]
+//   export default training.chapter({ meta, strings, panel, steps })
+//                                   the chapter (./index.js): the panel beside every step's figure
+//                                   (a control group), its onChange hook starting the runs again
+//                                   when a field of runOn changed and following a new speed
 //   training.play(c), pause(c), stepOn(c), runTo(c, step), restart(c) (from step 0)
+//   training.redrawStep(c)          the step on screen drawn again (as on every report)
 //   training.xDomain(c, names)      the step axis of the curves: [0, horizon] (./pace.js)
-//   drawReport(c, steps)            a chapter's redraw on a report: the step on screen (the kit
-//                                   draws the panel itself)
 // The panel's own words are STRINGS below; the chapter's strings have errEngine ({msg}).
 //
 // Pace: at 'fast' the worker trains on by itself (train to the goal, chunk after chunk); at the
@@ -103,12 +102,6 @@ export const CHUNK = 10; // steps between two reports of the worker
 export const MAX_POINTS = 400; // points kept per curve
 export const KEEP_EARLY = 200; // the first points of a curve, always kept (the phase change is early)
 
-// Draws a training chapter again on a report of its runs (not a state change): the step on screen.
-export function drawReport(c, steps) {
-  const step = steps.find((st) => st.id === c.state.stage);
-  if (step && c.step(step.id)) step.draw(c, c.data, c.step(step.id));
-}
-
 function newHistory() {
   return { step: 0, loss: [], acc: [], tracks: {}, marks: {}, latest: null, learnedAt: null };
 }
@@ -142,15 +135,21 @@ export function createTraining({
   clear = () => {},
   track = () => ({}),
   marks = {},
-  redraw: redrawChapter,
 }) {
   const reached = (ui) => (ui.history.main ? ui.history.main.step : 0);
   const speedOf = (c) => c.state[fields.speed];
+  let steps = []; // the chapter's (chapter() below)
+
+  // The step on screen drawn again with the data on screen (a report, not a state change).
+  function redrawStep(c) {
+    const step = steps.find((st) => st.id === c.state.stage);
+    if (step && c.step(step.id)) step.draw(c, c.data, c.step(step.id));
+  }
 
   // A report or a press of a button (not a state change): the panel and the step on screen.
   function redraw(c) {
     if (c.ui.panel) drawPanel(c);
-    redrawChapter(c);
+    redrawStep(c);
   }
 
   // The run stopped at `step` (paused, or a finite run reached its goal): the link says so.
@@ -434,8 +433,13 @@ export function createTraining({
     return [0, horizon(Math.max(0, ...names.map((n) => (hist[n] ? hist[n].step : 0))))];
   }
 
-  // The chapter's control group (./index.js `controls`): beside the figure of every step.
-  const panel = { steps: '*', build: buildPanel, draw: drawPanel };
+  // The training chapter of these runs: its meta, strings, settings (`panel`) and steps, with the
+  // training panel as its control group beside the figure of every step and onChange as its hook.
+  function chapter({ meta, strings, panel, steps: chapterSteps }) {
+    steps = chapterSteps;
+    const controls = [{ steps: '*', build: buildPanel, draw: drawPanel }];
+    return { ...meta, prefix, strings, controls, panel, steps, onChange };
+  }
 
-  return { session, onChange, restart, panel, play, pause, stepOn, runTo, xDomain };
+  return { chapter, session, restart, redrawStep, play, pause, stepOn, runTo, xDomain };
 }

@@ -10,7 +10,7 @@
 import { h, setText } from '../../views/dom.js';
 import { fmt } from '../../text/format.js';
 import { intInput, selectInput } from '../../views/controls.js';
-import { createTraining, drawReport } from '../kit/training.js';
+import { createTraining } from '../kit/training.js';
 import { MAX_SEED } from '../../engine/choices.js';
 import strings from './strings.js';
 import meta, { RATES, TASKS, POSITIONS } from './meta.js';
@@ -55,7 +55,6 @@ const training = createTraining({
   },
   track: scoreTracks,
   marks: { induction: (r) => !!r.scores && Math.max(...r.scores.induction) >= INDUCTION_MARK },
-  redraw,
 });
 
 // ---- the settings: what the runs are made of besides the task and the learning rate ------------------
@@ -105,24 +104,18 @@ function drawSettings(c, data, v) {
   setText(v.about, c.s('settingsAbout'));
 }
 
-// ---- the steps, and the chapter drawn again on a report of the runs --------------------------------
+// ---- the chapter ---------------------------------------------------------------------------------
 
-const STEPS = [trainStep(training), compareStep(training), inspectStep(redraw), inductionStep(training, redraw)];
-
-function redraw(c) {
-  drawReport(c, STEPS);
-}
-
-export default {
-  ...meta,
-  prefix: 'pg',
+// no compute(): the worker's reports are what every step draws
+export default training.chapter({
+  meta,
   strings,
-  // the training panel beside the figure of every step; what the runs are made of besides the
-  // task, the learning rate or the attention kind in "More settings"
-  controls: [training.panel],
+  // what the runs are made of besides the task and the learning rate, in "More settings"
   panel: { build: buildSettings, draw: drawSettings },
-  steps: STEPS,
-  // The runs follow the state: a new configuration (or a link) starts them again.
-  onChange: training.onChange,
-  // no compute(): the worker's reports are what every step draws
-};
+  steps: [
+    trainStep(training),
+    compareStep(training),
+    inspectStep(training.redrawStep),
+    inductionStep(training, training.redrawStep),
+  ],
+});

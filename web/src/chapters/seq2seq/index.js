@@ -9,7 +9,7 @@
 import { h } from '../../views/dom.js';
 import { fmt } from '../../text/format.js';
 import { intInput, selectInput } from '../../views/controls.js';
-import { createTraining, drawReport } from '../kit/training.js';
+import { createTraining } from '../kit/training.js';
 import { MAX_SEED } from '../../engine/choices.js';
 import strings from './strings.js';
 import meta, { S2S_TASKS, S2S_ATTENTIONS } from './meta.js';
@@ -50,7 +50,6 @@ const training = createTraining({
   clear: (ui) => {
     ui.own = null;
   },
-  redraw,
 });
 
 // ---- the settings: the seed -----------------------------------------------------------------------
@@ -69,23 +68,12 @@ function drawSettings(c, data, v) {
   v.seed.sync(c.state.s2Seed);
 }
 
-// ---- the steps, and the chapter drawn again on a report of the runs --------------------------------
+// ---- the chapter ---------------------------------------------------------------------------------
 
-const STEPS = [raceStep(training), ownStep(), lengthsStep()];
-
-function redraw(c) {
-  drawReport(c, STEPS);
-}
-
-export default {
-  ...meta,
-  prefix: 's2',
+export default training.chapter({
+  meta,
   strings,
-  // the training panel beside the figure of every step; what the runs are made of besides the
-  // task, the learning rate or the attention kind in "More settings"
-  controls: [training.panel],
+  // what the runs are made of besides the task and the attention kind, in "More settings"
   panel: { build: buildSettings, draw: drawSettings },
-  steps: STEPS,
-  // The runs follow the state: a new configuration (or a link) starts them again.
-  onChange: training.onChange,
-};
+  steps: [raceStep(training), ownStep(), lengthsStep()],
+});
