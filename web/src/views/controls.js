@@ -78,6 +78,15 @@ export function selectInput(label, options, onValue) {
   };
 }
 
+// A labelled <select> of numbers, each shown as written: { wrap, select, sync(value) };
+// onValue(number) on a choice.
+export const numberSelect = (label, numbers, onValue) =>
+  selectInput(
+    label,
+    numbers.map((n) => ({ value: n, label: String(n) })),
+    (x) => onValue(Number(x)),
+  );
+
 // Tokens as typed: control characters dropped, split on spaces (ASCII or ideographic), empty
 // pieces dropped.
 export const splitTokens = (text) =>

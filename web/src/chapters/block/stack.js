@@ -4,17 +4,13 @@
 import { h, setText } from '../../views/dom.js';
 import { fmt } from '../../text/format.js';
 import { createLineChart } from '../../views/line-chart.js';
-import { selectInput } from '../../views/controls.js';
+import { numberSelect } from '../../views/controls.js';
 import { BLUE, ORANGE } from '../../views/palette.js';
 import { check, layout } from './parts.js';
 
 export function buildStack(c, v) {
   const { s } = c;
-  v.layers = selectInput(
-    s('layers'),
-    [1, 2, 3, 4, 5, 6].map((n) => ({ value: n, label: String(n) })),
-    (x) => c.set({ blLayers: Number(x) }),
-  );
+  v.layers = numberSelect(s('layers'), [1, 2, 3, 4, 5, 6], (x) => c.set({ blLayers: x }));
   v.normFirst = check(c, 'blNormFirst', s('normFirst'));
   v.box = h('div', { class: 'bl-chart' });
   v.chart = createLineChart(v.box, {

@@ -10,7 +10,7 @@ import { createBars } from '../../views/bars.js';
 import { fmt } from '../../text/format.js';
 import { sentences, list } from '../../text/i18n.js';
 import { heatmapFigure, dims } from '../kit/figures.js';
-import { selectInput } from '../../views/controls.js';
+import { selectInput, numberSelect } from '../../views/controls.js';
 import { tokensField } from '../kit/fields.js';
 import { scrollTable } from '../../views/table.js';
 import { createPredict } from '../kit/predict.js';
@@ -89,21 +89,9 @@ function buildTokens(c, v) {
 // bug and the naive softmax need turned up (beside the checklist's and the monitors' figures).
 function buildSizes(c, v) {
   const { s } = c;
-  v.dk = selectInput(
-    s('dk'),
-    DK_CHOICES.map((x) => ({ value: x, label: String(x) })),
-    (x) => c.set({ dbDk: Number(x) }),
-  );
-  v.heads = selectInput(
-    s('heads'),
-    [1, 2, 4, 8, 12, 16, 32, 64].map((x) => ({ value: x, label: String(x) })),
-    (x) => c.set({ dbHeads: Number(x) }),
-  );
-  v.scale = selectInput(
-    s('scale'),
-    SCALE_CHOICES.map((x) => ({ value: x, label: String(x) })),
-    (x) => c.set({ dbScale: Number(x) }),
-  );
+  v.dk = numberSelect(s('dk'), DK_CHOICES, (x) => c.set({ dbDk: x }));
+  v.heads = numberSelect(s('heads'), [1, 2, 4, 8, 12, 16, 32, 64], (x) => c.set({ dbHeads: x }));
+  v.scale = numberSelect(s('scale'), SCALE_CHOICES, (x) => c.set({ dbScale: x }));
   v.dModel = h('p', { class: 'hint db-dmodel' });
   return [h('div', { class: 'controls' }, v.dk.wrap, v.heads.wrap, v.scale.wrap), v.dModel];
 }

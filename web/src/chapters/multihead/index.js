@@ -20,7 +20,7 @@ import {
   roleHeads,
 } from './logic.js';
 import { heatmapFigure, drawFigure, dims } from '../kit/figures.js';
-import { intInput, selectInput } from '../../views/controls.js';
+import { intInput, selectInput, numberSelect } from '../../views/controls.js';
 import { tokensField } from '../kit/fields.js';
 import { scrollTable } from '../../views/table.js';
 import { createPredict } from '../kit/predict.js';
@@ -340,11 +340,7 @@ function buildMany(c, v) {
 
 // The number of heads whose scores the heatmap shows.
 function manyControls(c, v) {
-  v.h = selectInput(
-    c.s('manyH'),
-    headCounts(MANY_D).map((x) => ({ value: x, label: String(x) })),
-    (x) => c.set({ mhManyH: Number(x) }),
-  );
+  v.h = numberSelect(c.s('manyH'), headCounts(MANY_D), (x) => c.set({ mhManyH: x }));
   return v.h.wrap;
 }
 

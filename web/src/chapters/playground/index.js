@@ -9,7 +9,7 @@
 
 import { h, setText } from '../../views/dom.js';
 import { fmt } from '../../text/format.js';
-import { intInput, selectInput } from '../../views/controls.js';
+import { intInput, selectInput, numberSelect } from '../../views/controls.js';
 import { createTraining } from '../kit/training.js';
 import { MAX_SEED } from '../../engine/choices.js';
 import strings from './strings.js';
@@ -29,11 +29,7 @@ const training = createTraining({
   runsOf,
   tasks: (c) => TASKS.map((t) => ({ value: t, label: c.s(`task.${t}`) })),
   controls: (c, set) => {
-    const lr = selectInput(
-      c.s('learningRate'),
-      RATES.map((n) => ({ value: n, label: String(n) })),
-      (x) => set({ pgLr: Number(x) }),
-    );
+    const lr = numberSelect(c.s('learningRate'), RATES, (x) => set({ pgLr: x }));
     return [{ wrap: lr.wrap, sync: (state) => lr.sync(state.pgLr) }];
   },
   rule: (c) => c.s(`rule.${c.state.pgTask}`),
@@ -62,12 +58,7 @@ const training = createTraining({
 function buildSettings(c, v) {
   const { s } = c;
   const set = (patch) => c.set({ ...patch, pgStep: 0 });
-  const choose = (label, values, field) =>
-    selectInput(
-      label,
-      values.map((n) => ({ value: n, label: String(n) })),
-      (x) => set({ [field]: Number(x) }),
-    );
+  const choose = (label, values, field) => numberSelect(label, values, (x) => set({ [field]: x }));
   v.layers = choose(s('layers'), [1, 2], 'pgLayers');
   v.heads = choose(s('heads'), [1, 2, 4], 'pgHeads');
   v.d = choose(s('dModel'), D_MODELS, 'pgD');

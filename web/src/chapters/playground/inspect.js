@@ -3,7 +3,7 @@
 // said so in its title.
 
 import { h, setText, isFocused } from '../../views/dom.js';
-import { selectInput, splitTokens } from '../../views/controls.js';
+import { splitTokens, numberSelect } from '../../views/controls.js';
 import { heatmapFigure, drawFigure } from '../kit/figures.js';
 import { lengthOf, tokenText, tokensText, vocabOf } from './logic.js';
 
@@ -24,16 +24,8 @@ export function inspectStep(redraw) {
       v.err.textContent = ok ? '' : n === 16 ? s('errTokens', { max }) : s('errTokensLength', { n, max });
       if (ok) c.set({ pgInput: list });
     });
-    v.layer = selectInput(
-      s('inspectLayer'),
-      [1, 2].map((n) => ({ value: n, label: String(n) })),
-      (x) => c.set({ pgLayer: Number(x) }),
-    );
-    v.head = selectInput(
-      s('inspectHeadNo'),
-      [1, 2, 3, 4].map((n) => ({ value: n, label: String(n) })),
-      (x) => c.set({ pgHead: Number(x) }),
-    );
+    v.layer = numberSelect(s('inspectLayer'), [1, 2], (x) => c.set({ pgLayer: x }));
+    v.head = numberSelect(s('inspectHeadNo'), [1, 2, 3, 4], (x) => c.set({ pgHead: x }));
     // The step's figure: the head on the tokens, from the model as it is now (at step 0 the
     // untrained model's, said so in its title); aria-busy until the worker's first answer.
     v.fig = heatmapFigure(c, { kind: 'sequential', className: 'pg-own' });

@@ -10,7 +10,7 @@ import { embedTokens, handMadeTable } from '../../lesson/embeddings.js';
 import { SCORE_KINDS, againstDot, allScores, argmaxRow, opCount, scoreParams, attendWith, unsettled } from './logic.js';
 import { timeSideBySide } from '../../lesson/timing.js';
 import { heatmapFigure, drawFigure, dims } from '../kit/figures.js';
-import { intInput, selectInput } from '../../views/controls.js';
+import { intInput, selectInput, numberSelect } from '../../views/controls.js';
 import { scrollTable } from '../../views/table.js';
 import { createPredict } from '../kit/predict.js';
 import strings from './strings.js';
@@ -171,11 +171,7 @@ function drawSizes(c, d, v) {
 
 function buildCost(c, v) {
   const { s } = c;
-  v.n = selectInput(
-    s('n'),
-    COST_N.map((n) => ({ value: n, label: String(n) })),
-    (x) => c.set({ sfN: Number(x) }),
-  );
+  v.n = numberSelect(s('n'), COST_N, (x) => c.set({ sfN: x }));
   v.again = button('btn', s('measure'), () => {
     v.key = '';
     c.redraw();
