@@ -33,6 +33,9 @@
 //                                   when a field of runOn changed and following a new speed
 //   training.play(c), pause(c), stepOn(c), runTo(c, step), restart(c) (from step 0)
 //   training.redrawStep(c)          the step on screen drawn again (as on every report)
+//   training.answer(c, { input, ask, show, onError })
+//                                   a question about the main run for the step on screen, asked
+//                                   of the worker once per run, step and input (below)
 //   training.xDomain(c, names)      the step axis of the curves: [0, horizon] (./pace.js)
 // The panel's own words are STRINGS below; the chapter's strings have errEngine ({msg}).
 //
@@ -162,6 +165,8 @@ export function createTraining({
     if (ui.client) return ui;
     ui.history = {};
     ui.playing = false;
+    ui.answers = {}; // step id -> the worker's last answer for it, and the question asked (answer())
+    ui.asking = {}; // step id -> the question on its way
     ui.client = createTrainClient({
       simd: c.engine.simd,
       onReport: (runs) => onReport(c, runs),
@@ -326,6 +331,7 @@ export function createTraining({
     ui.runs = runsOf(c.state);
     ui.pausedLearned = false;
     ui.error = null;
+    ui.answers = {};
     clear(ui);
     const before = kept(c, ui.runs);
     if (before) {
@@ -433,6 +439,26 @@ export function createTraining({
     return [0, horizon(Math.max(0, ...names.map((n) => (hist[n] ? hist[n].step : 0))))];
   }
 
+  // The worker's answer about the main run at the step reached, for the step on screen (from its
+  // draw): ask() (a promise of the answer; null when there is none) once per run, step and input
+  // (a text); show(answer) draws it now when it is known, else when it comes if the step is still
+  // on screen; onError(error) when asking failed. A restart forgets the answers.
+  function answer(c, { input, ask, show, onError }) {
+    const ui = c.ui;
+    const stage = c.state.stage;
+    const main = ui.history.main;
+    const asked = { run: main, step: main.step, input };
+    const same = (a) => a && a.run === asked.run && a.step === asked.step && a.input === asked.input;
+    if (same(ui.answers[stage])) return show(ui.answers[stage].result);
+    if (same(ui.asking[stage])) return; // asked already: its answer draws it
+    ui.asking[stage] = asked;
+    ask().then((result) => {
+      if (!result || !c.ui.client) return;
+      ui.answers[stage] = { ...asked, result };
+      if (c.state.stage === stage) show(result);
+    }, onError);
+  }
+
   // The training chapter of these runs: its meta, strings, settings (`panel`) and steps, with the
   // training panel as its control group beside the figure of every step and onChange as its hook.
   function chapter({ meta, strings, panel, steps: chapterSteps }) {
@@ -441,5 +467,5 @@ export function createTraining({
     return { ...meta, prefix, strings, controls, panel, steps, onChange };
   }
 
-  return { chapter, session, restart, redrawStep, play, pause, stepOn, runTo, xDomain };
+  return { chapter, session, restart, redrawStep, answer, play, pause, stepOn, runTo, xDomain };
 }

@@ -45,7 +45,6 @@ const training = createTraining({
   accuracy: (r) => r.evalAccuracy,
   learned: (r, state) => r.evalAccuracy >= learnedAccuracy(state.pgTask),
   clear: (ui) => {
-    ui.inspected = null;
     ui.ablation = null;
     ui.ablate = [];
   },
@@ -106,7 +105,7 @@ export default training.chapter({
   steps: [
     trainStep(training),
     compareStep(training),
-    inspectStep(training.redrawStep),
+    inspectStep(training),
     inductionStep(training, training.redrawStep),
   ],
 });

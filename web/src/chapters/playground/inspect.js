@@ -7,7 +7,7 @@ import { splitTokens, numberSelect } from '../../views/controls.js';
 import { heatmapFigure, drawFigure } from '../kit/figures.js';
 import { lengthOf, tokenText, tokensText, vocabOf } from './logic.js';
 
-export function inspectStep(redraw) {
+export function inspectStep(training) {
   function build(c, v) {
     const { s } = c;
     v.tokensId = 'pg-own-tokens';
@@ -80,26 +80,15 @@ export function inspectStep(redraw) {
       v.fig.wrap.removeAttribute('aria-busy');
       setText(v.pred, s('predictions', { tokens: tokensText(state.pgTask, r.predictions) }));
     };
-    // one question to the worker per model and tokens (the model is the run's history at a step)
-    const asked = { run: main, step: main.step, tokens: list.join(' ') };
-    const same = (a) => a && a.run === asked.run && a.step === asked.step && a.tokens === asked.tokens;
-    if (same(ui.inspected)) {
-      show(ui.inspected.result);
-      return;
-    }
-    if (same(ui.inspecting)) return; // asked already: its answer draws it
-    ui.inspecting = asked;
-    ui.client.inspect('main', list).then(
-      (r) => {
-        if (!r || !c.ui.client) return;
-        ui.inspected = { ...asked, result: r };
-        if (c.state.stage === 'inspect') show(r);
-      },
-      (e) => {
+    training.answer(c, {
+      input: list.join(' '),
+      ask: () => ui.client.inspect('main', list),
+      show,
+      onError: (e) => {
         ui.error = e.message;
-        redraw(c);
+        training.redrawStep(c);
       },
-    );
+    });
   }
 
   return { id: 'inspect', title: { en: 'Your sequence', zh: '你的序列' }, build, controls, draw };

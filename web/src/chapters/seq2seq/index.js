@@ -47,9 +47,6 @@ const training = createTraining({
       .map((n) => c.s('learned', { run: runName(c, n), step: hist[n].learnedAt }))
       .join(c.s('gap')),
   learned: isLearned,
-  clear: (ui) => {
-    ui.own = null;
-  },
 });
 
 // ---- the settings: the seed -----------------------------------------------------------------------
@@ -75,5 +72,5 @@ export default training.chapter({
   strings,
   // what the runs are made of besides the task and the attention kind, in "More settings"
   panel: { build: buildSettings, draw: drawSettings },
-  steps: [raceStep(training), ownStep(), lengthsStep()],
+  steps: [raceStep(training), ownStep(training), lengthsStep()],
 });

@@ -7,7 +7,7 @@ import { splitTokens } from '../../views/controls.js';
 import { heatmapFigure, drawFigure } from '../kit/figures.js';
 import { isOwnSentence } from './logic.js';
 
-export function ownStep() {
+export function ownStep(training) {
   function build(c, v) {
     const { s } = c;
     v.id = 's2-own-input';
@@ -75,25 +75,18 @@ export function ownStep() {
       v.fig.wrap.dataset.step = String(main.step);
       v.fig.wrap.removeAttribute('aria-busy');
     };
-    // one question to the worker per model (the run's history at a step) and sentence
-    const asked = { run: main, step: main.step, words: words.join(' ') };
-    const same = (a) => a && a.run === asked.run && a.step === asked.step && a.words === asked.words;
-    if (same(ui.own)) {
-      show(ui.own.result);
-      return;
-    }
-    if (same(ui.asking)) return; // asked already: its answer draws it
-    ui.asking = asked;
-    Promise.all([ui.client.inspect('main', words), ui.client.inspect('twin', words)]).then(
-      ([a, b]) => {
-        if (!a || !b || !c.ui.client) return;
-        ui.own = { ...asked, result: { main: a, twin: b } };
-        if (c.state.stage === 'own') show(ui.own.result);
-      },
-      (e) => {
+    // both models' answers on the sentence
+    training.answer(c, {
+      input: words.join(' '),
+      ask: () =>
+        Promise.all([ui.client.inspect('main', words), ui.client.inspect('twin', words)]).then(([a, b]) =>
+          a && b ? { main: a, twin: b } : null,
+        ),
+      show,
+      onError: (e) => {
         v.err.textContent = e.message;
       },
-    );
+    });
   }
 
   return { id: 'own', title: { en: 'Your sentence', zh: '你的句子' }, build, controls, draw };
