@@ -219,6 +219,12 @@ Error check_shape(const char* name, const Matrix& m, int rows, int cols, const c
   return expected(name, what, shape_text(m.rows, m.cols));
 }
 
+Error check_weight(const std::string& name, const Matrix& m, int rows, int cols,
+                   const char* meaning) {
+  Error e = check_matrix(name.c_str(), m);
+  return e.empty() ? check_shape(name.c_str(), m, rows, cols, meaning) : e;
+}
+
 bool given(const Matrix& m) { return m.rows != 0 || m.cols != 0 || !m.data.empty(); }
 
 Error check_mask_args(const Matrix& mask, const std::vector<bool>& key_padding, int n_q, int n_k) {

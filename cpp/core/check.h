@@ -3,7 +3,8 @@
 //     "<argument>: expected <what>, got <value>"
 // The bindings read JS values through these tables and export them (engine.choices,
 // engine.limits), so the names and the numbers are written here and nowhere else (the
-// playground's trainers keep theirs, in the same form, in core/train.h and core/seq2seq_trainer.h).
+// playground's trainers keep theirs, in the same form, beside their models and configs:
+// core/transformer.h and core/train.h, core/seq2seq_model.h and core/seq2seq_trainer.h).
 // An option the caller leaves out reaches the core absent, and its table's fallback applies.
 #pragma once
 
@@ -283,6 +284,9 @@ Error check_matrix(const char* name, const Matrix& m, int max_rows, int max_cols
 // Exactly (rows, cols): "<name>: expected shape <meaning> = (r, c), got (r', c')".
 Error check_shape(const char* name, const Matrix& m, int rows, int cols,
                   const char* meaning = nullptr);
+// A weight or bias argument: check_matrix, then exactly (rows, cols) as check_shape says it.
+Error check_weight(const std::string& name, const Matrix& m, int rows, int cols,
+                   const char* meaning);
 // An optional matrix argument is absent when it is (0, 0) with no data.
 bool given(const Matrix& m);
 // mask: absent or (n_q, n_k) of exact 0/1; key_padding: empty or n_k flags.

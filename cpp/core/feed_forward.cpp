@@ -32,12 +32,6 @@ FeedForwardResult feed_forward(const FeedForwardArgs& a) {
   return r;
 }
 
-static Error check_weight(const std::string& name, const Matrix& m, int rows, int cols,
-                          const char* meaning) {
-  Error e = check_matrix(name.c_str(), m);
-  return e.empty() ? check_shape(name.c_str(), m, rows, cols, meaning) : e;
-}
-
 Error check_feed_forward_weights(const std::string& prefix, const FeedForwardArgs& a, int d_model) {
   Error e = check_matrix((prefix + "W1").c_str(), a.w1);
   if (!e.empty()) return e;

@@ -106,12 +106,6 @@ GruResult gru_encoder(const GruArgs& a) {
   return r;
 }
 
-static Error check_weight(const char* name, const Matrix& m, int rows, int cols,
-                          const char* meaning) {
-  Error e = check_matrix(name, m);
-  return e.empty() ? check_shape(name, m, rows, cols, meaning) : e;
-}
-
 Error check_gru(const GruArgs& a) {
   Error e = check_matrix("x", a.x);
   if (e.empty()) e = check_matrix("Whh", a.w_hh);

@@ -88,13 +88,6 @@ MultiHeadResult multi_head(const MultiHeadArgs& args) {
 
 // ---- validation -----------------------------------------------------------------------------
 
-// A weight (or bias) of the expected shape, with finite entries.
-static Error check_weight(const char* name, const Matrix& m, int rows, int cols,
-                          const char* meaning) {
-  Error e = check_matrix(name, m);
-  return e.empty() ? check_shape(name, m, rows, cols, meaning) : e;
-}
-
 Error check_multi_head(const MultiHeadArgs& a) {
   Error e = check_matrix("query", a.query);
   if (e.empty()) e = check_matrix("key", a.key);

@@ -22,7 +22,7 @@
 // feeds the true previous token (teacher forcing); decoding feeds the model's own greedy choice.
 // Every parameter lives in one flat vector (tensors() names its parts), the GRU's with
 // torch.nn.GRU's names and shapes; the products run on the engine's kernels.
-// The trainer and its options are in seq2seq_trainer.h.
+// The trainer and its own options are in seq2seq_trainer.h.
 #pragma once
 
 #include <cstddef>
@@ -39,6 +39,16 @@ namespace attn {
 
 enum class AttentionKind { None, Additive, Dot, General };
 
+namespace limits {
+constexpr int kMaxSeq2SeqHidden = 128;
+constexpr int kMaxSeq2SeqEmbed = 128;
+}  // namespace limits
+
+inline constexpr FlagOption kBidirectional{"bidirectional", true};
+inline constexpr NumberOption kSeq2SeqHidden{"hidden", 4,       limits::kMaxSeq2SeqHidden,
+                                             true,     nullptr, 64};
+inline constexpr NumberOption kSeq2SeqEmbed{"embed", 2,       limits::kMaxSeq2SeqEmbed,
+                                            true,    nullptr, 32};
 inline constexpr ChoiceOption<AttentionKind, 4> kAttentionOption{
     "attention",
     {{"none", AttentionKind::None},
@@ -47,13 +57,19 @@ inline constexpr ChoiceOption<AttentionKind, 4> kAttentionOption{
      {"general", AttentionKind::General}},
     AttentionKind::Additive};
 
-struct Seq2SeqModelConfig {
+// The values of the options above, which a trainer builds the model with (Seq2SeqConfig holds
+// them; each_option in seq2seq_trainer.h lists them), each absent one at its table's fallback.
+struct Seq2SeqModelOptions {
+  AttentionKind attention = kAttentionOption.fallback;
+  bool bidirectional = kBidirectional.fallback;
+  int hidden = static_cast<int>(kSeq2SeqHidden.fallback);
+  int embed = static_cast<int>(kSeq2SeqEmbed.fallback);
+};
+
+// The options with the task's vocabularies (seq2seq_model_config in seq2seq_trainer.h).
+struct Seq2SeqModelConfig : Seq2SeqModelOptions {
   int source_vocab = 10;
   int target_vocab = 11;
-  int embed = 32;
-  int hidden = 64;
-  bool bidirectional = true;
-  AttentionKind attention = AttentionKind::Additive;
 };
 
 // The shape of a run: rows (sentences), the longest source, decoder steps.

@@ -28,14 +28,9 @@ Error check_seq2seq_config(const Seq2SeqConfig& c) {
 
 Seq2SeqModelConfig seq2seq_model_config(const Seq2SeqConfig& c) {
   const Seq2SeqTaskSpec spec = seq2seq_task_spec(c.task);
-  Seq2SeqModelConfig m;
-  m.source_vocab = static_cast<int>(spec.source_words->size());
-  m.target_vocab = static_cast<int>(spec.target_words->size());
-  m.embed = c.embed;
-  m.hidden = c.hidden;
-  m.bidirectional = c.bidirectional;
-  m.attention = c.attention;
-  return m;
+  // c's model options, the task's vocabularies
+  return {c, static_cast<int>(spec.source_words->size()),
+          static_cast<int>(spec.target_words->size())};
 }
 
 namespace {

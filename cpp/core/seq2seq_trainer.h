@@ -16,8 +16,6 @@
 namespace attn {
 
 namespace limits {
-constexpr int kMaxSeq2SeqHidden = 128;
-constexpr int kMaxSeq2SeqEmbed = 128;
 constexpr int kMaxSeq2SeqLength = 32;  // the longest source sentence
 constexpr int kMinSeq2SeqLength = 8;   // maxLength's smallest value (the probe sentence fits)
 constexpr int kMaxSeq2SeqSteps = 200;  // steps per step() call
@@ -26,28 +24,16 @@ constexpr int kMaxSeq2Seqs = 50;       // live encoder–decoders in one module 
 
 inline constexpr ModelKind kSeq2SeqKind{"seq2seq", "encoder–decoders", limits::kMaxSeq2Seqs};
 
-inline constexpr NumberOption kSeq2SeqHidden{"hidden", 4,       limits::kMaxSeq2SeqHidden,
-                                             true,     nullptr, 64};
-inline constexpr NumberOption kSeq2SeqEmbed{"embed", 2,       limits::kMaxSeq2SeqEmbed,
-                                            true,    nullptr, 32};
 inline constexpr NumberOption kSeq2SeqLength{
     "maxLength", limits::kMinSeq2SeqLength, limits::kMaxSeq2SeqLength, true, nullptr, 24};
 inline constexpr NumberOption kSeq2SeqClip{"clip", 0, 1e6, false, nullptr, 1, "0: no clipping"};
 inline constexpr NumberOption kSeq2SeqSteps{"steps", 1, limits::kMaxSeq2SeqSteps, true, nullptr, 1};
 
-inline constexpr FlagOption kBidirectional{"bidirectional", true};
-
-// An absent option takes its table's fallback.
-struct Seq2SeqConfig {
+// The model's options (seq2seq_model.h), the options both trainers take (train.h), the task and
+// the encoder–decoder's own, each absent one at its table's fallback.
+struct Seq2SeqConfig : Seq2SeqModelOptions, TrainingOptions {
   Seq2SeqTask task = kSeq2SeqTaskOption.fallback;
-  AttentionKind attention = kAttentionOption.fallback;
-  bool bidirectional = kBidirectional.fallback;
-  int hidden = static_cast<int>(kSeq2SeqHidden.fallback);
-  int embed = static_cast<int>(kSeq2SeqEmbed.fallback);
-  double learning_rate = kLearningRate.fallback;  // the attention trainer's option
-  double clip = kSeq2SeqClip.fallback;            // the gradient's largest L2 norm (0: no clipping)
-  std::uint32_t seed = static_cast<std::uint32_t>(kSeed.fallback);
-  int batch = static_cast<int>(kBatch.fallback);
+  double clip = kSeq2SeqClip.fallback;  // the gradient's largest L2 norm (0: no clipping)
   int max_length = static_cast<int>(kSeq2SeqLength.fallback);
 };
 

@@ -59,15 +59,8 @@ double trainer_bytes(const TrainConfig& c) {
 }
 
 ModelConfig model_config(const TrainConfig& c) {
-  ModelConfig m;
-  m.vocab = task_spec(c.task).vocab;
-  m.length = task_spec(c.task).length;
-  m.layers = c.layers;
-  m.heads = c.heads;
-  m.d_model = c.d_model;
-  m.scale = c.scale;
-  m.position = c.position;
-  return m;
+  const TaskSpec spec = task_spec(c.task);
+  return {c, spec.vocab, spec.length};  // c's model options, the task's vocabulary and length
 }
 
 Error check_batch(const Batch& b, const ModelConfig& m, bool need_targets) {

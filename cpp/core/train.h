@@ -20,9 +20,6 @@ namespace attn {
 // ---- options ------------------------------------------------------------------------------
 
 namespace limits {
-constexpr int kMaxLayers = 2;
-constexpr int kMaxTrainHeads = 4;
-constexpr int kMaxDModel = 128;
 constexpr int kMaxBatch = 64;
 constexpr int kMaxStepsPerCall = 1000;
 constexpr int kMaxTrainLength = 32;  // the longest sequence a model may be built for
@@ -35,25 +32,20 @@ constexpr int kMaxTrainers = 50;
 constexpr double kMaxModelBytes = 800.0 * 1024 * 1024;
 }  // namespace limits
 
-inline constexpr NumberOption kLayers{"layers", 1, limits::kMaxLayers, true, "1 or 2", 2};
-inline constexpr NumberOption kTrainHeads{"heads", 1, limits::kMaxTrainHeads, true, nullptr, 2};
-inline constexpr NumberOption kDModel{"dModel", 4, limits::kMaxDModel, true, nullptr, 64};
 inline constexpr NumberOption kLearningRate{"learningRate", 1e-5, 1, false, nullptr, 0.003};
 inline constexpr NumberOption kBatch{"batch", 1, limits::kMaxBatch, true, nullptr, 32};
 inline constexpr NumberOption kSteps{"steps", 1, limits::kMaxStepsPerCall, true, nullptr, 1};
-inline constexpr FlagOption kTrainScale{"scale", true};  // false: Q Kᵀ not divided by √d_k
 
-// An absent option takes its table's fallback.
-struct TrainConfig {
-  TrainTask task = kTaskOption.fallback;
-  int layers = static_cast<int>(kLayers.fallback);
-  int heads = static_cast<int>(kTrainHeads.fallback);
-  int d_model = static_cast<int>(kDModel.fallback);
+// The options both trainers take (each_training_option), each absent one at its table's fallback.
+struct TrainingOptions {
   double learning_rate = kLearningRate.fallback;
-  std::uint32_t seed = static_cast<std::uint32_t>(kSeed.fallback);
-  bool scale = kTrainScale.fallback;
-  PositionKind position = kPositionOption.fallback;
+  std::uint32_t seed = static_cast<std::uint32_t>(kSeed.fallback);  // the weights and every batch
   int batch = static_cast<int>(kBatch.fallback);
+};
+
+// The model's options (transformer.h), the options both trainers take, and the task.
+struct TrainConfig : ModelOptions, TrainingOptions {
+  TrainTask task = kTaskOption.fallback;
 };
 
 // The most a Trainer of this config holds after any sequence of calls (its parameters, Adam's

@@ -32,20 +32,36 @@ namespace attn {
 
 enum class PositionKind { Learned, Sinusoidal, None };
 
+namespace limits {
+constexpr int kMaxLayers = 2;
+constexpr int kMaxTrainHeads = 4;
+constexpr int kMaxDModel = 128;
+}  // namespace limits
+
+inline constexpr NumberOption kLayers{"layers", 1, limits::kMaxLayers, true, "1 or 2", 2};
+inline constexpr NumberOption kTrainHeads{"heads", 1, limits::kMaxTrainHeads, true, nullptr, 2};
+inline constexpr NumberOption kDModel{"dModel", 4, limits::kMaxDModel, true, nullptr, 64};
+inline constexpr FlagOption kTrainScale{"scale", true};  // false: Q Kᵀ not divided by √d_k
 inline constexpr ChoiceOption<PositionKind, 3> kPositionOption{
     "position",
     {{"learned", PositionKind::Learned},
      {"sinusoidal", PositionKind::Sinusoidal},
      {"none", PositionKind::None}}};
 
-struct ModelConfig {
+// The values of the options above, which a trainer builds the model with (TrainConfig holds them;
+// each_option in train.h lists them), each absent one at its table's fallback.
+struct ModelOptions {
+  PositionKind position = kPositionOption.fallback;
+  int layers = static_cast<int>(kLayers.fallback);
+  int heads = static_cast<int>(kTrainHeads.fallback);
+  int d_model = static_cast<int>(kDModel.fallback);
+  bool scale = kTrainScale.fallback;  // divide the scores by sqrt(d_k)
+};
+
+// The options with the task's vocabulary and length (model_config in train.h).
+struct ModelConfig : ModelOptions {
   int vocab = 16;
   int length = kTaskLength;  // positions the model knows (learned and sinusoidal tables)
-  int layers = 2;
-  int heads = 2;
-  int d_model = 64;
-  bool scale = true;  // divide the scores by sqrt(d_k)
-  PositionKind position = PositionKind::Learned;
 };
 
 class Transformer : public Parameters {

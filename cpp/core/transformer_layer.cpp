@@ -125,12 +125,6 @@ TransformerLayerResult transformer_layer(const TransformerLayerArgs& a) {
 
 // ---- validation -----------------------------------------------------------------------------
 
-static Error check_weight(const std::string& name, const Matrix& m, int rows, int cols,
-                          const char* meaning) {
-  Error e = check_matrix(name.c_str(), m);
-  return e.empty() ? check_shape(name.c_str(), m, rows, cols, meaning) : e;
-}
-
 static bool any_given(const AttentionWeights& w) {
   for (const Matrix* m : {&w.wq, &w.wk, &w.wv, &w.wo, &w.bq, &w.bk, &w.bv, &w.bo}) {
     if (given(*m)) return true;
