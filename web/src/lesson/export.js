@@ -240,11 +240,19 @@ function header(spec) {
   ];
 }
 
-// The attention scripts' inputs and scores: `array` writes a matrix in the script's language,
-// `hidden` is its additive score's tanh layer and `scale` its division by √d_k.
-function scoreLines(spec, array, { hidden, scale }) {
-  if (spec.scores) return [array('scores', spec.scores, '(n_q, n_k)')];
-  const L = [array('Q', spec.Q, '(n_q, d_k)'), array('K', spec.K, '(n_k, d_k)'), array('V', spec.V, '(n_k, d_v)'), ''];
+// The attention scripts' start in a language (NUMPY, TORCH): its imports, the header, the inputs
+// (lang.array writes a matrix) and the scores (lang.hidden: the additive score's tanh layer,
+// lang.scale: the division by √d_k).
+function attentionStart(spec, { imports, array, hidden, scale }) {
+  const start = [...imports, '', ...header(spec), ''];
+  if (spec.scores) return [...start, array('scores', spec.scores, '(n_q, n_k)')];
+  const L = [
+    ...start,
+    array('Q', spec.Q, '(n_q, d_k)'),
+    array('K', spec.K, '(n_k, d_k)'),
+    array('V', spec.V, '(n_k, d_v)'),
+    '',
+  ];
   if (spec.score === 'general') {
     L.push(
       array('W', spec.W, '(d_q, d_k)'),
@@ -266,8 +274,8 @@ function scoreLines(spec, array, { hidden, scale }) {
 }
 
 // The attention scripts' end: the output (unless the scores were typed) and what they print
-// (show: the script's show()).
-const attentionEnd = (spec, show) => [
+// (show: the language's show()).
+const attentionEnd = (spec, { show }) => [
   ...(spec.scores ? [] : ['output = weights @ V                          # (n_q, d_v)']),
   '',
   ...show,
@@ -284,17 +292,17 @@ const zeroBlockedRows = (spec) =>
 const numpyArray = (name, grid, shape) =>
   `${name} = np.array(${listText(grid, `${name} = np.array(`)}, dtype=np.float32)  # ${shape}`;
 
+// How the NumPy attention script spells what it shares with the PyTorch one.
+const NUMPY = {
+  imports: ['import numpy as np'],
+  array: numpyArray,
+  hidden: 'hidden = np.tanh((Q @ Wq.T)[:, None, :] + (K @ Wk.T)[None, :, :])  # (n_q, n_k, h)',
+  scale: 'scores = scores / np.sqrt(np.float32(K.shape[1]))  # divide by √d_k',
+  show: SHOW_NUMPY,
+};
+
 function numpyAttention(spec) {
-  const L = [
-    'import numpy as np',
-    '',
-    ...header(spec),
-    '',
-    ...scoreLines(spec, numpyArray, {
-      hidden: 'hidden = np.tanh((Q @ Wq.T)[:, None, :] + (K @ Wk.T)[None, :, :])  # (n_q, n_k, h)',
-      scale: 'scores = scores / np.sqrt(np.float32(K.shape[1]))  # divide by √d_k',
-    }),
-  ];
+  const L = attentionStart(spec, NUMPY);
   if (spec.temperature !== 1) L.push(`scores = scores / np.float32(${float32Text(spec.temperature)})  # temperature T`);
   if (hasMask(spec)) {
     L.push('', 'allowed = np.ones(scores.shape, dtype=bool)  # True = the query may attend to the key');
@@ -317,7 +325,7 @@ function numpyAttention(spec) {
       'weights[~allowed.any(axis=-1)] = 0',
     );
   }
-  return [...L, ...attentionEnd(spec, SHOW_NUMPY)].join('\n') + '\n';
+  return [...L, ...attentionEnd(spec, NUMPY)].join('\n') + '\n';
 }
 
 // The multi-head scripts' inputs (X, and Y and Z when the keys and values have their own) and
@@ -389,17 +397,17 @@ const TORCH_IMPORTS = ['import math', 'import torch', 'import torch.nn.functiona
 const torchTensor = (name, grid, shape) =>
   `${name} = torch.tensor(${listText(grid, `${name} = torch.tensor(`)}, dtype=torch.float32)  # ${shape}`;
 
+// How the PyTorch attention script spells what it shares with the NumPy one.
+const TORCH = {
+  imports: TORCH_IMPORTS,
+  array: torchTensor,
+  hidden: 'hidden = torch.tanh(F.linear(Q, Wq)[:, None, :] + F.linear(K, Wk)[None, :, :])  # (n_q, n_k, h)',
+  scale: 'scores = scores / math.sqrt(K.shape[-1])     # divide by √d_k',
+  show: SHOW_TORCH,
+};
+
 function torchAttention(spec) {
-  const L = [
-    ...TORCH_IMPORTS,
-    '',
-    ...header(spec),
-    '',
-    ...scoreLines(spec, torchTensor, {
-      hidden: 'hidden = torch.tanh(F.linear(Q, Wq)[:, None, :] + F.linear(K, Wk)[None, :, :])  # (n_q, n_k, h)',
-      scale: 'scores = scores / math.sqrt(K.shape[-1])     # divide by √d_k',
-    }),
-  ];
+  const L = attentionStart(spec, TORCH);
   if (spec.temperature !== 1) L.push(`scores = scores / ${float32Text(spec.temperature)}  # temperature T`);
   if (hasMask(spec)) {
     L.push('', 'blocked = torch.zeros(scores.shape, dtype=torch.bool)  # True = the key is hidden from the query');
@@ -429,7 +437,7 @@ function torchAttention(spec) {
       'weights = weights.masked_fill(blocked.all(dim=-1, keepdim=True), 0.0)',
     );
   }
-  return [...L, ...attentionEnd(spec, SHOW_TORCH)].join('\n') + '\n';
+  return [...L, ...attentionEnd(spec, TORCH)].join('\n') + '\n';
 }
 
 function torchMultiHead(spec) {
