@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import { buildServiceWorker } from './scripts/service-worker.mjs';
 import { buildWidget } from './scripts/widget-build.mjs';
+import { drawFirstScreens } from './scripts/first-screens.mjs';
 
 // Files made once the page's files are written, into the same folder: sw.js, the service worker
 // (web/src/hosts/sw.js on Workbox) with its precache manifest (scripts/service-worker.mjs), and
@@ -34,21 +35,25 @@ function afterBuild(name, make) {
 //   scorm.html              the SCORM package's page (npm run build:scorm)
 //   widget.js               the notebook widget (anywidget), everything inside it
 //   sw.js                   the service worker that keeps the tutorial working offline
-// index.html: the page's scripts (hosts/page.js, which hosts/boot.js imports once it has started
-// the lesson's chapter and the engine), the default lesson's chunk and the glue of the engine's
-// first part, with what they import, start downloading with the page (modulepreload) instead of
-// after the scripts before them have run. 'start' is the lesson a link without one opens
-// (state.js, buildSchema: the first chapter). Every other lesson's chunks are listed in the page
-// as data (<script type="application/json" id="lesson-chunks">: { lesson: [file, ...] }, the
-// files the page does not preload already): hosts/lesson-preload.js, the first script to run,
-// preloads those of the lesson a link opens, so they no longer wait for the chapter list's chunk
-// to arrive and run.
+//   first-screen/           each lesson's first screen as a picture (scripts/first-screens.mjs)
+// index.html: hosts/visit.js is the first script (async, first in <head>): it shows the first
+// screen's picture on a first visit, then starts the page. What the page then needs at once is
+// held in <template id="page-start"> until visit.js puts it in <head>: the page's scripts
+// (hosts/page.js, which hosts/boot.js imports once it has started the lesson's chapter and the
+// engine), the default lesson's chunk and the glue of the engine's first part with what they
+// import (modulepreload, instead of after the scripts before them have run), and the engine's
+// wasm. So the first screen does not share the first round trips with them. 'start' is the
+// lesson a link without one opens (state.js, buildSchema: the first chapter). Every other
+// lesson's chunks are listed in the page as data (<script type="application/json"
+// id="lesson-chunks">: { lesson: [file, ...] }, the files the page does not preload already):
+// visit.js preloads those of the lesson a link opens, so they no longer wait for the chapter
+// list's chunk to arrive and run.
 const FIRST_LOAD = [
   '/web/src/hosts/page.js',
   '/web/src/chapters/start/index.js',
   '/build/wasm/attention-first-simd.js',
 ];
-function preloadFirstLesson() {
+function firstLoad() {
   return {
     name: 'attention-lab-preload-first-lesson',
     apply: 'build',
@@ -67,7 +72,7 @@ function preloadFirstLesson() {
           const chunk = chunks.find((c) => c.facadeModuleId && c.facadeModuleId.endsWith(id));
           if (chunk) add(chunk.fileName);
         }
-        const preloader = chunks.find((c) => c.isEntry && c.name === 'lesson-preload');
+        const visit = chunks.find((c) => c.isEntry && c.name === 'visit');
         // Every other lesson's chunk and what it imports that the page does not preload already.
         const lessons = {};
         for (const c of chunks) {
@@ -82,20 +87,25 @@ function preloadFirstLesson() {
           walk(c.fileName);
           lessons[id] = own;
         }
-        // The list and the script that reads it come first after <meta charset> (the first request).
+        // The list and the script that reads it come first after <meta charset> (the first
+        // request); the page's preloads, its wasm and its entry script wait in the template.
+        const held = [];
+        const rest = html.replace(
+          /\s*<link rel="(?:module)?preload"[^>]*>|\s*<script type="module" crossorigin src="[^"]*"><\/script>/g,
+          (tag) => {
+            held.push(tag.trim());
+            return '';
+          },
+        );
+        for (const f of files)
+          if (!held.some((tag) => tag.includes(`./${f}"`)))
+            held.push(`<link rel="modulepreload" crossorigin href="./${f}">`);
         const first =
-          `\n  <script type="application/json" id="lesson-chunks">${JSON.stringify(lessons)}</script>` +
-          `\n  <script type="module" async crossorigin src="./${preloader.fileName}"></script>`;
-        return {
-          html: html.replace(/<meta charset="utf-8">/, (m) => m + first),
-          tags: [...files]
-            .filter((f) => !html.includes(f))
-            .map((f) => ({
-              tag: 'link',
-              attrs: { rel: 'modulepreload', crossorigin: true, href: `./${f}` },
-              injectTo: 'head',
-            })),
-        };
+          `\n  <script type="module" async crossorigin src="./${visit.fileName}"></script>` +
+          `\n  <script type="application/json" id="lesson-chunks">${JSON.stringify(lessons)}</script>`;
+        return rest
+          .replace(/<meta charset="utf-8">/, (m) => m + first)
+          .replace('</head>', `  <template id="page-start">\n    ${held.join('\n    ')}\n  </template>\n</head>`);
       },
     },
   };
@@ -105,8 +115,12 @@ export default defineConfig({
   root: 'web',
   base: './',
   plugins: [
-    afterBuild('attention-lab-service-worker', buildServiceWorker),
-    preloadFirstLesson(),
+    // The first screens are drawn from the written page, before the worker lists the files.
+    afterBuild('attention-lab-first-screens', async (out) => {
+      await drawFirstScreens(out);
+      await buildServiceWorker(out);
+    }),
+    firstLoad(),
     afterBuild('attention-lab-widget', buildWidget),
   ],
   build: {
@@ -126,8 +140,8 @@ export default defineConfig({
         course: fileURLToPath(new URL('./web/examples/course.html', import.meta.url)),
         scorm: fileURLToPath(new URL('./web/scorm.html', import.meta.url)), // the SCORM package's page
         'attention-lab': fileURLToPath(new URL('./web/src/hosts/element.js', import.meta.url)),
-        // index.html's first script (preloadFirstLesson adds it)
-        'lesson-preload': fileURLToPath(new URL('./web/src/hosts/lesson-preload.js', import.meta.url)),
+        // index.html's first script (firstLoad adds it)
+        visit: fileURLToPath(new URL('./web/src/hosts/visit.js', import.meta.url)),
       },
       output: {
         entryFileNames: (chunk) => (chunk.name === 'attention-lab' ? 'attention-lab.js' : 'assets/[name]-[hash].js'),

@@ -72,8 +72,8 @@ export async function buildScorm({ ids, mastery, title, out, build = true, dist 
   if (!fs.existsSync(path.join(dist, 'scorm.html')))
     throw new Error(`${dist}/scorm.html not found: build the page first`);
   // sw.js stays out (an LMS serves the package under its own paths, and the lessons need no
-  // service worker), and so does the notebook widget.
-  const files = filesIn(dist).filter((f) => f !== 'sw.js' && f !== 'widget.js');
+  // service worker), and so do the notebook widget and index.html's first screens.
+  const files = filesIn(dist).filter((f) => f !== 'sw.js' && f !== 'widget.js' && !f.startsWith('first-screen/'));
   const entries = {};
   for (const f of files) entries[f] = fs.readFileSync(path.join(dist, f));
   const lessons = ids.length ? ids : chapters.filter((c) => !c.home).map((c) => c.id);

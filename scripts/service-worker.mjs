@@ -78,7 +78,7 @@ export async function buildServiceWorker(dir) {
       // widget.js: the notebook widget, never the page's; gpt2-*.js: GPT-2’s vocabulary (545 kB), loaded
       // only when the real-model lesson opens a GPT-2-sized checkpoint (its small model, .safetensors
       // and .json, is outside the patterns: fetched when that lesson opens)
-      globIgnores: ['sw.js', '**/*.map', 'widget.js', 'assets/gpt2-*.js'],
+      globIgnores: ['sw.js', '**/*.map', 'widget.js', 'assets/gpt2-*.js', 'first-screen/**'],
       dontCacheBustURLsMatching: /^assets\//,
       maximumFileSizeToCacheInBytes: 8 * 1024 * 1024,
       manifestTransforms: [

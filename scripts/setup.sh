@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Installs what the project needs, then the npm packages.
-#   scripts/setup.sh          what building and serving need
+#   scripts/setup.sh          what building the engine and serving the page need
+#   scripts/setup.sh --build  plus what building the site needs (npm run build: its first screens
+#                             are drawn in Chromium's headless shell, scripts/first-screens.mjs)
 #   scripts/setup.sh --test   plus what the test suites need
 # On Debian (apt-get and dpkg present) the missing packages are installed with apt-get; nothing
 # already present is installed again. Elsewhere nothing is installed: each tool is looked for and
@@ -12,7 +14,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 testing=0
-[ "${1:-}" = "--test" ] && testing=1
+site=0
+[ "${1:-}" = "--test" ] && testing=1 && site=1
+[ "${1:-}" = "--build" ] && site=1
 
 NODE="${NODE:-node}"
 CHROMIUM="${CHROMIUM:-/usr/bin/chromium}"
@@ -25,8 +29,9 @@ CLANG_FORMAT="${CLANG_FORMAT:-clang-format}"
 
 # ---- Debian: install the missing packages ----------------------------------------------------
 packages=(emscripten binaryen cmake g++)
+[ "$site" = 1 ] && packages+=(chromium-headless-shell fonts-noto-cjk)
 if [ "$testing" = 1 ]; then
-  packages+=(libgtest-dev libbenchmark-dev chromium chromium-headless-shell fonts-noto-cjk nlohmann-json3-dev librandom123-dev libeigen3-dev)
+  packages+=(libgtest-dev libbenchmark-dev chromium nlohmann-json3-dev librandom123-dev libeigen3-dev)
   # the sanitizer suite and the fuzzers: clang 14 with its ASan, UBSan and libFuzzer runtimes
   packages+=(clang-14 libclang-rt-14-dev clang-format)
   # tests/js/export.test.js runs the page's exported NumPy and PyTorch code with PYTHON
@@ -69,6 +74,7 @@ need_cmd cmake "CMake"
 need_cmd "${CXX:-g++}" "the native C++ compiler (CXX)"
 need_cmd "$NODE" "Node.js 20 (NODE)"
 need_cmd npm "npm"
+[ "$site" = 1 ] && need_cmd "$CHROMIUM_SHELL" "Chromium's headless shell: the site's first screens and the page tests (CHROMIUM_SHELL)"
 if [ "$testing" = 1 ]; then
   need_file CMakeLists.txt "GoogleTest sources, for the wasm test runner (ATTN_GTEST_SOURCE_DIR)" \
     "${ATTN_GTEST_SOURCE_DIR:-/usr/src/googletest}"
@@ -78,7 +84,6 @@ if [ "$testing" = 1 ]; then
   need_file Random123/philox.h "Random123, the RNG tests' oracle" "${includes[@]}"
   need_file eigen3/Eigen/Core "Eigen 3, the tests' double-precision reference" "${includes[@]}"
   need_cmd "$CHROMIUM" "Chromium, the load scripts (CHROMIUM)"
-  need_cmd "$CHROMIUM_SHELL" "Chromium's headless shell, the page tests (CHROMIUM_SHELL)"
   need_cmd "$CLANG" "clang, the sanitizer suite and the fuzzers (CLANG)"
   need_cmd "$CLANGXX" "clang++, the sanitizer suite and the fuzzers (CLANGXX)"
   need_cmd "$CLANG_FORMAT" "clang-format 14, the C++ format check (CLANG_FORMAT)"

@@ -8,9 +8,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { serveDist } from '../../scripts/serve-dist.mjs';
-import { DIST, launchBrowser, openContext } from './harness.js';
-
-const POLICY = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'";
+import { DIST, launchBrowser, openContext, POLICY } from './harness.js';
 
 const page = (script, body = '<attention-lab lesson="masks"></attention-lab><attention-lab></attention-lab>') =>
   `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>broken</title>

@@ -2,12 +2,10 @@
 // with): every chapter loads and computes, and the browser reports no violation.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { start, settled, openContext, engineReady } from './harness.js';
+import { start, settled, openContext, engineReady, POLICY } from './harness.js';
 import { showing } from './lesson-page.js';
 
-export const POLICY = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'";
-
-let lab;
+export let lab;
 before(async () => {
   lab = await start({ headers: { 'content-security-policy': POLICY } });
 });

@@ -6,9 +6,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { serveDist } from '../../scripts/serve-dist.mjs';
-import { DIST, launchBrowser, openContext } from './harness.js';
-
-const POLICY = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'";
+import { DIST, launchBrowser, openContext, POLICY } from './harness.js';
 
 // Test pages a course author might write, served beside the folder (static HTML, no inline script).
 const PAGES = {

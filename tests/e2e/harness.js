@@ -25,6 +25,10 @@ const CHROMIUM_ARGS = [
   '--disable-sync',
 ];
 
+// The strict Content-Security-Policy a course site may serve the page with (README: the page, the
+// embed, the element and the example page run under it without a violation).
+export const POLICY = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'";
+
 // `vite preview` of dir on a free port, with extra response headers (e.g. a
 // Content-Security-Policy): { url, close() }.
 export async function serve(dir = DIST, { headers = {} } = {}) {

@@ -11,9 +11,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { serveDist } from '../../scripts/serve-dist.mjs';
 import { buildServiceWorker } from '../../scripts/service-worker.mjs';
-import { DIST, engineReady, launchBrowser, openContext } from './harness.js';
+import { DIST, engineReady, launchBrowser, openContext, POLICY } from './harness.js';
 
-const POLICY = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'";
 const NO_STORE = { 'content-security-policy': POLICY, 'cache-control': 'no-store' };
 
 let tmp, A, B, browser;

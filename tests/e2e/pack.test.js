@@ -9,9 +9,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { serveDist } from '../../scripts/serve-dist.mjs';
-import { ROOT, launchBrowser } from './harness.js';
+import { ROOT, launchBrowser, POLICY } from './harness.js';
 
-const POLICY = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'";
 const bin = (name) => path.join(ROOT, 'node_modules', '.bin', name);
 
 let tmp, tarball, files, browser;

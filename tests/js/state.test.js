@@ -301,7 +301,8 @@ test('the schema is built from the example it is given: its presets, token and d
 });
 
 test('language: Chinese browsers default to zh, others to en; schema reasons read in Chinese', async () => {
-  const { detectLang, reason, t } = await import('../../web/src/text/i18n.js');
+  const { reason, t } = await import('../../web/src/text/i18n.js');
+  const { detectLang } = await import('../../web/src/hosts/visit.js');
   assert.equal(detectLang(['zh-CN', 'en']), 'zh');
   assert.equal(detectLang(['zh-TW']), 'zh');
   assert.equal(detectLang(['en-GB', 'zh-CN']), 'en');

@@ -9,12 +9,11 @@ import { serializeHash } from './state.js';
 import { applyHide } from './hide.js';
 import { drawFormulas } from '../views/formula.js';
 import { registerOffline } from './offline.js';
-import { detectLang, t as shellT, LANG_NAMES, HTML_LANG } from '../text/i18n.js';
+import { t as shellT, LANG_NAMES, HTML_LANG } from '../text/i18n.js';
+import { browserLang } from './visit.js';
 import { createEmbedDialog } from './embed-dialog.js';
 
-const base = {
-  lang: detectLang(navigator.languages && navigator.languages.length ? navigator.languages : [navigator.language]),
-};
+const base = { lang: browserLang() };
 
 const $ = (sel) => document.querySelector(sel);
 const main = $('#main');
@@ -46,6 +45,13 @@ function notify(message, lines = []) {
 notice.querySelector('.notice-close').addEventListener('click', () => {
   notice.hidden = true;
 });
+
+// The build's picture of the first screen (./visit.js) gives way to the page's own header and
+// chapter.
+function dropFirstScreen() {
+  for (const el of document.querySelectorAll('.first-screen')) el.remove();
+  $('header.site-header').hidden = false;
+}
 
 // ---- the shell ----------------------------------------------------------------------------
 
@@ -165,6 +171,7 @@ const host = createHost({
   view: {
     // The chapter's article, in a fresh <main> (with the shell around it in the chapter's language).
     article(ch, lang) {
+      dropFirstScreen();
       main.replaceChildren();
       main.lang = HTML_LANG[lang];
       const root = document.createElement('article');
@@ -182,6 +189,8 @@ const host = createHost({
       $('#loading').textContent = shellT(raw.lang, 'loading');
     },
     failed: (kind, message) => {
+      dropFirstScreen();
+      $('#loading').hidden = false;
       $('#loading').textContent = message;
     },
     // Hide-flags for embedding: #hide=inputs,nav hides every [data-group=inputs] and [data-group=nav]

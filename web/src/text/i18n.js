@@ -4,17 +4,6 @@ export const LANGS = ['en', 'zh'];
 export const LANG_NAMES = { en: 'English', zh: '中文' };
 export const HTML_LANG = { en: 'en', zh: 'zh-CN' };
 
-// 'zh' for any Chinese browser language, else 'en'.
-export function detectLang(languages) {
-  const list = Array.isArray(languages) ? languages : [languages];
-  for (const l of list) {
-    if (typeof l !== 'string') continue;
-    if (/^zh\b/i.test(l)) return 'zh';
-    if (/^en\b/i.test(l)) return 'en';
-  }
-  return 'en';
-}
-
 export const STRINGS = {
   en: {
     title: 'Attention Lab',
