@@ -1,7 +1,8 @@
 // The page's one kit of input controls: a labelled field with an inline error slot, a whole
-// number, a list of tokens, a select, radio buttons and a slider. Each writes the state through the callback it
-// is given and leaves alone an input the learner is editing or that holds a flagged error (so the
-// text they typed stays next to its message).
+// number, a list of tokens, a select (of numbers too), radio buttons and a slider (over a range or
+// over stops). Each writes the state through the callback it is given and leaves alone an input
+// the learner is editing or that holds a flagged error (so the text they typed stays next to its
+// message).
 
 import { h, nextId, isFocused } from './dom.js';
 import { reason, t } from '../text/i18n.js';
