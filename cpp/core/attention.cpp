@@ -130,9 +130,7 @@ AttendResult attend_stages(const AttendArgs& a) {
 // ---- validation -----------------------------------------------------------------------------
 
 Error check_attend(const AttendArgs& a) {
-  Error e = check_matrix("query", a.query);
-  if (e.empty()) e = check_matrix("key", a.key);
-  if (e.empty()) e = check_matrix("value", a.value);
+  Error e = check_query_key_value(a.query, a.key, a.value);
   if (!e.empty()) return e;
   int n_q = a.query.rows, d_q = a.query.cols, n_k = a.key.rows, d_k = a.key.cols;
   if (a.value.rows != n_k) {

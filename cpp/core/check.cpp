@@ -225,6 +225,14 @@ Error check_weight(const std::string& name, const Matrix& m, int rows, int cols,
   return e.empty() ? check_shape(name.c_str(), m, rows, cols, meaning) : e;
 }
 
+Error check_query_key_value(const Matrix& query, const Matrix& key, const Matrix& value,
+                            int max_tokens) {
+  Error e = check_matrix("query", query, max_tokens, kD);
+  if (e.empty()) e = check_matrix("key", key, max_tokens, kD);
+  if (e.empty()) e = check_matrix("value", value, max_tokens, kD);
+  return e;
+}
+
 bool given(const Matrix& m) { return m.rows != 0 || m.cols != 0 || !m.data.empty(); }
 
 Error check_mask_args(const Matrix& mask, const std::vector<bool>& key_padding, int n_q, int n_k) {

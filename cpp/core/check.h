@@ -287,6 +287,10 @@ Error check_shape(const char* name, const Matrix& m, int rows, int cols,
 // A weight or bias argument: check_matrix, then exactly (rows, cols) as check_shape says it.
 Error check_weight(const std::string& name, const Matrix& m, int rows, int cols,
                    const char* meaning);
+// query, key and value, the three inputs of attention: each check_matrix with at most max_tokens
+// rows and limits::kMaxDim columns, in that order.
+Error check_query_key_value(const Matrix& query, const Matrix& key, const Matrix& value,
+                            int max_tokens = limits::kMaxTokens);
 // An optional matrix argument is absent when it is (0, 0) with no data.
 bool given(const Matrix& m);
 // mask: absent or (n_q, n_k) of exact 0/1; key_padding: empty or n_k flags.

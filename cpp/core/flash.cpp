@@ -269,9 +269,7 @@ FlashTrace flash_trace(const FlashArgs& args) {
 // ---- validation -------------------------------------------------------------------------------
 
 Error check_flash(const FlashArgs& a, int max_tokens) {
-  Error e = check_matrix("query", a.query, max_tokens, limits::kMaxDim);
-  if (e.empty()) e = check_matrix("key", a.key, max_tokens, limits::kMaxDim);
-  if (e.empty()) e = check_matrix("value", a.value, max_tokens, limits::kMaxDim);
+  Error e = check_query_key_value(a.query, a.key, a.value, max_tokens);
   if (!e.empty()) return e;
   int n_k = a.key.rows;
   if (a.key.cols != a.query.cols) {

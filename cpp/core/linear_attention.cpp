@@ -50,9 +50,7 @@ double largest_feature(const Matrix& m) {
 // ---- validation -------------------------------------------------------------------------------
 
 Error check_linear_attention(const LinearArgs& a, int max_tokens) {
-  Error e = check_matrix("query", a.query, max_tokens, limits::kMaxDim);
-  if (e.empty()) e = check_matrix("key", a.key, max_tokens, limits::kMaxDim);
-  if (e.empty()) e = check_matrix("value", a.value, max_tokens, limits::kMaxDim);
+  Error e = check_query_key_value(a.query, a.key, a.value, max_tokens);
   if (!e.empty()) return e;
   if (a.key.cols != a.query.cols) {
     return "key: expected " + std::to_string(a.query.cols) +

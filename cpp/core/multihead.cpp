@@ -89,9 +89,7 @@ MultiHeadResult multi_head(const MultiHeadArgs& args) {
 // ---- validation -----------------------------------------------------------------------------
 
 Error check_multi_head(const MultiHeadArgs& a) {
-  Error e = check_matrix("query", a.query);
-  if (e.empty()) e = check_matrix("key", a.key);
-  if (e.empty()) e = check_matrix("value", a.value);
+  Error e = check_query_key_value(a.query, a.key, a.value);
   if (!e.empty()) return e;
   int n_q = a.query.rows, d_model = a.query.cols, n_k = a.key.rows;
   int kdim = a.key.cols, vdim = a.value.cols;

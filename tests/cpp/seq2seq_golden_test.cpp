@@ -4,41 +4,20 @@
 // torch.optim.Adam the same losses.
 #include <gtest/gtest.h>
 
-#include <algorithm>
-#include <cmath>
-#include <cstdio>
-#include <fstream>
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "core/seq2seq_trainer.h"
+#include "trainer_golden.h"
 
 using nlohmann::json;
+using namespace trainer_golden;
 
 namespace {
 
-constexpr double kRelTol = 1e-4;  // the loss, and each gradient tensor relative to its largest
-
 const json& doc() {
-  static json d = [] {
-    std::ifstream in(std::string(ATTN_SOURCE_DIR) + "/tests/golden/seq2seq.json");
-    return in ? json::parse(in, nullptr, false) : json();
-  }();
+  static const json d = read("seq2seq.json");
   return d;
-}
-
-std::vector<float> flatten(const json& v) {
-  std::vector<float> out;
-  for (const json& row : v) {
-    if (row.is_array()) {
-      for (const json& x : row) out.push_back(x.get<float>());
-    } else {
-      out.push_back(row.get<float>());
-    }
-  }
-  return out;
 }
 
 attn::Seq2SeqConfig config_of(const json& c) {
@@ -66,15 +45,7 @@ attn::Seq2SeqTrainer loaded(const json& c) {
   attn::Seq2SeqConfig config = config_of(c["config"]);
   EXPECT_EQ(attn::check_seq2seq_config(config), "");
   attn::Seq2SeqTrainer t(config);
-  std::size_t count = 0;
-  EXPECT_EQ(c["weights"].size(), t.model().tensors().size());
-  for (const attn::Tensor& tensor : t.model().tensors()) {
-    std::vector<float> w = flatten(c["weights"][tensor.name]);
-    EXPECT_EQ(w.size(), tensor.size()) << tensor.name;
-    std::copy(w.begin(), w.end(), t.model().parameters().begin() + tensor.offset);
-    count += w.size();
-  }
-  EXPECT_EQ(count, t.model().parameters().size());
+  load_weights(t, c["weights"]);
   return t;
 }
 
@@ -89,26 +60,7 @@ TEST(Seq2SeqGolden, LossAndGradientsMatchAutograd) {
     attn::Seq2SeqTrainer t = loaded(c);
     attn::PairBatch b = batch_of(c);
     ASSERT_EQ(attn::check_pairs(b, t.config(), true), "");
-    attn::ForwardStats f = t.gradients_on(b);
-    const double want = c["loss"].get<double>();
-    EXPECT_NEAR(f.loss, want, kRelTol * std::fabs(want));
-    double worst = 0;
-    for (const attn::Tensor& tensor : t.model().tensors()) {
-      std::vector<float> g = flatten(c["gradients"][tensor.name]);
-      ASSERT_EQ(g.size(), tensor.size()) << tensor.name;
-      double largest = 0;
-      for (float x : g) largest = std::max(largest, static_cast<double>(std::fabs(x)));
-      ASSERT_GT(largest, 0) << tensor.name;
-      for (std::size_t i = 0; i < g.size(); i++) {
-        const double got = t.model().gradients()[tensor.offset + i];
-        const double err = std::fabs(got - g[i]) / largest;
-        worst = std::max(worst, err);
-        ASSERT_LE(err, kRelTol) << tensor.name << "[" << i << "]: engine " << got << ", torch "
-                                << g[i];
-      }
-    }
-    std::printf("%s: loss %.8g (torch %.8g), worst gradient error %.3g of the tensor's largest\n",
-                c["name"].get<std::string>().c_str(), f.loss, want, worst);
+    expect_autograd(t, b, c);
   }
 }
 
@@ -116,17 +68,7 @@ TEST(Seq2SeqGolden, TwentyClippedAdamStepsMatchTorch) {
   for (const json& c : doc()["cases"]) {
     SCOPED_TRACE(c["name"].get<std::string>());
     attn::Seq2SeqTrainer t = loaded(c);
-    attn::PairBatch b = batch_of(c);
-    double worst = 0;
-    for (std::size_t i = 0; i < c["adamLosses"].size(); i++) {
-      const double want = c["adamLosses"][i].get<double>();
-      const double got = t.step_on(b).loss;
-      worst = std::max(worst, std::fabs(got - want) / std::fabs(want));
-      EXPECT_NEAR(got, want, kRelTol * std::fabs(want)) << "step " << i;
-    }
-    EXPECT_EQ(t.steps(), 20);
-    std::printf("%s: 20 Adam losses, worst relative error %.3g\n",
-                c["name"].get<std::string>().c_str(), worst);
+    expect_adam_losses(t, batch_of(c), c);
   }
 }
 
