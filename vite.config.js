@@ -101,7 +101,7 @@ function firstLoad() {
           if (!held.some((tag) => tag.includes(`./${f}"`)))
             held.push(`<link rel="modulepreload" crossorigin href="./${f}">`);
         const first =
-          `\n  <script type="module" async crossorigin src="./${visit.fileName}"></script>` +
+          `\n  <script type="module" async blocking="render" crossorigin src="./${visit.fileName}"></script>` +
           `\n  <script type="application/json" id="lesson-chunks">${JSON.stringify(lessons)}</script>`;
         return rest
           .replace(/<meta charset="utf-8">/, (m) => m + first)

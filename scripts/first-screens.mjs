@@ -10,7 +10,8 @@
 //   first-screen/<lesson>.<lang>.<wide|narrow>-<hash>.html   the header, then <main>'s chapter
 //   first-screen/<hash>.png, .webp                            what each canvas showed
 //   index.html  <script type="application/json" id="first-screens">
-//               { "<lesson>.<lang>.<width>": "./first-screen/….html" }  ('' is the start page)
+//               { "<lesson>.<lang>.<width>": ["./first-screen/….html", its images...] }
+//               ('' is the start page)
 // In the pictures the inputs keep their values as attributes, each element's style is in
 // data-style (the page sets it through the CSSOM: a style attribute is refused under
 // style-src 'self'), a canvas is an <img> of what it showed (at twice the resolution), a formula
@@ -145,15 +146,17 @@ export async function drawFirstScreens(dir) {
           await drawn(page, lesson);
           const { html, images } = await page.evaluate(picture);
           let text = html;
+          const files = [];
           images.forEach((url, k) => {
             const bytes = Buffer.from(url.slice(url.indexOf(',') + 1), 'base64');
             const name = `${DIR}/${hashed(bytes)}.${url.slice('data:image/'.length, url.indexOf(';'))}`;
             fs.writeFileSync(path.join(dir, name), bytes);
             text = text.replace(`data-image="${k}"`, `src="./${name}"`);
+            files.push(`./${name}`);
           });
           const name = `${DIR}/${lesson}.${lang}.${width}-${hashed(text)}.html`;
           fs.writeFileSync(path.join(dir, name), text);
-          screens[`${lesson === 'start' ? '' : lesson}.${lang}.${width}`] = `./${name}`;
+          screens[`${lesson === 'start' ? '' : lesson}.${lang}.${width}`] = [`./${name}`, ...new Set(files)];
         }
         if (errors.length) throw new Error(`first screens (${lang}, ${width}): ${errors.join('; ')}`);
         await context.close();

@@ -48,14 +48,15 @@ const listed = (id) => {
   return el ? JSON.parse(el.textContent) : null;
 };
 
-// The picture's file for this visit, or '' when the page draws its first screen itself.
-function screenFile(screens) {
+// The picture's files for this visit ([html, its images...]), or none when the page draws its
+// first screen itself.
+function screenFiles(screens) {
   const asked = new URLSearchParams(location.hash.slice(1));
-  if ([...asked.keys()].some((k) => k !== 'lesson' && k !== 'lang')) return '';
-  if (navigator.serviceWorker?.controller) return ''; // the offline copy: the page is as quick
+  if ([...asked.keys()].some((k) => k !== 'lesson' && k !== 'lang')) return [];
+  if (navigator.serviceWorker?.controller) return []; // the offline copy: the page is as quick
   const lang = asked.get('lang') ?? browserLang();
   const width = matchMedia(NARROW).matches ? 'narrow' : 'wide';
-  return screens[`${asked.get('lesson') ?? ''}.${lang}.${width}`] ?? ''; // '': the start page
+  return screens[`${asked.get('lesson') ?? ''}.${lang}.${width}`] ?? []; // '': the start page
 }
 
 // Whether this browser keeps anything of the lab.
@@ -71,9 +72,11 @@ function kept() {
 // draws the chapter) and its chapter in <main>, each element with the style it had (set through
 // the CSSOM, which a strict Content-Security-Policy allows). It is laid out while its images
 // download; it counts as shown once they are in.
-async function showScreen(file) {
+async function showScreen([file, ...images]) {
   if (kept()) return;
-  const response = await fetch(file, { priority: 'high' });
+  const asked = fetch(file, { priority: 'high' });
+  for (const src of images) new Image().src = src; // beside the HTML, not after it
+  const response = await asked;
   if (!response.ok) return;
   const text = await response.text();
   const holder = document.createElement('div');
@@ -92,7 +95,9 @@ async function showScreen(file) {
   own.hidden = true;
   loading.hidden = true;
   main.append(chapter);
-  await Promise.all([...chapter.querySelectorAll('img')].map((img) => img.decode().catch(() => {})));
+  // (Its images were asked for beside it: they are usually in by now.)
+  const arriving = [...chapter.querySelectorAll('img')].filter((img) => !img.complete);
+  await Promise.all(arriving.map((img) => img.decode().catch(() => {})));
   document.documentElement.dataset.firstScreen = 'shown';
   // The page's scripts start once this frame is out: their first tasks would hold it back.
   await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve)));
@@ -110,7 +115,7 @@ function startPage(chunks) {
 const screens = listed('first-screens');
 const chunks = listed('lesson-chunks');
 if (chunks) {
-  const file = screens ? screenFile(screens) : '';
+  const files = screens ? screenFiles(screens) : [];
   // A picture that fails to arrive only leaves the first screen to the page.
-  (file ? showScreen(file).catch(() => {}) : Promise.resolve()).then(() => startPage(chunks));
+  (files.length ? showScreen(files).catch(() => {}) : Promise.resolve()).then(() => startPage(chunks));
 }
