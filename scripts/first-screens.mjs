@@ -87,7 +87,8 @@ function picture() {
   return { html: header.outerHTML + box.outerHTML, images };
 }
 
-// Waits until the chapter of `lesson` is drawn and nothing on the page has changed for two frames.
+// Waits until the chapter of `lesson` is drawn and nothing on the page has changed for two frames
+// (or for 10 s: a figure that keeps moving is taken as it is then).
 async function drawn(page, lesson) {
   await page.waitForFunction(
     (id) => document.documentElement.dataset.ready === 'true' && !!document.querySelector(`main .chapter-${id}`),
@@ -99,12 +100,13 @@ async function drawn(page, lesson) {
       new Promise((resolve) => {
         let changed = true;
         let quiet = 0;
+        const deadline = performance.now() + 10000;
         const seen = new MutationObserver(() => (changed = true));
         seen.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
         const frame = () => {
           quiet = changed ? 0 : quiet + 1;
           changed = false;
-          if (quiet >= 2) {
+          if (quiet >= 2 || performance.now() > deadline) {
             seen.disconnect();
             resolve();
           } else requestAnimationFrame(frame);
@@ -124,43 +126,44 @@ export async function drawFirstScreens(dir) {
   const server = await serveDist({ dir, prefix: '/' });
   const browser = await launchBrowser();
   const screens = {};
+  // Every lesson in one language at one width, in a page of its own, moved from lesson to lesson.
+  async function drawAll(lang, width) {
+    const context = await browser.newContext({
+      viewport: { width: WIDTHS[width], height: 800 },
+      deviceScaleFactor: 2,
+      serviceWorkers: 'block',
+      reducedMotion: 'reduce',
+    });
+    const page = await context.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(String(e)));
+    await page.goto(`${server.url}#lang=${lang}`);
+    await drawn(page, 'start');
+    const lessons = await page.evaluate(() => window.attentionLab.schema.lesson.values);
+    for (const lesson of lessons) {
+      // A link to the lesson: its first step, every setting at its default.
+      if (lesson !== 'start') await page.evaluate((id) => window.attentionLab.set({ lesson: id, stage: '' }), lesson);
+      await drawn(page, lesson);
+      const { html, images } = await page.evaluate(picture);
+      let text = html;
+      const files = [];
+      images.forEach((url, k) => {
+        const bytes = Buffer.from(url.slice(url.indexOf(',') + 1), 'base64');
+        const name = `${DIR}/${hashed(bytes)}.${url.slice('data:image/'.length, url.indexOf(';'))}`;
+        fs.writeFileSync(path.join(dir, name), bytes);
+        text = text.replace(`data-image="${k}"`, `src="./${name}"`);
+        files.push(`./${name}`);
+      });
+      const name = `${DIR}/${lesson}.${lang}.${width}-${hashed(text)}.html`;
+      fs.writeFileSync(path.join(dir, name), text);
+      screens[`${lesson === 'start' ? '' : lesson}.${lang}.${width}`] = [`./${name}`, ...new Set(files)];
+    }
+    if (errors.length) throw new Error(`first screens (${lang}, ${width}): ${errors.join('; ')}`);
+    await context.close();
+  }
   try {
-    for (const lang of LANGS)
-      for (const [width, px] of Object.entries(WIDTHS)) {
-        const context = await browser.newContext({
-          viewport: { width: px, height: 800 },
-          deviceScaleFactor: 2,
-          serviceWorkers: 'block',
-          reducedMotion: 'reduce',
-        });
-        const page = await context.newPage();
-        const errors = [];
-        page.on('pageerror', (e) => errors.push(String(e)));
-        await page.goto(`${server.url}#lang=${lang}`);
-        await drawn(page, 'start');
-        const lessons = await page.evaluate(() => window.attentionLab.schema.lesson.values);
-        for (const lesson of lessons) {
-          // A link to the lesson: its first step, every setting at its default.
-          if (lesson !== 'start')
-            await page.evaluate((id) => window.attentionLab.set({ lesson: id, stage: '' }), lesson);
-          await drawn(page, lesson);
-          const { html, images } = await page.evaluate(picture);
-          let text = html;
-          const files = [];
-          images.forEach((url, k) => {
-            const bytes = Buffer.from(url.slice(url.indexOf(',') + 1), 'base64');
-            const name = `${DIR}/${hashed(bytes)}.${url.slice('data:image/'.length, url.indexOf(';'))}`;
-            fs.writeFileSync(path.join(dir, name), bytes);
-            text = text.replace(`data-image="${k}"`, `src="./${name}"`);
-            files.push(`./${name}`);
-          });
-          const name = `${DIR}/${lesson}.${lang}.${width}-${hashed(text)}.html`;
-          fs.writeFileSync(path.join(dir, name), text);
-          screens[`${lesson === 'start' ? '' : lesson}.${lang}.${width}`] = [`./${name}`, ...new Set(files)];
-        }
-        if (errors.length) throw new Error(`first screens (${lang}, ${width}): ${errors.join('; ')}`);
-        await context.close();
-      }
+    // Two pages at a time (a core each).
+    for (const lang of LANGS) await Promise.all(Object.keys(WIDTHS).map((width) => drawAll(lang, width)));
   } finally {
     await browser.close();
     await server.close();
