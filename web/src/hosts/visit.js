@@ -1,15 +1,15 @@
 // What a visit asks for, and the first screen of the built page.
 //
-// The built page's first script (index.html, async, first in <head>; the build adds it:
-// vite.config.js). It imports nothing, so it runs as soon as it arrives, and it decides what
-// downloads first:
+// The built page's first script (index.html, first in <head>, async and render-blocking: it
+// arrives before the stylesheet, and the page is not painted before it has run; the build adds it:
+// vite.config.js). It imports nothing, and it decides what downloads first:
 //   1. The first screen. On a first visit (nothing kept in this browser, no offline copy yet) to a
 //      link that names at most a lesson and a language, the page shows the build's picture of that
 //      lesson's first screen: the page itself, drawn by the engine when the site was built
 //      (scripts/first-screens.mjs), at a wide or a narrow width, in the visit's language. It is
 //      inert (nothing in it can be clicked or focused) and ./page.js replaces it with the live
 //      chapter.
-//   2. Then the page: its scripts, styles' fonts and the engine's wasm, which the build keeps in
+//   2. Then the page: its scripts and the engine's wasm, which the build keeps in
 //      <template id="page-start"> so that they do not share the first round trips with the first
 //      screen, and the chunks of the lesson the link opens (listed in the page:
 //      <script type="application/json" id="lesson-chunks">).
