@@ -274,6 +274,16 @@ struct Reader {
     return out;
   }
 
+  // The array-like field `name` (present): its length checked against max, then copy_numbers.
+  template <typename T>
+  std::vector<T> read_array(const char* name, int max, bool booleans = false) {
+    val v = field(name);
+    bool typed = false;
+    const int n = length(name, v, max, &typed);
+    if (!error.empty()) return {};
+    return copy_numbers<T>(name, v, n, typed, booleans);
+  }
+
   // { rows, cols, data } -> Matrix, sized by the core's table (check_size) before anything is
   // allocated; data (a Float32Array from engine.js) reaches the heap with one copy (set()).
   // Missing and optional -> empty Matrix.
@@ -332,22 +342,14 @@ struct Reader {
   std::vector<float> floats(const char* name, int max) {
     if (describing() && note(name, typed_entry("array"))) return {};
     if (!error.empty() || !has(name)) return {};
-    val v = field(name);
-    bool typed = false;
-    const int n = length(name, v, max, &typed);
-    if (!error.empty()) return {};
-    return copy_numbers<float>(name, v, n, typed);
+    return read_array<float>(name, max);
   }
 
   // Array-like of 0/1 (or booleans) -> flags. Missing -> empty (no padding mask).
   std::vector<bool> flags(const char* name, int max) {
     if (describing() && note(name, typed_entry("array"))) return {};
     if (!error.empty() || !has(name)) return {};
-    val v = field(name);
-    bool typed = false;
-    const int n = length(name, v, max, &typed);
-    if (!error.empty()) return {};
-    std::vector<std::uint8_t> bytes = copy_numbers<std::uint8_t>(name, v, n, typed, true);
+    std::vector<std::uint8_t> bytes = read_array<std::uint8_t>(name, max, true);
     return std::vector<bool>(bytes.begin(), bytes.end());
   }
 
@@ -360,11 +362,7 @@ struct Reader {
       fail(expected(name, "an array", describe(field(name))));
       return {};
     }
-    val v = field(name);
-    bool typed = false;
-    const int n = length(name, v, max, &typed);
-    if (!error.empty()) return {};
-    return copy_numbers<T>(name, v, n, typed);
+    return read_array<T>(name, max);
   }
 
  private:
