@@ -20,7 +20,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { launchBrowser } from '../tests/e2e/harness.js';
+import { launchBrowser, quiet } from '../tests/e2e/harness.js';
 import { serveDist } from './serve-dist.mjs';
 
 export const WIDTHS = { wide: 1280, narrow: 360 };
@@ -88,32 +88,14 @@ function picture() {
 }
 
 // Waits until the chapter of `lesson` is drawn and nothing on the page has changed for two frames
-// (or for 10 s: a figure that keeps moving is taken as it is then).
+// (at most 10 s: a figure that keeps moving is taken as it is then).
 async function drawn(page, lesson) {
   await page.waitForFunction(
     (id) => document.documentElement.dataset.ready === 'true' && !!document.querySelector(`main .chapter-${id}`),
     lesson,
     { timeout: 60000 },
   );
-  await page.evaluate(
-    () =>
-      new Promise((resolve) => {
-        let changed = true;
-        let quiet = 0;
-        const deadline = performance.now() + 10000;
-        const seen = new MutationObserver(() => (changed = true));
-        seen.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
-        const frame = () => {
-          quiet = changed ? 0 : quiet + 1;
-          changed = false;
-          if (quiet >= 2 || performance.now() > deadline) {
-            seen.disconnect();
-            resolve();
-          } else requestAnimationFrame(frame);
-        };
-        requestAnimationFrame(frame);
-      }),
-  );
+  await quiet(page, { timeout: 10000 }).catch(() => {}); // still moving: taken as it is
 }
 
 const hashed = (text) => crypto.createHash('sha256').update(text).digest('base64url').slice(0, 10);

@@ -141,20 +141,26 @@ export const engineReady = (page) =>
 // fixed sleep: on a slow machine it waits longer, on a fast one not at all).
 export async function settled(page, { timeout = 30000 } = {}) {
   await page.evaluate(() => window.attentionLab?.formulas?.());
-  await page.evaluate(
+  await quiet(page, { timeout });
+}
+
+// Waits until the document has not changed for two animation frames in a row and its fonts have
+// loaded; rejects if it is still changing after `timeout` ms.
+export function quiet(page, { timeout = 30000 } = {}) {
+  return page.evaluate(
     (timeout) =>
       new Promise((resolve, reject) => {
         const deadline = performance.now() + timeout;
         let changed = true;
-        let quiet = 0;
+        let still = 0;
         const seen = new MutationObserver(() => {
           changed = true;
         });
         seen.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
         const frame = () => {
-          quiet = changed ? 0 : quiet + 1;
+          still = changed ? 0 : still + 1;
           changed = false;
-          if (quiet >= 2) {
+          if (still >= 2) {
             seen.disconnect();
             document.fonts.ready.then(() => resolve());
           } else if (performance.now() > deadline) {
