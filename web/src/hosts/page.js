@@ -51,6 +51,7 @@ notice.querySelector('.notice-close').addEventListener('click', () => {
 function dropFirstScreen() {
   for (const el of document.querySelectorAll('.first-screen')) el.remove();
   $('header.site-header').hidden = false;
+  $('#loading')?.classList.remove('visually-hidden');
 }
 
 // ---- the shell ----------------------------------------------------------------------------
@@ -190,7 +191,6 @@ const host = createHost({
     },
     failed: (kind, message) => {
       dropFirstScreen();
-      $('#loading').hidden = false;
       $('#loading').textContent = message;
     },
     // Hide-flags for embedding: #hide=inputs,nav hides every [data-group=inputs] and [data-group=nav]

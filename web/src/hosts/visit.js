@@ -7,7 +7,7 @@
 //      link that names at most a lesson and a language, the page shows the build's picture of that
 //      lesson's first screen: the page itself, drawn by the engine when the site was built
 //      (scripts/first-screens.mjs), at a wide or a narrow width, in the visit's language. It is
-//      inert (nothing in it can be clicked or focused) and ./page.js replaces it with the live
+//      inert (nothing in it but the title can be reached) and ./page.js replaces it with the live
 //      chapter.
 //   2. Then the page: its scripts and the engine's wasm, which the build keeps in
 //      <template id="page-start"> so that they do not share the first round trips with the first
@@ -90,10 +90,12 @@ async function showScreen([file, ...images]) {
   const main = document.getElementById('main');
   const loading = document.getElementById('loading');
   if (!header || !chapter || !own || !main || !loading) return;
-  for (const el of [header, chapter]) el.inert = true;
+  // Inert: nothing in it can be clicked or focused before the page runs. The title stays
+  // readable (the page's one <h1> while its own header is hidden), and so does "Loading…".
+  for (const el of [...header.children, chapter]) el.inert = !el.querySelector('h1');
   own.after(header); // after: the page's scripts find their own header's parts first
   own.hidden = true;
-  loading.hidden = true;
+  loading.classList.add('visually-hidden');
   main.append(chapter);
   // (Its images were asked for beside it: they are usually in by now.)
   const arriving = [...chapter.querySelectorAll('img')].filter((img) => !img.complete);
